@@ -1,0 +1,17 @@
+/**
+ * Thrown while a class is being defined when a decorator is used in a way that can never work
+ * (an `@LlmTool` on a field, two tools with one name, an empty description...). The message names the
+ * class and member so the mistake is found at import time, not mid-conversation.
+ */
+export class DecoratorMisuseError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "DecoratorMisuseError";
+  }
+}
+
+/** `Customer.getRecentOrders`, or `Customer.constructor` for a class-level problem. */
+export function memberLabel(target: object, member: string | symbol): string {
+  const owner = typeof target === "function" ? target : target.constructor;
+  return `${(owner as { name?: string }).name || "<anonymous class>"}.${String(member)}`;
+}

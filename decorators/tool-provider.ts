@@ -1,0 +1,48 @@
+import "reflect-metadata";
+import { DecoratorMisuseError } from "./decorator-misuse-error.js";
+import { TOOL_PROVIDER_KEY } from "./metadata-keys.js";
+
+/** Options of {@link ToolProvider}. */
+export interface ToolProviderOptions {
+  /** First part of every tool name; defaults to the decorated class's name in lower case. */
+  prefix?: string;
+  /** Property holding the instance id (second part of every tool name); defaults to `"id"`. */
+  instanceIdProperty?: string;
+}
+
+/** Options of a provider class with the defaults applied. */
+export interface ResolvedToolProviderOptions {
+  readonly prefix: string;
+  readonly instanceIdProperty: string;
+  /** The class that carries the decorator (a subclass inherits it from here). */
+  readonly decoratedClass: Function;
+}
+
+/**
+ * Marks a domain class whose `@LlmTool` methods become tools, named `<prefix>_<id>_<method>`, when an
+ * instance of it is returned by a tool during a run with discovery on.
+ *
+ * A subclass of a provider is a provider too: it inherits the options (and so the prefix) of the nearest
+ * decorated ancestor unless it is decorated itself.
+ */
+export function ToolProvider(options: ToolProviderOptions = {}): ClassDecorator {
+  return (target) => {
+    if (options.prefix !== undefined && options.prefix.trim() === "") {
+      throw new DecoratorMisuseError(`@ToolProvider on ${target.name}: prefix must not be empty`);
+    }
+    if (options.instanceIdProperty !== undefined && options.instanceIdProperty.trim() === "") {
+      throw new DecoratorMisuseError(`@ToolProvider on ${target.name}: instanceIdProperty must not be empty`);
+    }
+    const resolved: ResolvedToolProviderOptions = {
+      prefix: options.prefix ?? target.name.toLowerCase(),
+      instanceIdProperty: options.instanceIdProperty ?? "id",
+      decoratedClass: target,
+    };
+    Reflect.defineMetadata(TOOL_PROVIDER_KEY, resolved, target);
+  };
+}
+
+/** The provider options of a class (its own or the nearest decorated ancestor's), or `undefined`. */
+export function getToolProviderOptions(target: Function): ResolvedToolProviderOptions | undefined {
+  return Reflect.getMetadata(TOOL_PROVIDER_KEY, target) as ResolvedToolProviderOptions | undefined;
+}

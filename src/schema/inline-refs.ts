@@ -1,0 +1,45 @@
+import type { JsonSchema } from "./json-schema.js";
+
+const PREFIX = "#/definitions/";
+
+/**
+ * A self-contained copy of a generated schema: every `#/definitions/X` reference replaced by the
+ * definition itself and `$schema` dropped, so a provider receives one plain object. A recursive type cannot
+ * be inlined forever: its references stay, and only those definitions are kept at the root.
+ */
+export function inlineRefs(schema: JsonSchema): JsonSchema {
+  const definitions = (schema.definitions ?? {}) as Record<string, unknown>;
+  const kept = new Map<string, unknown>();
+
+  const resolve = (node: unknown, stack: readonly string[]): unknown => {
+    if (Array.isArray(node)) return node.map((n) => resolve(n, stack));
+    if (typeof node !== "object" || node === null) return node;
+    const { $ref, ...rest } = node as JsonSchema;
+    if (typeof $ref === "string" && $ref.startsWith(PREFIX)) {
+      const name = decodeURIComponent($ref.slice(PREFIX.length));
+      if (stack.includes(name)) {
+        if (!kept.has(name)) kept.set(name, undefined);
+        return node;
+      }
+      const target = resolve(definitions[name] ?? {}, [...stack, name]) as JsonSchema;
+      return { ...target, ...mapValues(rest, stack, resolve) };
+    }
+    return mapValues(node as JsonSchema, stack, resolve);
+  };
+
+  const { definitions: _definitions, $schema: _schema, ...root } = schema;
+  const result = resolve(root, []) as JsonSchema;
+  // Recursive definitions, resolved with themselves on the stack so their self-references stay refs.
+  for (const name of kept.keys()) kept.set(name, resolve(definitions[name], [name]));
+  return kept.size > 0 ? { ...result, definitions: Object.fromEntries(kept) } : result;
+}
+
+function mapValues(
+  node: JsonSchema,
+  stack: readonly string[],
+  resolve: (n: unknown, s: readonly string[]) => unknown,
+): JsonSchema {
+  const out: JsonSchema = {};
+  for (const [key, value] of Object.entries(node)) out[key] = resolve(value, stack);
+  return out;
+}

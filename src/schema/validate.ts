@@ -1,0 +1,42 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import type { JsonSchema } from "./json-schema.js";
+
+const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false });
+// Compiled once per schema object: bound tools of one class share their schema, so one compile serves
+// every discovered instance.
+const cache = new WeakMap<object, ValidateFunction>();
+
+/** The outcome of validating a value: `ok`, or one line per problem naming the field. */
+export type ValidationOutcome = { ok: true } | { ok: false; problems: string[] };
+
+/** Validates `value` against `schema` (validators are compiled once and cached per schema object). */
+export function validateAgainst(schema: JsonSchema, value: unknown): ValidationOutcome {
+  let validator = cache.get(schema);
+  if (!validator) {
+    validator = ajv.compile(schema);
+    cache.set(schema, validator);
+  }
+  if (validator(value)) return { ok: true };
+  return { ok: false, problems: (validator.errors ?? []).map(describeError) };
+}
+
+function describeError(error: ErrorObject): string {
+  const path = error.instancePath ? error.instancePath.slice(1).replace(/\//g, ".") : "";
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case "required":
+      return `missing required field "${joinPath(path, String(params.missingProperty))}"`;
+    case "additionalProperties":
+      return `unexpected field "${joinPath(path, String(params.additionalProperty))}"`;
+    case "type":
+      return `field "${path || "(input)"}" must be ${String(params.type)}`;
+    case "enum":
+      return `field "${path || "(input)"}" must be one of ${JSON.stringify(params.allowedValues)}`;
+    default:
+      return `field "${path || "(input)"}" ${error.message ?? "is invalid"}`;
+  }
+}
+
+function joinPath(path: string, key: string): string {
+  return path ? `${path}.${key}` : key;
+}

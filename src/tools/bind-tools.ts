@@ -1,0 +1,58 @@
+import { providerIdentity } from "./provider-identity.js";
+import type { AnyTool, ToolOrigin } from "./tool.js";
+import { toolMethodsOf, type ToolMethod } from "./tool-methods.js";
+import { plainToolName, providerToolName } from "./tool-names.js";
+
+/**
+ * The tools of a `@ToolProvider` instance, named `<prefix>_<id>_<method>` and bound to that live
+ * instance: calls run its methods with its state and its (excluded) dependencies.
+ *
+ * @throws InvalidToolProviderError when the instance has no usable id.
+ */
+export function bindProviderTools(instance: object): AnyTool[] {
+  const { options, instanceId } = providerIdentity(instance);
+  return toolMethodsOf(instance.constructor).map((method) =>
+    bindMethod(
+      instance,
+      method,
+      providerToolName(options.prefix, instanceId, method.metadata.name),
+      instanceId,
+    ),
+  );
+}
+
+/** The `@LlmTool` methods of an ordinary object (a tool group), named by `name` or the method name. */
+export function bindObjectTools(instance: object): AnyTool[] {
+  return toolMethodsOf(instance.constructor).map((method) =>
+    bindMethod(instance, method, plainToolName(method.metadata.name), undefined),
+  );
+}
+
+function bindMethod(
+  instance: object,
+  method: ToolMethod,
+  name: string,
+  instanceId: string | undefined,
+): AnyTool {
+  const { metadata, parameters } = method;
+  const origin: ToolOrigin = {
+    instance,
+    providerClass: instance.constructor,
+    instanceId,
+    methodName: metadata.methodName,
+  };
+  return {
+    name,
+    description: metadata.description,
+    inputSchema: method.inputSchema,
+    origin,
+    // Input arrives validated; positions follow the declared parameter order, and an absent optional
+    // parameter is passed as undefined so the method's own default applies.
+    execute: (input: never) => {
+      const fields = input as Record<string, unknown>;
+      const args = parameters.map((p) => (Object.hasOwn(fields, p) ? fields[p] : undefined));
+      const fn = (instance as Record<string, Function>)[metadata.methodName] as Function;
+      return fn.apply(instance, args) as unknown;
+    },
+  };
+}

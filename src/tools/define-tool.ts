@@ -1,0 +1,30 @@
+import { InvalidToolNameError } from "./errors.js";
+import type { Tool, ToolExecutionContext, ToolInputSchema } from "./tool.js";
+import { isValidToolName } from "./tool-name-rules.js";
+
+/** The definition of a hand-written tool. */
+export interface ToolDefinition<Input, Output> {
+  name: string;
+  description: string;
+  /** Defaults to an object with no properties. */
+  inputSchema?: ToolInputSchema;
+  execute(input: Input, context: ToolExecutionContext): Output | Promise<Output>;
+}
+
+/**
+ * A tool written by hand rather than by decorating a class. Its input is validated against
+ * `inputSchema` before `execute` runs, exactly like a decorated method's.
+ *
+ * @throws InvalidToolNameError when the name is not valid for every provider.
+ */
+export function defineTool<Input = Record<string, unknown>, Output = unknown>(
+  definition: ToolDefinition<Input, Output>,
+): Tool<Input, Output> {
+  if (!isValidToolName(definition.name)) throw new InvalidToolNameError(definition.name);
+  return {
+    name: definition.name,
+    description: definition.description,
+    inputSchema: definition.inputSchema ?? { type: "object", properties: {}, additionalProperties: false },
+    execute: definition.execute,
+  };
+}

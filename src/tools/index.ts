@@ -1,0 +1,13 @@
+export type { Tool, AnyTool, ToolExecutionContext, ToolInputSchema, ToolOrigin } from "./tool.js";
+export { defineTool } from "./define-tool.js";
+export type { ToolDefinition } from "./define-tool.js";
+export { bindProviderTools, bindObjectTools } from "./bind-tools.js";
+export { extractProviders } from "./extract-providers.js";
+export { isToolProvider } from "./provider-identity.js";
+export { providerToolName, plainToolName } from "./tool-names.js";
+export { TOOL_NAME_PATTERN, isValidToolName } from "./tool-name-rules.js";
+export { ToolRegistry } from "./tool-registry.js";
+export type { ToolAddOutcome, ToolReplacement, ToolRegistryOptions } from "./tool-registry.js";
+export { serializeToolResult, DEFAULT_MAX_RESULT_CHARS, NO_RESULT_TEXT } from "./serialize-result.js";
+export type { SerializeOptions } from "./serialize-result.js";
+export { InvalidToolProviderError, MissingToolSchemaError, InvalidToolNameError } from "./errors.js";

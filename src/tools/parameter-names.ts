@@ -1,0 +1,82 @@
+/**
+ * The declared parameter names of a function, read from its source text. Decorator metadata cannot give
+ * names (and esbuild emits none), so this is how tool input `{ limit: 5 }` reaches the right position
+ * when no generated schema lists the order.
+ *
+ * Handles defaults containing commas, brackets, strings and arrow functions; a destructured or rest
+ * parameter has no single name and yields `undefined` for that position.
+ */
+export function parameterNames(fn: Function): (string | undefined)[] {
+  const source = Function.prototype.toString.call(fn);
+  const open = source.indexOf("(");
+  const arrow = source.indexOf("=>");
+  // `x => ...` has no parentheses around its single parameter.
+  if (open === -1 || (arrow !== -1 && arrow < open)) {
+    const single = source
+      .slice(0, arrow === -1 ? undefined : arrow)
+      .replace(/^async\s+/, "")
+      .trim();
+    return single ? [identifierOf(single)] : [];
+  }
+  const list = splitTopLevel(source, open + 1);
+  return list.map((param) => identifierOf(param.split("=")[0] ?? ""));
+}
+
+function identifierOf(param: string): string | undefined {
+  const trimmed = param.trim();
+  const match = /^[A-Za-z_$][\w$]*/.exec(trimmed);
+  return match && match[0].length === trimmed.length ? match[0] : undefined;
+}
+
+/** Splits the parameter list starting at `start` (just after "(") on top-level commas. */
+function splitTopLevel(source: string, start: number): string[] {
+  const params: string[] = [];
+  let depth = 0;
+  let current = "";
+  for (let i = start; i < source.length; i++) {
+    const ch = source[i] as string;
+    if (ch === '"' || ch === "'" || ch === "`") {
+      const end = skipString(source, i);
+      current += source.slice(i, end);
+      i = end - 1;
+      continue;
+    }
+    if (ch === "/" && (source[i + 1] === "/" || source[i + 1] === "*")) {
+      i = skipComment(source, i) - 1;
+      continue;
+    }
+    if (ch === "(" || ch === "[" || ch === "{") depth++;
+    if (ch === ")" || ch === "]" || ch === "}") {
+      if (depth === 0) {
+        if (current.trim()) params.push(current);
+        return params;
+      }
+      depth--;
+    }
+    if (ch === "," && depth === 0) {
+      params.push(current);
+      current = "";
+      continue;
+    }
+    current += ch;
+  }
+  return params;
+}
+
+function skipString(source: string, start: number): number {
+  const quote = source[start];
+  for (let i = start + 1; i < source.length; i++) {
+    if (source[i] === "\\") i++;
+    else if (source[i] === quote) return i + 1;
+  }
+  return source.length;
+}
+
+function skipComment(source: string, start: number): number {
+  if (source[start + 1] === "/") {
+    const end = source.indexOf("\n", start);
+    return end === -1 ? source.length : end;
+  }
+  const end = source.indexOf("*/", start + 2);
+  return end === -1 ? source.length : end + 2;
+}

@@ -1,0 +1,71 @@
+import { getLlmTools, getToolParamDescriptions, type LlmToolMetadata } from "../../decorators/index.js";
+import { findToolSchema, SCHEMA_COMMAND } from "../schema/schema-store.js";
+import { MissingToolSchemaError } from "./errors.js";
+import { parameterNames } from "./parameter-names.js";
+import type { ToolInputSchema } from "./tool.js";
+
+/** An `@LlmTool` method with its input schema and parameter order resolved, ready to bind. */
+export interface ToolMethod {
+  readonly metadata: LlmToolMetadata;
+  readonly inputSchema: ToolInputSchema;
+  /** Parameter names in declaration order. */
+  readonly parameters: readonly string[];
+}
+
+const EMPTY_INPUT: ToolInputSchema = { type: "object", properties: {}, additionalProperties: false };
+// Per class: binding the thousandth instance of a class must not redo metadata and schema lookups.
+const cache = new WeakMap<Function, readonly ToolMethod[]>();
+
+/**
+ * The tool methods of a class. The input schema is, in order of precedence: `@LlmTool({ parameters })`,
+ * the generated schema, or an empty object schema for a method with no parameters.
+ *
+ * @throws MissingToolSchemaError for a method with parameters and no schema.
+ */
+export function toolMethodsOf(cls: Function): readonly ToolMethod[] {
+  let methods = cache.get(cls);
+  if (!methods) {
+    methods = getLlmTools(cls).map((metadata) => resolveMethod(cls, metadata));
+    cache.set(cls, methods);
+  }
+  return methods;
+}
+
+function resolveMethod(cls: Function, metadata: LlmToolMetadata): ToolMethod {
+  const prototype = metadata.declaringClass.prototype as Record<string, Function>;
+  const declared = parameterNames(prototype[metadata.methodName] as Function);
+  if (metadata.parameters) {
+    const parameters = declared.every((n) => n !== undefined)
+      ? (declared as string[])
+      : Object.keys(metadata.parameters.properties);
+    return {
+      metadata,
+      parameters,
+      inputSchema: withParamDescriptions(metadata, parameters, metadata.parameters),
+    };
+  }
+  const generated = findToolSchema(metadata.declaringClass.name, metadata.methodName);
+  if (generated) return { metadata, parameters: generated.parameters, inputSchema: generated.inputSchema };
+  if (declared.length === 0) return { metadata, parameters: [], inputSchema: EMPTY_INPUT };
+  throw new MissingToolSchemaError(cls.name, metadata.methodName, SCHEMA_COMMAND);
+}
+
+/** `@ToolParam` text fills in descriptions an explicit schema left out. */
+function withParamDescriptions(
+  metadata: LlmToolMetadata,
+  parameters: readonly string[],
+  schema: ToolInputSchema,
+): ToolInputSchema {
+  const descriptions = getToolParamDescriptions(
+    metadata.declaringClass.prototype as object,
+    metadata.methodName,
+  );
+  const properties: Record<string, object> = { ...schema.properties };
+  parameters.forEach((name, index) => {
+    const description = descriptions[index];
+    const property = properties[name];
+    if (description && property && !("description" in property))
+      properties[name] = { ...property, description };
+  });
+  return { ...schema, properties };
+}

@@ -1,0 +1,43 @@
+import { MAX_TOOL_NAME_LENGTH, isValidToolName } from "./tool-name-rules.js";
+import { shortHash } from "./short-hash.js";
+
+const INVALID_CHARS = /[^a-zA-Z0-9_-]/g;
+const HASH_SUFFIX_LENGTH = 9; // "_" + 8 hash characters
+
+/**
+ * The name of a provider tool: `<prefix>_<id>_<method>`, valid for every major provider.
+ *
+ * When the raw name is already valid it is used as is. Otherwise (characters outside `[a-zA-Z0-9_-]`,
+ * over 64 characters, or a leading digit or dash) the id is sanitized and shortened and a hash of the
+ * raw name is appended, so two different raw names never produce the same tool name; the prefix and
+ * method stay readable whenever they fit.
+ */
+export function providerToolName(prefix: string, id: string, method: string): string {
+  const raw = `${prefix}_${id}_${method}`;
+  if (isValidToolName(raw)) return raw;
+  const head = leadingSafe(sanitize(prefix));
+  const tail = sanitize(method);
+  const suffix = `_${shortHash(raw)}`;
+  const idRoom = MAX_TOOL_NAME_LENGTH - head.length - tail.length - 2 - HASH_SUFFIX_LENGTH;
+  if (idRoom >= 0) {
+    return `${head}_${sanitize(id).slice(0, idRoom)}${suffix}_${tail}`;
+  }
+  // Prefix and method alone do not fit: keep the start of the sanitized name and the hash.
+  return `${leadingSafe(sanitize(raw)).slice(0, MAX_TOOL_NAME_LENGTH - HASH_SUFFIX_LENGTH)}${suffix}`;
+}
+
+/** The name of a plain tool (a method name or an explicit name), made valid the same way. */
+export function plainToolName(name: string): string {
+  if (isValidToolName(name)) return name;
+  const suffix = `_${shortHash(name)}`;
+  return `${leadingSafe(sanitize(name)).slice(0, MAX_TOOL_NAME_LENGTH - HASH_SUFFIX_LENGTH)}${suffix}`;
+}
+
+function sanitize(part: string): string {
+  return part.replace(INVALID_CHARS, "_");
+}
+
+/** Gemini wants a letter or `_` first. */
+function leadingSafe(part: string): string {
+  return /^[a-zA-Z_]/.test(part) ? part : `_${part}`;
+}

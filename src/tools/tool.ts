@@ -1,0 +1,41 @@
+import type { ParametersSchema } from "../../decorators/index.js";
+
+/** A JSON Schema object describing a tool's input (always an object keyed by parameter name). */
+export type ToolInputSchema = ParametersSchema;
+
+/** What a tool's `execute` receives besides its input. */
+export interface ToolExecutionContext {
+  /** Id the model gave this call. */
+  readonly toolCallId: string;
+  /** Aborted when the run is cancelled or the tool's time limit passes: long tools should stop then. */
+  readonly signal: AbortSignal;
+}
+
+/** Where a bound tool comes from, so discovery can be reported and re-discovery recognised. */
+export interface ToolOrigin {
+  /** The live object the tool is bound to. */
+  readonly instance: object;
+  /** Its class. */
+  readonly providerClass: Function;
+  /** The provider's id (`undefined` for plain tool objects). */
+  readonly instanceId?: string;
+  /** The bound method. */
+  readonly methodName: string;
+}
+
+/**
+ * A tool the model can call. `execute` returns the live value: the loop serializes it for the model and
+ * hands the value itself to the injection strategies.
+ */
+export interface Tool<Input = never, Output = unknown> {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: ToolInputSchema;
+  execute(input: Input, context: ToolExecutionContext): Output | Promise<Output>;
+  /** Set on tools bound to an object's `@LlmTool` method. */
+  readonly origin?: ToolOrigin;
+}
+
+/** A tool with its input type erased, as registries and strategies hold it. */
+// `never` input keeps any Tool<I> assignable here without `any`: the loop validates input at run time.
+export type AnyTool = Tool<never, unknown>;

@@ -1,0 +1,161 @@
+import { describe, expect, it } from "vitest";
+import {
+  DecoratorMisuseError,
+  getLlmTools,
+  getToolProviderOptions,
+  LlmTool,
+  ToolParam,
+  ToolProvider,
+} from "entity-tools";
+
+describe("@ToolProvider", () => {
+  it("defaults the prefix to the lower-cased class name and the id property to id", () => {
+    @ToolProvider()
+    class BankAccount {}
+    expect(getToolProviderOptions(BankAccount)).toMatchObject({
+      prefix: "bankaccount",
+      instanceIdProperty: "id",
+    });
+  });
+
+  it("keeps explicit options, and a subclass inherits them", () => {
+    @ToolProvider({ prefix: "acct", instanceIdProperty: "number" })
+    class Account {}
+    class Savings extends Account {}
+    expect(getToolProviderOptions(Savings)).toMatchObject({ prefix: "acct", instanceIdProperty: "number" });
+    expect(getToolProviderOptions(class Plain {})).toBeUndefined();
+  });
+
+  it("rejects an empty prefix, naming the class", () => {
+    expect(() => {
+      @ToolProvider({ prefix: " " })
+      class Broken {}
+      return Broken;
+    }).toThrow(/@ToolProvider on Broken: prefix must not be empty/);
+  });
+});
+
+describe("@LlmTool misuse fails at class definition, naming class and member", () => {
+  it("on a field", () => {
+    expect(() => {
+      class Tools {
+        // @ts-expect-error a method decorator on a property is exactly the misuse under test
+        @LlmTool("x") field = 1;
+      }
+      return Tools;
+    }).toThrow(
+      new DecoratorMisuseError(
+        "@LlmTool on Tools.field: it is not a method (fields, getters and setters cannot be tools)",
+      ),
+    );
+  });
+
+  it("on a getter", () => {
+    expect(() => {
+      class Tools {
+        @LlmTool("x")
+        get value(): number {
+          return 1;
+        }
+      }
+      return Tools;
+    }).toThrow(/Tools\.value: it is not a method/);
+  });
+
+  it("with an empty description", () => {
+    expect(() => {
+      class Tools {
+        @LlmTool("   ")
+        run(): void {}
+      }
+      return Tools;
+    }).toThrow(/Tools\.run: the description is empty/);
+  });
+
+  it("with two methods claiming one name", () => {
+    expect(() => {
+      class Tools {
+        @LlmTool({ description: "a", name: "go" })
+        a(): void {}
+        @LlmTool({ description: "b", name: "go" })
+        b(): void {}
+      }
+      return Tools;
+    }).toThrow(/@LlmTool on Tools\.b: Tools\.a already has the tool name "go"/);
+  });
+
+  it("with a name providers reject", () => {
+    expect(() => {
+      class Tools {
+        @LlmTool({ description: "a", name: "has space" })
+        a(): void {}
+      }
+      return Tools;
+    }).toThrow(/name "has space" must match/);
+  });
+
+  it("on a static method", () => {
+    expect(() => {
+      class Tools {
+        @LlmTool("x")
+        static run(): void {}
+      }
+      return Tools;
+    }).toThrow(/static Tools\.run/);
+  });
+
+  it("@ToolParam with an empty description", () => {
+    expect(() => {
+      class Tools {
+        @LlmTool("x")
+        run(@ToolParam("") _a: string): void {}
+      }
+      return Tools;
+    }).toThrow(/@ToolParam on Tools\.run #0: empty description/);
+  });
+});
+
+describe("inheritance", () => {
+  class Base {
+    @LlmTool("Say hello")
+    hello(): string {
+      return "base hello";
+    }
+    @LlmTool("Say bye")
+    bye(): string {
+      return "base bye";
+    }
+  }
+  class Child extends Base {
+    @LlmTool("Say hello, the child's way")
+    override hello(): string {
+      return "child hello";
+    }
+    @LlmTool("Only the child can wave")
+    wave(): string {
+      return "wave";
+    }
+  }
+
+  it("a subclass keeps its parent's tools, overrides re-decorated ones and adds its own", () => {
+    const tools = getLlmTools(Child).map((t) => [t.name, t.description]);
+    expect(tools).toEqual([
+      ["hello", "Say hello, the child's way"],
+      ["bye", "Say bye"],
+      ["wave", "Only the child can wave"],
+    ]);
+    expect(getLlmTools(Base).map((t) => t.name)).toEqual(["hello", "bye"]);
+  });
+
+  it("two methods along the chain with one tool name are rejected when read", () => {
+    class Parent {
+      @LlmTool({ description: "p", name: "act" })
+      p(): void {}
+    }
+    class Kid extends Parent {
+      @LlmTool({ description: "k", name: "act" })
+      k(): void {}
+    }
+    expect(() => getLlmTools(Kid)).toThrow(/Kid: methods p and k both have the tool name "act"/);
+  });
+});

@@ -1,0 +1,35 @@
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { main } from "../../src/schema/schema-cli.js";
+
+const project = "test/fixtures/tsconfig.json";
+
+describe("entity-tools schemas", () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it("writes the module, and --check passes on it and fails once it is stale", () => {
+    vi.spyOn(console, "log").mockImplementation(() => {});
+    const error = vi.spyOn(console, "error").mockImplementation(() => {});
+    const out = path.join(mkdtempSync(path.join(tmpdir(), "schemas-")), "tool-schemas.ts");
+    expect(main(["schemas", "--project", project, "--out", out])).toBe(0);
+    expect(readFileSync(out, "utf8")).toContain('"Customer.getRecentOrders"');
+    expect(main(["schemas", "--project", project, "--out", out, "--check"])).toBe(0);
+    writeFileSync(out, "// edited\n");
+    expect(main(["schemas", "--project", project, "--out", out, "--check"])).toBe(1);
+    expect(error).toHaveBeenCalledWith(expect.stringContaining("is stale"));
+  });
+
+  it("explains usage on a wrong command or option", () => {
+    const error = vi.spyOn(console, "error").mockImplementation(() => {});
+    expect(main(["schemaz"])).toBe(2);
+    expect(main(["schemas", "--bogus"])).toBe(2);
+    expect(main(["schemas"])).toBe(2);
+    expect(error.mock.calls.map((c) => String(c[0]))).toEqual([
+      expect.stringContaining('Unknown command "schemaz"'),
+      expect.stringContaining("Unknown option '--bogus'"),
+      expect.stringContaining("--out is required"),
+    ]);
+  });
+});

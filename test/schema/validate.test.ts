@@ -1,0 +1,34 @@
+import "../fixtures/register.js";
+import { describe, expect, it } from "vitest";
+import { findToolSchema, validateAgainst } from "entity-tools";
+
+const schema = findToolSchema("Customer", "findOrders")!.inputSchema;
+
+describe("validateAgainst", () => {
+  it("accepts valid input", () => {
+    expect(validateAgainst(schema, { statuses: ["open"], since: "2026-01-01T00:00:00Z" })).toEqual({
+      ok: true,
+    });
+  });
+
+  it("names every bad field and what was expected", () => {
+    const outcome = validateAgainst(schema, { statuses: "open", shipTo: { city: 3 }, colour: "red" });
+    expect(outcome).toEqual({
+      ok: false,
+      problems: expect.arrayContaining([
+        'field "statuses" must be array',
+        'missing required field "shipTo.street"',
+        'field "shipTo.city" must be string',
+        'unexpected field "colour"',
+      ]),
+    });
+  });
+
+  it("reports a wrong enum value with the allowed values", () => {
+    const outcome = validateAgainst(schema, { statuses: ["lost"] });
+    expect(outcome).toEqual({
+      ok: false,
+      problems: ['field "statuses.0" must be one of ["cancelled","open","shipped"]'],
+    });
+  });
+});

@@ -1,0 +1,65 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { plainToolName, providerToolName, TOOL_NAME_PATTERN } from "entity-tools";
+
+describe("tool names", () => {
+  it("keeps valid names as they are", () => {
+    expect(providerToolName("customer", "c123", "getAverageSpend")).toBe("customer_c123_getAverageSpend");
+    expect(plainToolName("searchCustomer")).toBe("searchCustomer");
+  });
+
+  it("sanitizes a UUID-bearing, over-long name but keeps prefix and method readable", () => {
+    const name = providerToolName(
+      "customer",
+      "3f2a9c1e-8b7d-4e6f-a5c4-1b2d3e4f5a6b",
+      "getAverageSpendOverLastYear",
+    );
+    expect(name).toMatch(TOOL_NAME_PATTERN);
+    expect(name.length).toBeLessThanOrEqual(64);
+    expect(name.startsWith("customer_3f2a9c1e")).toBe(true);
+    expect(name.endsWith("_getAverageSpendOverLastYear")).toBe(true);
+  });
+
+  it("keeps two ids that sanitize to the same text apart", () => {
+    const a = providerToolName("customer", "john smith", "get");
+    const b = providerToolName("customer", "john.smith", "get");
+    expect(a).not.toBe(b);
+    expect(a).toMatch(/^customer_john_smith_[0-9a-z]{8}_get$/);
+    expect(providerToolName("customer", "john_smith", "get")).toBe("customer_john_smith_get");
+  });
+
+  it("makes a name start with a letter or _", () => {
+    expect(providerToolName("9lives", "1", "x")).toMatch(/^_9lives_1_[0-9a-z]{8}_x$/);
+    expect(plainToolName("$lookup")).toMatch(/^_lookup_[0-9a-z]{8}$/);
+  });
+
+  it("is deterministic", () => {
+    expect(providerToolName("p", "ünïcødé", "m")).toBe(providerToolName("p", "ünïcødé", "m"));
+  });
+
+  it("property: over 10 000 random ids (unicode, 100 characters) every name is valid and distinct ids stay distinct", () => {
+    const id = fc.oneof(
+      fc.string({ unit: "grapheme", maxLength: 100 }),
+      fc.string({ unit: "binary", minLength: 90, maxLength: 100 }),
+      fc.stringMatching(/^[a-z0-9_-]{1,100}$/),
+      fc.uuid(),
+    );
+    const seen = new Map<string, string>();
+    fc.assert(
+      fc.property(
+        id,
+        fc.constantFrom("customer", "order", "ünicode-prefix", "a".repeat(70)),
+        (raw, prefix) => {
+          const name = providerToolName(prefix, raw, "getAverageSpend");
+          expect(name).toMatch(TOOL_NAME_PATTERN);
+          const key = `${prefix}\u0000${raw}`;
+          const earlier = seen.get(name);
+          expect(earlier === undefined || earlier === key).toBe(true);
+          seen.set(name, key);
+        },
+      ),
+      { numRuns: 12_000 },
+    );
+    expect(seen.size).toBeGreaterThan(10_000);
+  });
+});
