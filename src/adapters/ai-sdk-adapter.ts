@@ -1,0 +1,73 @@
+import {
+  generateText,
+  InvalidToolInputError,
+  jsonSchema,
+  type LanguageModel,
+  type ModelMessage,
+  type ToolSet,
+} from "ai";
+import type { JSONSchema7 } from "@ai-sdk/provider";
+import type { AnyTool } from "../tools/tool.js";
+import type { ModelAdapter, ModelStepRequest, ModelStepResult, ModelToolCall } from "./model-adapter.js";
+
+/** Settings passed through to every `generateText` call. */
+export interface AiSdkAdapterSettings {
+  /** Retries of a failed model call (HTTP 429, 5xx); the AI SDK's default is 2. */
+  readonly maxRetries?: number;
+  readonly temperature?: number;
+  readonly maxOutputTokens?: number;
+  /** Provider-specific options, as `generateText` takes them. */
+  readonly providerOptions?: Parameters<typeof generateText>[0]["providerOptions"];
+}
+
+/**
+ * Any AI SDK `LanguageModel` as a {@link ModelAdapter}: each step is one `generateText` call whose tools
+ * have no `execute`, so the SDK stops after the model's turn and our loop runs the tools. The tool set may
+ * differ at every step.
+ */
+export class AiSdkAdapter implements ModelAdapter {
+  readonly supportsDynamicTools = true;
+
+  constructor(
+    private readonly model: LanguageModel,
+    private readonly settings: AiSdkAdapterSettings = {},
+  ) {}
+
+  async step(request: ModelStepRequest): Promise<ModelStepResult> {
+    const result = await generateText({
+      model: this.model,
+      system: request.system,
+      messages: [...request.messages],
+      tools: request.tools.length > 0 ? toSdkTools(request.tools) : undefined,
+      abortSignal: request.signal,
+      ...this.settings,
+    });
+    const toolCalls: ModelToolCall[] = [];
+    for (const part of result.content) {
+      if (part.type !== "tool-call") continue;
+      const badJson = part.invalid === true && InvalidToolInputError.isInstance(part.error);
+      toolCalls.push({
+        toolCallId: part.toolCallId,
+        toolName: part.toolName,
+        input: part.input,
+        inputError: badJson ? "the arguments are not valid JSON" : undefined,
+      });
+    }
+    // The SDK adds its own error results for calls it could not parse; the loop writes every result itself.
+    const responseMessages: ModelMessage[] = result.response.messages.filter((m) => m.role === "assistant");
+    return {
+      responseMessages,
+      toolCalls,
+      text: result.text,
+      usage: { inputTokens: result.usage.inputTokens, outputTokens: result.usage.outputTokens },
+    };
+  }
+}
+
+function toSdkTools(tools: readonly AnyTool[]): ToolSet {
+  const set: ToolSet = {};
+  for (const t of tools) {
+    set[t.name] = { description: t.description, inputSchema: jsonSchema(t.inputSchema as JSONSchema7) };
+  }
+  return set;
+}

@@ -1,0 +1,43 @@
+import type { ModelMessage } from "ai";
+import type { JsonSchema } from "../schema/json-schema.js";
+import type { AnyTool } from "../tools/tool.js";
+
+/** A tool call as the model made it; the loop validates and runs it. */
+export interface ModelToolCall {
+  readonly toolCallId: string;
+  readonly toolName: string;
+  /** The parsed arguments, or the raw text when they were not JSON (see `inputError`). */
+  readonly input: unknown;
+  /** Set when the arguments could not be parsed. */
+  readonly inputError?: string;
+}
+
+/** One model call: everything the model sees at this step. */
+export interface ModelStepRequest {
+  readonly system?: string;
+  readonly messages: readonly ModelMessage[];
+  readonly tools: readonly AnyTool[];
+  /** Present when the run expects a JSON answer of this schema. */
+  readonly outputSchema?: JsonSchema;
+  readonly signal?: AbortSignal;
+}
+
+/** What one model call produced. Tools are never executed by the adapter. */
+export interface ModelStepResult {
+  /** Messages to append to the conversation (the assistant's turn). */
+  readonly responseMessages: readonly ModelMessage[];
+  readonly toolCalls: readonly ModelToolCall[];
+  readonly text: string;
+  readonly usage?: { readonly inputTokens?: number; readonly outputTokens?: number };
+}
+
+/**
+ * A backend the tool loop drives one step at a time.
+ *
+ * `supportsDynamicTools` says whether the tool set may change between steps of one conversation. When it
+ * is false, anything that unlocks tools mid-run makes the runner restart with the new tool set.
+ */
+export interface ModelAdapter {
+  readonly supportsDynamicTools: boolean;
+  step(request: ModelStepRequest): Promise<ModelStepResult>;
+}

@@ -1,0 +1,52 @@
+import type { ToolLoopEvent } from "./tool-loop-event.js";
+
+/** Totals of one run, derived from its events. */
+export interface RunCounters {
+  modelCalls: number;
+  toolCalls: number;
+  toolFailures: number;
+  toolsInjected: number;
+  providersDiscovered: number;
+  dynamicExpansions: number;
+  restarts: number;
+}
+
+export function emptyCounters(): RunCounters {
+  return {
+    modelCalls: 0,
+    toolCalls: 0,
+    toolFailures: 0,
+    toolsInjected: 0,
+    providersDiscovered: 0,
+    dynamicExpansions: 0,
+    restarts: 0,
+  };
+}
+
+/** Updates `counters` for one event. */
+export function countEvent(counters: RunCounters, event: ToolLoopEvent): void {
+  switch (event.type) {
+    case "ToolLoopIteration":
+      counters.modelCalls++;
+      break;
+    case "ToolInvoked":
+      counters.toolCalls++;
+      break;
+    case "ToolFailed":
+      counters.toolCalls++;
+      counters.toolFailures++;
+      break;
+    case "ToolsInjected":
+      counters.toolsInjected += event.toolNames.length;
+      break;
+    case "ToolProviderDiscovered":
+      counters.providersDiscovered++;
+      break;
+    case "VisibilityExpanded":
+      if (event.mode === "dynamic") counters.dynamicExpansions++;
+      else counters.restarts++;
+      break;
+    default:
+      break;
+  }
+}

@@ -1,0 +1,24 @@
+import { countEvent, emptyCounters, type RunCounters } from "./run-counters.js";
+import type { RunEventInit, ToolLoopEvent, ToolLoopObserver } from "./tool-loop-event.js";
+
+let nextRunId = 1;
+
+/** The event channel of one run: stamps the run id, keeps the counters, and notifies observers. */
+export class RunEvents {
+  readonly runId = `run-${nextRunId++}`;
+  readonly counters: RunCounters = emptyCounters();
+
+  constructor(private readonly observers: readonly ToolLoopObserver[]) {}
+
+  emit(init: RunEventInit): void {
+    const event = { ...init, runId: this.runId } as ToolLoopEvent;
+    countEvent(this.counters, event);
+    for (const observer of this.observers) {
+      try {
+        observer(event);
+      } catch {
+        // An observer's failure must not change the run it watches.
+      }
+    }
+  }
+}

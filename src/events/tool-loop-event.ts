@@ -1,0 +1,108 @@
+/** Why a tool call produced an error result instead of running. */
+export type ToolFailureReason = "unknown-tool" | "invalid-input" | "threw" | "timeout" | "cancelled";
+
+interface RunEvent {
+  /** Identifies the run (a runner serves many runs, possibly at once). */
+  readonly runId: string;
+}
+
+/** A model call is about to be made. */
+export interface ToolLoopIterationEvent extends RunEvent {
+  readonly type: "ToolLoopIteration";
+  readonly iteration: number;
+  /** Names offered to the model at this step. */
+  readonly toolNames: readonly string[];
+}
+
+/** The model answered one step. */
+export interface ModelRespondedEvent extends RunEvent {
+  readonly type: "ModelResponded";
+  readonly iteration: number;
+  readonly text: string;
+  readonly toolCalls: readonly { readonly toolName: string; readonly input: unknown }[];
+}
+
+/** A tool ran and returned; `resultText` is what the model saw. */
+export interface ToolInvokedEvent extends RunEvent {
+  readonly type: "ToolInvoked";
+  readonly iteration: number;
+  readonly toolCallId: string;
+  readonly toolName: string;
+  readonly input: unknown;
+  readonly resultText: string;
+  readonly durationMs: number;
+}
+
+/** A tool call ended in an error result sent back to the model. */
+export interface ToolFailedEvent extends RunEvent {
+  readonly type: "ToolFailed";
+  readonly iteration: number;
+  readonly toolCallId: string;
+  readonly toolName: string;
+  readonly input: unknown;
+  readonly reason: ToolFailureReason;
+  readonly message: string;
+}
+
+/** A provider instance's tools were bound (first time, or replacing an older instance with the same id). */
+export interface ToolProviderDiscoveredEvent extends RunEvent {
+  readonly type: "ToolProviderDiscovered";
+  readonly providerClass: Function;
+  readonly instanceId: string;
+  readonly exposedTools: readonly string[];
+  /** True when an older instance with the same id held these names before (the newest state wins). */
+  readonly replacedEarlierInstance: boolean;
+}
+
+/** Tools were added to the running conversation. */
+export interface ToolsInjectedEvent extends RunEvent {
+  readonly type: "ToolsInjected";
+  readonly toolNames: readonly string[];
+  /** The tool call whose result caused the injection. */
+  readonly triggeredBy: string;
+  /** Set when reading a prompt section unlocked the tools. */
+  readonly sectionKey?: string;
+}
+
+/** Tools were taken away: by a strategy, or to stay within the tool budget. */
+export interface ToolsRemovedEvent extends RunEvent {
+  readonly type: "ToolsRemoved";
+  readonly toolNames: readonly string[];
+  readonly reason: "strategy" | "budget";
+}
+
+/** Final output did not parse or validate and was sent back to the model. */
+export interface OutputRejectedEvent extends RunEvent {
+  readonly type: "OutputRejected";
+  readonly iteration: number;
+  readonly problems: readonly string[];
+}
+
+/** A summarized prompt section was expanded: in the running conversation, or by restarting the run. */
+export interface VisibilityExpandedEvent extends RunEvent {
+  readonly type: "VisibilityExpanded";
+  readonly sectionKey: string;
+  readonly mode: "dynamic" | "restart";
+}
+
+/** Everything a run reports to observers. */
+export type ToolLoopEvent =
+  | ToolLoopIterationEvent
+  | ModelRespondedEvent
+  | ToolInvokedEvent
+  | ToolFailedEvent
+  | ToolProviderDiscoveredEvent
+  | ToolsInjectedEvent
+  | ToolsRemovedEvent
+  | OutputRejectedEvent
+  | VisibilityExpandedEvent;
+
+/** Receives every event of every run of a runner. Exceptions it throws are caught and ignored. */
+export type ToolLoopObserver = (event: ToolLoopEvent) => void;
+
+/** An event as emitted inside a run, before the run id is attached. */
+export type RunEventInit = ToolLoopEvent extends infer E
+  ? E extends ToolLoopEvent
+    ? Omit<E, "runId">
+    : never
+  : never;

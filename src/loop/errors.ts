@@ -1,0 +1,87 @@
+import type { ModelMessage } from "ai";
+
+/**
+ * Base of every error a run throws. It carries the conversation up to the failure, so nothing the model
+ * or the tools said is lost, and the number of model calls made.
+ */
+export class ToolLoopError extends Error {
+  conversationHistory: readonly ModelMessage[] = [];
+  totalIterations = 0;
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+/** The model was still calling tools when the iteration limit was reached. */
+export class MaxIterationsExceededError extends ToolLoopError {
+  constructor(readonly maxIterations: number) {
+    super(
+      `The model did not finish within ${maxIterations} iterations (model calls); raise withMaxToolIterations() or simplify the task`,
+    );
+  }
+}
+
+/** The model kept calling tools that do not exist. */
+export class ToolNotFoundError extends ToolLoopError {
+  constructor(
+    readonly requestedTool: string,
+    readonly availableTools: readonly string[],
+    consecutive: number,
+  ) {
+    super(
+      `The model called unknown tools ${consecutive} times in a row, last "${requestedTool}"; available: ${availableTools.join(", ") || "(none)"}`,
+    );
+  }
+}
+
+/** The final answer never parsed or validated, even after the repairs allowed. */
+export class OutputValidationError extends ToolLoopError {
+  constructor(
+    readonly problems: readonly string[],
+    readonly lastText: string,
+    repairs: number,
+  ) {
+    super(`The model's answer was still unusable after ${repairs} repair attempt(s): ${problems.join("; ")}`);
+  }
+}
+
+/** The run was cancelled through its AbortSignal. */
+export class ToolLoopAbortedError extends ToolLoopError {
+  constructor(reason: unknown) {
+    super(`The run was aborted${reason instanceof Error ? `: ${reason.message}` : ""}`, { cause: reason });
+  }
+}
+
+/** The model call itself failed (network, HTTP status, provider error); `cause` is the original error. */
+export class ModelCallError extends ToolLoopError {
+  constructor(cause: unknown) {
+    super(`The model call failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+  }
+}
+
+/** A strategy threw while evaluating a tool result (a bug in the strategy, not in the model's input). */
+export class StrategyError extends ToolLoopError {
+  constructor(toolName: string, cause: unknown) {
+    super(
+      `An injection strategy failed after "${toolName}": ${cause instanceof Error ? cause.message : String(cause)}`,
+      {
+        cause,
+      },
+    );
+  }
+}
+
+/** Attaches the conversation so far to a run error, wrapping anything that is not one of ours. */
+export function withConversation(
+  error: unknown,
+  history: readonly ModelMessage[],
+  iterations: number,
+  wrap: (cause: unknown) => ToolLoopError,
+): ToolLoopError {
+  const loopError = error instanceof ToolLoopError ? error : wrap(error);
+  loopError.conversationHistory = [...history];
+  loopError.totalIterations = iterations;
+  return loopError;
+}

@@ -1,0 +1,53 @@
+import type { JsonSchema } from "../schema/json-schema.js";
+import { validateAgainst } from "../schema/validate.js";
+
+/** The outcome of reading the model's final answer as JSON of a schema. */
+export type OutputOutcome = { ok: true; value: unknown } | { ok: false; problems: string[] };
+
+/** The system-prompt paragraph that asks for JSON of `schema`. */
+export function outputInstruction(schema: JsonSchema): string {
+  return [
+    "When you have the final answer, reply with only a JSON object (no prose, no code fence) that matches this JSON Schema:",
+    JSON.stringify(schema),
+  ].join("\n");
+}
+
+/** What the model is told when its answer could not be used. */
+export function repairRequest(problems: readonly string[]): string {
+  return [
+    "Your answer could not be used:",
+    ...problems.map((p) => `- ${p}`),
+    "Reply again with only the corrected JSON object. Do not call tools to fix this; their results above still stand.",
+  ].join("\n");
+}
+
+/** Parses the answer (a bare object, or one inside a code fence or surrounding prose) and validates it. */
+export function readStructuredOutput(text: string, schema: JsonSchema): OutputOutcome {
+  const value = parseJsonObject(text);
+  if (value === undefined) {
+    return {
+      ok: false,
+      problems: [text.trim() === "" ? "the answer was empty" : "the answer is not a JSON object"],
+    };
+  }
+  const validation = validateAgainst(schema, value);
+  return validation.ok ? { ok: true, value } : { ok: false, problems: validation.problems };
+}
+
+function parseJsonObject(text: string): unknown {
+  const fenced = /```(?:json)?\s*([\s\S]*?)```/.exec(text);
+  const candidates = [
+    text.trim(),
+    fenced?.[1]?.trim(),
+    text.slice(text.indexOf("{"), text.lastIndexOf("}") + 1),
+  ];
+  for (const candidate of candidates) {
+    if (!candidate) continue;
+    try {
+      return JSON.parse(candidate) as unknown;
+    } catch {
+      // try the next reading
+    }
+  }
+  return undefined;
+}

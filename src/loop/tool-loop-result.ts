@@ -1,0 +1,16 @@
+import type { ModelMessage } from "ai";
+import type { RunCounters } from "../events/run-counters.js";
+import type { AnyTool } from "../tools/tool.js";
+
+/** What a finished run returns. */
+export interface ToolLoopResult<T> {
+  /** The answer: text, or the structured output (a class instance when the target was a class). */
+  readonly result: T;
+  /** The whole conversation as AI SDK messages, tool calls and results included. */
+  readonly conversationHistory: readonly ModelMessage[];
+  /** Model calls made (across restarts, when the backend needed them). */
+  readonly totalIterations: number;
+  /** Every tool added during the run, in order. */
+  readonly injectedTools: readonly AnyTool[];
+  readonly counters: RunCounters;
+}

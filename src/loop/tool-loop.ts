@@ -1,0 +1,155 @@
+import type { ModelMessage, ToolModelMessage } from "ai";
+import type { ModelAdapter, ModelStepRequest, ModelStepResult } from "../adapters/model-adapter.js";
+import type { RunEvents } from "../events/run-events.js";
+import type { JsonSchema } from "../schema/json-schema.js";
+import type { ToolInjectionStrategy } from "../strategies/tool-injection-strategy.js";
+import type { AnyTool } from "../tools/tool.js";
+import { ToolRegistry } from "../tools/tool-registry.js";
+import {
+  MaxIterationsExceededError,
+  ModelCallError,
+  OutputValidationError,
+  ToolLoopAbortedError,
+  ToolLoopError,
+  ToolNotFoundError,
+  withConversation,
+} from "./errors.js";
+import { outputInstruction, readStructuredOutput, repairRequest } from "./structured-output.js";
+import { ToolCallExecutor } from "./tool-call-executor.js";
+import type { ToolMiddleware } from "./tool-middleware.js";
+
+/** Everything one run of the loop needs; built by the runner per call. */
+export interface ToolLoopConfig {
+  readonly adapter: ModelAdapter;
+  readonly system?: string;
+  readonly tools: readonly AnyTool[];
+  readonly strategies: readonly ToolInjectionStrategy[];
+  readonly middleware: readonly ToolMiddleware[];
+  readonly maxIterations: number;
+  readonly maxInjectedTools?: number;
+  readonly maxOutputRepairs: number;
+  readonly maxUnknownToolCalls: number;
+  readonly toolTimeoutMs?: number;
+  readonly maxResultChars?: number;
+  readonly signal?: AbortSignal;
+  readonly events: RunEvents;
+}
+
+/** What the loop hands back; the runner turns `answer` into the caller's type. */
+export interface ToolLoopOutcome {
+  readonly answer: unknown;
+  readonly history: ModelMessage[];
+  readonly iterations: number;
+  readonly injectedTools: AnyTool[];
+}
+
+/**
+ * The framework-owned tool loop: one model step at a time, tools run by us, strategies evaluated after
+ * every call and their changes applied before the next step. Errors thrown out of it carry the
+ * conversation so far.
+ */
+export async function runToolLoop(
+  config: ToolLoopConfig,
+  messages: readonly ModelMessage[],
+  outputSchema?: JsonSchema,
+): Promise<ToolLoopOutcome> {
+  const history: ModelMessage[] = [...messages];
+  const registry = new ToolRegistry(config.tools, { maxInjectedTools: config.maxInjectedTools });
+  const executor = new ToolCallExecutor(registry, config.events, config);
+  const system =
+    [config.system, outputSchema && outputInstruction(outputSchema)].filter(Boolean).join("\n\n") ||
+    undefined;
+  let iteration = 0;
+  let unknownStreak = 0;
+  let repairs = 0;
+  try {
+    while (iteration < config.maxIterations) {
+      throwIfAborted(config.signal);
+      iteration++;
+      const tools = registry.all();
+      config.events.emit({ type: "ToolLoopIteration", iteration, toolNames: tools.map((t) => t.name) });
+      const step = await callModel(config, {
+        system,
+        messages: history,
+        tools,
+        outputSchema,
+        signal: config.signal,
+      });
+      history.push(...step.responseMessages);
+      config.events.emit({
+        type: "ModelResponded",
+        iteration,
+        text: step.text,
+        toolCalls: step.toolCalls.map((c) => ({ toolName: c.toolName, input: c.input })),
+      });
+
+      if (step.toolCalls.length === 0) {
+        const final = readAnswer(step.text, outputSchema);
+        if (final.ok)
+          return { answer: final.value, history, iterations: iteration, injectedTools: executor.injected };
+        config.events.emit({ type: "OutputRejected", iteration, problems: final.problems });
+        if (repairs >= config.maxOutputRepairs)
+          throw new OutputValidationError(final.problems, step.text, repairs);
+        repairs++;
+        history.push({ role: "user", content: repairRequest(final.problems) });
+        continue;
+      }
+
+      const toolMessage: ToolModelMessage = { role: "tool", content: [] };
+      history.push(toolMessage);
+      for (const [index, call] of step.toolCalls.entries()) {
+        if (config.signal?.aborted) {
+          for (const rest of step.toolCalls.slice(index))
+            toolMessage.content.push(executor.cancelled(rest, iteration));
+          throwIfAborted(config.signal);
+        }
+        try {
+          const executed = await executor.execute(call, iteration, history);
+          toolMessage.content.push(executed.part);
+          unknownStreak = executed.unknownTool ? unknownStreak + 1 : 0;
+        } catch (error) {
+          // Keep the conversation well-formed: every call of this turn gets a result.
+          for (const rest of step.toolCalls.slice(index))
+            toolMessage.content.push(executor.cancelled(rest, iteration));
+          throw error;
+        }
+      }
+      if (unknownStreak >= config.maxUnknownToolCalls) {
+        const last = step.toolCalls[step.toolCalls.length - 1]!;
+        throw new ToolNotFoundError(last.toolName, registry.names(), unknownStreak);
+      }
+    }
+    throw new MaxIterationsExceededError(config.maxIterations);
+  } catch (error) {
+    throw withConversation(error, history, iteration, (cause) =>
+      config.signal?.aborted
+        ? new ToolLoopAbortedError(config.signal.reason ?? cause)
+        : new ToolLoopError(`The run failed: ${cause instanceof Error ? cause.message : String(cause)}`, {
+            cause,
+          }),
+    );
+  }
+}
+
+async function callModel(config: ToolLoopConfig, request: ModelStepRequest): Promise<ModelStepResult> {
+  try {
+    return await config.adapter.step(request);
+  } catch (error) {
+    if (error instanceof ToolLoopError) throw error;
+    throw config.signal?.aborted
+      ? new ToolLoopAbortedError(config.signal.reason ?? error)
+      : new ModelCallError(error);
+  }
+}
+
+function readAnswer(
+  text: string,
+  schema: JsonSchema | undefined,
+): { ok: true; value: unknown } | { ok: false; problems: string[] } {
+  if (schema) return readStructuredOutput(text, schema);
+  return text.trim() === "" ? { ok: false, problems: ["the answer was empty"] } : { ok: true, value: text };
+}
+
+function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new ToolLoopAbortedError(signal.reason);
+}

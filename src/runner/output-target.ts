@@ -1,0 +1,35 @@
+import { plainToInstance } from "class-transformer";
+import { findOutputSchema, SCHEMA_COMMAND } from "../schema/schema-store.js";
+import type { JsonSchema } from "../schema/json-schema.js";
+
+/** A class to instantiate from the answer, or a JSON Schema the answer must match. */
+export type OutputTarget<T> = (abstract new (...args: never[]) => T) | JsonSchema;
+
+/** An output target with its schema found and its way of building the result. */
+export interface ResolvedOutput<T> {
+  readonly schema: JsonSchema;
+  build(value: unknown): T;
+}
+
+/** A class used as `createObject` target has no generated schema. */
+export class MissingOutputSchemaError extends Error {
+  constructor(readonly className: string) {
+    super(
+      `No output schema for class ${className}: generate schemas with \`${SCHEMA_COMMAND}\` (classes passed to ` +
+        "createObject are found automatically, others with --type) and pass the module to registerToolSchemas()",
+    );
+    this.name = "MissingOutputSchemaError";
+  }
+}
+
+/**
+ * Resolves a `createObject` target: a class (its generated schema; the answer becomes an instance through
+ * class-transformer) or a JSON Schema object (the answer is returned as parsed).
+ */
+export function resolveOutput<T>(target: OutputTarget<T>): ResolvedOutput<T> {
+  if (typeof target !== "function") return { schema: target, build: (value) => value as T };
+  const schema = findOutputSchema(target.name);
+  if (!schema) throw new MissingOutputSchemaError(target.name);
+  const cls = target as unknown as new () => T;
+  return { schema, build: (value) => plainToInstance(cls, value) };
+}

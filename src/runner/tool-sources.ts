@@ -1,0 +1,53 @@
+import { getLlmTools } from "../../decorators/index.js";
+import { bindObjectTools, bindProviderTools } from "../tools/bind-tools.js";
+import { isToolProvider } from "../tools/provider-identity.js";
+import type { AnyTool } from "../tools/tool.js";
+
+/** What `withTools` accepts: a tool (from `defineTool`) or an object with `@LlmTool` methods. */
+export type ToolSource = AnyTool | object;
+
+/** A tool set with two tools of one name. */
+export class DuplicateToolNameError extends Error {
+  constructor(readonly toolName: string) {
+    super(`Two tools are named "${toolName}": give one of them another name with @LlmTool({ name })`);
+    this.name = "DuplicateToolNameError";
+  }
+}
+
+/**
+ * The tools of each source: decorated objects are bound (a provider under its `<prefix>_<id>_` names, any
+ * other object under plain names); tools pass through.
+ *
+ * @throws DuplicateToolNameError when a name would be offered twice.
+ */
+export function toolsFrom(sources: readonly ToolSource[], existing: readonly AnyTool[]): AnyTool[] {
+  const tools = [...existing];
+  const names = new Set(existing.map((t) => t.name));
+  for (const source of sources) {
+    for (const tool of toolsOf(source)) {
+      if (names.has(tool.name)) throw new DuplicateToolNameError(tool.name);
+      names.add(tool.name);
+      tools.push(tool);
+    }
+  }
+  return tools;
+}
+
+function toolsOf(source: ToolSource): AnyTool[] {
+  if (getLlmTools(source.constructor).length > 0) {
+    return isToolProvider(source) ? bindProviderTools(source) : bindObjectTools(source);
+  }
+  if (isTool(source)) return [source];
+  throw new TypeError(
+    `withTools() takes tools from defineTool() or objects with @LlmTool methods; ${source.constructor.name} has neither`,
+  );
+}
+
+function isTool(value: object): value is AnyTool {
+  const candidate = value as Partial<AnyTool>;
+  return (
+    typeof candidate.name === "string" &&
+    typeof candidate.execute === "function" &&
+    typeof candidate.inputSchema === "object"
+  );
+}

@@ -1,0 +1,39 @@
+import type { LanguageModelV3Content, LanguageModelV3GenerateResult } from "@ai-sdk/provider";
+
+/** A tool call in a scripted model turn. `input` that is a string is sent as the raw argument text. */
+export interface ScriptedToolCall {
+  readonly toolName: string;
+  readonly input?: unknown;
+}
+
+/** One model turn: text, tool calls, or both. */
+export interface ScriptedTurn {
+  readonly text?: string;
+  readonly toolCalls?: readonly ScriptedToolCall[];
+}
+
+let nextCallId = 1;
+
+/** The `doGenerate` result of a language model that answers with `turn`. */
+export function generateResult(turn: ScriptedTurn): LanguageModelV3GenerateResult {
+  const content: LanguageModelV3Content[] = [];
+  if (turn.text !== undefined) content.push({ type: "text", text: turn.text });
+  for (const call of turn.toolCalls ?? []) {
+    content.push({
+      type: "tool-call",
+      toolCallId: `call_${nextCallId++}`,
+      toolName: call.toolName,
+      input: typeof call.input === "string" ? call.input : JSON.stringify(call.input ?? {}),
+    });
+  }
+  const calls = turn.toolCalls?.length ?? 0;
+  return {
+    content,
+    finishReason: { unified: calls > 0 ? "tool-calls" : "stop", raw: undefined },
+    usage: {
+      inputTokens: { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 },
+      outputTokens: { total: 0, text: 0, reasoning: 0 },
+    },
+    warnings: [],
+  };
+}

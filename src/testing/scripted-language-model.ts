@@ -1,0 +1,145 @@
+import type {
+  LanguageModelV3,
+  LanguageModelV3CallOptions,
+  LanguageModelV3GenerateResult,
+  LanguageModelV3StreamResult,
+} from "@ai-sdk/provider";
+import { generateResult, type ScriptedToolCall, type ScriptedTurn } from "./generate-result.js";
+
+/** A tool to call: its exact name, or a pattern matched against the tools offered at that step. */
+export type ToolNameMatcher = string | RegExp;
+
+/** What a dynamic scripted turn sees: the step number, the tools offered, and the full call. */
+export interface ScriptedRequest {
+  readonly step: number;
+  readonly offeredTools: readonly string[];
+  readonly options: LanguageModelV3CallOptions;
+}
+
+type PlannedCall = {
+  readonly matcher: ToolNameMatcher;
+  readonly input: unknown;
+  readonly mustBeOffered: boolean;
+};
+type Step =
+  | { readonly kind: "calls"; readonly calls: readonly PlannedCall[] }
+  | {
+      readonly kind: "turn";
+      readonly describe: string;
+      readonly turn: (request: ScriptedRequest) => ScriptedTurn;
+    };
+
+/** The script cannot be played: it ran out, or a tool it names was not offered. */
+export class ScriptError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ScriptError";
+  }
+}
+
+/**
+ * An AI SDK `LanguageModel` that plays a script, one turn per model call: tool calls (by exact name or by
+ * pattern, so a test need not know generated ids), a final text, or a final object. Usable with
+ * `PromptRunner` directly or through `FakePromptRunner`. Every call it receives is kept in `calls`.
+ */
+export class ScriptedLanguageModel implements LanguageModelV3 {
+  readonly specificationVersion = "v3";
+  readonly provider = "entity-tools";
+  readonly modelId = "scripted";
+  readonly supportedUrls = {};
+  /** Every call the model received, in order. */
+  readonly calls: LanguageModelV3CallOptions[] = [];
+  private readonly steps: Step[] = [];
+
+  /** The next turn calls one tool. A string `input` is sent as raw argument text (to test bad JSON). */
+  callTool(tool: ToolNameMatcher, input: unknown = {}): this {
+    return this.callTools([[tool, input]]);
+  }
+
+  /** The next turn calls several tools at once, in this order. */
+  callTools(calls: readonly (readonly [ToolNameMatcher, unknown?])[]): this {
+    this.steps.push({
+      kind: "calls",
+      calls: calls.map(([matcher, input]) => ({ matcher, input: input ?? {}, mustBeOffered: true })),
+    });
+    return this;
+  }
+
+  /** The next turn calls a tool that was not offered (a hallucinated name), to test how the loop copes. */
+  callUnknownTool(toolName: string, input: unknown = {}): this {
+    this.steps.push({ kind: "calls", calls: [{ matcher: toolName, input, mustBeOffered: false }] });
+    return this;
+  }
+
+  /** The next turn answers with text. */
+  respondWithText(text: string): this {
+    return this.respondWith(`text ${JSON.stringify(text)}`, () => ({ text }));
+  }
+
+  /** The next turn answers with this object as JSON (for `createObject`). */
+  respondWithObject(value: unknown): this {
+    return this.respondWith("an object", () => ({ text: JSON.stringify(value) }));
+  }
+
+  /** The next turn is computed from the request (e.g. to answer from a tool result). */
+  respondWith(describe: string, turn: (request: ScriptedRequest) => ScriptedTurn): this {
+    this.steps.push({ kind: "turn", describe, turn });
+    return this;
+  }
+
+  /** Scripted turns not played yet. */
+  get remainingTurns(): number {
+    return this.steps.length - this.calls.length;
+  }
+
+  async doGenerate(options: LanguageModelV3CallOptions): Promise<LanguageModelV3GenerateResult> {
+    this.calls.push(options);
+    const step = this.calls.length;
+    const offeredTools = (options.tools ?? []).map((t) => t.name);
+    const planned = this.steps[step - 1];
+    if (!planned) {
+      throw new ScriptError(
+        `The script ran out at step ${step}: the loop asked the model again after the last scripted turn ` +
+          `(${this.steps.length} scripted). Offered: ${list(offeredTools)}. Last message: ${lastMessage(options)}`,
+      );
+    }
+    if (planned.kind === "turn") return generateResult(planned.turn({ step, offeredTools, options }));
+    return generateResult({ toolCalls: planned.calls.map((c) => resolveCall(c, step, offeredTools)) });
+  }
+
+  doStream(): PromiseLike<LanguageModelV3StreamResult> {
+    throw new ScriptError("ScriptedLanguageModel does not stream; entity-tools only calls generate");
+  }
+}
+
+function resolveCall(call: PlannedCall, step: number, offered: readonly string[]): ScriptedToolCall {
+  const { matcher, input } = call;
+  if (typeof matcher === "string") {
+    if (call.mustBeOffered && !offered.includes(matcher)) {
+      throw new ScriptError(
+        `Step ${step}: the script calls "${matcher}", which was not offered. Offered: ${list(offered)}. ` +
+          "(Use callUnknownTool to script a call to a tool that does not exist.)",
+      );
+    }
+    return { toolName: matcher, input };
+  }
+  const matches = offered.filter((name) => matcher.test(name));
+  if (matches.length !== 1) {
+    throw new ScriptError(
+      `Step ${step}: the pattern ${String(matcher)} matched ${matches.length === 0 ? "no offered tool" : `${matches.length} tools (${matches.join(", ")}); make it match one`}. ` +
+        `Offered: ${list(offered)}`,
+    );
+  }
+  return { toolName: matches[0]!, input };
+}
+
+function list(names: readonly string[]): string {
+  return names.length > 0 ? names.join(", ") : "(no tools)";
+}
+
+function lastMessage(options: LanguageModelV3CallOptions): string {
+  const last = options.prompt[options.prompt.length - 1];
+  if (!last) return "(none)";
+  const text = JSON.stringify(last.content);
+  return `${last.role}: ${text.length > 300 ? `${text.slice(0, 300)}…` : text}`;
+}
