@@ -1,0 +1,53 @@
+import "../../examples/register-schemas.js";
+import { createOpenAI } from "@ai-sdk/openai";
+import { afterEach, describe, expect, it } from "vitest";
+import { PromptRunner, TOOL_NAME_PATTERN } from "entity-tools";
+import { SpendAnswer } from "../../examples/domain/answers.js";
+import { CustomerSearchTools } from "../../examples/domain/customer-search-tools.js";
+import { startOpenAiWireMock, type WireMock } from "../support/openai-wire-mock.js";
+
+let mock: WireMock | undefined;
+afterEach(async () => mock?.close());
+
+const seedReplies = [
+  { toolCalls: [{ name: "searchCustomer", arguments: '{"name":"John Smith"}' }] },
+  { toolCalls: [{ name: "customer_c123_getAverageSpend", arguments: "{}" }] },
+  { text: '{"customerName":"John Smith","averageMonthlySpend":46.83,"currency":"USD"}' },
+];
+
+const toolNamesOf = (body: Record<string, unknown>) =>
+  ((body.tools as { name?: string; function?: { name: string } }[]) ?? []).map(
+    (t) => t.name ?? t.function?.name,
+  );
+
+describe("through @ai-sdk/openai against a local wire mock", () => {
+  for (const api of ["chat", "responses"] as const) {
+    it(`the seed flow over the ${api} API: names and schemas accepted, results sent back`, async () => {
+      mock = await startOpenAiWireMock(seedReplies);
+      const openai = createOpenAI({ baseURL: mock.baseURL, apiKey: "test-key" });
+      const model = api === "chat" ? openai.chat("gpt-test") : openai.responses("gpt-test");
+      const answer = await new PromptRunner({ model, modelSettings: { maxRetries: 0 } })
+        .withTools(new CustomerSearchTools())
+        .withToolProviderDiscovery()
+        .createObject(SpendAnswer, "What is John Smith's average spend?");
+
+      expect(answer).toBeInstanceOf(SpendAnswer);
+      expect(answer.averageMonthlySpend).toBe(46.83);
+      expect(mock.requests.map((r) => r.path)).toEqual(
+        Array(3).fill(api === "chat" ? "/v1/chat/completions" : "/v1/responses"),
+      );
+      const offered = mock.requests.map((r) => toolNamesOf(r.body));
+      expect(offered[0]).toEqual(["searchCustomer", "findCustomers"]);
+      expect(offered[1]).toEqual([
+        "searchCustomer",
+        "findCustomers",
+        "customer_c123_getAverageSpend",
+        "customer_c123_recentOrders",
+      ]);
+      for (const name of offered.flat()) expect(name).toMatch(TOOL_NAME_PATTERN);
+      const lastRequest = JSON.stringify(mock.requests[2]!.body);
+      expect(lastRequest).toContain('{\\"amount\\":46.83,\\"currency\\":\\"USD\\"}');
+      expect(lastRequest).not.toContain("s3cret");
+    });
+  }
+});

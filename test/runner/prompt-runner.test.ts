@@ -1,0 +1,87 @@
+import "../../examples/register-schemas.js";
+import { describe, expect, it } from "vitest";
+import { defineTool, DuplicateToolNameError, MissingOutputSchemaError, PromptRunner } from "entity-tools";
+import { CustomerSearchTools } from "../../examples/domain/customer-search-tools.js";
+import { call, mockModel, offeredAt, text } from "../support/mock-model.js";
+
+describe("PromptRunner", () => {
+  it("every with* returns a new runner and leaves the original unchanged", async () => {
+    const model = mockModel(text("a"), text("b"));
+    const base = new PromptRunner({ model });
+    const withTools = base.withTools(new CustomerSearchTools());
+    expect(withTools).not.toBe(base);
+    await base.generateText("q");
+    await withTools.generateText("q");
+    expect(offeredAt(model, 0)).toEqual([]);
+    expect(offeredAt(model, 1)).toEqual(["searchCustomer", "findCustomers"]);
+  });
+
+  it("generateText returns the final text", async () => {
+    expect(await new PromptRunner({ model: mockModel(text("hello")) }).generateText("hi")).toBe("hello");
+  });
+
+  it("createObject takes a JSON Schema and returns the parsed object", async () => {
+    const model = mockModel(text('{"n": 3}'));
+    const value = await new PromptRunner({ model }).createObject<{ n: number }>(
+      { type: "object", properties: { n: { type: "integer" } }, required: ["n"] },
+      "count",
+    );
+    expect(value).toEqual({ n: 3 });
+  });
+
+  it("createObject with a class that has no generated schema fails before any model call", async () => {
+    class Unknown {
+      x!: string;
+    }
+    const model = mockModel(text("{}"));
+    await expect(new PromptRunner({ model }).createObject(Unknown, "q")).rejects.toThrow(
+      MissingOutputSchemaError,
+    );
+    await expect(new PromptRunner({ model }).createObject(Unknown, "q")).rejects.toThrow(
+      /No output schema for class Unknown/,
+    );
+    expect(model.doGenerateCalls).toHaveLength(0);
+  });
+
+  it("withTools rejects two tools of one name and objects without tools", () => {
+    const runner = new PromptRunner({ model: mockModel() }).withTools(new CustomerSearchTools());
+    expect(() =>
+      runner.withTools(defineTool({ name: "findCustomers", description: "dup", execute: () => 1 })),
+    ).toThrow(new DuplicateToolNameError("findCustomers"));
+    expect(() => runner.withTools(new Date())).toThrow(/Date has neither/);
+  });
+
+  it("observers see every event of a run, tagged with its run id, and cannot break it", async () => {
+    const model = mockModel(call("searchCustomer", { name: "John Smith" }), text("ok"));
+    const types: string[] = [];
+    const runIds = new Set<string>();
+    const run = await new PromptRunner({ model })
+      .withTools(new CustomerSearchTools())
+      .withToolProviderDiscovery()
+      .withObserver((e) => {
+        types.push(e.type);
+        runIds.add(e.runId);
+      })
+      .withObserver(() => {
+        throw new Error("observer bug");
+      })
+      .run("q");
+    expect(run.result).toBe("ok");
+    expect(types).toEqual([
+      "ToolLoopIteration",
+      "ModelResponded",
+      "ToolInvoked",
+      "ToolProviderDiscovered",
+      "ToolsInjected",
+      "ToolLoopIteration",
+      "ModelResponded",
+    ]);
+    expect(runIds.size).toBe(1);
+  });
+
+  it("rejects nonsensical limits", () => {
+    const runner = new PromptRunner({ model: mockModel() });
+    expect(() => runner.withMaxToolIterations(0)).toThrow(RangeError);
+    expect(() => runner.withToolTimeout(-1)).toThrow(RangeError);
+  });
+});
