@@ -1,0 +1,79 @@
+// `npm run demo`: runs an example agent end to end and prints what happened at every step.
+import { writeFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { PromptRunner } from "entity-tools";
+import { EXAMPLES } from "./agents.js";
+import { chooseModel, DEFAULT_OPENAI_MODEL } from "./demo/choose-model.js";
+import { formatEntry, mermaidTrace } from "./demo/format-trace.js";
+import { TraceRecorder } from "./demo/trace-recorder.js";
+
+const HELP = `Usage: npm run demo -- [--example NAME] [--model ID] [--trace FILE.md]
+
+Runs an entity-tools example agent and prints each step: the tools offered (and which are new), each
+call with its arguments, each result (abbreviated), each injection, and the final answer.
+
+  --example  ${EXAMPLES.map((e) => e.name).join(" | ")} (default: customer-spend)
+  --model    model id; default ${DEFAULT_OPENAI_MODEL} with OPENAI_API_KEY, required with OPENAI_BASE_URL
+  --trace    also write the run as a Mermaid sequence diagram to this Markdown file
+  --help     this text
+
+Model: OPENAI_BASE_URL set → that OpenAI-compatible server (Ollama, llama.cpp, vLLM); OPENAI_API_KEY set
+→ OpenAI; neither → the built-in offline model, which plays the example's scripted conversation.`;
+
+async function main(argv: string[]): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        example: { type: "string", default: "customer-spend" },
+        model: { type: "string" },
+        trace: { type: "string" },
+        help: { type: "boolean", default: false },
+      },
+    }));
+  } catch (error) {
+    console.error(`demo: ${(error as Error).message} (see --help)`);
+    return 2;
+  }
+  if (values.help) {
+    console.log(HELP);
+    return 0;
+  }
+  const agent = EXAMPLES.find((e) => e.name === values.example);
+  if (!agent) {
+    console.error(
+      `demo: unknown example "${values.example}"; choose one of ${EXAMPLES.map((e) => e.name).join(", ")}`,
+    );
+    return 2;
+  }
+  try {
+    const chosen = chooseModel(process.env, values.model, agent);
+    console.log(
+      `entity-tools demo · example: ${agent.name}\nmodel: ${chosen.label}\nquestion: ${agent.question}`,
+    );
+    const trace = new TraceRecorder((entry) => console.log(formatEntry(entry)));
+    const runner = agent
+      .configure(new PromptRunner({ model: chosen.model, modelSettings: { maxRetries: 1 } }))
+      .withObserver(trace.observe);
+    const answer = await agent.ask(runner, agent.question);
+    const shown = typeof answer === "string" ? answer : JSON.stringify(answer, null, 2);
+    console.log(
+      `\n── answer${typeof answer === "object" && answer !== null ? ` (${answer.constructor.name})` : ""}:\n${shown}`,
+    );
+    if (values.trace) {
+      writeFileSync(
+        values.trace,
+        mermaidTrace(`entity-tools demo: ${agent.name}`, agent.question, trace.entries, shown),
+      );
+      console.log(`\ntrace written to ${values.trace}`);
+    }
+    return 0;
+  } catch (error) {
+    // One line, no stack: the loop's errors already name the cause (e.g. the unreachable server).
+    console.error(`demo: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`);
+    return 1;
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

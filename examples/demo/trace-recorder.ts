@@ -1,0 +1,56 @@
+import type { ToolLoopEvent } from "entity-tools";
+
+/** One line of a run's story, in the order it happened. */
+export type TraceEntry =
+  | {
+      readonly kind: "request";
+      readonly step: number;
+      readonly tools: readonly string[];
+      readonly fresh: readonly string[];
+    }
+  | { readonly kind: "call"; readonly toolName: string; readonly input: unknown }
+  | { readonly kind: "result"; readonly toolName: string; readonly text: string; readonly isError: boolean }
+  | { readonly kind: "injected"; readonly toolNames: readonly string[]; readonly via: string }
+  | { readonly kind: "removed"; readonly toolNames: readonly string[]; readonly reason: string }
+  | { readonly kind: "text"; readonly text: string };
+
+/** Turns a run's events into trace entries (kept for the Mermaid file) and hands each to `onEntry`. */
+export class TraceRecorder {
+  readonly entries: TraceEntry[] = [];
+  private offered = new Set<string>();
+
+  constructor(private readonly onEntry: (entry: TraceEntry) => void = () => {}) {}
+
+  readonly observe = (event: ToolLoopEvent): void => {
+    switch (event.type) {
+      case "ToolLoopIteration": {
+        const fresh = event.toolNames.filter((n) => !this.offered.has(n));
+        this.offered = new Set(event.toolNames);
+        return this.add({ kind: "request", step: event.iteration, tools: event.toolNames, fresh });
+      }
+      case "ModelResponded":
+        if (event.text.trim()) this.add({ kind: "text", text: event.text });
+        for (const c of event.toolCalls) this.add({ kind: "call", toolName: c.toolName, input: c.input });
+        return;
+      case "ToolInvoked":
+        return this.add({ kind: "result", toolName: event.toolName, text: event.resultText, isError: false });
+      case "ToolFailed":
+        return this.add({ kind: "result", toolName: event.toolName, text: event.message, isError: true });
+      case "ToolsInjected":
+        return this.add({
+          kind: "injected",
+          toolNames: event.toolNames,
+          via: event.sectionKey ? `section ${event.sectionKey}` : event.triggeredBy,
+        });
+      case "ToolsRemoved":
+        return this.add({ kind: "removed", toolNames: event.toolNames, reason: event.reason });
+      default:
+        return;
+    }
+  };
+
+  private add(entry: TraceEntry): void {
+    this.entries.push(entry);
+    this.onEntry(entry);
+  }
+}

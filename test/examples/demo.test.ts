@@ -1,0 +1,59 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+
+const run = promisify(execFile);
+const TSX = path.resolve("node_modules/.bin/tsx");
+const offlineEnv = { ...process.env, OPENAI_API_KEY: "", OPENAI_BASE_URL: "" };
+
+async function demo(args: string[], env: NodeJS.ProcessEnv = offlineEnv) {
+  try {
+    const { stdout, stderr } = await run(TSX, ["examples/demo.ts", ...args], { env, timeout: 60_000 });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+describe("npm run demo", () => {
+  it("runs offline, labelled as such, printing each step, injection and the answer, and writes a Mermaid trace", async () => {
+    const trace = path.join(mkdtempSync(path.join(tmpdir(), "demo-")), "trace.md");
+    const { code, stdout } = await demo(["--trace", trace]);
+    expect(code).toBe(0);
+    expect(stdout).toContain("model: built-in offline model (scripted");
+    expect(stdout).toContain("── step 1 · model request with 2 tool(s) · new: searchCustomer, findCustomers");
+    expect(stdout).toContain('   model → searchCustomer({"name":"John Smith"})');
+    expect(stdout).toContain(
+      "   + injected 2 tool(s) from searchCustomer: customer_c123_getAverageSpend, customer_c123_recentOrders",
+    );
+    expect(stdout).toContain('   tool  ← customer_c123_getAverageSpend: {"amount":46.83,"currency":"USD"}');
+    expect(stdout).toContain("── answer (SpendAnswer):");
+    const markdown = readFileSync(trace, "utf8");
+    expect(markdown).toContain("sequenceDiagram");
+    expect(markdown).toContain("  R->>T: customer_c123_getAverageSpend({})");
+  });
+
+  it("explains itself with --help and answers a wrong option or example with one line", async () => {
+    expect((await demo(["--help"])).stdout).toContain("Usage: npm run demo -- [--example NAME]");
+    const wrong = await demo(["--colour"]);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr.trim()).toBe("demo: Unknown option '--colour' (see --help)");
+    expect((await demo(["--example", "nope"])).stderr.trim()).toBe(
+      'demo: unknown example "nope"; choose one of customer-spend, orders, shopping-cart',
+    );
+  });
+
+  it("reports an unreachable server in one line, not a stack trace", async () => {
+    const { code, stderr } = await demo(["--model", "llama3"], {
+      ...offlineEnv,
+      OPENAI_BASE_URL: "http://127.0.0.1:9/v1",
+    });
+    expect(code).toBe(1);
+    expect(stderr.trim().split("\n")).toHaveLength(1);
+    expect(stderr).toMatch(/^demo: The model call failed: .*Cannot connect to API/);
+  });
+});

@@ -1,0 +1,117 @@
+import "../../examples/register-schemas.js";
+import { describe, expect, it } from "vitest";
+import { ModelCallError, PromptRunner } from "entity-tools";
+import { FakePromptRunner, ScriptedLanguageModel } from "entity-tools/testing";
+import { SpendAnswer } from "../../examples/domain/answers.js";
+import { Customer } from "../../examples/domain/customer.js";
+import { CustomerSearchTools } from "../../examples/domain/customer-search-tools.js";
+import { OrderRepository } from "../../examples/domain/repositories.js";
+
+describe("FakePromptRunner", () => {
+  it("drives the real loop with patterns, records each step, and shares state with derived runners", async () => {
+    const fake = new FakePromptRunner();
+    const runner = fake.withTools(new CustomerSearchTools()).withToolProviderDiscovery();
+    fake
+      .callTool("searchCustomer", { name: "John Smith" })
+      .callTool(/^customer_.+_getAverageSpend$/)
+      .respondWithObject({ customerName: "John Smith", averageMonthlySpend: 46.83, currency: "USD" });
+
+    const answer = await runner.createObject(SpendAnswer, "What is John Smith's average spend?");
+
+    expect(answer).toBeInstanceOf(SpendAnswer);
+    expect(fake.toolsOfferedAt(1)).toEqual(["searchCustomer", "findCustomers"]);
+    expect(fake.toolsOfferedAt(2)).toContain("customer_c123_getAverageSpend");
+    expect(fake.injectedToolNames).toEqual(["customer_c123_getAverageSpend", "customer_c123_recentOrders"]);
+    expect(fake.callsAt(2)).toEqual([
+      {
+        toolName: "customer_c123_getAverageSpend",
+        input: {},
+        resultText: '{"amount":46.83,"currency":"USD"}',
+        isError: false,
+      },
+    ]);
+    expect(fake.steps).toHaveLength(3);
+    expect(fake.steps[2]!.text).toContain('"customerName":"John Smith"');
+    fake.verifyExpectations();
+  });
+
+  it("expectToolProviderReturn hands the loop a provider without a repository behind the search", async () => {
+    const stubbed = new Customer("c-777", "Stub Person", "s@example.com", new OrderRepository([]));
+    const fake = new FakePromptRunner()
+      .withTools(new CustomerSearchTools())
+      .withToolProviderDiscovery()
+      .expectToolProviderReturn("searchCustomer", stubbed)
+      .callTool("searchCustomer", { name: "Anyone" })
+      .callTool("customer_c-777_getAverageSpend")
+      .respondWithText("zero");
+    expect(await fake.generateText("q")).toBe("zero");
+    expect(fake.callsAt(1)[0]!.resultText).toBe(
+      '{"id":"c-777","name":"Stub Person","email":"s@example.com"}',
+    );
+    expect(fake.callsAt(2)[0]!.resultText).toBe('{"amount":0,"currency":"USD"}');
+  });
+
+  it("says clearly when the script runs out", async () => {
+    const fake = new FakePromptRunner()
+      .withTools(new CustomerSearchTools())
+      .callTool("findCustomers", { text: "Smith" });
+    const error = await fake.generateText("q").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ModelCallError);
+    expect((error as Error).message).toMatch(
+      /The script ran out at step 2: the loop asked the model again after the last scripted turn \(1 scripted\)\. Offered: searchCustomer, findCustomers/,
+    );
+  });
+
+  it("says clearly when a pattern matches no offered tool, or several", async () => {
+    const none = new FakePromptRunner().withTools(new CustomerSearchTools()).callTool(/^customer_/);
+    await expect(none.generateText("q")).rejects.toThrow(
+      "Step 1: the pattern /^customer_/ matched no offered tool. Offered: searchCustomer, findCustomers",
+    );
+    const several = new FakePromptRunner()
+      .withTools(new CustomerSearchTools())
+      .withToolProviderDiscovery()
+      .callTool("findCustomers", { text: "Smith" })
+      .callTool(/getAverageSpend$/);
+    await expect(several.generateText("q")).rejects.toThrow(
+      /Step 2: the pattern \/getAverageSpend\$\/ matched 2 tools \(customer_c123_getAverageSpend, customer_c456_getAverageSpend\); make it match one/,
+    );
+  });
+
+  it("says clearly when the script calls a tool that was not offered, and allows it on purpose", async () => {
+    const strict = new FakePromptRunner()
+      .withTools(new CustomerSearchTools())
+      .callTool("customer_c1_getAverageSpend");
+    await expect(strict.generateText("q")).rejects.toThrow(
+      /Step 1: the script calls "customer_c1_getAverageSpend", which was not offered/,
+    );
+    const lenient = new FakePromptRunner().callUnknownTool("ghost").respondWithText("ok");
+    expect(await lenient.generateText("q")).toBe("ok");
+    expect(lenient.callsAt(1)[0]).toMatchObject({ toolName: "ghost", isError: true });
+  });
+
+  it("verifyExpectations names unplayed turns and unused stubs", async () => {
+    const fake = new FakePromptRunner()
+      .respondWithText("a")
+      .respondWithText("b")
+      .expectToolProviderReturn("never", 1);
+    await fake.generateText("q");
+    expect(() => fake.verifyExpectations()).toThrow(
+      "FakePromptRunner expectations not met: 1 scripted turn(s) were not played; the stubbed tool never was never called",
+    );
+  });
+
+  it("the scripted model works directly with PromptRunner", async () => {
+    const model = new ScriptedLanguageModel()
+      .callTool("findCustomers", { text: "Khan" })
+      .respondWith("echo", ({ offeredTools }) => ({
+        text: offeredTools.join(","),
+      }));
+    const text = await new PromptRunner({ model })
+      .withTools(new CustomerSearchTools())
+      .withToolProviderDiscovery()
+      .generateText("q");
+    expect(text).toBe(
+      "searchCustomer,findCustomers,customer_c789_getAverageSpend,customer_c789_recentOrders",
+    );
+  });
+});
