@@ -8,3 +8,4 @@ export * from "./strategies/index.js";
 export * from "./loop/index.js";
 export * from "./adapters/index.js";
 export * from "./runner/index.js";
+export * from "./disclosure/index.js";

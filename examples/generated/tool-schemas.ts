@@ -87,6 +87,54 @@ export const toolSchemas: GeneratedSchemas = {
         "properties": {}
       }
     },
+    "RefundTools.checkRefundEligibility": {
+      "parameters": [
+        "orderId"
+      ],
+      "inputSchema": {
+        "type": "object",
+        "properties": {
+          "orderId": {
+            "description": "The order id, e.g. o-1002",
+            "type": "string"
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "orderId"
+        ]
+      }
+    },
+    "RefundTools.issueRefund": {
+      "parameters": [
+        "orderId",
+        "amount",
+        "reason"
+      ],
+      "inputSchema": {
+        "type": "object",
+        "properties": {
+          "orderId": {
+            "description": "The order id",
+            "type": "string"
+          },
+          "amount": {
+            "description": "Amount in USD, at most the price paid",
+            "type": "number"
+          },
+          "reason": {
+            "description": "Why, in a few words",
+            "type": "string"
+          }
+        },
+        "additionalProperties": false,
+        "required": [
+          "amount",
+          "orderId",
+          "reason"
+        ]
+      }
+    },
     "ShoppingCart.addItem": {
       "parameters": [
         "sku",

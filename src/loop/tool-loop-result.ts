@@ -1,5 +1,6 @@
 import type { ModelMessage } from "ai";
 import type { RunCounters } from "../events/run-counters.js";
+import type { VisibilitySnapshot } from "../disclosure/visibility-store.js";
 import type { AnyTool } from "../tools/tool.js";
 
 /** What a finished run returns. */
@@ -13,4 +14,6 @@ export interface ToolLoopResult<T> {
   /** Every tool added during the run, in order. */
   readonly injectedTools: readonly AnyTool[];
   readonly counters: RunCounters;
+  /** Section visibility at the end of the run: pass it as `visibility` to resume in the same state. */
+  readonly visibility: VisibilitySnapshot;
 }

@@ -1,4 +1,9 @@
-export { PromptRunner, DEFAULT_MAX_ITERATIONS, DEFAULT_MAX_INJECTED_TOOLS } from "./prompt-runner.js";
+export {
+  PromptRunner,
+  DEFAULT_MAX_ITERATIONS,
+  DEFAULT_MAX_INJECTED_TOOLS,
+  DEFAULT_MAX_EXPANSIONS,
+} from "./prompt-runner.js";
 export type { PromptRunnerOptions, DiscoveryOptions, RunOptions, RunnerConfig } from "./prompt-runner.js";
 export { MissingOutputSchemaError } from "./output-target.js";
 export type { OutputTarget } from "./output-target.js";

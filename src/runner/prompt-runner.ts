@@ -4,11 +4,14 @@ import type { ModelAdapter } from "../adapters/model-adapter.js";
 import { RunEvents } from "../events/run-events.js";
 import type { ToolLoopObserver } from "../events/tool-loop-event.js";
 import type { ToolLoopResult } from "../loop/tool-loop-result.js";
-import { runToolLoop } from "../loop/tool-loop.js";
+import type { PromptTemplate } from "../disclosure/prompt-template.js";
+import type { PromptParams, VisibilityOverrides } from "../disclosure/section-visibility.js";
+import type { VisibilitySnapshot } from "../disclosure/visibility-store.js";
 import type { ToolMiddleware } from "../loop/tool-middleware.js";
 import type { ToolInjectionStrategy } from "../strategies/tool-injection-strategy.js";
 import { ToolProviderStrategy } from "../strategies/tool-provider-strategy.js";
 import type { AnyTool } from "../tools/tool.js";
+import { executeRun, type TemplatePrompt } from "./execute-run.js";
 import { resolveOutput, type OutputTarget } from "./output-target.js";
 import { toolsFrom, type ToolSource } from "./tool-sources.js";
 
@@ -29,6 +32,8 @@ export interface RunOptions<T> {
   readonly output?: OutputTarget<T>;
   /** Cancels the run; the error thrown carries the conversation so far. */
   readonly signal?: AbortSignal;
+  /** Section visibility to resume from (the `visibility` of an earlier result). */
+  readonly visibility?: VisibilitySnapshot;
 }
 
 /** The runner's configuration; every `with*` makes a changed copy. */
@@ -38,7 +43,9 @@ export interface RunnerConfig {
   readonly strategies: readonly ToolInjectionStrategy[];
   readonly middleware: readonly ToolMiddleware[];
   readonly observers: readonly ToolLoopObserver[];
-  readonly system?: string;
+  readonly system?: string | TemplatePrompt;
+  readonly visibilityOverrides: VisibilityOverrides;
+  readonly maxExpansions: number;
   readonly maxIterations: number;
   readonly maxInjectedTools: number;
   readonly maxOutputRepairs: number;
@@ -49,6 +56,7 @@ export interface RunnerConfig {
 
 export const DEFAULT_MAX_ITERATIONS = 20;
 export const DEFAULT_MAX_INJECTED_TOOLS = 64;
+export const DEFAULT_MAX_EXPANSIONS = 10;
 
 /** A runner configuration with every default, for `adapter`. */
 export function defaultRunnerConfig(adapter: ModelAdapter): RunnerConfig {
@@ -58,6 +66,8 @@ export function defaultRunnerConfig(adapter: ModelAdapter): RunnerConfig {
     strategies: [],
     middleware: [],
     observers: [],
+    visibilityOverrides: {},
+    maxExpansions: DEFAULT_MAX_EXPANSIONS,
     maxIterations: DEFAULT_MAX_ITERATIONS,
     maxInjectedTools: DEFAULT_MAX_INJECTED_TOOLS,
     maxOutputRepairs: 2,
@@ -105,9 +115,24 @@ export class PromptRunner {
     return this.derive({ maxIterations: positive(maxIterations, "maxIterations") });
   }
 
-  /** The system prompt. */
-  withSystemPrompt(system: string): this {
-    return this.derive({ system });
+  /**
+   * The system prompt: plain text, or a {@link PromptTemplate} whose `${name}` placeholders are filled
+   * from `params` and whose summarized sections the model reads with `read_section`.
+   */
+  withSystemPrompt(system: string): this;
+  withSystemPrompt(template: PromptTemplate, params?: PromptParams): this;
+  withSystemPrompt(system: string | PromptTemplate, params: PromptParams = {}): this {
+    return this.derive({ system: typeof system === "string" ? system : { template: system, params } });
+  }
+
+  /** Caller-supplied section visibility (below a run's own overrides, above each section's default). */
+  withVisibilityOverrides(overrides: VisibilityOverrides): this {
+    return this.derive({ visibilityOverrides: { ...this.config.visibilityOverrides, ...overrides } });
+  }
+
+  /** Most restarts per run for section expansions on backends without dynamic tools (default 10). */
+  withMaxExpansions(maxExpansions: number): this {
+    return this.derive({ maxExpansions: Math.max(0, Math.floor(maxExpansions)) });
   }
 
   /** Receives every event of every run. */
@@ -144,8 +169,17 @@ export class PromptRunner {
     const events = new RunEvents(this.config.observers);
     const messages: ModelMessage[] =
       typeof prompt === "string" ? [{ role: "user", content: prompt }] : [...prompt];
-    const outcome = await runToolLoop(
-      { ...this.config, signal: options.signal, events },
+    const { system, visibilityOverrides, maxExpansions, ...loop } = this.config;
+    const outcome = await executeRun(
+      {
+        loop,
+        system,
+        visibilityOverrides,
+        maxExpansions,
+        signal: options.signal,
+        events,
+        resumeFrom: options.visibility,
+      },
       messages,
       output?.schema,
     );
@@ -155,6 +189,7 @@ export class PromptRunner {
       totalIterations: outcome.iterations,
       injectedTools: outcome.injectedTools,
       counters: events.counters,
+      visibility: outcome.visibility,
     };
   }
 

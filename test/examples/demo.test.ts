@@ -43,7 +43,7 @@ describe("npm run demo", () => {
     expect(wrong.code).toBe(2);
     expect(wrong.stderr.trim()).toBe("demo: Unknown option '--colour' (see --help)");
     expect((await demo(["--example", "nope"])).stderr.trim()).toBe(
-      'demo: unknown example "nope"; choose one of customer-spend, orders, shopping-cart',
+      'demo: unknown example "nope"; choose one of customer-spend, orders, shopping-cart, support-desk',
     );
   });
 

@@ -53,3 +53,15 @@ describe("examples on the scripted model", () => {
     );
   });
 });
+
+describe("support-desk example on the scripted model", () => {
+  it("reads the summarized policy manual, which unlocks the refund tools, then refunds", async () => {
+    const { fake, answer } = await play("support-desk");
+    expect(answer).toMatch(/refund r-1 of 25 USD/);
+    expect(fake.toolsOfferedAt(1)).toEqual(["read_section"]);
+    expect(fake.steps[0]!.injected).toEqual(["checkRefundEligibility", "issueRefund"]);
+    expect(fake.callsAt(3)[0]!.resultText).toBe(
+      '{"refundId":"r-1","orderId":"o-1002","amount":25,"reason":"Desk pad arrived damaged"}',
+    );
+  });
+});

@@ -1,0 +1,121 @@
+import type { RunEvents } from "../events/run-events.js";
+import { defineTool } from "../tools/define-tool.js";
+import type { AnyTool } from "../tools/tool.js";
+import type { PromptTemplate, VisibilityOf } from "./prompt-template.js";
+import { renderSection } from "./render-sections.js";
+import { selfAndAncestors } from "./section-node.js";
+import { SectionVisibility, type PromptParams, type VisibilityOverrides } from "./section-visibility.js";
+import type {
+  ToolInjectionContext,
+  ToolInjectionResult,
+  ToolInjectionStrategy,
+} from "../strategies/tool-injection-strategy.js";
+import { VisibilityExpansionRequired } from "./visibility-expansion-required.js";
+import type { VisibilityStore } from "./visibility-store.js";
+
+export const READ_SECTION = "read_section";
+
+/**
+ * Progressive disclosure for one run: renders the template at the run's visibility, provides the
+ * `read_section` tool, and, as a strategy, expands what the model reads: injecting the tools it unlocks
+ * (dynamic backends) or asking the runner to restart (`VisibilityExpansionRequired`).
+ *
+ * Tools follow content: a section's tools are offered only while it and its ancestors are shown in full.
+ * Reading a section expands it and any summarized ancestors, and unlocks the tools of every section that
+ * this makes fully visible (its descendants that are FULL themselves included).
+ */
+export class DisclosureSession implements ToolInjectionStrategy {
+  readonly readSectionTool: AnyTool;
+
+  constructor(
+    private readonly template: PromptTemplate,
+    private readonly params: PromptParams,
+    private readonly callerOverrides: VisibilityOverrides,
+    private readonly store: VisibilityStore,
+    private readonly dynamic: boolean,
+    private readonly events: RunEvents,
+  ) {
+    this.readSectionTool = defineTool<{ section_key: string }, string>({
+      name: READ_SECTION,
+      description:
+        "Read the full content of a summarized section of your instructions. Reading a section may unlock tools that belong to it.",
+      inputSchema: {
+        type: "object",
+        properties: {
+          section_key: {
+            type: "string",
+            description: 'The section key shown in the summary, e.g. "policies.refunds"',
+          },
+        },
+        required: ["section_key"],
+        additionalProperties: false,
+      },
+      execute: ({ section_key }) => this.read(section_key),
+    });
+  }
+
+  /** The system prompt at the current visibility. */
+  render(): string {
+    return this.template.render(this.params, this.visibility());
+  }
+
+  /** The section tools offered at the start, plus `read_section` while anything is summarized. */
+  initialTools(): AnyTool[] {
+    const visibility = this.visibility();
+    const tools = this.template.openTools(visibility);
+    return this.template.hasSummarized(visibility) ? [...tools, this.readSectionTool] : tools;
+  }
+
+  evaluateToolResult(context: ToolInjectionContext): ToolInjectionResult {
+    if (context.lastToolCall.toolName !== READ_SECTION) return {};
+    const sectionKey = (context.lastToolCall.toolInput as { section_key: string }).section_key;
+    const node = this.template.find(sectionKey);
+    if (!node) return {};
+    const before = this.visibility();
+    const expand = selfAndAncestors(node)
+      .filter((n) => before(n) === SectionVisibility.SUMMARY)
+      .map((n) => n.key);
+    if (expand.length === 0) return {};
+    const overrides = Object.fromEntries(expand.map((key) => [key, SectionVisibility.FULL]));
+    const after = this.visibility(overrides);
+    const offered = new Set(this.template.openTools(before).map((t) => t.name));
+    const unlocked = this.template.openTools(after).filter((t) => !offered.has(t.name));
+    if (!this.dynamic && unlocked.length > 0) {
+      throw new VisibilityExpansionRequired(
+        overrides,
+        `section "${sectionKey}" unlocks ${unlocked.map((t) => t.name).join(", ")}, and this backend cannot add tools to a running conversation`,
+        expand,
+      );
+    }
+    for (const key of expand)
+      this.store.dispatch({
+        type: "SetVisibilityOverride",
+        sectionKey: key,
+        visibility: SectionVisibility.FULL,
+      });
+    this.events.emit({ type: "VisibilityExpanded", sectionKey, mode: "dynamic" });
+    return {
+      add: unlocked,
+      remove: this.template.hasSummarized(after) ? [] : [READ_SECTION],
+      notices: unlocked.length > 0 ? [`Tools now available: ${unlocked.map((t) => t.name).join(", ")}`] : [],
+      sectionKey,
+    };
+  }
+
+  private read(sectionKey: string): string {
+    const node = this.template.find(sectionKey);
+    if (!node)
+      throw new Error(`Unknown section key "${sectionKey}". Valid keys: ${this.template.keys().join(", ")}`);
+    const visibility = this.visibility();
+    return renderSection(
+      node,
+      this.params,
+      (n) => (n === node ? SectionVisibility.FULL : visibility(n)),
+      this.template.name,
+    );
+  }
+
+  private visibility(extra?: VisibilityOverrides): VisibilityOf {
+    return this.template.visibilityOf(this.params, extra, this.store.snapshot(), this.callerOverrides);
+  }
+}

@@ -1,0 +1,11 @@
+export { SectionVisibility } from "./section-visibility.js";
+export type { PromptParams, VisibilityRule, VisibilityOverrides } from "./section-visibility.js";
+export { MarkdownSection } from "./markdown-section.js";
+export type { MarkdownSectionOptions } from "./markdown-section.js";
+export { PromptTemplate } from "./prompt-template.js";
+export type { PromptTemplateOptions } from "./prompt-template.js";
+export type { SectionNode } from "./section-node.js";
+export { VisibilityStore, visibilityReducer } from "./visibility-store.js";
+export type { VisibilityEvent, VisibilitySnapshot } from "./visibility-store.js";
+export { VisibilityExpansionRequired, ExpansionLimitError } from "./visibility-expansion-required.js";
+export { READ_SECTION } from "./disclosure-session.js";

@@ -1,0 +1,61 @@
+import { toolsFrom, type ToolSource } from "../runner/tool-sources.js";
+import type { AnyTool } from "../tools/tool.js";
+import { SectionVisibility, type VisibilityRule } from "./section-visibility.js";
+
+/** Options of a {@link MarkdownSection}. */
+export interface MarkdownSectionOptions {
+  readonly title: string;
+  /** Key of this section among its siblings: letters, digits, `-` and `_` (dotted paths are built from them). */
+  readonly key: string;
+  /** The full content; `${name}` placeholders are filled from the template parameters. */
+  readonly template: string;
+  /** Shown instead of the content while the section is summarized. Required for a `SUMMARY` section. */
+  readonly summary?: string;
+  /** Default `FULL`. */
+  readonly visibility?: VisibilityRule;
+  /** Tools offered only while this section is shown in full: `defineTool` tools or `@LlmTool` objects. */
+  readonly tools?: readonly ToolSource[];
+  readonly children?: readonly MarkdownSection[];
+  /** Replaces the standard "this section is summarized" suffix; `${section_key}` is substituted. */
+  readonly summarySuffix?: string;
+}
+
+const KEY = /^[a-zA-Z0-9_-]+$/;
+
+/** A section of a {@link PromptTemplate}. Its tools are bound once, when the section is created. */
+export class MarkdownSection {
+  readonly title: string;
+  readonly key: string;
+  readonly template: string;
+  readonly summary?: string;
+  readonly visibility: VisibilityRule;
+  readonly tools: readonly AnyTool[];
+  readonly children: readonly MarkdownSection[];
+  readonly summarySuffix?: string;
+
+  constructor(options: MarkdownSectionOptions) {
+    if (!KEY.test(options.key)) {
+      throw new Error(
+        `Section "${options.title}": key "${options.key}" may only hold letters, digits, - and _ (no dots)`,
+      );
+    }
+    const visibility = options.visibility ?? SectionVisibility.FULL;
+    if (visibility === SectionVisibility.SUMMARY && !options.summary?.trim()) {
+      throw new Error(`Section "${options.key}" is SUMMARY but has no summary`);
+    }
+    const siblings = new Set<string>();
+    for (const child of options.children ?? []) {
+      if (siblings.has(child.key))
+        throw new Error(`Section "${options.key}" has two children keyed "${child.key}"`);
+      siblings.add(child.key);
+    }
+    this.title = options.title;
+    this.key = options.key;
+    this.template = options.template;
+    this.summary = options.summary;
+    this.visibility = visibility;
+    this.tools = toolsFrom(options.tools ?? [], []);
+    this.children = options.children ?? [];
+    this.summarySuffix = options.summarySuffix;
+  }
+}
