@@ -45,12 +45,11 @@ export class AiSdkAdapter implements ModelAdapter {
     const toolCalls: ModelToolCall[] = [];
     for (const part of result.content) {
       if (part.type !== "tool-call") continue;
-      const badJson = part.invalid === true && InvalidToolInputError.isInstance(part.error);
+      const rejected = part.invalid === true && InvalidToolInputError.isInstance(part.error);
       toolCalls.push({
         toolCallId: part.toolCallId,
         toolName: part.toolName,
-        input: part.input,
-        inputError: badJson ? "the arguments are not valid JSON" : undefined,
+        ...readInput(part.input, rejected),
       });
     }
     // The SDK adds its own error results for calls it could not parse; the loop writes every result itself.
@@ -61,6 +60,20 @@ export class AiSdkAdapter implements ModelAdapter {
       text: result.text,
       usage: { inputTokens: result.usage.inputTokens, outputTokens: result.usage.outputTokens },
     };
+  }
+}
+
+/**
+ * The SDK refuses both malformed JSON and JSON with `__proto__`/`constructor` keys (secure parsing) and then
+ * hands over the raw text. Tell the two apart, so the model hears which it was: plain `JSON.parse` makes such
+ * keys own properties (no pollution), and the loop rejects them by name.
+ */
+function readInput(input: unknown, rejected: boolean): { input: unknown; inputError?: string } {
+  if (!rejected || typeof input !== "string") return { input };
+  try {
+    return { input: JSON.parse(input) as unknown };
+  } catch {
+    return { input, inputError: "the arguments are not valid JSON" };
   }
 }
 

@@ -18,6 +18,8 @@ import { outputInstruction, readStructuredOutput, repairRequest } from "./struct
 import { ToolCallExecutor } from "./tool-call-executor.js";
 import type { ToolMiddleware } from "./tool-middleware.js";
 
+const EMPTY_TURN: ModelMessage = { role: "assistant", content: "(empty response)" };
+
 /** Everything one run of the loop needs; built by the runner per call. */
 export interface ToolLoopConfig {
   readonly adapter: ModelAdapter;
@@ -75,7 +77,8 @@ export async function runToolLoop(
         outputSchema,
         signal: config.signal,
       });
-      history.push(...step.responseMessages);
+      // An empty turn still happened: record it, so the history shows every model call and keeps alternating.
+      history.push(...(step.responseMessages.length > 0 ? step.responseMessages : [EMPTY_TURN]));
       config.events.emit({
         type: "ModelResponded",
         iteration,

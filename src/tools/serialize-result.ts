@@ -17,7 +17,8 @@ const MAX_DEPTH = 32;
  * Strings are sent as they are; everything else goes through class-transformer's `instanceToPlain`
  * (so `@Exclude()` fields such as repositories never leave the process, and only own enumerable fields are
  * read: `#private` and non-enumerable values stay hidden), then to JSON with `Date` as ISO text, `bigint`
- * as a string, `Map` as an object, `Set` as an array, and cycles cut.
+ * as a string, `Map` as an object, `Set` as an array, and cycles cut (class-transformer leaves a repeated
+ * reference out; objects it cannot walk get `"[circular]"`).
  */
 export function serializeToolResult(value: unknown, options: SerializeOptions = {}): string {
   const max = options.maxChars ?? DEFAULT_MAX_RESULT_CHARS;
