@@ -77,7 +77,8 @@ function readInput(input: unknown, rejected: boolean): { input: unknown; inputEr
   }
 }
 
-function toSdkTools(tools: readonly AnyTool[]): ToolSet {
+/** The AI SDK tool set for one step: descriptions and JSON schemas, no `execute`. */
+export function toSdkTools(tools: readonly AnyTool[]): ToolSet {
   const set: ToolSet = {};
   for (const t of tools) {
     set[t.name] = { description: t.description, inputSchema: jsonSchema(t.inputSchema as JSONSchema7) };

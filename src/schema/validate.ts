@@ -2,19 +2,22 @@ import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import type { JsonSchema } from "./json-schema.js";
 
 const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false });
-// Compiled once per schema object: bound tools of one class share their schema, so one compile serves
-// every discovered instance.
-const cache = new WeakMap<object, ValidateFunction>();
+// Compiled once per schema: bound tools of one class share their schema object, and tools of different
+// classes often share a shape (no parameters, one id...), so validators are also shared by content.
+const byObject = new WeakMap<object, ValidateFunction>();
+const byContent = new Map<string, ValidateFunction>();
 
 /** The outcome of validating a value: `ok`, or one line per problem naming the field. */
 export type ValidationOutcome = { ok: true } | { ok: false; problems: string[] };
 
-/** Validates `value` against `schema` (validators are compiled once and cached per schema object). */
+/** Validates `value` against `schema`; its validator is compiled on first use and cached. */
 export function validateAgainst(schema: JsonSchema, value: unknown): ValidationOutcome {
-  let validator = cache.get(schema);
+  let validator = byObject.get(schema);
   if (!validator) {
-    validator = ajv.compile(schema);
-    cache.set(schema, validator);
+    const content = JSON.stringify(schema);
+    validator = byContent.get(content) ?? ajv.compile(schema);
+    byContent.set(content, validator);
+    byObject.set(schema, validator);
   }
   if (validator(value)) return { ok: true };
   return { ok: false, problems: (validator.errors ?? []).map(describeError) };

@@ -1,7 +1,7 @@
 import { providerIdentity } from "./provider-identity.js";
 import type { AnyTool, ToolOrigin } from "./tool.js";
 import { toolMethodsOf, type ToolMethod } from "./tool-methods.js";
-import { plainToolName, providerToolName } from "./tool-names.js";
+import { plainToolName, providerToolNames } from "./tool-names.js";
 
 /**
  * The tools of a `@ToolProvider` instance, named `<prefix>_<id>_<method>` and bound to that live
@@ -11,14 +11,13 @@ import { plainToolName, providerToolName } from "./tool-names.js";
  */
 export function bindProviderTools(instance: object): AnyTool[] {
   const { options, instanceId } = providerIdentity(instance);
-  return toolMethodsOf(instance.constructor).map((method) =>
-    bindMethod(
-      instance,
-      method,
-      providerToolName(options.prefix, instanceId, method.metadata.name),
-      instanceId,
-    ),
+  const methods = toolMethodsOf(instance.constructor);
+  const names = providerToolNames(
+    options.prefix,
+    instanceId,
+    methods.map((m) => m.metadata.name),
   );
+  return methods.map((method, i) => bindMethod(instance, method, names[i]!, instanceId));
 }
 
 /** The `@LlmTool` methods of an ordinary object (a tool group), named by `name` or the method name. */

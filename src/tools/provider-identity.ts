@@ -1,11 +1,21 @@
 import { getToolProviderOptions, type ResolvedToolProviderOptions } from "../../decorators/index.js";
 import { InvalidToolProviderError } from "./errors.js";
 
+// Per class: discovery asks this for every element of every tool result, and reflect-metadata is slow.
+const optionsCache = new WeakMap<Function, ResolvedToolProviderOptions | null>();
+
+function providerOptionsOf(cls: Function): ResolvedToolProviderOptions | undefined {
+  let options = optionsCache.get(cls);
+  if (options === undefined) {
+    options = getToolProviderOptions(cls) ?? null;
+    optionsCache.set(cls, options);
+  }
+  return options ?? undefined;
+}
+
 /** Whether `value` is an instance of a `@ToolProvider` class (or a subclass of one). */
 export function isToolProvider(value: unknown): value is object {
-  return (
-    typeof value === "object" && value !== null && getToolProviderOptions(value.constructor) !== undefined
-  );
+  return typeof value === "object" && value !== null && providerOptionsOf(value.constructor) !== undefined;
 }
 
 /** A provider's options and its id as text. */
@@ -22,7 +32,7 @@ export interface ProviderIdentity {
  */
 export function providerIdentity(instance: object): ProviderIdentity {
   const providerClass = instance.constructor;
-  const options = getToolProviderOptions(providerClass);
+  const options = providerOptionsOf(providerClass);
   if (!options)
     throw new InvalidToolProviderError(providerClass, "the class is not decorated with @ToolProvider");
   const id: unknown = (instance as Record<string, unknown>)[options.instanceIdProperty];

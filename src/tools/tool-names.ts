@@ -2,6 +2,8 @@ import { MAX_TOOL_NAME_LENGTH, isValidToolName } from "./tool-name-rules.js";
 import { shortHash } from "./short-hash.js";
 
 const INVALID_CHARS = /[^a-zA-Z0-9_-]/g;
+const SAFE_PART = /^[a-zA-Z0-9_-]*$/;
+const SAFE_HEAD = /^[a-zA-Z_][a-zA-Z0-9_-]*$/;
 const HASH_SUFFIX_LENGTH = 9; // "_" + 8 hash characters
 
 /**
@@ -13,8 +15,23 @@ const HASH_SUFFIX_LENGTH = 9; // "_" + 8 hash characters
  * method stay readable whenever they fit.
  */
 export function providerToolName(prefix: string, id: string, method: string): string {
-  const raw = `${prefix}_${id}_${method}`;
-  if (isValidToolName(raw)) return raw;
+  return providerToolNames(prefix, id, [method])[0]!;
+}
+
+/**
+ * {@link providerToolName} for several methods of one provider: the id is checked once, which is what
+ * discovery of thousands of providers spends its time on.
+ */
+export function providerToolNames(prefix: string, id: string, methods: readonly string[]): string[] {
+  const headIsSafe = SAFE_HEAD.test(prefix) && SAFE_PART.test(id);
+  return methods.map((method) => {
+    const raw = `${prefix}_${id}_${method}`;
+    if (headIsSafe && raw.length <= MAX_TOOL_NAME_LENGTH && SAFE_PART.test(method)) return raw;
+    return alteredName(raw, prefix, id, method);
+  });
+}
+
+function alteredName(raw: string, prefix: string, id: string, method: string): string {
   const head = leadingSafe(sanitize(prefix));
   const tail = sanitize(method);
   const suffix = `_${shortHash(raw)}`;

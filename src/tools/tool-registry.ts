@@ -66,10 +66,13 @@ export class ToolRegistry {
     const outcome: ToolAddOutcome = { added: [], replaced: [], alreadyBound: [], evicted: [] };
     for (const tool of tools) {
       const existing = this.tools.get(tool.name);
-      if (!existing) outcome.added.push(tool);
-      else if (sameBinding(existing, tool)) outcome.alreadyBound.push(existing);
-      else outcome.replaced.push({ previous: existing, next: tool });
-      if (!existing || !sameBinding(existing, tool)) this.tools.set(tool.name, tool);
+      if (existing && sameBinding(existing, tool)) {
+        outcome.alreadyBound.push(existing);
+      } else {
+        if (existing) outcome.replaced.push({ previous: existing, next: tool });
+        else outcome.added.push(tool);
+        this.tools.set(tool.name, tool);
+      }
       this.markUsed(tool.name);
     }
     outcome.evicted.push(...this.enforceBudget());
@@ -103,7 +106,9 @@ export class ToolRegistry {
     const evicted: AnyTool[] = [];
     for (const name of this.recency.keys()) {
       if (this.recency.size <= max) break;
-      evicted.push(...this.remove([name]));
+      evicted.push(this.tools.get(name)!);
+      this.tools.delete(name);
+      this.recency.delete(name);
     }
     return evicted;
   }

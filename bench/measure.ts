@@ -1,0 +1,58 @@
+/** Median of `samples` timings (ms) of `fn`, after `warmup` untimed runs. */
+export async function medianMs(fn: () => unknown, samples = 30, warmup = 5): Promise<number> {
+  for (let i = 0; i < warmup; i++) await fn();
+  const times: number[] = [];
+  for (let i = 0; i < samples; i++) {
+    const start = performance.now();
+    await fn();
+    times.push(performance.now() - start);
+  }
+  return median(times);
+}
+
+/**
+ * Times two variants side by side: alternating runs, so drift on a shared machine hits both alike.
+ * Returns the median of each.
+ */
+export async function sideBySide(
+  a: () => unknown,
+  b: () => unknown,
+  rounds = 40,
+  warmup = 5,
+): Promise<[number, number]> {
+  for (let i = 0; i < warmup; i++) {
+    await a();
+    await b();
+  }
+  const ta: number[] = [];
+  const tb: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    const first = i % 2 === 0 ? a : b;
+    const second = i % 2 === 0 ? b : a;
+    const t0 = performance.now();
+    await first();
+    const t1 = performance.now();
+    await second();
+    const t2 = performance.now();
+    (first === a ? ta : tb).push(t1 - t0);
+    (first === a ? tb : ta).push(t2 - t1);
+  }
+  return [median(ta), median(tb)];
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((x, y) => x - y);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** A row of the printed table. */
+export interface BenchRow {
+  readonly bench: string;
+  readonly measure: string;
+  readonly value: string;
+  readonly goal: string;
+  readonly met: boolean | undefined;
+}
+
+export const ms = (value: number) => `${value.toFixed(value < 1 ? 3 : 2)} ms`;

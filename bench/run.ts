@@ -1,0 +1,31 @@
+// `npm run bench`: every benchmark, one table. Ratios are measured side by side in this one run.
+import os from "node:os";
+import { discoveryScaling } from "./discovery-scaling.js";
+import { loopOverhead } from "./loop-overhead.js";
+import type { BenchRow } from "./measure.js";
+import { schemas } from "./schemas.js";
+import { tokens } from "./tokens.js";
+
+const rows: BenchRow[] = [
+  ...(await loopOverhead()),
+  ...(await discoveryScaling()),
+  ...(await tokens()),
+  ...(await schemas()),
+];
+
+const header = ["bench", "measure", "value", "goal", "met"];
+const table = rows.map((r) => [
+  r.bench,
+  r.measure,
+  r.value,
+  r.goal,
+  r.met === undefined ? "" : r.met ? "yes" : "NO",
+]);
+const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => row[i]!.length)));
+const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(" | ")} |`;
+console.log(
+  `node ${process.version} · ${os.cpus()[0]?.model ?? "cpu"} × ${os.cpus().length} · ${Math.round(os.totalmem() / 2 ** 30)} GiB`,
+);
+console.log(line(header));
+console.log(line(widths.map((w) => "-".repeat(w))));
+for (const row of table) console.log(line(row));
