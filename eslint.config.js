@@ -1,11 +1,13 @@
 // ESLint flat config: typescript-eslint's recommended rules over every TypeScript file we own.
 import js from "@eslint/js";
+import globals from "globals";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
   { ignores: ["dist/**", "node_modules/**", "**/generated/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
+  { languageOptions: { globals: globals.node } },
   {
     rules: {
       "@typescript-eslint/no-explicit-any": "error",

@@ -51,3 +51,9 @@ function parseJsonObject(text: string): unknown {
   }
   return undefined;
 }
+
+/** The final answer of a run: structured output when a schema is given, otherwise non-empty text. */
+export function readAnswer(text: string, schema: JsonSchema | undefined): OutputOutcome {
+  if (schema) return readStructuredOutput(text, schema);
+  return text.trim() === "" ? { ok: false, problems: ["the answer was empty"] } : { ok: true, value: text };
+}

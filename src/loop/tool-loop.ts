@@ -14,7 +14,7 @@ import {
   ToolNotFoundError,
   withConversation,
 } from "./errors.js";
-import { outputInstruction, readStructuredOutput, repairRequest } from "./structured-output.js";
+import { outputInstruction, readAnswer, repairRequest } from "./structured-output.js";
 import { ToolCallExecutor } from "./tool-call-executor.js";
 import type { ToolMiddleware } from "./tool-middleware.js";
 
@@ -143,14 +143,6 @@ async function callModel(config: ToolLoopConfig, request: ModelStepRequest): Pro
       ? new ToolLoopAbortedError(config.signal.reason ?? error)
       : new ModelCallError(error);
   }
-}
-
-function readAnswer(
-  text: string,
-  schema: JsonSchema | undefined,
-): { ok: true; value: unknown } | { ok: false; problems: string[] } {
-  if (schema) return readStructuredOutput(text, schema);
-  return text.trim() === "" ? { ok: false, problems: ["the answer was empty"] } : { ok: true, value: text };
 }
 
 function throwIfAborted(signal: AbortSignal | undefined): void {

@@ -9,6 +9,9 @@ import {
 import { VisibilityStore, type VisibilitySnapshot } from "../disclosure/visibility-store.js";
 import type { RunEvents } from "../events/run-events.js";
 import { withConversation } from "../loop/errors.js";
+import { isConversationAdapter, type ConversationAdapter } from "../adapters/conversation-adapter.js";
+import type { ModelAdapter } from "../adapters/model-adapter.js";
+import { runConversationLoop } from "../loop/conversation-loop.js";
 import { runToolLoop, type ToolLoopConfig, type ToolLoopOutcome } from "../loop/tool-loop.js";
 import type { JsonSchema } from "../schema/json-schema.js";
 import type { AnyTool } from "../tools/tool.js";
@@ -22,7 +25,8 @@ export interface TemplatePrompt {
 
 /** What a run needs beyond the loop's own settings. */
 export interface RunSetup {
-  readonly loop: Omit<ToolLoopConfig, "events" | "system" | "signal">;
+  readonly adapter: ModelAdapter | ConversationAdapter;
+  readonly loop: Omit<ToolLoopConfig, "events" | "system" | "signal" | "adapter">;
   readonly system?: string | TemplatePrompt;
   readonly visibilityOverrides: VisibilityOverrides;
   readonly maxExpansions: number;
@@ -51,7 +55,7 @@ export async function executeRun(
   let iterations = 0;
   for (let restarts = 0; ; restarts++) {
     const session = disclosureFor(setup, store);
-    const loop: ToolLoopConfig = {
+    const loop: Omit<ToolLoopConfig, "adapter"> = {
       ...setup.loop,
       system: session ? session.render() : (setup.system as string | undefined),
       tools: session ? toolsFrom(session.initialTools(), setup.loop.tools) : setup.loop.tools,
@@ -60,7 +64,10 @@ export async function executeRun(
       events: setup.events,
     };
     try {
-      const outcome = await runToolLoop(loop, messages, outputSchema);
+      const { adapter } = setup;
+      const outcome = isConversationAdapter(adapter)
+        ? await runConversationLoop({ ...loop, adapter }, messages, outputSchema)
+        : await runToolLoop({ ...loop, adapter }, messages, outputSchema);
       return {
         ...outcome,
         iterations: iterations + outcome.iterations,
@@ -95,7 +102,7 @@ function disclosureFor(setup: RunSetup, store: VisibilityStore): DisclosureSessi
     params,
     setup.visibilityOverrides,
     store,
-    setup.loop.adapter.supportsDynamicTools,
+    setup.adapter.supportsDynamicTools,
     setup.events,
   );
 }

@@ -1,5 +1,6 @@
 import type { LanguageModel, ModelMessage } from "ai";
 import { AiSdkAdapter, type AiSdkAdapterSettings } from "../adapters/ai-sdk-adapter.js";
+import type { ConversationAdapter } from "../adapters/conversation-adapter.js";
 import type { ModelAdapter } from "../adapters/model-adapter.js";
 import { RunEvents } from "../events/run-events.js";
 import type { ToolLoopObserver } from "../events/tool-loop-event.js";
@@ -18,7 +19,7 @@ import { toolsFrom, type ToolSource } from "./tool-sources.js";
 /** How a runner reaches its model: an AI SDK model, or any adapter. */
 export type PromptRunnerOptions =
   | { readonly model: LanguageModel; readonly modelSettings?: AiSdkAdapterSettings }
-  | { readonly adapter: ModelAdapter };
+  | { readonly adapter: ModelAdapter | ConversationAdapter };
 
 /** Options of {@link PromptRunner.withToolProviderDiscovery}. */
 export interface DiscoveryOptions {
@@ -38,7 +39,7 @@ export interface RunOptions<T> {
 
 /** The runner's configuration; every `with*` makes a changed copy. */
 export interface RunnerConfig {
-  readonly adapter: ModelAdapter;
+  readonly adapter: ModelAdapter | ConversationAdapter;
   readonly tools: readonly AnyTool[];
   readonly strategies: readonly ToolInjectionStrategy[];
   readonly middleware: readonly ToolMiddleware[];
@@ -59,7 +60,7 @@ export const DEFAULT_MAX_INJECTED_TOOLS = 64;
 export const DEFAULT_MAX_EXPANSIONS = 10;
 
 /** A runner configuration with every default, for `adapter`. */
-export function defaultRunnerConfig(adapter: ModelAdapter): RunnerConfig {
+export function defaultRunnerConfig(adapter: ModelAdapter | ConversationAdapter): RunnerConfig {
   return {
     adapter,
     tools: [],
@@ -169,9 +170,10 @@ export class PromptRunner {
     const events = new RunEvents(this.config.observers);
     const messages: ModelMessage[] =
       typeof prompt === "string" ? [{ role: "user", content: prompt }] : [...prompt];
-    const { system, visibilityOverrides, maxExpansions, ...loop } = this.config;
+    const { adapter, system, visibilityOverrides, maxExpansions, ...loop } = this.config;
     const outcome = await executeRun(
       {
+        adapter,
         loop,
         system,
         visibilityOverrides,

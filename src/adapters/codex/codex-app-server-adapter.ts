@@ -1,0 +1,249 @@
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { createRequire } from "node:module";
+import type { AnyTool } from "../../tools/tool.js";
+import type {
+  Conversation,
+  ConversationAdapter,
+  ConversationSetup,
+  ConversationTurn,
+  NewToolsMode,
+} from "../conversation-adapter.js";
+import { buildDynamicTools, type OpenAiFunctionTool, type OpenAiToolChoice } from "./dynamic-tools.js";
+import { CodexAppServerError, JsonRpcConnection } from "./json-rpc-connection.js";
+
+/** Options of {@link CodexAppServerAdapter}. */
+export interface CodexAppServerOptions {
+  /** Executable to run; default: the `codex` of the installed `@openai/codex` package, run with this Node. */
+  readonly command?: string;
+  /** Arguments; default `app-server --disable plugins --disable unbounded_connection_retries`. */
+  readonly args?: readonly string[];
+  /** `CODEX_HOME` for the child (where its `config.toml` names the model provider). */
+  readonly codexHome?: string;
+  /** Extra environment for the child. */
+  readonly env?: Readonly<Record<string, string>>;
+  /** Working directory of the thread; default the process's. */
+  readonly cwd?: string;
+  /** Model for `thread/start`; default the one in `config.toml`. */
+  readonly model?: string;
+  /** Limit of each request's wait (initialize, thread/start, turn/start...). Default 30 s. */
+  readonly requestTimeoutMs?: number;
+  /** Limit of one whole turn. Default 10 minutes. */
+  readonly turnTimeoutMs?: number;
+  /**
+   * When tools appear during a turn (discovery): `"restart"` (default) interrupts the turn and continues in
+   * a new thread that has them; `"dispatch"` keeps the thread and offers a fixed `call_discovered_tool`.
+   */
+  readonly newTools?: NewToolsMode;
+  /** OpenAI-style tool choice applied to the tools sent at `thread/start`. */
+  readonly toolChoice?: OpenAiToolChoice;
+}
+
+export const DEFAULT_CODEX_ARGS = [
+  "app-server",
+  "--disable",
+  "plugins",
+  "--disable",
+  "unbounded_connection_retries",
+] as const;
+
+/**
+ * The OpenAI Codex CLI's `app-server` (JSON-RPC over stdio) as a backend. Codex runs the model loop and
+ * asks us to run tools (`item/tool/call`), which go through the same executor as every other backend. Tools
+ * are fixed when a thread starts, so `supportsDynamicTools` is false.
+ */
+export class CodexAppServerAdapter implements ConversationAdapter {
+  readonly supportsDynamicTools = false;
+  readonly newTools: NewToolsMode;
+
+  constructor(private readonly options: CodexAppServerOptions = {}) {
+    this.newTools = options.newTools ?? "restart";
+  }
+
+  async openConversation(setup: ConversationSetup): Promise<Conversation> {
+    const child = this.spawnServer();
+    const conversation = new CodexConversation(child, setup, this.options);
+    try {
+      await conversation.start();
+      return conversation;
+    } catch (error) {
+      await conversation.close();
+      throw error;
+    }
+  }
+
+  private spawnServer(): ChildProcessWithoutNullStreams {
+    const args = [...(this.options.args ?? DEFAULT_CODEX_ARGS)];
+    const [command, commandArgs] = this.options.command
+      ? [this.options.command, args]
+      : [process.execPath, [createRequire(import.meta.url).resolve("@openai/codex/bin/codex.js"), ...args]];
+    const env = {
+      ...process.env,
+      ...(this.options.codexHome ? { CODEX_HOME: this.options.codexHome } : {}),
+      ...this.options.env,
+    };
+    return spawn(command, commandArgs, { env, stdio: ["pipe", "pipe", "pipe"] });
+  }
+}
+
+type ToolCallParams = { threadId: string; turnId: string; callId: string; tool: string; arguments: unknown };
+type TurnInfo = {
+  id: string;
+  status: string;
+  error?: { message?: string } | null;
+  items?: { type: string; text?: string }[];
+};
+
+/** One thread in one app-server process. */
+class CodexConversation implements Conversation {
+  private readonly rpc: JsonRpcConnection;
+  private threadId = "";
+  private readonly requestTimeoutMs: number;
+
+  constructor(
+    private readonly child: ChildProcessWithoutNullStreams,
+    private readonly setup: ConversationSetup,
+    private readonly options: CodexAppServerOptions,
+  ) {
+    this.rpc = new JsonRpcConnection(child);
+    this.requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
+  }
+
+  async start(): Promise<void> {
+    await this.rpc.request(
+      "initialize",
+      {
+        clientInfo: { name: "entity-tools", title: null, version: "1" },
+        capabilities: { experimentalApi: true },
+      },
+      this.requestTimeoutMs,
+    );
+    this.rpc.notify("initialized");
+    const dynamicTools = buildDynamicTools(this.setup.tools.map(asOpenAiTool), this.options.toolChoice);
+    const started = (await this.rpc.request(
+      "thread/start",
+      {
+        cwd: this.options.cwd ?? process.cwd(),
+        ...(this.options.model ? { model: this.options.model } : {}),
+        ...(this.setup.system ? { developerInstructions: this.setup.system } : {}),
+        dynamicTools,
+      },
+      this.requestTimeoutMs,
+    )) as { thread: { id: string } };
+    this.threadId = started.thread.id;
+  }
+
+  send(text: string): Promise<ConversationTurn> {
+    return new Promise<ConversationTurn>((resolve, reject) => {
+      let turnId: string | undefined;
+      let agentText = "";
+      let stopForTools = false;
+      let settled = false;
+      const finish = (outcome: { turn?: ConversationTurn; error?: unknown }) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        unsubscribe();
+        this.setup.signal?.removeEventListener("abort", onAbort);
+        this.rpc.onRequest = unexpectedRequest;
+        if (outcome.error !== undefined) reject(outcome.error);
+        else resolve(outcome.turn!);
+      };
+      const interrupt = () => {
+        if (turnId)
+          void this.rpc
+            .request("turn/interrupt", { threadId: this.threadId, turnId }, this.requestTimeoutMs)
+            .catch(() => {});
+      };
+      const timeoutMs = this.options.turnTimeoutMs ?? 600_000;
+      const timer = setTimeout(() => {
+        interrupt();
+        finish({
+          error: new CodexAppServerError(
+            `the Codex turn did not complete within ${timeoutMs} ms`,
+            this.rpc.stderrTail,
+          ),
+        });
+      }, timeoutMs);
+      const onAbort = () => {
+        interrupt();
+        finish({ error: this.setup.signal?.reason ?? new Error("aborted") });
+      };
+      this.setup.signal?.addEventListener("abort", onAbort, { once: true });
+
+      this.rpc.onRequest = async (method, params) => {
+        if (method !== "item/tool/call") throw new Error(`entity-tools does not handle ${method}`);
+        const call = params as ToolCallParams;
+        try {
+          const result = await this.setup.callTool({
+            toolCallId: call.callId,
+            toolName: call.tool,
+            input: call.arguments,
+          });
+          if (result.toolsChanged) {
+            stopForTools = true;
+            interrupt();
+          }
+          return { contentItems: [{ type: "inputText", text: result.text }], success: !result.isError };
+        } catch (error) {
+          // The run cannot go on (a limit, a restart request, a bug): stop the turn and report it.
+          interrupt();
+          finish({ error });
+          return { contentItems: [{ type: "inputText", text: "The run was stopped." }], success: false };
+        }
+      };
+      const unsubscribe = this.rpc.onNotification((method, params) => {
+        if (method === "$exit") return finish({ error: params });
+        const p = params as { threadId?: string; item?: { type: string; text?: string }; turn?: TurnInfo };
+        if (p.threadId !== undefined && p.threadId !== this.threadId) return;
+        if (method === "item/completed" && p.item?.type === "agentMessage")
+          agentText = p.item.text ?? agentText;
+        if (method === "turn/completed" && p.turn) {
+          if (p.turn.status === "failed") {
+            return finish({
+              error: new CodexAppServerError(
+                `the Codex turn failed: ${p.turn.error?.message ?? "no reason given"}`,
+                this.rpc.stderrTail,
+              ),
+            });
+          }
+          if (p.turn.status === "interrupted" && !stopForTools) {
+            return finish({
+              error: new CodexAppServerError("the Codex turn was interrupted", this.rpc.stderrTail),
+            });
+          }
+          finish({ turn: { text: agentText, stoppedForNewTools: stopForTools } });
+        }
+      });
+      this.rpc
+        .request(
+          "turn/start",
+          { threadId: this.threadId, input: [{ type: "text", text, text_elements: [] }] },
+          this.requestTimeoutMs,
+        )
+        .then((started) => (turnId = (started as { turn: { id: string } }).turn.id))
+        .catch((error: unknown) => finish({ error }));
+    });
+  }
+
+  async close(): Promise<void> {
+    // Never started, or already gone: nothing to stop.
+    if (this.child.pid === undefined || this.child.exitCode !== null || this.child.signalCode !== null)
+      return;
+    const exited = new Promise<void>((resolve) => this.child.once("exit", () => resolve()));
+    this.child.stdin.end();
+    this.child.kill("SIGTERM");
+    const timer = setTimeout(() => this.child.kill("SIGKILL"), 2_000);
+    await exited;
+    clearTimeout(timer);
+  }
+}
+
+const unexpectedRequest = (method: string) =>
+  Promise.reject(new Error(`entity-tools does not handle ${method} outside a turn`));
+
+function asOpenAiTool(tool: AnyTool): OpenAiFunctionTool {
+  return {
+    type: "function",
+    function: { name: tool.name, description: tool.description, parameters: tool.inputSchema },
+  };
+}

@@ -1,0 +1,166 @@
+import type { ModelMessage } from "ai";
+import type {
+  Conversation,
+  ConversationAdapter,
+  ConversationToolResult,
+} from "../adapters/conversation-adapter.js";
+import type { ModelToolCall } from "../adapters/model-adapter.js";
+import type { JsonSchema } from "../schema/json-schema.js";
+import { ToolRegistry } from "../tools/tool-registry.js";
+import { dispatcherTool, dispatchNotice, unwrapDispatch } from "./dispatcher-tool.js";
+import {
+  MaxIterationsExceededError,
+  OutputValidationError,
+  ToolLoopAbortedError,
+  ToolLoopError,
+  ToolNotFoundError,
+  withConversation,
+} from "./errors.js";
+import { outputInstruction, readAnswer, repairRequest } from "./structured-output.js";
+import { ToolCallExecutor } from "./tool-call-executor.js";
+import type { ToolLoopConfig, ToolLoopOutcome } from "./tool-loop.js";
+
+/** The loop's settings, for a conversation-based backend. */
+export type ConversationLoopConfig = Omit<ToolLoopConfig, "adapter"> & {
+  readonly adapter: ConversationAdapter;
+};
+
+const MAX_TRANSCRIPT_RESULT = 2_000;
+
+/**
+ * The loop for backends that run the model themselves and ask us to run tools (the Codex app-server).
+ * Every call goes through the same executor as the step loop. Counting: each tool call and each finished
+ * turn is one iteration.
+ *
+ * When a call adds tools, the backend cannot take them into the running thread. In `restart` mode the
+ * turn is stopped and a new conversation starts with the updated tool set and a transcript of the calls
+ * so far, so nothing is done twice. In `dispatch` mode the thread goes on: the new tools are described in
+ * the result and reached through `call_discovered_tool`.
+ */
+export async function runConversationLoop(
+  config: ConversationLoopConfig,
+  messages: readonly ModelMessage[],
+  outputSchema?: JsonSchema,
+): Promise<ToolLoopOutcome> {
+  const { adapter, events } = config;
+  const history: ModelMessage[] = [...messages];
+  const registry = new ToolRegistry(config.tools, { maxInjectedTools: config.maxInjectedTools });
+  const executor = new ToolCallExecutor(registry, events, config);
+  const system =
+    [config.system, outputSchema && outputInstruction(outputSchema)].filter(Boolean).join("\n\n") ||
+    undefined;
+  const prompt = promptText(messages);
+  const transcript: string[] = [];
+  let iteration = 0;
+  let unknownStreak = 0;
+  let repairs = 0;
+  let offered = new Set<string>();
+  let conversation: Conversation | undefined;
+
+  const step = () => {
+    if (iteration >= config.maxIterations) throw new MaxIterationsExceededError(config.maxIterations);
+    iteration++;
+  };
+
+  const callTool = async (raw: ModelToolCall): Promise<ConversationToolResult> => {
+    step();
+    const call = unwrapDispatch(raw);
+    history.push({
+      role: "assistant",
+      content: [
+        { type: "tool-call", toolCallId: call.toolCallId, toolName: call.toolName, input: call.input },
+      ],
+    });
+    const toolMessage: ModelMessage = { role: "tool", content: [] };
+    history.push(toolMessage);
+    const before = registry.names().length;
+    const executed = await executor.execute(call, iteration, history);
+    toolMessage.content.push(executed.part);
+    unknownStreak = executed.unknownTool ? unknownStreak + 1 : 0;
+    if (unknownStreak >= config.maxUnknownToolCalls)
+      throw new ToolNotFoundError(call.toolName, registry.names(), unknownStreak);
+    const output = executed.part.output;
+    let text = output.type === "text" || output.type === "error-text" ? output.value : JSON.stringify(output);
+    transcript.push(
+      `- ${call.toolName}(${JSON.stringify(call.input)}) → ${text.slice(0, MAX_TRANSCRIPT_RESULT)}`,
+    );
+    const fresh = registry.all().filter((t) => !offered.has(t.name));
+    const changed = fresh.length > 0 || registry.names().length !== before;
+    if (changed && adapter.newTools === "dispatch" && fresh.length > 0) {
+      text = `${text}\n\n${dispatchNotice(fresh)}`;
+      for (const t of fresh) offered.add(t.name);
+    }
+    return {
+      text,
+      isError: output.type === "error-text",
+      toolsChanged: changed && adapter.newTools === "restart",
+    };
+  };
+
+  try {
+    let input = prompt;
+    for (;;) {
+      if (config.signal?.aborted) throw new ToolLoopAbortedError(config.signal.reason);
+      if (!conversation) {
+        const tools = adapter.newTools === "dispatch" ? [...registry.all(), dispatcherTool] : registry.all();
+        offered = new Set(tools.map((t) => t.name));
+        events.emit({ type: "ToolLoopIteration", iteration: iteration + 1, toolNames: [...offered] });
+        conversation = await adapter.openConversation({ system, tools, callTool, signal: config.signal });
+      }
+      const turn = await conversation.send(input);
+      if (turn.text) history.push({ role: "assistant", content: turn.text });
+      if (turn.stoppedForNewTools) {
+        await conversation.close();
+        conversation = undefined;
+        input = continuation(prompt, transcript, registry.names());
+        history.push({ role: "user", content: input });
+        continue;
+      }
+      step();
+      events.emit({ type: "ModelResponded", iteration, text: turn.text, toolCalls: [] });
+      const final = readAnswer(turn.text, outputSchema);
+      if (final.ok)
+        return { answer: final.value, history, iterations: iteration, injectedTools: executor.injected };
+      events.emit({ type: "OutputRejected", iteration, problems: final.problems });
+      if (repairs >= config.maxOutputRepairs)
+        throw new OutputValidationError(final.problems, turn.text, repairs);
+      repairs++;
+      input = repairRequest(final.problems);
+      history.push({ role: "user", content: input });
+    }
+  } catch (error) {
+    throw withConversation(error, history, iteration, (cause) =>
+      config.signal?.aborted
+        ? new ToolLoopAbortedError(config.signal.reason ?? cause)
+        : new ToolLoopError(`The run failed: ${cause instanceof Error ? cause.message : String(cause)}`, {
+            cause,
+          }),
+    );
+  } finally {
+    await conversation?.close();
+  }
+}
+
+/** The user text of the prompt messages. */
+function promptText(messages: readonly ModelMessage[]): string {
+  return messages
+    .filter((m) => m.role === "user")
+    .map((m) =>
+      typeof m.content === "string"
+        ? m.content
+        : m.content.map((p) => (p.type === "text" ? p.text : "")).join(""),
+    )
+    .join("\n\n");
+}
+
+/** The first message of a restarted conversation: the task, what was done, and what is now available. */
+function continuation(prompt: string, transcript: readonly string[], toolNames: readonly string[]): string {
+  return [
+    prompt,
+    "",
+    "You already made these tool calls for this task (do not repeat them):",
+    ...transcript,
+    "",
+    `Your tools now include: ${toolNames.join(", ")}. Continue the task.`,
+  ].join("\n");
+}

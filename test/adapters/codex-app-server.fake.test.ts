@@ -1,0 +1,127 @@
+// Tier 1: the client against a fake app-server script: handshake, tool round trip, errors, timeouts, death.
+import "../../examples/register-schemas.js";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import {
+  CodexAppServerAdapter,
+  CodexAppServerError,
+  defineTool,
+  ModelCallError,
+  PromptRunner,
+  ToolLoopAbortedError,
+  ToolLoopError,
+  type CodexAppServerOptions,
+} from "entity-tools";
+import { CustomerSearchTools } from "../../examples/domain/customer-search-tools.js";
+
+const FAKE = path.resolve("test/support/fake-app-server.mjs");
+
+function fakeRunner(script: object, options: Partial<CodexAppServerOptions> = {}) {
+  const adapter = new CodexAppServerAdapter({
+    command: process.execPath,
+    args: [FAKE],
+    env: { FAKE_APP_SERVER: JSON.stringify(script) },
+    requestTimeoutMs: 2_000,
+    turnTimeoutMs: 5_000,
+    ...options,
+  });
+  return new PromptRunner({ adapter }).withTools(new CustomerSearchTools());
+}
+
+const failure = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    (e: unknown) => e as ToolLoopError,
+  );
+
+describe("CodexAppServerAdapter against a fake app-server", () => {
+  it("handshake, thread/start with dynamicTools, and a tool call round trip through the executor", async () => {
+    const run = await fakeRunner({
+      toolCalls: [{ tool: "searchCustomer", arguments: { name: "Jane Smith" } }],
+      answer: "found",
+    }).run("Find Jane");
+    expect(run.result).toBe(
+      'found [{"contentItems":[{"type":"inputText","text":"{\\"id\\":\\"c456\\",\\"name\\":\\"Jane Smith\\",\\"email\\":\\"jane@example.com\\"}"}],"success":true}]',
+    );
+    expect(run.conversationHistory.map((m) => m.role)).toEqual(["user", "assistant", "tool", "assistant"]);
+    expect(run.counters).toMatchObject({ toolCalls: 1, toolFailures: 0 });
+  });
+
+  it("invalid arguments and unknown tools go back as unsuccessful results", async () => {
+    const run = await fakeRunner({
+      toolCalls: [
+        { tool: "searchCustomer", arguments: { name: 7 } },
+        { tool: "nope", arguments: {} },
+      ],
+    }).run("q");
+    expect(run.result).toContain('"success":false');
+    expect(run.result).toContain(
+      'Invalid arguments for \\"searchCustomer\\": field \\"name\\" must be string.',
+    );
+    expect(run.result).toContain('Unknown tool \\"nope\\"');
+  });
+
+  it("a JSON-RPC error is a clear error carrying the conversation", async () => {
+    const error = await failure(fakeRunner({ mode: "error-on-thread-start" }).run("q"));
+    expect(error).toBeInstanceOf(ToolLoopError);
+    expect(error?.message).toBe("The run failed: JSON-RPC error -32602: invalid dynamicTools");
+    expect(error?.cause).toBeInstanceOf(CodexAppServerError);
+    expect(error?.conversationHistory).toEqual([{ role: "user", content: "q" }]);
+  });
+
+  it("every wait has a timeout", async () => {
+    const error = await failure(fakeRunner({ mode: "silent" }, { requestTimeoutMs: 300 }).run("q"));
+    expect(error?.message).toBe("The run failed: codex app-server did not answer thread/start within 300 ms");
+    const turn = await failure(fakeRunner({ mode: "hang-turn" }, { turnTimeoutMs: 300 }).run("q"));
+    expect(turn?.message).toBe("The run failed: the Codex turn did not complete within 300 ms");
+  });
+
+  it("a server that dies mid-turn: the error says so, with its stderr, and keeps what happened", async () => {
+    const error = await failure(
+      fakeRunner({
+        mode: "die-on-turn",
+        toolCalls: [{ tool: "findCustomers", arguments: { text: "x" } }],
+      }).run("q"),
+    );
+    expect(error?.message).toBe("The run failed: codex app-server exited (code 3)");
+    expect((error?.cause as CodexAppServerError).stderrTail).toContain("fake app-server got turn/start");
+  });
+
+  it("a failed turn is reported with its reason", async () => {
+    const error = await failure(fakeRunner({ mode: "turn-failed" }).run("q"));
+    expect(error?.message).toBe("The run failed: the Codex turn failed: model provider returned 500");
+  });
+
+  it("an abort stops the turn and the child process", async () => {
+    const pidFile = path.join(mkdtempSync(path.join(tmpdir(), "fake-")), "pid");
+    const controller = new AbortController();
+    const slow = defineTool({
+      name: "slow",
+      description: "Slow",
+      execute: () => (setTimeout(() => controller.abort(new Error("stop")), 20), new Promise(() => {})),
+    });
+    const adapter = new CodexAppServerAdapter({
+      command: process.execPath,
+      args: [FAKE],
+      env: { FAKE_APP_SERVER: JSON.stringify({ toolCalls: [{ tool: "slow" }], pidFile }) },
+    });
+    const error = await failure(
+      new PromptRunner({ adapter }).withTools(slow).run("q", { signal: controller.signal }),
+    );
+    expect(error).toBeInstanceOf(ToolLoopAbortedError);
+    expect(error?.message).toBe("The run was aborted: stop");
+    const pid = Number(readFileSync(pidFile, "utf8"));
+    expect(() => process.kill(pid, 0)).toThrow(/ESRCH/); // the child is gone
+  });
+
+  it("a process that cannot start is a clear error", async () => {
+    const adapter = new CodexAppServerAdapter({ command: "/nonexistent/codex", requestTimeoutMs: 1_000 });
+    const error = await failure(new PromptRunner({ adapter }).run("q"));
+    expect(error?.message).toBe(
+      "The run failed: cannot run codex app-server: spawn /nonexistent/codex ENOENT",
+    );
+    expect(error).not.toBeInstanceOf(ModelCallError);
+  });
+});
