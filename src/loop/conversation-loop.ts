@@ -6,18 +6,15 @@ import type {
 } from "../adapters/conversation-adapter.js";
 import type { ModelToolCall } from "../adapters/model-adapter.js";
 import type { JsonSchema } from "../schema/json-schema.js";
-import { ToolRegistry } from "../tools/tool-registry.js";
 import { dispatcherTool, dispatchNotice, unwrapDispatch } from "./dispatcher-tool.js";
 import {
   MaxIterationsExceededError,
   OutputValidationError,
   ToolLoopAbortedError,
-  ToolLoopError,
   ToolNotFoundError,
-  withConversation,
 } from "./errors.js";
-import { outputInstruction, readAnswer, repairRequest } from "./structured-output.js";
-import { ToolCallExecutor } from "./tool-call-executor.js";
+import { readAnswer, repairRequest } from "./structured-output.js";
+import { runError, startRun } from "./run-state.js";
 import type { ToolLoopConfig, ToolLoopOutcome } from "./tool-loop.js";
 
 /** The loop's settings, for a conversation-based backend. */
@@ -43,12 +40,7 @@ export async function runConversationLoop(
   outputSchema?: JsonSchema,
 ): Promise<ToolLoopOutcome> {
   const { adapter, events } = config;
-  const history: ModelMessage[] = [...messages];
-  const registry = new ToolRegistry(config.tools, { maxInjectedTools: config.maxInjectedTools });
-  const executor = new ToolCallExecutor(registry, events, config);
-  const system =
-    [config.system, outputSchema && outputInstruction(outputSchema)].filter(Boolean).join("\n\n") ||
-    undefined;
+  const { history, registry, executor, system } = startRun(config, messages, outputSchema);
   const prompt = promptText(messages);
   const transcript: string[] = [];
   let iteration = 0;
@@ -129,13 +121,7 @@ export async function runConversationLoop(
       history.push({ role: "user", content: input });
     }
   } catch (error) {
-    throw withConversation(error, history, iteration, (cause) =>
-      config.signal?.aborted
-        ? new ToolLoopAbortedError(config.signal.reason ?? cause)
-        : new ToolLoopError(`The run failed: ${cause instanceof Error ? cause.message : String(cause)}`, {
-            cause,
-          }),
-    );
+    throw runError(error, history, iteration, config.signal);
   } finally {
     await conversation?.close();
   }

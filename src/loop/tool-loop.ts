@@ -4,7 +4,6 @@ import type { RunEvents } from "../events/run-events.js";
 import type { JsonSchema } from "../schema/json-schema.js";
 import type { ToolInjectionStrategy } from "../strategies/tool-injection-strategy.js";
 import type { AnyTool } from "../tools/tool.js";
-import { ToolRegistry } from "../tools/tool-registry.js";
 import {
   MaxIterationsExceededError,
   ModelCallError,
@@ -12,11 +11,10 @@ import {
   ToolLoopAbortedError,
   ToolLoopError,
   ToolNotFoundError,
-  withConversation,
 } from "./errors.js";
-import { outputInstruction, readAnswer, repairRequest } from "./structured-output.js";
-import { ToolCallExecutor } from "./tool-call-executor.js";
+import { readAnswer, repairRequest } from "./structured-output.js";
 import type { ToolMiddleware } from "./tool-middleware.js";
+import { runError, startRun } from "./run-state.js";
 
 const EMPTY_TURN: ModelMessage = { role: "assistant", content: "(empty response)" };
 
@@ -55,12 +53,7 @@ export async function runToolLoop(
   messages: readonly ModelMessage[],
   outputSchema?: JsonSchema,
 ): Promise<ToolLoopOutcome> {
-  const history: ModelMessage[] = [...messages];
-  const registry = new ToolRegistry(config.tools, { maxInjectedTools: config.maxInjectedTools });
-  const executor = new ToolCallExecutor(registry, config.events, config);
-  const system =
-    [config.system, outputSchema && outputInstruction(outputSchema)].filter(Boolean).join("\n\n") ||
-    undefined;
+  const { history, registry, executor, system } = startRun(config, messages, outputSchema);
   let iteration = 0;
   let unknownStreak = 0;
   let repairs = 0;
@@ -124,13 +117,7 @@ export async function runToolLoop(
     }
     throw new MaxIterationsExceededError(config.maxIterations);
   } catch (error) {
-    throw withConversation(error, history, iteration, (cause) =>
-      config.signal?.aborted
-        ? new ToolLoopAbortedError(config.signal.reason ?? cause)
-        : new ToolLoopError(`The run failed: ${cause instanceof Error ? cause.message : String(cause)}`, {
-            cause,
-          }),
-    );
+    throw runError(error, history, iteration, config.signal);
   }
 }
 

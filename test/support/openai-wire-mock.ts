@@ -1,7 +1,8 @@
 // A small OpenAI-compatible server on 127.0.0.1: scripted replies in the Chat Completions and Responses
 // wire formats, every request recorded. Tests point @ai-sdk/openai at it with createOpenAI({ baseURL }).
-import { createServer, type IncomingMessage, type Server } from "node:http";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { readBody } from "./read-body.js";
 
 export type WireReply =
   | { readonly text: string }
@@ -110,14 +111,4 @@ function responsesPayload(reply: Exclude<WireReply, { status: number }>, n: numb
       output_tokens_details: { reasoning_tokens: 0 },
     },
   };
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let data = "";
-    req.setEncoding("utf8");
-    req.on("data", (chunk: string) => (data += chunk));
-    req.on("end", () => resolve(data));
-    req.on("error", reject);
-  });
 }

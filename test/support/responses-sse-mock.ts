@@ -1,8 +1,9 @@
 // A mock of the OpenAI Responses API streaming endpoint (SSE) on 127.0.0.1, for the real `codex app-server`.
 // Each POST /v1/responses gets the next scripted reply: function calls or a final message. Requests are
 // recorded so tests can assert what Codex sent to its model (tools offered, function-call outputs).
-import { createServer, type IncomingMessage } from "node:http";
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { readBody } from "./read-body.js";
 
 type FixedReply =
   | { readonly message: string }
@@ -75,14 +76,4 @@ export async function startResponsesMock(replies: readonly ResponsesReply[]): Pr
         server.close(() => resolve());
       }),
   };
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let data = "";
-    req.setEncoding("utf8");
-    req.on("data", (chunk: string) => (data += chunk));
-    req.on("end", () => resolve(data));
-    req.on("error", reject);
-  });
 }
