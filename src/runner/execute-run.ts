@@ -14,7 +14,6 @@ import type { ModelAdapter } from "../adapters/model-adapter.js";
 import { runConversationLoop } from "../loop/conversation-loop.js";
 import { runToolLoop, type ToolLoopConfig, type ToolLoopOutcome } from "../loop/tool-loop.js";
 import type { JsonSchema } from "../schema/json-schema.js";
-import type { AnyTool } from "../tools/tool.js";
 import { toolsFrom } from "./tool-sources.js";
 
 /** A sectioned system prompt and its parameters. */
@@ -43,7 +42,8 @@ export interface RunOutcome extends ToolLoopOutcome {
 /**
  * Runs the loop, restarting it when a section read needs tools the backend cannot add mid-conversation:
  * the requested overrides are stored, the prompt re-rendered, and the run starts again from the prompt
- * (at most `maxExpansions` times). Iterations and injected tools add up across restarts.
+ * (at most `maxExpansions` times). Iterations add up across restarts; the history and the injected tools
+ * are those of the attempt that finished (a restart starts from the prompt).
  */
 export async function executeRun(
   setup: RunSetup,
@@ -51,7 +51,6 @@ export async function executeRun(
   outputSchema?: JsonSchema,
 ): Promise<RunOutcome> {
   const store = new VisibilityStore(setup.resumeFrom);
-  const injected: AnyTool[] = [];
   let iterations = 0;
   for (let restarts = 0; ; restarts++) {
     const session = disclosureFor(setup, store);
@@ -71,7 +70,6 @@ export async function executeRun(
       return {
         ...outcome,
         iterations: iterations + outcome.iterations,
-        injectedTools: [...injected, ...outcome.injectedTools],
         visibility: store.snapshot(),
       };
     } catch (error) {

@@ -4,7 +4,10 @@ import type { ToolLoopEvent } from "../events/tool-loop-event.js";
 export interface RecordedCall {
   readonly toolName: string;
   readonly input: unknown;
-  /** The text the model got back: the serialized result or the error message. */
+  /**
+   * The text the model got back: the serialized result or the error message. Notes that strategies add
+   * (a skipped provider, tools dropped for the budget) follow it in the conversation history.
+   */
   readonly resultText: string;
   readonly isError: boolean;
 }
