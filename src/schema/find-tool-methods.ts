@@ -131,21 +131,48 @@ function isLiteral(node: ts.Expression): boolean {
   );
 }
 
-/** Class names passed as the first argument of `createObject(...)` calls: the structured-output targets. */
+/**
+ * The structured-output targets named in the sources: classes passed as `createObject(Class, ...)` and as
+ * `run(prompt, { output: Class })`.
+ */
 export function findOutputClasses(sourceFile: ts.SourceFile, checker: ts.TypeChecker): string[] {
   const found: string[] = [];
+  const classNameOf = (node: ts.Node | undefined): string | undefined => {
+    if (!node || !ts.isIdentifier(node)) return undefined;
+    const symbol = checker.getSymbolAtLocation(node);
+    const target = symbol && symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
+    return target && target.flags & ts.SymbolFlags.Class ? target.name : undefined;
+  };
   const visit = (node: ts.Node): void => {
     if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression)) {
-      const arg = node.arguments[0];
-      if (node.expression.name.text === "createObject" && arg && ts.isIdentifier(arg)) {
-        const symbol = checker.getSymbolAtLocation(arg);
-        const target =
-          symbol && symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
-        if (target && target.flags & ts.SymbolFlags.Class) found.push(target.name);
-      }
+      const method = node.expression.name.text;
+      const target =
+        method === "createObject"
+          ? node.arguments[0]
+          : method === "run"
+            ? outputProperty(node.arguments[1])
+            : undefined;
+      const name = classNameOf(target);
+      if (name) found.push(name);
     }
     ts.forEachChild(node, visit);
   };
   visit(sourceFile);
   return found;
+}
+
+/** The value of `output` in an object literal argument. */
+function outputProperty(arg: ts.Expression | undefined): ts.Expression | undefined {
+  if (!arg || !ts.isObjectLiteralExpression(arg)) return undefined;
+  for (const property of arg.properties) {
+    if (
+      ts.isPropertyAssignment(property) &&
+      ts.isIdentifier(property.name) &&
+      property.name.text === "output"
+    ) {
+      return property.initializer;
+    }
+    if (ts.isShorthandPropertyAssignment(property) && property.name.text === "output") return property.name;
+  }
+  return undefined;
 }

@@ -61,6 +61,16 @@ describe("generated tool schemas", () => {
     expect(text).not.toContain("$schema");
   });
 
+  it("includes classes named as run(prompt, { output })", () => {
+    expect(outputs.OrderCount).toEqual({
+      description: "A structured-output target named through `run(prompt, { output })`.",
+      type: "object",
+      properties: { count: { type: "number" } },
+      required: ["count"],
+      additionalProperties: false,
+    });
+  });
+
   it("includes the classes passed to createObject", () => {
     expect(outputs.Answer).toMatchObject({
       type: "object",
