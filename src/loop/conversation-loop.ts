@@ -7,14 +7,8 @@ import type {
 import type { ModelToolCall } from "../adapters/model-adapter.js";
 import type { JsonSchema } from "../schema/json-schema.js";
 import { dispatcherTool, dispatchNotice, unwrapDispatch } from "./dispatcher-tool.js";
-import {
-  MaxIterationsExceededError,
-  OutputValidationError,
-  ToolLoopAbortedError,
-  ToolNotFoundError,
-} from "./errors.js";
-import { readAnswer, repairRequest } from "./structured-output.js";
-import { runError, startRun } from "./run-state.js";
+import { MaxIterationsExceededError, ToolLoopAbortedError } from "./errors.js";
+import { FinalAnswerCheck, runError, startRun } from "./run-state.js";
 import type { ToolLoopConfig, ToolLoopOutcome } from "./tool-loop.js";
 
 /** The loop's settings, for a conversation-based backend. */
@@ -44,8 +38,7 @@ export async function runConversationLoop(
   const prompt = promptText(messages);
   const transcript: string[] = [];
   let iteration = 0;
-  let unknownStreak = 0;
-  let repairs = 0;
+  const answers = new FinalAnswerCheck(outputSchema, config.maxOutputRepairs, events);
   let offered = new Set<string>();
   let conversation: Conversation | undefined;
 
@@ -65,27 +58,25 @@ export async function runConversationLoop(
     });
     const toolMessage: ModelMessage = { role: "tool", content: [] };
     history.push(toolMessage);
-    const before = registry.names().length;
-    const executed = await executor.execute(call, iteration, history);
-    toolMessage.content.push(executed.part);
-    unknownStreak = executed.unknownTool ? unknownStreak + 1 : 0;
-    if (unknownStreak >= config.maxUnknownToolCalls)
-      throw new ToolNotFoundError(call.toolName, registry.names(), unknownStreak);
-    const output = executed.part.output;
+    const part = await executor.execute(call, iteration, history);
+    toolMessage.content.push(part);
+    const tooMany = executor.tooManyUnknownTools();
+    if (tooMany) throw tooMany;
+    const output = part.output;
     let text = output.type === "text" || output.type === "error-text" ? output.value : JSON.stringify(output);
     transcript.push(
       `- ${call.toolName}(${JSON.stringify(call.input)}) → ${text.slice(0, MAX_TRANSCRIPT_RESULT)}`,
     );
+    // Tools the conversation was not opened with (or was told about, in dispatch mode).
     const fresh = registry.all().filter((t) => !offered.has(t.name));
-    const changed = fresh.length > 0 || registry.names().length !== before;
-    if (changed && adapter.newTools === "dispatch" && fresh.length > 0) {
+    if (fresh.length > 0 && adapter.newTools === "dispatch") {
       text = `${text}\n\n${dispatchNotice(fresh)}`;
       for (const t of fresh) offered.add(t.name);
     }
     return {
       text,
       isError: output.type === "error-text",
-      toolsChanged: changed && adapter.newTools === "restart",
+      toolsChanged: fresh.length > 0 && adapter.newTools === "restart",
     };
   };
 
@@ -110,14 +101,11 @@ export async function runConversationLoop(
       }
       step();
       events.emit({ type: "ModelResponded", iteration, text: turn.text, toolCalls: [] });
-      const final = readAnswer(turn.text, outputSchema);
-      if (final.ok)
-        return { answer: final.value, history, iterations: iteration, injectedTools: executor.injected };
-      events.emit({ type: "OutputRejected", iteration, problems: final.problems });
-      if (repairs >= config.maxOutputRepairs)
-        throw new OutputValidationError(final.problems, turn.text, repairs);
-      repairs++;
-      input = repairRequest(final.problems);
+      const verdict = answers.judge(turn.text, iteration);
+      if (verdict.ok) {
+        return { answer: verdict.value, history, iterations: iteration, injectedTools: executor.injected };
+      }
+      input = verdict.repair;
       history.push({ role: "user", content: input });
     }
   } catch (error) {

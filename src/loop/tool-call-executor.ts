@@ -8,7 +8,7 @@ import { serializeToolResult } from "../tools/serialize-result.js";
 import type { AnyTool } from "../tools/tool.js";
 import type { ToolAddOutcome, ToolRegistry } from "../tools/tool-registry.js";
 import { closestNames } from "./did-you-mean.js";
-import { StrategyError, ToolLoopError } from "./errors.js";
+import { StrategyError, ToolLoopError, ToolNotFoundError } from "./errors.js";
 import { runThroughMiddleware, type ToolMiddleware } from "./tool-middleware.js";
 import { findUnsafeKey } from "./unsafe-keys.js";
 
@@ -20,12 +20,8 @@ export interface ToolCallExecutorOptions {
   readonly toolTimeoutMs?: number;
   readonly maxResultChars?: number;
   readonly signal?: AbortSignal;
-}
-
-/** The result of one call, ready for the tool message, and whether the tool name was unknown. */
-export interface ExecutedCall {
-  readonly part: ToolResultPart;
-  readonly unknownTool: boolean;
+  /** Unknown tools called in a row before the run gives up. */
+  readonly maxUnknownToolCalls: number;
 }
 
 const MAX_LISTED_TOOLS = 30;
@@ -39,6 +35,8 @@ const MAX_LISTED_TOOLS = 30;
 export class ToolCallExecutor {
   /** Every tool added during the run, in order. */
   readonly injected: AnyTool[] = [];
+  private unknownStreak = 0;
+  private lastUnknown = "";
 
   constructor(
     private readonly registry: ToolRegistry,
@@ -50,15 +48,17 @@ export class ToolCallExecutor {
     call: ModelToolCall,
     iteration: number,
     history: readonly ModelMessage[],
-  ): Promise<ExecutedCall> {
+  ): Promise<ToolResultPart> {
+    const runSignal = this.options.signal;
+    if (runSignal?.aborted) throw runSignal.reason;
     const tool = this.registry.get(call.toolName);
-    if (!tool)
-      return {
-        part: this.fail(call, iteration, "unknown-tool", this.unknownToolMessage(call.toolName)),
-        unknownTool: true,
-      };
+    this.unknownStreak = tool ? 0 : this.unknownStreak + 1;
+    if (!tool) {
+      this.lastUnknown = call.toolName;
+      return this.fail(call, iteration, "unknown-tool", this.unknownToolMessage(call.toolName));
+    }
     const problem = inputProblem(tool, call);
-    if (problem) return { part: this.fail(call, iteration, "invalid-input", problem), unknownTool: false };
+    if (problem) return this.fail(call, iteration, "invalid-input", problem);
 
     this.registry.markUsed(tool.name);
     const input = call.input as Record<string, unknown>;
@@ -68,21 +68,15 @@ export class ToolCallExecutor {
       value = await this.invoke(tool, input, call.toolCallId);
     } catch (error) {
       if (error instanceof ToolTimeout) {
-        return {
-          part: this.fail(
-            call,
-            iteration,
-            "timeout",
-            `Tool "${tool.name}" did not finish within ${error.ms} ms`,
-          ),
-          unknownTool: false,
-        };
+        return this.fail(
+          call,
+          iteration,
+          "timeout",
+          `Tool "${tool.name}" did not finish within ${error.ms} ms`,
+        );
       }
-      if (this.options.signal?.aborted) throw this.options.signal.reason ?? error;
-      return {
-        part: this.fail(call, iteration, "threw", `Tool "${tool.name}" failed: ${describeThrown(error)}`),
-        unknownTool: false,
-      };
+      if (runSignal?.aborted) throw runSignal.reason ?? error;
+      return this.fail(call, iteration, "threw", `Tool "${tool.name}" failed: ${describeThrown(error)}`);
     }
     let text = serializeToolResult(value, { maxChars: this.options.maxResultChars });
     this.events.emit({
@@ -96,7 +90,13 @@ export class ToolCallExecutor {
     });
     const notices = await this.applyStrategies(tool.name, input, text, value, iteration, history);
     if (notices.length > 0) text = `${text}\n\n${notices.map((n) => `[${n}]`).join("\n")}`;
-    return { part: resultPart(call, { type: "text", value: text }), unknownTool: false };
+    return resultPart(call, { type: "text", value: text });
+  }
+
+  /** The error that ends the run once the model has called too many unknown tools in a row. */
+  tooManyUnknownTools(): ToolNotFoundError | undefined {
+    if (this.unknownStreak < this.options.maxUnknownToolCalls) return undefined;
+    return new ToolNotFoundError(this.lastUnknown, this.registry.names(), this.unknownStreak);
   }
 
   /** Error results for calls that will not run because the run was cancelled. */
@@ -110,7 +110,6 @@ export class ToolCallExecutor {
     const stops: Promise<never>[] = [];
     const cleanup: (() => void)[] = [];
     if (runSignal) {
-      if (runSignal.aborted) throw runSignal.reason;
       stops.push(
         new Promise<never>((_, reject) => {
           const onAbort = () => {

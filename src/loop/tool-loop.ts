@@ -4,17 +4,9 @@ import type { RunEvents } from "../events/run-events.js";
 import type { JsonSchema } from "../schema/json-schema.js";
 import type { ToolInjectionStrategy } from "../strategies/tool-injection-strategy.js";
 import type { AnyTool } from "../tools/tool.js";
-import {
-  MaxIterationsExceededError,
-  ModelCallError,
-  OutputValidationError,
-  ToolLoopAbortedError,
-  ToolLoopError,
-  ToolNotFoundError,
-} from "./errors.js";
-import { readAnswer, repairRequest } from "./structured-output.js";
+import { MaxIterationsExceededError, ModelCallError, ToolLoopAbortedError, ToolLoopError } from "./errors.js";
 import type { ToolMiddleware } from "./tool-middleware.js";
-import { runError, startRun } from "./run-state.js";
+import { FinalAnswerCheck, runError, startRun } from "./run-state.js";
 
 const EMPTY_TURN: ModelMessage = { role: "assistant", content: "(empty response)" };
 
@@ -55,8 +47,7 @@ export async function runToolLoop(
 ): Promise<ToolLoopOutcome> {
   const { history, registry, executor, system } = startRun(config, messages, outputSchema);
   let iteration = 0;
-  let unknownStreak = 0;
-  let repairs = 0;
+  const answers = new FinalAnswerCheck(outputSchema, config.maxOutputRepairs, config.events);
   try {
     while (iteration < config.maxIterations) {
       throwIfAborted(config.signal);
@@ -80,29 +71,19 @@ export async function runToolLoop(
       });
 
       if (step.toolCalls.length === 0) {
-        const final = readAnswer(step.text, outputSchema);
-        if (final.ok)
-          return { answer: final.value, history, iterations: iteration, injectedTools: executor.injected };
-        config.events.emit({ type: "OutputRejected", iteration, problems: final.problems });
-        if (repairs >= config.maxOutputRepairs)
-          throw new OutputValidationError(final.problems, step.text, repairs);
-        repairs++;
-        history.push({ role: "user", content: repairRequest(final.problems) });
+        const verdict = answers.judge(step.text, iteration);
+        if (verdict.ok) {
+          return { answer: verdict.value, history, iterations: iteration, injectedTools: executor.injected };
+        }
+        history.push({ role: "user", content: verdict.repair });
         continue;
       }
 
       const toolMessage: ToolModelMessage = { role: "tool", content: [] };
       history.push(toolMessage);
       for (const [index, call] of step.toolCalls.entries()) {
-        if (config.signal?.aborted) {
-          for (const rest of step.toolCalls.slice(index))
-            toolMessage.content.push(executor.cancelled(rest, iteration));
-          throwIfAborted(config.signal);
-        }
         try {
-          const executed = await executor.execute(call, iteration, history);
-          toolMessage.content.push(executed.part);
-          unknownStreak = executed.unknownTool ? unknownStreak + 1 : 0;
+          toolMessage.content.push(await executor.execute(call, iteration, history));
         } catch (error) {
           // Keep the conversation well-formed: every call of this turn gets a result.
           for (const rest of step.toolCalls.slice(index))
@@ -110,10 +91,8 @@ export async function runToolLoop(
           throw error;
         }
       }
-      if (unknownStreak >= config.maxUnknownToolCalls) {
-        const last = step.toolCalls[step.toolCalls.length - 1]!;
-        throw new ToolNotFoundError(last.toolName, registry.names(), unknownStreak);
-      }
+      const tooMany = executor.tooManyUnknownTools();
+      if (tooMany) throw tooMany;
     }
     throw new MaxIterationsExceededError(config.maxIterations);
   } catch (error) {
