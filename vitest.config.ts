@@ -8,6 +8,7 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^entity-tools\/testing$/, replacement: src("./src/testing/index.ts") },
+      { find: /^entity-tools\/codex$/, replacement: src("./src/codex/index.ts") },
       { find: /^entity-tools$/, replacement: src("./src/index.ts") },
     ],
   },

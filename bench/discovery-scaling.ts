@@ -1,5 +1,6 @@
 // 2. Discovery scaling: a tool returning N providers × 3 methods.
-import { LlmTool, ToolProvider, ToolProviderStrategy, ToolRegistry } from "entity-tools";
+import { LlmTool, ToolProvider, ToolProviderStrategy } from "entity-tools";
+import { ToolRegistry } from "../dist/src/tools/tool-registry.js";
 import { toSdkTools } from "../dist/src/adapters/ai-sdk-adapter.js";
 import { medianMs, ms, type BenchRow } from "./measure.js";
 

@@ -1,11 +1,7 @@
 // 4. Schemas: the CLI on the examples, and start-up with 100 generated tool schemas.
 import { generateSchemas } from "../dist/src/schema/generate-schemas.js";
-import {
-  registerToolSchemas,
-  validateAgainst,
-  type GeneratedSchemas,
-  type GeneratedToolSchema,
-} from "entity-tools";
+import { registerToolSchemas, type GeneratedSchemas, type GeneratedToolSchema } from "entity-tools";
+import { validateAgainst } from "../dist/src/schema/validate.js";
 import { medianMs, ms, type BenchRow } from "./measure.js";
 
 /** 100 distinct tool schemas shaped like the examples' (fresh objects, so nothing is cached yet). */

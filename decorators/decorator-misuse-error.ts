@@ -1,14 +1,11 @@
+import { EntityToolsError } from "../src/errors/entity-tools-error.js";
+
 /**
  * Thrown while a class is being defined when a decorator is used in a way that can never work
  * (an `@LlmTool` on a field, two tools with one name, an empty description...). The message names the
  * class and member so the mistake is found at import time, not mid-conversation.
  */
-export class DecoratorMisuseError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "DecoratorMisuseError";
-  }
-}
+export class DecoratorMisuseError extends EntityToolsError {}
 
 /** `Customer.getRecentOrders`, or `Customer.constructor` for a class-level problem. */
 export function memberLabel(target: object, member: string | symbol): string {

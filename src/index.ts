@@ -1,11 +1,135 @@
+/**
+ * entity-tools: tools that grow during an LLM conversation. This is the package's public surface, listed
+ * name by name; anything not here is internal. The Codex backend is `entity-tools/codex` and the testing
+ * kit `entity-tools/testing`, so importing this module never loads `node:child_process`.
+ */
 import "reflect-metadata";
 
-export * from "../decorators/index.js";
-export * from "./tools/index.js";
-export * from "./schema/index.js";
-export * from "./events/index.js";
-export * from "./strategies/index.js";
-export * from "./loop/index.js";
-export * from "./adapters/index.js";
-export * from "./runner/index.js";
-export * from "./disclosure/index.js";
+// Decorators
+export {
+  ToolProvider,
+  LlmTool,
+  ToolParam,
+  getToolProviderOptions,
+  getLlmTools,
+  getToolParamDescriptions,
+  DecoratorMisuseError,
+} from "../decorators/index.js";
+export type {
+  ToolProviderOptions,
+  ResolvedToolProviderOptions,
+  LlmToolOptions,
+  LlmToolMetadata,
+  ParametersSchema,
+} from "../decorators/index.js";
+
+// Errors: every one extends EntityToolsError and has a static isInstance()
+export { EntityToolsError, InvalidSettingError } from "./errors/entity-tools-error.js";
+export {
+  ToolLoopError,
+  MaxIterationsExceededError,
+  ToolNotFoundError,
+  OutputValidationError,
+  ToolLoopAbortedError,
+  ModelCallError,
+  StrategyError,
+} from "./loop/errors.js";
+export { InvalidToolProviderError, MissingToolSchemaError, InvalidToolNameError } from "./tools/errors.js";
+export { DuplicateToolNameError, InvalidToolSourceError } from "./tools/tool-sources.js";
+export { MissingOutputSchemaError } from "./runner/output-target.js";
+export { ExpansionLimitError } from "./runner/expansion-limit-error.js";
+export { PromptTemplateError } from "./disclosure/prompt-template-error.js";
+
+// Tools
+export { defineTool } from "./tools/define-tool.js";
+export type { ToolDefinition } from "./tools/define-tool.js";
+export type { Tool, AnyTool, ToolExecutionContext, ToolInputSchema, ToolOrigin } from "./tools/tool.js";
+export type { ToolSource } from "./tools/tool-sources.js";
+export { bindProviderTools, bindObjectTools } from "./tools/bind-tools.js";
+export { isToolProvider } from "./tools/provider-identity.js";
+export { TOOL_NAME_PATTERN, isValidToolName } from "./tools/tool-name-rules.js";
+
+// Schemas
+export { registerToolSchemas } from "./schema/schema-store.js";
+export type { GeneratedSchemas, GeneratedToolSchema } from "./schema/generated-schemas.js";
+export type { JsonSchema } from "./schema/json-schema.js";
+
+// Events
+export type {
+  ToolLoopEvent,
+  ToolLoopObserver,
+  ToolFailureReason,
+  ToolLoopIterationEvent,
+  ModelRespondedEvent,
+  ToolInvokedEvent,
+  ToolFailedEvent,
+  ToolProviderDiscoveredEvent,
+  ToolsInjectedEvent,
+  ToolsRemovedEvent,
+  OutputRejectedEvent,
+  VisibilityExpandedEvent,
+} from "./events/tool-loop-event.js";
+export type { RunCounters } from "./events/run-counters.js";
+
+// Strategies
+export { ToolProviderStrategy } from "./strategies/tool-provider-strategy.js";
+export type {
+  ToolInjectionStrategy,
+  ToolInjectionContext,
+  ToolInjectionResult,
+  LastToolCall,
+  RestartRequest,
+} from "./strategies/tool-injection-strategy.js";
+
+// The loop's ports and settings (for adapters of other backends)
+export type {
+  ModelAdapter,
+  ModelStepRequest,
+  ModelStepResult,
+  ModelToolCall,
+  TokenUsage,
+} from "./loop/model-port.js";
+export type {
+  ConversationAdapter,
+  Conversation,
+  ConversationSetup,
+  ConversationTurn,
+  ConversationToolResult,
+  NewToolsMode,
+} from "./loop/conversation-port.js";
+export type { RunSettings } from "./loop/run-settings.js";
+export { DEFAULT_RUN_SETTINGS } from "./loop/run-settings.js";
+export type { ToolMiddleware, ToolCallInfo } from "./loop/execution/tool-middleware.js";
+
+// The AI SDK backend
+export { AiSdkAdapter } from "./adapters/ai-sdk-adapter.js";
+export type { AiSdkAdapterSettings } from "./adapters/ai-sdk-adapter.js";
+
+// The runner
+export {
+  PromptRunner,
+  DEFAULT_MAX_ITERATIONS,
+  DEFAULT_MAX_INJECTED_TOOLS,
+  DEFAULT_MAX_EXPANSIONS,
+} from "./runner/prompt-runner.js";
+export type {
+  PromptRunnerOptions,
+  DiscoveryOptions,
+  RunOptions,
+  RunnerConfig,
+} from "./runner/prompt-runner.js";
+export type { ToolLoopResult } from "./runner/tool-loop-result.js";
+export type { OutputTarget } from "./runner/output-target.js";
+export type { TemplatePrompt } from "./runner/execute-run.js";
+
+// Progressive disclosure
+export { SectionVisibility } from "./disclosure/section-visibility.js";
+export type { PromptParams, VisibilityRule, VisibilityOverrides } from "./disclosure/section-visibility.js";
+export { MarkdownSection } from "./disclosure/markdown-section.js";
+export type { MarkdownSectionOptions } from "./disclosure/markdown-section.js";
+export { PromptTemplate } from "./disclosure/prompt-template.js";
+export type { PromptTemplateOptions } from "./disclosure/prompt-template.js";
+export type { SectionNode } from "./disclosure/section-node.js";
+export type { VisibilitySnapshot } from "./disclosure/visibility-store.js";
+export { VisibilityExpansionRequired } from "./disclosure/visibility-expansion-required.js";
+export { READ_SECTION } from "./disclosure/disclosure-session.js";

@@ -1,4 +1,4 @@
-import type { ToolLoopEvent } from "entity-tools";
+import { READ_SECTION, type ToolLoopEvent } from "entity-tools";
 
 /** One line of a run's story, in the order it happened. */
 export type TraceEntry =
@@ -18,6 +18,7 @@ export type TraceEntry =
 export class TraceRecorder {
   readonly entries: TraceEntry[] = [];
   private offered = new Set<string>();
+  private expandedSection: string | undefined;
 
   constructor(private readonly onEntry: (entry: TraceEntry) => void = () => {}) {}
 
@@ -36,12 +37,19 @@ export class TraceRecorder {
         return this.add({ kind: "result", toolName: event.toolName, text: event.resultText, isError: false });
       case "ToolFailed":
         return this.add({ kind: "result", toolName: event.toolName, text: event.message, isError: true });
-      case "ToolsInjected":
+      case "VisibilityExpanded":
+        this.expandedSection = event.sectionKey;
+        return;
+      case "ToolsInjected": {
+        // A section read announces itself just before the tools it unlocks are injected.
+        const section = event.triggeredBy === READ_SECTION ? this.expandedSection : undefined;
+        this.expandedSection = undefined;
         return this.add({
           kind: "injected",
           toolNames: event.toolNames,
-          via: event.sectionKey ? `section ${event.sectionKey}` : event.triggeredBy,
+          via: section ? `section ${section}` : event.triggeredBy,
         });
+      }
       case "ToolsRemoved":
         return this.add({ kind: "removed", toolNames: event.toolNames, reason: event.reason });
       default:

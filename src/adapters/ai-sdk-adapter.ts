@@ -8,7 +8,7 @@ import {
 } from "ai";
 import type { JSONSchema7 } from "@ai-sdk/provider";
 import type { AnyTool } from "../tools/tool.js";
-import type { ModelAdapter, ModelStepRequest, ModelStepResult, ModelToolCall } from "./model-adapter.js";
+import type { ModelAdapter, ModelStepRequest, ModelStepResult, ModelToolCall } from "../loop/model-port.js";
 
 /** Settings passed through to every `generateText` call. */
 export interface AiSdkAdapterSettings {

@@ -18,7 +18,7 @@ export const READ_SECTION = "read_section";
 /**
  * Progressive disclosure for one run: renders the template at the run's visibility, provides the
  * `read_section` tool, and, as a strategy, expands what the model reads: injecting the tools it unlocks
- * (dynamic backends) or asking the runner to restart (`VisibilityExpansionRequired`).
+ * (dynamic backends) or asking the runner to restart (a `VisibilityExpansionRequired` restart request).
  *
  * Tools follow content: a section's tools are offered only while it and its ancestors are shown in full.
  * Reading a section expands it and any summarized ancestors, and unlocks the tools of every section that
@@ -81,11 +81,9 @@ export class DisclosureSession implements ToolInjectionStrategy {
     const offered = new Set(this.template.openTools(before).map((t) => t.name));
     const unlocked = this.template.openTools(after).filter((t) => !offered.has(t.name));
     if (!this.dynamic && unlocked.length > 0) {
-      throw new VisibilityExpansionRequired(
-        overrides,
-        `section "${sectionKey}" unlocks ${unlocked.map((t) => t.name).join(", ")}, and this backend cannot add tools to a running conversation`,
-        expand,
-      );
+      const reason = `section "${sectionKey}" unlocks ${unlocked.map((t) => t.name).join(", ")}, and this backend cannot add tools to a running conversation`;
+      const names = unlocked.map((t) => t.name);
+      return { restart: new VisibilityExpansionRequired(overrides, reason, expand, names) };
     }
     for (const key of expand)
       this.store.dispatch({
@@ -93,12 +91,17 @@ export class DisclosureSession implements ToolInjectionStrategy {
         sectionKey: key,
         visibility: SectionVisibility.FULL,
       });
-    this.events.emit({ type: "VisibilityExpanded", sectionKey, mode: "dynamic" });
+    const unlockedNames = unlocked.map((t) => t.name);
+    this.events.emit({
+      type: "VisibilityExpanded",
+      sectionKey,
+      mode: "dynamic",
+      unlockedTools: unlockedNames,
+    });
     return {
       add: unlocked,
       remove: this.template.hasSummarized(after) ? [] : [READ_SECTION],
-      notices: unlocked.length > 0 ? [`Tools now available: ${unlocked.map((t) => t.name).join(", ")}`] : [],
-      sectionKey,
+      notices: unlocked.length > 0 ? [`Tools now available: ${unlockedNames.join(", ")}`] : [],
     };
   }
 

@@ -1,6 +1,7 @@
-import { toolsFrom, type ToolSource } from "../runner/tool-sources.js";
+import { toolsFrom, type ToolSource } from "../tools/tool-sources.js";
 import type { AnyTool } from "../tools/tool.js";
 import { SectionVisibility, type VisibilityRule } from "./section-visibility.js";
+import { PromptTemplateError } from "./prompt-template-error.js";
 
 /** Options of a {@link MarkdownSection}. */
 export interface MarkdownSectionOptions {
@@ -35,18 +36,18 @@ export class MarkdownSection {
 
   constructor(options: MarkdownSectionOptions) {
     if (!KEY.test(options.key)) {
-      throw new Error(
+      throw new PromptTemplateError(
         `Section "${options.title}": key "${options.key}" may only hold letters, digits, - and _ (no dots)`,
       );
     }
     const visibility = options.visibility ?? SectionVisibility.FULL;
     if (visibility === SectionVisibility.SUMMARY && !options.summary?.trim()) {
-      throw new Error(`Section "${options.key}" is SUMMARY but has no summary`);
+      throw new PromptTemplateError(`Section "${options.key}" is SUMMARY but has no summary`);
     }
     const siblings = new Set<string>();
     for (const child of options.children ?? []) {
       if (siblings.has(child.key))
-        throw new Error(`Section "${options.key}" has two children keyed "${child.key}"`);
+        throw new PromptTemplateError(`Section "${options.key}" has two children keyed "${child.key}"`);
       siblings.add(child.key);
     }
     this.title = options.title;

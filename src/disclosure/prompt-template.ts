@@ -3,6 +3,7 @@ import type { MarkdownSection } from "./markdown-section.js";
 import { renderSections } from "./render-sections.js";
 import { placeSections, selfAndAncestors, type SectionNode } from "./section-node.js";
 import { SectionVisibility, type PromptParams, type VisibilityOverrides } from "./section-visibility.js";
+import { PromptTemplateError } from "./prompt-template-error.js";
 
 /** Options of a {@link PromptTemplate}. */
 export interface PromptTemplateOptions {
@@ -33,7 +34,7 @@ export class PromptTemplate {
     const walk = (nodes: readonly SectionNode[]) => {
       for (const node of nodes) {
         if (this.byKey.has(node.key))
-          throw new Error(`PromptTemplate ${this.name}: two sections keyed "${node.key}"`);
+          throw new PromptTemplateError(`PromptTemplate ${this.name}: two sections keyed "${node.key}"`);
         this.byKey.set(node.key, node);
         walk(node.children);
       }
@@ -95,7 +96,9 @@ export class PromptTemplate {
 
   private checked(node: SectionNode, visibility: SectionVisibility): SectionVisibility {
     if (visibility === SectionVisibility.SUMMARY && !node.section.summary?.trim()) {
-      throw new Error(`PromptTemplate ${this.name}: section "${node.key}" is SUMMARY but has no summary`);
+      throw new PromptTemplateError(
+        `PromptTemplate ${this.name}: section "${node.key}" is SUMMARY but has no summary`,
+      );
     }
     return visibility;
   }

@@ -1,5 +1,6 @@
 import type { SectionNode } from "./section-node.js";
 import { SectionVisibility, type PromptParams } from "./section-visibility.js";
+import { PromptTemplateError } from "./prompt-template-error.js";
 
 type VisibilityOf = (node: SectionNode) => SectionVisibility;
 
@@ -48,7 +49,8 @@ export function summarySuffix(node: SectionNode): string {
 /** Fills `${name}` placeholders; a placeholder without a parameter is an error, not silent text. */
 function fillPlaceholders(text: string, params: PromptParams, where: string): string {
   return text.replace(/\$\{([A-Za-z_][\w.-]*)\}/g, (_match, name: string) => {
-    if (!(name in params)) throw new Error(`${where} uses \${${name}} but no parameter "${name}" was given`);
+    if (!(name in params))
+      throw new PromptTemplateError(`${where} uses \${${name}} but no parameter "${name}" was given`);
     return String(params[name]);
   });
 }

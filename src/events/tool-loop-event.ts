@@ -1,5 +1,10 @@
-/** Why a tool call produced an error result instead of running. */
-export type ToolFailureReason = "unknown-tool" | "invalid-input" | "threw" | "timeout" | "cancelled";
+/**
+ * Why a tool call produced an error result instead of a result: the tool is unknown, the input invalid,
+ * the tool threw or ran past its time limit, its result could not be read, or it never ran (the run was
+ * cancelled, or restarted, or the call repeated an id).
+ */
+export type ToolFailureReason =
+  "unknown-tool" | "invalid-input" | "threw" | "timeout" | "unreadable-result" | "cancelled" | "not-run";
 
 interface RunEvent {
   /** Identifies the run (a runner serves many runs, possibly at once). */
@@ -58,10 +63,8 @@ export interface ToolProviderDiscoveredEvent extends RunEvent {
 export interface ToolsInjectedEvent extends RunEvent {
   readonly type: "ToolsInjected";
   readonly toolNames: readonly string[];
-  /** The tool call whose result caused the injection. */
+  /** The tool call whose result caused the injection (`read_section` when a section unlocked them). */
   readonly triggeredBy: string;
-  /** Set when reading a prompt section unlocked the tools. */
-  readonly sectionKey?: string;
 }
 
 /** Tools were taken away: by a strategy, or to stay within the tool budget. */
@@ -83,6 +86,8 @@ export interface VisibilityExpandedEvent extends RunEvent {
   readonly type: "VisibilityExpanded";
   readonly sectionKey: string;
   readonly mode: "dynamic" | "restart";
+  /** Tools the expansion unlocked (on a restart, they are offered from the new start). */
+  readonly unlockedTools: readonly string[];
 }
 
 /** Everything a run reports to observers. */

@@ -1,4 +1,4 @@
-import type { ModelToolCall } from "../adapters/model-adapter.js";
+import type { ModelToolCall } from "./model-port.js";
 import type { AnyTool } from "../tools/tool.js";
 
 export const DISPATCHER_TOOL = "call_discovered_tool";

@@ -1,24 +1,20 @@
 import type { ModelMessage } from "ai";
+import { EntityToolsError } from "../errors/entity-tools-error.js";
 
 /**
  * Base of every error a run throws. It carries the conversation up to the failure, so nothing the model
  * or the tools said is lost, and the number of model calls made.
  */
-export class ToolLoopError extends Error {
+export class ToolLoopError extends EntityToolsError {
   conversationHistory: readonly ModelMessage[] = [];
   totalIterations = 0;
-
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = new.target.name;
-  }
 }
 
 /** The model was still calling tools when the iteration limit was reached. */
 export class MaxIterationsExceededError extends ToolLoopError {
   constructor(readonly maxIterations: number) {
     super(
-      `The model did not finish within ${maxIterations} iterations (model calls); raise withMaxToolIterations() or simplify the task`,
+      `The model did not finish within ${maxIterations} iterations (model responses); raise withMaxToolIterations() or simplify the task`,
     );
   }
 }
@@ -71,6 +67,15 @@ export class StrategyError extends ToolLoopError {
       },
     );
   }
+}
+
+/**
+ * A model backend's failure as the run reports it: our own errors as they are, a cancellation when the
+ * run's signal fired, anything else a {@link ModelCallError} with the backend's error as `cause`.
+ */
+export function modelFailure(error: unknown, signal: AbortSignal | undefined): ToolLoopError {
+  if (error instanceof ToolLoopError) return error;
+  return signal?.aborted ? new ToolLoopAbortedError(signal.reason ?? error) : new ModelCallError(error);
 }
 
 /** Attaches the conversation so far to a run error, wrapping anything that is not one of ours. */

@@ -2,19 +2,23 @@ import type { ModelMessage } from "ai";
 import { DisclosureSession } from "../disclosure/disclosure-session.js";
 import type { PromptTemplate } from "../disclosure/prompt-template.js";
 import type { PromptParams, VisibilityOverrides } from "../disclosure/section-visibility.js";
-import {
-  ExpansionLimitError,
-  VisibilityExpansionRequired,
-} from "../disclosure/visibility-expansion-required.js";
+import { VisibilityExpansionRequired } from "../disclosure/visibility-expansion-required.js";
 import { VisibilityStore, type VisibilitySnapshot } from "../disclosure/visibility-store.js";
 import type { RunEvents } from "../events/run-events.js";
-import { withConversation } from "../loop/errors.js";
-import { isConversationAdapter, type ConversationAdapter } from "../adapters/conversation-adapter.js";
-import type { ModelAdapter } from "../adapters/model-adapter.js";
-import { runConversationLoop } from "../loop/conversation-loop.js";
-import { runToolLoop, type ToolLoopConfig, type ToolLoopOutcome } from "../loop/tool-loop.js";
+import { driveConversation } from "../loop/conversation-driver.js";
+import { isConversationAdapter, type ConversationAdapter } from "../loop/conversation-port.js";
+import { ToolLoopError, withConversation } from "../loop/errors.js";
+import type { ToolMiddleware } from "../loop/execution/tool-middleware.js";
+import type { ModelAdapter, TokenUsage } from "../loop/model-port.js";
+import { RunSession } from "../loop/run-session.js";
+import type { RunSettings } from "../loop/run-settings.js";
+import type { RunRecord } from "../loop/step-outcome.js";
+import { driveSteps } from "../loop/step-driver.js";
 import type { JsonSchema } from "../schema/json-schema.js";
-import { toolsFrom } from "./tool-sources.js";
+import type { ToolInjectionStrategy } from "../strategies/tool-injection-strategy.js";
+import type { AnyTool } from "../tools/tool.js";
+import { toolsFrom } from "../tools/tool-sources.js";
+import { ExpansionLimitError } from "./expansion-limit-error.js";
 
 /** A sectioned system prompt and its parameters. */
 export interface TemplatePrompt {
@@ -22,74 +26,93 @@ export interface TemplatePrompt {
   readonly params: PromptParams;
 }
 
-/** What a run needs beyond the loop's own settings. */
+/** Everything one run needs: the runner's configuration and the call's own options. */
 export interface RunSetup {
   readonly adapter: ModelAdapter | ConversationAdapter;
-  readonly loop: Omit<ToolLoopConfig, "events" | "system" | "signal" | "adapter">;
+  readonly tools: readonly AnyTool[];
+  readonly strategies: readonly ToolInjectionStrategy[];
+  readonly middleware: readonly ToolMiddleware[];
+  readonly settings: RunSettings;
   readonly system?: string | TemplatePrompt;
   readonly visibilityOverrides: VisibilityOverrides;
-  readonly maxExpansions: number;
+  readonly messages: readonly ModelMessage[];
+  readonly outputSchema?: JsonSchema;
   readonly signal?: AbortSignal;
   readonly events: RunEvents;
   readonly resumeFrom?: VisibilitySnapshot;
 }
 
 /** A run's outcome across restarts. */
-export interface RunOutcome extends ToolLoopOutcome {
+export interface RunOutcome extends RunRecord {
+  readonly answer: unknown;
   readonly visibility: VisibilitySnapshot;
 }
 
 /**
- * Runs the loop, restarting it when a section read needs tools the backend cannot add mid-conversation:
- * the requested overrides are stored, the prompt re-rendered, and the run starts again from the prompt
- * (at most `maxExpansions` times). Iterations add up across restarts; the history and the injected tools
- * are those of the attempt that finished (a restart starts from the prompt).
+ * Runs one prompt: a run session per attempt, driven by the driver of the adapter's kind. When an attempt
+ * ends asking for a restart (a section read unlocked tools the backend cannot add mid-conversation), the
+ * requested overrides are stored, the prompt re-rendered, and the run starts again from the prompt, at
+ * most `maxExpansions` times. Iterations and usage add up across restarts; the history and the injected
+ * tools are those of the attempt that finished.
  */
-export async function executeRun(
-  setup: RunSetup,
-  messages: readonly ModelMessage[],
-  outputSchema?: JsonSchema,
-): Promise<RunOutcome> {
+export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
   const store = new VisibilityStore(setup.resumeFrom);
-  let iterations = 0;
+  const total = { iterations: 0, usage: { inputTokens: 0, outputTokens: 0 } };
   for (let restarts = 0; ; restarts++) {
-    const session = disclosureFor(setup, store);
-    const loop: Omit<ToolLoopConfig, "adapter"> = {
-      ...setup.loop,
-      system: session ? session.render() : (setup.system as string | undefined),
-      tools: session ? toolsFrom(session.initialTools(), setup.loop.tools) : setup.loop.tools,
-      strategies: session ? [...setup.loop.strategies, session] : setup.loop.strategies,
+    const disclosure = disclosureFor(setup, store);
+    const session = new RunSession({
+      messages: setup.messages,
+      system: disclosure ? disclosure.render() : (setup.system as string | undefined),
+      tools: disclosure ? toolsFrom(disclosure.initialTools(), setup.tools) : setup.tools,
+      strategies: disclosure ? [...setup.strategies, disclosure] : setup.strategies,
+      middleware: setup.middleware,
+      settings: setup.settings,
+      outputSchema: setup.outputSchema,
       signal: setup.signal,
       events: setup.events,
-    };
-    try {
-      const { adapter } = setup;
-      const outcome = isConversationAdapter(adapter)
-        ? await runConversationLoop({ ...loop, adapter }, messages, outputSchema)
-        : await runToolLoop({ ...loop, adapter }, messages, outputSchema);
-      return {
-        ...outcome,
-        iterations: iterations + outcome.iterations,
-        visibility: store.snapshot(),
-      };
-    } catch (error) {
-      if (!(error instanceof VisibilityExpansionRequired)) throw error;
-      iterations += error.totalIterations;
-      if (restarts >= setup.maxExpansions) {
-        throw withConversation(
-          new ExpansionLimitError(setup.maxExpansions, error.sectionKeys),
-          error.conversationHistory,
-          iterations,
-          (e) => e as ExpansionLimitError,
-        );
-      }
-      for (const [sectionKey, visibility] of Object.entries(error.requestedOverrides)) {
-        store.dispatch({ type: "SetVisibilityOverride", sectionKey, visibility });
-      }
-      for (const sectionKey of error.sectionKeys)
-        setup.events.emit({ type: "VisibilityExpanded", sectionKey, mode: "restart" });
+    });
+    const end = await drive(setup.adapter, session, total.iterations);
+    total.iterations += end.iterations;
+    total.usage = addUsage(total.usage, end.usage);
+    if (end.type === "final") {
+      return { ...end, iterations: total.iterations, usage: total.usage, visibility: store.snapshot() };
     }
+    const request = end.request;
+    const expansion = request instanceof VisibilityExpansionRequired ? request : undefined;
+    if (restarts >= setup.settings.maxExpansions) {
+      const error = new ExpansionLimitError(
+        setup.settings.maxExpansions,
+        expansion?.sectionKeys ?? [request.reason],
+      );
+      throw withConversation(error, end.history, total.iterations, () => error);
+    }
+    for (const [sectionKey, visibility] of Object.entries(expansion?.requestedOverrides ?? {})) {
+      store.dispatch({ type: "SetVisibilityOverride", sectionKey, visibility });
+    }
+    for (const sectionKey of expansion?.sectionKeys ?? [])
+      setup.events.emit({
+        type: "VisibilityExpanded",
+        sectionKey,
+        mode: "restart",
+        unlockedTools: expansion!.unlockedTools,
+      });
   }
+}
+
+/** One attempt; an error it throws counts the iterations of the attempts before it too. */
+async function drive(adapter: ModelAdapter | ConversationAdapter, session: RunSession, earlier: number) {
+  try {
+    return isConversationAdapter(adapter)
+      ? await driveConversation(adapter, session)
+      : await driveSteps(adapter, session);
+  } catch (error) {
+    if (error instanceof ToolLoopError) error.totalIterations += earlier;
+    throw error;
+  }
+}
+
+function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
+  return { inputTokens: a.inputTokens + b.inputTokens, outputTokens: a.outputTokens + b.outputTokens };
 }
 
 function disclosureFor(setup: RunSetup, store: VisibilityStore): DisclosureSession | undefined {

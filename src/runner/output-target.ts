@@ -1,3 +1,4 @@
+import { EntityToolsError } from "../errors/entity-tools-error.js";
 import { plainToInstance } from "class-transformer";
 import { findOutputSchema, SCHEMA_COMMAND } from "../schema/schema-store.js";
 import type { JsonSchema } from "../schema/json-schema.js";
@@ -12,13 +13,12 @@ export interface ResolvedOutput<T> {
 }
 
 /** A class used as `createObject` target has no generated schema. */
-export class MissingOutputSchemaError extends Error {
+export class MissingOutputSchemaError extends EntityToolsError {
   constructor(readonly className: string) {
     super(
       `No output schema for class ${className}: generate schemas with \`${SCHEMA_COMMAND}\` (classes passed to ` +
         "createObject are found automatically, others with --type) and pass the module to registerToolSchemas()",
     );
-    this.name = "MissingOutputSchemaError";
   }
 }
 

@@ -1,20 +1,21 @@
 import type { LanguageModel, ModelMessage } from "ai";
 import { AiSdkAdapter, type AiSdkAdapterSettings } from "../adapters/ai-sdk-adapter.js";
-import type { ConversationAdapter } from "../adapters/conversation-adapter.js";
-import type { ModelAdapter } from "../adapters/model-adapter.js";
-import { RunEvents } from "../events/run-events.js";
-import type { ToolLoopObserver } from "../events/tool-loop-event.js";
-import type { ToolLoopResult } from "../loop/tool-loop-result.js";
 import type { PromptTemplate } from "../disclosure/prompt-template.js";
 import type { PromptParams, VisibilityOverrides } from "../disclosure/section-visibility.js";
 import type { VisibilitySnapshot } from "../disclosure/visibility-store.js";
-import type { ToolMiddleware } from "../loop/tool-middleware.js";
+import { RunEvents } from "../events/run-events.js";
+import type { ToolLoopObserver } from "../events/tool-loop-event.js";
+import type { ConversationAdapter } from "../loop/conversation-port.js";
+import type { ToolMiddleware } from "../loop/execution/tool-middleware.js";
+import type { ModelAdapter } from "../loop/model-port.js";
+import { DEFAULT_RUN_SETTINGS, withSettings, type RunSettings } from "../loop/run-settings.js";
 import type { ToolInjectionStrategy } from "../strategies/tool-injection-strategy.js";
 import { ToolProviderStrategy } from "../strategies/tool-provider-strategy.js";
 import type { AnyTool } from "../tools/tool.js";
+import { toolsFrom, type ToolSource } from "../tools/tool-sources.js";
 import { executeRun, type TemplatePrompt } from "./execute-run.js";
 import { resolveOutput, type OutputTarget } from "./output-target.js";
-import { toolsFrom, type ToolSource } from "./tool-sources.js";
+import type { ToolLoopResult } from "./tool-loop-result.js";
 
 /** How a runner reaches its model: an AI SDK model, or any adapter. */
 export type PromptRunnerOptions =
@@ -46,18 +47,12 @@ export interface RunnerConfig {
   readonly observers: readonly ToolLoopObserver[];
   readonly system?: string | TemplatePrompt;
   readonly visibilityOverrides: VisibilityOverrides;
-  readonly maxExpansions: number;
-  readonly maxIterations: number;
-  readonly maxInjectedTools: number;
-  readonly maxOutputRepairs: number;
-  readonly maxUnknownToolCalls: number;
-  readonly toolTimeoutMs?: number;
-  readonly maxResultChars?: number;
+  readonly settings: RunSettings;
 }
 
-export const DEFAULT_MAX_ITERATIONS = 20;
-export const DEFAULT_MAX_INJECTED_TOOLS = 64;
-export const DEFAULT_MAX_EXPANSIONS = 10;
+export const DEFAULT_MAX_ITERATIONS = DEFAULT_RUN_SETTINGS.maxIterations;
+export const DEFAULT_MAX_INJECTED_TOOLS = DEFAULT_RUN_SETTINGS.maxInjectedTools;
+export const DEFAULT_MAX_EXPANSIONS = DEFAULT_RUN_SETTINGS.maxExpansions;
 
 /** A runner configuration with every default, for `adapter`. */
 export function defaultRunnerConfig(adapter: ModelAdapter | ConversationAdapter): RunnerConfig {
@@ -68,11 +63,7 @@ export function defaultRunnerConfig(adapter: ModelAdapter | ConversationAdapter)
     middleware: [],
     observers: [],
     visibilityOverrides: {},
-    maxExpansions: DEFAULT_MAX_EXPANSIONS,
-    maxIterations: DEFAULT_MAX_ITERATIONS,
-    maxInjectedTools: DEFAULT_MAX_INJECTED_TOOLS,
-    maxOutputRepairs: 2,
-    maxUnknownToolCalls: 3,
+    settings: DEFAULT_RUN_SETTINGS,
   };
 }
 
@@ -102,7 +93,7 @@ export class PromptRunner {
     const others = this.config.strategies.filter((s) => !(s instanceof ToolProviderStrategy));
     return this.derive({
       strategies: [...others, new ToolProviderStrategy()],
-      maxInjectedTools: options.maxInjectedTools ?? this.config.maxInjectedTools,
+      settings: withSettings(this.config.settings, { maxInjectedTools: options.maxInjectedTools }),
     });
   }
 
@@ -113,7 +104,7 @@ export class PromptRunner {
 
   /** Most model calls per run (default 20); past it the run fails with `MaxIterationsExceededError`. */
   withMaxToolIterations(maxIterations: number): this {
-    return this.derive({ maxIterations: positive(maxIterations, "maxIterations") });
+    return this.withSetting({ maxIterations });
   }
 
   /**
@@ -133,7 +124,7 @@ export class PromptRunner {
 
   /** Most restarts per run for section expansions on backends without dynamic tools (default 10). */
   withMaxExpansions(maxExpansions: number): this {
-    return this.derive({ maxExpansions: Math.max(0, Math.floor(maxExpansions)) });
+    return this.withSetting({ maxExpansions });
   }
 
   /** Receives every event of every run. */
@@ -148,17 +139,17 @@ export class PromptRunner {
 
   /** Time limit of each tool call; a call past it becomes an error result the model reads. */
   withToolTimeout(ms: number): this {
-    return this.derive({ toolTimeoutMs: positive(ms, "ms") });
+    return this.withSetting({ toolTimeoutMs: ms });
   }
 
   /** How many times an unusable final answer is sent back for repair (default 2). */
   withMaxOutputRepairs(repairs: number): this {
-    return this.derive({ maxOutputRepairs: Math.max(0, Math.floor(repairs)) });
+    return this.withSetting({ maxOutputRepairs: repairs });
   }
 
   /** Longest tool result text sent to the model (default 16 000 characters). */
   withMaxResultChars(chars: number): this {
-    return this.derive({ maxResultChars: positive(chars, "chars") });
+    return this.withSetting({ maxResultChars: chars });
   }
 
   /** Runs the prompt and returns the answer, with the conversation and what was injected. */
@@ -168,28 +159,21 @@ export class PromptRunner {
   ): Promise<ToolLoopResult<T>> {
     const output = options.output === undefined ? undefined : resolveOutput(options.output);
     const events = new RunEvents(this.config.observers);
-    const messages: ModelMessage[] =
-      typeof prompt === "string" ? [{ role: "user", content: prompt }] : [...prompt];
-    const { adapter, system, visibilityOverrides, maxExpansions, ...loop } = this.config;
-    const outcome = await executeRun(
-      {
-        adapter,
-        loop,
-        system,
-        visibilityOverrides,
-        maxExpansions,
-        signal: options.signal,
-        events,
-        resumeFrom: options.visibility,
-      },
-      messages,
-      output?.schema,
-    );
+    const { observers: _observers, ...config } = this.config;
+    const outcome = await executeRun({
+      ...config,
+      messages: typeof prompt === "string" ? [{ role: "user", content: prompt }] : [...prompt],
+      outputSchema: output?.schema,
+      signal: options.signal,
+      events,
+      resumeFrom: options.visibility,
+    });
     return {
       result: (output ? output.build(outcome.answer) : outcome.answer) as T,
       conversationHistory: outcome.history,
       totalIterations: outcome.iterations,
       injectedTools: outcome.injectedTools,
+      usage: outcome.usage,
       counters: events.counters,
       visibility: outcome.visibility,
     };
@@ -212,15 +196,14 @@ export class PromptRunner {
     return (await this.run<string>(prompt, options)).result;
   }
 
+  /** A copy with some settings changed; each value is checked (see `RunSettings`). */
+  private withSetting(patch: Partial<RunSettings>): this {
+    return this.derive({ settings: withSettings(this.config.settings, patch) });
+  }
+
   /** A copy of this runner (of the same class) with part of the configuration replaced. */
   protected derive(patch: Partial<RunnerConfig>): this {
     const Self = this.constructor as new (options: PromptRunnerOptions, config: RunnerConfig) => this;
     return new Self({ adapter: this.config.adapter }, { ...this.config, ...patch });
   }
-}
-
-function positive(value: number, name: string): number {
-  if (!Number.isFinite(value) || value <= 0)
-    throw new RangeError(`${name} must be a positive number, got ${value}`);
-  return value;
 }

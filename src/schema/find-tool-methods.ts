@@ -1,4 +1,5 @@
 import ts from "typescript";
+import { EntityToolsError } from "../errors/entity-tools-error.js";
 
 /** One parameter of an `@LlmTool` method as the schema generator sees it. */
 export interface SourceParameter {
@@ -21,12 +22,7 @@ export interface SourceToolMethod {
 }
 
 /** A problem in the sources that makes a schema impossible; reported with file and line. */
-export class SchemaSourceError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "SchemaSourceError";
-  }
-}
+export class SchemaSourceError extends EntityToolsError {}
 
 /** Every `@LlmTool` method of the named classes in one source file. */
 export function findToolMethods(sourceFile: ts.SourceFile, checker: ts.TypeChecker): SourceToolMethod[] {

@@ -1,7 +1,7 @@
 import path from "node:path";
 import ts from "typescript";
 import { buildGenerator } from "typescript-json-schema";
-import type { ToolInputSchema } from "../tools/tool.js";
+import type { ParametersSchema as ToolInputSchema } from "../../decorators/index.js";
 import {
   findOutputClasses,
   findToolMethods,

@@ -1,4 +1,4 @@
-import type { ToolInputSchema } from "../tools/tool.js";
+import type { ParametersSchema as ToolInputSchema } from "../../decorators/index.js";
 import type { JsonSchema } from "./json-schema.js";
 
 /** The generated input schema of one `@LlmTool` method. */

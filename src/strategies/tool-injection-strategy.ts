@@ -16,20 +16,29 @@ export interface ToolInjectionContext {
   readonly conversationHistory: readonly ModelMessage[];
   readonly currentTools: readonly AnyTool[];
   readonly lastToolCall: LastToolCall;
-  /** The model step (1-based) whose tool call this is. */
+  /** The iteration (1-based) whose tool call this is. */
   readonly iterationCount: number;
 }
 
 /**
- * The change a strategy asks for: tools to add and names to remove. The two optional extras are how
- * the library's own strategies report back: `notices` are appended to the result the model sees, and
- * `sectionKey` names the prompt section whose reading unlocked the added tools.
+ * A strategy's request to start the run again from the prompt instead of going on: what a backend that
+ * cannot change tools mid-conversation needs when a prompt must be re-rendered (progressive disclosure's
+ * `VisibilityExpansionRequired` is one). The runner decides what a restart means for the request's kind.
+ */
+export interface RestartRequest {
+  /** Why, in words (reported in the error when restarts run out). */
+  readonly reason: string;
+}
+
+/**
+ * The change a strategy asks for: tools to add and names to remove. `notices` are appended to the result
+ * the model sees (discovery explains a skipped provider this way); `restart` asks for a new start instead.
  */
 export interface ToolInjectionResult {
   readonly add?: readonly AnyTool[];
   readonly remove?: readonly string[];
   readonly notices?: readonly string[];
-  readonly sectionKey?: string;
+  readonly restart?: RestartRequest;
 }
 
 /** Decides, after every successful tool call, which tools to add or remove before the next model call. */

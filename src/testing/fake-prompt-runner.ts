@@ -1,6 +1,6 @@
 import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
 import { AiSdkAdapter } from "../adapters/ai-sdk-adapter.js";
-import type { ToolMiddleware } from "../loop/tool-middleware.js";
+import type { ToolMiddleware } from "../loop/execution/tool-middleware.js";
 import {
   defaultRunnerConfig,
   PromptRunner,

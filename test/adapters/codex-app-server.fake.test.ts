@@ -5,15 +5,14 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import {
-  CodexAppServerAdapter,
-  CodexAppServerError,
   defineTool,
   ModelCallError,
   PromptRunner,
   ToolLoopAbortedError,
   ToolLoopError,
-  type CodexAppServerOptions,
+  ToolNotFoundError,
 } from "entity-tools";
+import { CodexAppServerAdapter, CodexAppServerError, type CodexAppServerOptions } from "entity-tools/codex";
 import { CustomerSearchTools } from "../../examples/domain/customer-search-tools.js";
 
 const FAKE = path.resolve("test/support/fake-app-server.mjs");
@@ -63,19 +62,21 @@ describe("CodexAppServerAdapter against a fake app-server", () => {
     expect(run.result).toContain('Unknown tool \\"nope\\"');
   });
 
-  it("a JSON-RPC error is a clear error carrying the conversation", async () => {
+  it("a JSON-RPC error is a ModelCallError carrying the conversation", async () => {
     const error = await failure(fakeRunner({ mode: "error-on-thread-start" }).run("q"));
-    expect(error).toBeInstanceOf(ToolLoopError);
-    expect(error?.message).toBe("The run failed: JSON-RPC error -32602: invalid dynamicTools");
+    expect(error).toBeInstanceOf(ModelCallError);
+    expect(error?.message).toBe("The model call failed: JSON-RPC error -32602: invalid dynamicTools");
     expect(error?.cause).toBeInstanceOf(CodexAppServerError);
     expect(error?.conversationHistory).toEqual([{ role: "user", content: "q" }]);
   });
 
   it("every wait has a timeout", async () => {
     const error = await failure(fakeRunner({ mode: "silent" }, { requestTimeoutMs: 300 }).run("q"));
-    expect(error?.message).toBe("The run failed: codex app-server did not answer thread/start within 300 ms");
+    expect(error?.message).toBe(
+      "The model call failed: codex app-server did not answer thread/start within 300 ms",
+    );
     const turn = await failure(fakeRunner({ mode: "hang-turn" }, { turnTimeoutMs: 300 }).run("q"));
-    expect(turn?.message).toBe("The run failed: the Codex turn did not complete within 300 ms");
+    expect(turn?.message).toBe("The model call failed: the Codex turn did not complete within 300 ms");
   });
 
   it("a server that dies mid-turn: the error says so, with its stderr, and keeps what happened", async () => {
@@ -85,13 +86,13 @@ describe("CodexAppServerAdapter against a fake app-server", () => {
         toolCalls: [{ tool: "findCustomers", arguments: { text: "x" } }],
       }).run("q"),
     );
-    expect(error?.message).toBe("The run failed: codex app-server exited (code 3)");
+    expect(error?.message).toBe("The model call failed: codex app-server exited (code 3)");
     expect((error?.cause as CodexAppServerError).stderrTail).toContain("fake app-server got turn/start");
   });
 
   it("a failed turn is reported with its reason", async () => {
     const error = await failure(fakeRunner({ mode: "turn-failed" }).run("q"));
-    expect(error?.message).toBe("The run failed: the Codex turn failed: model provider returned 500");
+    expect(error?.message).toBe("The model call failed: the Codex turn failed: model provider returned 500");
   });
 
   it("an abort stops the turn and the child process", async () => {
@@ -112,6 +113,18 @@ describe("CodexAppServerAdapter against a fake app-server", () => {
     );
     expect(error).toBeInstanceOf(ToolLoopAbortedError);
     expect(error?.message).toBe("The run was aborted: stop");
+    // The interrupted call is answered, so the history stays well-formed.
+    expect(error?.conversationHistory.at(-1)).toEqual({
+      role: "tool",
+      content: [
+        {
+          type: "tool-result",
+          toolCallId: "call-0",
+          toolName: "slow",
+          output: { type: "error-text", value: "The run was cancelled before this tool finished" },
+        },
+      ],
+    });
     const pid = Number(readFileSync(pidFile, "utf8"));
     expect(() => process.kill(pid, 0)).toThrow(/ESRCH/); // the child is gone
   });
@@ -120,8 +133,53 @@ describe("CodexAppServerAdapter against a fake app-server", () => {
     const adapter = new CodexAppServerAdapter({ command: "/nonexistent/codex", requestTimeoutMs: 1_000 });
     const error = await failure(new PromptRunner({ adapter }).run("q"));
     expect(error?.message).toBe(
-      "The run failed: cannot run codex app-server: spawn /nonexistent/codex ENOENT",
+      "The model call failed: cannot run codex app-server: spawn /nonexistent/codex ENOENT",
     );
-    expect(error).not.toBeInstanceOf(ModelCallError);
+    expect(error).toBeInstanceOf(ModelCallError);
+    expect(error?.cause).toBeInstanceOf(CodexAppServerError);
+  });
+
+  it("the unknown-tool limit ends a Codex run too, with every call answered", async () => {
+    const error = await failure(
+      fakeRunner({
+        toolCalls: [{ tool: "nope1" }, { tool: "nope2" }, { tool: "nope3" }, { tool: "nope4" }],
+      }).run("q"),
+    );
+    expect(error).toBeInstanceOf(ToolNotFoundError);
+    expect((error as ToolNotFoundError).requestedTool).toBe("nope3");
+    const results = error!.conversationHistory.filter((m) => m.role === "tool");
+    expect(results).toHaveLength(3);
+    expect(results.every((m) => m.content.length === 1)).toBe(true);
+  });
+
+  it("a strategy that fails mid-call ends the run with the call and its result in the history", async () => {
+    const error = await failure(
+      fakeRunner({ toolCalls: [{ tool: "searchCustomer", arguments: { name: "Jane Smith" } }] })
+        .withInjectionStrategy({
+          evaluateToolResult: () => {
+            throw new Error("strategy bug");
+          },
+        })
+        .run("q"),
+    );
+    expect(error?.message).toBe('An injection strategy failed after "searchCustomer": strategy bug');
+    expect(error?.conversationHistory.map((m) => m.role)).toEqual(["user", "assistant", "tool"]);
+    const last = error!.conversationHistory.at(-1) as { content: { output: unknown }[] };
+    expect(last.content).toHaveLength(1);
+    expect(last.content[0]!.output).toEqual({
+      type: "error-text",
+      value: "Not run: the run ended before this call ran.",
+    });
+  });
+
+  it("iterations mean the same as on the AI SDK: each tool call and the final message; counters agree", async () => {
+    const run = await fakeRunner({
+      toolCalls: [
+        { tool: "searchCustomer", arguments: { name: "Jane Smith" } },
+        { tool: "findCustomers", arguments: { text: "Smith" } },
+      ],
+    }).run("q");
+    expect(run.totalIterations).toBe(3);
+    expect(run.counters.modelCalls).toBe(3);
   });
 });

@@ -2,7 +2,8 @@
 // pointed (through a fresh CODEX_HOME) at a Responses API mock on 127.0.0.1.
 import "../../examples/register-schemas.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { CodexAppServerAdapter, defineTool, PromptRunner, type NewToolsMode } from "entity-tools";
+import { defineTool, PromptRunner, type NewToolsMode } from "entity-tools";
+import { CodexAppServerAdapter } from "entity-tools/codex";
 import { SpendAnswer } from "../../examples/domain/answers.js";
 import { CustomerSearchTools } from "../../examples/domain/customer-search-tools.js";
 import { supportPrompt } from "../../examples/support-desk/support-prompt.js";

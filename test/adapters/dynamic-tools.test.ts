@@ -3,7 +3,7 @@ import {
   buildDynamicTools,
   buildToolCallDeltaFromDynamicRequest,
   type OpenAiFunctionTool,
-} from "entity-tools";
+} from "entity-tools/codex";
 
 const tools: OpenAiFunctionTool[] = [
   {

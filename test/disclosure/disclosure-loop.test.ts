@@ -60,10 +60,10 @@ describe("progressive disclosure through the real loop", () => {
     );
     expect(readResult).toContain("[Tools now available: checkRefundEligibility, issueRefund]");
     expect(events.filter((e) => e.type === "VisibilityExpanded")).toMatchObject([
-      { sectionKey: "policies", mode: "dynamic" },
+      { sectionKey: "policies", mode: "dynamic", unlockedTools: ["checkRefundEligibility", "issueRefund"] },
     ]);
     expect(events.find((e) => e.type === "ToolsInjected")).toMatchObject({
-      sectionKey: "policies",
+      toolNames: ["checkRefundEligibility", "issueRefund"],
       triggeredBy: "read_section",
     });
     expect(run.counters).toMatchObject({ dynamicExpansions: 1, restarts: 0, toolsInjected: 2 });
@@ -96,7 +96,7 @@ describe("progressive disclosure through the real loop", () => {
     expect(systemAt(model, 2)).toContain("- Items arriving damaged are refunded in full");
     expect(model.doGenerateCalls[2]!.prompt.map((m) => m.role)).toEqual(["system", "user"]);
     expect(events.filter((e) => e.type === "VisibilityExpanded")).toMatchObject([
-      { sectionKey: "policies", mode: "restart" },
+      { sectionKey: "policies", mode: "restart", unlockedTools: ["checkRefundEligibility", "issueRefund"] },
     ]);
     expect(run.totalIterations).toBe(5);
     expect(run.counters).toMatchObject({ restarts: 1, dynamicExpansions: 0 });

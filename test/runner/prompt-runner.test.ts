@@ -1,6 +1,12 @@
 import "../../examples/register-schemas.js";
 import { describe, expect, it } from "vitest";
-import { defineTool, DuplicateToolNameError, MissingOutputSchemaError, PromptRunner } from "entity-tools";
+import {
+  defineTool,
+  DuplicateToolNameError,
+  InvalidSettingError,
+  MissingOutputSchemaError,
+  PromptRunner,
+} from "entity-tools";
 import { CustomerSearchTools } from "../../examples/domain/customer-search-tools.js";
 import { call, mockModel, offeredAt, text } from "../support/mock-model.js";
 
@@ -79,9 +85,40 @@ describe("PromptRunner", () => {
     expect(runIds.size).toBe(1);
   });
 
-  it("rejects nonsensical limits", () => {
+  it("refuses nonsensical settings the same way everywhere, naming the setting and the rule", () => {
     const runner = new PromptRunner({ model: mockModel() });
-    expect(() => runner.withMaxToolIterations(0)).toThrow(RangeError);
-    expect(() => runner.withToolTimeout(-1)).toThrow(RangeError);
+    const refusals: [() => unknown, string][] = [
+      [() => runner.withMaxToolIterations(0), "maxIterations must be a whole number of at least 1, got 0"],
+      [
+        () => runner.withMaxToolIterations(2.5),
+        "maxIterations must be a whole number of at least 1, got 2.5",
+      ],
+      [() => runner.withToolTimeout(-1), "toolTimeoutMs must be a number from 1 to 2147483647, got -1"],
+      [
+        () => runner.withToolTimeout(2 ** 31),
+        "toolTimeoutMs must be a number from 1 to 2147483647, got 2147483648",
+      ],
+      [
+        () => runner.withToolTimeout(Number.NaN),
+        "toolTimeoutMs must be a number from 1 to 2147483647, got NaN",
+      ],
+      [
+        () => runner.withMaxOutputRepairs(-1),
+        "maxOutputRepairs must be a whole number of at least 0, got -1",
+      ],
+      [() => runner.withMaxResultChars(0), "maxResultChars must be a whole number of at least 1, got 0"],
+      [
+        () => runner.withMaxExpansions(Infinity),
+        "maxExpansions must be a whole number of at least 0, got Infinity",
+      ],
+      [
+        () => runner.withToolProviderDiscovery({ maxInjectedTools: -3 }),
+        "maxInjectedTools must be a whole number of at least 1, got -3",
+      ],
+    ];
+    for (const [call, message] of refusals) {
+      expect(call).toThrow(InvalidSettingError);
+      expect(call).toThrow(message);
+    }
   });
 });

@@ -1,6 +1,7 @@
 import "../fixtures/register.js";
 import { describe, expect, it } from "vitest";
-import { findToolSchema, validateAgainst } from "entity-tools";
+import { findToolSchema } from "../../src/schema/schema-store.js";
+import { validateAgainst } from "../../src/schema/validate.js";
 
 const schema = findToolSchema("Customer", "findOrders")!.inputSchema;
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { extractProviders, isToolProvider } from "entity-tools";
+import { isToolProvider } from "entity-tools";
+import { extractProviders } from "../../src/tools/extract-providers.js";
 import { Customer, Order, OrderRepository } from "../fixtures/shop.js";
 
 const repo = new OrderRepository();

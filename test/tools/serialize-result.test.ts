@@ -2,7 +2,7 @@ import "../fixtures/register.js";
 import fc from "fast-check";
 import { Exclude } from "class-transformer";
 import { describe, expect, it } from "vitest";
-import { NO_RESULT_TEXT, serializeToolResult } from "entity-tools";
+import { NO_RESULT_TEXT, serializeToolResult } from "../../src/tools/serialize-result.js";
 import { Customer, OrderRepository } from "../fixtures/shop.js";
 
 describe("serializeToolResult", () => {

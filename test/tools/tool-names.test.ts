@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { plainToolName, providerToolName, TOOL_NAME_PATTERN } from "entity-tools";
+import { TOOL_NAME_PATTERN } from "entity-tools";
+import { plainToolName, providerToolName } from "../../src/tools/tool-names.js";
 
 describe("tool names", () => {
   it("keeps valid names as they are", () => {

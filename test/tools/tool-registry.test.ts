@@ -1,6 +1,7 @@
 import "../fixtures/register.js";
 import { describe, expect, it } from "vitest";
-import { bindProviderTools, defineTool, ToolRegistry } from "entity-tools";
+import { bindProviderTools, defineTool } from "entity-tools";
+import { ToolRegistry } from "../../src/tools/tool-registry.js";
 import { Customer, Order, OrderRepository } from "../fixtures/shop.js";
 
 const repo = new OrderRepository();

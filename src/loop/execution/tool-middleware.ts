@@ -1,4 +1,4 @@
-import type { AnyTool, ToolExecutionContext } from "../tools/tool.js";
+import type { AnyTool, ToolExecutionContext } from "../../tools/tool.js";
 
 /** A validated tool call about to run. */
 export interface ToolCallInfo {

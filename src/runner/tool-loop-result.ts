@@ -1,6 +1,7 @@
 import type { ModelMessage } from "ai";
 import type { RunCounters } from "../events/run-counters.js";
 import type { VisibilitySnapshot } from "../disclosure/visibility-store.js";
+import type { TokenUsage } from "../loop/model-port.js";
 import type { AnyTool } from "../tools/tool.js";
 
 /** What a finished run returns. */
@@ -9,10 +10,15 @@ export interface ToolLoopResult<T> {
   readonly result: T;
   /** The whole conversation as AI SDK messages, tool calls and results included. */
   readonly conversationHistory: readonly ModelMessage[];
-  /** Model calls made (across restarts, when the backend needed them). */
+  /**
+   * Iterations: model responses the run handled (model calls on the AI SDK; tool calls and final messages
+   * on Codex), across restarts when the backend needed them. Equals `counters.modelCalls`.
+   */
   readonly totalIterations: number;
   /** Every tool added during the run, in order. */
   readonly injectedTools: readonly AnyTool[];
+  /** Input and output tokens of the whole run, as the backend reported them (0 where it did not). */
+  readonly usage: TokenUsage;
   readonly counters: RunCounters;
   /** Section visibility at the end of the run: pass it as `visibility` to resume in the same state. */
   readonly visibility: VisibilitySnapshot;

@@ -1,15 +1,15 @@
 import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import { createInterface } from "node:readline";
+import { EntityToolsError } from "../errors/entity-tools-error.js";
 
 /** A failure talking to the app-server: a JSON-RPC error, a timeout, or the process going away. */
-export class CodexAppServerError extends Error {
+export class CodexAppServerError extends EntityToolsError {
   constructor(
     message: string,
     /** The last lines the process wrote to stderr, when it died. */
     readonly stderrTail: string = "",
   ) {
     super(message);
-    this.name = "CodexAppServerError";
   }
 }
 

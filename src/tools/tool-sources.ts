@@ -1,16 +1,25 @@
 import { getLlmTools } from "../../decorators/index.js";
-import { bindObjectTools, bindProviderTools } from "../tools/bind-tools.js";
-import { isToolProvider } from "../tools/provider-identity.js";
-import type { AnyTool } from "../tools/tool.js";
+import { bindObjectTools, bindProviderTools } from "./bind-tools.js";
+import { isToolProvider } from "./provider-identity.js";
+import type { AnyTool } from "./tool.js";
+import { EntityToolsError } from "../errors/entity-tools-error.js";
 
 /** What `withTools` accepts: a tool (from `defineTool`) or an object with `@LlmTool` methods. */
 export type ToolSource = AnyTool | object;
 
 /** A tool set with two tools of one name. */
-export class DuplicateToolNameError extends Error {
+export class DuplicateToolNameError extends EntityToolsError {
   constructor(readonly toolName: string) {
     super(`Two tools are named "${toolName}": give one of them another name with @LlmTool({ name })`);
-    this.name = "DuplicateToolNameError";
+  }
+}
+
+/** Something given to `withTools` that is neither a tool nor an object with `@LlmTool` methods. */
+export class InvalidToolSourceError extends EntityToolsError {
+  constructor(readonly sourceName: string) {
+    super(
+      `withTools() takes tools from defineTool() or objects with @LlmTool methods; ${sourceName} has neither`,
+    );
   }
 }
 
@@ -38,9 +47,7 @@ function toolsOf(source: ToolSource): AnyTool[] {
     return isToolProvider(source) ? bindProviderTools(source) : bindObjectTools(source);
   }
   if (isTool(source)) return [source];
-  throw new TypeError(
-    `withTools() takes tools from defineTool() or objects with @LlmTool methods; ${source.constructor.name} has neither`,
-  );
+  throw new InvalidToolSourceError(source.constructor?.name ?? typeof source);
 }
 
 function isTool(value: object): value is AnyTool {

@@ -1,13 +1,14 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { createRequire } from "node:module";
-import type { AnyTool } from "../../tools/tool.js";
 import type {
   Conversation,
   ConversationAdapter,
   ConversationSetup,
   ConversationTurn,
   NewToolsMode,
-} from "../conversation-adapter.js";
+} from "../loop/conversation-port.js";
+import type { TokenUsage } from "../loop/model-port.js";
+import type { AnyTool } from "../tools/tool.js";
 import { buildDynamicTools, type OpenAiFunctionTool, type OpenAiToolChoice } from "./dynamic-tools.js";
 import { CodexAppServerError, JsonRpcConnection } from "./json-rpc-connection.js";
 
@@ -98,6 +99,8 @@ class CodexConversation implements Conversation {
   private readonly rpc: JsonRpcConnection;
   private threadId = "";
   private readonly requestTimeoutMs: number;
+  /** The thread's token totals, from `thread/tokenUsage/updated`. */
+  private threadUsage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
 
   constructor(
     private readonly child: ChildProcessWithoutNullStreams,
@@ -137,6 +140,7 @@ class CodexConversation implements Conversation {
       let turnId: string | undefined;
       let agentText = "";
       let stopForTools = false;
+      const usageBefore = this.threadUsage;
       let settled = false;
       const finish = (outcome: { turn?: ConversationTurn; error?: unknown }) => {
         if (settled) return;
@@ -179,13 +183,13 @@ class CodexConversation implements Conversation {
             toolName: call.tool,
             input: call.arguments,
           });
-          if (result.toolsChanged) {
+          if (result.stopTurn) {
             stopForTools = true;
             interrupt();
           }
           return { contentItems: [{ type: "inputText", text: result.text }], success: !result.isError };
         } catch (error) {
-          // The run cannot go on (a limit, a restart request, a bug): stop the turn and report it.
+          // The run cannot go on (a limit, cancellation, a failing strategy): stop the turn and report it.
           interrupt();
           finish({ error });
           return { contentItems: [{ type: "inputText", text: "The run was stopped." }], success: false };
@@ -197,6 +201,7 @@ class CodexConversation implements Conversation {
         if (p.threadId !== undefined && p.threadId !== this.threadId) return;
         if (method === "item/completed" && p.item?.type === "agentMessage")
           agentText = p.item.text ?? agentText;
+        if (method === "thread/tokenUsage/updated") this.threadUsage = readUsage(params) ?? this.threadUsage;
         if (method === "turn/completed" && p.turn) {
           if (p.turn.status === "failed") {
             return finish({
@@ -211,7 +216,11 @@ class CodexConversation implements Conversation {
               error: new CodexAppServerError("the Codex turn was interrupted", this.rpc.stderrTail),
             });
           }
-          finish({ turn: { text: agentText, stoppedForNewTools: stopForTools } });
+          const usage = {
+            inputTokens: this.threadUsage.inputTokens - usageBefore.inputTokens,
+            outputTokens: this.threadUsage.outputTokens - usageBefore.outputTokens,
+          };
+          finish({ turn: { text: agentText, stopped: stopForTools, usage } });
         }
       });
       this.rpc
@@ -246,4 +255,11 @@ function asOpenAiTool(tool: AnyTool): OpenAiFunctionTool {
     type: "function",
     function: { name: tool.name, description: tool.description, parameters: tool.inputSchema },
   };
+}
+
+/** The thread's totals from a `thread/tokenUsage/updated` notification, if it has them. */
+function readUsage(params: unknown): TokenUsage | undefined {
+  const total = (params as { tokenUsage?: { total?: Partial<TokenUsage> } }).tokenUsage?.total;
+  if (typeof total?.inputTokens !== "number" || typeof total.outputTokens !== "number") return undefined;
+  return { inputTokens: total.inputTokens, outputTokens: total.outputTokens };
 }

@@ -1,8 +1,7 @@
 import type { ModelMessage } from "ai";
-import type { JsonSchema } from "../schema/json-schema.js";
 import type { AnyTool } from "../tools/tool.js";
 
-/** A tool call as the model made it; the loop validates and runs it. */
+/** A tool call as the model made it; the run validates and runs it. */
 export interface ModelToolCall {
   readonly toolCallId: string;
   readonly toolName: string;
@@ -12,13 +11,17 @@ export interface ModelToolCall {
   readonly inputError?: string;
 }
 
+/** Tokens a model call (or a whole run) consumed, as the provider reported them. */
+export interface TokenUsage {
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+}
+
 /** One model call: everything the model sees at this step. */
 export interface ModelStepRequest {
   readonly system?: string;
   readonly messages: readonly ModelMessage[];
   readonly tools: readonly AnyTool[];
-  /** Present when the run expects a JSON answer of this schema. */
-  readonly outputSchema?: JsonSchema;
   readonly signal?: AbortSignal;
 }
 
@@ -28,11 +31,12 @@ export interface ModelStepResult {
   readonly responseMessages: readonly ModelMessage[];
   readonly toolCalls: readonly ModelToolCall[];
   readonly text: string;
-  readonly usage?: { readonly inputTokens?: number; readonly outputTokens?: number };
+  /** Tokens of this call; fields the provider did not report count as 0. */
+  readonly usage?: Partial<TokenUsage>;
 }
 
 /**
- * A backend the tool loop drives one step at a time.
+ * The port of a backend the run drives one step at a time (the AI SDK adapter implements it).
  *
  * `supportsDynamicTools` says whether the tool set may change between steps of one conversation. When it
  * is false, anything that unlocks tools mid-run makes the runner restart with the new tool set.

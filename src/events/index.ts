@@ -1,2 +1,0 @@
-export type * from "./tool-loop-event.js";
-export type { RunCounters } from "./run-counters.js";

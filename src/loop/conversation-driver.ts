@@ -1,0 +1,126 @@
+import type { ModelMessage } from "ai";
+import type { RestartRequest } from "../strategies/tool-injection-strategy.js";
+import type { Conversation, ConversationAdapter, ConversationToolResult } from "./conversation-port.js";
+import { dispatcherTool, dispatchNotice, unwrapDispatch } from "./dispatcher-tool.js";
+import { callBackend } from "./call-backend.js";
+import type { ModelToolCall } from "./model-port.js";
+import type { RunSession } from "./run-session.js";
+import type { RunEnd } from "./step-outcome.js";
+
+const MAX_TRANSCRIPT_RESULT = 2_000;
+
+/**
+ * The driver for conversation backends (the Codex app-server), which run the model loop themselves and
+ * call us back for tools. Each call and each final message goes to the run session, like a step backend's.
+ *
+ * When a call adds tools, the backend cannot take them into the running thread. In `restart` mode the
+ * turn is stopped and a new conversation starts with the updated tool set and a transcript of the calls
+ * so far, so nothing is done twice. In `dispatch` mode the thread goes on: the new tools are described in
+ * the result and reached through `call_discovered_tool`.
+ */
+export async function driveConversation(adapter: ConversationAdapter, session: RunSession): Promise<RunEnd> {
+  const prompt = promptText(session.history);
+  const transcript: string[] = [];
+  let offered = new Set<string>();
+  let conversation: Conversation | undefined;
+  let restart: RestartRequest | undefined;
+
+  const callTool = async (raw: ModelToolCall): Promise<ConversationToolResult> => {
+    session.beginIteration();
+    const call = unwrapDispatch(raw);
+    session.recordResponse({
+      responseMessages: [
+        {
+          role: "assistant",
+          content: [
+            { type: "tool-call", toolCallId: call.toolCallId, toolName: call.toolName, input: call.input },
+          ],
+        },
+      ],
+      toolCalls: [call],
+      text: "",
+    });
+    const { next, results } = await session.handleToolCalls([call]);
+    const output = results[0]!.output;
+    let text = output.type === "text" || output.type === "error-text" ? output.value : JSON.stringify(output);
+    transcript.push(
+      `- ${call.toolName}(${JSON.stringify(call.input)}) → ${text.slice(0, MAX_TRANSCRIPT_RESULT)}`,
+    );
+    if (next.type === "restart") restart = next.request;
+    // Tools the conversation was not opened with (or was told about, in dispatch mode).
+    const fresh = session.registry.all().filter((t) => !offered.has(t.name));
+    if (fresh.length > 0 && adapter.newTools === "dispatch") {
+      text = `${text}\n\n${dispatchNotice(fresh)}`;
+      for (const t of fresh) offered.add(t.name);
+    }
+    return {
+      text,
+      isError: output.type === "error-text",
+      stopTurn: restart !== undefined || (fresh.length > 0 && adapter.newTools === "restart"),
+    };
+  };
+
+  try {
+    let input = prompt;
+    for (;;) {
+      if (!conversation) {
+        const tools =
+          adapter.newTools === "dispatch"
+            ? [...session.registry.all(), dispatcherTool]
+            : session.registry.all();
+        offered = new Set(tools.map((t) => t.name));
+        const setup = { system: session.system, tools, callTool, signal: session.signal };
+        conversation = await callBackend(() => adapter.openConversation(setup), session.signal);
+      }
+      const current = conversation;
+      const turn = await session.untilAborted(callBackend(() => current.send(input), session.signal));
+      session.addUsage(turn.usage);
+      if (turn.stopped) {
+        if (turn.text) session.append({ role: "assistant", content: turn.text });
+        if (restart) return session.end({ type: "restart", request: restart });
+        await conversation.close();
+        conversation = undefined;
+        input = continuation(prompt, transcript, session.registry.names());
+        session.append({ role: "user", content: input });
+        continue;
+      }
+      session.beginIteration();
+      session.recordResponse({
+        responseMessages: turn.text ? [{ role: "assistant", content: turn.text }] : [],
+        toolCalls: [],
+        text: turn.text,
+      });
+      const next = session.handleFinalAnswer(turn.text);
+      if (next.type !== "continue") return session.end(next);
+      input = next.reply ?? input;
+    }
+  } catch (error) {
+    throw session.fail(error);
+  } finally {
+    await conversation?.close();
+  }
+}
+
+/** The user text of the prompt messages. */
+function promptText(messages: readonly ModelMessage[]): string {
+  return messages
+    .filter((m) => m.role === "user")
+    .map((m) =>
+      typeof m.content === "string"
+        ? m.content
+        : m.content.map((p) => (p.type === "text" ? p.text : "")).join(""),
+    )
+    .join("\n\n");
+}
+
+/** The first message of a restarted conversation: the task, what was done, and what is now available. */
+function continuation(prompt: string, transcript: readonly string[], toolNames: readonly string[]): string {
+  return [
+    prompt,
+    "",
+    "You already made these tool calls for this task (do not repeat them):",
+    ...transcript,
+    "",
+    `Your tools now include: ${toolNames.join(", ")}. Continue the task.`,
+  ].join("\n");
+}

@@ -1,0 +1,132 @@
+import type { ModelMessage } from "ai";
+import type { RunEvents } from "../../events/run-events.js";
+import type {
+  RestartRequest,
+  ToolInjectionResult,
+  ToolInjectionStrategy,
+} from "../../strategies/tool-injection-strategy.js";
+import type { AnyTool } from "../../tools/tool.js";
+import type { ToolAddOutcome, ToolRegistry } from "../../tools/tool-registry.js";
+import { StrategyError } from "../errors.js";
+import { untilAborted } from "../until-aborted.js";
+
+/** A successful call as the strategies see it. */
+export interface InjectionTrigger {
+  readonly toolName: string;
+  readonly input: unknown;
+  readonly resultText: string;
+  readonly value: unknown;
+  readonly iteration: number;
+  readonly history: readonly ModelMessage[];
+}
+
+/** What the strategies made of one call: notes for the model, and a restart when one asked for it. */
+export interface InjectionOutcome {
+  readonly notices: readonly string[];
+  readonly restart?: RestartRequest;
+}
+
+/**
+ * The third seam of a tool call: every strategy evaluates the live value in the order added, and its
+ * changes are applied to the registry at once (so the next strategy sees them), with events and a notice
+ * when the tool budget evicted tools. The first restart request ends the evaluation.
+ */
+export class ToolInjector {
+  /** Every tool added during the run, in order. */
+  readonly injected: AnyTool[] = [];
+
+  constructor(
+    private readonly registry: ToolRegistry,
+    private readonly strategies: readonly ToolInjectionStrategy[],
+    private readonly events: RunEvents,
+    private readonly signal: AbortSignal | undefined,
+  ) {}
+
+  async evaluate(trigger: InjectionTrigger): Promise<InjectionOutcome> {
+    const notices: string[] = [];
+    for (const strategy of this.strategies) {
+      const delta = await this.ask(strategy, trigger);
+      notices.push(...(delta.notices ?? []));
+      if (delta.restart) return { notices, restart: delta.restart };
+      if (delta.remove && delta.remove.length > 0) {
+        const removed = this.registry.remove(delta.remove);
+        if (removed.length > 0)
+          this.events.emit({
+            type: "ToolsRemoved",
+            toolNames: removed.map((t) => t.name),
+            reason: "strategy",
+          });
+      }
+      if (delta.add && delta.add.length > 0) {
+        const outcome = this.registry.add(delta.add);
+        this.report(outcome, trigger.toolName);
+        if (outcome.evicted.length > 0) notices.push(evictionNotice(outcome.evicted));
+      }
+    }
+    return { notices };
+  }
+
+  private async ask(
+    strategy: ToolInjectionStrategy,
+    trigger: InjectionTrigger,
+  ): Promise<ToolInjectionResult> {
+    try {
+      const evaluation = Promise.resolve().then(() =>
+        strategy.evaluateToolResult({
+          conversationHistory: trigger.history,
+          currentTools: this.registry.all(),
+          lastToolCall: {
+            toolName: trigger.toolName,
+            toolInput: trigger.input,
+            result: trigger.resultText,
+            resultObject: trigger.value,
+          },
+          iterationCount: trigger.iteration,
+        }),
+      );
+      return await untilAborted(evaluation, this.signal);
+    } catch (error) {
+      if (this.signal?.aborted) throw this.signal.reason ?? error;
+      throw new StrategyError(trigger.toolName, error);
+    }
+  }
+
+  private report(outcome: ToolAddOutcome, triggeredBy: string): void {
+    const fresh = [...outcome.added, ...outcome.replaced.map((r) => r.next)];
+    if (fresh.length === 0) return;
+    this.injected.push(...fresh);
+    const replacedNames = new Set(outcome.replaced.map((r) => r.next.name));
+    const byInstance = new Map<object, AnyTool[]>();
+    for (const tool of fresh) {
+      if (tool.origin?.instanceId === undefined) continue;
+      const group = byInstance.get(tool.origin.instance) ?? [];
+      group.push(tool);
+      byInstance.set(tool.origin.instance, group);
+    }
+    for (const tools of byInstance.values()) {
+      const origin = tools[0]!.origin!;
+      this.events.emit({
+        type: "ToolProviderDiscovered",
+        providerClass: origin.providerClass,
+        instanceId: origin.instanceId!,
+        exposedTools: tools.map((t) => t.name),
+        replacedEarlierInstance: tools.some((t) => replacedNames.has(t.name)),
+      });
+    }
+    this.events.emit({ type: "ToolsInjected", toolNames: fresh.map((t) => t.name), triggeredBy });
+    if (outcome.evicted.length > 0) {
+      this.events.emit({
+        type: "ToolsRemoved",
+        toolNames: outcome.evicted.map((t) => t.name),
+        reason: "budget",
+      });
+    }
+  }
+}
+
+function evictionNotice(evicted: readonly AnyTool[]): string {
+  return (
+    `Tool budget reached: these least recently used tools were removed: ${evicted.map((t) => t.name).join(", ")}. ` +
+    "Call the tool that returned their object again to get them back."
+  );
+}

@@ -1,0 +1,68 @@
+import type { AnyTool } from "../../tools/tool.js";
+import { runThroughMiddleware, type ToolMiddleware } from "./tool-middleware.js";
+
+/** A tool call ran past its time limit. */
+export class ToolTimeout extends Error {
+  constructor(readonly ms: number) {
+    super(`timed out after ${ms} ms`);
+  }
+}
+
+/** How a tool is invoked: its middleware, its time limit, and the run's cancellation. */
+export interface InvokeOptions {
+  readonly middleware: readonly ToolMiddleware[];
+  readonly timeoutMs?: number;
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * The second seam of a tool call: run it through the middleware, raced against its time limit and the
+ * run's signal. Whichever stops it also aborts the tool's own `context.signal`, so it can stop its work.
+ *
+ * @throws ToolTimeout past the time limit; the run signal's reason when the run is cancelled; whatever
+ * the tool threw.
+ */
+export async function invokeTool(
+  tool: AnyTool,
+  input: Record<string, unknown>,
+  toolCallId: string,
+  options: InvokeOptions,
+): Promise<unknown> {
+  const controller = new AbortController();
+  const { signal: runSignal, timeoutMs, middleware } = options;
+  const stops: Promise<never>[] = [];
+  const cleanup: (() => void)[] = [];
+  if (runSignal) {
+    stops.push(
+      new Promise<never>((_, reject) => {
+        const onAbort = () => {
+          controller.abort(runSignal.reason);
+          reject(runSignal.reason);
+        };
+        runSignal.addEventListener("abort", onAbort, { once: true });
+        cleanup.push(() => runSignal.removeEventListener("abort", onAbort));
+      }),
+    );
+  }
+  if (timeoutMs !== undefined) {
+    stops.push(
+      new Promise<never>((_, reject) => {
+        const timer = setTimeout(() => {
+          controller.abort(new ToolTimeout(timeoutMs));
+          reject(new ToolTimeout(timeoutMs));
+        }, timeoutMs);
+        cleanup.push(() => clearTimeout(timer));
+      }),
+    );
+  }
+  try {
+    const running = runThroughMiddleware(middleware, {
+      tool,
+      input,
+      context: { toolCallId, signal: controller.signal },
+    });
+    return await Promise.race([running, ...stops]);
+  } finally {
+    for (const undo of cleanup) undo();
+  }
+}

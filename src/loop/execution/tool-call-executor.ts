@@ -1,0 +1,145 @@
+import type { ModelMessage, ToolResultPart } from "ai";
+import type { RunEvents } from "../../events/run-events.js";
+import type { ToolFailureReason } from "../../events/tool-loop-event.js";
+import type { RestartRequest, ToolInjectionStrategy } from "../../strategies/tool-injection-strategy.js";
+import { serializeToolResult } from "../../tools/serialize-result.js";
+import type { AnyTool } from "../../tools/tool.js";
+import type { ToolRegistry } from "../../tools/tool-registry.js";
+import type { ToolNotFoundError } from "../errors.js";
+import type { ModelToolCall } from "../model-port.js";
+import type { RunSettings } from "../run-settings.js";
+import { describeThrown } from "./describe-thrown.js";
+import { ToolInjector } from "./inject-tools.js";
+import { invokeTool, ToolTimeout } from "./invoke-tool.js";
+import { resolveToolCall } from "./resolve-tool-call.js";
+import type { ToolMiddleware } from "./tool-middleware.js";
+import { UnknownToolPolicy } from "./unknown-tool-policy.js";
+
+/** What the executor needs for every call of one run. */
+export interface ToolCallExecutorSetup {
+  readonly registry: ToolRegistry;
+  readonly events: RunEvents;
+  readonly settings: RunSettings;
+  readonly strategies: readonly ToolInjectionStrategy[];
+  readonly middleware: readonly ToolMiddleware[];
+  readonly signal?: AbortSignal;
+}
+
+/** One call's result part, and the restart a strategy asked for after it, if any. */
+export interface ToolCallOutcome {
+  readonly part: ToolResultPart;
+  readonly restart?: RestartRequest;
+}
+
+/**
+ * Runs one tool call the way every backend needs it run: resolve (name and input), invoke (middleware,
+ * time limit, cancellation), serialize for the model, inject (strategies and the registry). Every failure
+ * becomes an error result the model reads; only cancellation and a failing strategy throw.
+ */
+export class ToolCallExecutor {
+  readonly unknownTools: UnknownToolPolicy;
+  private readonly injector: ToolInjector;
+
+  constructor(private readonly setup: ToolCallExecutorSetup) {
+    this.unknownTools = new UnknownToolPolicy(setup.settings.maxUnknownToolCalls);
+    this.injector = new ToolInjector(setup.registry, setup.strategies, setup.events, setup.signal);
+  }
+
+  /** Every tool added during the run, in order. */
+  get injected(): readonly AnyTool[] {
+    return this.injector.injected;
+  }
+
+  async execute(
+    call: ModelToolCall,
+    iteration: number,
+    history: readonly ModelMessage[],
+  ): Promise<ToolCallOutcome> {
+    const { registry, events, settings, signal } = this.setup;
+    const resolution = resolveToolCall(call, registry, this.unknownTools);
+    if (!resolution.ok) return { part: this.fail(call, iteration, resolution.reason, resolution.message) };
+    const { tool, input } = resolution;
+    registry.markUsed(tool.name);
+    const started = performance.now();
+    let value: unknown;
+    try {
+      value = await invokeTool(tool, input, call.toolCallId, {
+        middleware: this.setup.middleware,
+        timeoutMs: settings.toolTimeoutMs,
+        signal,
+      });
+    } catch (error) {
+      if (error instanceof ToolTimeout) {
+        const message = `Tool "${tool.name}" did not finish within ${error.ms} ms`;
+        return { part: this.fail(call, iteration, "timeout", message) };
+      }
+      if (signal?.aborted) throw signal.reason ?? error;
+      const message = `Tool "${tool.name}" failed: ${describeThrown(error, settings.maxResultChars)}`;
+      return { part: this.fail(call, iteration, "threw", message) };
+    }
+    let text: string;
+    try {
+      text = serializeToolResult(value, { maxChars: settings.maxResultChars });
+    } catch (error) {
+      const message = `The result of "${tool.name}" could not be read: ${describeThrown(error, settings.maxResultChars)}`;
+      return { part: this.fail(call, iteration, "unreadable-result", message) };
+    }
+    events.emit({
+      type: "ToolInvoked",
+      iteration,
+      toolCallId: call.toolCallId,
+      toolName: tool.name,
+      input,
+      resultText: text,
+      durationMs: performance.now() - started,
+    });
+    const { notices, restart } = await this.injector.evaluate({
+      toolName: tool.name,
+      input,
+      resultText: text,
+      value,
+      iteration,
+      history,
+    });
+    if (notices.length > 0) text = `${text}\n\n${this.capped(notices.map((n) => `[${n}]`).join("\n"))}`;
+    return { part: resultPart(call, { type: "text", value: text }), restart };
+  }
+
+  /** The error that ends the run once the model has called too many unknown tools in a row. */
+  tooManyUnknownTools(): ToolNotFoundError | undefined {
+    return this.unknownTools.verdict(this.setup.registry.names());
+  }
+
+  /** The error result of a call that will not run (the run was cancelled, restarts, or the id repeats). */
+  notRun(call: ModelToolCall, iteration: number, reason: ToolFailureReason, message: string): ToolResultPart {
+    return this.fail(call, iteration, reason, message);
+  }
+
+  private fail(
+    call: ModelToolCall,
+    iteration: number,
+    reason: ToolFailureReason,
+    message: string,
+  ): ToolResultPart {
+    const text = this.capped(message);
+    this.setup.events.emit({
+      type: "ToolFailed",
+      iteration,
+      toolCallId: call.toolCallId,
+      toolName: call.toolName,
+      input: call.input,
+      reason,
+      message: text,
+    });
+    return resultPart(call, { type: "error-text", value: text });
+  }
+
+  /** Error text and notices are held to the same cap as results. */
+  private capped(text: string): string {
+    return serializeToolResult(text, { maxChars: this.setup.settings.maxResultChars });
+  }
+}
+
+function resultPart(call: ModelToolCall, output: ToolResultPart["output"]): ToolResultPart {
+  return { type: "tool-result", toolCallId: call.toolCallId, toolName: call.toolName, output };
+}

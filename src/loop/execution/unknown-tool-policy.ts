@@ -1,0 +1,64 @@
+import { ToolNotFoundError } from "../errors.js";
+import { closestNames } from "./did-you-mean.js";
+
+const MAX_LISTED_TOOLS = 30;
+// Names longer than any valid tool name are not worth an edit-distance search (and could make it slow).
+const MAX_MATCHED_NAME = 128;
+const MAX_ECHOED_NAME = 80;
+
+/**
+ * What happens when the model calls a tool that does not exist: each such call gets an error result with
+ * the closest names, and a streak of `limit` unknown calls in a row ends the run. A known call resets the
+ * streak.
+ */
+export class UnknownToolPolicy {
+  private streak = 0;
+  private last = "";
+
+  constructor(private readonly limit: number) {}
+
+  /** Records a call to `toolName`, found or not. */
+  record(toolName: string, found: boolean): void {
+    if (found) {
+      this.streak = 0;
+      return;
+    }
+    this.streak++;
+    this.last = toolName;
+  }
+
+  /** The error that ends the run once the streak reaches the limit. */
+  verdict(availableTools: readonly string[]): ToolNotFoundError | undefined {
+    if (this.streak < this.limit) return undefined;
+    return new ToolNotFoundError(echo(this.last), availableTools, this.streak);
+  }
+
+  /** The error result for an unknown `toolName`: the closest names and what is available. */
+  message(toolName: string, availableTools: readonly string[]): string {
+    if (toolName.trim() === "") {
+      return `The tool name is empty. Available tools: ${listed(availableTools)}.`;
+    }
+    const close = toolName.length <= MAX_MATCHED_NAME ? closestNames(toolName, availableTools) : [];
+    return [
+      `Unknown tool "${echo(toolName)}".`,
+      close.length > 0 ? `Did you mean: ${close.join(", ")}?` : "",
+      `Available tools: ${listed(availableTools)}.`,
+    ]
+      .filter(Boolean)
+      .join(" ");
+  }
+}
+
+/** A name as the model may read it back: long ones are cut (a hostile name could be megabytes). */
+function echo(name: string): string {
+  return name.length <= MAX_ECHOED_NAME
+    ? name
+    : `${name.slice(0, MAX_ECHOED_NAME)}… (${name.length} characters)`;
+}
+
+function listed(names: readonly string[]): string {
+  if (names.length === 0) return "(none)";
+  return names.length > MAX_LISTED_TOOLS
+    ? `${names.slice(0, MAX_LISTED_TOOLS).join(", ")}, …`
+    : names.join(", ");
+}

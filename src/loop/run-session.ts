@@ -1,0 +1,243 @@
+import type { ModelMessage, ToolResultPart } from "ai";
+import type { RunEvents } from "../events/run-events.js";
+import type { JsonSchema } from "../schema/json-schema.js";
+import type { ToolInjectionStrategy } from "../strategies/tool-injection-strategy.js";
+import type { AnyTool } from "../tools/tool.js";
+import { ToolRegistry } from "../tools/tool-registry.js";
+import {
+  MaxIterationsExceededError,
+  ToolLoopAbortedError,
+  ToolLoopError,
+  withConversation,
+} from "./errors.js";
+import { ToolCallExecutor } from "./execution/tool-call-executor.js";
+import type { ToolMiddleware } from "./execution/tool-middleware.js";
+import { FinalAnswerCheck } from "./final-answer-check.js";
+import type { ModelStepResult, ModelToolCall, TokenUsage } from "./model-port.js";
+import type { RunSettings } from "./run-settings.js";
+import type { RunEnd, StepOutcome, ToolCallsOutcome } from "./step-outcome.js";
+import { outputInstruction } from "./structured-output.js";
+import { untilAborted } from "./until-aborted.js";
+
+/** Everything one run starts from. */
+export interface RunSessionInit {
+  readonly messages: readonly ModelMessage[];
+  readonly system?: string;
+  readonly tools: readonly AnyTool[];
+  readonly strategies: readonly ToolInjectionStrategy[];
+  readonly middleware: readonly ToolMiddleware[];
+  readonly settings: RunSettings;
+  readonly outputSchema?: JsonSchema;
+  readonly signal?: AbortSignal;
+  readonly events: RunEvents;
+}
+
+const CANCELLED_TEXT = "The run was cancelled before this tool finished";
+const EMPTY_TURN: ModelMessage = { role: "assistant", content: "(empty response)" };
+
+/** The calls of one model response whose results are still being written. */
+interface OpenCalls {
+  readonly calls: readonly ModelToolCall[];
+  /** The content of the response's `role: "tool"` message, already in the history. */
+  readonly results: ToolResultPart[];
+  readonly iteration: number;
+  closed: boolean;
+}
+
+/**
+ * The state and rules of one run, shared by every backend's driver: the history, the tool registry and
+ * budget, the iteration cap, the final-answer check, the unknown-tool limit, cancellation, token usage and
+ * error wrapping. A driver only decides who calls whom: it begins an iteration, records what the model
+ * said, and hands over tool calls or a final answer; each returns what happens next.
+ *
+ * An **iteration** is one model response the run handles: on a step backend, one model call; on a
+ * conversation backend (Codex), each tool call it asks us to run and each final message, because each
+ * stands for a response of its model and its own model calls are not visible to us.
+ */
+export class RunSession {
+  readonly history: ModelMessage[];
+  readonly registry: ToolRegistry;
+  /** The configured system prompt plus, for structured output, the JSON instruction. */
+  readonly system: string | undefined;
+  readonly signal: AbortSignal | undefined;
+  private readonly executor: ToolCallExecutor;
+  private readonly answers: FinalAnswerCheck;
+  private readonly usage = { inputTokens: 0, outputTokens: 0 };
+  private iterations = 0;
+  private open: OpenCalls | undefined;
+
+  constructor(private readonly init: RunSessionInit) {
+    this.history = [...init.messages];
+    this.registry = new ToolRegistry(init.tools, { maxInjectedTools: init.settings.maxInjectedTools });
+    this.signal = init.signal;
+    this.system =
+      [init.system, init.outputSchema && outputInstruction(init.outputSchema)].filter(Boolean).join("\n\n") ||
+      undefined;
+    this.executor = new ToolCallExecutor({
+      registry: this.registry,
+      events: init.events,
+      settings: init.settings,
+      strategies: init.strategies,
+      middleware: init.middleware,
+      signal: init.signal,
+    });
+    this.answers = new FinalAnswerCheck(init.outputSchema, init.settings.maxOutputRepairs, init.events);
+  }
+
+  /** Iterations so far. */
+  get iteration(): number {
+    return this.iterations;
+  }
+
+  /**
+   * Starts an iteration: checks cancellation and the cap, and tells observers which tools are offered.
+   *
+   * @throws ToolLoopAbortedError, MaxIterationsExceededError
+   */
+  beginIteration(): readonly AnyTool[] {
+    this.throwIfAborted();
+    if (this.iterations >= this.init.settings.maxIterations)
+      throw new MaxIterationsExceededError(this.init.settings.maxIterations);
+    this.iterations++;
+    const tools = this.registry.all();
+    this.init.events.emit({
+      type: "ToolLoopIteration",
+      iteration: this.iterations,
+      toolNames: tools.map((t) => t.name),
+    });
+    return tools;
+  }
+
+  /**
+   * Awaits `work` (a model call, a turn) unless the run is cancelled first, so a backend that ignores the
+   * signal cannot keep a cancelled run pending.
+   */
+  untilAborted<T>(work: Promise<T>): Promise<T> {
+    return untilAborted(work, this.signal);
+  }
+
+  /** Records one model response: its messages (an empty one still counts), its calls and its usage. */
+  recordResponse(response: Pick<ModelStepResult, "responseMessages" | "toolCalls" | "text" | "usage">): void {
+    this.history.push(...(response.responseMessages.length > 0 ? response.responseMessages : [EMPTY_TURN]));
+    this.addUsage(response.usage);
+    this.init.events.emit({
+      type: "ModelResponded",
+      iteration: this.iterations,
+      text: response.text,
+      toolCalls: response.toolCalls.map((c) => ({ toolName: c.toolName, input: c.input })),
+    });
+  }
+
+  /** Appends a message that is not a model response (a driver's continuation prompt, a partial turn). */
+  append(message: ModelMessage): void {
+    this.history.push(message);
+  }
+
+  /** Adds tokens a backend reported apart from a response (a whole Codex turn). */
+  addUsage(usage: Partial<TokenUsage> | undefined): void {
+    this.usage.inputTokens += usage?.inputTokens ?? 0;
+    this.usage.outputTokens += usage?.outputTokens ?? 0;
+  }
+
+  /**
+   * Runs the calls of one model response in order and records every call with a result, whatever
+   * happens: a call that repeats an earlier id, or that a cancellation or restart stops, gets an error
+   * result too, so the history stays well-formed.
+   *
+   * @throws ToolNotFoundError after too many unknown tools in a row; the cancellation; a strategy's failure
+   */
+  async handleToolCalls(calls: readonly ModelToolCall[]): Promise<ToolCallsOutcome> {
+    const open: OpenCalls = { calls, results: [], iteration: this.iterations, closed: false };
+    this.history.push({ role: "tool", content: open.results });
+    this.open = open;
+    const seen = new Set<string>();
+    try {
+      for (const call of calls) {
+        this.throwIfAborted();
+        if (seen.has(call.toolCallId)) {
+          open.results.push(
+            this.executor.notRun(
+              call,
+              open.iteration,
+              "invalid-input",
+              `Not run: another call in this message already has the id "${call.toolCallId}".`,
+            ),
+          );
+          continue;
+        }
+        seen.add(call.toolCallId);
+        const { part, restart } = await this.executor.execute(call, open.iteration, this.history);
+        if (open.closed) break; // the run ended while this call ran; its result came too late
+        open.results.push(part);
+        if (restart) {
+          this.closeOpenCalls("the run restarts with an updated prompt");
+          return { next: { type: "restart", request: restart }, results: open.results };
+        }
+      }
+    } finally {
+      this.closeOpenCalls("the run ended before this call ran");
+    }
+    const tooMany = this.executor.tooManyUnknownTools();
+    if (tooMany) throw tooMany;
+    return { next: { type: "continue" }, results: open.results };
+  }
+
+  /**
+   * Judges a final answer: usable (the run ends with it) or sent back with what was wrong (the run goes on).
+   *
+   * @throws OutputValidationError when no repair is left
+   */
+  handleFinalAnswer(text: string): StepOutcome {
+    const verdict = this.answers.judge(text, this.iterations);
+    if (verdict.ok) return { type: "final", answer: verdict.value };
+    this.history.push({ role: "user", content: verdict.repair });
+    return { type: "continue", reply: verdict.repair };
+  }
+
+  /** How the run ended, once a step said so. */
+  end(outcome: Exclude<StepOutcome, { type: "continue" }>): RunEnd {
+    const record = {
+      history: this.history,
+      iterations: this.iterations,
+      injectedTools: [...this.executor.injected],
+      usage: { ...this.usage },
+    };
+    return outcome.type === "final"
+      ? { ...record, type: "final", answer: outcome.answer }
+      : { ...record, type: "restart", request: outcome.request };
+  }
+
+  /**
+   * The error the run ends with: ours as it is, anything else wrapped (as a cancellation when the run's
+   * signal fired), carrying the conversation with every call answered.
+   */
+  fail(error: unknown): ToolLoopError {
+    this.closeOpenCalls("the run ended before this call ran");
+    return withConversation(error, this.history, this.iterations, (cause) =>
+      this.signal?.aborted
+        ? new ToolLoopAbortedError(this.signal.reason ?? cause)
+        : new ToolLoopError(`The run failed: ${cause instanceof Error ? cause.message : String(cause)}`, {
+            cause,
+          }),
+    );
+  }
+
+  private throwIfAborted(): void {
+    if (this.signal?.aborted) throw new ToolLoopAbortedError(this.signal.reason);
+  }
+
+  /** Gives every call of the open response that has no result yet a "cancelled" or "not run" result. */
+  private closeOpenCalls(why: string): void {
+    const open = this.open;
+    if (!open || open.closed) return;
+    open.closed = true;
+    this.open = undefined;
+    const cancelled = this.signal?.aborted === true;
+    for (const call of open.calls.slice(open.results.length)) {
+      const part = cancelled
+        ? this.executor.notRun(call, open.iteration, "cancelled", CANCELLED_TEXT)
+        : this.executor.notRun(call, open.iteration, "not-run", `Not run: ${why}.`);
+      open.results.push(part);
+    }
+  }
+}

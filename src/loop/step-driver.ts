@@ -1,0 +1,26 @@
+import { callBackend } from "./call-backend.js";
+import type { ModelAdapter } from "./model-port.js";
+import type { RunSession } from "./run-session.js";
+import type { RunEnd } from "./step-outcome.js";
+
+/**
+ * The driver for step backends (the AI SDK): we call the model one step at a time and hand each response
+ * to the run session, which runs the tools, applies what strategies changed, and says what happens next.
+ */
+export async function driveSteps(adapter: ModelAdapter, session: RunSession): Promise<RunEnd> {
+  try {
+    for (;;) {
+      const tools = session.beginIteration();
+      const request = { system: session.system, messages: session.history, tools, signal: session.signal };
+      const response = await session.untilAborted(callBackend(() => adapter.step(request), session.signal));
+      session.recordResponse(response);
+      const next =
+        response.toolCalls.length === 0
+          ? session.handleFinalAnswer(response.text)
+          : (await session.handleToolCalls(response.toolCalls)).next;
+      if (next.type !== "continue") return session.end(next);
+    }
+  } catch (error) {
+    throw session.fail(error);
+  }
+}

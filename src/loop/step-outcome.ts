@@ -1,0 +1,33 @@
+import type { ModelMessage, ToolResultPart } from "ai";
+import type { RestartRequest } from "../strategies/tool-injection-strategy.js";
+import type { AnyTool } from "../tools/tool.js";
+import type { TokenUsage } from "./model-port.js";
+
+/**
+ * What happens after a step of a run, as a value: go on, stop with the final answer, or start again from
+ * the prompt because a strategy asked for it. Exceptions are for failures only.
+ */
+export type StepOutcome =
+  /** `reply`: the text sent back to the model (a repair request), for backends that take input turn by turn. */
+  | { readonly type: "continue"; readonly reply?: string }
+  | { readonly type: "final"; readonly answer: unknown }
+  | { readonly type: "restart"; readonly request: RestartRequest };
+
+/** What happens after the calls of one response, and each call's result, in order. */
+export interface ToolCallsOutcome {
+  readonly next: StepOutcome;
+  readonly results: readonly ToolResultPart[];
+}
+
+/** What a run (one attempt, until its end) did. */
+export interface RunRecord {
+  readonly history: ModelMessage[];
+  readonly iterations: number;
+  readonly injectedTools: readonly AnyTool[];
+  readonly usage: TokenUsage;
+}
+
+/** How a run's attempt ended: with an answer, or asking to start again. */
+export type RunEnd =
+  | (RunRecord & { readonly type: "final"; readonly answer: unknown })
+  | (RunRecord & { readonly type: "restart"; readonly request: RestartRequest });

@@ -1,0 +1,14 @@
+import { ToolLoopError } from "../loop/errors.js";
+
+/** The run needed more restarts for section expansions than allowed. */
+export class ExpansionLimitError extends ToolLoopError {
+  constructor(
+    readonly maxExpansions: number,
+    readonly sectionKeys: readonly string[],
+  ) {
+    super(
+      `The run restarted ${maxExpansions} times to expand sections and then asked for more (${sectionKeys.join(", ")}); ` +
+        "raise withMaxExpansions() or mark those sections FULL",
+    );
+  }
+}
