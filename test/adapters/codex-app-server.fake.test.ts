@@ -1,5 +1,5 @@
 // Tier 1: the client against a fake app-server script: handshake, tool round trip, errors, timeouts, death.
-import "../../examples/register-schemas.js";
+import "../fixtures/store/register.js";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -13,7 +13,7 @@ import {
   ToolNotFoundError,
 } from "entity-tools";
 import { CodexAppServerAdapter, CodexAppServerError, type CodexAppServerOptions } from "entity-tools/codex";
-import { CustomerSearchTools } from "../../examples/domain/customer-search-tools.js";
+import { CustomerSearchTools } from "../fixtures/store/customer-search-tools.js";
 
 const FAKE = path.resolve("test/support/fake-app-server.mjs");
 

@@ -1,12 +1,12 @@
 // Tier 2: the real `codex app-server` from the pinned @openai/codex dev dependency, its model provider
 // pointed (through a fresh CODEX_HOME) at a Responses API mock on 127.0.0.1.
-import "../../examples/register-schemas.js";
+import "../fixtures/store/register.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { defineTool, PromptRunner, type NewToolsMode } from "entity-tools";
 import { CodexAppServerAdapter } from "entity-tools/codex";
-import { SpendAnswer } from "../../examples/domain/answers.js";
-import { CustomerSearchTools } from "../../examples/domain/customer-search-tools.js";
-import { supportPrompt } from "../../examples/support-desk/support-prompt.js";
+import { SpendAnswer } from "../fixtures/store/answers.js";
+import { CustomerSearchTools } from "../fixtures/store/customer-search-tools.js";
+import { supportPrompt } from "../fixtures/store/support-prompt.js";
 import { calledTools, codexHomeFor, functionOutputs, toolNames } from "../support/codex-home.js";
 import {
   startResponsesMock,

@@ -1,9 +1,9 @@
-import "../../examples/register-schemas.js";
+import "../fixtures/store/register.js";
 import { createOpenAI } from "@ai-sdk/openai";
 import { afterEach, describe, expect, it } from "vitest";
 import { PromptRunner, TOOL_NAME_PATTERN } from "entity-tools";
-import { SpendAnswer } from "../../examples/domain/answers.js";
-import { CustomerSearchTools } from "../../examples/domain/customer-search-tools.js";
+import { SpendAnswer } from "../fixtures/store/answers.js";
+import { CustomerSearchTools } from "../fixtures/store/customer-search-tools.js";
 import { startOpenAiWireMock, type WireMock } from "../support/openai-wire-mock.js";
 
 let mock: WireMock | undefined;

@@ -1,4 +1,4 @@
-import "../../examples/register-schemas.js";
+import "../fixtures/store/register.js";
 import { describe, expect, it } from "vitest";
 import {
   AiSdkAdapter,
@@ -11,8 +11,8 @@ import {
   type ModelAdapter,
   type ToolLoopEvent,
 } from "entity-tools";
-import { CustomerSearchTools } from "../../examples/domain/customer-search-tools.js";
-import { supportPrompt } from "../../examples/support-desk/support-prompt.js";
+import { CustomerSearchTools } from "../fixtures/store/customer-search-tools.js";
+import { supportPrompt } from "../fixtures/store/support-prompt.js";
 import { call, mockModel, offeredAt, text, toolResultsSeenAt } from "../support/mock-model.js";
 
 /** A backend that, like the Codex app-server, cannot change tools within a conversation. */

@@ -1,9 +1,9 @@
-import "../../examples/register-schemas.js";
+import "../fixtures/store/register.js";
 import { describe, expect, it } from "vitest";
 import { defineTool, PromptRunner, type ToolInjectionStrategy } from "entity-tools";
-import { CustomerSearchTools } from "../../examples/domain/customer-search-tools.js";
-import { CartTools, ShoppingCart } from "../../examples/domain/shopping-cart.js";
-import { Order } from "../../examples/domain/order.js";
+import { CustomerSearchTools } from "../fixtures/store/customer-search-tools.js";
+import { CartTools, ShoppingCart } from "../fixtures/store/shopping-cart.js";
+import { Order } from "../fixtures/store/order.js";
 import { call, mockModel, offeredAt, text, toolResultsSeenAt } from "../support/mock-model.js";
 
 const discoveryRunner = (model: ReturnType<typeof mockModel>) =>

@@ -1,4 +1,4 @@
-import "../../examples/register-schemas.js";
+import "../fixtures/store/register.js";
 import { describe, expect, it } from "vitest";
 import {
   defineTool,
@@ -8,8 +8,8 @@ import {
   ToolLoopAbortedError,
   ToolNotFoundError,
 } from "entity-tools";
-import { SpendAnswer } from "../../examples/domain/answers.js";
-import { CustomerSearchTools } from "../../examples/domain/customer-search-tools.js";
+import { SpendAnswer } from "../fixtures/store/answers.js";
+import { CustomerSearchTools } from "../fixtures/store/customer-search-tools.js";
 import { call, mockModel, offeredAt, text, toolResultsSeenAt } from "../support/mock-model.js";
 
 const errorsSeen = (model: ReturnType<typeof mockModel>, index: number) => {

@@ -1,8 +1,8 @@
-import "../../examples/register-schemas.js";
+import "../fixtures/store/register.js";
 import { describe, expect, it } from "vitest";
 import { PromptRunner, type ToolLoopEvent } from "entity-tools";
-import { SpendAnswer } from "../../examples/domain/answers.js";
-import { CustomerSearchTools } from "../../examples/domain/customer-search-tools.js";
+import { SpendAnswer } from "../fixtures/store/answers.js";
+import { CustomerSearchTools } from "../fixtures/store/customer-search-tools.js";
 import { call, mockModel, offeredAt, text, toolResultsSeenAt } from "../support/mock-model.js";
 
 describe("the seed flow through the real AI SDK (MockLanguageModelV3)", () => {

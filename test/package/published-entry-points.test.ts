@@ -24,6 +24,78 @@ describe("the built package, imported by its own name (npm test builds first)", 
     expect(JSON.parse(stdout)).toEqual({ core: [], testing: [], fakeInCore: false });
   });
 
+  it("lists its public names: exactly these runtime exports, and Codex only under entity-tools/codex", async () => {
+    const script = `
+      const core = await import("entity-tools");
+      const codex = await import("entity-tools/codex");
+      console.log(JSON.stringify({ core: Object.keys(core).sort(), codex: Object.keys(codex).sort() }));`;
+    const { stdout } = await run(process.execPath, ["--input-type=module", "-e", script]);
+    expect(JSON.parse(stdout)).toEqual({
+      core: [
+        "AiSdkAdapter",
+        "DEFAULT_MAX_EXPANSIONS",
+        "DEFAULT_MAX_INJECTED_TOOLS",
+        "DEFAULT_MAX_ITERATIONS",
+        "DEFAULT_RUN_SETTINGS",
+        "DecoratorMisuseError",
+        "DuplicateToolNameError",
+        "EntityToolsError",
+        "ExpansionLimitError",
+        "InvalidSettingError",
+        "InvalidToolNameError",
+        "InvalidToolProviderError",
+        "InvalidToolSourceError",
+        "LlmTool",
+        "MarkdownSection",
+        "MaxIterationsExceededError",
+        "MissingOutputSchemaError",
+        "MissingToolSchemaError",
+        "ModelCallError",
+        "OutputValidationError",
+        "PromptRunner",
+        "PromptTemplate",
+        "PromptTemplateError",
+        "READ_SECTION",
+        "SectionVisibility",
+        "StrategyError",
+        "TOOL_NAME_PATTERN",
+        "ToolLoopAbortedError",
+        "ToolLoopError",
+        "ToolNotFoundError",
+        "ToolParam",
+        "ToolProvider",
+        "ToolProviderStrategy",
+        "VisibilityExpansionRequired",
+        "bindObjectTools",
+        "bindProviderTools",
+        "defineTool",
+        "getLlmTools",
+        "getToolParamDescriptions",
+        "getToolProviderOptions",
+        "isToolProvider",
+        "isValidToolName",
+        "registerToolSchemas",
+      ],
+      codex: [
+        "CodexAppServerAdapter",
+        "CodexAppServerError",
+        "DEFAULT_CODEX_ARGS",
+        "buildDynamicTools",
+        "buildToolCallDeltaFromDynamicRequest",
+      ],
+    });
+  });
+
+  it("importing entity-tools loads no child-process module (entity-tools/codex does)", async () => {
+    const loads = async (entry: string) => {
+      const script = `await import("${entry}");
+        console.log(process.moduleLoadList.some((m) => m.includes("child_process")));`;
+      return (await run(process.execPath, ["--input-type=module", "-e", script])).stdout.trim();
+    };
+    expect(await loads("entity-tools")).toBe("false");
+    expect(await loads("entity-tools/codex")).toBe("true");
+  });
+
   it("ships the schema CLI as the entity-tools bin", async () => {
     const { stderr } = await run(process.execPath, ["dist/src/schema/cli.js", "--help"]).catch(
       (e: { stderr: string }) => e,

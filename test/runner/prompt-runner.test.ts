@@ -1,4 +1,4 @@
-import "../../examples/register-schemas.js";
+import "../fixtures/store/register.js";
 import { describe, expect, it } from "vitest";
 import {
   defineTool,
@@ -7,7 +7,7 @@ import {
   MissingOutputSchemaError,
   PromptRunner,
 } from "entity-tools";
-import { CustomerSearchTools } from "../../examples/domain/customer-search-tools.js";
+import { CustomerSearchTools } from "../fixtures/store/customer-search-tools.js";
 import { call, mockModel, offeredAt, text } from "../support/mock-model.js";
 
 describe("PromptRunner", () => {

@@ -1,11 +1,11 @@
-import "../../examples/register-schemas.js";
+import "../fixtures/store/register.js";
 import { describe, expect, it } from "vitest";
 import { ModelCallError, PromptRunner } from "entity-tools";
 import { FakePromptRunner, ScriptedLanguageModel } from "entity-tools/testing";
-import { SpendAnswer } from "../../examples/domain/answers.js";
-import { Customer } from "../../examples/domain/customer.js";
-import { CustomerSearchTools } from "../../examples/domain/customer-search-tools.js";
-import { OrderRepository } from "../../examples/domain/repositories.js";
+import { SpendAnswer } from "../fixtures/store/answers.js";
+import { Customer } from "../fixtures/store/customer.js";
+import { CustomerSearchTools } from "../fixtures/store/customer-search-tools.js";
+import { OrderRepository } from "../fixtures/store/repositories.js";
 
 describe("FakePromptRunner", () => {
   it("drives the real loop with patterns, records each step, and shares state with derived runners", async () => {

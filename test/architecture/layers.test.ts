@@ -1,0 +1,84 @@
+// The layering of src/ and decorators/, checked from the import statements themselves. Written by hand
+// (about forty lines) rather than with a dependency-graph package, because the rule is ours: the layer
+// order below is the architecture, and a test names the import that breaks it.
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+/** Lowest first. A file may import its own folder and folders of lower layers, never a higher or a peer. */
+const LAYERS: readonly (readonly string[])[] = [
+  ["src/errors"],
+  ["decorators"],
+  ["src/schema"],
+  ["src/tools"],
+  ["src/events"],
+  ["src/strategies"],
+  ["src/loop"],
+  ["src/adapters", "src/disclosure"],
+  ["src/runner"],
+  ["src/testing", "src/codex"],
+  ["src/index.ts"],
+];
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(full);
+    return entry.name.endsWith(".ts") ? [full] : [];
+  });
+}
+
+const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+"(\.[^"]+)"|(?:^|\n)\s*import\s+"(\.[^"]+)"/g;
+
+/** Relative imports of every file, resolved to repository paths (`.js` specifiers name `.ts` files). */
+function importGraph(): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const file of [...sourceFiles("src"), ...sourceFiles("decorators")]) {
+    const targets = [...readFileSync(file, "utf8").matchAll(IMPORT)].map((m) =>
+      path.join(path.dirname(file), (m[1] ?? m[2])!).replace(/\.js$/, ".ts"),
+    );
+    graph.set(file, targets);
+  }
+  return graph;
+}
+
+function layerOf(file: string): { index: number; folder: string } {
+  for (const [index, folders] of LAYERS.entries()) {
+    const folder = folders.find((f) => file === f || file.startsWith(`${f}/`));
+    if (folder) return { index, folder };
+  }
+  throw new Error(`${file} belongs to no layer: add its folder to LAYERS`);
+}
+
+describe("architecture", () => {
+  const graph = importGraph();
+
+  it("imports only go down the layers (or stay in the same folder)", () => {
+    const wrong: string[] = [];
+    for (const [file, targets] of graph) {
+      const from = layerOf(file);
+      for (const target of targets) {
+        const to = layerOf(target);
+        if (to.folder !== from.folder && to.index >= from.index) wrong.push(`${file} → ${target}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it("has no import cycle", () => {
+    const cycles: string[] = [];
+    const state = new Map<string, "visiting" | "done">();
+    const visit = (file: string, trail: string[]) => {
+      if (state.get(file) === "done") return;
+      if (state.get(file) === "visiting") {
+        cycles.push([...trail.slice(trail.indexOf(file)), file].join(" → "));
+        return;
+      }
+      state.set(file, "visiting");
+      for (const target of graph.get(file) ?? []) visit(target, [...trail, file]);
+      state.set(file, "done");
+    };
+    for (const file of graph.keys()) visit(file, []);
+    expect(cycles).toEqual([]);
+  });
+});
