@@ -6,10 +6,11 @@ export interface ScriptedToolCall {
   readonly input?: unknown;
 }
 
-/** One model turn: text, tool calls, or both. */
+/** One model turn: text, tool calls, or both; `usage` is the tokens it reports (0 when absent). */
 export interface ScriptedTurn {
   readonly text?: string;
   readonly toolCalls?: readonly ScriptedToolCall[];
+  readonly usage?: { readonly inputTokens: number; readonly outputTokens: number };
 }
 
 let nextCallId = 1;
@@ -27,12 +28,13 @@ export function generateResult(turn: ScriptedTurn): LanguageModelV3GenerateResul
     });
   }
   const calls = turn.toolCalls?.length ?? 0;
+  const { inputTokens: input, outputTokens: output } = turn.usage ?? { inputTokens: 0, outputTokens: 0 };
   return {
     content,
     finishReason: { unified: calls > 0 ? "tool-calls" : "stop", raw: undefined },
     usage: {
-      inputTokens: { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 },
-      outputTokens: { total: 0, text: 0, reasoning: 0 },
+      inputTokens: { total: input, noCache: input, cacheRead: 0, cacheWrite: 0 },
+      outputTokens: { total: output, text: output, reasoning: 0 },
     },
     warnings: [],
   };

@@ -182,4 +182,9 @@ describe("CodexAppServerAdapter against a fake app-server", () => {
     expect(run.totalIterations).toBe(3);
     expect(run.counters.modelCalls).toBe(3);
   });
+
+  it("reports the tokens Codex counted for the run's turns as ToolLoopResult.usage", async () => {
+    const done = await fakeRunner({ usage: { inputTokens: 120, outputTokens: 9 } }).run("q");
+    expect(done.usage).toEqual({ inputTokens: 120, outputTokens: 9 });
+  });
 });

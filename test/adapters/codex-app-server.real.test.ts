@@ -67,6 +67,11 @@ describe("CodexAppServerAdapter against the real codex app-server", () => {
       "customer_c123_getAverageSpend",
       "customer_c123_recentOrders",
     ]);
+    // The mock reports 100 input and 7 output tokens per response; Codex passes them on per thread.
+    expect(run.usage).toEqual({
+      inputTokens: 100 * mock.requests.length,
+      outputTokens: 7 * mock.requests.length,
+    });
   });
 
   it("seed flow, dispatch mode: the thread goes on and reaches the new tool through call_discovered_tool", async () => {

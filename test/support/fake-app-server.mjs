@@ -1,6 +1,6 @@
 // A stand-in for `codex app-server` speaking just enough of its line-delimited JSON-RPC to test the client:
 // handshake, thread/start, turn/start with scripted item/tool/call requests, turn/interrupt, and failures.
-// The script comes from FAKE_APP_SERVER (JSON): { mode, toolCalls: [{ tool, arguments }], answer }.
+// The script comes from FAKE_APP_SERVER (JSON): { mode, toolCalls: [{ tool, arguments }], answer, usage }.
 import { writeFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 
@@ -11,6 +11,7 @@ const send = (message) => process.stdout.write(`${JSON.stringify(message)}\n`);
 const waiting = new Map();
 let nextId = 1000;
 let interrupted = false;
+let turns = 0;
 const threadId = "thread-1";
 const turnId = "turn-1";
 
@@ -46,6 +47,18 @@ async function runTurn() {
       },
     });
     return;
+  }
+  if (script.usage) {
+    // Codex reports the thread's running totals after each model response.
+    turns++;
+    const total = {
+      inputTokens: script.usage.inputTokens * turns,
+      outputTokens: script.usage.outputTokens * turns,
+    };
+    send({
+      method: "thread/tokenUsage/updated",
+      params: { threadId, turnId, tokenUsage: { total, last: script.usage } },
+    });
   }
   const text = `${script.answer ?? "done"} ${JSON.stringify(outputs)}`;
   send({

@@ -54,12 +54,13 @@ export async function startResponsesMock(replies: readonly ResponsesReply[]): Pr
       type: "response.completed",
       response: {
         id,
+        // Fixed, non-zero counts, so a client's usage reporting can be checked.
         usage: {
-          input_tokens: 0,
+          input_tokens: 100,
           input_tokens_details: null,
-          output_tokens: 0,
+          output_tokens: 7,
           output_tokens_details: null,
-          total_tokens: 0,
+          total_tokens: 107,
         },
       },
     });

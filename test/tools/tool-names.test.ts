@@ -1,4 +1,6 @@
 import fc from "fast-check";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { TOOL_NAME_PATTERN } from "entity-tools";
 import { plainToolName, providerToolName } from "../../src/tools/tool-names.js";
@@ -34,8 +36,12 @@ describe("tool names", () => {
     expect(plainToolName("$lookup")).toMatch(/^_lookup_[0-9a-z]{8}$/);
   });
 
-  it("is deterministic", () => {
-    expect(providerToolName("p", "ünïcødé", "m")).toBe(providerToolName("p", "ünïcødé", "m"));
+  it("is deterministic across processes (another process, the built package, gives the same names)", async () => {
+    const ids = ["ünïcødé", "john smith", "x".repeat(80), "c1"];
+    const script = `const { providerToolName } = await import("./dist/src/tools/tool-names.js");
+      console.log(JSON.stringify(${JSON.stringify(ids)}.map((id) => providerToolName("p", id, "m"))));`;
+    const { stdout } = await promisify(execFile)(process.execPath, ["--input-type=module", "-e", script]);
+    expect(JSON.parse(stdout)).toEqual(ids.map((id) => providerToolName("p", id, "m")));
   });
 
   it("property: over 10 000 random ids (unicode, 100 characters) every name is valid and distinct ids stay distinct", () => {
