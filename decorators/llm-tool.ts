@@ -36,6 +36,9 @@ const EXPLICIT_NAME = /^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$/;
  * Exposes a method to the model as a tool. On a `@ToolProvider` class the tool is bound to each discovered
  * instance; on any other class it is a plain tool of the object passed to `withTools`.
  */
+/** Names that reach an object's prototype machinery instead of a tool, in a name → tool lookup. */
+const RESERVED_NAMES = new Set(["__proto__", "constructor", "prototype"]);
+
 export function LlmTool(descriptionOrOptions: string | LlmToolOptions): MethodDecorator {
   const options =
     typeof descriptionOrOptions === "string" ? { description: descriptionOrOptions } : descriptionOrOptions;
@@ -50,6 +53,17 @@ export function LlmTool(descriptionOrOptions: string | LlmToolOptions): MethodDe
     if (descriptor === undefined || typeof descriptor.value !== "function") {
       throw new DecoratorMisuseError(
         `@LlmTool on ${label}: it is not a method (fields, getters and setters cannot be tools)`,
+      );
+    }
+    const kind = (descriptor.value as Function).constructor.name;
+    if (kind === "GeneratorFunction" || kind === "AsyncGeneratorFunction") {
+      throw new DecoratorMisuseError(
+        `@LlmTool on ${label}: a generator method cannot be a tool (calling it runs nothing); return an array or a Promise instead`,
+      );
+    }
+    if (RESERVED_NAMES.has(options.name ?? propertyKey)) {
+      throw new DecoratorMisuseError(
+        `@LlmTool on ${label}: the tool name "${options.name ?? propertyKey}" is reserved (it names an object's prototype); choose another with @LlmTool({ name })`,
       );
     }
     if (typeof options.description !== "string" || options.description.trim() === "") {

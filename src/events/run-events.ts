@@ -15,7 +15,9 @@ export class RunEvents {
     countEvent(this.counters, event);
     for (const observer of this.observers) {
       try {
-        observer(event);
+        const returned: unknown = observer(event);
+        // An async observer's rejection would otherwise be unhandled and could end the process.
+        if (returned instanceof Promise) returned.catch(() => {});
       } catch {
         // An observer's failure must not change the run it watches.
       }

@@ -57,6 +57,12 @@ export interface ToolProviderDiscoveredEvent extends RunEvent {
   readonly exposedTools: readonly string[];
   /** True when an older instance with the same id held these names before (the newest state wins). */
   readonly replacedEarlierInstance: boolean;
+  /**
+   * Tools of this provider that got another name, because their natural name already belongs to a
+   * different (class, id, method) in this run: `_` in an id lining up with `_` in a method name, two
+   * classes with one prefix, `1` and `"1"`. Empty almost always.
+   */
+  readonly renamedTools: readonly { readonly requested: string; readonly name: string }[];
 }
 
 /** Tools were added to the running conversation. */
@@ -102,7 +108,11 @@ export type ToolLoopEvent =
   | OutputRejectedEvent
   | VisibilityExpandedEvent;
 
-/** Receives every event of every run of a runner. Exceptions it throws are caught and ignored. */
+/**
+ * Receives every event of every run of a runner. What it throws, and the rejection of a promise it
+ * returns (an async observer is accepted too), are caught and ignored: an observer cannot change or
+ * break the run it watches.
+ */
 export type ToolLoopObserver = (event: ToolLoopEvent) => void;
 
 /** An event as emitted inside a run, before the run id is attached. */

@@ -1,5 +1,6 @@
 import type { JsonSchema } from "../schema/json-schema.js";
 import { validateAgainst } from "../schema/validate.js";
+import { inputShapeProblem } from "./execution/input-shape.js";
 
 /** The outcome of reading the model's final answer as JSON of a schema. */
 export type OutputOutcome = { ok: true; value: unknown } | { ok: false; problems: string[] };
@@ -30,15 +31,16 @@ export function readStructuredOutput(text: string, schema: JsonSchema): OutputOu
       problems: [text.trim() === "" ? "the answer was empty" : "the answer is not a JSON object"],
     };
   }
+  const shape = inputShapeProblem(value);
+  if (shape) return { ok: false, problems: [shape] };
   const validation = validateAgainst(schema, value);
   return validation.ok ? { ok: true, value } : { ok: false, problems: validation.problems };
 }
 
 function parseJsonObject(text: string): unknown {
-  const fenced = /```(?:json)?\s*([\s\S]*?)```/.exec(text);
   const candidates = [
     text.trim(),
-    fenced?.[1]?.trim(),
+    fencedBlock(text),
     text.slice(text.indexOf("{"), text.lastIndexOf("}") + 1),
   ];
   for (const candidate of candidates) {
@@ -50,6 +52,19 @@ function parseJsonObject(text: string): unknown {
     }
   }
   return undefined;
+}
+
+/**
+ * The inside of the first code fence (an optional `json` tag dropped), found with `indexOf`: a regular
+ * expression over an unclosed fence followed by a long run of spaces backtracks quadratically.
+ */
+function fencedBlock(text: string): string | undefined {
+  const open = text.indexOf("```");
+  if (open < 0) return undefined;
+  const close = text.indexOf("```", open + 3);
+  if (close < 0) return undefined;
+  const inner = text.slice(open + 3, close);
+  return (inner.startsWith("json") ? inner.slice(4) : inner).trim();
 }
 
 /** The final answer of a run: structured output when a schema is given, otherwise non-empty text. */

@@ -4,6 +4,9 @@ import type { JsonSchema } from "./json-schema.js";
 const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false });
 // Compiled once per schema: bound tools of one class share their schema object, and tools of different
 // classes often share a shape (no parameters, one id...), so validators are also shared by content.
+// The content cache is bounded (oldest out first): a server whose runs each bring their own output
+// schema would otherwise keep every validator, and ajv's compiled code with it, for ever.
+const MAX_CACHED_SCHEMAS = 500;
 const byObject = new WeakMap<object, ValidateFunction>();
 const byContent = new Map<string, ValidateFunction>();
 
@@ -15,12 +18,27 @@ export function validateAgainst(schema: JsonSchema, value: unknown): ValidationO
   let validator = byObject.get(schema);
   if (!validator) {
     const content = JSON.stringify(schema);
-    validator = byContent.get(content) ?? ajv.compile(schema);
-    byContent.set(content, validator);
+    validator = byContent.get(content);
+    if (!validator) {
+      validator = compile(schema);
+      byContent.set(content, validator);
+      if (byContent.size > MAX_CACHED_SCHEMAS) forget(byContent.keys().next().value!);
+    }
     byObject.set(schema, validator);
   }
   if (validator(value)) return { ok: true };
   return { ok: false, problems: (validator.errors ?? []).map(describeError) };
+}
+
+function compile(schema: JsonSchema): ValidateFunction {
+  return ajv.compile(schema);
+}
+
+/** Drops a schema from the content cache and from ajv's own (which keys compiled schemas by object). */
+function forget(content: string): void {
+  const validator = byContent.get(content);
+  byContent.delete(content);
+  if (validator) ajv.removeSchema(validator.schema as object);
 }
 
 function describeError(error: ErrorObject): string {

@@ -19,7 +19,15 @@ export class ToolProviderStrategy implements ToolInjectionStrategy {
   evaluateToolResult(context: ToolInjectionContext): ToolInjectionResult {
     const add: AnyTool[] = [];
     const notices: string[] = [];
-    for (const provider of extractProviders(context.lastToolCall.resultObject)) {
+    let providers: object[];
+    try {
+      providers = extractProviders(context.lastToolCall.resultObject);
+    } catch (error) {
+      // A hostile value (a Proxy whose trap throws) cannot be searched; the call's result still stands.
+      const why = error instanceof Error ? error.message : String(error);
+      return { notices: [`The result could not be searched for entities (${why}); no tools were added.`] };
+    }
+    for (const provider of providers) {
       try {
         add.push(...bindProviderTools(provider));
       } catch (error) {

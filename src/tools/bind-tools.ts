@@ -10,20 +10,20 @@ import { plainToolName, providerToolNames } from "./tool-names.js";
  * @throws InvalidToolProviderError when the instance has no usable id.
  */
 export function bindProviderTools(instance: object): AnyTool[] {
-  const { options, instanceId } = providerIdentity(instance);
+  const { options, instanceId, instanceKey } = providerIdentity(instance);
   const methods = toolMethodsOf(instance.constructor);
   const names = providerToolNames(
     options.prefix,
     instanceId,
     methods.map((m) => m.metadata.name),
   );
-  return methods.map((method, i) => bindMethod(instance, method, names[i]!, instanceId));
+  return methods.map((method, i) => bindMethod(instance, method, names[i]!, { instanceId, instanceKey }));
 }
 
 /** The `@LlmTool` methods of an ordinary object (a tool group), named by `name` or the method name. */
 export function bindObjectTools(instance: object): AnyTool[] {
   return toolMethodsOf(instance.constructor).map((method) =>
-    bindMethod(instance, method, plainToolName(method.metadata.name), undefined),
+    bindMethod(instance, method, plainToolName(method.metadata.name), {}),
   );
 }
 
@@ -31,13 +31,13 @@ function bindMethod(
   instance: object,
   method: ToolMethod,
   name: string,
-  instanceId: string | undefined,
+  id: Pick<ToolOrigin, "instanceId" | "instanceKey">,
 ): AnyTool {
   const { metadata, parameters } = method;
   const origin: ToolOrigin = {
     instance,
     providerClass: instance.constructor,
-    instanceId,
+    ...id,
     methodName: metadata.methodName,
   };
   return {

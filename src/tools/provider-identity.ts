@@ -18,42 +18,54 @@ export function isToolProvider(value: unknown): value is object {
   return typeof value === "object" && value !== null && providerOptionsOf(value.constructor) !== undefined;
 }
 
-/** A provider's options and its id as text. */
+/** A provider's options, its id as text, and its id with its type. */
 export interface ProviderIdentity {
   readonly options: ResolvedToolProviderOptions;
   readonly instanceId: string;
+  /** `number:1` and `string:1` are different providers even though both are named with `1`. */
+  readonly instanceKey: string;
 }
 
 /**
  * Reads a provider's id.
  *
- * @throws InvalidToolProviderError when the id is missing, `null`, `undefined`, empty, or not a string,
- * number or bigint.
+ * @throws InvalidToolProviderError when the id is missing, `null`, `undefined`, empty, not a string,
+ * finite number or bigint, or when reading it throws.
  */
 export function providerIdentity(instance: object): ProviderIdentity {
   const providerClass = instance.constructor;
   const options = providerOptionsOf(providerClass);
   if (!options)
     throw new InvalidToolProviderError(providerClass, "the class is not decorated with @ToolProvider");
-  const id: unknown = (instance as Record<string, unknown>)[options.instanceIdProperty];
+  const property = options.instanceIdProperty;
+  const id = readId(instance, property, providerClass);
   if (id === undefined || id === null) {
+    throw new InvalidToolProviderError(providerClass, `its id property "${property}" is ${String(id)}`);
+  }
+  if (typeof id === "number" && !Number.isFinite(id)) {
     throw new InvalidToolProviderError(
       providerClass,
-      `its id property "${options.instanceIdProperty}" is ${String(id)}`,
+      `its id property "${property}" is ${id}, not a finite number`,
     );
   }
   if (typeof id !== "string" && typeof id !== "number" && typeof id !== "bigint") {
     throw new InvalidToolProviderError(
       providerClass,
-      `its id property "${options.instanceIdProperty}" is a ${typeof id}, not a string or number`,
+      `its id property "${property}" is a ${typeof id}, not a string or number`,
     );
   }
-  const instanceId = String(id);
+  const instanceId = Object.is(id, -0) ? "-0" : String(id);
   if (instanceId.trim() === "") {
-    throw new InvalidToolProviderError(
-      providerClass,
-      `its id property "${options.instanceIdProperty}" is empty`,
-    );
+    throw new InvalidToolProviderError(providerClass, `its id property "${property}" is empty`);
   }
-  return { options, instanceId };
+  return { options, instanceId, instanceKey: `${typeof id}:${instanceId}` };
+}
+
+function readId(instance: object, property: string, providerClass: Function): unknown {
+  try {
+    return (instance as Record<string, unknown>)[property];
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    throw new InvalidToolProviderError(providerClass, `reading its id property "${property}" threw: ${why}`);
+  }
 }

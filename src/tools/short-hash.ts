@@ -1,19 +1,15 @@
-const FNV_PRIME = 0x01000193;
+import { createHash } from "node:crypto";
+
+const HASH_BYTES = 10; // 80 bits: a collision cannot be searched for on a laptop (≈2^40 tries)
+export const SHORT_HASH_LENGTH = 16; // 36^16 > 2^80
 
 /**
- * A short deterministic hash (8 base-36 characters, about 41 bits) of a string, from two FNV-1a passes
- * with different seeds. Used to keep altered or shortened tool names distinct; not for security.
+ * A short deterministic hash of a string: 80 bits of SHA-256 in 16 base-36 characters. Used to keep
+ * altered, shortened or disambiguated tool names distinct.
  */
 export function shortHash(text: string): string {
-  let a = 0x811c9dc5;
-  let b = 0x9747b28c;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    a = Math.imul(a ^ c, FNV_PRIME);
-    b = Math.imul(b ^ c, 0x5bd1e995);
-    b ^= b >>> 15;
-  }
-  const high = (a >>> 0) % 0x200000; // 21 bits
-  const low = (b >>> 0) % 0x100000; // 20 bits
-  return (high * 0x100000 + low).toString(36).padStart(8, "0");
+  const digest = createHash("sha256").update(text).digest();
+  let value = 0n;
+  for (const byte of digest.subarray(0, HASH_BYTES)) value = (value << 8n) | BigInt(byte);
+  return value.toString(36).padStart(SHORT_HASH_LENGTH, "0");
 }

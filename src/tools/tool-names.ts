@@ -1,10 +1,10 @@
 import { MAX_TOOL_NAME_LENGTH, isValidToolName } from "./tool-name-rules.js";
-import { shortHash } from "./short-hash.js";
+import { SHORT_HASH_LENGTH, shortHash } from "./short-hash.js";
 
 const INVALID_CHARS = /[^a-zA-Z0-9_-]/g;
 const SAFE_PART = /^[a-zA-Z0-9_-]*$/;
 const SAFE_HEAD = /^[a-zA-Z_][a-zA-Z0-9_-]*$/;
-const HASH_SUFFIX_LENGTH = 9; // "_" + 8 hash characters
+const HASH_SUFFIX_LENGTH = SHORT_HASH_LENGTH + 1; // "_" + the hash
 
 /**
  * The name of a provider tool: `<prefix>_<id>_<method>`, valid for every major provider.
@@ -41,6 +41,14 @@ function alteredName(raw: string, prefix: string, id: string, method: string): s
   }
   // Prefix and method alone do not fit: keep the start of the sanitized name and the hash.
   return `${leadingSafe(sanitize(raw)).slice(0, MAX_TOOL_NAME_LENGTH - HASH_SUFFIX_LENGTH)}${suffix}`;
+}
+
+/**
+ * Another name for `name`, for a binding whose natural name is taken by a different one: `name` (cut to
+ * fit) with a hash of the binding's identity and the attempt number, so it is deterministic and valid.
+ */
+export function disambiguatedToolName(name: string, identity: string, attempt: number): string {
+  return `${name.slice(0, MAX_TOOL_NAME_LENGTH - HASH_SUFFIX_LENGTH)}_${shortHash(`${identity}#${attempt}`)}`;
 }
 
 /** The name of a plain tool (a method name or an explicit name), made valid the same way. */

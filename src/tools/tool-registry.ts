@@ -1,9 +1,16 @@
 import type { AnyTool } from "./tool.js";
+import { disambiguatedToolName } from "./tool-names.js";
 
 /** A binding that a newer instance with the same name took over. */
 export interface ToolReplacement {
   readonly previous: AnyTool;
   readonly next: AnyTool;
+}
+
+/** A tool that got another name because its natural one belongs to a different binding. */
+export interface ToolRename {
+  readonly requested: string;
+  readonly name: string;
 }
 
 /** What one {@link ToolRegistry.add} changed. */
@@ -16,6 +23,8 @@ export interface ToolAddOutcome {
   readonly alreadyBound: AnyTool[];
   /** Injected tools dropped to stay within the budget, least recently used first. */
   readonly evicted: AnyTool[];
+  /** Tools added under another name than they asked for (their name was another binding's). */
+  readonly renamed: ToolRename[];
 }
 
 /** Options of {@link ToolRegistry}. */
@@ -27,10 +36,18 @@ export interface ToolRegistryOptions {
 /**
  * The tools of one run, by name. Tools given up front are permanent; tools added later ("injected") are
  * subject to the budget, with recency refreshed when they are added again or called.
+ *
+ * A name is the identity of exactly one binding — (provider class, typed id, method) for a provider's
+ * tool, the name itself for any other tool — for the whole run, evicted tools included. The newest
+ * instance of one binding replaces the older one; a different binding that asks for a taken name gets a
+ * deterministic other name (see {@link ToolAddOutcome.renamed}), never the other binding's.
  */
 export class ToolRegistry {
   private readonly tools = new Map<string, AnyTool>();
   private readonly permanent = new Set<string>();
+  private readonly owners = new Map<string, string>(); // name → binding key, for the whole run
+  private readonly nameOf = new Map<string, string>(); // binding key → name
+  private readonly classIds = new Map<Function, number>();
   // Injected names, least recently used first (Map keeps insertion order; a touch re-inserts).
   private readonly recency = new Map<string, true>();
 
@@ -39,6 +56,7 @@ export class ToolRegistry {
     private readonly options: ToolRegistryOptions = {},
   ) {
     for (const tool of initial) {
+      this.reserve(tool.name, this.bindingKey(tool));
       this.tools.set(tool.name, tool);
       this.permanent.add(tool.name);
     }
@@ -63,8 +81,9 @@ export class ToolRegistry {
 
   /** Adds (injects) tools, then enforces the budget. */
   add(tools: readonly AnyTool[]): ToolAddOutcome {
-    const outcome: ToolAddOutcome = { added: [], replaced: [], alreadyBound: [], evicted: [] };
-    for (const tool of tools) {
+    const outcome: ToolAddOutcome = { added: [], replaced: [], alreadyBound: [], evicted: [], renamed: [] };
+    for (const requested of tools) {
+      const tool = this.named(requested, outcome.renamed);
       const existing = this.tools.get(tool.name);
       if (existing && sameBinding(existing, tool)) {
         outcome.alreadyBound.push(existing);
@@ -100,6 +119,37 @@ export class ToolRegistry {
     this.recency.set(name, true);
   }
 
+  /** `tool` under the name its binding owns, a fresh name when its own belongs to another binding. */
+  private named(tool: AnyTool, renamed: ToolRename[]): AnyTool {
+    const key = this.bindingKey(tool);
+    let name = this.nameOf.get(key) ?? tool.name;
+    const identity = identityOf(tool);
+    for (let attempt = 1; this.owners.has(name) && this.owners.get(name) !== key; attempt++) {
+      name = disambiguatedToolName(tool.name, identity, attempt);
+    }
+    this.reserve(name, key);
+    if (name === tool.name) return tool;
+    renamed.push({ requested: tool.name, name });
+    return { ...tool, name };
+  }
+
+  private reserve(name: string, key: string): void {
+    this.owners.set(name, key);
+    this.nameOf.set(key, name);
+  }
+
+  /** What a name stands for: the provider binding, or, for tools without one, the name itself. */
+  private bindingKey(tool: AnyTool): string {
+    const origin = tool.origin;
+    if (origin?.instanceKey === undefined) return `tool|${tool.name}`;
+    let classId = this.classIds.get(origin.providerClass);
+    if (classId === undefined) {
+      classId = this.classIds.size + 1;
+      this.classIds.set(origin.providerClass, classId);
+    }
+    return `${classId}|${origin.instanceKey}|${origin.methodName}`;
+  }
+
   private enforceBudget(): AnyTool[] {
     const max = this.options.maxInjectedTools;
     if (max === undefined) return [];
@@ -121,4 +171,10 @@ function sameBinding(a: AnyTool, b: AnyTool): boolean {
     a.origin.instance === b.origin?.instance &&
     a.origin.methodName === b.origin.methodName
   );
+}
+
+/** A binding's identity that is the same in every process (class names, not class objects), for hashing. */
+function identityOf(tool: AnyTool): string {
+  const origin = tool.origin;
+  return origin ? `${origin.providerClass.name}|${origin.instanceKey ?? ""}|${origin.methodName}` : tool.name;
 }

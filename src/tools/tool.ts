@@ -17,8 +17,10 @@ export interface ToolOrigin {
   readonly instance: object;
   /** Its class. */
   readonly providerClass: Function;
-  /** The provider's id (`undefined` for plain tool objects). */
+  /** The provider's id as text (`undefined` for plain tool objects). */
   readonly instanceId?: string;
+  /** The id with its type (`number:1`, `string:1`), which tells ids apart that read the same as text. */
+  readonly instanceKey?: string;
   /** The bound method. */
   readonly methodName: string;
 }

@@ -152,7 +152,7 @@ export const CASES: Case[] = [
     id: "R19",
     name: "a tool returning a cyclic object",
     turns: [call("cyclic"), text("ok")],
-    seen: ['{"name":"cycle"}'],
+    seen: ['{"name":"cycle","self":"[circular]"}'],
   },
   {
     id: "R20",

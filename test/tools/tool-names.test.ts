@@ -27,13 +27,13 @@ describe("tool names", () => {
     const a = providerToolName("customer", "john smith", "get");
     const b = providerToolName("customer", "john.smith", "get");
     expect(a).not.toBe(b);
-    expect(a).toMatch(/^customer_john_smith_[0-9a-z]{8}_get$/);
+    expect(a).toMatch(/^customer_john_smith_[0-9a-z]{16}_get$/);
     expect(providerToolName("customer", "john_smith", "get")).toBe("customer_john_smith_get");
   });
 
   it("makes a name start with a letter or _", () => {
-    expect(providerToolName("9lives", "1", "x")).toMatch(/^_9lives_1_[0-9a-z]{8}_x$/);
-    expect(plainToolName("$lookup")).toMatch(/^_lookup_[0-9a-z]{8}$/);
+    expect(providerToolName("9lives", "1", "x")).toMatch(/^_9lives_1_[0-9a-z]{16}_x$/);
+    expect(plainToolName("$lookup")).toMatch(/^_lookup_[0-9a-z]{16}$/);
   });
 
   it("is deterministic across processes (another process, the built package, gives the same names)", async () => {

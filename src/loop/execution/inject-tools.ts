@@ -111,6 +111,7 @@ export class ToolInjector {
         instanceId: origin.instanceId!,
         exposedTools: tools.map((t) => t.name),
         replacedEarlierInstance: tools.some((t) => replacedNames.has(t.name)),
+        renamedTools: outcome.renamed.filter((r) => tools.some((t) => t.name === r.name)),
       });
     }
     this.events.emit({ type: "ToolsInjected", toolNames: fresh.map((t) => t.name), triggeredBy });
