@@ -136,6 +136,8 @@ function classToPlain(instance: object): unknown {
     return instanceToPlain(instance, { enableCircularCheck: true });
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
-    throw new Error(`class-transformer could not read a ${instance.constructor?.name ?? "value"}: ${why}`);
+    throw new Error(`class-transformer could not read a ${instance.constructor?.name ?? "value"}: ${why}`, {
+      cause: error,
+    });
   }
 }
