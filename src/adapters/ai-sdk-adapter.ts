@@ -7,7 +7,9 @@ import {
   type ToolSet,
 } from "ai";
 import type { JSONSchema7 } from "@ai-sdk/provider";
+import { MAX_INPUT_DEPTH } from "../loop/execution/input-shape.js";
 import type { AnyTool } from "../tools/tool.js";
+import { guardDeepArguments } from "./deep-arguments-guard.js";
 import type { ModelAdapter, ModelStepRequest, ModelStepResult, ModelToolCall } from "../loop/model-port.js";
 
 /** Settings passed through to every `generateText` call. */
@@ -34,8 +36,9 @@ export class AiSdkAdapter implements ModelAdapter {
   ) {}
 
   async step(request: ModelStepRequest): Promise<ModelStepResult> {
+    const tooDeep = new Set<string>();
     const result = await generateText({
-      model: this.model,
+      model: guardDeepArguments(this.model, tooDeep),
       system: request.system,
       messages: [...request.messages],
       tools: request.tools.length > 0 ? toSdkTools(request.tools) : undefined,
@@ -49,7 +52,9 @@ export class AiSdkAdapter implements ModelAdapter {
       toolCalls.push({
         toolCallId: part.toolCallId,
         toolName: part.toolName,
-        ...readInput(part.input, rejected),
+        ...(tooDeep.has(part.toolCallId)
+          ? { input: {}, inputError: `the arguments are nested more than ${MAX_INPUT_DEPTH} levels deep` }
+          : readInput(part.input, rejected)),
       });
     }
     // The SDK adds its own error results for calls it could not parse; the loop writes every result itself.

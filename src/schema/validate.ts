@@ -61,3 +61,8 @@ function describeError(error: ErrorObject): string {
 function joinPath(path: string, key: string): string {
   return path ? `${path}.${key}` : key;
 }
+
+/** How many validators the content cache holds (for the test that checks it stays bounded). */
+export function validatorCacheSize(): number {
+  return byContent.size;
+}

@@ -8,6 +8,15 @@ export class ToolTimeout extends Error {
   }
 }
 
+/** Whether a thrown value is our timeout; safe for any value (`instanceof` throws on a revoked Proxy). */
+export function isToolTimeout(thrown: unknown): thrown is ToolTimeout {
+  try {
+    return thrown instanceof ToolTimeout;
+  } catch {
+    return false;
+  }
+}
+
 /** How a tool is invoked: its middleware, its time limit, and the run's cancellation. */
 export interface InvokeOptions {
   readonly middleware: readonly ToolMiddleware[];

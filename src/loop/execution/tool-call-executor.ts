@@ -10,7 +10,7 @@ import type { ModelToolCall } from "../model-port.js";
 import type { RunSettings } from "../run-settings.js";
 import { describeThrown } from "./describe-thrown.js";
 import { ToolInjector } from "./inject-tools.js";
-import { invokeTool, ToolTimeout } from "./invoke-tool.js";
+import { invokeTool, isToolTimeout } from "./invoke-tool.js";
 import { resolveToolCall } from "./resolve-tool-call.js";
 import type { ToolMiddleware } from "./tool-middleware.js";
 import { UnknownToolPolicy } from "./unknown-tool-policy.js";
@@ -69,7 +69,7 @@ export class ToolCallExecutor {
         signal,
       });
     } catch (error) {
-      if (error instanceof ToolTimeout) {
+      if (isToolTimeout(error)) {
         const message = `Tool "${tool.name}" did not finish within ${error.ms} ms`;
         return { part: this.fail(call, iteration, "timeout", message) };
       }

@@ -1,0 +1,47 @@
+import type { LanguageModelV3, LanguageModelV3Content } from "@ai-sdk/provider";
+import { wrapLanguageModel, type LanguageModel } from "ai";
+import { MAX_INPUT_DEPTH } from "../loop/execution/input-shape.js";
+
+/**
+ * Tool-call arguments nested thousands of levels deep overflow the stack inside the AI SDK's own parsing,
+ * which would end the run as a failed model call. This guard looks at the raw argument text first (one
+ * linear scan) and replaces arguments nested deeper than {@link MAX_INPUT_DEPTH} with `{}`, recording
+ * the call's id in `tooDeep`, so the loop answers that call with an error result and goes on.
+ * Models given by id (a string) are resolved by the SDK and are not guarded.
+ */
+export function guardDeepArguments(model: LanguageModel, tooDeep: Set<string>): LanguageModel {
+  if (typeof model !== "object" || model.specificationVersion !== "v3") return model;
+  return wrapLanguageModel({
+    model: model as LanguageModelV3,
+    middleware: {
+      specificationVersion: "v3",
+      wrapGenerate: async ({ doGenerate }) => {
+        const result = await doGenerate();
+        return { ...result, content: result.content.map((part) => guarded(part, tooDeep)) };
+      },
+    },
+  });
+}
+
+function guarded(part: LanguageModelV3Content, tooDeep: Set<string>): LanguageModelV3Content {
+  if (part.type !== "tool-call" || nestingDepth(part.input) <= MAX_INPUT_DEPTH) return part;
+  tooDeep.add(part.toolCallId);
+  return { ...part, input: "{}" };
+}
+
+/** The deepest nesting of `[` and `{` in JSON text, outside strings. */
+function nestingDepth(json: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < json.length; i++) {
+    const c = json[i];
+    if (inString) {
+      if (c === "\\") i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === "[" || c === "{") deepest = Math.max(deepest, ++depth);
+    else if (c === "]" || c === "}") depth--;
+  }
+  return deepest;
+}
