@@ -1,0 +1,47 @@
+import { describe, expect, it } from "vitest";
+import { defineTool, type ToolMiddleware } from "entity-tools";
+import { invokeTool, isToolTimeout, ToolTimeout } from "../../../src/loop/execution/invoke-tool.js";
+
+describe("invokeTool", () => {
+  it("runs the tool through the middleware, outermost first", async () => {
+    const order: string[] = [];
+    const layer =
+      (name: string): ToolMiddleware =>
+      async (_call, next) => {
+        order.push(name);
+        return `${name}(${String(await next())})`;
+      };
+    const tool = defineTool({ name: "t", description: "t", execute: () => "x" });
+    expect(await invokeTool(tool, {}, "1", { middleware: [layer("a"), layer("b")] })).toBe("a(b(x))");
+    expect(order).toEqual(["a", "b"]);
+  });
+
+  it("stops at the time limit and aborts the tool's own signal", async () => {
+    let toolSignal: AbortSignal | undefined;
+    const tool = defineTool({
+      name: "slow",
+      description: "slow",
+      execute: (_input, { signal }) => ((toolSignal = signal), new Promise(() => {})),
+    });
+    const error = await invokeTool(tool, {}, "1", { middleware: [], timeoutMs: 10 }).catch((e: unknown) => e);
+    expect(isToolTimeout(error)).toBe(true);
+    expect((error as ToolTimeout).ms).toBe(10);
+    expect(toolSignal?.aborted).toBe(true);
+  });
+
+  it("stops when the run is cancelled, with the run's reason", async () => {
+    const controller = new AbortController();
+    const tool = defineTool({ name: "slow", description: "slow", execute: () => new Promise(() => {}) });
+    setTimeout(() => controller.abort(new Error("stop")), 5);
+    await expect(invokeTool(tool, {}, "1", { middleware: [], signal: controller.signal })).rejects.toThrow(
+      "stop",
+    );
+  });
+
+  it("isToolTimeout is safe for any thrown value, a revoked Proxy included", () => {
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    expect(isToolTimeout(proxy)).toBe(false);
+    expect(isToolTimeout(new Error("x"))).toBe(false);
+  });
+});
