@@ -36,6 +36,14 @@ const EXPLICIT_NAME = /^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$/;
  * Exposes a method to the model as a tool. On a `@ToolProvider` class the tool is bound to each discovered
  * instance; on any other class it is a plain tool of the object passed to `withTools`.
  */
+// Every class that declares an @LlmTool method, in the order defined: a run checks their schemas first.
+const toolClasses = new Set<Function>();
+
+/** Every class defined so far that declares `@LlmTool` methods (providers and tool groups alike). */
+export function getToolClasses(): readonly Function[] {
+  return [...toolClasses];
+}
+
 /** Names that reach an object's prototype machinery instead of a tool, in a name → tool lookup. */
 const RESERVED_NAMES = new Set(["__proto__", "constructor", "prototype"]);
 
@@ -92,6 +100,7 @@ export function LlmTool(descriptionOrOptions: string | LlmToolOptions): MethodDe
       declaringClass: target.constructor,
     };
     Reflect.defineMetadata(LLM_TOOLS_KEY, [...own, entry], target);
+    toolClasses.add(target.constructor);
   };
 }
 

@@ -17,6 +17,7 @@ import { driveSteps } from "../loop/step-driver.js";
 import type { JsonSchema } from "../schema/json-schema.js";
 import type { ToolInjectionStrategy } from "../strategies/tool-injection-strategy.js";
 import type { AnyTool } from "../tools/tool.js";
+import { checkToolSchemas } from "../tools/tool-methods.js";
 import { toolsFrom } from "../tools/tool-sources.js";
 import { ExpansionLimitError } from "./expansion-limit-error.js";
 
@@ -56,6 +57,7 @@ export interface RunOutcome extends RunRecord {
  * tools are those of the attempt that finished.
  */
 export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
+  checkToolSchemas();
   const store = new VisibilityStore(setup.resumeFrom);
   const total = { iterations: 0, usage: { inputTokens: 0, outputTokens: 0 } };
   for (let restarts = 0; ; restarts++) {

@@ -28,7 +28,7 @@ export class MissingOutputSchemaError extends EntityToolsError {
  */
 export function resolveOutput<T>(target: OutputTarget<T>): ResolvedOutput<T> {
   if (typeof target !== "function") return { schema: target, build: (value) => value as T };
-  const schema = findOutputSchema(target.name);
+  const schema = findOutputSchema(target);
   if (!schema) throw new MissingOutputSchemaError(target.name);
   const cls = target as unknown as new () => T;
   return { schema, build: (value) => plainToInstance(cls, value) };

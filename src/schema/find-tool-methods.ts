@@ -1,5 +1,8 @@
 import ts from "typescript";
-import { EntityToolsError } from "../errors/entity-tools-error.js";
+import type { InputType } from "./generated-schemas.js";
+import { SchemaSourceError } from "./schema-source-error.js";
+import type { ClassImport, SourceClasses } from "./source-classes.js";
+import { TypeReading } from "./type-reading.js";
 
 /** One parameter of an `@LlmTool` method as the schema generator sees it. */
 export interface SourceParameter {
@@ -10,41 +13,78 @@ export interface SourceParameter {
   readonly description?: string;
   /** A literal default value, reported as the schema's `default`. */
   readonly defaultText?: string;
+  /** How its JSON becomes the declared type, when it must (a Date, a class...). */
+  readonly inputType?: InputType;
+  /** `file:line: Class.method parameter "name"`, for messages. */
+  readonly label: string;
+  /** Declared `any` or `unknown`: an empty schema is what it means. */
+  readonly acceptsAnything: boolean;
 }
 
 /** An `@LlmTool` method found in the sources. */
 export interface SourceToolMethod {
+  /** The class's name in the sources (a class expression's variable name when it has none). */
   readonly className: string;
+  /** How to import the class, when it is exported. */
+  readonly classImport?: ClassImport;
   readonly methodName: string;
   readonly parameters: readonly SourceParameter[];
   /** `@LlmTool({ parameters })` given explicitly: its schema wins, nothing is generated. */
   readonly explicitSchema: boolean;
 }
 
-/** A problem in the sources that makes a schema impossible; reported with file and line. */
-export class SchemaSourceError extends EntityToolsError {}
-
-/** Every `@LlmTool` method of the named classes in one source file. */
-export function findToolMethods(sourceFile: ts.SourceFile, checker: ts.TypeChecker): SourceToolMethod[] {
+/** Every `@LlmTool` method of the classes (declarations and class expressions) in one source file. */
+export function findToolMethods(
+  sourceFile: ts.SourceFile,
+  checker: ts.TypeChecker,
+  classes: SourceClasses,
+): SourceToolMethod[] {
   const found: SourceToolMethod[] = [];
   const visit = (node: ts.Node): void => {
-    if (ts.isClassDeclaration(node) && node.name) {
-      for (const member of node.members) {
-        if (!ts.isMethodDeclaration(member)) continue;
-        const decorator = findDecorator(member, "LlmTool");
-        if (!decorator) continue;
-        found.push({
-          className: node.name.text,
-          methodName: member.name.getText(sourceFile),
-          explicitSchema: hasExplicitParameters(decorator),
-          parameters: member.parameters.map((p) => describeParameter(p, sourceFile, checker)),
-        });
+    if (ts.isClassDeclaration(node) || ts.isClassExpression(node)) {
+      const named = classNameOf(node);
+      if (named) {
+        const symbol = named.symbolNode && checker.getSymbolAtLocation(named.symbolNode);
+        const classImport = symbol ? classes.importOf(symbol) : undefined;
+        for (const member of node.members) {
+          if (!ts.isMethodDeclaration(member)) continue;
+          const decorator = findDecorator(member, "LlmTool");
+          if (!decorator) continue;
+          const methodName = memberName(member, sourceFile);
+          const label = `${named.name}.${methodName}`;
+          const explicitSchema = hasExplicitParameters(decorator);
+          found.push({
+            className: named.name,
+            classImport,
+            methodName,
+            explicitSchema,
+            parameters: member.parameters.map((p) =>
+              describeParameter(p, sourceFile, checker, explicitSchema ? undefined : { classes, label }),
+            ),
+          });
+        }
       }
     }
     ts.forEachChild(node, visit);
   };
   visit(sourceFile);
   return found;
+}
+
+/** A class's source name, and the node whose symbol is the class as other modules import it. */
+function classNameOf(node: ts.ClassLikeDeclaration): { name: string; symbolNode?: ts.Node } | undefined {
+  if (node.name) return { name: node.name.text, symbolNode: ts.isClassDeclaration(node) ? node.name : node.parent };
+  const parent = node.parent;
+  if (ts.isVariableDeclaration(parent) && ts.isIdentifier(parent.name)) return { name: parent.name.text, symbolNode: parent.name };
+  return undefined;
+}
+
+/** A method's name as the runtime sees it: `"move.book"()` is `move.book`. */
+function memberName(member: ts.MethodDeclaration, sourceFile: ts.SourceFile): string {
+  const name = member.name;
+  if (ts.isIdentifier(name) || ts.isStringLiteral(name) || ts.isNumericLiteral(name)) return name.text;
+  if (ts.isPrivateIdentifier(name)) return name.text;
+  return name.getText(sourceFile);
 }
 
 function findDecorator(node: ts.HasDecorators, name: string): ts.CallExpression | undefined {
@@ -77,6 +117,7 @@ function describeParameter(
   param: ts.ParameterDeclaration,
   sourceFile: ts.SourceFile,
   checker: ts.TypeChecker,
+  typing: { classes: SourceClasses; label: string } | undefined,
 ): SourceParameter {
   const where = () => {
     const { line } = sourceFile.getLineAndCharacterOfPosition(param.getStart(sourceFile));
@@ -88,9 +129,17 @@ function describeParameter(
     );
   }
   if (param.dotDotDotToken) throw new SchemaSourceError(`${where()}: a tool cannot take a rest parameter`);
+  const type = checker.getTypeAtLocation(param);
   const typeText = param.type
     ? param.type.getText(sourceFile)
-    : checker.typeToString(checker.getTypeAtLocation(param), param, ts.TypeFormatFlags.NoTruncation);
+    : checker.typeToString(type, param, ts.TypeFormatFlags.NoTruncation);
+  let inputType: InputType | undefined;
+  const context = `${where()}: ${typing?.label ?? "a tool"} parameter "${param.name.text}"`;
+  if (typing) {
+    const reading = new TypeReading(checker, typing.classes, context);
+    reading.refuseUnsupported(type, typeText);
+    inputType = reading.inputTypeOf(type);
+  }
   return {
     name: param.name.text,
     optional: param.questionToken !== undefined || param.initializer !== undefined,
@@ -98,6 +147,11 @@ function describeParameter(
     description: toolParamText(param) ?? jsDocParamText(param),
     defaultText:
       param.initializer && isLiteral(param.initializer) ? param.initializer.getText(sourceFile) : undefined,
+    inputType,
+    label: context,
+    acceptsAnything:
+      (type.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown)) !== 0 &&
+      (type as { intrinsicName?: string }).intrinsicName !== "error",
   };
 }
 
@@ -131,13 +185,20 @@ function isLiteral(node: ts.Expression): boolean {
  * The structured-output targets named in the sources: classes passed as `createObject(Class, ...)` and as
  * `run(prompt, { output: Class })`.
  */
-export function findOutputClasses(sourceFile: ts.SourceFile, checker: ts.TypeChecker): string[] {
+export function findOutputClasses(
+  sourceFile: ts.SourceFile,
+  checker: ts.TypeChecker,
+  classes: SourceClasses,
+): string[] {
   const found: string[] = [];
-  const classNameOf = (node: ts.Node | undefined): string | undefined => {
+  const outputClassName = (node: ts.Node | undefined): string | undefined => {
     if (!node || !ts.isIdentifier(node)) return undefined;
     const symbol = checker.getSymbolAtLocation(node);
     const target = symbol && symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
-    return target && target.flags & ts.SymbolFlags.Class ? target.name : undefined;
+    if (!target || !(target.flags & ts.SymbolFlags.Class)) return undefined;
+    const classImport = classes.importOf(target);
+    if (classImport) classes.add(target.name, classImport, sourceFile.fileName);
+    return target.name;
   };
   const visit = (node: ts.Node): void => {
     if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression)) {
@@ -148,7 +209,7 @@ export function findOutputClasses(sourceFile: ts.SourceFile, checker: ts.TypeChe
           : method === "run"
             ? outputProperty(node.arguments[1])
             : undefined;
-      const name = classNameOf(target);
+      const name = outputClassName(target);
       if (name) found.push(name);
     }
     ts.forEachChild(node, visit);

@@ -2,15 +2,12 @@ import path from "node:path";
 import ts from "typescript";
 import { buildGenerator } from "typescript-json-schema";
 import type { ParametersSchema as ToolInputSchema } from "../../decorators/index.js";
-import {
-  findOutputClasses,
-  findToolMethods,
-  SchemaSourceError,
-  type SourceToolMethod,
-} from "./find-tool-methods.js";
-import type { GeneratedSchemas, GeneratedToolSchema } from "./generated-schemas.js";
+import { findOutputClasses, findToolMethods, type SourceToolMethod } from "./find-tool-methods.js";
+import type { GeneratedToolSchema, InputType } from "./generated-schemas.js";
 import { inlineRefs } from "./inline-refs.js";
 import type { JsonSchema } from "./json-schema.js";
+import { SchemaSourceError } from "./schema-source-error.js";
+import { SourceClasses, type ClassImport } from "./source-classes.js";
 
 /** Options of {@link generateSchemas}. */
 export interface GenerateSchemasOptions {
@@ -18,6 +15,13 @@ export interface GenerateSchemasOptions {
   readonly project: string;
   /** Output classes to include besides those passed to `createObject(...)` in the sources. */
   readonly outputTypes?: readonly string[];
+}
+
+/** What the generator found: the schemas, and the classes the generated module imports, by name. */
+export interface GeneratedSource {
+  readonly tools: Readonly<Record<string, GeneratedToolSchema>>;
+  readonly outputs: Readonly<Record<string, JsonSchema>>;
+  readonly classImports: Readonly<Record<string, ClassImport>>;
 }
 
 const SYNTHETIC_PREFIX = "__EntityToolsInput_";
@@ -30,27 +34,39 @@ const SYNTHETIC_PREFIX = "__EntityToolsInput_";
  * How: each method's parameters are written as a synthetic interface appended to the method's own file
  * (so every type name resolves as it does in the method), and the generator turns that interface into an
  * object schema: names, optionality, unions, arrays, nested types, `Date` as `date-time`, and
- * descriptions from `@ToolParam` or JSDoc `@param`.
+ * descriptions from `@ToolParam` or JSDoc `@param`. Types JSON cannot carry are refused with the file,
+ * method and parameter; parameters that need converting (dates, classes) get an `InputType`.
+ *
+ * @throws SchemaSourceError for a type it cannot express, a non-exported parameter class, a name clash.
  */
-export function generateSchemas(options: GenerateSchemasOptions): GeneratedSchemas {
+export function generateSchemas(options: GenerateSchemasOptions): GeneratedSource {
   const config = readProject(options.project);
   const firstProgram = ts.createProgram(config.fileNames, config.options);
   const checker = firstProgram.getTypeChecker();
+  const classes = new SourceClasses(checker);
+  const sources = firstProgram
+    .getSourceFiles()
+    .filter((f) => !f.isDeclarationFile && !f.fileName.includes("/node_modules/"));
 
   const methods: { method: SourceToolMethod; synthetic: string }[] = [];
   const appended = new Map<string, string>();
-  const outputs = new Set(options.outputTypes ?? []);
-  for (const sourceFile of firstProgram.getSourceFiles()) {
-    if (sourceFile.isDeclarationFile || sourceFile.fileName.includes("/node_modules/")) continue;
-    for (const name of findOutputClasses(sourceFile, checker)) outputs.add(name);
+  const outputs = new Map<string, string>(); // output class → the file it is found in
+  for (const sourceFile of sources) {
+    for (const name of findOutputClasses(sourceFile, checker, classes)) outputs.set(name, sourceFile.fileName);
     const blocks: string[] = [];
-    for (const method of findToolMethods(sourceFile, checker)) {
+    for (const method of findToolMethods(sourceFile, checker, classes)) {
+      if (method.classImport) classes.add(method.className, method.classImport, sourceFile.fileName);
       if (method.explicitSchema) continue;
       const synthetic = `${SYNTHETIC_PREFIX}${methods.length}`;
       methods.push({ method, synthetic });
       blocks.push(syntheticInterface(synthetic, method));
     }
     if (blocks.length > 0) appended.set(path.resolve(sourceFile.fileName), blocks.join("\n"));
+  }
+  for (const name of options.outputTypes ?? []) {
+    const found = classes.findExported(name, sources);
+    if (found) classes.add(name, found, "--type");
+    outputs.set(name, found?.file ?? "");
   }
 
   const host = ts.createCompilerHost(config.options);
@@ -62,14 +78,14 @@ export function generateSchemas(options: GenerateSchemasOptions): GeneratedSchem
     return ts.createSourceFile(fileName, text, languageVersion, true);
   };
   const program = ts.createProgram(config.fileNames, config.options, host, firstProgram);
-  const generator = buildGenerator(program, {
-    required: true,
-    noExtraProps: true,
-    ref: true,
-    titles: false,
-    ignoreErrors: true,
-    strictNullChecks: true,
-  });
+  // Only the files that hold a synthetic interface or an output class are searched for symbols: the
+  // generator otherwise walks every declaration of every file, lib and node_modules typings included.
+  const searched = [...appended.keys(), ...[...outputs.values()].filter(Boolean).map((f) => path.resolve(f))];
+  const generator = buildGenerator(
+    program,
+    { required: true, noExtraProps: true, ref: true, titles: false, ignoreErrors: true, strictNullChecks: true },
+    [...new Set(searched)],
+  );
   if (!generator) throw new SchemaSourceError("typescript-json-schema could not read the project");
 
   const tools: Record<string, GeneratedToolSchema> = {};
@@ -78,6 +94,8 @@ export function generateSchemas(options: GenerateSchemasOptions): GeneratedSchem
     if (tools[key])
       throw new SchemaSourceError(`two classes named ${method.className} both declare ${method.methodName}`);
     const schema = inlineRefs(generator.getSchemaForSymbol(synthetic) as JsonSchema);
+    refuseUnresolved(method, schema);
+    const types = parameterTypes(method);
     tools[key] = {
       parameters: method.parameters.map((p) => p.name),
       inputSchema: {
@@ -85,13 +103,53 @@ export function generateSchemas(options: GenerateSchemasOptions): GeneratedSchem
         type: "object",
         properties: (schema.properties ?? {}) as ToolInputSchema["properties"],
       },
+      ...(types ? { types } : {}),
     };
   }
   const outputSchemas: Record<string, JsonSchema> = {};
-  for (const name of [...outputs].sort()) {
+  for (const name of [...outputs.keys()].sort()) {
     outputSchemas[name] = inlineRefs(generator.getSchemaForSymbol(name) as JsonSchema);
   }
-  return { tools: sortKeys(tools), outputs: outputSchemas };
+  const root = path.dirname(path.resolve(options.project));
+  return {
+    tools: withoutPaths(sortKeys(tools), root),
+    outputs: withoutPaths(outputSchemas, root),
+    classImports: sortKeys(Object.fromEntries(classes.imports)),
+  };
+}
+
+/**
+ * A parameter whose schema came out empty although its type is not `any`: the generator could not
+ * resolve the type from the method's file (a type it neither declares nor imports by name).
+ *
+ * @throws SchemaSourceError naming the parameter.
+ */
+function refuseUnresolved(method: SourceToolMethod, schema: JsonSchema): void {
+  const properties = (schema.properties ?? {}) as Record<string, object>;
+  for (const p of method.parameters) {
+    const property = properties[p.name];
+    if (p.acceptsAnything || (property && Object.keys(property).some((k) => k !== "description" && k !== "default")))
+      continue;
+    throw new SchemaSourceError(
+      `${p.label} has type ${p.typeText}, which the schema generator could not resolve: give the parameter a ` +
+        "type annotation whose type is declared or imported in that file, or an explicit @LlmTool({ parameters }).",
+    );
+  }
+}
+
+/** The parameters that need converting, by name, or undefined when none does. */
+function parameterTypes(method: SourceToolMethod): Record<string, InputType> | undefined {
+  const entries = method.parameters.flatMap((p) => (p.inputType ? [[p.name, p.inputType] as const] : []));
+  return entries.length > 0 ? Object.fromEntries(entries) : undefined;
+}
+
+/**
+ * The value with the project's absolute directory taken out of every string (definition names of types
+ * the compiler prints as `import("/abs/path").T`), so the output is the same in every checkout.
+ */
+function withoutPaths<T>(value: T, root: string): T {
+  const text = JSON.stringify(value);
+  return JSON.parse(text.split(`${root}/`).join("").split(root).join(".")) as T;
 }
 
 function readProject(project: string): ts.ParsedCommandLine {

@@ -1,18 +1,38 @@
 import type { ParametersSchema as ToolInputSchema } from "../../decorators/index.js";
 import type { JsonSchema } from "./json-schema.js";
 
+/**
+ * The declared type of a tool parameter (or of a field inside one), where JSON must be converted to
+ * reach it: a `Date`, an instance of a class (named in {@link GeneratedSchemas.classes}), an array of
+ * such, or a plain object type with such fields. Types that JSON already is (strings, numbers, plain
+ * objects of those) have no entry.
+ */
+export type InputType =
+  | { readonly kind: "date" }
+  | { readonly kind: "class"; readonly name: string; readonly fields?: Readonly<Record<string, InputType>> }
+  | { readonly kind: "object"; readonly fields: Readonly<Record<string, InputType>> }
+  | { readonly kind: "array"; readonly items: InputType };
+
 /** The generated input schema of one `@LlmTool` method. */
 export interface GeneratedToolSchema {
   /** Parameter names in declaration order: how an input object maps to positional arguments. */
   readonly parameters: readonly string[];
   readonly inputSchema: ToolInputSchema;
+  /** Parameters whose JSON is converted before the call (see {@link InputType}), by name. */
+  readonly types?: Readonly<Record<string, InputType>>;
 }
+
+/** A class as the generated module imports it. */
+export type GeneratedClass = abstract new (...args: never[]) => unknown;
 
 /**
  * What `entity-tools schemas` writes: tool input schemas keyed `Class.method` (the class that declares the
- * method) and structured-output schemas keyed by class name.
+ * method), structured-output schemas keyed by class name, and the classes themselves under those names.
+ * Lookups go through `classes` first (by the constructor, so a minifier renaming classes changes
+ * nothing), then by `Class.name`.
  */
 export interface GeneratedSchemas {
   readonly tools: Readonly<Record<string, GeneratedToolSchema>>;
   readonly outputs: Readonly<Record<string, JsonSchema>>;
+  readonly classes?: Readonly<Record<string, GeneratedClass>>;
 }

@@ -1,8 +1,9 @@
-import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { parseArgs } from "node:util";
+import { isDeepStrictEqual, parseArgs } from "node:util";
 import { emitSchemaModule } from "./emit-schema-module.js";
 import { generateSchemas } from "./generate-schemas.js";
+import { describeDifferences, readModuleMeaning } from "./module-meaning.js";
 
 const USAGE = `Usage: entity-tools schemas --project tsconfig.json --out src/generated/tool-schemas.ts [--type Name]... [--check]
 
@@ -12,16 +13,19 @@ createObject(...) (plus each --type), into a module to pass to registerToolSchem
   --project  the tsconfig.json whose files are scanned (default: tsconfig.json)
   --out      the module to write
   --type     an extra structured-output class to include (repeatable)
-  --check    write nothing; exit 1 if --out is missing or differs from a fresh generation`;
+  --check    write nothing; exit 1 if --out is missing or means something else than a fresh
+             generation (formatting and line endings do not count), and say what differs`;
 
 /** Runs the CLI; returns the exit code. */
 export function main(argv: readonly string[]): number {
   const [command, ...rest] = argv;
+  if (command === "--help" || command === "-h") {
+    console.log(USAGE);
+    return 0;
+  }
   if (command !== "schemas") {
-    console.error(
-      command === undefined || command === "--help" ? USAGE : `Unknown command "${command}".\n\n${USAGE}`,
-    );
-    return command === "--help" ? 0 : 2;
+    console.error(command === undefined ? USAGE : `Unknown command "${command}".\n\n${USAGE}`);
+    return 2;
   }
   let values;
   try {
@@ -48,13 +52,11 @@ export function main(argv: readonly string[]): number {
     return 2;
   }
   try {
-    const text = emitSchemaModule(generateSchemas({ project: values.project, outputTypes: values.type }));
-    if (values.check) {
-      const current = readOrEmpty(values.out);
-      if (current === text) return 0;
-      console.error(`${values.out} is stale: run entity-tools schemas without --check`);
-      return 1;
-    }
+    const text = emitSchemaModule(
+      generateSchemas({ project: values.project, outputTypes: values.type }),
+      values.out,
+    );
+    if (values.check) return check(values.out, text);
     mkdirSync(path.dirname(values.out), { recursive: true });
     writeFileSync(values.out, text);
     console.log(`wrote ${values.out}`);
@@ -65,10 +67,16 @@ export function main(argv: readonly string[]): number {
   }
 }
 
-function readOrEmpty(file: string): string {
-  try {
-    return readFileSync(file, "utf8");
-  } catch {
-    return "";
+/** `--check`: 0 when the module means what a fresh generation means, else 1 with what differs. */
+function check(out: string, fresh: string): number {
+  if (!existsSync(out)) {
+    console.error(`${out} is missing: run entity-tools schemas without --check to write it`);
+    return 1;
   }
+  const current = readModuleMeaning(readFileSync(out, "utf8"));
+  const expected = readModuleMeaning(fresh)!;
+  if (current && isDeepStrictEqual(current, expected)) return 0;
+  const changes = current ? describeDifferences(current, expected) : ["  (it is not a generated schema module)"];
+  console.error(`${out} is stale: run entity-tools schemas without --check. What changed:\n${changes.join("\n")}`);
+  return 1;
 }

@@ -1,15 +1,24 @@
-import type { GeneratedSchemas, GeneratedToolSchema } from "./generated-schemas.js";
+import type { GeneratedClass, GeneratedSchemas, GeneratedToolSchema } from "./generated-schemas.js";
 import type { JsonSchema } from "./json-schema.js";
 
 interface Store {
   tools: Map<string, GeneratedToolSchema>;
   outputs: Map<string, JsonSchema>;
+  /** The name each registered class has in the generated modules (its source name). */
+  names: WeakMap<Function, string>;
+  /** Classes by that name, for typed input. */
+  classes: Map<string, GeneratedClass>;
 }
 
 // One store per process, shared by every copy of the package (a build and its sources in one test run).
 const STORE_KEY = Symbol.for("entity-tools:schema-store");
 const holder = globalThis as { [STORE_KEY]?: Store };
-const store: Store = (holder[STORE_KEY] ??= { tools: new Map(), outputs: new Map() });
+const store: Store = (holder[STORE_KEY] ??= {
+  tools: new Map(),
+  outputs: new Map(),
+  names: new WeakMap(),
+  classes: new Map(),
+});
 
 /** The command users run to (re)generate schemas, quoted in every "schema missing" message. */
 export const SCHEMA_COMMAND =
@@ -22,14 +31,36 @@ export const SCHEMA_COMMAND =
 export function registerToolSchemas(schemas: GeneratedSchemas): void {
   for (const [key, schema] of Object.entries(schemas.tools)) store.tools.set(key, schema);
   for (const [key, schema] of Object.entries(schemas.outputs)) store.outputs.set(key, schema);
+  for (const [name, cls] of Object.entries(schemas.classes ?? {})) {
+    store.names.set(cls, name);
+    store.classes.set(name, cls);
+  }
 }
 
-/** The generated schema of `className.methodName`, if registered. */
-export function findToolSchema(className: string, methodName: string): GeneratedToolSchema | undefined {
-  return store.tools.get(`${className}.${methodName}`);
+/**
+ * The name a class has in the generated modules: its registered name (minifiers rename classes, the
+ * generated module's import does not change), else `Class.name`.
+ */
+export function sourceNameOf(cls: Function): string {
+  return store.names.get(cls) ?? cls.name;
+}
+
+/** Whether `cls` runs under the name it has in its sources (false in a minified bundle). */
+export function keepsSourceName(cls: Function): boolean {
+  return sourceNameOf(cls) === cls.name;
+}
+
+/** The generated schema of a method of `cls` (the class that declares it), if registered. */
+export function findToolSchema(cls: Function, methodName: string): GeneratedToolSchema | undefined {
+  return store.tools.get(`${sourceNameOf(cls)}.${methodName}`);
 }
 
 /** The generated output schema of a class, if registered. */
-export function findOutputSchema(className: string): JsonSchema | undefined {
-  return store.outputs.get(className);
+export function findOutputSchema(cls: Function): JsonSchema | undefined {
+  return store.outputs.get(sourceNameOf(cls));
+}
+
+/** A class the generated modules named, for building typed input. */
+export function findGeneratedClass(name: string): GeneratedClass | undefined {
+  return store.classes.get(name);
 }

@@ -1,7 +1,13 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import addFormatsModule from "ajv-formats";
 import type { JsonSchema } from "./json-schema.js";
 
-const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false });
+// ajv-formats is CommonJS: its default export arrives as the module object under some loaders.
+const addFormats = ((addFormatsModule as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv) => Ajv;
+
+// Formats are checked (a `Date` parameter's `date-time` above all: text that is not a date is a validation
+// error, not a call with an Invalid Date); unknown formats in hand-written schemas are ignored quietly.
+const ajv = addFormats(new Ajv({ allErrors: true, strict: false, logger: false }));
 // Compiled once per schema: bound tools of one class share their schema object, and tools of different
 // classes often share a shape (no parameters, one id...), so validators are also shared by content.
 // The content cache is bounded (oldest out first): a server whose runs each bring their own output
@@ -53,9 +59,15 @@ function describeError(error: ErrorObject): string {
       return `field "${path || "(input)"}" must be ${String(params.type)}`;
     case "enum":
       return `field "${path || "(input)"}" must be one of ${JSON.stringify(params.allowedValues)}`;
+    case "format":
+      return `field "${path || "(input)"}" must be ${formatName(String(params.format))}`;
     default:
       return `field "${path || "(input)"}" ${error.message ?? "is invalid"}`;
   }
+}
+
+function formatName(format: string): string {
+  return format === "date-time" ? "a date-time (ISO 8601, e.g. 2026-11-22T10:00:00Z)" : `in ${format} format`;
 }
 
 function joinPath(path: string, key: string): string {

@@ -1,6 +1,7 @@
 import { providerIdentity } from "./provider-identity.js";
 import type { AnyTool, ToolOrigin } from "./tool.js";
 import { toolMethodsOf, type ToolMethod } from "./tool-methods.js";
+import { toDeclaredType } from "./typed-input.js";
 import { plainToolName, providerToolNames } from "./tool-names.js";
 
 /**
@@ -33,7 +34,7 @@ function bindMethod(
   name: string,
   id: Pick<ToolOrigin, "instanceId" | "instanceKey">,
 ): AnyTool {
-  const { metadata, parameters } = method;
+  const { metadata, parameters, types } = method;
   const origin: ToolOrigin = {
     instance,
     providerClass: instance.constructor,
@@ -45,11 +46,11 @@ function bindMethod(
     description: metadata.description,
     inputSchema: method.inputSchema,
     origin,
-    // Input arrives validated; positions follow the declared parameter order, and an absent optional
-    // parameter is passed as undefined so the method's own default applies.
+    // Input arrives validated; positions follow the declared parameter order, each value converted to its
+    // declared type, and an absent optional parameter is passed as undefined so its default applies.
     execute: (input: never) => {
       const fields = input as Record<string, unknown>;
-      const args = parameters.map((p) => (Object.hasOwn(fields, p) ? fields[p] : undefined));
+      const args = parameters.map((p) => (Object.hasOwn(fields, p) ? toDeclaredType(fields[p], types?.[p]) : undefined));
       const fn = (instance as Record<string, Function>)[metadata.methodName] as Function;
       return fn.apply(instance, args) as unknown;
     },

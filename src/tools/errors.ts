@@ -14,8 +14,11 @@ export class InvalidToolProviderError extends EntityToolsError {
   }
 }
 
+/** A tool method whose schema is missing or no longer matches it; the message says what to run. */
+export class ToolSchemaError extends EntityToolsError {}
+
 /** A tool method with parameters but no schema: neither generated nor given in `@LlmTool`. */
-export class MissingToolSchemaError extends EntityToolsError {
+export class MissingToolSchemaError extends ToolSchemaError {
   constructor(
     readonly className: string,
     readonly methodName: string,
@@ -32,5 +35,20 @@ export class MissingToolSchemaError extends EntityToolsError {
 export class InvalidToolNameError extends EntityToolsError {
   constructor(readonly toolName: string) {
     super(`Tool name "${toolName}" must match ^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$`);
+  }
+}
+
+/** A generated schema that no longer matches its method: parameters renamed, reordered, added or removed. */
+export class StaleToolSchemaError extends ToolSchemaError {
+  constructor(
+    readonly method: string,
+    readonly declared: readonly string[],
+    readonly generated: readonly string[],
+    command: string,
+  ) {
+    super(
+      `The generated schema of ${method} is stale: the method takes (${declared.join(", ")}) but the schema ` +
+        `describes (${generated.join(", ")}). Run \`${command}\` again.`,
+    );
   }
 }

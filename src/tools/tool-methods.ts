@@ -1,6 +1,12 @@
-import { getLlmTools, getToolParamDescriptions, type LlmToolMetadata } from "../../decorators/index.js";
-import { findToolSchema, SCHEMA_COMMAND } from "../schema/schema-store.js";
-import { MissingToolSchemaError } from "./errors.js";
+import {
+  getLlmTools,
+  getToolClasses,
+  getToolParamDescriptions,
+  type LlmToolMetadata,
+} from "../../decorators/index.js";
+import type { InputType } from "../schema/generated-schemas.js";
+import { findToolSchema, keepsSourceName, SCHEMA_COMMAND } from "../schema/schema-store.js";
+import { MissingToolSchemaError, StaleToolSchemaError } from "./errors.js";
 import { parameterNames } from "./parameter-names.js";
 import type { ToolInputSchema } from "./tool.js";
 
@@ -10,6 +16,8 @@ export interface ToolMethod {
   readonly inputSchema: ToolInputSchema;
   /** Parameter names in declaration order. */
   readonly parameters: readonly string[];
+  /** Parameters converted to their declared types before the call. */
+  readonly types?: Readonly<Record<string, InputType>>;
 }
 
 const EMPTY_INPUT: ToolInputSchema = { type: "object", properties: {}, additionalProperties: false };
@@ -31,6 +39,16 @@ export function toolMethodsOf(cls: Function): readonly ToolMethod[] {
   return methods;
 }
 
+/**
+ * Resolves the tools of every class defined so far, so a missing or stale schema is found before a run
+ * starts rather than after some of its tools have already run.
+ *
+ * @throws MissingToolSchemaError or StaleToolSchemaError for the first class with a problem.
+ */
+export function checkToolSchemas(): void {
+  for (const cls of getToolClasses()) toolMethodsOf(cls);
+}
+
 function resolveMethod(cls: Function, metadata: LlmToolMetadata): ToolMethod {
   const prototype = metadata.declaringClass.prototype as Record<string, Function>;
   const declared = parameterNames(prototype[metadata.methodName] as Function);
@@ -44,10 +62,31 @@ function resolveMethod(cls: Function, metadata: LlmToolMetadata): ToolMethod {
       inputSchema: withParamDescriptions(metadata, parameters, metadata.parameters),
     };
   }
-  const generated = findToolSchema(metadata.declaringClass.name, metadata.methodName);
-  if (generated) return { metadata, parameters: generated.parameters, inputSchema: generated.inputSchema };
+  const generated = findToolSchema(metadata.declaringClass, metadata.methodName);
+  if (generated) {
+    checkFresh(metadata, declared, generated.parameters);
+    return { metadata, parameters: generated.parameters, inputSchema: generated.inputSchema, types: generated.types };
+  }
   if (declared.length === 0) return { metadata, parameters: [], inputSchema: EMPTY_INPUT };
   throw new MissingToolSchemaError(cls.name, metadata.methodName, SCHEMA_COMMAND);
+}
+
+/**
+ * A generated entry must still describe the method: the same parameters, in the same order. Under a
+ * minifier (the class no longer has its source name) parameter names are mangled, so only their count
+ * is compared there.
+ *
+ * @throws StaleToolSchemaError naming the method and the command to run.
+ */
+function checkFresh(metadata: LlmToolMetadata, declared: readonly (string | undefined)[], generated: readonly string[]): void {
+  const sameNames = !keepsSourceName(metadata.declaringClass) || declared.every((name, i) => name === undefined || name === generated[i]);
+  if (declared.length === generated.length && sameNames) return;
+  throw new StaleToolSchemaError(
+    `${metadata.declaringClass.name}.${metadata.methodName}`,
+    declared.map((n) => n ?? "?"),
+    generated,
+    SCHEMA_COMMAND,
+  );
 }
 
 /** `@ToolParam` text fills in descriptions an explicit schema left out. */

@@ -14,7 +14,7 @@ describe("committed generated schema modules", () => {
     it(`${out} is committed and matches a fresh generation from ${project}`, () => {
       expect(existsSync(out), `${out} is missing: run npm run schemas`).toBe(true);
       expect(readFileSync(out, "utf8"), `${out} is stale: run npm run schemas`).toBe(
-        emitSchemaModule(fresh.get(out)!),
+        emitSchemaModule(fresh.get(out)!, out),
       );
     });
   }
@@ -26,6 +26,7 @@ describe("generated tool schemas", () => {
   it("gives names, types, optional and defaulted parameters, enums, arrays, nested types and dates", () => {
     expect(tools["Customer.findOrders"]).toEqual({
       parameters: ["statuses", "since", "shipTo"],
+      types: { since: { kind: "date" } },
       inputSchema: {
         type: "object",
         properties: {

@@ -2,8 +2,9 @@ import "../fixtures/register.js";
 import { describe, expect, it } from "vitest";
 import { findToolSchema } from "../../src/schema/schema-store.js";
 import { validateAgainst } from "../../src/schema/validate.js";
+import { Customer } from "../fixtures/shop.js";
 
-const schema = findToolSchema("Customer", "findOrders")!.inputSchema;
+const schema = findToolSchema(Customer, "findOrders")!.inputSchema;
 
 describe("validateAgainst", () => {
   it("accepts valid input", () => {

@@ -1,0 +1,126 @@
+import ts from "typescript";
+import type { InputType } from "./generated-schemas.js";
+import { SchemaSourceError } from "./schema-source-error.js";
+import type { SourceClasses } from "./source-classes.js";
+
+/** Built-in types JSON cannot carry faithfully, with what to use instead. */
+const UNSUPPORTED_BY_NAME: Readonly<Record<string, string>> = {
+  Map: "a plain object (Record<string, V>)",
+  WeakMap: "a plain object (Record<string, V>)",
+  Set: "an array",
+  WeakSet: "an array",
+  Promise: "the value itself",
+  RegExp: "a string",
+};
+
+/**
+ * What the schema generator needs to know about a parameter's TypeScript type beyond its schema: whether
+ * JSON can carry it at all (else a {@link SchemaSourceError} that names the parameter and what to do), and
+ * how JSON becomes it at run time (an {@link InputType} for dates and classes, at any depth).
+ */
+export class TypeReading {
+  constructor(
+    private readonly checker: ts.TypeChecker,
+    private readonly classes: SourceClasses,
+    /** `file:line: Class.method parameter "name"`, the start of every message. */
+    private readonly context: string,
+  ) {}
+
+  /** @throws SchemaSourceError when the type (or a part of it) cannot be expressed as JSON Schema. */
+  refuseUnsupported(type: ts.Type, typeText: string, seen = new Set<ts.Type>()): void {
+    if (seen.has(type)) return;
+    seen.add(type);
+    const problem = this.problemOf(type);
+    if (problem) {
+      throw new SchemaSourceError(
+        `${this.context} has type ${typeText}, which ${problem}. Use a type JSON can carry (string, number, ` +
+          "boolean, arrays, plain objects, classes, Date) or give the method an explicit schema with @LlmTool({ parameters }).",
+      );
+    }
+    const parts = type.isUnionOrIntersection() ? type.types : this.partsOf(type);
+    for (const part of parts) this.refuseUnsupported(part, this.text(part), seen);
+  }
+
+  /** How JSON becomes `type` at run time, when it must; undefined when JSON already is the value. */
+  inputTypeOf(type: ts.Type, seen = new Set<ts.Type>()): InputType | undefined {
+    if (type.isUnion()) {
+      const parts = type.types.filter((t) => !(t.flags & (ts.TypeFlags.Undefined | ts.TypeFlags.Null)));
+      // `Date | string` and the like have no single target type: their JSON is passed as it is.
+      return parts.length === 1 ? this.inputTypeOf(parts[0]!, seen) : undefined;
+    }
+    const symbol = type.getSymbol();
+    if (symbol?.name === "Date" && this.isGlobal(symbol)) return { kind: "date" };
+    if (this.checker.isArrayType(type)) {
+      const items = this.inputTypeOf(this.checker.getTypeArguments(type as ts.TypeReference)[0]!, seen);
+      return items ? { kind: "array", items } : undefined;
+    }
+    if (!symbol || !(type.flags & ts.TypeFlags.Object)) return undefined;
+    if (symbol.flags & ts.SymbolFlags.Class) {
+      const classImport = this.classes.importOf(symbol);
+      if (!classImport) {
+        throw new SchemaSourceError(
+          `${this.context} has the class type ${symbol.name}, which is not exported: export it, so the ` +
+            "generated module can import it and the tool receives an instance",
+        );
+      }
+      this.classes.add(symbol.name, classImport, this.context);
+      if (seen.has(type)) return { kind: "class", name: symbol.name };
+      const fields = this.fieldsOf(type, new Set([...seen, type]));
+      return fields ? { kind: "class", name: symbol.name, fields } : { kind: "class", name: symbol.name };
+    }
+    if (seen.has(type)) return undefined;
+    const fields = this.fieldsOf(type, new Set([...seen, type]));
+    return fields ? { kind: "object", fields } : undefined;
+  }
+
+  private fieldsOf(type: ts.Type, seen: Set<ts.Type>): Record<string, InputType> | undefined {
+    const fields: Record<string, InputType> = {};
+    for (const property of this.checker.getPropertiesOfType(type)) {
+      if (!(property.flags & ts.SymbolFlags.Property)) continue;
+      const field = this.inputTypeOf(this.checker.getNonNullableType(this.typeOfProperty(property)), seen);
+      if (field) fields[property.name] = field;
+    }
+    return Object.keys(fields).length > 0 ? fields : undefined;
+  }
+
+  /** Why JSON cannot carry a type, or undefined. */
+  private problemOf(type: ts.Type): string | undefined {
+    if (type.flags & ts.TypeFlags.Any && (type as { intrinsicName?: string }).intrinsicName === "error")
+      return "does not resolve (a missing import or a typo?)";
+    if (type.flags & ts.TypeFlags.TypeParameter) return "is a generic type parameter: its schema is unknown";
+    if (type.flags & ts.TypeFlags.BigIntLike) return "is a bigint: JSON numbers cannot carry it exactly";
+    if (type.flags & ts.TypeFlags.ESSymbolLike) return "is a symbol";
+    if (type.flags & ts.TypeFlags.Object && type.getCallSignatures().length > 0) return "is a function";
+    const name = type.getSymbol()?.name;
+    if (name && name in UNSUPPORTED_BY_NAME && this.isGlobal(type.getSymbol()!))
+      return `is a ${name}: send ${UNSUPPORTED_BY_NAME[name]} instead`;
+    return undefined;
+  }
+
+  /** The types inside an object type that JSON carries: array elements and property types. */
+  private partsOf(type: ts.Type): ts.Type[] {
+    if (this.checker.isArrayType(type)) return [...this.checker.getTypeArguments(type as ts.TypeReference)];
+    if (!(type.flags & ts.TypeFlags.Object) || this.isGlobal(type.getSymbol())) return [];
+    return this.checker
+      .getPropertiesOfType(type)
+      .filter((p) => p.flags & ts.SymbolFlags.Property)
+      .map((p) => this.typeOfProperty(p));
+  }
+
+  private typeOfProperty(property: ts.Symbol): ts.Type {
+    const declaration = property.valueDeclaration ?? property.declarations?.[0];
+    return declaration
+      ? this.checker.getTypeOfSymbolAtLocation(property, declaration)
+      : this.checker.getDeclaredTypeOfSymbol(property);
+  }
+
+  /** Whether a symbol comes from TypeScript's own lib files (Date, Map...), not the user's code. */
+  private isGlobal(symbol: ts.Symbol | undefined): boolean {
+    const file = symbol?.declarations?.[0]?.getSourceFile().fileName ?? "";
+    return /[\\/]typescript[\\/]lib[\\/]lib\.[^\\/]*\.d\.ts$/.test(file) || /[\\/]@types[\\/]node[\\/]/.test(file);
+  }
+
+  private text(type: ts.Type): string {
+    return this.checker.typeToString(type, undefined, ts.TypeFormatFlags.NoTruncation);
+  }
+}

@@ -1,0 +1,54 @@
+import { plainToInstance, type ClassConstructor } from "class-transformer";
+import type { InputType } from "../schema/generated-schemas.js";
+import { findGeneratedClass } from "../schema/schema-store.js";
+
+/**
+ * Validated JSON turned into the declared type of a tool parameter: a `Date` from date-time text, an
+ * instance of a class (through class-transformer's `plainToInstance`, so `@Type` and `@Transform` apply,
+ * and nested fields the generator typed are converted too), arrays element by element. Values the type
+ * does not cover (`null`, an absent optional parameter) pass through.
+ */
+export function toDeclaredType(value: unknown, type: InputType | undefined): unknown {
+  if (type === undefined || value === undefined || value === null) return value;
+  switch (type.kind) {
+    case "date":
+      return typeof value === "string" || typeof value === "number" ? new Date(value) : value;
+    case "array":
+      return Array.isArray(value) ? value.map((item) => toDeclaredType(item, type.items)) : value;
+    case "object":
+      return isRecord(value) ? withFields({ ...value }, value, type.fields) : value;
+    case "class": {
+      if (!isRecord(value)) return value;
+      const cls = findGeneratedClass(type.name);
+      if (!cls) return value; // unreachable after the run-start check; keep the validated JSON
+      const instance = plainToInstance(cls as ClassConstructor<object>, value) as Record<string, unknown>;
+      return type.fields ? withFields(instance, value, type.fields) : instance;
+    }
+  }
+}
+
+/** Sets each typed field of `target` from `source`, unless class-transformer already built it (`@Type`). */
+function withFields(
+  target: Record<string, unknown>,
+  source: Record<string, unknown>,
+  fields: Readonly<Record<string, InputType>>,
+): Record<string, unknown> {
+  for (const [name, type] of Object.entries(fields)) {
+    if (!Object.hasOwn(source, name) || alreadyTyped(target[name], type)) continue;
+    target[name] = toDeclaredType(source[name], type);
+  }
+  return target;
+}
+
+function alreadyTyped(value: unknown, type: InputType): boolean {
+  if (type.kind === "date") return value instanceof Date;
+  if (type.kind === "class") {
+    const cls = findGeneratedClass(type.name);
+    return cls !== undefined && value instanceof (cls as Function);
+  }
+  return false;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
