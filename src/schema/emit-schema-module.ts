@@ -27,7 +27,10 @@ export function emitSchemaModule(source: GeneratedSource, outFile: string): stri
 
 /** `file` as an import specifier from `outFile`: relative, with the extension the compiled code has. */
 function importPath(outFile: string, file: string): string {
-  const relative = path.relative(path.dirname(path.resolve(outFile)), file).split(path.sep).join("/");
+  const relative = path
+    .relative(path.dirname(path.resolve(outFile)), file)
+    .split(path.sep)
+    .join("/");
   const compiled = relative.replace(/\.(m|c)?tsx?$/, (_, kind: string | undefined) => `.${kind ?? ""}js`);
   return compiled.startsWith(".") ? compiled : `./${compiled}`;
 }

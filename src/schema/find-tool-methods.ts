@@ -1,4 +1,5 @@
-import ts from "typescript";
+import type * as TS from "typescript";
+import ts from "./typescript.js";
 import type { InputType } from "./generated-schemas.js";
 import { SchemaSourceError } from "./schema-source-error.js";
 import type { ClassImport, SourceClasses } from "./source-classes.js";
@@ -35,12 +36,12 @@ export interface SourceToolMethod {
 
 /** Every `@LlmTool` method of the classes (declarations and class expressions) in one source file. */
 export function findToolMethods(
-  sourceFile: ts.SourceFile,
-  checker: ts.TypeChecker,
+  sourceFile: TS.SourceFile,
+  checker: TS.TypeChecker,
   classes: SourceClasses,
 ): SourceToolMethod[] {
   const found: SourceToolMethod[] = [];
-  const visit = (node: ts.Node): void => {
+  const visit = (node: TS.Node): void => {
     if (ts.isClassDeclaration(node) || ts.isClassExpression(node)) {
       const named = classNameOf(node);
       if (named) {
@@ -72,22 +73,24 @@ export function findToolMethods(
 }
 
 /** A class's source name, and the node whose symbol is the class as other modules import it. */
-function classNameOf(node: ts.ClassLikeDeclaration): { name: string; symbolNode?: ts.Node } | undefined {
-  if (node.name) return { name: node.name.text, symbolNode: ts.isClassDeclaration(node) ? node.name : node.parent };
+function classNameOf(node: TS.ClassLikeDeclaration): { name: string; symbolNode?: TS.Node } | undefined {
+  if (node.name)
+    return { name: node.name.text, symbolNode: ts.isClassDeclaration(node) ? node.name : node.parent };
   const parent = node.parent;
-  if (ts.isVariableDeclaration(parent) && ts.isIdentifier(parent.name)) return { name: parent.name.text, symbolNode: parent.name };
+  if (ts.isVariableDeclaration(parent) && ts.isIdentifier(parent.name))
+    return { name: parent.name.text, symbolNode: parent.name };
   return undefined;
 }
 
 /** A method's name as the runtime sees it: `"move.book"()` is `move.book`. */
-function memberName(member: ts.MethodDeclaration, sourceFile: ts.SourceFile): string {
+function memberName(member: TS.MethodDeclaration, sourceFile: TS.SourceFile): string {
   const name = member.name;
   if (ts.isIdentifier(name) || ts.isStringLiteral(name) || ts.isNumericLiteral(name)) return name.text;
   if (ts.isPrivateIdentifier(name)) return name.text;
   return name.getText(sourceFile);
 }
 
-function findDecorator(node: ts.HasDecorators, name: string): ts.CallExpression | undefined {
+function findDecorator(node: TS.HasDecorators, name: string): TS.CallExpression | undefined {
   for (const decorator of ts.getDecorators(node) ?? []) {
     const call = decorator.expression;
     if (!ts.isCallExpression(call)) continue;
@@ -102,7 +105,7 @@ function findDecorator(node: ts.HasDecorators, name: string): ts.CallExpression 
   return undefined;
 }
 
-function hasExplicitParameters(call: ts.CallExpression): boolean {
+function hasExplicitParameters(call: TS.CallExpression): boolean {
   const arg = call.arguments[0];
   return (
     arg !== undefined &&
@@ -114,9 +117,9 @@ function hasExplicitParameters(call: ts.CallExpression): boolean {
 }
 
 function describeParameter(
-  param: ts.ParameterDeclaration,
-  sourceFile: ts.SourceFile,
-  checker: ts.TypeChecker,
+  param: TS.ParameterDeclaration,
+  sourceFile: TS.SourceFile,
+  checker: TS.TypeChecker,
   typing: { classes: SourceClasses; label: string } | undefined,
 ): SourceParameter {
   const where = () => {
@@ -155,12 +158,12 @@ function describeParameter(
   };
 }
 
-function toolParamText(param: ts.ParameterDeclaration): string | undefined {
+function toolParamText(param: TS.ParameterDeclaration): string | undefined {
   const arg = findDecorator(param, "ToolParam")?.arguments[0];
   return arg && ts.isStringLiteralLike(arg) ? arg.text : undefined;
 }
 
-function jsDocParamText(param: ts.ParameterDeclaration): string | undefined {
+function jsDocParamText(param: TS.ParameterDeclaration): string | undefined {
   for (const tag of ts.getJSDocParameterTags(param)) {
     const text = ts
       .getTextOfJSDocComment(tag.comment)
@@ -171,7 +174,7 @@ function jsDocParamText(param: ts.ParameterDeclaration): string | undefined {
   return undefined;
 }
 
-function isLiteral(node: ts.Expression): boolean {
+function isLiteral(node: TS.Expression): boolean {
   return (
     ts.isNumericLiteral(node) ||
     ts.isStringLiteral(node) ||
@@ -186,12 +189,12 @@ function isLiteral(node: ts.Expression): boolean {
  * `run(prompt, { output: Class })`.
  */
 export function findOutputClasses(
-  sourceFile: ts.SourceFile,
-  checker: ts.TypeChecker,
+  sourceFile: TS.SourceFile,
+  checker: TS.TypeChecker,
   classes: SourceClasses,
 ): string[] {
   const found: string[] = [];
-  const outputClassName = (node: ts.Node | undefined): string | undefined => {
+  const outputClassName = (node: TS.Node | undefined): string | undefined => {
     if (!node || !ts.isIdentifier(node)) return undefined;
     const symbol = checker.getSymbolAtLocation(node);
     const target = symbol && symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
@@ -200,7 +203,7 @@ export function findOutputClasses(
     if (classImport) classes.add(target.name, classImport, sourceFile.fileName);
     return target.name;
   };
-  const visit = (node: ts.Node): void => {
+  const visit = (node: TS.Node): void => {
     if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression)) {
       const method = node.expression.name.text;
       const target =
@@ -219,7 +222,7 @@ export function findOutputClasses(
 }
 
 /** The value of `output` in an object literal argument. */
-function outputProperty(arg: ts.Expression | undefined): ts.Expression | undefined {
+function outputProperty(arg: TS.Expression | undefined): TS.Expression | undefined {
   if (!arg || !ts.isObjectLiteralExpression(arg)) return undefined;
   for (const property of arg.properties) {
     if (

@@ -1,6 +1,7 @@
 import path from "node:path";
-import ts from "typescript";
-import { buildGenerator } from "typescript-json-schema";
+import type * as TS from "typescript";
+import ts from "./typescript.js";
+import { buildGenerator } from "./typescript.js";
 import type { ParametersSchema as ToolInputSchema } from "../../decorators/index.js";
 import { findOutputClasses, findToolMethods, type SourceToolMethod } from "./find-tool-methods.js";
 import type { GeneratedToolSchema, InputType } from "./generated-schemas.js";
@@ -52,7 +53,8 @@ export function generateSchemas(options: GenerateSchemasOptions): GeneratedSourc
   const appended = new Map<string, string>();
   const outputs = new Map<string, string>(); // output class → the file it is found in
   for (const sourceFile of sources) {
-    for (const name of findOutputClasses(sourceFile, checker, classes)) outputs.set(name, sourceFile.fileName);
+    for (const name of findOutputClasses(sourceFile, checker, classes))
+      outputs.set(name, sourceFile.fileName);
     const blocks: string[] = [];
     for (const method of findToolMethods(sourceFile, checker, classes)) {
       if (method.classImport) classes.add(method.className, method.classImport, sourceFile.fileName);
@@ -83,7 +85,14 @@ export function generateSchemas(options: GenerateSchemasOptions): GeneratedSourc
   const searched = [...appended.keys(), ...[...outputs.values()].filter(Boolean).map((f) => path.resolve(f))];
   const generator = buildGenerator(
     program,
-    { required: true, noExtraProps: true, ref: true, titles: false, ignoreErrors: true, strictNullChecks: true },
+    {
+      required: true,
+      noExtraProps: true,
+      ref: true,
+      titles: false,
+      ignoreErrors: true,
+      strictNullChecks: true,
+    },
     [...new Set(searched)],
   );
   if (!generator) throw new SchemaSourceError("typescript-json-schema could not read the project");
@@ -128,7 +137,10 @@ function refuseUnresolved(method: SourceToolMethod, schema: JsonSchema): void {
   const properties = (schema.properties ?? {}) as Record<string, object>;
   for (const p of method.parameters) {
     const property = properties[p.name];
-    if (p.acceptsAnything || (property && Object.keys(property).some((k) => k !== "description" && k !== "default")))
+    if (
+      p.acceptsAnything ||
+      (property && Object.keys(property).some((k) => k !== "description" && k !== "default"))
+    )
       continue;
     throw new SchemaSourceError(
       `${p.label} has type ${p.typeText}, which the schema generator could not resolve: give the parameter a ` +
@@ -152,8 +164,8 @@ function withoutPaths<T>(value: T, root: string): T {
   return JSON.parse(text.split(`${root}/`).join("").split(root).join(".")) as T;
 }
 
-function readProject(project: string): ts.ParsedCommandLine {
-  const diagnostics: ts.Diagnostic[] = [];
+function readProject(project: string): TS.ParsedCommandLine {
+  const diagnostics: TS.Diagnostic[] = [];
   const parsed = ts.getParsedCommandLineOfConfigFile(path.resolve(project), undefined, {
     ...ts.sys,
     onUnRecoverableConfigFileDiagnostic: (d) => diagnostics.push(d),

@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from "node:util";
-import ts from "typescript";
+import type * as TS from "typescript";
+import ts from "./typescript.js";
 
 /** What a generated module says, whatever its formatting: its data, with imported classes as their source. */
 export type ModuleMeaning = Readonly<Record<string, unknown>>;
@@ -24,7 +25,11 @@ export function readModuleMeaning(text: string): ModuleMeaning | undefined {
     }
     if (ts.isVariableStatement(statement)) {
       for (const declaration of statement.declarationList.declarations) {
-        if (ts.isIdentifier(declaration.name) && declaration.name.text === "toolSchemas" && declaration.initializer)
+        if (
+          ts.isIdentifier(declaration.name) &&
+          declaration.name.text === "toolSchemas" &&
+          declaration.initializer
+        )
           data = valueOf(declaration.initializer, imports);
       }
     }
@@ -47,7 +52,7 @@ export function describeDifferences(current: ModuleMeaning, fresh: ModuleMeaning
   return lines.length > limit ? [...lines.slice(0, limit), `  … and ${lines.length - limit} more`] : lines;
 }
 
-function valueOf(node: ts.Expression, imports: ReadonlyMap<string, string>): unknown {
+function valueOf(node: TS.Expression, imports: ReadonlyMap<string, string>): unknown {
   if (ts.isParenthesizedExpression(node) || ts.isAsExpression(node) || ts.isSatisfiesExpression(node))
     return valueOf(node.expression, imports);
   if (ts.isObjectLiteralExpression(node)) {

@@ -76,7 +76,11 @@ function check(out: string, fresh: string): number {
   const current = readModuleMeaning(readFileSync(out, "utf8"));
   const expected = readModuleMeaning(fresh)!;
   if (current && isDeepStrictEqual(current, expected)) return 0;
-  const changes = current ? describeDifferences(current, expected) : ["  (it is not a generated schema module)"];
-  console.error(`${out} is stale: run entity-tools schemas without --check. What changed:\n${changes.join("\n")}`);
+  const changes = current
+    ? describeDifferences(current, expected)
+    : ["  (it is not a generated schema module)"];
+  console.error(
+    `${out} is stale: run entity-tools schemas without --check. What changed:\n${changes.join("\n")}`,
+  );
   return 1;
 }

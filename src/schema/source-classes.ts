@@ -1,5 +1,6 @@
 import path from "node:path";
-import ts from "typescript";
+import type * as TS from "typescript";
+import ts from "./typescript.js";
 import { SchemaSourceError } from "./schema-source-error.js";
 
 /** Where a class can be imported from: its file and the name it is exported under. */
@@ -15,17 +16,18 @@ export interface ClassImport {
 export class SourceClasses {
   readonly imports = new Map<string, ClassImport>();
 
-  constructor(private readonly checker: ts.TypeChecker) {}
+  constructor(private readonly checker: TS.TypeChecker) {}
 
   /** How to import the class `symbol` declares, if it is exported from its module. */
-  importOf(symbol: ts.Symbol): ClassImport | undefined {
+  importOf(symbol: TS.Symbol): ClassImport | undefined {
     const declaration = symbol.valueDeclaration ?? symbol.declarations?.[0];
     if (!declaration) return undefined;
     const file = declaration.getSourceFile();
     const moduleSymbol = this.checker.getSymbolAtLocation(file);
     if (!moduleSymbol) return undefined;
     for (const exported of this.checker.getExportsOfModule(moduleSymbol)) {
-      const target = exported.flags & ts.SymbolFlags.Alias ? this.checker.getAliasedSymbol(exported) : exported;
+      const target =
+        exported.flags & ts.SymbolFlags.Alias ? this.checker.getAliasedSymbol(exported) : exported;
       if (target === symbol) return { file: path.resolve(file.fileName), exportName: exported.name };
     }
     return undefined;
@@ -39,18 +41,22 @@ export class SourceClasses {
   add(name: string, found: ClassImport, where: string): void {
     const earlier = this.imports.get(name);
     if (earlier && (earlier.file !== found.file || earlier.exportName !== found.exportName)) {
-      throw new SchemaSourceError(`${where}: two classes are named ${name}; rename one (names are keys in the generated module)`);
+      throw new SchemaSourceError(
+        `${where}: two classes are named ${name}; rename one (names are keys in the generated module)`,
+      );
     }
     this.imports.set(name, found);
   }
 
   /** The exported class called `name` in `files`, for `--type Name`. */
-  findExported(name: string, files: readonly ts.SourceFile[]): ClassImport | undefined {
+  findExported(name: string, files: readonly TS.SourceFile[]): ClassImport | undefined {
     for (const file of files) {
       const moduleSymbol = this.checker.getSymbolAtLocation(file);
-      const exported = moduleSymbol && this.checker.getExportsOfModule(moduleSymbol).find((e) => e.name === name);
+      const exported =
+        moduleSymbol && this.checker.getExportsOfModule(moduleSymbol).find((e) => e.name === name);
       if (!exported) continue;
-      const target = exported.flags & ts.SymbolFlags.Alias ? this.checker.getAliasedSymbol(exported) : exported;
+      const target =
+        exported.flags & ts.SymbolFlags.Alias ? this.checker.getAliasedSymbol(exported) : exported;
       if (target.flags & ts.SymbolFlags.Class) return this.importOf(target);
     }
     return undefined;

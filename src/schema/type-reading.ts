@@ -1,4 +1,5 @@
-import ts from "typescript";
+import type * as TS from "typescript";
+import ts from "./typescript.js";
 import type { InputType } from "./generated-schemas.js";
 import { SchemaSourceError } from "./schema-source-error.js";
 import type { SourceClasses } from "./source-classes.js";
@@ -20,14 +21,14 @@ const UNSUPPORTED_BY_NAME: Readonly<Record<string, string>> = {
  */
 export class TypeReading {
   constructor(
-    private readonly checker: ts.TypeChecker,
+    private readonly checker: TS.TypeChecker,
     private readonly classes: SourceClasses,
     /** `file:line: Class.method parameter "name"`, the start of every message. */
     private readonly context: string,
   ) {}
 
   /** @throws SchemaSourceError when the type (or a part of it) cannot be expressed as JSON Schema. */
-  refuseUnsupported(type: ts.Type, typeText: string, seen = new Set<ts.Type>()): void {
+  refuseUnsupported(type: TS.Type, typeText: string, seen = new Set<TS.Type>()): void {
     if (seen.has(type)) return;
     seen.add(type);
     const problem = this.problemOf(type);
@@ -42,7 +43,7 @@ export class TypeReading {
   }
 
   /** How JSON becomes `type` at run time, when it must; undefined when JSON already is the value. */
-  inputTypeOf(type: ts.Type, seen = new Set<ts.Type>()): InputType | undefined {
+  inputTypeOf(type: TS.Type, seen = new Set<TS.Type>()): InputType | undefined {
     if (type.isUnion()) {
       const parts = type.types.filter((t) => !(t.flags & (ts.TypeFlags.Undefined | ts.TypeFlags.Null)));
       // `Date | string` and the like have no single target type: their JSON is passed as it is.
@@ -51,7 +52,7 @@ export class TypeReading {
     const symbol = type.getSymbol();
     if (symbol?.name === "Date" && this.isGlobal(symbol)) return { kind: "date" };
     if (this.checker.isArrayType(type)) {
-      const items = this.inputTypeOf(this.checker.getTypeArguments(type as ts.TypeReference)[0]!, seen);
+      const items = this.inputTypeOf(this.checker.getTypeArguments(type as TS.TypeReference)[0]!, seen);
       return items ? { kind: "array", items } : undefined;
     }
     if (!symbol || !(type.flags & ts.TypeFlags.Object)) return undefined;
@@ -73,7 +74,7 @@ export class TypeReading {
     return fields ? { kind: "object", fields } : undefined;
   }
 
-  private fieldsOf(type: ts.Type, seen: Set<ts.Type>): Record<string, InputType> | undefined {
+  private fieldsOf(type: TS.Type, seen: Set<TS.Type>): Record<string, InputType> | undefined {
     const fields: Record<string, InputType> = {};
     for (const property of this.checker.getPropertiesOfType(type)) {
       if (!(property.flags & ts.SymbolFlags.Property)) continue;
@@ -84,7 +85,7 @@ export class TypeReading {
   }
 
   /** Why JSON cannot carry a type, or undefined. */
-  private problemOf(type: ts.Type): string | undefined {
+  private problemOf(type: TS.Type): string | undefined {
     if (type.flags & ts.TypeFlags.Any && (type as { intrinsicName?: string }).intrinsicName === "error")
       return "does not resolve (a missing import or a typo?)";
     if (type.flags & ts.TypeFlags.TypeParameter) return "is a generic type parameter: its schema is unknown";
@@ -98,8 +99,8 @@ export class TypeReading {
   }
 
   /** The types inside an object type that JSON carries: array elements and property types. */
-  private partsOf(type: ts.Type): ts.Type[] {
-    if (this.checker.isArrayType(type)) return [...this.checker.getTypeArguments(type as ts.TypeReference)];
+  private partsOf(type: TS.Type): TS.Type[] {
+    if (this.checker.isArrayType(type)) return [...this.checker.getTypeArguments(type as TS.TypeReference)];
     if (!(type.flags & ts.TypeFlags.Object) || this.isGlobal(type.getSymbol())) return [];
     return this.checker
       .getPropertiesOfType(type)
@@ -107,7 +108,7 @@ export class TypeReading {
       .map((p) => this.typeOfProperty(p));
   }
 
-  private typeOfProperty(property: ts.Symbol): ts.Type {
+  private typeOfProperty(property: TS.Symbol): TS.Type {
     const declaration = property.valueDeclaration ?? property.declarations?.[0];
     return declaration
       ? this.checker.getTypeOfSymbolAtLocation(property, declaration)
@@ -115,12 +116,14 @@ export class TypeReading {
   }
 
   /** Whether a symbol comes from TypeScript's own lib files (Date, Map...), not the user's code. */
-  private isGlobal(symbol: ts.Symbol | undefined): boolean {
+  private isGlobal(symbol: TS.Symbol | undefined): boolean {
     const file = symbol?.declarations?.[0]?.getSourceFile().fileName ?? "";
-    return /[\\/]typescript[\\/]lib[\\/]lib\.[^\\/]*\.d\.ts$/.test(file) || /[\\/]@types[\\/]node[\\/]/.test(file);
+    return (
+      /[\\/]typescript[\\/]lib[\\/]lib\.[^\\/]*\.d\.ts$/.test(file) || /[\\/]@types[\\/]node[\\/]/.test(file)
+    );
   }
 
-  private text(type: ts.Type): string {
+  private text(type: TS.Type): string {
     return this.checker.typeToString(type, undefined, ts.TypeFormatFlags.NoTruncation);
   }
 }

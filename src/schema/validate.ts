@@ -3,7 +3,9 @@ import addFormatsModule from "ajv-formats";
 import type { JsonSchema } from "./json-schema.js";
 
 // ajv-formats is CommonJS: its default export arrives as the module object under some loaders.
-const addFormats = ((addFormatsModule as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv) => Ajv;
+const addFormats = ((addFormatsModule as { default?: unknown }).default ?? addFormatsModule) as (
+  a: Ajv,
+) => Ajv;
 
 // Formats are checked (a `Date` parameter's `date-time` above all: text that is not a date is a validation
 // error, not a call with an Invalid Date); unknown formats in hand-written schemas are ignored quietly.

@@ -50,7 +50,9 @@ function bindMethod(
     // declared type, and an absent optional parameter is passed as undefined so its default applies.
     execute: (input: never) => {
       const fields = input as Record<string, unknown>;
-      const args = parameters.map((p) => (Object.hasOwn(fields, p) ? toDeclaredType(fields[p], types?.[p]) : undefined));
+      const args = parameters.map((p) =>
+        Object.hasOwn(fields, p) ? toDeclaredType(fields[p], types?.[p]) : undefined,
+      );
       const fn = (instance as Record<string, Function>)[metadata.methodName] as Function;
       return fn.apply(instance, args) as unknown;
     },

@@ -65,7 +65,12 @@ function resolveMethod(cls: Function, metadata: LlmToolMetadata): ToolMethod {
   const generated = findToolSchema(metadata.declaringClass, metadata.methodName);
   if (generated) {
     checkFresh(metadata, declared, generated.parameters);
-    return { metadata, parameters: generated.parameters, inputSchema: generated.inputSchema, types: generated.types };
+    return {
+      metadata,
+      parameters: generated.parameters,
+      inputSchema: generated.inputSchema,
+      types: generated.types,
+    };
   }
   if (declared.length === 0) return { metadata, parameters: [], inputSchema: EMPTY_INPUT };
   throw new MissingToolSchemaError(cls.name, metadata.methodName, SCHEMA_COMMAND);
@@ -78,8 +83,14 @@ function resolveMethod(cls: Function, metadata: LlmToolMetadata): ToolMethod {
  *
  * @throws StaleToolSchemaError naming the method and the command to run.
  */
-function checkFresh(metadata: LlmToolMetadata, declared: readonly (string | undefined)[], generated: readonly string[]): void {
-  const sameNames = !keepsSourceName(metadata.declaringClass) || declared.every((name, i) => name === undefined || name === generated[i]);
+function checkFresh(
+  metadata: LlmToolMetadata,
+  declared: readonly (string | undefined)[],
+  generated: readonly string[],
+): void {
+  const sameNames =
+    !keepsSourceName(metadata.declaringClass) ||
+    declared.every((name, i) => name === undefined || name === generated[i]);
   if (declared.length === generated.length && sameNames) return;
   throw new StaleToolSchemaError(
     `${metadata.declaringClass.name}.${metadata.methodName}`,
