@@ -16,6 +16,11 @@ export interface ResolvedToolProviderOptions {
   readonly instanceIdProperty: string;
   /** The class that carries the decorator (a subclass inherits it from here). */
   readonly decoratedClass: Function;
+  /**
+   * No prefix was given: `prefix` is the class name as it runs. Binding uses the class's source name
+   * instead when the generated schemas know it, so a minifier renaming classes changes no tool name.
+   */
+  readonly prefixIsDefault: boolean;
 }
 
 /**
@@ -37,6 +42,7 @@ export function ToolProvider(options: ToolProviderOptions = {}): ClassDecorator 
       prefix: options.prefix ?? target.name.toLowerCase(),
       instanceIdProperty: options.instanceIdProperty ?? "id",
       decoratedClass: target,
+      prefixIsDefault: options.prefix === undefined,
     };
     Reflect.defineMetadata(TOOL_PROVIDER_KEY, resolved, target);
   };

@@ -34,7 +34,13 @@ export {
   ModelCallError,
   StrategyError,
 } from "./loop/errors.js";
-export { InvalidToolProviderError, MissingToolSchemaError, InvalidToolNameError } from "./tools/errors.js";
+export {
+  InvalidToolProviderError,
+  MissingToolSchemaError,
+  StaleToolSchemaError,
+  ToolSchemaError,
+  InvalidToolNameError,
+} from "./tools/errors.js";
 export { DuplicateToolNameError, InvalidToolSourceError } from "./tools/tool-sources.js";
 export { MissingOutputSchemaError } from "./runner/output-target.js";
 export { ExpansionLimitError } from "./runner/expansion-limit-error.js";

@@ -45,9 +45,11 @@ export function generateSchemas(options: GenerateSchemasOptions): GeneratedSourc
   const firstProgram = ts.createProgram(config.fileNames, config.options);
   const checker = firstProgram.getTypeChecker();
   const classes = new SourceClasses(checker);
+  // The project's own files (its `include`), not every file they import.
+  const own = new Set(config.fileNames.map((f) => path.resolve(f)));
   const sources = firstProgram
     .getSourceFiles()
-    .filter((f) => !f.isDeclarationFile && !f.fileName.includes("/node_modules/"));
+    .filter((f) => !f.isDeclarationFile && own.has(path.resolve(f.fileName)));
 
   const methods: { method: SourceToolMethod; synthetic: string }[] = [];
   const appended = new Map<string, string>();

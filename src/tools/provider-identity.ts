@@ -1,4 +1,5 @@
 import { getToolProviderOptions, type ResolvedToolProviderOptions } from "../../decorators/index.js";
+import { sourceNameOf } from "../schema/schema-store.js";
 import { InvalidToolProviderError } from "./errors.js";
 
 // Per class: discovery asks this for every element of every tool result, and reflect-metadata is slow.
@@ -7,10 +8,18 @@ const optionsCache = new WeakMap<Function, ResolvedToolProviderOptions | null>()
 function providerOptionsOf(cls: Function): ResolvedToolProviderOptions | undefined {
   let options = optionsCache.get(cls);
   if (options === undefined) {
-    options = getToolProviderOptions(cls) ?? null;
+    options = withSourcePrefix(getToolProviderOptions(cls)) ?? null;
     optionsCache.set(cls, options);
   }
   return options ?? undefined;
+}
+
+/** A default prefix from the class's source name (see `prefixIsDefault`). */
+function withSourcePrefix(
+  options: ResolvedToolProviderOptions | undefined,
+): ResolvedToolProviderOptions | undefined {
+  if (!options?.prefixIsDefault) return options;
+  return { ...options, prefix: sourceNameOf(options.decoratedClass).toLowerCase() };
 }
 
 /** Whether `value` is an instance of a `@ToolProvider` class (or a subclass of one). */

@@ -57,6 +57,7 @@ describe("the built package, imported by its own name (npm test builds first)", 
         "PromptTemplateError",
         "READ_SECTION",
         "SectionVisibility",
+        "StaleToolSchemaError",
         "StrategyError",
         "TOOL_NAME_PATTERN",
         "ToolLoopAbortedError",
@@ -65,6 +66,7 @@ describe("the built package, imported by its own name (npm test builds first)", 
         "ToolParam",
         "ToolProvider",
         "ToolProviderStrategy",
+        "ToolSchemaError",
         "VisibilityExpansionRequired",
         "bindObjectTools",
         "bindProviderTools",
@@ -97,9 +99,7 @@ describe("the built package, imported by its own name (npm test builds first)", 
   });
 
   it("ships the schema CLI as the entity-tools bin", async () => {
-    const { stderr } = await run(process.execPath, ["dist/src/schema/cli.js", "--help"]).catch(
-      (e: { stderr: string }) => e,
-    );
-    expect(stderr).toContain("Usage: entity-tools schemas --project tsconfig.json");
+    const { stdout } = await run(process.execPath, ["dist/src/schema/cli.js", "--help"]);
+    expect(stdout).toContain("Usage: entity-tools schemas --project tsconfig.json");
   });
 });

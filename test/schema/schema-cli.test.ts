@@ -21,6 +21,16 @@ describe("entity-tools schemas", () => {
     expect(error).toHaveBeenCalledWith(expect.stringContaining("is stale"));
   });
 
+  it("prints --help to stdout", () => {
+    const log = vi.spyOn(console, "log").mockImplementation(() => {});
+    expect(main(["--help"])).toBe(0);
+    expect(main(["schemas", "--help"])).toBe(0);
+    expect(log.mock.calls.map((c) => String(c[0]).split("\n")[0])).toEqual([
+      expect.stringContaining("Usage: entity-tools schemas"),
+      expect.stringContaining("Usage: entity-tools schemas"),
+    ]);
+  });
+
   it("explains usage on a wrong command or option", () => {
     const error = vi.spyOn(console, "error").mockImplementation(() => {});
     expect(main(["schemaz"])).toBe(2);
