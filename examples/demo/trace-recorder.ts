@@ -19,12 +19,14 @@ export class TraceRecorder {
   readonly entries: TraceEntry[] = [];
   private offered = new Set<string>();
   private expandedSection: string | undefined;
+  private readonly changes: TraceEntry[] = [];
 
   constructor(private readonly onEntry: (entry: TraceEntry) => void = () => {}) {}
 
   readonly observe = (event: ToolLoopEvent): void => {
     switch (event.type) {
       case "ToolLoopIteration": {
+        this.flushChanges();
         const fresh = event.toolNames.filter((n) => !this.offered.has(n));
         this.offered = new Set(event.toolNames);
         return this.add({ kind: "request", step: event.iteration, tools: event.toolNames, fresh });
@@ -34,7 +36,8 @@ export class TraceRecorder {
         for (const c of event.toolCalls) this.add({ kind: "call", toolName: c.toolName, input: c.input });
         return;
       case "ToolInvoked":
-        return this.add({ kind: "result", toolName: event.toolName, text: event.resultText, isError: false });
+        this.add({ kind: "result", toolName: event.toolName, text: event.resultText, isError: false });
+        return this.flushChanges();
       case "ToolFailed":
         return this.add({ kind: "result", toolName: event.toolName, text: event.message, isError: true });
       case "VisibilityExpanded":
@@ -44,18 +47,25 @@ export class TraceRecorder {
         // A section read announces itself just before the tools it unlocks are injected.
         const section = event.triggeredBy === READ_SECTION ? this.expandedSection : undefined;
         this.expandedSection = undefined;
-        return this.add({
+        this.changes.push({
           kind: "injected",
           toolNames: event.toolNames,
           via: section ? `section ${section}` : event.triggeredBy,
         });
+        return;
       }
       case "ToolsRemoved":
-        return this.add({ kind: "removed", toolNames: event.toolNames, reason: event.reason });
+        this.changes.push({ kind: "removed", toolNames: event.toolNames, reason: event.reason });
+        return;
       default:
         return;
     }
   };
+
+  /** Tool-set changes are reported before the result of the call that caused them; show them after it. */
+  private flushChanges(): void {
+    for (const entry of this.changes.splice(0)) this.add(entry);
+  }
 
   private add(entry: TraceEntry): void {
     this.entries.push(entry);

@@ -27,7 +27,10 @@ export interface ModelRespondedEvent extends RunEvent {
   readonly toolCalls: readonly { readonly toolName: string; readonly input: unknown }[];
 }
 
-/** A tool ran and returned; `resultText` is what the model saw. */
+/**
+ * A tool ran and returned; `resultText` is exactly what the model reads, notices that strategies appended
+ * included. It is emitted after the strategies ran, so it follows the discovery events it caused.
+ */
 export interface ToolInvokedEvent extends RunEvent {
   readonly type: "ToolInvoked";
   readonly iteration: number;

@@ -5,8 +5,8 @@ export interface RecordedCall {
   readonly toolName: string;
   readonly input: unknown;
   /**
-   * The text the model got back: the serialized result or the error message. Notes that strategies add
-   * (a skipped provider, tools dropped for the budget) follow it in the conversation history.
+   * The text the model got back: the serialized result or the error message, with the notes strategies
+   * appended (a skipped provider, tools dropped for the budget).
    */
   readonly resultText: string;
   readonly isError: boolean;

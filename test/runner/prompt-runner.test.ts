@@ -76,9 +76,9 @@ describe("PromptRunner", () => {
     expect(types).toEqual([
       "ToolLoopIteration",
       "ModelResponded",
-      "ToolInvoked",
       "ToolProviderDiscovered",
       "ToolsInjected",
+      "ToolInvoked",
       "ToolLoopIteration",
       "ModelResponded",
     ]);

@@ -35,6 +35,20 @@ describe("FakePromptRunner", () => {
     fake.verifyExpectations();
   });
 
+  it("records what the model read, notices included", async () => {
+    const fake = new FakePromptRunner();
+    const runner = fake.withTools(new CustomerSearchTools()).withToolProviderDiscovery();
+    const nameless = new Customer("", "No Id", "n@example.com", new OrderRepository([]));
+    fake
+      .expectToolProviderReturn("findCustomers", [nameless])
+      .callTool("findCustomers", { text: "x" })
+      .respondWithText("ok");
+    await runner.run("q");
+    expect(fake.calls[0]!.resultText).toBe(
+      '[{"id":"","name":"No Id","email":"n@example.com"}]\n\n[Cannot expose tools of Customer: its id property "id" is empty; no tools were added for it.]',
+    );
+  });
+
   it("expectToolProviderReturn hands the loop a provider without a repository behind the search", async () => {
     const stubbed = new Customer("c-777", "Stub Person", "s@example.com", new OrderRepository([]));
     const fake = new FakePromptRunner()

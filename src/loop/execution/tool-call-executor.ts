@@ -84,15 +84,7 @@ export class ToolCallExecutor {
       const message = `The result of "${tool.name}" could not be read: ${describeThrown(error, settings.maxResultChars)}`;
       return { part: this.fail(call, iteration, "unreadable-result", message) };
     }
-    events.emit({
-      type: "ToolInvoked",
-      iteration,
-      toolCallId: call.toolCallId,
-      toolName: tool.name,
-      input,
-      resultText: text,
-      durationMs: performance.now() - started,
-    });
+    const durationMs = performance.now() - started;
     const { notices, restart } = await this.injector.evaluate({
       toolName: tool.name,
       input,
@@ -102,6 +94,16 @@ export class ToolCallExecutor {
       history,
     });
     if (notices.length > 0) text = `${text}\n\n${this.capped(notices.map((n) => `[${n}]`).join("\n"))}`;
+    // Reported once the strategies have run, so observers read exactly what the model reads, notices included.
+    events.emit({
+      type: "ToolInvoked",
+      iteration,
+      toolCallId: call.toolCallId,
+      toolName: tool.name,
+      input,
+      resultText: text,
+      durationMs,
+    });
     return { part: resultPart(call, { type: "text", value: text }), restart };
   }
 
