@@ -1,8 +1,66 @@
-// 4. Schemas: the CLI on the examples, and start-up with 100 generated tool schemas.
+// 4. Schemas: the CLI against tsc --noEmit (the examples and a generated 200-class project), and
+// start-up with 100 generated tool schemas.
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { generateSchemas } from "../dist/src/schema/generate-schemas.js";
 import { registerToolSchemas, type GeneratedSchemas, type GeneratedToolSchema } from "entity-tools";
 import { validateAgainst } from "../dist/src/schema/validate.js";
-import { medianMs, ms, type BenchRow } from "./measure.js";
+import { medianMs, ms, ratio, ratioRounds, type BenchRow } from "./measure.js";
+
+const CLI_ROUNDS = 5;
+
+/** A project of `classes` tool classes, one file each, with string, number, Date and object parameters. */
+function generatedProject(classes: number): string {
+  const dir = mkdtempSync(path.join(tmpdir(), "bench-project-"));
+  mkdirSync(path.join(dir, "src"));
+  writeFileSync(
+    path.join(dir, "tsconfig.json"),
+    JSON.stringify({
+      compilerOptions: {
+        target: "ES2022",
+        module: "NodeNext",
+        moduleResolution: "NodeNext",
+        strict: true,
+        experimentalDecorators: true,
+        types: [],
+      },
+      include: ["src/*.ts"],
+    }),
+  );
+  writeFileSync(
+    path.join(dir, "src", "decorators.ts"),
+    "export declare function LlmTool(description: string): MethodDecorator;\n",
+  );
+  for (let i = 0; i < classes; i++) {
+    writeFileSync(
+      path.join(dir, "src", `entity${i}.ts`),
+      [
+        'import { LlmTool } from "./decorators.js";',
+        `export interface Filter${i} { status: "open" | "closed"; tags?: string[] }`,
+        `export class Entity${i} {`,
+        `  id = "e${i}";`,
+        `  @LlmTool("Find related records of entity ${i}")`,
+        `  find(query: string, limit: number, since: Date, filter: Filter${i}): string { return query + limit + since.toISOString() + filter.status; }`,
+        "}",
+        "",
+      ].join("\n"),
+    );
+  }
+  return path.join(dir, "tsconfig.json");
+}
+
+/** The schema CLI's time over `tsc --noEmit`'s on one project, both as fresh processes. */
+function cliOverTsc(project: string) {
+  const out = path.join(mkdtempSync(path.join(tmpdir(), "bench-out-")), "tool-schemas.ts");
+  const run = (args: string[]) => () => execFileSync(process.execPath, args, { stdio: "ignore" });
+  return ratioRounds(
+    run(["dist/src/schema/cli.js", "schemas", "--project", project, "--out", out]),
+    run(["node_modules/typescript/bin/tsc", "-p", project, "--noEmit"]),
+    CLI_ROUNDS,
+  );
+}
 
 /** 100 distinct tool schemas shaped like the examples' (fresh objects, so nothing is cached yet). */
 function hundredSchemas(seed: GeneratedSchemas, round: number): GeneratedSchemas {
@@ -16,6 +74,8 @@ function hundredSchemas(seed: GeneratedSchemas, round: number): GeneratedSchemas
 }
 
 export async function schemas(): Promise<BenchRow[]> {
+  const examples = await cliOverTsc("examples/tsconfig.json");
+  const large = await cliOverTsc(generatedProject(200));
   const started = performance.now();
   const generated = generateSchemas({ project: "examples/tsconfig.json" });
   const cliMs = performance.now() - started;
@@ -26,6 +86,20 @@ export async function schemas(): Promise<BenchRow[]> {
   for (const { inputSchema } of Object.values(set.tools)) validateAgainst(inputSchema, {});
   const eager = performance.now() - compileStart;
   return [
+    {
+      bench: "4 schemas",
+      measure: `CLI / tsc --noEmit on the examples, median (spread) of ${CLI_ROUNDS} interleaved rounds`,
+      value: ratio(examples),
+      goal: "≤ 1.30",
+      met: examples.median <= 1.3,
+    },
+    {
+      bench: "4 schemas",
+      measure: `CLI / tsc --noEmit on a generated 200-class project, median (spread) of ${CLI_ROUNDS} rounds`,
+      value: ratio(large),
+      goal: "≤ 1.30",
+      met: large.median <= 1.3,
+    },
     {
       bench: "4 schemas",
       measure: `generate the examples' schemas (${Object.keys(generated.tools).length} tools, compiler + typescript-json-schema)`,
