@@ -1,6 +1,7 @@
 import "reflect-metadata";
 import { DecoratorMisuseError, memberLabel } from "./decorator-misuse-error.js";
 import { LLM_TOOLS_KEY } from "./metadata-keys.js";
+import { isStandardCall, ownStandardMetadata, type StandardContext } from "./standard-decorators.js";
 
 /** A JSON Schema for a tool's input: an object keyed by the method's parameter names. */
 export interface ParametersSchema {
@@ -32,10 +33,6 @@ export interface LlmToolMetadata {
 
 const EXPLICIT_NAME = /^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$/;
 
-/**
- * Exposes a method to the model as a tool. On a `@ToolProvider` class the tool is bound to each discovered
- * instance; on any other class it is a plain tool of the object passed to `withTools`.
- */
 // Every class that declares an @LlmTool method, in the order defined: a run checks their schemas first.
 const toolClasses = new Set<Function>();
 
@@ -47,10 +44,17 @@ export function getToolClasses(): readonly Function[] {
 /** Names that reach an object's prototype machinery instead of a tool, in a name → tool lookup. */
 const RESERVED_NAMES = new Set(["__proto__", "constructor", "prototype"]);
 
-export function LlmTool(descriptionOrOptions: string | LlmToolOptions): MethodDecorator {
+/**
+ * Exposes a method to the model as a tool. On a `@ToolProvider` class the tool is bound to each discovered
+ * instance; on any other class it is a plain tool of the object passed to `withTools`. Works as a legacy
+ * (`experimentalDecorators`) and as a TC39 standard decorator.
+ */
+export function LlmTool(descriptionOrOptions: string | LlmToolOptions): LlmToolDecorator {
   const options =
     typeof descriptionOrOptions === "string" ? { description: descriptionOrOptions } : descriptionOrOptions;
-  return (target, propertyKey, descriptor) => {
+  return ((...args: unknown[]) => {
+    if (isStandardCall(args)) return decorateStandard(options, args[0], args[1]);
+    const [target, propertyKey, descriptor] = args as [object, string | symbol, PropertyDescriptor | undefined];
     const label = memberLabel(target, propertyKey);
     if (typeof target === "function") {
       throw new DecoratorMisuseError(`@LlmTool on static ${label}: only instance methods can be tools`);
@@ -63,46 +67,81 @@ export function LlmTool(descriptionOrOptions: string | LlmToolOptions): MethodDe
         `@LlmTool on ${label}: it is not a method (fields, getters and setters cannot be tools)`,
       );
     }
-    const kind = (descriptor.value as Function).constructor.name;
-    if (kind === "GeneratorFunction" || kind === "AsyncGeneratorFunction") {
-      throw new DecoratorMisuseError(
-        `@LlmTool on ${label}: a generator method cannot be a tool (calling it runs nothing); return an array or a Promise instead`,
-      );
-    }
-    if (RESERVED_NAMES.has(options.name ?? propertyKey)) {
-      throw new DecoratorMisuseError(
-        `@LlmTool on ${label}: the tool name "${options.name ?? propertyKey}" is reserved (it names an object's prototype); choose another with @LlmTool({ name })`,
-      );
-    }
-    if (typeof options.description !== "string" || options.description.trim() === "") {
-      throw new DecoratorMisuseError(
-        `@LlmTool on ${label}: the description is empty; say what the tool does`,
-      );
-    }
-    if (options.name !== undefined && !EXPLICIT_NAME.test(options.name)) {
-      throw new DecoratorMisuseError(
-        `@LlmTool on ${label}: name "${options.name}" must match ${EXPLICIT_NAME.source} (letters, digits, _ and -, starting with a letter or _)`,
-      );
-    }
     const own = ownTools(target);
-    const name = options.name ?? propertyKey;
-    const clash = own.find((t) => t.name === name);
-    if (clash) {
-      throw new DecoratorMisuseError(
-        `@LlmTool on ${label}: ${memberLabel(target, clash.methodName)} already has the tool name "${name}"`,
-      );
-    }
-    const entry: LlmToolMetadata = {
-      methodName: propertyKey,
-      name,
-      description: options.description.trim(),
-      parameters: options.parameters,
-      declaringClass: target.constructor,
-    };
-    Reflect.defineMetadata(LLM_TOOLS_KEY, [...own, entry], target);
+    const entry = toolEntry(options, label, propertyKey, descriptor.value as Function, own);
+    Reflect.defineMetadata(LLM_TOOLS_KEY, [...own, { ...entry, declaringClass: target.constructor }], target);
     toolClasses.add(target.constructor);
-  };
+  }) as LlmToolDecorator;
 }
+
+/** A decorator usable in both modes: legacy method decorator, or TC39 standard method decorator. */
+export type LlmToolDecorator = MethodDecorator &
+  (<T extends Function>(value: T, context: ClassMethodDecoratorContext) => void);
+
+/** The checks both modes share, and the entry they record (its class is known later in standard mode). */
+function toolEntry(
+  options: LlmToolOptions,
+  label: string,
+  methodName: string,
+  method: Function,
+  own: readonly { name: string; methodName: string }[],
+): Omit<LlmToolMetadata, "declaringClass"> {
+  const kind = method.constructor.name;
+  if (kind === "GeneratorFunction" || kind === "AsyncGeneratorFunction") {
+    throw new DecoratorMisuseError(
+      `@LlmTool on ${label}: a generator method cannot be a tool (calling it runs nothing); return an array or a Promise instead`,
+    );
+  }
+  const name = options.name ?? methodName;
+  if (RESERVED_NAMES.has(name)) {
+    throw new DecoratorMisuseError(
+      `@LlmTool on ${label}: the tool name "${name}" is reserved (it names an object's prototype); choose another with @LlmTool({ name })`,
+    );
+  }
+  if (typeof options.description !== "string" || options.description.trim() === "") {
+    throw new DecoratorMisuseError(`@LlmTool on ${label}: the description is empty; say what the tool does`);
+  }
+  if (options.name !== undefined && !EXPLICIT_NAME.test(options.name)) {
+    throw new DecoratorMisuseError(
+      `@LlmTool on ${label}: name "${options.name}" must match ${EXPLICIT_NAME.source} (letters, digits, _ and -, starting with a letter or _)`,
+    );
+  }
+  const clash = own.find((t) => t.name === name);
+  if (clash) {
+    throw new DecoratorMisuseError(
+      `@LlmTool on ${label}: ${label.slice(0, label.lastIndexOf("."))}.${clash.methodName} already has the tool name "${name}"`,
+    );
+  }
+  return { methodName, name, description: options.description.trim(), parameters: options.parameters };
+}
+
+/** The TC39 form: the entry goes to `context.metadata`; the class is recorded when an instance is made. */
+function decorateStandard(options: LlmToolOptions, value: unknown, context: StandardContext): void {
+  const label = `${String(context.name)}`;
+  if (context.kind !== "method" || typeof value !== "function") {
+    throw new DecoratorMisuseError(
+      `@LlmTool on ${label}: it is not a method (fields, getters and setters cannot be tools)`,
+    );
+  }
+  if (context.static) throw new DecoratorMisuseError(`@LlmTool on static ${label}: only instance methods can be tools`);
+  if (context.private || typeof context.name === "symbol") {
+    throw new DecoratorMisuseError(`@LlmTool on ${label}: private and symbol-named methods cannot be tools`);
+  }
+  const metadata = context.metadata;
+  if (!metadata) {
+    throw new DecoratorMisuseError(
+      `@LlmTool on ${label}: this runtime passed no decorator metadata; import entity-tools before defining the class`,
+    );
+  }
+  const own = Object.hasOwn(metadata, LLM_TOOLS_KEY) ? (metadata[LLM_TOOLS_KEY] as StandardToolEntry[]) : [];
+  const entry = toolEntry(options, label, context.name, value, own);
+  metadata[LLM_TOOLS_KEY] = [...own, entry];
+  context.addInitializer?.(function (this: unknown) {
+    toolClasses.add((this as object).constructor);
+  });
+}
+
+type StandardToolEntry = Omit<LlmToolMetadata, "declaringClass">;
 
 function ownTools(prototype: object): readonly LlmToolMetadata[] {
   return (Reflect.getOwnMetadata(LLM_TOOLS_KEY, prototype) as LlmToolMetadata[] | undefined) ?? [];
@@ -126,7 +165,10 @@ export function getLlmTools(target: Function): readonly LlmToolMetadata[] {
   }
   const byMethod = new Map<string, LlmToolMetadata>();
   for (const prototype of chain) {
-    for (const tool of ownTools(prototype)) byMethod.set(tool.methodName, tool);
+    const cls = (prototype as { constructor: Function }).constructor;
+    const standard = ownStandardMetadata<StandardToolEntry[]>(cls, LLM_TOOLS_KEY) ?? [];
+    for (const tool of [...ownTools(prototype), ...standard.map((t) => ({ ...t, declaringClass: cls }))])
+      byMethod.set(tool.methodName, tool);
   }
   const byName = new Map<string, LlmToolMetadata>();
   for (const tool of byMethod.values()) {

@@ -1,13 +1,22 @@
 import "reflect-metadata";
 import { DecoratorMisuseError, memberLabel } from "./decorator-misuse-error.js";
 import { TOOL_PARAMS_KEY } from "./metadata-keys.js";
+import { isStandardCall } from "./standard-decorators.js";
 
 /**
  * Describes one parameter of an `@LlmTool` method for the model. Without it the method's JSDoc
  * `@param` text is used (the schema generator reads both).
  */
 export function ToolParam(description: string): ParameterDecorator {
-  return (target, propertyKey, index) => {
+  return (...args: unknown[]) => {
+    if (isStandardCall(args)) {
+      throw new DecoratorMisuseError(
+        `@ToolParam on ${String(args[1].name)}: TC39 standard decorators have no parameter decorators. ` +
+          "Describe the parameter with a JSDoc @param tag on the method instead (the schema CLI reads it), " +
+          'or turn on "experimentalDecorators" to use @ToolParam',
+      );
+    }
+    const [target, propertyKey, index] = args as [object, string | symbol | undefined, number];
     if (propertyKey === undefined) {
       throw new DecoratorMisuseError(
         `@ToolParam on a constructor parameter of ${memberLabel(target, "constructor")}: only tool method parameters take it`,

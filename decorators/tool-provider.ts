@@ -1,6 +1,7 @@
 import "reflect-metadata";
 import { DecoratorMisuseError } from "./decorator-misuse-error.js";
 import { TOOL_PROVIDER_KEY } from "./metadata-keys.js";
+import "./standard-decorators.js";
 
 /** Options of {@link ToolProvider}. */
 export interface ToolProviderOptions {
@@ -30,8 +31,9 @@ export interface ResolvedToolProviderOptions {
  * A subclass of a provider is a provider too: it inherits the options (and so the prefix) of the nearest
  * decorated ancestor unless it is decorated itself.
  */
-export function ToolProvider(options: ToolProviderOptions = {}): ClassDecorator {
-  return (target) => {
+export function ToolProvider(options: ToolProviderOptions = {}): ToolProviderDecorator {
+  // Legacy and TC39 standard class decorators both receive the class first.
+  return ((target: Function) => {
     if (options.prefix !== undefined && options.prefix.trim() === "") {
       throw new DecoratorMisuseError(`@ToolProvider on ${target.name}: prefix must not be empty`);
     }
@@ -45,8 +47,12 @@ export function ToolProvider(options: ToolProviderOptions = {}): ClassDecorator 
       prefixIsDefault: options.prefix === undefined,
     };
     Reflect.defineMetadata(TOOL_PROVIDER_KEY, resolved, target);
-  };
+  }) as ToolProviderDecorator;
 }
+
+/** A class decorator usable in both modes: legacy (`experimentalDecorators`) or TC39 standard. */
+export type ToolProviderDecorator = ClassDecorator &
+  (<T extends abstract new (...args: never[]) => unknown>(value: T, context: ClassDecoratorContext<T>) => void);
 
 /** The provider options of a class (its own or the nearest decorated ancestor's), or `undefined`. */
 export function getToolProviderOptions(target: Function): ResolvedToolProviderOptions | undefined {

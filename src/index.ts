@@ -20,6 +20,8 @@ export type {
   ResolvedToolProviderOptions,
   LlmToolOptions,
   LlmToolMetadata,
+  LlmToolDecorator,
+  ToolProviderDecorator,
   ParametersSchema,
 } from "../decorators/index.js";
 

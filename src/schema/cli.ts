@@ -1,5 +1,11 @@
 #!/usr/bin/env node
-// The `entity-tools` bin: only the process wiring; the command itself is in schema-cli.ts.
-import { main } from "./schema-cli.js";
-
-process.exitCode = main(process.argv.slice(2));
+// The `entity-tools` bin: only the process wiring; the command itself is in schema-cli.ts. It is loaded
+// dynamically because loading it loads the compiler, which a project may not have installed yet: that is
+// a one-line message with the install command, not a stack trace.
+try {
+  const { main } = await import("./schema-cli.js");
+  process.exitCode = main(process.argv.slice(2));
+} catch (error) {
+  console.error(`entity-tools: ${error instanceof Error ? error.message : String(error)}`);
+  process.exitCode = 1;
+}

@@ -7,4 +7,14 @@ export const GENERATED_MODULES = [
     types: ["SpendAnswer", "OrderSummary"],
   },
   { project: "examples/tsconfig.json", out: "examples/generated/tool-schemas.ts", types: [] },
+  {
+    project: "examples/nest-style/tsconfig.json",
+    out: "examples/nest-style/src/generated/tool-schemas.ts",
+    types: [],
+  },
+  {
+    project: "test/fixtures/standard-decorators/tsconfig.json",
+    out: "test/fixtures/standard-decorators/src/generated/tool-schemas.ts",
+    types: [],
+  },
 ] as const;

@@ -1,0 +1,117 @@
+// The package as users get it: packed, installed from the tarball into scratch projects, compiled by
+// tsc and run by node. `npm test` builds first. Installs use the npm cache the repository's own install
+// filled, so they are quick and need no more than the registry.
+import { execFile } from "node:child_process";
+import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { beforeAll, describe, expect, it } from "vitest";
+
+const exec = promisify(execFile);
+const npm = (cwd: string, ...args: string[]) =>
+  exec("npm", [...args, "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"], { cwd });
+const node = (cwd: string, ...args: string[]) => exec(process.execPath, args, { cwd });
+const bin = (cwd: string, name: string, ...args: string[]) =>
+  exec(process.execPath, [path.join(cwd, "node_modules", ".bin", name), ...args], { cwd });
+
+/** Total size of a folder, in bytes. */
+function sizeOf(dir: string): number {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile())
+    .reduce((total, e) => total + statSync(path.join(e.parentPath, e.name)).size, 0);
+}
+
+let tarball = "";
+let scratch = "";
+
+beforeAll(async () => {
+  const packDir = mkdtempSync(path.join(tmpdir(), "pack-"));
+  const { stdout } = await exec("npm", ["pack", "--pack-destination", packDir, "--loglevel=error"]);
+  tarball = path.join(packDir, stdout.trim().split("\n").at(-1)!);
+  // One install for the CommonJS and the standard-decorator projects, with the compiler a user adds
+  // for the schema CLI (build time only).
+  scratch = mkdtempSync(path.join(tmpdir(), "scratch-"));
+  writeFileSync(path.join(scratch, "package.json"), JSON.stringify({ name: "scratch", private: true }));
+  await npm(
+    scratch,
+    "install",
+    tarball,
+    "ai@^6",
+    "@ai-sdk/provider@^3",
+    "typescript@~5.9.3",
+    "typescript-json-schema@0.68.0",
+  );
+}, 240_000);
+
+describe("the installed package", () => {
+  it("CommonJS: require() of every entry point works from a module: commonjs project, with types (NestJS style)", async () => {
+    const project = path.join(scratch, "nest-style");
+    cpSync("examples/nest-style", project, {
+      recursive: true,
+      filter: (f) => !f.includes(`${path.sep}dist`),
+    });
+    rmSync(path.join(project, "src", "generated"), { recursive: true });
+    writeFileSync(path.join(project, "package.json"), JSON.stringify({ type: "commonjs" }));
+    await bin(
+      scratch,
+      "entity-tools",
+      "schemas",
+      "--project",
+      "nest-style/tsconfig.json",
+      "--out",
+      "nest-style/src/generated/tool-schemas.ts",
+    );
+    await bin(scratch, "tsc", "-p", "nest-style/tsconfig.json");
+    const { stdout } = await node(project, "dist/main.js");
+    expect(JSON.parse(stdout)).toEqual({
+      answer: "Ada's latest invoice is INV-7, paid.",
+      discovered: ["account_a-1_invoices"],
+    });
+    const entries = `const core = require("entity-tools"), testing = require("entity-tools/testing"), codex = require("entity-tools/codex");
+      console.log([typeof core.PromptRunner, typeof testing.FakePromptRunner, typeof codex.CodexAppServerAdapter].join(" "));`;
+    expect((await node(project, "-e", entries)).stdout.trim()).toBe("function function function");
+  });
+
+  it("TC39 standard decorators: a project without experimentalDecorators, compiled by tsc, discovers and calls entity tools", async () => {
+    const project = path.join(scratch, "standard");
+    cpSync("test/fixtures/standard-decorators", project, { recursive: true });
+    rmSync(path.join(project, "src", "generated"), { recursive: true });
+    writeFileSync(path.join(project, "package.json"), JSON.stringify({ type: "module" }));
+    await bin(
+      scratch,
+      "entity-tools",
+      "schemas",
+      "--project",
+      "standard/tsconfig.json",
+      "--out",
+      "standard/src/generated/tool-schemas.ts",
+    );
+    await bin(scratch, "tsc", "-p", "standard/tsconfig.json");
+    const report = JSON.parse((await node(project, "dist/main.js")).stdout) as Record<string, unknown>;
+    expect(report.discovered).toEqual(["ticket_t-1_close"]);
+    expect(report.closeResult).toMatchObject({
+      content: [{ output: { type: "text", value: "t-1 closed: fire is out" } }],
+    });
+    // The parameter's description came from JSDoc @param (standard decorators have no @ToolParam).
+    expect(JSON.stringify(report.reasonDescription)).toContain("Why the ticket is closed, for the customer");
+  });
+
+  it("a production install has no TypeScript compiler, and the schema CLI says what to install", async () => {
+    const prod = mkdtempSync(path.join(tmpdir(), "prod-"));
+    writeFileSync(path.join(prod, "package.json"), JSON.stringify({ name: "prod", private: true }));
+    await npm(prod, "install", "--omit=dev", tarball, "ai@^6", "@ai-sdk/provider@^3");
+    expect(existsSync(path.join(prod, "node_modules", "entity-tools"))).toBe(true);
+    expect(existsSync(path.join(prod, "node_modules", "typescript"))).toBe(false);
+    expect(existsSync(path.join(prod, "node_modules", "typescript-json-schema"))).toBe(false);
+    const ours = sizeOf(path.join(prod, "node_modules")) - sizeOf(path.join(prod, "node_modules", "ai"));
+    expect(ours / 2 ** 20, "MB installed besides ai").toBeLessThan(20);
+    const failed = await bin(prod, "entity-tools", "schemas", "--out", "x.ts").catch(
+      (e: { stderr: string; code: number }) => e,
+    );
+    expect("code" in failed && failed.code).toBe(1);
+    expect((failed as { stderr: string }).stderr).toContain(
+      "npm install --save-dev typescript@5 typescript-json-schema@0.68",
+    );
+  });
+});
