@@ -54,7 +54,11 @@ export function LlmTool(descriptionOrOptions: string | LlmToolOptions): LlmToolD
     typeof descriptionOrOptions === "string" ? { description: descriptionOrOptions } : descriptionOrOptions;
   return ((...args: unknown[]) => {
     if (isStandardCall(args)) return decorateStandard(options, args[0], args[1]);
-    const [target, propertyKey, descriptor] = args as [object, string | symbol, PropertyDescriptor | undefined];
+    const [target, propertyKey, descriptor] = args as [
+      object,
+      string | symbol,
+      PropertyDescriptor | undefined,
+    ];
     const label = memberLabel(target, propertyKey);
     if (typeof target === "function") {
       throw new DecoratorMisuseError(`@LlmTool on static ${label}: only instance methods can be tools`);
@@ -123,7 +127,8 @@ function decorateStandard(options: LlmToolOptions, value: unknown, context: Stan
       `@LlmTool on ${label}: it is not a method (fields, getters and setters cannot be tools)`,
     );
   }
-  if (context.static) throw new DecoratorMisuseError(`@LlmTool on static ${label}: only instance methods can be tools`);
+  if (context.static)
+    throw new DecoratorMisuseError(`@LlmTool on static ${label}: only instance methods can be tools`);
   if (context.private || typeof context.name === "symbol") {
     throw new DecoratorMisuseError(`@LlmTool on ${label}: private and symbol-named methods cannot be tools`);
   }

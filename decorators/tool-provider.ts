@@ -52,7 +52,10 @@ export function ToolProvider(options: ToolProviderOptions = {}): ToolProviderDec
 
 /** A class decorator usable in both modes: legacy (`experimentalDecorators`) or TC39 standard. */
 export type ToolProviderDecorator = ClassDecorator &
-  (<T extends abstract new (...args: never[]) => unknown>(value: T, context: ClassDecoratorContext<T>) => void);
+  (<T extends abstract new (...args: never[]) => unknown>(
+    value: T,
+    context: ClassDecoratorContext<T>,
+  ) => void);
 
 /** The provider options of a class (its own or the nearest decorated ancestor's), or `undefined`. */
 export function getToolProviderOptions(target: Function): ResolvedToolProviderOptions | undefined {

@@ -7,10 +7,12 @@ import { MAX_INPUT_DEPTH } from "../loop/execution/input-shape.js";
  * which would end the run as a failed model call. This guard looks at the raw argument text first (one
  * linear scan) and replaces arguments nested deeper than {@link MAX_INPUT_DEPTH} with `{}`, recording
  * the call's id in `tooDeep`, so the loop answers that call with an error result and goes on.
- * Models given by id (a string) are resolved by the SDK and are not guarded.
+ * Models given by id (a string), and models of a spec before V3, are not guarded.
  */
 export function guardDeepArguments(model: LanguageModel, tooDeep: Set<string>): LanguageModel {
-  if (typeof model !== "object" || model.specificationVersion !== "v3") return model;
+  // ai 6 wraps V3 models; ai 7 wraps V3 and V4 (it upgrades V3 itself). Older specs are left alone.
+  const version: string = typeof model === "object" ? model.specificationVersion : "";
+  if (version !== "v3" && version !== "v4") return model;
   return wrapLanguageModel({
     model: model as LanguageModelV3,
     middleware: {

@@ -1,13 +1,19 @@
-// MockLanguageModelV3 (from ai/test) playing a list of turns, plus readers of what each step offered.
+// The AI SDK's mock model playing a list of turns, plus readers of what each step offered. On ai 7 (the
+// second test lane) it is MockLanguageModelV4, the spec ai 7 is built on; on ai 6 MockLanguageModelV3.
 import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
+import * as aiTest from "ai/test";
 import { MockLanguageModelV3 } from "ai/test";
 import { generateResult, type ScriptedTurn } from "entity-tools/testing";
 
 export type MockTurn = ScriptedTurn | ((options: LanguageModelV3CallOptions) => ScriptedTurn);
 
+/** The newest mock language model this `ai` ships (the V4 and V3 mocks take the same options). */
+export const NewestMockModel = ((aiTest as Record<string, unknown>).MockLanguageModelV4 ??
+  MockLanguageModelV3) as typeof MockLanguageModelV3;
+
 export function mockModel(...turns: MockTurn[]): MockLanguageModelV3 {
   let index = 0;
-  return new MockLanguageModelV3({
+  return new NewestMockModel({
     doGenerate: async (options) => {
       const turn = turns[index++];
       if (!turn) throw new Error(`mock model: no turn ${index}`);
