@@ -1,0 +1,34 @@
+// What `npm publish` would ship: the build, its types and source maps (with their sources inlined, so
+// they resolve), the docs the README links to, the licence; no tests, fixtures, benches or examples.
+import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+
+describe("the packed package", () => {
+  it("ships the build, types, maps with sources, docs and LICENSE, and nothing of the repository's own", async () => {
+    const { stdout } = await promisify(execFile)("npm", ["pack", "--dry-run", "--json", "--loglevel=error"]);
+    const files = (JSON.parse(stdout) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path);
+    expect(files).toEqual(
+      expect.arrayContaining([
+        "LICENSE",
+        "README.md",
+        "package.json",
+        "dist/src/index.js",
+        "dist/src/index.d.ts",
+        "dist/src/index.js.map",
+        "dist/src/testing/index.js",
+        "dist/src/codex/index.js",
+        "dist/src/schema/cli.js",
+        "docs/architecture.md",
+        "docs/reliability.md",
+      ]),
+    );
+    const stray = files.filter((f) =>
+      /^(test|bench|examples|lanes|src|decorators)\/|\.test\.|fixtures/.test(f),
+    );
+    expect(stray).toEqual([]);
+    const map = JSON.parse(readFileSync("dist/src/index.js.map", "utf8")) as { sourcesContent?: string[] };
+    expect(map.sourcesContent?.[0]).toContain('import "reflect-metadata";');
+  });
+});
