@@ -159,3 +159,32 @@ describe("inheritance", () => {
     expect(() => getLlmTools(Kid)).toThrow(/Kid: methods p and k both have the tool name "act"/);
   });
 });
+
+describe("TC39 standard decorators (the call form; compiled by tsc in test/package/installed-package.test.ts)", () => {
+  const context = (kind: string, extra: object = {}) => ({
+    kind,
+    name: "find",
+    static: false,
+    private: false,
+    metadata: {} as Record<PropertyKey, unknown>,
+    addInitializer: () => {},
+    ...extra,
+  });
+
+  it("@ToolParam says what to use instead", () => {
+    expect(() =>
+      (ToolParam("the text") as unknown as (v: unknown, c: object) => void)(() => {}, context("method")),
+    ).toThrow(
+      "@ToolParam on find: TC39 standard decorators have no parameter decorators. Describe the parameter with a JSDoc @param tag on the method instead",
+    );
+  });
+
+  it("@LlmTool refuses fields, static and private methods as it does in legacy mode", () => {
+    const decorate = LlmTool("Find") as unknown as (v: unknown, c: object) => void;
+    expect(() => decorate(undefined, context("field"))).toThrow(/it is not a method/);
+    expect(() => decorate(() => {}, context("method", { static: true }))).toThrow(/only instance methods/);
+    expect(() => decorate(() => {}, context("method", { private: true }))).toThrow(
+      /private and symbol-named/,
+    );
+  });
+});
