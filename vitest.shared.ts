@@ -7,6 +7,7 @@ const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 export const packageAliases = [
   { find: /^entity-tools\/testing$/, replacement: here("./src/testing/index.ts") },
   { find: /^entity-tools\/codex$/, replacement: here("./src/codex/index.ts") },
+  { find: /^entity-tools\/mcp$/, replacement: here("./src/mcp/index.ts") },
   { find: /^entity-tools$/, replacement: here("./src/index.ts") },
 ];
 

@@ -47,6 +47,7 @@ export { DuplicateToolNameError, InvalidToolSourceError } from "./tools/tool-sou
 export { MissingOutputSchemaError } from "./runner/output-target.js";
 export { ExpansionLimitError } from "./runner/expansion-limit-error.js";
 export { PromptTemplateError } from "./disclosure/prompt-template-error.js";
+export { ToolSourceClashError } from "./runner/tool-source-clash-error.js";
 
 // Tools
 export { defineTool } from "./tools/define-tool.js";
@@ -106,6 +107,8 @@ export type {
   NewToolsMode,
 } from "./loop/conversation-port.js";
 export type { RunSettings } from "./loop/run-settings.js";
+export type { DynamicToolSource } from "./loop/tool-source-port.js";
+export type { McpClientLike } from "./adapters/mcp-client-source.js";
 export { DEFAULT_RUN_SETTINGS } from "./loop/run-settings.js";
 export type { ToolMiddleware, ToolCallInfo } from "./loop/execution/tool-middleware.js";
 

@@ -80,7 +80,8 @@ export interface ToolsInjectedEvent extends RunEvent {
 export interface ToolsRemovedEvent extends RunEvent {
   readonly type: "ToolsRemoved";
   readonly toolNames: readonly string[];
-  readonly reason: "strategy" | "budget";
+  /** `source`: a dynamic tool source (an MCP server) no longer offers them. */
+  readonly reason: "strategy" | "budget" | "source";
 }
 
 /** Final output did not parse or validate and was sent back to the model. */

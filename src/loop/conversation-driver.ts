@@ -64,6 +64,7 @@ export async function driveConversation(adapter: ConversationAdapter, session: R
     let input = prompt;
     for (;;) {
       if (!conversation) {
+        await session.refreshSources();
         const tools =
           adapter.newTools === "dispatch"
             ? [...session.registry.all(), dispatcherTool]

@@ -16,6 +16,7 @@ import { FinalAnswerCheck } from "./final-answer-check.js";
 import type { ModelStepResult, ModelToolCall, TokenUsage } from "./model-port.js";
 import type { RunSettings } from "./run-settings.js";
 import type { RunEnd, StepOutcome, ToolCallsOutcome } from "./step-outcome.js";
+import type { DynamicToolSource } from "./tool-source-port.js";
 import { outputInstruction } from "./structured-output.js";
 import { untilAborted } from "./until-aborted.js";
 
@@ -30,6 +31,14 @@ export interface RunSessionInit {
   readonly outputSchema?: JsonSchema;
   readonly signal?: AbortSignal;
   readonly events: RunEvents;
+  /** Sources whose tools (already among `tools`) are re-listed between steps when they change. */
+  readonly sources?: readonly SourceWithTools[];
+}
+
+/** A dynamic source and the tools it had when the run started. */
+export interface SourceWithTools {
+  readonly source: DynamicToolSource;
+  readonly tools: readonly AnyTool[];
 }
 
 const CANCELLED_TEXT = "The run was cancelled before this tool finished";
@@ -65,6 +74,13 @@ export class RunSession {
   private readonly usage = { inputTokens: 0, outputTokens: 0 };
   private iterations = 0;
   private open: OpenCalls | undefined;
+  /** Each source's tool names now, and whether it announced a change since it was last listed. */
+  private readonly sources: {
+    source: DynamicToolSource;
+    names: Set<string>;
+    changed: boolean;
+    stop: () => void;
+  }[];
 
   constructor(private readonly init: RunSessionInit) {
     this.history = [...init.messages];
@@ -82,6 +98,39 @@ export class RunSession {
       signal: init.signal,
     });
     this.answers = new FinalAnswerCheck(init.outputSchema, init.settings.maxOutputRepairs, init.events);
+    this.sources = (init.sources ?? []).map(({ source, tools }) => {
+      const entry = { source, names: new Set(tools.map((t) => t.name)), changed: false, stop: () => {} };
+      entry.stop = source.watch(() => {
+        entry.changed = true;
+      });
+      return entry;
+    });
+  }
+
+  /**
+   * Re-lists the sources that announced a change and applies the difference: new tools injected (they
+   * count against the budget like discovered ones), vanished tools removed. Called by drivers between
+   * steps, never during one.
+   */
+  async refreshSources(): Promise<void> {
+    for (const entry of this.sources) {
+      if (!entry.changed) continue;
+      entry.changed = false;
+      const tools = await this.untilAborted(entry.source.listTools(this.signal));
+      const now = new Set(tools.map((t) => t.name));
+      const removed = this.registry.remove([...entry.names].filter((name) => !now.has(name)));
+      if (removed.length > 0)
+        this.init.events.emit({
+          type: "ToolsRemoved",
+          toolNames: removed.map((t) => t.name),
+          reason: "source",
+        });
+      const added = this.executor.injectFromSource(
+        tools.filter((t) => !entry.names.has(t.name)),
+        entry.source.label,
+      );
+      entry.names = new Set([...[...entry.names].filter((name) => now.has(name)), ...added]);
+    }
   }
 
   /** Iterations so far. */
@@ -196,6 +245,7 @@ export class RunSession {
 
   /** How the run ended, once a step said so. */
   end(outcome: Exclude<StepOutcome, { type: "continue" }>): RunEnd {
+    this.stopWatching();
     const record = {
       history: this.history,
       iterations: this.iterations,
@@ -212,6 +262,7 @@ export class RunSession {
    * signal fired), carrying the conversation with every call answered.
    */
   fail(error: unknown): ToolLoopError {
+    this.stopWatching();
     this.closeOpenCalls("the run ended before this call ran");
     return withConversation(error, this.history, this.iterations, (cause) =>
       this.signal?.aborted
@@ -220,6 +271,10 @@ export class RunSession {
             cause,
           }),
     );
+  }
+
+  private stopWatching(): void {
+    for (const entry of this.sources) entry.stop();
   }
 
   private throwIfAborted(): void {

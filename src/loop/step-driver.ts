@@ -10,6 +10,7 @@ import type { RunEnd } from "./step-outcome.js";
 export async function driveSteps(adapter: ModelAdapter, session: RunSession): Promise<RunEnd> {
   try {
     for (;;) {
+      await session.refreshSources();
       const tools = session.beginIteration();
       const request = { system: session.system, messages: session.history, tools, signal: session.signal };
       const response = await session.untilAborted(callBackend(() => adapter.step(request), session.signal));

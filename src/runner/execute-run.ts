@@ -10,7 +10,8 @@ import { isConversationAdapter, type ConversationAdapter } from "../loop/convers
 import { ToolLoopError, withConversation } from "../loop/errors.js";
 import type { ToolMiddleware } from "../loop/execution/tool-middleware.js";
 import type { ModelAdapter, TokenUsage } from "../loop/model-port.js";
-import { RunSession } from "../loop/run-session.js";
+import { RunSession, type SourceWithTools } from "../loop/run-session.js";
+import type { DynamicToolSource } from "../loop/tool-source-port.js";
 import type { RunSettings } from "../loop/run-settings.js";
 import type { RunRecord } from "../loop/step-outcome.js";
 import { driveSteps } from "../loop/step-driver.js";
@@ -20,6 +21,7 @@ import type { AnyTool } from "../tools/tool.js";
 import { checkToolSchemas } from "../tools/tool-methods.js";
 import { toolsFrom } from "../tools/tool-sources.js";
 import { ExpansionLimitError } from "./expansion-limit-error.js";
+import { ToolSourceClashError } from "./tool-source-clash-error.js";
 
 /** A sectioned system prompt and its parameters. */
 export interface TemplatePrompt {
@@ -41,6 +43,8 @@ export interface RunSetup {
   readonly signal?: AbortSignal;
   readonly events: RunEvents;
   readonly resumeFrom?: VisibilitySnapshot;
+  /** Tool sources outside the process (MCP servers), listed at the start and re-listed when they change. */
+  readonly sources: readonly DynamicToolSource[];
 }
 
 /** A run's outcome across restarts. */
@@ -62,10 +66,13 @@ export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
   const total = { iterations: 0, usage: { inputTokens: 0, outputTokens: 0 } };
   for (let restarts = 0; ; restarts++) {
     const disclosure = disclosureFor(setup, store);
+    const ownTools = disclosure ? toolsFrom(disclosure.initialTools(), setup.tools) : setup.tools;
+    const sources = await listSources(setup.sources, ownTools, setup.signal);
     const session = new RunSession({
       messages: setup.messages,
       system: disclosure ? disclosure.render() : (setup.system as string | undefined),
-      tools: disclosure ? toolsFrom(disclosure.initialTools(), setup.tools) : setup.tools,
+      tools: [...ownTools, ...sources.flatMap((s) => s.tools)],
+      sources,
       strategies: disclosure ? [...setup.strategies, disclosure] : setup.strategies,
       middleware: setup.middleware,
       settings: setup.settings,
@@ -111,6 +118,31 @@ async function drive(adapter: ModelAdapter | ConversationAdapter, session: RunSe
     if (error instanceof ToolLoopError) error.totalIterations += earlier;
     throw error;
   }
+}
+
+/**
+ * Every source's tools at the start of an attempt.
+ *
+ * @throws ToolSourceClashError when a name is offered twice (by the runner's tools or another source).
+ */
+async function listSources(
+  sources: readonly DynamicToolSource[],
+  ownTools: readonly AnyTool[],
+  signal: AbortSignal | undefined,
+): Promise<SourceWithTools[]> {
+  const owners = new Map(ownTools.map((t) => [t.name, "the runner's own tools"]));
+  const listed: SourceWithTools[] = [];
+  for (const source of sources) {
+    await source.open();
+    const tools = await source.listTools(signal);
+    for (const tool of tools) {
+      const owner = owners.get(tool.name);
+      if (owner) throw new ToolSourceClashError(tool.name, owner, source.label);
+      owners.set(tool.name, source.label);
+    }
+    listed.push({ source, tools });
+  }
+  return listed;
 }
 
 function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {

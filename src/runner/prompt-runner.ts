@@ -1,5 +1,7 @@
 import type { LanguageModel, ModelMessage } from "ai";
 import { AiSdkAdapter, type AiSdkAdapterSettings } from "../adapters/ai-sdk-adapter.js";
+import { McpClientToolSource, type McpClientLike } from "../adapters/mcp-client-source.js";
+import type { DynamicToolSource } from "../loop/tool-source-port.js";
 import type { PromptTemplate } from "../disclosure/prompt-template.js";
 import type { PromptParams, VisibilityOverrides } from "../disclosure/section-visibility.js";
 import type { VisibilitySnapshot } from "../disclosure/visibility-store.js";
@@ -48,6 +50,7 @@ export interface RunnerConfig {
   readonly system?: string | TemplatePrompt;
   readonly visibilityOverrides: VisibilityOverrides;
   readonly settings: RunSettings;
+  readonly sources: readonly DynamicToolSource[];
 }
 
 export const DEFAULT_MAX_ITERATIONS = DEFAULT_RUN_SETTINGS.maxIterations;
@@ -64,6 +67,7 @@ export function defaultRunnerConfig(adapter: ModelAdapter | ConversationAdapter)
     observers: [],
     visibilityOverrides: {},
     settings: DEFAULT_RUN_SETTINGS,
+    sources: [],
   };
 }
 
@@ -95,6 +99,16 @@ export class PromptRunner {
       strategies: [...others, new ToolProviderStrategy()],
       settings: withSettings(this.config.settings, { maxInjectedTools: options.maxInjectedTools }),
     });
+  }
+
+  /**
+   * Adds the tools of an MCP server, through a connected client of `@modelcontextprotocol/sdk`: they
+   * join every run, calls go to the server, and when it announces `notifications/tools/list_changed` the
+   * run re-lists them and injects or removes tools between steps. A name offered twice is a
+   * `ToolSourceClashError` at the start of the run.
+   */
+  withMcpClient(client: McpClientLike): this {
+    return this.derive({ sources: [...this.config.sources, new McpClientToolSource(client)] });
   }
 
   /** Adds a strategy; strategies run in the order added, after every successful tool call. */

@@ -39,6 +39,7 @@ beforeAll(async () => {
     tarball,
     "ai@^6",
     "@ai-sdk/provider@^3",
+    "@modelcontextprotocol/sdk@^1.32.0",
     "typescript@~5.9.3",
     "typescript-json-schema@0.68.0",
   );
@@ -68,9 +69,10 @@ describe("the installed package", () => {
       answer: "Ada's latest invoice is INV-7, paid.",
       discovered: ["account_a-1_invoices"],
     });
-    const entries = `const core = require("entity-tools"), testing = require("entity-tools/testing"), codex = require("entity-tools/codex");
-      console.log([typeof core.PromptRunner, typeof testing.FakePromptRunner, typeof codex.CodexAppServerAdapter].join(" "));`;
-    expect((await node(project, "-e", entries)).stdout.trim()).toBe("function function function");
+    const entries = `const core = require("entity-tools"), testing = require("entity-tools/testing"),
+        codex = require("entity-tools/codex"), mcp = require("entity-tools/mcp");
+      console.log([core.PromptRunner, testing.FakePromptRunner, codex.CodexAppServerAdapter, mcp.createMcpServer].map((f) => typeof f).join(" "));`;
+    expect((await node(project, "-e", entries)).stdout.trim()).toBe("function function function function");
   });
 
   it("TC39 standard decorators: a project without experimentalDecorators, compiled by tsc, discovers and calls entity tools", async () => {

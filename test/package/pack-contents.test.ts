@@ -19,6 +19,7 @@ describe("the packed package", () => {
         "dist/src/index.js.map",
         "dist/src/testing/index.js",
         "dist/src/codex/index.js",
+        "dist/src/mcp/index.js",
         "dist/src/schema/cli.js",
         "docs/architecture.md",
         "docs/reliability.md",

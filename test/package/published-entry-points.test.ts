@@ -28,7 +28,8 @@ describe("the built package, imported by its own name (npm test builds first)", 
     const script = `
       const core = await import("entity-tools");
       const codex = await import("entity-tools/codex");
-      console.log(JSON.stringify({ core: Object.keys(core).sort(), codex: Object.keys(codex).sort() }));`;
+      const mcp = await import("entity-tools/mcp");
+      console.log(JSON.stringify({ core: Object.keys(core).sort(), codex: Object.keys(codex).sort(), mcp: Object.keys(mcp) }));`;
     const { stdout } = await run(process.execPath, ["--input-type=module", "-e", script]);
     expect(JSON.parse(stdout)).toEqual({
       core: [
@@ -67,6 +68,7 @@ describe("the built package, imported by its own name (npm test builds first)", 
         "ToolProvider",
         "ToolProviderStrategy",
         "ToolSchemaError",
+        "ToolSourceClashError",
         "VisibilityExpansionRequired",
         "bindObjectTools",
         "bindProviderTools",
@@ -85,6 +87,7 @@ describe("the built package, imported by its own name (npm test builds first)", 
         "buildDynamicTools",
         "buildToolCallDeltaFromDynamicRequest",
       ],
+      mcp: ["createMcpServer"],
     });
   });
 
@@ -95,6 +98,7 @@ describe("the built package, imported by its own name (npm test builds first)", 
       return (await run(process.execPath, ["--input-type=module", "-e", script])).stdout.trim();
     };
     expect(await loads("entity-tools")).toBe("false");
+    expect(await loads("entity-tools/mcp")).toBe("false");
     expect(await loads("entity-tools/codex")).toBe("true");
   });
 

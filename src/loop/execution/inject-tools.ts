@@ -66,6 +66,16 @@ export class ToolInjector {
     return { notices };
   }
 
+  /** Adds tools that did not come from a strategy (a dynamic source), with the same events and budget. */
+  inject(tools: readonly AnyTool[], triggeredBy: string): string[] {
+    if (tools.length === 0) return [];
+    const outcome = this.registry.add(tools);
+    this.report(outcome, triggeredBy);
+    return [...outcome.added, ...outcome.replaced.map((r) => r.next), ...outcome.alreadyBound].map(
+      (t) => t.name,
+    );
+  }
+
   private async ask(
     strategy: ToolInjectionStrategy,
     trigger: InjectionTrigger,

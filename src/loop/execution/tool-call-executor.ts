@@ -107,6 +107,11 @@ export class ToolCallExecutor {
     return { part: resultPart(call, { type: "text", value: text }), restart };
   }
 
+  /** Injects tools a dynamic source added (see `RunSession.refreshSources`); returns the names now held. */
+  injectFromSource(tools: readonly AnyTool[], label: string): string[] {
+    return this.injector.inject(tools, label);
+  }
+
   /** The error that ends the run once the model has called too many unknown tools in a row. */
   tooManyUnknownTools(): ToolNotFoundError | undefined {
     return this.unknownTools.verdict(this.setup.registry.names());

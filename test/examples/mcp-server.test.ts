@@ -1,0 +1,57 @@
+// The example MCP server with the SDK's own client: over stdio (spawned as a user's MCP client config
+// would) and over Streamable HTTP on 127.0.0.1, where each session is its own scope.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, describe, expect, it } from "vitest";
+import { serveHttp } from "../../examples/mcp-server/server.js";
+
+async function discover(client: Client): Promise<{ announced: boolean; tools: string[]; spend: unknown }> {
+  let announced = false;
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () => void (announced = true));
+  await client.callTool({ name: "searchCustomer", arguments: { name: "John Smith" } });
+  const tools = (await client.listTools()).tools.map((t) => t.name);
+  const spend = await client.callTool({ name: "customer_c123_getAverageSpend", arguments: {} });
+  return { announced, tools, spend: spend.content };
+}
+
+describe("examples/mcp-server", () => {
+  const closers: (() => Promise<void>)[] = [];
+  afterAll(async () => {
+    for (const close of closers) await close();
+  });
+
+  it("over stdio: discovery, list_changed, and the discovered tool callable", async () => {
+    const client = new Client({ name: "test", version: "1.0.0" });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: ["--import", "tsx", "examples/mcp-server/server.ts"],
+        stderr: "ignore",
+      }),
+    );
+    closers.push(() => client.close());
+    const seen = await discover(client);
+    expect(seen.announced).toBe(true);
+    expect(seen.tools).toContain("customer_c123_getAverageSpend");
+    expect(seen.spend).toEqual([{ type: "text", text: '{"amount":46.83,"currency":"USD"}' }]);
+  }, 60_000);
+
+  it("over Streamable HTTP: two sessions, each with its own discoveries", async () => {
+    const { url, close } = await serveHttp(0);
+    closers.push(close);
+    const first = new Client({ name: "a", version: "1.0.0" });
+    const second = new Client({ name: "b", version: "1.0.0" });
+    await first.connect(new StreamableHTTPClientTransport(new URL(url)));
+    await second.connect(new StreamableHTTPClientTransport(new URL(url)));
+    closers.unshift(
+      () => first.close(),
+      () => second.close(),
+    );
+    const seen = await discover(first);
+    expect(seen.tools).toContain("customer_c123_recentOrders");
+    expect(seen.spend).toEqual([{ type: "text", text: '{"amount":46.83,"currency":"USD"}' }]);
+    expect((await second.listTools()).tools.map((t) => t.name)).toEqual(["searchCustomer", "findCustomers"]);
+  });
+});

@@ -1,0 +1,120 @@
+// createMcpServer through the official SDK client, in memory: discovery, list_changed, isolation, errors.
+import "../fixtures/store/register.js";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { describe, expect, it } from "vitest";
+import { defineTool, type ToolLoopEvent } from "entity-tools";
+import { createMcpServer, type McpServerOptions } from "entity-tools/mcp";
+import { CustomerSearchTools } from "../fixtures/store/customer-search-tools.js";
+
+const failing = defineTool({
+  name: "explode",
+  description: "Always fails",
+  execute: () => {
+    throw new Error("kaboom");
+  },
+});
+const slow = defineTool({
+  name: "slow",
+  description: "Never finishes",
+  execute: () => new Promise(() => {}),
+});
+
+/** A connected client of a fresh server (one session), and the list_changed notifications it got. */
+async function session(options: Partial<McpServerOptions> = {}) {
+  const server = createMcpServer({
+    name: "shop",
+    version: "1.0.0",
+    tools: [new CustomerSearchTools(), failing, slow],
+    discovery: true,
+    ...options,
+  });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = new Client({ name: "test", version: "1.0.0" });
+  const changes: number[] = [];
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () => void changes.push(Date.now()));
+  await client.connect(clientSide);
+  const names = async () => (await client.listTools()).tools.map((t) => t.name);
+  const text = (result: Record<string, unknown>) => (result.content as { text: string }[])[0]!.text;
+  return { client, server, changes, names, text };
+}
+
+describe("createMcpServer", () => {
+  it("offers the configured tools with their JSON Schemas", async () => {
+    const { client } = await session();
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(["searchCustomer", "findCustomers", "explode", "slow"]);
+    expect(tools[0]!.inputSchema).toMatchObject({
+      type: "object",
+      properties: { name: { type: "string", description: "The customer's full name" } },
+      required: ["name"],
+    });
+  });
+
+  it("a call that returns a provider binds its tools for this session, announces list_changed, and they work", async () => {
+    const { client, changes, names, text } = await session();
+    const found = await client.callTool({ name: "searchCustomer", arguments: { name: "John Smith" } });
+    expect(found.isError).toBe(false);
+    expect(JSON.parse(text(found))).toEqual({ id: "c123", name: "John Smith", email: "john@example.com" });
+    expect(changes).toHaveLength(1);
+    expect(await names()).toContain("customer_c123_getAverageSpend");
+    const spend = await client.callTool({ name: "customer_c123_getAverageSpend", arguments: {} });
+    expect(text(spend)).toBe('{"amount":46.83,"currency":"USD"}');
+    expect(changes).toHaveLength(1); // nothing new: no announcement
+  });
+
+  it("sessions are isolated: one session's discoveries are not another's", async () => {
+    const first = await session();
+    const second = await session();
+    await first.client.callTool({ name: "searchCustomer", arguments: { name: "John Smith" } });
+    expect(await first.names()).toContain("customer_c123_recentOrders");
+    expect(await second.names()).not.toContain("customer_c123_recentOrders");
+    const unknown = await second.client.callTool({ name: "customer_c123_getAverageSpend", arguments: {} });
+    expect(unknown.isError).toBe(true);
+  });
+
+  it("budget evictions are announced too", async () => {
+    const { client, changes, names } = await session({ maxInjectedTools: 2 });
+    await client.callTool({ name: "searchCustomer", arguments: { name: "John Smith" } });
+    await client.callTool({ name: "searchCustomer", arguments: { name: "Jane Smith" } });
+    expect(changes).toHaveLength(2);
+    const offered = await names();
+    expect(offered.filter((n) => n.startsWith("customer_"))).toEqual([
+      "customer_c456_getAverageSpend",
+      "customer_c456_recentOrders",
+    ]);
+  });
+
+  it("bad input gets an isError result with the reason, and the server goes on", async () => {
+    const { client, text } = await session();
+    const unknown = await client.callTool({ name: "nope", arguments: {} });
+    expect(unknown.isError).toBe(true);
+    expect(text(unknown)).toMatch(/^Unknown tool "nope"\. Available tools: searchCustomer/);
+    const wrong = await client.callTool({ name: "searchCustomer", arguments: { name: 7 } });
+    expect(text(wrong)).toBe('Invalid arguments for "searchCustomer": field "name" must be string.');
+    const thrown = await client.callTool({ name: "explode", arguments: {} });
+    expect([thrown.isError, text(thrown)]).toEqual([true, 'Tool "explode" failed: kaboom']);
+    const fine = await client.callTool({ name: "findCustomers", arguments: { text: "Khan" } });
+    expect(fine.isError).toBe(false);
+  });
+
+  it("a session that disconnects mid-call does not stop the server serving other sessions", async () => {
+    const leaving = await session();
+    const staying = await session();
+    const pending = leaving.client.callTool({ name: "slow", arguments: {} }).catch((e: unknown) => e);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await leaving.client.close();
+    expect(await pending).toBeInstanceOf(Error);
+    const result = await staying.client.callTool({ name: "findCustomers", arguments: { text: "Smith" } });
+    expect(result.isError).toBe(false);
+  });
+
+  it("reports calls and discoveries to its observers, as a run does", async () => {
+    const events: ToolLoopEvent[] = [];
+    const { client } = await session({ observers: [(e) => events.push(e)] });
+    await client.callTool({ name: "searchCustomer", arguments: { name: "John Smith" } });
+    expect(events.map((e) => e.type)).toEqual(["ToolProviderDiscovered", "ToolsInjected", "ToolInvoked"]);
+  });
+});
