@@ -2,6 +2,7 @@
 // customer a call returns, added for that session with notifications/tools/list_changed.
 //   stdio:            node --import tsx examples/mcp-server/server.ts
 //   Streamable HTTP:  node --import tsx examples/mcp-server/server.ts --http [port]   (127.0.0.1, default 3333)
+//   --dispatch (stdio): also offer call_discovered_tool, for clients that ignore list_changed (Codex)
 import "../register-schemas.js";
 import { randomUUID } from "node:crypto";
 import { createServer, type Server as HttpServer } from "node:http";
@@ -13,12 +14,13 @@ import { createMcpServer } from "entity-tools/mcp";
 import { CustomerSearchTools } from "../domain/customer-search-tools.js";
 
 /** One session's server: its own registry, so customers one client found stay its own. */
-export function shopServer() {
+export function shopServer(dispatch = false) {
   return createMcpServer({
     name: "shop",
     version: "1.0.0",
     tools: [new CustomerSearchTools()],
     discovery: true,
+    dispatch,
   });
 }
 
@@ -61,7 +63,7 @@ async function main(argv: readonly string[]): Promise<void> {
     console.error(`MCP server "shop" listening on ${url}`);
     return;
   }
-  await shopServer().connect(new StdioServerTransport());
+  await shopServer(argv.includes("--dispatch")).connect(new StdioServerTransport());
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) await main(process.argv.slice(2));

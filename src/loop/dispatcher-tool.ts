@@ -4,9 +4,10 @@ import type { AnyTool } from "../tools/tool.js";
 export const DISPATCHER_TOOL = "call_discovered_tool";
 
 /**
- * The fixed tool a backend with fixed tools gets in `dispatch` mode: it reaches tools discovered after the
- * conversation started, by name. Its `execute` is never used: the conversation loop unwraps the call and
- * runs the named tool through the executor, so validation, errors and strategies apply as usual.
+ * The fixed tool a client with fixed tools gets in `dispatch` mode (the Codex backend's, or an MCP
+ * server's for clients that ignore `list_changed`): it reaches tools discovered after the conversation
+ * started, by name. Its `execute` is never used: whoever receives the call unwraps it and runs the named
+ * tool through the executor, so validation, errors and strategies apply as usual.
  */
 export const dispatcherTool: AnyTool = {
   name: DISPATCHER_TOOL,

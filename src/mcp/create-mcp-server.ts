@@ -6,6 +6,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { RunEvents } from "../events/run-events.js";
 import type { ToolLoopObserver } from "../events/tool-loop-event.js";
+import { dispatcherTool, dispatchNotice, unwrapDispatch } from "../loop/dispatcher-tool.js";
 import { ToolCallExecutor } from "../loop/execution/tool-call-executor.js";
 import type { ToolMiddleware } from "../loop/execution/tool-middleware.js";
 import { DEFAULT_RUN_SETTINGS, withSettings } from "../loop/run-settings.js";
@@ -33,6 +34,12 @@ export interface McpServerOptions {
   readonly maxResultChars?: number;
   /** Receives every event of the session (tool calls, discoveries, injections). */
   readonly observers?: readonly ToolLoopObserver[];
+  /**
+   * For clients that do not re-list tools on `list_changed` (the Codex CLI, as of 0.169): also offer a
+   * fixed `call_discovered_tool { tool_name, arguments }`, and describe newly discovered tools (names,
+   * descriptions, schemas) in the result of the call that found them.
+   */
+  readonly dispatch?: boolean;
 }
 
 /**
@@ -63,15 +70,14 @@ export function createMcpServer(options: McpServerOptions): Server {
     { capabilities: { tools: { listChanged: true } } },
   );
 
+  const offered = () => (options.dispatch ? [...registry.all(), dispatcherTool] : registry.all());
   server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: registry
-      .all()
-      .map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })),
+    tools: offered().map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })),
   }));
 
   let calls = 0;
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
-    const before = registry.names().join("\n");
+    const before = new Set(registry.names());
     // One executor per call, so the call's own signal (the client cancelled, or left) stops it.
     const executor = new ToolCallExecutor({
       registry,
@@ -81,11 +87,11 @@ export function createMcpServer(options: McpServerOptions): Server {
       middleware: options.middleware ?? [],
       signal: extra.signal,
     });
-    const call = {
+    const call = unwrapDispatch({
       toolCallId: String(extra.requestId),
       toolName: request.params.name,
       input: request.params.arguments ?? {},
-    };
+    });
     let text: string;
     let isError: boolean;
     try {
@@ -99,7 +105,9 @@ export function createMcpServer(options: McpServerOptions): Server {
         ? "The call was cancelled"
         : `The call of "${request.params.name}" failed in the server`;
     }
-    if (registry.names().join("\n") !== before) await server.sendToolListChanged().catch(() => {});
+    const fresh = registry.all().filter((t) => !before.has(t.name));
+    if (fresh.length > 0 && options.dispatch) text = `${text}\n\n${dispatchNotice(fresh)}`;
+    if (fresh.length > 0 || registry.size !== before.size) await server.sendToolListChanged().catch(() => {});
     return { content: [{ type: "text", text }], isError };
   });
 

@@ -117,4 +117,19 @@ describe("createMcpServer", () => {
     await client.callTool({ name: "searchCustomer", arguments: { name: "John Smith" } });
     expect(events.map((e) => e.type)).toEqual(["ToolProviderDiscovered", "ToolsInjected", "ToolInvoked"]);
   });
+
+  it("dispatch: call_discovered_tool reaches discovered tools, which the result that found them describes", async () => {
+    const { client, text } = await session({ dispatch: true });
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain("call_discovered_tool");
+    const found = text(await client.callTool({ name: "searchCustomer", arguments: { name: "John Smith" } }));
+    expect(found).toContain(
+      "New tools are available through call_discovered_tool (pass tool_name and arguments):",
+    );
+    expect(found).toContain("- customer_c123_getAverageSpend: Get this customer's average monthly spend");
+    const spend = await client.callTool({
+      name: "call_discovered_tool",
+      arguments: { tool_name: "customer_c123_getAverageSpend", arguments: {} },
+    });
+    expect(text(spend)).toBe('{"amount":46.83,"currency":"USD"}');
+  });
 });

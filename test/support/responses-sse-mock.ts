@@ -5,9 +5,16 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { readBody } from "./read-body.js";
 
-type FixedReply =
+export type FixedReply =
   | { readonly message: string }
-  | { readonly functionCalls: readonly { readonly name: string; readonly arguments: unknown }[] };
+  | {
+      readonly functionCalls: readonly {
+        readonly name: string;
+        readonly arguments: unknown;
+        /** The namespace of a namespaced tool (Codex offers an MCP server's tools as `mcp__<server>`). */
+        readonly namespace?: string;
+      }[];
+    };
 export type ResponsesReply = FixedReply | ((request: Record<string, unknown>) => FixedReply);
 
 export interface ResponsesMock {
@@ -47,6 +54,7 @@ export async function startResponsesMock(replies: readonly ResponsesReply[]): Pr
             id: `fc_${requests.length}_${i}`,
             call_id: `call_${requests.length}_${i}`,
             name: c.name,
+            ...(c.namespace ? { namespace: c.namespace } : {}),
             arguments: typeof c.arguments === "string" ? c.arguments : JSON.stringify(c.arguments),
           }));
     for (const item of items) send({ type: "response.output_item.done", item });
