@@ -22,6 +22,21 @@ function sizeOf(dir: string): number {
     .reduce((total, e) => total + statSync(path.join(e.parentPath, e.name)).size, 0);
 }
 
+/**
+ * Copies a project into the scratch install (without its generated schemas), generates them with the
+ * installed CLI, compiles it with tsc and runs its dist/main.js; returns the folder and what it printed.
+ */
+async function buildAndRun(from: string, name: string, type: "commonjs" | "module") {
+  const project = path.join(scratch, name);
+  cpSync(from, project, { recursive: true, filter: (f) => !f.includes(`${path.sep}dist`) });
+  rmSync(path.join(project, "src", "generated"), { recursive: true });
+  writeFileSync(path.join(project, "package.json"), JSON.stringify({ type }));
+  const out = `${name}/src/generated/tool-schemas.ts`;
+  await bin(scratch, "entity-tools", "schemas", "--project", `${name}/tsconfig.json`, "--out", out);
+  await bin(scratch, "tsc", "-p", `${name}/tsconfig.json`);
+  return { project, stdout: (await node(project, "dist/main.js")).stdout };
+}
+
 let tarball = "";
 let scratch = "";
 
@@ -47,24 +62,7 @@ beforeAll(async () => {
 
 describe("the installed package", () => {
   it("CommonJS: require() of every entry point works from a module: commonjs project, with types (NestJS style)", async () => {
-    const project = path.join(scratch, "nest-style");
-    cpSync("examples/nest-style", project, {
-      recursive: true,
-      filter: (f) => !f.includes(`${path.sep}dist`),
-    });
-    rmSync(path.join(project, "src", "generated"), { recursive: true });
-    writeFileSync(path.join(project, "package.json"), JSON.stringify({ type: "commonjs" }));
-    await bin(
-      scratch,
-      "entity-tools",
-      "schemas",
-      "--project",
-      "nest-style/tsconfig.json",
-      "--out",
-      "nest-style/src/generated/tool-schemas.ts",
-    );
-    await bin(scratch, "tsc", "-p", "nest-style/tsconfig.json");
-    const { stdout } = await node(project, "dist/main.js");
+    const { project, stdout } = await buildAndRun("examples/nest-style", "nest-style", "commonjs");
     expect(JSON.parse(stdout)).toEqual({
       answer: "Ada's latest invoice is INV-7, paid.",
       discovered: ["account_a-1_invoices"],
@@ -76,21 +74,8 @@ describe("the installed package", () => {
   });
 
   it("TC39 standard decorators: a project without experimentalDecorators, compiled by tsc, discovers and calls entity tools", async () => {
-    const project = path.join(scratch, "standard");
-    cpSync("test/fixtures/standard-decorators", project, { recursive: true });
-    rmSync(path.join(project, "src", "generated"), { recursive: true });
-    writeFileSync(path.join(project, "package.json"), JSON.stringify({ type: "module" }));
-    await bin(
-      scratch,
-      "entity-tools",
-      "schemas",
-      "--project",
-      "standard/tsconfig.json",
-      "--out",
-      "standard/src/generated/tool-schemas.ts",
-    );
-    await bin(scratch, "tsc", "-p", "standard/tsconfig.json");
-    const report = JSON.parse((await node(project, "dist/main.js")).stdout) as Record<string, unknown>;
+    const { stdout } = await buildAndRun("test/fixtures/standard-decorators", "standard", "module");
+    const report = JSON.parse(stdout) as Record<string, unknown>;
     expect(report.discovered).toEqual(["ticket_t-1_close"]);
     expect(report.closeResult).toMatchObject({
       content: [{ output: { type: "text", value: "t-1 closed: fire is out" } }],

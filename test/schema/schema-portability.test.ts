@@ -1,5 +1,5 @@
 // Generated modules do not depend on the checkout's location or on formatting; --check says what changed.
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import * as prettier from "prettier";
@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { emitSchemaModule } from "../../src/schema/emit-schema-module.js";
 import { generateSchemas } from "../../src/schema/generate-schemas.js";
 import { main } from "../../src/schema/schema-cli.js";
+import { scratchProject } from "../support/scratch-project.js";
 
 const SOURCE = `declare function LlmTool(d: string): MethodDecorator;
 /** A category tree: a recursive type. */
@@ -24,27 +25,8 @@ export const Shelf = class {
 };
 `;
 
-function checkout(): string {
-  const dir = mkdtempSync(path.join(tmpdir(), "checkout-"));
-  const nested = path.join(dir, "deeper", "project");
-  mkdirSync(path.join(nested, "src"), { recursive: true });
-  writeFileSync(
-    path.join(nested, "tsconfig.json"),
-    JSON.stringify({
-      compilerOptions: {
-        target: "ES2022",
-        module: "NodeNext",
-        moduleResolution: "NodeNext",
-        strict: true,
-        experimentalDecorators: true,
-        types: [],
-      },
-      include: ["src/*.ts"],
-    }),
-  );
-  writeFileSync(path.join(nested, "src", "catalog.ts"), SOURCE);
-  return nested;
-}
+/** The project, two folders deep in a fresh temporary folder: a checkout somewhere. */
+const checkout = () => scratchProject({ "src/catalog.ts": SOURCE }, "src/*.ts", "deeper/project");
 
 describe("generated modules", () => {
   afterEach(() => vi.restoreAllMocks());

@@ -1,12 +1,11 @@
 // The schema CLI refuses what JSON Schema cannot express, naming file, method and parameter.
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { findToolMethods } from "../../src/schema/find-tool-methods.js";
 import { generateSchemas } from "../../src/schema/generate-schemas.js";
 import { SourceClasses } from "../../src/schema/source-classes.js";
+import { scratchProject } from "../support/scratch-project.js";
 
 const REFUSED: Record<string, { readonly source: string; readonly message: RegExp }> = {
   map: {
@@ -34,26 +33,7 @@ const REFUSED: Record<string, { readonly source: string; readonly message: RegEx
   },
 };
 
-function project(files: Record<string, string>): string {
-  const dir = mkdtempSync(path.join(tmpdir(), "refusals-"));
-  writeFileSync(
-    path.join(dir, "tsconfig.json"),
-    JSON.stringify({
-      compilerOptions: {
-        target: "ES2022",
-        module: "NodeNext",
-        moduleResolution: "NodeNext",
-        strict: true,
-        experimentalDecorators: true,
-        skipLibCheck: true,
-        types: [],
-      },
-      include: ["*.ts"],
-    }),
-  );
-  for (const [name, text] of Object.entries(files)) writeFileSync(path.join(dir, name), text);
-  return dir;
-}
+const project = (files: Record<string, string>) => scratchProject(files, "*.ts");
 
 const tool = (name: string, params: string, generic = false) => `
 declare function LlmTool(d: string): MethodDecorator;
