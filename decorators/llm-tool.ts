@@ -19,6 +19,8 @@ export interface LlmToolOptions {
   name?: string;
   /** Explicit input schema; wins over the generated one. */
   parameters?: ParametersSchema;
+  /** The run stops before each call of this tool until a person approves it (see `runner.resume`). */
+  needsApproval?: boolean;
 }
 
 /** One `@LlmTool` method as recorded on its class. */
@@ -27,6 +29,7 @@ export interface LlmToolMetadata {
   readonly name: string;
   readonly description: string;
   readonly parameters?: ParametersSchema;
+  readonly needsApproval?: boolean;
   /** The class whose body declares the decorated method (where generated schemas are keyed). */
   readonly declaringClass: Function;
 }
@@ -116,7 +119,13 @@ function toolEntry(
       `@LlmTool on ${label}: ${label.slice(0, label.lastIndexOf("."))}.${clash.methodName} already has the tool name "${name}"`,
     );
   }
-  return { methodName, name, description: options.description.trim(), parameters: options.parameters };
+  return {
+    methodName,
+    name,
+    description: options.description.trim(),
+    parameters: options.parameters,
+    needsApproval: options.needsApproval === true,
+  };
 }
 
 /** The TC39 form: the entry goes to `context.metadata`; the class is recorded when an instance is made. */

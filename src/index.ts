@@ -48,6 +48,8 @@ export { MissingOutputSchemaError } from "./runner/output-target.js";
 export { ExpansionLimitError } from "./runner/expansion-limit-error.js";
 export { PromptTemplateError } from "./disclosure/prompt-template-error.js";
 export { ToolSourceClashError } from "./runner/tool-source-clash-error.js";
+export { ApprovalRequiredError } from "./runner/approval-required-error.js";
+export { SnapshotError } from "./runner/restore-tools.js";
 
 // Tools
 export { defineTool } from "./tools/define-tool.js";

@@ -1,10 +1,17 @@
 /**
  * Why a tool call produced an error result instead of a result: the tool is unknown, the input invalid,
  * the tool threw or ran past its time limit, its result could not be read, or it never ran (the run was
- * cancelled, or restarted, or the call repeated an id).
+ * cancelled, or restarted, a person denied it, or the call repeated an id).
  */
 export type ToolFailureReason =
-  "unknown-tool" | "invalid-input" | "threw" | "timeout" | "unreadable-result" | "cancelled" | "not-run";
+  | "unknown-tool"
+  | "invalid-input"
+  | "threw"
+  | "timeout"
+  | "unreadable-result"
+  | "cancelled"
+  | "denied"
+  | "not-run";
 
 interface RunEvent {
   /** Identifies the run (a runner serves many runs, possibly at once). */

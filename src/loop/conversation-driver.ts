@@ -5,7 +5,7 @@ import { dispatcherTool, dispatchNotice, unwrapDispatch } from "./dispatcher-too
 import { callBackend } from "./call-backend.js";
 import type { ModelToolCall } from "./model-port.js";
 import type { RunSession } from "./run-session.js";
-import type { RunEnd } from "./step-outcome.js";
+import type { RunEnd, StepOutcome } from "./step-outcome.js";
 
 const MAX_TRANSCRIPT_RESULT = 2_000;
 
@@ -20,10 +20,9 @@ const MAX_TRANSCRIPT_RESULT = 2_000;
  */
 export async function driveConversation(adapter: ConversationAdapter, session: RunSession): Promise<RunEnd> {
   const prompt = promptText(session.history);
-  const transcript: string[] = [];
   let offered = new Set<string>();
   let conversation: Conversation | undefined;
-  let restart: RestartRequest | undefined;
+  let stop: Exclude<StepOutcome, { type: "continue" } | { type: "final" }> | undefined;
 
   const callTool = async (raw: ModelToolCall): Promise<ConversationToolResult> => {
     session.beginIteration();
@@ -41,12 +40,13 @@ export async function driveConversation(adapter: ConversationAdapter, session: R
       text: "",
     });
     const { next, results } = await session.handleToolCalls([call]);
-    const output = results[0]!.output;
+    if (next.type === "restart" || next.type === "pause") stop = next;
+    // A paused call has no result yet: Codex is told so, and its turn is stopped.
+    const output = results[0]?.output ?? {
+      type: "error-text" as const,
+      value: "Waiting for a person's approval.",
+    };
     let text = output.type === "text" || output.type === "error-text" ? output.value : JSON.stringify(output);
-    transcript.push(
-      `- ${call.toolName}(${JSON.stringify(call.input)}) → ${text.slice(0, MAX_TRANSCRIPT_RESULT)}`,
-    );
-    if (next.type === "restart") restart = next.request;
     // Tools the conversation was not opened with (or was told about, in dispatch mode).
     const fresh = session.registry.all().filter((t) => !offered.has(t.name));
     if (fresh.length > 0 && adapter.newTools === "dispatch") {
@@ -56,12 +56,17 @@ export async function driveConversation(adapter: ConversationAdapter, session: R
     return {
       text,
       isError: output.type === "error-text",
-      stopTurn: restart !== undefined || (fresh.length > 0 && adapter.newTools === "restart"),
+      stopTurn: stop !== undefined || (fresh.length > 0 && adapter.newTools === "restart"),
     };
   };
 
   try {
-    let input = prompt;
+    const start = await session.resumeStart();
+    if (start.type !== "continue") return session.end(start);
+    // A resumed run starts a new thread that carries what was done, as a restart does.
+    let input = hasToolCalls(session.history)
+      ? continuation(prompt, transcriptOf(session.history), session.registry.names())
+      : prompt;
     for (;;) {
       if (!conversation) {
         await session.refreshSources();
@@ -78,10 +83,10 @@ export async function driveConversation(adapter: ConversationAdapter, session: R
       session.addUsage(turn.usage);
       if (turn.stopped) {
         if (turn.text) session.append({ role: "assistant", content: turn.text });
-        if (restart) return session.end({ type: "restart", request: restart });
+        if (stop) return session.end(stop);
         await conversation.close();
         conversation = undefined;
-        input = continuation(prompt, transcript, session.registry.names());
+        input = continuation(prompt, transcriptOf(session.history), session.registry.names());
         session.append({ role: "user", content: input });
         continue;
       }
@@ -112,6 +117,33 @@ function promptText(messages: readonly ModelMessage[]): string {
         : m.content.map((p) => (p.type === "text" ? p.text : "")).join(""),
     )
     .join("\n\n");
+}
+
+/** Whether the history has tool calls (a resumed run). */
+function hasToolCalls(history: readonly ModelMessage[]): boolean {
+  return history.some((m) => m.role === "tool");
+}
+
+/** One line per tool call of the history, with the start of its result: what a new thread is told. */
+function transcriptOf(history: readonly ModelMessage[]): string[] {
+  const inputs = new Map<string, unknown>();
+  const lines: string[] = [];
+  for (const message of history) {
+    if (message.role === "assistant" && typeof message.content !== "string") {
+      for (const part of message.content)
+        if (part.type === "tool-call") inputs.set(part.toolCallId, part.input);
+    }
+    if (message.role !== "tool") continue;
+    for (const part of message.content) {
+      if (part.type !== "tool-result") continue;
+      const output = part.output;
+      const text =
+        output.type === "text" || output.type === "error-text" ? output.value : JSON.stringify(output);
+      const input = JSON.stringify(inputs.get(part.toolCallId) ?? {});
+      lines.push(`- ${part.toolName}(${input}) → ${text.slice(0, MAX_TRANSCRIPT_RESULT)}`);
+    }
+  }
+  return lines;
 }
 
 /** The first message of a restarted conversation: the task, what was done, and what is now available. */

@@ -1,5 +1,6 @@
 import type { ModelMessage } from "ai";
 import { EntityToolsError } from "../errors/entity-tools-error.js";
+import type { RunSnapshot } from "./run-snapshot.js";
 
 /**
  * Base of every error a run throws. It carries the conversation up to the failure, so nothing the model
@@ -8,6 +9,8 @@ import { EntityToolsError } from "../errors/entity-tools-error.js";
 export class ToolLoopError extends EntityToolsError {
   conversationHistory: readonly ModelMessage[] = [];
   totalIterations = 0;
+  /** The run up to the failure, as plain JSON: pass it to `runner.resume` to go on from there. */
+  snapshot?: RunSnapshot;
 }
 
 /** The model was still calling tools when the iteration limit was reached. */

@@ -10,12 +10,13 @@ import {
   ToolLoopError,
   withConversation,
 } from "./errors.js";
+import { ApprovalGate } from "./approval-gate.js";
 import { ToolCallExecutor } from "./execution/tool-call-executor.js";
 import type { ToolMiddleware } from "./execution/tool-middleware.js";
 import { FinalAnswerCheck } from "./final-answer-check.js";
 import type { ModelStepResult, ModelToolCall, TokenUsage } from "./model-port.js";
 import type { RunSettings } from "./run-settings.js";
-import type { RunEnd, StepOutcome, ToolCallsOutcome } from "./step-outcome.js";
+import type { PausedCalls, RunEnd, StepOutcome, ToolCallsOutcome } from "./step-outcome.js";
 import type { DynamicToolSource } from "./tool-source-port.js";
 import { outputInstruction } from "./structured-output.js";
 import { untilAborted } from "./until-aborted.js";
@@ -33,6 +34,14 @@ export interface RunSessionInit {
   readonly events: RunEvents;
   /** Sources whose tools (already among `tools`) are re-listed between steps when they change. */
   readonly sources?: readonly SourceWithTools[];
+  /** Which calls need a person's approval, and the decisions given on resume. */
+  readonly approvals?: ApprovalGate;
+  /** On resume: the calls the snapshot's last message left waiting. */
+  readonly paused?: PausedCalls;
+  /** On resume: the discovered tools re-bound to their providers (added without events). */
+  readonly restored?: readonly AnyTool[];
+  /** On resume: what the model must be told (providers that could not be restored). */
+  readonly notices?: readonly string[];
 }
 
 /** A dynamic source and the tools it had when the run started. */
@@ -46,9 +55,12 @@ const EMPTY_TURN: ModelMessage = { role: "assistant", content: "(empty response)
 
 /** The calls of one model response whose results are still being written. */
 interface OpenCalls {
+  /** The calls still to answer (on resume, those that waited). */
   readonly calls: readonly ModelToolCall[];
   /** The content of the response's `role: "tool"` message, already in the history. */
   readonly results: ToolResultPart[];
+  /** How many results the message had before these calls (earlier calls of a paused message). */
+  readonly start: number;
   readonly iteration: number;
   closed: boolean;
 }
@@ -71,9 +83,11 @@ export class RunSession {
   readonly signal: AbortSignal | undefined;
   private readonly executor: ToolCallExecutor;
   private readonly answers: FinalAnswerCheck;
-  private readonly usage = { inputTokens: 0, outputTokens: 0 };
+  private readonly tokens = { inputTokens: 0, outputTokens: 0 };
   private iterations = 0;
   private open: OpenCalls | undefined;
+  private paused: PausedCalls | undefined;
+  private readonly gate: ApprovalGate;
   /** Each source's tool names now, and whether it announced a change since it was last listed. */
   private readonly sources: {
     source: DynamicToolSource;
@@ -98,6 +112,8 @@ export class RunSession {
       signal: init.signal,
     });
     this.answers = new FinalAnswerCheck(init.outputSchema, init.settings.maxOutputRepairs, init.events);
+    this.gate = init.approvals ?? new ApprovalGate(undefined);
+    if (init.restored && init.restored.length > 0) this.registry.add(init.restored);
     this.sources = (init.sources ?? []).map(({ source, tools }) => {
       const entry = { source, names: new Set(tools.map((t) => t.name)), changed: false, stop: () => {} };
       entry.stop = source.watch(() => {
@@ -136,6 +152,11 @@ export class RunSession {
   /** Iterations so far. */
   get iteration(): number {
     return this.iterations;
+  }
+
+  /** Tokens so far. */
+  get usage(): TokenUsage {
+    return { ...this.tokens };
   }
 
   /**
@@ -184,8 +205,8 @@ export class RunSession {
 
   /** Adds tokens a backend reported apart from a response (a whole Codex turn). */
   addUsage(usage: Partial<TokenUsage> | undefined): void {
-    this.usage.inputTokens += usage?.inputTokens ?? 0;
-    this.usage.outputTokens += usage?.outputTokens ?? 0;
+    this.tokens.inputTokens += usage?.inputTokens ?? 0;
+    this.tokens.outputTokens += usage?.outputTokens ?? 0;
   }
 
   /**
@@ -196,12 +217,49 @@ export class RunSession {
    * @throws ToolNotFoundError after too many unknown tools in a row; the cancellation; a strategy's failure
    */
   async handleToolCalls(calls: readonly ModelToolCall[]): Promise<ToolCallsOutcome> {
-    const open: OpenCalls = { calls, results: [], iteration: this.iterations, closed: false };
-    this.history.push({ role: "tool", content: open.results });
+    const results: ToolResultPart[] = [];
+    this.history.push({ role: "tool", content: results });
+    return this.runCalls({ calls, results, start: 0, iteration: this.iterations, closed: false });
+  }
+
+  /**
+   * Where a resumed run starts: the calls its last message left waiting are answered first (approved
+   * ones run, once; denied ones get an error result with the reason; undecided ones pause the run
+   * again), then the model is told about providers that could not be restored. A fresh run: continue.
+   */
+  async resumeStart(): Promise<StepOutcome> {
+    const next = this.init.paused ? (await this.resumePaused()).next : ({ type: "continue" } as const);
+    if (next.type === "continue" && this.init.notices && this.init.notices.length > 0)
+      this.history.push({ role: "user", content: this.init.notices.map((n) => `[${n}]`).join("\n") });
+    return next;
+  }
+
+  /** The tools of the run now (for snapshots). */
+  tools(): readonly AnyTool[] {
+    return this.registry.all();
+  }
+
+  private async resumePaused(): Promise<ToolCallsOutcome> {
+    const paused = this.init.paused!;
+    const last = this.history.at(-1);
+    if (last?.role !== "tool")
+      throw new ToolLoopError("The snapshot's paused calls do not follow their model message");
+    const results = [...(last.content as ToolResultPart[])];
+    this.history[this.history.length - 1] = { role: "tool", content: results };
+    return this.runCalls({
+      calls: paused.calls,
+      results,
+      start: results.length,
+      iteration: paused.iteration,
+      closed: false,
+    });
+  }
+
+  private async runCalls(open: OpenCalls): Promise<ToolCallsOutcome> {
     this.open = open;
-    const seen = new Set<string>();
+    const seen = new Set<string>(open.results.map((r) => r.toolCallId));
     try {
-      for (const call of calls) {
+      for (const [index, call] of open.calls.entries()) {
         this.throwIfAborted();
         if (seen.has(call.toolCallId)) {
           open.results.push(
@@ -215,6 +273,22 @@ export class RunSession {
           continue;
         }
         seen.add(call.toolCallId);
+        const verdict = await this.gate.verdict(call, this.registry.get(call.toolName));
+        if (verdict.kind === "deny") {
+          const why = verdict.reason ? `: ${verdict.reason}` : "";
+          open.results.push(
+            this.executor.notRun(call, open.iteration, "denied", `Not run: a person denied this call${why}.`),
+          );
+          continue;
+        }
+        if (verdict.kind === "ask") {
+          const waiting = open.calls.slice(index);
+          this.paused = { iteration: open.iteration, calls: waiting };
+          open.closed = true; // the waiting calls get their results on resume, not now
+          this.open = undefined;
+          const pending = await this.gate.pendingAmong(waiting, (name) => this.registry.get(name));
+          return { next: { type: "pause", pending }, results: open.results };
+        }
         const { part, restart } = await this.executor.execute(call, open.iteration, this.history);
         if (open.closed) break; // the run ended while this call ran; its result came too late
         open.results.push(part);
@@ -250,11 +324,16 @@ export class RunSession {
       history: this.history,
       iterations: this.iterations,
       injectedTools: [...this.executor.injected],
-      usage: { ...this.usage },
+      usage: this.usage,
     };
-    return outcome.type === "final"
-      ? { ...record, type: "final", answer: outcome.answer }
-      : { ...record, type: "restart", request: outcome.request };
+    switch (outcome.type) {
+      case "final":
+        return { ...record, type: "final", answer: outcome.answer };
+      case "restart":
+        return { ...record, type: "restart", request: outcome.request };
+      case "pause":
+        return { ...record, type: "pause", pending: outcome.pending, paused: this.paused! };
+    }
   }
 
   /**
@@ -288,7 +367,7 @@ export class RunSession {
     open.closed = true;
     this.open = undefined;
     const cancelled = this.signal?.aborted === true;
-    for (const call of open.calls.slice(open.results.length)) {
+    for (const call of open.calls.slice(open.results.length - open.start)) {
       const part = cancelled
         ? this.executor.notRun(call, open.iteration, "cancelled", CANCELLED_TEXT)
         : this.executor.notRun(call, open.iteration, "not-run", `Not run: ${why}.`);

@@ -9,6 +9,8 @@ import type { RunEnd } from "./step-outcome.js";
  */
 export async function driveSteps(adapter: ModelAdapter, session: RunSession): Promise<RunEnd> {
   try {
+    const start = await session.resumeStart();
+    if (start.type !== "continue") return session.end(start);
     for (;;) {
       await session.refreshSources();
       const tools = session.beginIteration();

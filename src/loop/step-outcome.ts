@@ -1,7 +1,8 @@
 import type { ModelMessage, ToolResultPart } from "ai";
 import type { RestartRequest } from "../strategies/tool-injection-strategy.js";
 import type { AnyTool } from "../tools/tool.js";
-import type { TokenUsage } from "./model-port.js";
+import type { PendingApproval } from "./approval-gate.js";
+import type { ModelToolCall, TokenUsage } from "./model-port.js";
 
 /**
  * What happens after a step of a run, as a value: go on, stop with the final answer, or start again from
@@ -11,7 +12,15 @@ export type StepOutcome =
   /** `reply`: the text sent back to the model (a repair request), for backends that take input turn by turn. */
   | { readonly type: "continue"; readonly reply?: string }
   | { readonly type: "final"; readonly answer: unknown }
-  | { readonly type: "restart"; readonly request: RestartRequest };
+  | { readonly type: "restart"; readonly request: RestartRequest }
+  /** Calls wait for a person's decision: the run stops before them (resume with a snapshot). */
+  | { readonly type: "pause"; readonly pending: readonly PendingApproval[] };
+
+/** Calls of a model message that wait for approval (and the later ones, which wait with them). */
+export interface PausedCalls {
+  readonly iteration: number;
+  readonly calls: readonly ModelToolCall[];
+}
 
 /** What happens after the calls of one response, and each call's result, in order. */
 export interface ToolCallsOutcome {
@@ -30,4 +39,10 @@ export interface RunRecord {
 /** How a run's attempt ended: with an answer, or asking to start again. */
 export type RunEnd =
   | (RunRecord & { readonly type: "final"; readonly answer: unknown })
-  | (RunRecord & { readonly type: "restart"; readonly request: RestartRequest });
+  | (RunRecord & { readonly type: "restart"; readonly request: RestartRequest })
+  | (RunRecord & {
+      readonly type: "pause";
+      readonly pending: readonly PendingApproval[];
+      /** The waiting calls, for the snapshot. */
+      readonly paused: PausedCalls;
+    });

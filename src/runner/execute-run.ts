@@ -10,10 +10,18 @@ import { isConversationAdapter, type ConversationAdapter } from "../loop/convers
 import { ToolLoopError, withConversation } from "../loop/errors.js";
 import type { ToolMiddleware } from "../loop/execution/tool-middleware.js";
 import type { ModelAdapter, TokenUsage } from "../loop/model-port.js";
+import {
+  ApprovalGate,
+  type ApprovalDecision,
+  type ApprovalPredicate,
+  type PendingApproval,
+} from "../loop/approval-gate.js";
 import { RunSession, type SourceWithTools } from "../loop/run-session.js";
+import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, snapshotTool, type RunSnapshot } from "../loop/run-snapshot.js";
+import { sourceNameOf } from "../schema/schema-store.js";
 import type { DynamicToolSource } from "../loop/tool-source-port.js";
 import type { RunSettings } from "../loop/run-settings.js";
-import type { RunRecord } from "../loop/step-outcome.js";
+import type { PausedCalls, RunRecord } from "../loop/step-outcome.js";
 import { driveSteps } from "../loop/step-driver.js";
 import type { JsonSchema } from "../schema/json-schema.js";
 import type { ToolInjectionStrategy } from "../strategies/tool-injection-strategy.js";
@@ -21,6 +29,7 @@ import type { AnyTool } from "../tools/tool.js";
 import { checkToolSchemas } from "../tools/tool-methods.js";
 import { toolsFrom } from "../tools/tool-sources.js";
 import { ExpansionLimitError } from "./expansion-limit-error.js";
+import { checkSnapshot, restoreTools, type ProviderResolver } from "./restore-tools.js";
 import { ToolSourceClashError } from "./tool-source-clash-error.js";
 
 /** A sectioned system prompt and its parameters. */
@@ -45,11 +54,26 @@ export interface RunSetup {
   readonly resumeFrom?: VisibilitySnapshot;
   /** Tool sources outside the process (MCP servers), listed at the start and re-listed when they change. */
   readonly sources: readonly DynamicToolSource[];
+  /** Which calls need a person's approval, besides tools marked `needsApproval`. */
+  readonly approval?: ApprovalPredicate;
+  /** Go on from a snapshot instead of starting from `messages`. */
+  readonly resume?: ResumeFrom;
 }
 
-/** A run's outcome across restarts. */
+/** What a resumed run starts from. */
+export interface ResumeFrom {
+  readonly snapshot: RunSnapshot;
+  /** Decisions on the calls the snapshot paused before, by `approvalId`. */
+  readonly approvals: Readonly<Record<string, ApprovalDecision>>;
+  readonly resolveProvider?: ProviderResolver;
+}
+
+/** A run's outcome across restarts: completed with an answer, or paused for approval. */
 export interface RunOutcome extends RunRecord {
+  readonly status: "completed" | "awaiting-approval";
   readonly answer: unknown;
+  readonly pending: readonly PendingApproval[];
+  readonly snapshot: RunSnapshot;
   readonly visibility: VisibilitySnapshot;
 }
 
@@ -62,16 +86,26 @@ export interface RunOutcome extends RunRecord {
  */
 export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
   checkToolSchemas();
-  const store = new VisibilityStore(setup.resumeFrom);
-  const total = { iterations: 0, usage: { inputTokens: 0, outputTokens: 0 } };
+  const resume = setup.resume;
+  const store = new VisibilityStore(
+    (resume?.snapshot.visibility as VisibilitySnapshot | undefined) ?? setup.resumeFrom,
+  );
+  const total = {
+    iterations: resume?.snapshot.iterations ?? 0,
+    usage: resume?.snapshot.usage ?? { inputTokens: 0, outputTokens: 0 },
+  };
+  if (resume) Object.assign(setup.events.counters, resume.snapshot.counters);
+  const gate = new ApprovalGate(setup.approval, resume?.approvals);
   for (let restarts = 0; ; restarts++) {
     const disclosure = disclosureFor(setup, store);
     const ownTools = disclosure ? toolsFrom(disclosure.initialTools(), setup.tools) : setup.tools;
     const sources = await listSources(setup.sources, ownTools, setup.signal);
+    const tools = [...ownTools, ...sources.flatMap((s) => s.tools)];
+    const resumed = resume && restarts === 0 ? await resumeState(resume, tools) : undefined;
     const session = new RunSession({
-      messages: setup.messages,
+      messages: resume ? resume.snapshot.history : setup.messages,
       system: disclosure ? disclosure.render() : (setup.system as string | undefined),
-      tools: [...ownTools, ...sources.flatMap((s) => s.tools)],
+      tools,
       sources,
       strategies: disclosure ? [...setup.strategies, disclosure] : setup.strategies,
       middleware: setup.middleware,
@@ -79,12 +113,36 @@ export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
       outputSchema: setup.outputSchema,
       signal: setup.signal,
       events: setup.events,
+      approvals: gate,
+      ...resumed,
     });
-    const end = await drive(setup.adapter, session, total.iterations);
+    const snapshotOf = (paused?: PausedCalls): RunSnapshot => ({
+      format: SNAPSHOT_FORMAT,
+      version: SNAPSHOT_VERSION,
+      history: structuredClone(session.history),
+      tools: session.tools().map((t) => snapshotTool(t, sourceNameOf)),
+      ...(paused ? { paused } : {}),
+      visibility: store.snapshot(),
+      iterations: total.iterations + session.iteration,
+      usage: addUsage(total.usage, session.usage),
+      counters: { ...setup.events.counters },
+      settings: setup.settings,
+    });
+    const end = await drive(setup.adapter, session, total.iterations, snapshotOf);
+    const snapshot = snapshotOf(end.type === "pause" ? end.paused : undefined);
     total.iterations += end.iterations;
     total.usage = addUsage(total.usage, end.usage);
-    if (end.type === "final") {
-      return { ...end, iterations: total.iterations, usage: total.usage, visibility: store.snapshot() };
+    if (end.type !== "restart") {
+      return {
+        ...end,
+        status: end.type === "final" ? "completed" : "awaiting-approval",
+        answer: end.type === "final" ? end.answer : undefined,
+        pending: end.type === "pause" ? end.pending : [],
+        snapshot,
+        iterations: total.iterations,
+        usage: total.usage,
+        visibility: store.snapshot(),
+      };
     }
     const request = end.request;
     const expansion = request instanceof VisibilityExpansionRequired ? request : undefined;
@@ -108,14 +166,32 @@ export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
   }
 }
 
-/** One attempt; an error it throws counts the iterations of the attempts before it too. */
-async function drive(adapter: ModelAdapter | ConversationAdapter, session: RunSession, earlier: number) {
+/** What a resumed run's first session starts with: its checked snapshot's calls, tools and notices. */
+async function resumeState(resume: ResumeFrom, offered: readonly AnyTool[]) {
+  checkSnapshot(resume.snapshot, new Set(offered.map((t) => t.name)));
+  const { tools, notices } = await restoreTools(resume.snapshot, resume.resolveProvider);
+  return { paused: resume.snapshot.paused, restored: tools, notices };
+}
+
+/**
+ * One attempt. An error it throws counts the iterations of the attempts before it too, and carries a
+ * snapshot of the run up to the failure, so it can be resumed.
+ */
+async function drive(
+  adapter: ModelAdapter | ConversationAdapter,
+  session: RunSession,
+  earlier: number,
+  snapshotOf: () => RunSnapshot,
+) {
   try {
     return isConversationAdapter(adapter)
       ? await driveConversation(adapter, session)
       : await driveSteps(adapter, session);
   } catch (error) {
-    if (error instanceof ToolLoopError) error.totalIterations += earlier;
+    if (error instanceof ToolLoopError) {
+      error.totalIterations += earlier;
+      error.snapshot = snapshotOf();
+    }
     throw error;
   }
 }

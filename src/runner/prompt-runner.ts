@@ -10,12 +10,16 @@ import type { ToolLoopObserver } from "../events/tool-loop-event.js";
 import type { ConversationAdapter } from "../loop/conversation-port.js";
 import type { ToolMiddleware } from "../loop/execution/tool-middleware.js";
 import type { ModelAdapter } from "../loop/model-port.js";
+import type { ApprovalDecision, ApprovalPredicate } from "../loop/approval-gate.js";
 import { DEFAULT_RUN_SETTINGS, withSettings, type RunSettings } from "../loop/run-settings.js";
+import type { RunSnapshot } from "../loop/run-snapshot.js";
 import type { ToolInjectionStrategy } from "../strategies/tool-injection-strategy.js";
 import { ToolProviderStrategy } from "../strategies/tool-provider-strategy.js";
 import type { AnyTool } from "../tools/tool.js";
 import { toolsFrom, type ToolSource } from "../tools/tool-sources.js";
-import { executeRun, type TemplatePrompt } from "./execute-run.js";
+import { ApprovalRequiredError } from "./approval-required-error.js";
+import { executeRun, type RunSetup, type TemplatePrompt } from "./execute-run.js";
+import type { ProviderResolver } from "./restore-tools.js";
 import { resolveOutput, type OutputTarget } from "./output-target.js";
 import type { ToolLoopResult } from "./tool-loop-result.js";
 
@@ -40,6 +44,14 @@ export interface RunOptions<T> {
   readonly visibility?: VisibilitySnapshot;
 }
 
+/** Options of {@link PromptRunner.resume}. */
+export interface ResumeOptions<T> extends Omit<RunOptions<T>, "visibility"> {
+  /** Decisions on the snapshot's pending calls, by `approvalId`; undecided ones pause the run again. */
+  readonly approvals?: Readonly<Record<string, ApprovalDecision>>;
+  /** Returns the live provider of a discovered tool, by class (source name) and id; sync or async. */
+  readonly resolveProvider?: ProviderResolver;
+}
+
 /** The runner's configuration; every `with*` makes a changed copy. */
 export interface RunnerConfig {
   readonly adapter: ModelAdapter | ConversationAdapter;
@@ -51,6 +63,7 @@ export interface RunnerConfig {
   readonly visibilityOverrides: VisibilityOverrides;
   readonly settings: RunSettings;
   readonly sources: readonly DynamicToolSource[];
+  readonly approval?: ApprovalPredicate;
 }
 
 export const DEFAULT_MAX_ITERATIONS = DEFAULT_RUN_SETTINGS.maxIterations;
@@ -111,6 +124,14 @@ export class PromptRunner {
     return this.derive({ sources: [...this.config.sources, new McpClientToolSource(client)] });
   }
 
+  /**
+   * Calls this predicate picks (besides tools marked `@LlmTool({ needsApproval: true })`) need a person's
+   * approval: the run stops before them with `status: "awaiting-approval"`.
+   */
+  withApproval(predicate: ApprovalPredicate): this {
+    return this.derive({ approval: predicate });
+  }
+
   /** Adds a strategy; strategies run in the order added, after every successful tool call. */
   withInjectionStrategy(strategy: ToolInjectionStrategy): this {
     return this.derive({ strategies: [...this.config.strategies, strategy] });
@@ -166,31 +187,38 @@ export class PromptRunner {
     return this.withSetting({ maxResultChars: chars });
   }
 
-  /** Runs the prompt and returns the answer, with the conversation and what was injected. */
+  /**
+   * Runs the prompt and returns the answer, with the conversation, what was injected, and a snapshot.
+   * A run that reaches a call needing approval stops before it: `status: "awaiting-approval"`, the
+   * calls in `pendingApprovals`, and `result` undefined; go on with {@link resume}.
+   */
   async run<T = string>(
     prompt: string | readonly ModelMessage[],
     options: RunOptions<T> = {},
   ): Promise<ToolLoopResult<T>> {
-    const output = options.output === undefined ? undefined : resolveOutput(options.output);
-    const events = new RunEvents(this.config.observers);
-    const { observers: _observers, ...config } = this.config;
-    const outcome = await executeRun({
-      ...config,
-      messages: typeof prompt === "string" ? [{ role: "user", content: prompt }] : [...prompt],
-      outputSchema: output?.schema,
-      signal: options.signal,
-      events,
-      resumeFrom: options.visibility,
+    const messages: ModelMessage[] =
+      typeof prompt === "string" ? [{ role: "user", content: prompt }] : [...prompt];
+    return this.execute(options, { messages, resumeFrom: options.visibility });
+  }
+
+  /**
+   * Goes on with a run from its snapshot (`run.snapshot`, or the `snapshot` of a `ToolLoopError`), in this
+   * runner or another process's: discovered tools are bound again to the objects `resolveProvider`
+   * returns (a provider it cannot return is reported to the model, not a crash), decided calls run
+   * (approved, once) or get an error result (denied, with the reason), and the run continues with this
+   * runner's own settings, strategies and model.
+   *
+   * @throws SnapshotError, before any model call, for a snapshot of another format version or one whose
+   * tools this runner does not offer.
+   */
+  async resume<T = string>(
+    snapshot: RunSnapshot,
+    options: ResumeOptions<T> = {},
+  ): Promise<ToolLoopResult<T>> {
+    return this.execute(options, {
+      messages: [],
+      resume: { snapshot, approvals: options.approvals ?? {}, resolveProvider: options.resolveProvider },
     });
-    return {
-      result: (output ? output.build(outcome.answer) : outcome.answer) as T,
-      conversationHistory: outcome.history,
-      totalIterations: outcome.iterations,
-      injectedTools: outcome.injectedTools,
-      usage: outcome.usage,
-      counters: events.counters,
-      visibility: outcome.visibility,
-    };
   }
 
   /** Runs the prompt and returns the answer as an instance of `target` (or JSON of a schema). */
@@ -199,7 +227,7 @@ export class PromptRunner {
     prompt: string | readonly ModelMessage[],
     options: { signal?: AbortSignal } = {},
   ): Promise<T> {
-    return (await this.run(prompt, { ...options, output: target })).result;
+    return completed(await this.run(prompt, { ...options, output: target }));
   }
 
   /** Runs the prompt and returns the model's final text. */
@@ -207,7 +235,36 @@ export class PromptRunner {
     prompt: string | readonly ModelMessage[],
     options: { signal?: AbortSignal } = {},
   ): Promise<string> {
-    return (await this.run<string>(prompt, options)).result;
+    return completed(await this.run<string>(prompt, options));
+  }
+
+  private async execute<T>(
+    options: RunOptions<T>,
+    start: Pick<RunSetup, "messages" | "resumeFrom" | "resume">,
+  ): Promise<ToolLoopResult<T>> {
+    const output = options.output === undefined ? undefined : resolveOutput(options.output);
+    const events = new RunEvents(this.config.observers);
+    const { observers: _observers, ...config } = this.config;
+    const outcome = await executeRun({
+      ...config,
+      ...start,
+      outputSchema: output?.schema,
+      signal: options.signal,
+      events,
+    });
+    const done = outcome.status === "completed";
+    return {
+      status: outcome.status,
+      result: (done && output ? output.build(outcome.answer) : outcome.answer) as T,
+      pendingApprovals: outcome.pending,
+      snapshot: outcome.snapshot,
+      conversationHistory: outcome.history,
+      totalIterations: outcome.iterations,
+      injectedTools: outcome.injectedTools,
+      usage: outcome.usage,
+      counters: events.counters,
+      visibility: outcome.visibility,
+    };
   }
 
   /** A copy with some settings changed; each value is checked (see `RunSettings`). */
@@ -220,4 +277,10 @@ export class PromptRunner {
     const Self = this.constructor as new (options: PromptRunnerOptions, config: RunnerConfig) => this;
     return new Self({ adapter: this.config.adapter }, { ...this.config, ...patch });
   }
+}
+
+/** A run's answer, or the typed error of a run that is waiting for approval. */
+function completed<T>(run: ToolLoopResult<T>): T {
+  if (run.status === "awaiting-approval") throw new ApprovalRequiredError(run);
+  return run.result;
 }

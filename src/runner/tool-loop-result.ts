@@ -1,13 +1,23 @@
 import type { ModelMessage } from "ai";
 import type { RunCounters } from "../events/run-counters.js";
 import type { VisibilitySnapshot } from "../disclosure/visibility-store.js";
+import type { PendingApproval } from "../loop/approval-gate.js";
 import type { TokenUsage } from "../loop/model-port.js";
+import type { RunSnapshot } from "../loop/run-snapshot.js";
 import type { AnyTool } from "../tools/tool.js";
 
-/** What a finished run returns. */
+/** What a run returns: completed with its answer, or paused before calls that need approval. */
 export interface ToolLoopResult<T> {
-  /** The answer: text, or the structured output (a class instance when the target was a class). */
+  readonly status: "completed" | "awaiting-approval";
+  /**
+   * The answer: text, or the structured output (a class instance when the target was a class).
+   * Undefined while `status` is `"awaiting-approval"`.
+   */
   readonly result: T;
+  /** The calls that wait for a decision (empty when completed); decide them in `resume`. */
+  readonly pendingApprovals: readonly PendingApproval[];
+  /** The run as plain JSON, to resume from (in this process or another). */
+  readonly snapshot: RunSnapshot;
   /** The whole conversation as AI SDK messages, tool calls and results included. */
   readonly conversationHistory: readonly ModelMessage[];
   /**

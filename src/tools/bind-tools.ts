@@ -46,6 +46,7 @@ function bindMethod(
     description: metadata.description,
     inputSchema: method.inputSchema,
     origin,
+    ...(metadata.needsApproval ? { needsApproval: true } : {}),
     // Input arrives validated; positions follow the declared parameter order, each value converted to its
     // declared type, and an absent optional parameter is passed as undefined so its default applies.
     execute: (input: never) => {

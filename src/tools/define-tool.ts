@@ -9,6 +9,8 @@ export interface ToolDefinition<Input, Output> {
   /** Defaults to an object with no properties. */
   inputSchema?: ToolInputSchema;
   execute(input: Input, context: ToolExecutionContext): Output | Promise<Output>;
+  /** The run stops before each call until it is approved. */
+  needsApproval?: boolean;
 }
 
 /**
@@ -26,5 +28,6 @@ export function defineTool<Input = Record<string, unknown>, Output = unknown>(
     description: definition.description,
     inputSchema: definition.inputSchema ?? { type: "object", properties: {}, additionalProperties: false },
     execute: definition.execute,
+    ...(definition.needsApproval ? { needsApproval: true } : {}),
   };
 }

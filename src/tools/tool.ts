@@ -36,6 +36,8 @@ export interface Tool<Input = never, Output = unknown> {
   execute(input: Input, context: ToolExecutionContext): Output | Promise<Output>;
   /** Set on tools bound to an object's `@LlmTool` method. */
   readonly origin?: ToolOrigin;
+  /** The run stops before each call until it is approved (`@LlmTool({ needsApproval })`). */
+  readonly needsApproval?: boolean;
 }
 
 /** A tool with its input type erased, as registries and strategies hold it. */

@@ -1,0 +1,58 @@
+import type { ModelMessage } from "ai";
+import type { RunCounters } from "../events/run-counters.js";
+import type { AnyTool } from "../tools/tool.js";
+import type { TokenUsage } from "./model-port.js";
+import type { RunSettings } from "./run-settings.js";
+import type { PausedCalls } from "./step-outcome.js";
+
+export const SNAPSHOT_FORMAT = "entity-tools/run-snapshot";
+export const SNAPSHOT_VERSION = 1;
+
+/** A tool of the run, as a snapshot records it: by name, and for a provider's tool, its binding. */
+export type SnapshotTool =
+  | { readonly name: string }
+  | {
+      readonly name: string;
+      /** The provider class's source name (what `resolveProvider` receives). */
+      readonly providerClass: string;
+      /** The provider's id, with its type (`1` and `"1"` are different providers). */
+      readonly id: string | number;
+      readonly idType: "string" | "number" | "bigint";
+      readonly method: string;
+    };
+
+/**
+ * A run as plain JSON (it survives `JSON.stringify`/`JSON.parse`): its conversation, its tools (static
+ * ones by name, discovered ones as provider class, id and method), the calls it paused before,
+ * section visibility, counters, the settings it used, and a format version. No live object, no
+ * function, nothing `@Exclude`d (the history holds only what the model read).
+ */
+export interface RunSnapshot {
+  readonly format: typeof SNAPSHOT_FORMAT;
+  readonly version: number;
+  readonly history: readonly ModelMessage[];
+  readonly tools: readonly SnapshotTool[];
+  /** Calls that wait for a decision (and the later calls of their message, which wait with them). */
+  readonly paused?: PausedCalls;
+  readonly visibility: Readonly<Record<string, string>>;
+  readonly iterations: number;
+  readonly usage: TokenUsage;
+  readonly counters: RunCounters;
+  readonly settings: RunSettings;
+}
+
+/** How a snapshot records one tool; `classNameOf` gives a provider class's source name. */
+export function snapshotTool(tool: AnyTool, classNameOf: (cls: Function) => string): SnapshotTool {
+  const origin = tool.origin;
+  if (origin?.instanceKey === undefined) return { name: tool.name };
+  const cut = origin.instanceKey.indexOf(":");
+  const idType = origin.instanceKey.slice(0, cut) as "string" | "number" | "bigint";
+  const text = origin.instanceKey.slice(cut + 1);
+  return {
+    name: tool.name,
+    providerClass: classNameOf(origin.providerClass),
+    id: idType === "number" ? Number(text) : text,
+    idType,
+    method: origin.methodName,
+  };
+}

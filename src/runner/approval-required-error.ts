@@ -1,0 +1,15 @@
+import { EntityToolsError } from "../errors/entity-tools-error.js";
+import type { ToolLoopResult } from "./tool-loop-result.js";
+
+/**
+ * `createObject` or `generateText` reached calls that need a person's approval: the run is paused, not
+ * failed. `run` has the pending calls and the snapshot to resume from.
+ */
+export class ApprovalRequiredError extends EntityToolsError {
+  constructor(readonly run: ToolLoopResult<unknown>) {
+    super(
+      `The run is waiting for approval of ${run.pendingApprovals.map((p) => `${p.toolName} (${p.approvalId})`).join(", ")}: ` +
+        "decide and call runner.resume(error.run.snapshot, { approvals })",
+    );
+  }
+}

@@ -1,0 +1,86 @@
+import { EntityToolsError } from "../errors/entity-tools-error.js";
+import {
+  SNAPSHOT_FORMAT,
+  SNAPSHOT_VERSION,
+  type RunSnapshot,
+  type SnapshotTool,
+} from "../loop/run-snapshot.js";
+import { bindProviderTools } from "../tools/bind-tools.js";
+import type { AnyTool } from "../tools/tool.js";
+
+/** Returns the live provider of a snapshot's tools: by class (source name) and id. Sync or async. */
+export type ProviderResolver = (providerClass: string, id: string | number) => unknown;
+
+/** A snapshot this runner cannot resume: another format or version, or tools it does not have. */
+export class SnapshotError extends EntityToolsError {}
+
+/**
+ * Checks that a snapshot can be resumed by this runner, before any model call.
+ *
+ * @throws SnapshotError naming what does not fit.
+ */
+export function checkSnapshot(snapshot: RunSnapshot, offered: ReadonlySet<string>): void {
+  if (typeof snapshot !== "object" || snapshot === null || snapshot.format !== SNAPSHOT_FORMAT) {
+    throw new SnapshotError(`Not a run snapshot: expected format "${SNAPSHOT_FORMAT}"`);
+  }
+  if (snapshot.version !== SNAPSHOT_VERSION) {
+    throw new SnapshotError(
+      `The snapshot has format version ${String(snapshot.version)}; this entity-tools reads version ${SNAPSHOT_VERSION}`,
+    );
+  }
+  const missing = snapshot.tools
+    .filter((t) => !("providerClass" in t) && !offered.has(t.name))
+    .map((t) => t.name);
+  if (missing.length > 0) {
+    throw new SnapshotError(
+      `The snapshot's run had tools this runner does not offer: ${missing.join(", ")}. Resume with a runner that has them (withTools, withSystemPrompt, withMcpClient)`,
+    );
+  }
+}
+
+/** The discovered tools of a snapshot, bound again to live providers, and notices for those that could not be. */
+export interface RestoredTools {
+  readonly tools: AnyTool[];
+  readonly notices: string[];
+}
+
+/**
+ * Re-binds a snapshot's discovered tools: `resolve(providerClass, id)` gives each provider's live object,
+ * whose tools keep the names the conversation used. A provider that cannot be resolved (nothing
+ * returned, an error, another class, no such method) is skipped and reported, as discovery reports a
+ * provider it cannot bind: the run goes on.
+ */
+export async function restoreTools(
+  snapshot: RunSnapshot,
+  resolve: ProviderResolver | undefined,
+): Promise<RestoredTools> {
+  const groups = new Map<string, Extract<SnapshotTool, { providerClass: string }>[]>();
+  for (const tool of snapshot.tools) {
+    if (!("providerClass" in tool)) continue;
+    const key = `${tool.providerClass}|${tool.idType}:${String(tool.id)}`;
+    groups.set(key, [...(groups.get(key) ?? []), tool]);
+  }
+  const restored: RestoredTools = { tools: [], notices: [] };
+  for (const entries of groups.values()) {
+    const { providerClass, id } = entries[0]!;
+    const label = `${providerClass} ${JSON.stringify(id)}`;
+    try {
+      if (!resolve) throw new Error("no resolveProvider was given to resume");
+      const instance = await resolve(providerClass, id);
+      if (typeof instance !== "object" || instance === null)
+        throw new Error("resolveProvider returned nothing");
+      const bound = bindProviderTools(instance);
+      for (const entry of entries) {
+        const tool = bound.find((t) => t.origin?.methodName === entry.method);
+        if (!tool) throw new Error(`it has no tool method ${entry.method}`);
+        restored.tools.push({ ...tool, name: entry.name });
+      }
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      restored.notices.push(
+        `Cannot restore the tools of ${label} (${entries.map((e) => e.name).join(", ")}): ${why}; they are no longer available.`,
+      );
+    }
+  }
+  return restored;
+}
