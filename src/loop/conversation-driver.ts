@@ -1,5 +1,4 @@
 import type { ModelMessage } from "ai";
-import type { RestartRequest } from "../strategies/tool-injection-strategy.js";
 import type { Conversation, ConversationAdapter, ConversationToolResult } from "./conversation-port.js";
 import { dispatcherTool, dispatchNotice, unwrapDispatch } from "./dispatcher-tool.js";
 import { callBackend } from "./call-backend.js";
