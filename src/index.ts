@@ -129,8 +129,12 @@ export type {
   PromptRunnerOptions,
   DiscoveryOptions,
   RunOptions,
+  ResumeOptions,
   RunnerConfig,
 } from "./runner/prompt-runner.js";
+export type { ProviderResolver } from "./runner/restore-tools.js";
+export type { PendingApproval, ApprovalDecision, ApprovalPredicate } from "./loop/approval-gate.js";
+export type { RunSnapshot, SnapshotTool } from "./loop/run-snapshot.js";
 export type { ToolLoopResult } from "./runner/tool-loop-result.js";
 export type { OutputTarget } from "./runner/output-target.js";
 export type { TemplatePrompt } from "./runner/execute-run.js";

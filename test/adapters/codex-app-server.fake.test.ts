@@ -187,4 +187,28 @@ describe("CodexAppServerAdapter against a fake app-server", () => {
     const done = await fakeRunner({ usage: { inputTokens: 120, outputTokens: 9 } }).run("q");
     expect(done.usage).toEqual({ inputTokens: 120, outputTokens: 9 });
   });
+
+  it("approvals on Codex: the run pauses before the call, and resume runs it once, then continues in a new thread", async () => {
+    let refunds = 0;
+    const refund = defineTool({
+      name: "refund",
+      description: "Refund",
+      needsApproval: true,
+      execute: () => `refund #${++refunds}`,
+    });
+    const paused = await fakeRunner({ toolCalls: [{ tool: "refund" }] })
+      .withTools(refund)
+      .run("Refund it");
+    expect(paused.status).toBe("awaiting-approval");
+    expect(paused.pendingApprovals).toEqual([{ approvalId: "call-0", toolName: "refund", input: {} }]);
+    expect(refunds).toBe(0);
+    const resumed = await fakeRunner({ answer: "refunded" })
+      .withTools(refund)
+      .resume(JSON.parse(JSON.stringify(paused.snapshot)), { approvals: { "call-0": { approved: true } } });
+    expect(resumed.status).toBe("completed");
+    expect(resumed.result).toBe("refunded []");
+    expect(refunds).toBe(1);
+    const results = resumed.conversationHistory.filter((m) => m.role === "tool");
+    expect(JSON.stringify(results)).toContain("refund #1");
+  });
 });
