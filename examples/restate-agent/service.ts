@@ -1,0 +1,63 @@
+// An agent run as a Restate workflow: every model step and every tool call is journaled, so the run
+// survives the process (a crash, a deploy); a refund waits for a person's approval as a durable promise.
+//   npx restate-server                                  # the Restate server (npm @restatedev/restate-server)
+//   node --import tsx examples/restate-agent/service.ts # this service, on PORT (default 9080)
+//   curl 127.0.0.1:9070/deployments -H 'content-type: application/json' -d '{"uri":"http://127.0.0.1:9080"}'
+//   curl 127.0.0.1:8080/AgentRun/run-1/run/send -H 'content-type: application/json' -d '{"prompt":"Refund Ada 20"}'
+//   curl 127.0.0.1:8080/AgentRun/run-1/pending -X POST                    # the calls waiting for approval
+//   curl 127.0.0.1:8080/AgentRun/run-1/approve -H 'content-type: application/json' \
+//     -d '{"approvalId":"step-3","approved":true}'
+//   curl 127.0.0.1:8080/restate/workflow/AgentRun/run-1/attach             # the answer
+import { pathToFileURL } from "node:url";
+import "./node20-polyfill.js";
+import * as restate from "@restatedev/restate-sdk";
+import { AiSdkAdapter, PromptRunner, type ApprovalDecision, type PendingApproval } from "entity-tools";
+import { AccountTools, resolveAccount } from "./accounts.js";
+import { journaledModel, journaledTools } from "./journaled.js";
+import { offlineModel } from "./offline-model.js";
+
+/** A decision as a person sends it to `approve`. */
+type Decision = { readonly approvalId: string; readonly approved: boolean; readonly reason?: string };
+
+const asDecision = (d: Decision): ApprovalDecision =>
+  d.approved ? { approved: true } : { approved: false, reason: d.reason };
+
+export const agentRun = restate.workflow({
+  name: "AgentRun",
+  handlers: {
+    run: async (ctx: restate.WorkflowContext, input: { prompt: string }): Promise<string> => {
+      // For the crash test: exit right before this live (not replayed) model step.
+      const crashAt = Number(process.env.CRASH_BEFORE_STEP ?? 0);
+      const model = journaledModel(ctx, new AiSdkAdapter(offlineModel()), (step) => {
+        if (step === crashAt) process.exit(1);
+      });
+      const runner = new PromptRunner({ adapter: model })
+        .withTools(new AccountTools())
+        .withToolProviderDiscovery()
+        .withToolMiddleware(journaledTools(ctx, resolveAccount));
+      let run = await runner.run(input.prompt);
+      while (run.status === "awaiting-approval") {
+        ctx.set<readonly PendingApproval[]>("pending", run.pendingApprovals);
+        const approvals: Record<string, ApprovalDecision> = {};
+        for (const { approvalId } of run.pendingApprovals) {
+          approvals[approvalId] = asDecision(await ctx.promise<Decision>(`approval-${approvalId}`).get());
+        }
+        ctx.clear("pending");
+        run = await runner.resume(run.snapshot, { approvals, resolveProvider: resolveAccount });
+      }
+      return run.result;
+    },
+    /** A person's decision on a pending call; it completes the durable promise the run waits on. */
+    approve: async (ctx: restate.WorkflowSharedContext, decision: Decision): Promise<void> => {
+      await ctx.promise<Decision>(`approval-${decision.approvalId}`).resolve(decision);
+    },
+    /** The calls the run waits on. */
+    pending: async (ctx: restate.WorkflowSharedContext): Promise<readonly PendingApproval[]> =>
+      (await ctx.get<readonly PendingApproval[]>("pending")) ?? [],
+  },
+});
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  const port = await restate.serve({ services: [agentRun], port: Number(process.env.PORT ?? 9080) });
+  console.error(`AgentRun listening on 127.0.0.1:${port}`);
+}
