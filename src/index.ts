@@ -136,6 +136,8 @@ export type { ProviderResolver } from "./runner/restore-tools.js";
 export type { PendingApproval, ApprovalDecision, ApprovalPredicate } from "./loop/approval-gate.js";
 export type { RunSnapshot, SnapshotTool } from "./loop/run-snapshot.js";
 export type { ToolLoopResult } from "./runner/tool-loop-result.js";
+export { RunStream } from "./runner/run-stream.js";
+export type { RunStreamPart } from "./runner/run-stream.js";
 export type { OutputTarget } from "./runner/output-target.js";
 export type { TemplatePrompt } from "./runner/execute-run.js";
 

@@ -1,5 +1,6 @@
 import {
   generateText,
+  streamText,
   InvalidToolInputError,
   jsonSchema,
   type LanguageModel,
@@ -10,7 +11,13 @@ import type { JSONSchema7 } from "@ai-sdk/provider";
 import { MAX_INPUT_DEPTH } from "../loop/execution/input-shape.js";
 import type { AnyTool } from "../tools/tool.js";
 import { guardDeepArguments } from "./deep-arguments-guard.js";
-import type { ModelAdapter, ModelStepRequest, ModelStepResult, ModelToolCall } from "../loop/model-port.js";
+import type {
+  ModelAdapter,
+  ModelStepRequest,
+  ModelStepResult,
+  ModelStreamPart,
+  ModelToolCall,
+} from "../loop/model-port.js";
 
 /** Settings passed through to every `generateText` call. */
 export interface AiSdkAdapterSettings {
@@ -37,35 +44,79 @@ export class AiSdkAdapter implements ModelAdapter {
 
   async step(request: ModelStepRequest): Promise<ModelStepResult> {
     const tooDeep = new Set<string>();
-    const result = await generateText({
+    const result = await generateText(this.call(request, tooDeep));
+    return stepResult(result.content, result.response.messages, result.text, result.usage, tooDeep);
+  }
+
+  /** The same step through `streamText`: text deltas and tool calls are reported as they arrive. */
+  async stream(request: ModelStepRequest, onPart: (part: ModelStreamPart) => void): Promise<ModelStepResult> {
+    const tooDeep = new Set<string>();
+    const result = streamText({ ...this.call(request, tooDeep), onError: () => {} });
+    for await (const part of result.fullStream) {
+      if (part.type === "error") throw part.error;
+      if (part.type === "text-delta") onPart({ type: "text-delta", text: part.text });
+      if (part.type === "tool-call") onPart({ type: "tool-call", call: toolCallOf(part, tooDeep) });
+    }
+    const [content, response, text, usage] = await Promise.all([
+      result.content,
+      result.response,
+      result.text,
+      result.usage,
+    ]);
+    return stepResult(content, response.messages, text, usage, tooDeep);
+  }
+
+  /** The options of one SDK call: tools without `execute`, so the SDK stops after the model's turn. */
+  private call(request: ModelStepRequest, tooDeep: Set<string>) {
+    return {
       model: guardDeepArguments(this.model, tooDeep),
       system: request.system,
       messages: [...request.messages],
       tools: request.tools.length > 0 ? toSdkTools(request.tools) : undefined,
       abortSignal: request.signal,
       ...this.settings,
-    });
-    const toolCalls: ModelToolCall[] = [];
-    for (const part of result.content) {
-      if (part.type !== "tool-call") continue;
-      const rejected = part.invalid === true && InvalidToolInputError.isInstance(part.error);
-      toolCalls.push({
-        toolCallId: part.toolCallId,
-        toolName: part.toolName,
-        ...(tooDeep.has(part.toolCallId)
-          ? { input: {}, inputError: `the arguments are nested more than ${MAX_INPUT_DEPTH} levels deep` }
-          : readInput(part.input, rejected)),
-      });
-    }
-    // The SDK adds its own error results for calls it could not parse; the loop writes every result itself.
-    const responseMessages: ModelMessage[] = result.response.messages.filter((m) => m.role === "assistant");
-    return {
-      responseMessages,
-      toolCalls,
-      text: result.text,
-      usage: { inputTokens: result.usage.inputTokens, outputTokens: result.usage.outputTokens },
     };
   }
+}
+
+type SdkToolCall = {
+  toolCallId: string;
+  toolName: string;
+  input: unknown;
+  invalid?: boolean;
+  error?: unknown;
+};
+
+/** A step's result from the SDK's content, messages, text and usage (generate or stream alike). */
+function stepResult(
+  content: readonly { type: string }[],
+  messages: readonly ModelMessage[],
+  text: string,
+  usage: { inputTokens?: number; outputTokens?: number },
+  tooDeep: ReadonlySet<string>,
+): ModelStepResult {
+  const toolCalls = content
+    .filter((p) => p.type === "tool-call")
+    .map((p) => toolCallOf(p as unknown as SdkToolCall, tooDeep));
+  // The SDK adds its own error results for calls it could not parse; the loop writes every result itself.
+  const responseMessages = messages.filter((m) => m.role === "assistant");
+  return {
+    responseMessages,
+    toolCalls,
+    text,
+    usage: { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens },
+  };
+}
+
+function toolCallOf(part: SdkToolCall, tooDeep: ReadonlySet<string>): ModelToolCall {
+  const rejected = part.invalid === true && InvalidToolInputError.isInstance(part.error);
+  return {
+    toolCallId: part.toolCallId,
+    toolName: part.toolName,
+    ...(tooDeep.has(part.toolCallId)
+      ? { input: {}, inputError: `the arguments are nested more than ${MAX_INPUT_DEPTH} levels deep` }
+      : readInput(part.input, rejected)),
+  };
 }
 
 /**

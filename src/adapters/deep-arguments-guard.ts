@@ -1,4 +1,4 @@
-import type { LanguageModelV3, LanguageModelV3Content } from "@ai-sdk/provider";
+import type { LanguageModelV3, LanguageModelV3Content, LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import { wrapLanguageModel, type LanguageModel } from "ai";
 import { MAX_INPUT_DEPTH } from "../loop/execution/input-shape.js";
 
@@ -20,6 +20,17 @@ export function guardDeepArguments(model: LanguageModel, tooDeep: Set<string>): 
       wrapGenerate: async ({ doGenerate }) => {
         const result = await doGenerate();
         return { ...result, content: result.content.map((part) => guarded(part, tooDeep)) };
+      },
+      wrapStream: async ({ doStream }) => {
+        const { stream, ...rest } = await doStream();
+        const guard = new TransformStream<LanguageModelV3StreamPart, LanguageModelV3StreamPart>({
+          transform(part, controller) {
+            controller.enqueue(
+              part.type === "tool-call" ? (guarded(part, tooDeep) as LanguageModelV3StreamPart) : part,
+            );
+          },
+        });
+        return { ...rest, stream: stream.pipeThrough(guard) };
       },
     },
   });

@@ -35,6 +35,11 @@ export interface ModelStepResult {
   readonly usage?: Partial<TokenUsage>;
 }
 
+/** What a streaming model call reports while it is still running. */
+export type ModelStreamPart =
+  | { readonly type: "text-delta"; readonly text: string }
+  | { readonly type: "tool-call"; readonly call: ModelToolCall };
+
 /**
  * The port of a backend the run drives one step at a time (the AI SDK adapter implements it).
  *
@@ -44,4 +49,6 @@ export interface ModelStepResult {
 export interface ModelAdapter {
   readonly supportsDynamicTools: boolean;
   step(request: ModelStepRequest): Promise<ModelStepResult>;
+  /** The same step, streamed: `onPart` hears text and tool calls as they arrive. Optional. */
+  stream?(request: ModelStepRequest, onPart: (part: ModelStreamPart) => void): Promise<ModelStepResult>;
 }

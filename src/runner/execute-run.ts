@@ -22,7 +22,7 @@ import { sourceNameOf } from "../schema/schema-store.js";
 import type { DynamicToolSource } from "../loop/tool-source-port.js";
 import type { RunSettings } from "../loop/run-settings.js";
 import type { PausedCalls, RunRecord } from "../loop/step-outcome.js";
-import { driveSteps } from "../loop/step-driver.js";
+import { driveSteps, type StepListener } from "../loop/step-driver.js";
 import type { JsonSchema } from "../schema/json-schema.js";
 import type { ToolInjectionStrategy } from "../strategies/tool-injection-strategy.js";
 import type { AnyTool } from "../tools/tool.js";
@@ -58,6 +58,8 @@ export interface RunSetup {
   readonly approval?: ApprovalPredicate;
   /** Go on from a snapshot instead of starting from `messages`. */
   readonly resume?: ResumeFrom;
+  /** A streamed run's listener: model parts as they arrive, and step ends (step backends). */
+  readonly listener?: StepListener;
 }
 
 /** What a resumed run starts from. */
@@ -128,7 +130,7 @@ export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
       counters: { ...setup.events.counters },
       settings: setup.settings,
     });
-    const end = await drive(setup.adapter, session, total.iterations, snapshotOf);
+    const end = await drive(setup.adapter, session, total.iterations, snapshotOf, setup.listener);
     const snapshot = snapshotOf(end.type === "pause" ? end.paused : undefined);
     total.iterations += end.iterations;
     total.usage = addUsage(total.usage, end.usage);
@@ -182,11 +184,12 @@ async function drive(
   session: RunSession,
   earlier: number,
   snapshotOf: () => RunSnapshot,
+  listener: StepListener | undefined,
 ) {
   try {
     return isConversationAdapter(adapter)
       ? await driveConversation(adapter, session)
-      : await driveSteps(adapter, session);
+      : await driveSteps(adapter, session, listener);
   } catch (error) {
     if (error instanceof ToolLoopError) {
       error.totalIterations += earlier;

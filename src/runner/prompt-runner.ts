@@ -20,6 +20,7 @@ import { toolsFrom, type ToolSource } from "../tools/tool-sources.js";
 import { ApprovalRequiredError } from "./approval-required-error.js";
 import { executeRun, type RunSetup, type TemplatePrompt } from "./execute-run.js";
 import type { ProviderResolver } from "./restore-tools.js";
+import { RunStream, type StreamHooks } from "./run-stream.js";
 import { resolveOutput, type OutputTarget } from "./output-target.js";
 import type { ToolLoopResult } from "./tool-loop-result.js";
 
@@ -221,6 +222,20 @@ export class PromptRunner {
     });
   }
 
+  /**
+   * Runs the prompt like {@link run}, streaming: `parts` reports text as the model writes it, tool calls,
+   * their results, tool-set changes and step ends as they happen; `result` is the same `ToolLoopResult`.
+   * The same executor, strategies and structured output as `run()`. Also speaks the AI SDK's UI message
+   * stream protocol (`toUIMessageStreamResponse()`), so `useChat` can show a run as it goes.
+   */
+  stream<T = string>(prompt: string | readonly ModelMessage[], options: RunOptions<T> = {}): RunStream<T> {
+    const messages: ModelMessage[] =
+      typeof prompt === "string" ? [{ role: "user", content: prompt }] : [...prompt];
+    return new RunStream<T>((hooks) =>
+      this.execute(options, { messages, resumeFrom: options.visibility }, hooks),
+    );
+  }
+
   /** Runs the prompt and returns the answer as an instance of `target` (or JSON of a schema). */
   async createObject<T>(
     target: OutputTarget<T>,
@@ -241,13 +256,15 @@ export class PromptRunner {
   private async execute<T>(
     options: RunOptions<T>,
     start: Pick<RunSetup, "messages" | "resumeFrom" | "resume">,
+    stream?: StreamHooks,
   ): Promise<ToolLoopResult<T>> {
     const output = options.output === undefined ? undefined : resolveOutput(options.output);
-    const events = new RunEvents(this.config.observers);
+    const events = new RunEvents(stream ? [...this.config.observers, stream.observe] : this.config.observers);
     const { observers: _observers, ...config } = this.config;
     const outcome = await executeRun({
       ...config,
       ...start,
+      listener: stream?.listener,
       outputSchema: output?.schema,
       signal: options.signal,
       events,

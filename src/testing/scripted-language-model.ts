@@ -2,6 +2,7 @@ import type {
   LanguageModelV3,
   LanguageModelV3CallOptions,
   LanguageModelV3GenerateResult,
+  LanguageModelV3StreamPart,
   LanguageModelV3StreamResult,
 } from "@ai-sdk/provider";
 import { generateResult, type ScriptedToolCall, type ScriptedTurn } from "./generate-result.js";
@@ -107,8 +108,9 @@ export class ScriptedLanguageModel implements LanguageModelV3 {
     return generateResult({ toolCalls: planned.calls.map((c) => resolveCall(c, step, offeredTools)) });
   }
 
-  doStream(): PromiseLike<LanguageModelV3StreamResult> {
-    throw new ScriptError("ScriptedLanguageModel does not stream; entity-tools only calls generate");
+  /** The same scripted turn, streamed: its text word by word, then its tool calls, then the finish. */
+  async doStream(options: LanguageModelV3CallOptions): Promise<LanguageModelV3StreamResult> {
+    return { stream: streamOf(await this.doGenerate(options)) };
   }
 }
 
@@ -142,4 +144,27 @@ function lastMessage(options: LanguageModelV3CallOptions): string {
   if (!last) return "(none)";
   const text = JSON.stringify(last.content);
   return `${last.role}: ${text.length > 300 ? `${text.slice(0, 300)}…` : text}`;
+}
+
+/** A generate result as the stream parts a streaming provider would send. */
+function streamOf(result: LanguageModelV3GenerateResult): ReadableStream<LanguageModelV3StreamPart> {
+  const parts: LanguageModelV3StreamPart[] = [{ type: "stream-start", warnings: [] }];
+  for (const [index, part] of result.content.entries()) {
+    if (part.type === "text") {
+      const id = `text-${index}`;
+      parts.push({ type: "text-start", id });
+      for (const word of part.text.match(/\S+\s*|\s+/g) ?? [])
+        parts.push({ type: "text-delta", id, delta: word });
+      parts.push({ type: "text-end", id });
+    } else if (part.type === "tool-call") {
+      parts.push(part);
+    }
+  }
+  parts.push({ type: "finish", finishReason: result.finishReason, usage: result.usage });
+  return new ReadableStream({
+    start(controller) {
+      for (const part of parts) controller.enqueue(part);
+      controller.close();
+    },
+  });
 }

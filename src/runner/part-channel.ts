@@ -1,0 +1,51 @@
+/**
+ * An async iterable fed by pushes: what a streamed run hands out as `parts`. One consumer; parts pushed
+ * before it starts are kept. A failure ends the iteration by throwing it.
+ */
+export class PartChannel<T> implements AsyncIterable<T> {
+  private readonly queue: T[] = [];
+  private waiting: ((result: IteratorResult<T>) => void) | undefined;
+  private failWaiting: ((error: unknown) => void) | undefined;
+  private done = false;
+  private failure: { error: unknown } | undefined;
+
+  push(part: T): void {
+    if (this.done) return;
+    if (this.waiting) this.settle({ value: part, done: false });
+    else this.queue.push(part);
+  }
+
+  end(): void {
+    this.done = true;
+    if (this.waiting) this.settle({ value: undefined, done: true });
+  }
+
+  fail(error: unknown): void {
+    if (this.done) return;
+    this.done = true;
+    this.failure = { error };
+    const reject = this.failWaiting;
+    this.waiting = this.failWaiting = undefined;
+    reject?.(error);
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<T> {
+    return {
+      next: () => {
+        if (this.queue.length > 0) return Promise.resolve({ value: this.queue.shift()!, done: false });
+        if (this.failure) return Promise.reject(this.failure.error);
+        if (this.done) return Promise.resolve({ value: undefined, done: true });
+        return new Promise((resolve, reject) => {
+          this.waiting = resolve;
+          this.failWaiting = reject;
+        });
+      },
+    };
+  }
+
+  private settle(result: IteratorResult<T>): void {
+    const resolve = this.waiting!;
+    this.waiting = this.failWaiting = undefined;
+    resolve(result);
+  }
+}

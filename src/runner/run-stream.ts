@@ -1,0 +1,193 @@
+import type { ServerResponse } from "node:http";
+import {
+  createUIMessageStream,
+  createUIMessageStreamResponse,
+  pipeUIMessageStreamToResponse,
+  type UIMessageChunk,
+} from "ai";
+import type { ToolLoopEvent } from "../events/tool-loop-event.js";
+import type { ModelStreamPart } from "../loop/model-port.js";
+import type { StepListener } from "../loop/step-driver.js";
+import { PartChannel } from "./part-channel.js";
+import type { ToolLoopResult } from "./tool-loop-result.js";
+
+/** One thing a streamed run reports, in the order it happens. */
+export type RunStreamPart =
+  | { readonly type: "text-delta"; readonly text: string }
+  | {
+      readonly type: "tool-call";
+      readonly toolCallId: string;
+      readonly toolName: string;
+      readonly input: unknown;
+    }
+  | {
+      readonly type: "tool-result";
+      readonly toolCallId: string;
+      readonly toolName: string;
+      /** The text the model reads (an error message when `isError`). */
+      readonly output: string;
+      readonly isError: boolean;
+    }
+  | { readonly type: "tools-injected"; readonly names: readonly string[] }
+  | { readonly type: "tools-removed"; readonly names: readonly string[] }
+  | { readonly type: "step-finish"; readonly iteration: number }
+  | { readonly type: "finish"; readonly result: ToolLoopResult<unknown> };
+
+/**
+ * A run in progress, as `runner.stream()` returns it. Read `parts` (or one of the UI message streams,
+ * which read them: choose one), and await `result`, the same `ToolLoopResult` `run()` gives. A failed
+ * run rejects `result` and ends `parts` by throwing the same `ToolLoopError`.
+ */
+export class RunStream<T> {
+  /** The run's parts as they happen. One reader. */
+  readonly parts: AsyncIterable<RunStreamPart>;
+  /** The run's outcome, as `run()` returns it. */
+  readonly result: Promise<ToolLoopResult<T>>;
+
+  constructor(start: (hooks: StreamHooks) => Promise<ToolLoopResult<T>>) {
+    const channel = new PartChannel<RunStreamPart>();
+    this.parts = channel;
+    const hooks: StreamHooks = {
+      listener: {
+        onModelPart: (part) => channel.push(modelPart(part)),
+        onStepFinish: (iteration) => channel.push({ type: "step-finish", iteration }),
+      },
+      observe: (event) => {
+        const part = eventPart(event);
+        if (part) channel.push(part);
+      },
+    };
+    this.result = start(hooks).then(
+      (result) => {
+        channel.push({ type: "finish", result });
+        channel.end();
+        return result;
+      },
+      (error: unknown) => {
+        channel.fail(error);
+        throw error;
+      },
+    );
+    this.result.catch(() => {}); // a reader of `parts` alone hears the failure there
+  }
+
+  /**
+   * The run in the AI SDK's UI message stream protocol (what `useChat` reads): text, each tool call as a
+   * dynamic tool part with its input and output, and tool-set changes as `data-tools` parts.
+   */
+  toUIMessageStream(): ReadableStream<UIMessageChunk> {
+    const parts = this.parts;
+    return createUIMessageStream({
+      execute: async ({ writer }) => {
+        const text = { id: 0, open: false };
+        writer.write({ type: "start" });
+        writer.write({ type: "start-step" });
+        for await (const part of parts) {
+          if (part.type !== "text-delta" && text.open) {
+            writer.write({ type: "text-end", id: `text-${text.id}` });
+            text.open = false;
+          }
+          for (const chunk of uiChunks(part, text)) writer.write(chunk);
+        }
+      },
+      onError: (error) => (error instanceof Error ? error.message : String(error)),
+    });
+  }
+
+  /** A `Response` streaming {@link toUIMessageStream} (for route handlers: Next.js, Hono, Bun...). */
+  toUIMessageStreamResponse(init?: ResponseInit): Response {
+    return createUIMessageStreamResponse({ ...init, stream: this.toUIMessageStream() });
+  }
+
+  /** Writes {@link toUIMessageStream} to a Node `ServerResponse`. */
+  pipeUIMessageStreamToResponse(response: ServerResponse): void {
+    pipeUIMessageStreamToResponse({ response, stream: this.toUIMessageStream() });
+  }
+}
+
+/** What a run hands its drivers and events to feed a stream. */
+export interface StreamHooks {
+  readonly listener: StepListener;
+  readonly observe: (event: ToolLoopEvent) => void;
+}
+
+function modelPart(part: ModelStreamPart): RunStreamPart {
+  if (part.type === "text-delta") return part;
+  const { toolCallId, toolName, input } = part.call;
+  return { type: "tool-call", toolCallId, toolName, input };
+}
+
+function eventPart(event: ToolLoopEvent): RunStreamPart | undefined {
+  switch (event.type) {
+    case "ToolInvoked":
+      return {
+        type: "tool-result",
+        toolCallId: event.toolCallId,
+        toolName: event.toolName,
+        output: event.resultText,
+        isError: false,
+      };
+    case "ToolFailed":
+      return {
+        type: "tool-result",
+        toolCallId: event.toolCallId,
+        toolName: event.toolName,
+        output: event.message,
+        isError: true,
+      };
+    case "ToolsInjected":
+      return { type: "tools-injected", names: event.toolNames };
+    case "ToolsRemoved":
+      return { type: "tools-removed", names: event.toolNames };
+    default:
+      return undefined;
+  }
+}
+
+function uiChunks(part: RunStreamPart, text: { id: number; open: boolean }): UIMessageChunk[] {
+  switch (part.type) {
+    case "text-delta": {
+      const chunks: UIMessageChunk[] = [];
+      if (!text.open) {
+        text.id++;
+        text.open = true;
+        chunks.push({ type: "text-start", id: `text-${text.id}` });
+      }
+      chunks.push({ type: "text-delta", id: `text-${text.id}`, delta: part.text });
+      return chunks;
+    }
+    case "tool-call":
+      return [
+        {
+          type: "tool-input-available",
+          toolCallId: part.toolCallId,
+          toolName: part.toolName,
+          input: part.input,
+          dynamic: true,
+        },
+      ];
+    case "tool-result":
+      return [
+        part.isError
+          ? { type: "tool-output-error", toolCallId: part.toolCallId, errorText: part.output, dynamic: true }
+          : {
+              type: "tool-output-available",
+              toolCallId: part.toolCallId,
+              output: part.output,
+              dynamic: true,
+            },
+      ];
+    case "tools-injected":
+    case "tools-removed":
+      return [
+        {
+          type: "data-tools",
+          data: { change: part.type === "tools-injected" ? "added" : "removed", names: part.names },
+        },
+      ];
+    case "step-finish":
+      return [{ type: "finish-step" }, { type: "start-step" }];
+    case "finish":
+      return [{ type: "finish-step" }, { type: "finish" }];
+  }
+}
