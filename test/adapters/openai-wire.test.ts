@@ -50,4 +50,33 @@ describe("through @ai-sdk/openai against a local wire mock", () => {
       expect(lastRequest).not.toContain("s3cret");
     });
   }
+
+  for (const api of ["chat", "responses"] as const) {
+    it(`streams over the ${api} API: text as it comes, a tool discovered mid-stream offered at the next step`, async () => {
+      mock = await startOpenAiWireMock([
+        { toolCalls: [{ name: "searchCustomer", arguments: '{"name":"John Smith"}' }] },
+        { toolCalls: [{ name: "customer_c123_getAverageSpend", arguments: "{}" }] },
+        { text: "John spends 46.83 USD a month." },
+      ]);
+      const openai = createOpenAI({ baseURL: mock.baseURL, apiKey: "test-key" });
+      const model = api === "chat" ? openai.chat("gpt-test") : openai.responses("gpt-test");
+      const stream = new PromptRunner({ model, modelSettings: { maxRetries: 0 } })
+        .withTools(new CustomerSearchTools())
+        .withToolProviderDiscovery()
+        .stream("What does John spend?");
+      const deltas: string[] = [];
+      const calls: string[] = [];
+      for await (const part of stream.parts) {
+        if (part.type === "text-delta") deltas.push(part.text);
+        if (part.type === "tool-call") calls.push(part.toolName);
+      }
+      const run = await stream.result;
+      expect(mock.requests.every((r) => r.body.stream === true)).toBe(true);
+      expect(calls).toEqual(["searchCustomer", "customer_c123_getAverageSpend"]);
+      expect(deltas).toEqual(["John ", "spends ", "46.83 ", "USD ", "a ", "month."]);
+      expect(toolNamesOf(mock.requests[1]!.body)).toContain("customer_c123_getAverageSpend");
+      expect(run.result).toBe("John spends 46.83 USD a month.");
+      expect(run.usage).toEqual({ inputTokens: 30, outputTokens: 15 });
+    });
+  }
 });

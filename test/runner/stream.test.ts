@@ -3,7 +3,13 @@
 import "../fixtures/store/register.js";
 import { readUIMessageStream, type UIMessage } from "ai";
 import { describe, expect, it } from "vitest";
-import { ModelCallError, PromptRunner, ToolLoopAbortedError, type RunStreamPart } from "entity-tools";
+import {
+  defineTool,
+  ModelCallError,
+  PromptRunner,
+  ToolLoopAbortedError,
+  type RunStreamPart,
+} from "entity-tools";
 import { FakePromptRunner, ScriptedLanguageModel } from "entity-tools/testing";
 import { SpendAnswer } from "../fixtures/store/answers.js";
 import { CustomerSearchTools } from "../fixtures/store/customer-search-tools.js";
@@ -114,5 +120,22 @@ describe("runner.stream", () => {
     const texts = message!.parts.flatMap((p) => (p.type === "text" ? [p.text] : []));
     expect(texts).toEqual(["Let me look.", "John spends 46.83 USD a month."]);
     expect(message!.parts.filter((p) => p.type === "data-tools")).toHaveLength(1);
+  });
+
+  it("a streamed run that reaches a call needing approval ends with the same status as run()", async () => {
+    const fake = new FakePromptRunner();
+    const refund = defineTool({
+      name: "refund",
+      description: "Refund",
+      needsApproval: true,
+      execute: () => "done",
+    });
+    fake.callTool("refund");
+    const stream = fake.withTools(refund).stream("Refund it");
+    const parts = await collect(stream.parts);
+    const run = await stream.result;
+    expect(run.status).toBe("awaiting-approval");
+    expect(run.pendingApprovals.map((p) => p.toolName)).toEqual(["refund"]);
+    expect(parts.map((p) => p.type)).toEqual(["tool-call", "step-finish", "finish"]);
   });
 });

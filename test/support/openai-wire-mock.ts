@@ -32,9 +32,20 @@ export async function startOpenAiWireMock(replies: readonly WireReply[]): Promis
       res.end(JSON.stringify({ error: { message: reply.error, type: "server_error", code: null } }));
       return;
     }
-    const payload = req.url?.endsWith("/responses")
-      ? responsesPayload(reply, next)
-      : chatPayload(reply, next);
+    const responses = req.url?.endsWith("/responses") === true;
+    if (body.stream === true) {
+      res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+      for (const event of responses ? responsesEvents(reply, next) : chatChunks(reply, next)) {
+        res.write(
+          responses
+            ? `event: ${String(event.type)}\ndata: ${JSON.stringify(event)}\n\n`
+            : `data: ${JSON.stringify(event)}\n\n`,
+        );
+      }
+      res.end(responses ? "" : "data: [DONE]\n\n");
+      return;
+    }
+    const payload = responses ? responsesPayload(reply, next) : chatPayload(reply, next);
     res.writeHead(200, { "content-type": "application/json" });
     res.end(JSON.stringify(payload));
   });
@@ -111,4 +122,96 @@ function responsesPayload(reply: Exclude<WireReply, { status: number }>, n: numb
       output_tokens_details: { reasoning_tokens: 0 },
     },
   };
+}
+
+/** Text in the pieces a streaming server sends it in (word by word). */
+const pieces = (text: string) => text.match(/\S+\s*|\s+/g) ?? [];
+
+/** The same reply as Chat Completions stream chunks (`stream: true`). */
+function chatChunks(reply: Exclude<WireReply, { status: number }>, n: number): Record<string, unknown>[] {
+  const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
+    id: `chatcmpl-${n}`,
+    object: "chat.completion.chunk",
+    created: 0,
+    model: "gpt-test",
+    choices: [{ index: 0, delta, finish_reason: finish }],
+  });
+  const toolCalls = "toolCalls" in reply ? reply.toolCalls : [];
+  return [
+    chunk({ role: "assistant", content: "" }),
+    ...("text" in reply ? pieces(reply.text).map((content) => chunk({ content })) : []),
+    ...toolCalls.map((c, index) =>
+      chunk({
+        tool_calls: [
+          {
+            index,
+            id: `call_${n}_${index}`,
+            type: "function",
+            function: { name: c.name, arguments: c.arguments },
+          },
+        ],
+      }),
+    ),
+    chunk({}, toolCalls.length ? "tool_calls" : "stop"),
+    { ...chunk({}), choices: [], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } },
+  ];
+}
+
+/** The same reply as Responses API stream events (`stream: true`). */
+function responsesEvents(
+  reply: Exclude<WireReply, { status: number }>,
+  n: number,
+): Record<string, unknown>[] {
+  const id = `resp_${n}`;
+  const events: Record<string, unknown>[] = [
+    { type: "response.created", response: { id, created_at: 0, model: "gpt-test" } },
+  ];
+  if ("text" in reply) {
+    const item = { type: "message", id: `msg_${n}`, role: "assistant", status: "in_progress", content: [] };
+    events.push({ type: "response.output_item.added", output_index: 0, item });
+    for (const delta of pieces(reply.text))
+      events.push({
+        type: "response.output_text.delta",
+        item_id: item.id,
+        output_index: 0,
+        content_index: 0,
+        delta,
+      });
+    events.push({
+      type: "response.output_item.done",
+      output_index: 0,
+      item: {
+        ...item,
+        status: "completed",
+        content: [{ type: "output_text", text: reply.text, annotations: [] }],
+      },
+    });
+  } else {
+    for (const [index, c] of reply.toolCalls.entries()) {
+      const item = {
+        type: "function_call",
+        id: `fc_${n}_${index}`,
+        call_id: `call_${n}_${index}`,
+        name: c.name,
+        arguments: "",
+      };
+      events.push({ type: "response.output_item.added", output_index: index, item });
+      events.push({
+        type: "response.function_call_arguments.delta",
+        item_id: item.id,
+        output_index: index,
+        delta: c.arguments,
+      });
+      events.push({
+        type: "response.output_item.done",
+        output_index: index,
+        item: { ...item, arguments: c.arguments, status: "completed" },
+      });
+    }
+  }
+  events.push({
+    type: "response.completed",
+    response: { id, usage: { input_tokens: 10, output_tokens: 5 } },
+  });
+  return events;
 }
