@@ -10,36 +10,6 @@ export async function medianMs(fn: () => unknown, samples = 30, warmup = 5): Pro
   return median(times);
 }
 
-/**
- * Times two variants side by side: alternating runs, so drift on a shared machine hits both alike.
- * Returns the median of each.
- */
-export async function sideBySide(
-  a: () => unknown,
-  b: () => unknown,
-  rounds = 40,
-  warmup = 5,
-): Promise<[number, number]> {
-  for (let i = 0; i < warmup; i++) {
-    await a();
-    await b();
-  }
-  const ta: number[] = [];
-  const tb: number[] = [];
-  for (let i = 0; i < rounds; i++) {
-    const first = i % 2 === 0 ? a : b;
-    const second = i % 2 === 0 ? b : a;
-    const t0 = performance.now();
-    await first();
-    const t1 = performance.now();
-    await second();
-    const t2 = performance.now();
-    (first === a ? ta : tb).push(t1 - t0);
-    (first === a ? tb : ta).push(t2 - t1);
-  }
-  return [median(ta), median(tb)];
-}
-
 function median(values: number[]): number {
   const sorted = [...values].sort((x, y) => x - y);
   const mid = Math.floor(sorted.length / 2);
