@@ -136,8 +136,18 @@ function readInput(input: unknown, rejected: boolean): { input: unknown; inputEr
 /** The AI SDK tool set for one step: descriptions and JSON schemas, no `execute`. */
 export function toSdkTools(tools: readonly AnyTool[]): ToolSet {
   const set: ToolSet = {};
-  for (const t of tools) {
-    set[t.name] = { description: t.description, inputSchema: jsonSchema(t.inputSchema as JSONSchema7) };
-  }
+  for (const t of tools) set[t.name] = sdkToolOf(t);
   return set;
+}
+
+// Each tool's SDK definition is built once, not at every step of every run that offers it.
+const sdkTools = new WeakMap<AnyTool, ToolSet[string]>();
+
+function sdkToolOf(tool: AnyTool): ToolSet[string] {
+  let definition = sdkTools.get(tool);
+  if (!definition) {
+    definition = { description: tool.description, inputSchema: jsonSchema(tool.inputSchema as JSONSchema7) };
+    sdkTools.set(tool, definition);
+  }
+  return definition;
 }
