@@ -2,6 +2,7 @@ import type { ModelMessage } from "ai";
 import type { Conversation, ConversationAdapter, ConversationToolResult } from "./conversation-port.js";
 import { dispatcherTool, dispatchNotice, unwrapDispatch } from "./dispatcher-tool.js";
 import { callBackend } from "./call-backend.js";
+import { resultText } from "./result-text.js";
 import type { ModelToolCall } from "./model-port.js";
 import type { RunSession } from "./run-session.js";
 import type { RunEnd, StepOutcome } from "./step-outcome.js";
@@ -45,7 +46,7 @@ export async function driveConversation(adapter: ConversationAdapter, session: R
       type: "error-text" as const,
       value: "Waiting for a person's approval.",
     };
-    let text = output.type === "text" || output.type === "error-text" ? output.value : JSON.stringify(output);
+    let text = resultText(output);
     // Tools the conversation was not opened with (or was told about, in dispatch mode).
     const fresh = session.registry.all().filter((t) => !offered.has(t.name));
     if (fresh.length > 0 && adapter.newTools === "dispatch") {
@@ -135,9 +136,7 @@ function transcriptOf(history: readonly ModelMessage[]): string[] {
     if (message.role !== "tool") continue;
     for (const part of message.content) {
       if (part.type !== "tool-result") continue;
-      const output = part.output;
-      const text =
-        output.type === "text" || output.type === "error-text" ? output.value : JSON.stringify(output);
+      const text = resultText(part.output);
       const input = JSON.stringify(inputs.get(part.toolCallId) ?? {});
       lines.push(`- ${part.toolName}(${input}) → ${text.slice(0, MAX_TRANSCRIPT_RESULT)}`);
     }

@@ -234,11 +234,6 @@ export class RunSession {
     return next;
   }
 
-  /** The tools of the run now (for snapshots). */
-  tools(): readonly AnyTool[] {
-    return this.registry.all();
-  }
-
   private async resumePaused(): Promise<ToolCallsOutcome> {
     const paused = this.init.paused!;
     const last = this.history.at(-1);

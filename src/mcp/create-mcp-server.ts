@@ -8,6 +8,7 @@ import { RunEvents } from "../events/run-events.js";
 import type { ToolLoopObserver } from "../events/tool-loop-event.js";
 import { dispatcherTool, dispatchNotice, unwrapDispatch } from "../loop/dispatcher-tool.js";
 import { ToolCallExecutor } from "../loop/execution/tool-call-executor.js";
+import { resultText } from "../loop/result-text.js";
 import type { ToolMiddleware } from "../loop/execution/tool-middleware.js";
 import { DEFAULT_RUN_SETTINGS, withSettings } from "../loop/run-settings.js";
 import type { ToolInjectionStrategy } from "../strategies/tool-injection-strategy.js";
@@ -97,7 +98,7 @@ export function createMcpServer(options: McpServerOptions): Server {
     try {
       const { part } = await executor.execute(call, ++calls, []);
       isError = part.output.type === "error-text";
-      text = "value" in part.output ? String(part.output.value) : JSON.stringify(part.output);
+      text = resultText(part.output);
     } catch {
       // Only cancellation ends a call this way; a failing strategy is reported the same.
       isError = true;

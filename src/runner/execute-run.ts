@@ -122,7 +122,7 @@ export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
       format: SNAPSHOT_FORMAT,
       version: SNAPSHOT_VERSION,
       history: structuredClone(session.history),
-      tools: session.tools().map((t) => snapshotTool(t, sourceNameOf)),
+      tools: session.registry.all().map((t) => snapshotTool(t, sourceNameOf)),
       ...(paused ? { paused } : {}),
       visibility: store.snapshot(),
       iterations: total.iterations + session.iteration,
