@@ -1,7 +1,7 @@
 // 2. Discovery scaling: a tool returning N providers × 3 methods.
 import { LlmTool, ToolProvider, ToolProviderStrategy } from "entity-tools";
 import { ToolRegistry } from "../dist/src/tools/tool-registry.js";
-import { toSdkTools } from "../dist/src/adapters/ai-sdk-adapter.js";
+import { toSdkTools } from "../dist/src/adapters/tool-definitions.js";
 import { medianMs, ms, type BenchRow } from "./measure.js";
 
 @ToolProvider({ prefix: "node" })

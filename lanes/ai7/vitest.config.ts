@@ -12,6 +12,7 @@ export default defineConfig({
     alias: [
       { find: /^ai$/, replacement: lane("ai/dist/index.js") },
       { find: /^ai\/test$/, replacement: lane("ai/dist/test/index.js") },
+      { find: /^ai\/internal$/, replacement: lane("ai/dist/internal/index.js") },
       { find: /^@ai-sdk\/provider$/, replacement: lane("@ai-sdk/provider/dist/index.js") },
       { find: /^@ai-sdk\/openai$/, replacement: lane("@ai-sdk/openai/dist/index.js") },
       ...packageAliases,

@@ -1,16 +1,18 @@
+import type { LanguageModelV3, LanguageModelV3GenerateResult } from "@ai-sdk/provider";
 import {
   generateText,
   streamText,
+  wrapLanguageModel,
   InvalidToolInputError,
-  jsonSchema,
   type LanguageModel,
   type ModelMessage,
-  type ToolSet,
 } from "ai";
-import type { JSONSchema7 } from "@ai-sdk/provider";
 import { MAX_INPUT_DEPTH } from "../loop/execution/input-shape.js";
-import type { AnyTool } from "../tools/tool.js";
+import { ConvertedPromptCache, type PromptSlice, type StepCallOptions } from "./converted-prompt-cache.js";
 import { guardDeepArguments } from "./deep-arguments-guard.js";
+import { sdkInternals, type SdkInternals } from "./sdk-internals.js";
+import { readStepContent, type SdkToolCall } from "./step-content.js";
+import { toProviderTools, toSdkTools } from "./tool-definitions.js";
 import type {
   ModelAdapter,
   ModelStepRequest,
@@ -19,7 +21,7 @@ import type {
   ModelToolCall,
 } from "../loop/model-port.js";
 
-/** Settings passed through to every `generateText` call. */
+/** Settings passed through to every model call. */
 export interface AiSdkAdapterSettings {
   /** Retries of a failed model call (HTTP 429, 5xx); the AI SDK's default is 2. */
   readonly maxRetries?: number;
@@ -30,12 +32,18 @@ export interface AiSdkAdapterSettings {
 }
 
 /**
- * Any AI SDK `LanguageModel` as a {@link ModelAdapter}: each step is one `generateText` call whose tools
- * have no `execute`, so the SDK stops after the model's turn and our loop runs the tools. The tool set may
- * differ at every step.
+ * Any AI SDK `LanguageModel` as a {@link ModelAdapter}. Tools have no `execute`: the model's turn ends the
+ * call and our loop runs the tools. The tool set may differ at every step.
+ *
+ * A run's first step is one `generateText` (or `streamText`) call, which validates and converts the
+ * caller's messages. Its later steps call the provider spec (`doGenerate`) directly, with the SDK's own
+ * conversion (of the new messages only), retries and tool-call parsing, so a step costs the same at step
+ * 40 as at step 2 and the provider receives what `generateText` would have sent. Streamed steps, models
+ * given by id and specs before V3 go through the SDK at every step (the conversion is still cached).
  */
 export class AiSdkAdapter implements ModelAdapter {
   readonly supportsDynamicTools = true;
+  private readonly prompts = new ConvertedPromptCache();
 
   constructor(
     private readonly model: LanguageModel,
@@ -44,14 +52,18 @@ export class AiSdkAdapter implements ModelAdapter {
 
   async step(request: ModelStepRequest): Promise<ModelStepResult> {
     const tooDeep = new Set<string>();
-    const result = await generateText(this.call(request, tooDeep));
+    const slice = this.slice(request, tooDeep);
+    const internals = slice.options && (await sdkInternals());
+    if (internals && slice.options)
+      return this.directStep(request, { ...slice, options: slice.options }, internals, tooDeep);
+    const result = await generateText(this.call(request, slice));
     return stepResult(result.content, result.response.messages, result.text, result.usage, tooDeep);
   }
 
   /** The same step through `streamText`: text deltas and tool calls are reported as they arrive. */
   async stream(request: ModelStepRequest, onPart: (part: ModelStreamPart) => void): Promise<ModelStepResult> {
     const tooDeep = new Set<string>();
-    const result = streamText({ ...this.call(request, tooDeep), onError: () => {} });
+    const result = streamText({ ...this.call(request, this.slice(request, tooDeep)), onError: () => {} });
     for await (const part of result.fullStream) {
       if (part.type === "error") throw part.error;
       if (part.type === "text-delta") onPart({ type: "text-delta", text: part.text });
@@ -66,26 +78,78 @@ export class AiSdkAdapter implements ModelAdapter {
     return stepResult(content, response.messages, text, usage, tooDeep);
   }
 
+  /** What of the run's conversation this step still converts, and the (guarded, caching) model to call. */
+  private slice(request: ModelStepRequest, tooDeep: Set<string>): PromptSlice {
+    return this.prompts.slice(guardDeepArguments(this.model, tooDeep), request.system, request.messages);
+  }
+
   /** The options of one SDK call: tools without `execute`, so the SDK stops after the model's turn. */
-  private call(request: ModelStepRequest, tooDeep: Set<string>) {
+  private call(request: ModelStepRequest, slice: PromptSlice) {
     return {
-      model: guardDeepArguments(this.model, tooDeep),
+      model: slice.model,
       system: request.system,
-      messages: [...request.messages],
+      messages: slice.messages,
       tools: request.tools.length > 0 ? toSdkTools(request.tools) : undefined,
       abortSignal: request.signal,
       ...this.settings,
     };
   }
-}
 
-type SdkToolCall = {
-  toolCallId: string;
-  toolName: string;
-  input: unknown;
-  invalid?: boolean;
-  error?: unknown;
-};
+  /**
+   * A step on the provider spec, as `generateText` makes it: the options the SDK built at the run's first
+   * step, the prompt and tools of this one, the SDK's retries, and its warning log.
+   */
+  private async directStep(
+    request: ModelStepRequest,
+    slice: PromptSlice & { readonly options: StepCallOptions },
+    internals: SdkInternals,
+    tooDeep: ReadonlySet<string>,
+  ): Promise<ModelStepResult> {
+    const model = slice.model as LanguageModelV3;
+    const converted = await internals.convert(slice.messages, model, request.signal);
+    // The SDK turns a system string into one system message, the cache keeps the rest of the prompt.
+    const system = request.system === undefined ? [] : [{ role: "system" as const, content: request.system }];
+    const tools = request.tools.length > 0 ? toProviderTools(request.tools) : undefined;
+    const result = await internals.retry(this.settings.maxRetries, request.signal, () =>
+      model.doGenerate({
+        ...slice.options,
+        prompt: [...system, ...converted],
+        tools,
+        toolChoice: tools ? { type: "auto" } : undefined,
+        abortSignal: request.signal,
+      }),
+    );
+    const read = readStepContent(result.content, new Set(request.tools.map((t) => t.name)));
+    if (!read) return this.replay(request, model, result, tooDeep);
+    if (result.warnings.length > 0)
+      internals.logWarnings?.({ warnings: result.warnings, provider: model.provider, model: model.modelId });
+    return {
+      responseMessages: read.responseMessages,
+      toolCalls: read.toolCalls.map((c) => toolCallOf(c, tooDeep)),
+      text: read.text,
+      usage: { inputTokens: result.usage.inputTokens.total, outputTokens: result.usage.outputTokens.total },
+    };
+  }
+
+  /** Content only the SDK knows how to record (a file, a provider-executed tool): it reads the result. */
+  private async replay(
+    request: ModelStepRequest,
+    model: LanguageModelV3,
+    result: LanguageModelV3GenerateResult,
+    tooDeep: ReadonlySet<string>,
+  ): Promise<ModelStepResult> {
+    const replayed = await generateText({
+      model: wrapLanguageModel({
+        model,
+        middleware: { specificationVersion: "v3", wrapGenerate: async () => result },
+      }),
+      prompt: "(replayed step)",
+      tools: request.tools.length > 0 ? toSdkTools(request.tools) : undefined,
+      maxRetries: 0,
+    });
+    return stepResult(replayed.content, replayed.response.messages, replayed.text, replayed.usage, tooDeep);
+  }
+}
 
 /** A step's result from the SDK's content, messages, text and usage (generate or stream alike). */
 function stepResult(
@@ -131,23 +195,4 @@ function readInput(input: unknown, rejected: boolean): { input: unknown; inputEr
   } catch {
     return { input, inputError: "the arguments are not valid JSON" };
   }
-}
-
-/** The AI SDK tool set for one step: descriptions and JSON schemas, no `execute`. */
-export function toSdkTools(tools: readonly AnyTool[]): ToolSet {
-  const set: ToolSet = {};
-  for (const t of tools) set[t.name] = sdkToolOf(t);
-  return set;
-}
-
-// Each tool's SDK definition is built once, not at every step of every run that offers it.
-const sdkTools = new WeakMap<AnyTool, ToolSet[string]>();
-
-function sdkToolOf(tool: AnyTool): ToolSet[string] {
-  let definition = sdkTools.get(tool);
-  if (!definition) {
-    definition = { description: tool.description, inputSchema: jsonSchema(tool.inputSchema as JSONSchema7) };
-    sdkTools.set(tool, definition);
-  }
-  return definition;
 }

@@ -1,0 +1,44 @@
+import type { JSONSchema7, LanguageModelV3FunctionTool } from "@ai-sdk/provider";
+import { jsonSchema, type ToolSet } from "ai";
+import type { AnyTool } from "../tools/tool.js";
+
+/** The AI SDK tool set for one step: descriptions and JSON schemas, no `execute`. */
+export function toSdkTools(tools: readonly AnyTool[]): ToolSet {
+  const set: ToolSet = {};
+  for (const t of tools) set[t.name] = sdkToolOf(t);
+  return set;
+}
+
+/**
+ * The tools of one step as the provider receives them, what the SDK's tool preparation makes of
+ * {@link toSdkTools}: a function tool each, its schema as given.
+ */
+export function toProviderTools(tools: readonly AnyTool[]): LanguageModelV3FunctionTool[] {
+  return tools.map(providerToolOf);
+}
+
+// Each tool's definitions are built once (tools are immutable; a renamed tool is a new object), not at
+// every step of every run that offers it.
+function perTool<T>(build: (tool: AnyTool) => T): (tool: AnyTool) => T {
+  const built = new WeakMap<AnyTool, T>();
+  return (tool) => {
+    let definition = built.get(tool);
+    if (definition === undefined) {
+      definition = build(tool);
+      built.set(tool, definition);
+    }
+    return definition;
+  };
+}
+
+const sdkToolOf = perTool((tool): ToolSet[string] => ({
+  description: tool.description,
+  inputSchema: jsonSchema(tool.inputSchema as JSONSchema7),
+}));
+
+const providerToolOf = perTool((tool): LanguageModelV3FunctionTool => ({
+  type: "function",
+  name: tool.name,
+  description: tool.description,
+  inputSchema: tool.inputSchema as JSONSchema7,
+}));
