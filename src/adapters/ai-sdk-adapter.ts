@@ -109,7 +109,9 @@ export class AiSdkAdapter implements ModelAdapter {
     const converted = await internals.convert(slice.messages, model, request.signal);
     // The SDK turns a system string into one system message, the cache keeps the rest of the prompt.
     const system = request.system === undefined ? [] : [{ role: "system" as const, content: request.system }];
-    const tools = request.tools.length > 0 ? toProviderTools(request.tools) : undefined;
+    const offered = toProviderTools(request.tools);
+    // The provider gets its own array, as from the SDK (a pointer copy; the definitions are shared).
+    const tools = offered.definitions.length > 0 ? [...offered.definitions] : undefined;
     const result = await internals.retry(this.settings.maxRetries, request.signal, () =>
       model.doGenerate({
         ...slice.options,
@@ -119,7 +121,7 @@ export class AiSdkAdapter implements ModelAdapter {
         abortSignal: request.signal,
       }),
     );
-    const read = readStepContent(result.content, new Set(request.tools.map((t) => t.name)));
+    const read = readStepContent(result.content, offered.names);
     if (!read) return this.replay(request, model, result, tooDeep);
     if (result.warnings.length > 0)
       internals.logWarnings?.({ warnings: result.warnings, provider: model.provider, model: model.modelId });

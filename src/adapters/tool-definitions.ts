@@ -9,12 +9,24 @@ export function toSdkTools(tools: readonly AnyTool[]): ToolSet {
   return set;
 }
 
-/**
- * The tools of one step as the provider receives them, what the SDK's tool preparation makes of
- * {@link toSdkTools}: a function tool each, its schema as given.
- */
-export function toProviderTools(tools: readonly AnyTool[]): LanguageModelV3FunctionTool[] {
-  return tools.map(providerToolOf);
+/** A step's tools as the provider receives them, and their names. */
+export interface ProviderTools {
+  /** What the SDK's tool preparation makes of {@link toSdkTools}: a function tool each, its schema as given. */
+  readonly definitions: readonly LanguageModelV3FunctionTool[];
+  readonly names: ReadonlySet<string>;
+}
+
+// A run's tool list is one frozen array until the tools change; steps in between share its view.
+const views = new WeakMap<readonly AnyTool[], ProviderTools>();
+
+/** The provider's view of a step's tools (kept for a frozen list, which cannot change under it). */
+export function toProviderTools(tools: readonly AnyTool[]): ProviderTools {
+  let view = views.get(tools);
+  if (!view) {
+    view = { definitions: tools.map(providerToolOf), names: new Set(tools.map((t) => t.name)) };
+    if (Object.isFrozen(tools)) views.set(tools, view);
+  }
+  return view;
 }
 
 // Each tool's definitions are built once (tools are immutable; a renamed tool is a new object), not at

@@ -173,7 +173,7 @@ export class RunSession {
     this.init.events.emit({
       type: "ToolLoopIteration",
       iteration: this.iterations,
-      toolNames: tools.map((t) => t.name),
+      toolNames: this.registry.names(),
     });
     return tools;
   }

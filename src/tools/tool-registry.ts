@@ -50,6 +50,9 @@ export class ToolRegistry {
   private readonly classIds = new Map<Function, number>();
   // Injected names, least recently used first (Map keeps insertion order; a touch re-inserts).
   private readonly recency = new Map<string, true>();
+  // What `all()` and `names()` hand out, built again only after a change: a step asks for them whatever
+  // changed, and copying thousands of discovered tools at every step made a step's cost grow with them.
+  private snapshot: { readonly tools: readonly AnyTool[]; readonly names: readonly string[] } | undefined;
 
   constructor(
     initial: readonly AnyTool[] = [],
@@ -62,13 +65,22 @@ export class ToolRegistry {
     }
   }
 
-  /** Every tool, in the order it first arrived. */
-  all(): AnyTool[] {
-    return [...this.tools.values()];
+  /** Every tool, in the order it first arrived (the same frozen array until the registry changes). */
+  all(): readonly AnyTool[] {
+    return this.current().tools;
   }
 
-  names(): string[] {
-    return [...this.tools.keys()];
+  /** Every tool's name, in the order of {@link all}. */
+  names(): readonly string[] {
+    return this.current().names;
+  }
+
+  private current(): { readonly tools: readonly AnyTool[]; readonly names: readonly string[] } {
+    this.snapshot ??= {
+      tools: Object.freeze([...this.tools.values()]),
+      names: Object.freeze([...this.tools.keys()]),
+    };
+    return this.snapshot;
   }
 
   get(name: string): AnyTool | undefined {
@@ -91,6 +103,7 @@ export class ToolRegistry {
         if (existing) outcome.replaced.push({ previous: existing, next: tool });
         else outcome.added.push(tool);
         this.tools.set(tool.name, tool);
+        this.snapshot = undefined;
       }
       this.markUsed(tool.name);
     }
@@ -105,6 +118,7 @@ export class ToolRegistry {
       const tool = this.tools.get(name);
       if (!tool) continue;
       this.tools.delete(name);
+      this.snapshot = undefined;
       this.permanent.delete(name);
       this.recency.delete(name);
       removed.push(tool);
@@ -158,6 +172,7 @@ export class ToolRegistry {
       if (this.recency.size <= max) break;
       evicted.push(this.tools.get(name)!);
       this.tools.delete(name);
+      this.snapshot = undefined;
       this.recency.delete(name);
     }
     return evicted;

@@ -106,6 +106,7 @@ export class ToolInjector {
     if (fresh.length === 0) return;
     this.injected.push(...fresh);
     const replacedNames = new Set(outcome.replaced.map((r) => r.next.name));
+    const renamed = new Map(outcome.renamed.map((r) => [r.name, r]));
     const byInstance = new Map<object, AnyTool[]>();
     for (const tool of fresh) {
       if (tool.origin?.instanceId === undefined) continue;
@@ -121,7 +122,7 @@ export class ToolInjector {
         instanceId: origin.instanceId!,
         exposedTools: tools.map((t) => t.name),
         replacedEarlierInstance: tools.some((t) => replacedNames.has(t.name)),
-        renamedTools: outcome.renamed.filter((r) => tools.some((t) => t.name === r.name)),
+        renamedTools: tools.flatMap((t) => renamed.get(t.name) ?? []),
       });
     }
     this.events.emit({ type: "ToolsInjected", toolNames: fresh.map((t) => t.name), triggeredBy });
