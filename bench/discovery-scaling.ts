@@ -1,8 +1,9 @@
-// 2. Discovery scaling: a tool returning N providers × 3 methods.
-import { LlmTool, ToolProvider, ToolProviderStrategy } from "entity-tools";
+// 2. Discovery scaling: a tool returning N providers × 3 methods, in isolation and inside a run.
+import { defineTool, LlmTool, PromptRunner, ToolProvider, ToolProviderStrategy } from "entity-tools";
 import { ToolRegistry } from "../dist/src/tools/tool-registry.js";
 import { toSdkTools } from "../dist/src/adapters/tool-definitions.js";
-import { medianMs, ms, type BenchRow } from "./measure.js";
+import { median, medianMs, ms, ratio, type BenchRow } from "./measure.js";
+import { playing } from "./mock-model.js";
 
 @ToolProvider({ prefix: "node" })
 class Node {
@@ -62,4 +63,76 @@ export async function discoveryScaling(): Promise<BenchRow[]> {
     }
   }
   return rows;
+}
+
+const LATER_STEPS = 40;
+const ROUNDS = 21;
+
+/**
+ * One run whose first step lists `n` providers, then 40 steps each call one discovered tool (the last
+ * provider's, which no budget evicts): the cost of a step after discovery, timed from one model call to
+ * the next, so the discovery step itself is not in it.
+ */
+async function stepAfterDiscovery(providers: readonly Node[], budget: number): Promise<number> {
+  const list = defineTool({ name: "list", description: "List the nodes", execute: () => providers });
+  const last = `node_${providers.at(-1)!.id}_read`;
+  const calledAt: number[] = [];
+  const model = playing((step) => {
+    calledAt.push(performance.now());
+    if (step === 1) return { toolCalls: [{ toolName: "list" }] };
+    return step <= 1 + LATER_STEPS ? { toolCalls: [{ toolName: last }] } : { text: "done" };
+  });
+  await new PromptRunner({ model })
+    .withTools(list)
+    .withToolProviderDiscovery({ maxInjectedTools: budget })
+    .withMaxToolIterations(LATER_STEPS + 2)
+    .run("go");
+  // calledAt[1] is the call right after discovery; the last one is the answer.
+  return (calledAt.at(-1)! - calledAt[1]!) / (calledAt.length - 2);
+}
+
+/**
+ * Discovery inside the loop: a step once 1 000 providers were found against a step once 10 were, the two
+ * runs alternating, one ratio per round (median and spread).
+ */
+export async function discoveryInLoop(): Promise<BenchRow[]> {
+  const nodes = (n: number) => Array.from({ length: n }, (_, i) => new Node(`n${i}`));
+  const few = nodes(10);
+  const many = nodes(1_000);
+  const costs = { few: [] as number[], many: [] as number[], unbudgeted: [] as number[] };
+  const ratios: number[] = [];
+  for (let round = -3; round < ROUNDS; round++) {
+    const pair =
+      round % 2 === 0
+        ? [await stepAfterDiscovery(few, 128), await stepAfterDiscovery(many, 128)]
+        : [await stepAfterDiscovery(many, 128), await stepAfterDiscovery(few, 128)].reverse();
+    const unbudgeted = await stepAfterDiscovery(many, 1_000_000);
+    if (round < 0) continue; // warm-up
+    costs.few.push(pair[0]!);
+    costs.many.push(pair[1]!);
+    costs.unbudgeted.push(unbudgeted);
+    ratios.push(pair[1]! / pair[0]!);
+  }
+  const growth = { median: median(ratios), min: Math.min(...ratios), max: Math.max(...ratios) };
+  const row = (measure: string, value: string, goal = "", met?: boolean): BenchRow => ({
+    bench: "2 discovery",
+    measure,
+    value,
+    goal,
+    met,
+  });
+  return [
+    row("in a run: a step after 10 providers were found (30 tools offered)", ms(median(costs.few))),
+    row("in a run: a step after 1 000 were found, budget 128 (128 tools offered)", ms(median(costs.many))),
+    row(
+      "in a run: a step after 1 000 were found, no budget (3 000 tools offered)",
+      ms(median(costs.unbudgeted)),
+    ),
+    row(
+      `in a run: step cost after 1 000 providers / after 10, budget 128, median (spread) of ${ROUNDS} rounds`,
+      ratio(growth),
+      "≤ 1.3",
+      growth.median <= 1.3,
+    ),
+  ];
 }

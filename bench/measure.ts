@@ -10,7 +10,8 @@ export async function medianMs(fn: () => unknown, samples = 30, warmup = 5): Pro
   return median(times);
 }
 
-function median(values: number[]): number {
+/** The median of `values`. */
+export function median(values: number[]): number {
   const sorted = [...values].sort((x, y) => x - y);
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;

@@ -1,6 +1,7 @@
 // `npm run bench`: every benchmark, one table. Ratios are measured side by side in this one run.
 import os from "node:os";
-import { discoveryScaling } from "./discovery-scaling.js";
+import { createRequire } from "node:module";
+import { discoveryInLoop, discoveryScaling } from "./discovery-scaling.js";
 import { loopOverhead } from "./loop-overhead.js";
 import type { BenchRow } from "./measure.js";
 import { schemas } from "./schemas.js";
@@ -9,6 +10,7 @@ import { tokens } from "./tokens.js";
 const rows: BenchRow[] = [
   ...(await loopOverhead()),
   ...(await discoveryScaling()),
+  ...(await discoveryInLoop()),
   ...(await tokens()),
   ...(await schemas()),
 ];
@@ -23,8 +25,10 @@ const table = rows.map((r) => [
 ]);
 const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => row[i]!.length)));
 const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(" | ")} |`;
+// The `ai` this process measures (bench:ai7 resolves it from lanes/ai7).
+const ai = (createRequire(import.meta.url)("ai/package.json") as { version: string }).version;
 console.log(
-  `node ${process.version} · ${os.cpus()[0]?.model ?? "cpu"} × ${os.cpus().length} · ${Math.round(os.totalmem() / 2 ** 30)} GiB`,
+  `node ${process.version} · ai ${ai} · ${os.cpus()[0]?.model ?? "cpu"} × ${os.cpus().length} · ${Math.round(os.totalmem() / 2 ** 30)} GiB`,
 );
 console.log(line(header));
 console.log(line(widths.map((w) => "-".repeat(w))));

@@ -1,10 +1,10 @@
 // 3. Tokens (o200k): disclosure against all-FULL, and a tool-bearing expansion dynamic against restart.
 import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
-import { MockLanguageModelV3 } from "ai/test";
 import { encode } from "gpt-tokenizer/encoding/o200k_base";
 import { AiSdkAdapter, defineTool, PromptRunner, SectionVisibility, type ModelAdapter } from "entity-tools";
-import { generateResult, type ScriptedTurn } from "entity-tools/testing";
+import type { ScriptedTurn } from "entity-tools/testing";
 import type { BenchRow } from "./measure.js";
+import { playing } from "./mock-model.js";
 import { referenceManual } from "./reference-manual.js";
 
 /** Tokens of everything a model call sends: the prompt messages and the tool definitions. */
@@ -12,10 +12,11 @@ function inputTokens(call: LanguageModelV3CallOptions): number {
   return encode(JSON.stringify(call.prompt)).length + encode(JSON.stringify(call.tools ?? [])).length;
 }
 
-function playing(turns: ScriptedTurn[]): MockLanguageModelV3 {
-  let i = 0;
-  return new MockLanguageModelV3({ doGenerate: async () => generateResult(turns[i++] ?? { text: "done" }) });
-}
+const script = (turns: ScriptedTurn[]) => playing((step) => turns[step - 1] ?? { text: "done" });
+
+/** Input tokens of every call of a run, summed. */
+const runTokens = (calls: readonly LanguageModelV3CallOptions[]) =>
+  calls.reduce((sum, c) => sum + inputTokens(c), 0);
 
 const lookup = defineTool({
   name: "lookupOrder",
@@ -24,7 +25,7 @@ const lookup = defineTool({
 });
 
 async function firstRequestTokens(visibility: SectionVisibility): Promise<number> {
-  const model = playing([{ text: "ok" }]);
+  const model = script([{ text: "ok" }]);
   await new PromptRunner({ model })
     .withTools(lookup)
     .withSystemPrompt(referenceManual(visibility))
@@ -44,7 +45,7 @@ async function expansionRun(dynamic: boolean, prior: number): Promise<{ calls: n
     { toolCalls: [{ toolName: "refunds_apply", input: { orderId: "o-1002", amount: 129 } }] },
     { text: "Refunded 129 USD." },
   ];
-  const model = playing(turns);
+  const model = script(turns);
   const inner = new AiSdkAdapter(model);
   const adapter: ModelAdapter = dynamic ? inner : { supportsDynamicTools: false, step: (r) => inner.step(r) };
   await new PromptRunner({ adapter })
@@ -53,8 +54,31 @@ async function expansionRun(dynamic: boolean, prior: number): Promise<{ calls: n
     .run("Refund order o-1002, it arrived broken.");
   return {
     calls: model.doGenerateCalls.length,
-    tokens: model.doGenerateCalls.reduce((sum, c) => sum + inputTokens(c), 0),
+    tokens: runTokens(model.doGenerateCalls),
   };
+}
+
+/**
+ * The whole refund task, every call's input summed: with every section FULL the model looks the order up,
+ * refunds and answers; summarized, it reads the refunds section first (one call more), which unlocks the
+ * refund tools.
+ */
+async function wholeRunTokens(visibility: SectionVisibility): Promise<number> {
+  const read: ScriptedTurn[] =
+    visibility === SectionVisibility.FULL
+      ? []
+      : [{ toolCalls: [{ toolName: "read_section", input: { section_key: "refunds" } }] }];
+  const model = script([
+    { toolCalls: [{ toolName: "lookupOrder" }] },
+    ...read,
+    { toolCalls: [{ toolName: "refunds_apply", input: { orderId: "o-1002", amount: 129 } }] },
+    { text: "Refunded 129 USD." },
+  ]);
+  await new PromptRunner({ model })
+    .withTools(lookup)
+    .withSystemPrompt(referenceManual(visibility))
+    .run("Refund order o-1002, it arrived broken.");
+  return runTokens(model.doGenerateCalls);
 }
 
 export async function tokens(): Promise<BenchRow[]> {
@@ -84,6 +108,25 @@ export async function tokens(): Promise<BenchRow[]> {
       met: saved >= 0.85,
     },
   ];
+  const fullRun = await wholeRunTokens(SectionVisibility.FULL);
+  const summarizedRun = await wholeRunTokens(SectionVisibility.SUMMARY);
+  const runSaved = 1 - summarizedRun / fullRun;
+  rows.push(
+    {
+      bench: "3 tokens",
+      measure: "whole refund run, all FULL / summarized (one read_section more): input tokens",
+      value: `${fullRun} / ${summarizedRun} tok`,
+      goal: "",
+      met: undefined,
+    },
+    {
+      bench: "3 tokens",
+      measure: "whole refund run: saved by disclosure",
+      value: `${(runSaved * 100).toFixed(1)} %`,
+      goal: "> 0",
+      met: runSaved > 0,
+    },
+  );
   for (const prior of [1, 3]) {
     const dynamic = await expansionRun(true, prior);
     const restart = await expansionRun(false, prior);
