@@ -40,7 +40,7 @@ export function countEvent(counters: RunCounters, event: ToolLoopEvent): void {
       counters.toolsInjected += event.toolNames.length;
       break;
     case "ToolProviderDiscovered":
-      counters.providersDiscovered++;
+      countDiscovered(counters, 1);
       break;
     case "VisibilityExpanded":
       if (event.mode === "dynamic") counters.dynamicExpansions++;
@@ -49,4 +49,9 @@ export function countEvent(counters: RunCounters, event: ToolLoopEvent): void {
     default:
       break;
   }
+}
+
+/** Counts providers found: one `ToolProviderDiscovered` each, emitted or not (see `RunEvents.discovered`). */
+export function countDiscovered(counters: RunCounters, providers: number): void {
+  counters.providersDiscovered += providers;
 }

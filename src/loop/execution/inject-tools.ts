@@ -114,17 +114,17 @@ export class ToolInjector {
       group.push(tool);
       byInstance.set(tool.origin.instance, group);
     }
-    for (const tools of byInstance.values()) {
+    this.events.discovered([...byInstance.values()], (tools) => {
       const origin = tools[0]!.origin!;
-      this.events.emit({
+      return {
         type: "ToolProviderDiscovered",
         providerClass: origin.providerClass,
         instanceId: origin.instanceId!,
         exposedTools: tools.map((t) => t.name),
         replacedEarlierInstance: tools.some((t) => replacedNames.has(t.name)),
         renamedTools: tools.flatMap((t) => renamed.get(t.name) ?? []),
-      });
-    }
+      };
+    });
     this.events.emit({ type: "ToolsInjected", toolNames: fresh.map((t) => t.name), triggeredBy });
     if (outcome.evicted.length > 0) {
       this.events.emit({
