@@ -2,9 +2,10 @@
 // (generateText with tools that execute and stopWhen), and a hand-written one-step generateText loop
 // doing the same calls. Ratios are measured per interleaved round; per-step cost at 10/20/40 steps shows
 // whether the cost of a step grows with the conversation.
-import { generateText, jsonSchema, stepCountIs, type ModelMessage, type ToolSet } from "ai";
+import { generateText, jsonSchema, stepCountIs, streamText, type ModelMessage, type ToolSet } from "ai";
 import { defineTool, PromptRunner, type AnyTool } from "entity-tools";
-import { median, ms, ratio, ratioRounds, type BenchRow } from "./measure.js";
+import { ScriptedLanguageModel } from "entity-tools/testing";
+import { median, ms, ratio, ratioRounds, type BenchRow, type RatioSummary } from "./measure.js";
 import { playing } from "./mock-model.js";
 
 const STEPS = 20;
@@ -53,6 +54,70 @@ async function stepCost(steps: number): Promise<number> {
   return (calledAt.at(-1)! - calledAt[0]!) / (steps - 1);
 }
 
+/** The same for a streamed run (`runner.stream`, parts read as they come), on the scripted model. */
+async function streamedStepCost(steps: number): Promise<number> {
+  const calledAt: number[] = [];
+  const stream = new PromptRunner({ model: scriptedConversation(steps, calledAt) })
+    .withTools(...tools)
+    .withMaxToolIterations(steps)
+    .stream("go");
+  for await (const _part of stream.parts);
+  await stream.result;
+  return (calledAt.at(-1)! - calledAt[0]!) / (steps - 1);
+}
+
+/** A step's cost in 10-, 20- and 40-step runs, and its growth 10 → 40, one ratio per interleaved round. */
+async function growth(
+  cost: (steps: number) => Promise<number>,
+): Promise<{ perStep: (readonly [number, number])[]; growth: RatioSummary }> {
+  const perStep = new Map<number, number[]>([10, 20, 40].map((steps) => [steps, []]));
+  const growths: number[] = [];
+  for (let round = -3; round < ROUNDS; round++) {
+    const costs = new Map<number, number>();
+    for (const steps of round % 2 === 0 ? [10, 20, 40] : [40, 20, 10]) costs.set(steps, await cost(steps));
+    if (round < 0) continue; // warm-up
+    for (const [steps, c] of costs) perStep.get(steps)!.push(c);
+    growths.push(costs.get(40)! / costs.get(10)!);
+  }
+  return {
+    perStep: [...perStep].map(([steps, costs]) => [steps, median(costs)] as const),
+    growth: { median: median(growths), min: Math.min(...growths), max: Math.max(...growths) },
+  };
+}
+
+/** A scripted model playing the benchmark conversation (it streams when asked to); `calledAt` hears each call. */
+function scriptedConversation(steps: number, calledAt: number[] = []): ScriptedLanguageModel {
+  const model = new ScriptedLanguageModel();
+  for (let step = 1; step <= steps; step++)
+    model.respondWith(`step ${step}`, () => {
+      calledAt.push(performance.now());
+      return step < steps
+        ? { toolCalls: [{ toolName: `tool${step % TOOL_COUNT}`, input: { query: `q${step}` } }] }
+        : { text: "done" };
+    });
+  return model;
+}
+
+const oursStreamed = (steps: number) => async (): Promise<void> => {
+  const stream = new PromptRunner({ model: scriptedConversation(steps) })
+    .withTools(...tools)
+    .withMaxToolIterations(steps)
+    .stream("go");
+  for await (const _part of stream.parts);
+  await stream.result;
+};
+
+/** The AI SDK's own streamed multi-step loop, its full stream read. */
+const sdkStreamLoop = (steps: number) => async (): Promise<void> => {
+  const result = streamText({
+    model: scriptedConversation(steps),
+    prompt: "go",
+    tools: executingTools(),
+    stopWhen: stepCountIs(steps),
+  });
+  for await (const _part of result.fullStream);
+};
+
 const ours = (steps: number) => async (): Promise<void> => {
   await new PromptRunner({ model: conversationModel(steps) })
     .withTools(...tools)
@@ -61,7 +126,8 @@ const ours = (steps: number) => async (): Promise<void> => {
 };
 
 /** The AI SDK's own loop: tools that execute, stopping after `steps` steps. */
-const sdkLoop = (steps: number) => async (): Promise<void> => {
+/** The benchmark's tools as the AI SDK's own loop takes them: executing, results as JSON text. */
+function executingTools(): ToolSet {
   const set: ToolSet = {};
   for (const t of tools) {
     set[t.name] = {
@@ -71,10 +137,14 @@ const sdkLoop = (steps: number) => async (): Promise<void> => {
         JSON.stringify(await t.execute(input as never, { toolCallId, signal: new AbortController().signal })),
     };
   }
+  return set;
+}
+
+const sdkLoop = (steps: number) => async (): Promise<void> => {
   await generateText({
     model: conversationModel(steps),
     prompt: "go",
-    tools: set,
+    tools: executingTools(),
     stopWhen: stepCountIs(steps),
   });
 };
@@ -113,17 +183,9 @@ const handWritten = (steps: number) => async (): Promise<void> => {
 export async function loopOverhead(): Promise<BenchRow[]> {
   const vsSdk = await ratioRounds(ours(STEPS), sdkLoop(STEPS), ROUNDS);
   const vsHand = await ratioRounds(ours(STEPS), handWritten(STEPS), ROUNDS);
-  const perStep = new Map<number, number[]>([10, 20, 40].map((steps) => [steps, []]));
-  const growths: number[] = [];
-  for (let round = -3; round < ROUNDS; round++) {
-    const costs = new Map<number, number>();
-    for (const steps of round % 2 === 0 ? [10, 20, 40] : [40, 20, 10])
-      costs.set(steps, await stepCost(steps));
-    if (round < 0) continue; // warm-up
-    for (const [steps, cost] of costs) perStep.get(steps)!.push(cost);
-    growths.push(costs.get(40)! / costs.get(10)!);
-  }
-  const growth = { median: median(growths), min: Math.min(...growths), max: Math.max(...growths) };
+  const streamedVsSdk = await ratioRounds(oursStreamed(STEPS), sdkStreamLoop(STEPS), ROUNDS);
+  const generated = await growth(stepCost);
+  const streamed = await growth(streamedStepCost);
   const row = (measure: string, value: string, goal = "", met?: boolean): BenchRow => ({
     bench: "1 loop overhead",
     measure,
@@ -144,17 +206,29 @@ export async function loopOverhead(): Promise<BenchRow[]> {
       "≤ 1.10",
       vsHand.median <= 1.1,
     ),
-    ...[...perStep].map(([steps, costs]) =>
-      row(
-        `run(): cost of a step in a ${steps}-step run (first model call to last, per step)`,
-        ms(median(costs)),
-      ),
+    row(
+      `stream() / the AI SDK's own streamText loop, same conversation, full stream read, median (spread)`,
+      ratio(streamedVsSdk),
+      "≤ 1.5",
+      streamedVsSdk.median <= 1.5,
+    ),
+    ...generated.perStep.map(([steps, cost]) =>
+      row(`run(): cost of a step in a ${steps}-step run (first model call to last, per step)`, ms(cost)),
     ),
     row(
       `run(): growth of the per-step cost, 10 → 40 steps, median (spread) of ${ROUNDS} rounds`,
-      ratio(growth),
+      ratio(generated.growth),
       "≤ 1.3",
-      growth.median <= 1.3,
+      generated.growth.median <= 1.3,
+    ),
+    ...streamed.perStep.map(([steps, cost]) =>
+      row(`stream(): cost of a step in a ${steps}-step run (first model call to last, per step)`, ms(cost)),
+    ),
+    row(
+      `stream(): growth of the per-step cost, 10 → 40 steps, median (spread) of ${ROUNDS} rounds`,
+      ratio(streamed.growth),
+      "≤ 1.3",
+      streamed.growth.median <= 1.3,
     ),
   ];
 }

@@ -1,6 +1,7 @@
 // `npm run bench`: every benchmark, one table. Ratios are measured side by side in this one run.
 import os from "node:os";
-import { createRequire } from "node:module";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { discoveryInLoop, discoveryScaling } from "./discovery-scaling.js";
 import { loopOverhead } from "./loop-overhead.js";
 import type { BenchRow } from "./measure.js";
@@ -26,7 +27,11 @@ const table = rows.map((r) => [
 const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => row[i]!.length)));
 const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(" | ")} |`;
 // The `ai` this process measures (bench:ai7 resolves it from lanes/ai7).
-const ai = (createRequire(import.meta.url)("ai/package.json") as { version: string }).version;
+const ai = (
+  JSON.parse(readFileSync(fileURLToPath(import.meta.resolve("ai/package.json")), "utf8")) as {
+    version: string;
+  }
+).version;
 console.log(
   `node ${process.version} · ai ${ai} · ${os.cpus()[0]?.model ?? "cpu"} × ${os.cpus().length} · ${Math.round(os.totalmem() / 2 ** 30)} GiB`,
 );

@@ -97,6 +97,7 @@ export type {
   ModelAdapter,
   ModelStepRequest,
   ModelStepResult,
+  ModelStreamPart,
   ModelToolCall,
   TokenUsage,
 } from "./loop/model-port.js";

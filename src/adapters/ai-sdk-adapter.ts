@@ -1,4 +1,8 @@
-import type { LanguageModelV3, LanguageModelV3GenerateResult } from "@ai-sdk/provider";
+import type {
+  LanguageModelV3,
+  LanguageModelV3CallOptions,
+  LanguageModelV3GenerateResult,
+} from "@ai-sdk/provider";
 import {
   generateText,
   streamText,
@@ -8,11 +12,12 @@ import {
   type ModelMessage,
 } from "ai";
 import { MAX_INPUT_DEPTH } from "../loop/execution/input-shape.js";
-import { ConvertedPromptCache, type PromptSlice, type StepCallOptions } from "./converted-prompt-cache.js";
+import { ConvertedPromptCache, type PromptSlice } from "./converted-prompt-cache.js";
 import { guardDeepArguments } from "./deep-arguments-guard.js";
 import { sdkInternals, type SdkInternals } from "./sdk-internals.js";
-import { readStepContent, type SdkToolCall } from "./step-content.js";
-import { toProviderTools, toSdkTools } from "./tool-definitions.js";
+import { gatherStream } from "./provider-stream.js";
+import { parseToolCall, readStepContent, type SdkToolCall } from "./step-content.js";
+import { toProviderTools, toSdkTools, type ProviderTools } from "./tool-definitions.js";
 import type {
   ModelAdapter,
   ModelStepRequest,
@@ -36,10 +41,10 @@ export interface AiSdkAdapterSettings {
  * call and our loop runs the tools. The tool set may differ at every step.
  *
  * A run's first step is one `generateText` (or `streamText`) call, which validates and converts the
- * caller's messages. Its later steps call the provider spec (`doGenerate`) directly, with the SDK's own
- * conversion (of the new messages only), retries and tool-call parsing, so a step costs the same at step
- * 40 as at step 2 and the provider receives what `generateText` would have sent. Streamed steps, models
- * given by id and specs before V3 go through the SDK at every step (the conversion is still cached).
+ * caller's messages. Its later steps call the provider spec (`doGenerate`, `doStream`) directly, with the
+ * SDK's own conversion (of the new messages only), retries and tool-call parsing, so a step costs the same
+ * at step 40 as at step 2 and the provider receives what the SDK would have sent. Models given by id and
+ * specs before V3 go through the SDK at every step (each message is still converted once).
  */
 export class AiSdkAdapter implements ModelAdapter {
   readonly supportsDynamicTools = true;
@@ -53,17 +58,30 @@ export class AiSdkAdapter implements ModelAdapter {
   async step(request: ModelStepRequest): Promise<ModelStepResult> {
     const tooDeep = new Set<string>();
     const slice = this.slice(request, tooDeep);
-    const internals = slice.options && (await sdkInternals());
-    if (internals && slice.options)
-      return this.directStep(request, { ...slice, options: slice.options }, internals, tooDeep);
+    const direct = await this.directCall(request, slice);
+    if (direct) {
+      const result = await direct.retry(() => direct.model.doGenerate(direct.options));
+      return this.finish(request, direct, result, tooDeep);
+    }
     const result = await generateText(this.call(request, slice));
     return stepResult(result.content, result.response.messages, result.text, result.usage, tooDeep);
   }
 
-  /** The same step through `streamText`: text deltas and tool calls are reported as they arrive. */
+  /** The same step, streamed: text deltas and tool calls are reported as they arrive. */
   async stream(request: ModelStepRequest, onPart: (part: ModelStreamPart) => void): Promise<ModelStepResult> {
     const tooDeep = new Set<string>();
-    const result = streamText({ ...this.call(request, this.slice(request, tooDeep)), onError: () => {} });
+    const slice = this.slice(request, tooDeep);
+    const direct = await this.directCall(request, slice);
+    if (direct) {
+      const { stream } = await direct.retry(() => direct.model.doStream(direct.options));
+      const gathered = await gatherStream(stream, {
+        onTextDelta: (text) => onPart({ type: "text-delta", text }),
+        onToolCall: (call) =>
+          onPart({ type: "tool-call", call: toolCallOf(parseToolCall(call, direct.offered.names), tooDeep) }),
+      });
+      return this.finish(request, direct, gathered, tooDeep);
+    }
+    const result = streamText({ ...this.call(request, slice), onError: () => {} });
     for await (const part of result.fullStream) {
       if (part.type === "error") throw part.error;
       if (part.type === "text-delta") onPart({ type: "text-delta", text: part.text });
@@ -96,15 +114,13 @@ export class AiSdkAdapter implements ModelAdapter {
   }
 
   /**
-   * A step on the provider spec, as `generateText` makes it: the options the SDK built at the run's first
-   * step, the prompt and tools of this one, the SDK's retries, and its warning log.
+   * A step on the provider spec, as the SDK would make it, once the SDK has made one for this run (its
+   * options are then known): the prompt and tools of this step, and the SDK's retries around the call.
+   * Undefined when the step must go through the SDK.
    */
-  private async directStep(
-    request: ModelStepRequest,
-    slice: PromptSlice & { readonly options: StepCallOptions },
-    internals: SdkInternals,
-    tooDeep: ReadonlySet<string>,
-  ): Promise<ModelStepResult> {
+  private async directCall(request: ModelStepRequest, slice: PromptSlice): Promise<DirectCall | undefined> {
+    const internals = slice.options && (await sdkInternals());
+    if (!internals || !slice.options) return undefined;
     const model = slice.model as LanguageModelV3;
     const converted = await internals.convert(slice.messages, model, request.signal);
     // The SDK turns a system string into one system message, the cache keeps the rest of the prompt.
@@ -112,19 +128,37 @@ export class AiSdkAdapter implements ModelAdapter {
     const offered = toProviderTools(request.tools);
     // The provider gets its own array, as from the SDK (a pointer copy; the definitions are shared).
     const tools = offered.definitions.length > 0 ? [...offered.definitions] : undefined;
-    const result = await internals.retry(this.settings.maxRetries, request.signal, () =>
-      model.doGenerate({
+    return {
+      model,
+      internals,
+      offered,
+      options: {
         ...slice.options,
         prompt: [...system, ...converted],
         tools,
         toolChoice: tools ? { type: "auto" } : undefined,
         abortSignal: request.signal,
-      }),
-    );
-    const read = readStepContent(result.content, offered.names);
-    if (!read) return this.replay(request, model, result, tooDeep);
-    if (result.warnings.length > 0)
-      internals.logWarnings?.({ warnings: result.warnings, provider: model.provider, model: model.modelId });
+      },
+      retry: (call) => internals.retry(this.settings.maxRetries, request.signal, call),
+    };
+  }
+
+  /** A direct step's result, read as the SDK reads it; content only the SDK can record goes to the SDK. */
+  private async finish(
+    request: ModelStepRequest,
+    direct: DirectCall,
+    result: Pick<LanguageModelV3GenerateResult, "content" | "usage" | "finishReason" | "warnings">,
+    tooDeep: ReadonlySet<string>,
+  ): Promise<ModelStepResult> {
+    const read = readStepContent(result.content, direct.offered.names);
+    if (!read) return this.replay(request, direct.model, result, tooDeep);
+    const warnings = result.warnings ?? []; // as the SDK reads them: a provider may leave them out
+    if (warnings.length > 0)
+      direct.internals.logWarnings?.({
+        warnings,
+        provider: direct.model.provider,
+        model: direct.model.modelId,
+      });
     return {
       responseMessages: read.responseMessages,
       toolCalls: read.toolCalls.map((c) => toolCallOf(c, tooDeep)),
@@ -137,7 +171,7 @@ export class AiSdkAdapter implements ModelAdapter {
   private async replay(
     request: ModelStepRequest,
     model: LanguageModelV3,
-    result: LanguageModelV3GenerateResult,
+    result: Pick<LanguageModelV3GenerateResult, "content" | "usage" | "finishReason" | "warnings">,
     tooDeep: ReadonlySet<string>,
   ): Promise<ModelStepResult> {
     const replayed = await generateText({
@@ -151,6 +185,15 @@ export class AiSdkAdapter implements ModelAdapter {
     });
     return stepResult(replayed.content, replayed.response.messages, replayed.text, replayed.usage, tooDeep);
   }
+}
+
+/** A provider call a later step makes itself: the model, its options, and the SDK's retry around it. */
+interface DirectCall {
+  readonly model: LanguageModelV3;
+  readonly internals: SdkInternals;
+  readonly offered: ProviderTools;
+  readonly options: LanguageModelV3CallOptions;
+  readonly retry: <T>(call: () => PromiseLike<T>) => Promise<T>;
 }
 
 /** A step's result from the SDK's content, messages, text and usage (generate or stream alike). */

@@ -74,7 +74,7 @@ export function readStepContent(
  * `__proto__` or `constructor.prototype` keys is refused like malformed JSON; an unknown tool's call is
  * invalid, its input parsed when it can be.
  */
-function parseToolCall(
+export function parseToolCall(
   part: { readonly toolCallId: string; readonly toolName: string; readonly input: string },
   offered: ReadonlySet<string>,
 ): SdkToolCall {

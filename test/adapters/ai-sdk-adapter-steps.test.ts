@@ -1,11 +1,23 @@
 // A run's later steps call the provider spec directly. What the provider receives, and what the loop gets
 // back, must be what a `generateText` call on the same history gives: each case runs a step on a run's
 // own history (the direct path) and the same step on a copy of it (a fresh history: through the SDK).
-import type { LanguageModelV3CallOptions, LanguageModelV3Content, SharedV3Warning } from "@ai-sdk/provider";
+import type {
+  LanguageModelV3CallOptions,
+  LanguageModelV3Content,
+  LanguageModelV3GenerateResult,
+  LanguageModelV3StreamPart,
+  SharedV3Warning,
+} from "@ai-sdk/provider";
 import { APICallError, RetryError, type ModelMessage } from "ai";
 import { inspect } from "node:util";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { AiSdkAdapter, defineTool, type AiSdkAdapterSettings, type ModelStepResult } from "entity-tools";
+import {
+  AiSdkAdapter,
+  defineTool,
+  type AiSdkAdapterSettings,
+  type ModelStepResult,
+  type ModelStreamPart,
+} from "entity-tools";
 import { ScriptedLanguageModel } from "entity-tools/testing";
 import { sdkInternals } from "../../src/adapters/sdk-internals.js";
 import { NewestMockModel } from "../support/mock-model.js";
@@ -313,19 +325,158 @@ describe("a run's later steps, on the provider spec", () => {
     const first = await adapter.step({ system, messages: history, tools });
     history.push(...first.responseMessages, ...resultsFor(first));
     await adapter.step({ system, messages: history, tools });
-    // ai 6 does not export its logger: a run's later steps then log nothing (README, "Model calls").
+    // ai 6 does not export its logger: a run's later steps then log nothing (README, "Backends").
     expect(logged).toEqual((await sdkInternals())?.logWarnings ? [warning, warning] : [warning]);
   });
 
-  it("a streamed step sends what a fresh streamed call sends", async () => {
+  it("a provider that leaves out a step's warnings is read as the SDK reads it", async () => {
+    const model = new NewestMockModel({
+      doGenerate: async () =>
+        ({
+          content: [{ type: "text", text: "done" }],
+          finishReason: { unified: "stop", raw: undefined },
+          usage,
+        }) as unknown as LanguageModelV3GenerateResult,
+    });
+    const adapter = new AiSdkAdapter(model);
+    const history: ModelMessage[] = [{ role: "user", content: "go" }];
+    const first = await adapter.step({ system, messages: history, tools });
+    history.push(...first.responseMessages, ...resultsFor(first));
+    expect((await adapter.step({ system, messages: history, tools })).text).toBe("done");
+  });
+});
+
+type StreamReply = LanguageModelV3StreamPart[];
+
+/** A mock provider streaming these parts in turn, keeping every call. */
+function streamingProvider(...replies: StreamReply[]) {
+  let index = 0;
+  return new NewestMockModel({
+    doStream: async () => {
+      const parts = replies[index++];
+      if (!parts) throw new Error(`no reply ${index}`);
+      return {
+        stream: new ReadableStream<LanguageModelV3StreamPart>({
+          start(controller) {
+            for (const part of parts) controller.enqueue(part);
+            controller.close();
+          },
+        }),
+      };
+    },
+  });
+}
+
+const started: LanguageModelV3StreamPart = { type: "stream-start", warnings: [] };
+const finished: LanguageModelV3StreamPart = {
+  type: "finish",
+  finishReason: { unified: "stop", raw: undefined },
+  usage,
+};
+const streamedText = (id: string, ...deltas: string[]): LanguageModelV3StreamPart[] => [
+  { type: "text-start", id },
+  ...deltas.map((delta): LanguageModelV3StreamPart => ({ type: "text-delta", id, delta })),
+  { type: "text-end", id },
+];
+const streamedCall = (id: string, toolName: string, input: string): LanguageModelV3StreamPart[] => [
+  { type: "tool-input-start", id, toolName },
+  { type: "tool-input-delta", id, delta: input },
+  { type: "tool-input-end", id },
+  { type: "tool-call", toolCallId: id, toolName, input },
+];
+
+/** A streamed step over `history` as a fresh `streamText` call gives it: what was heard, returned, sent. */
+async function streamedThroughTheSdk(reply: StreamReply, history: ModelMessage[]) {
+  const model = streamingProvider(reply);
+  const heard: ModelStreamPart[] = [];
+  const step = await new AiSdkAdapter(model)
+    .stream({ system, messages: [...history], tools }, (p) => heard.push(p))
+    .catch((e: unknown) => e);
+  return { step, heard, sent: model.doStreamCalls[0] && omitSignal(model.doStreamCalls[0]) };
+}
+
+const omitSignal = ({ abortSignal: _signal, ...options }: LanguageModelV3CallOptions) => options;
+
+describe("a streamed run's later steps, on the provider spec", () => {
+  it.each<[string, StreamReply]>([
+    ["text in deltas, one empty", [started, ...streamedText("t", "Hel", "", "lo"), finished]],
+    [
+      "reasoning, then text, with provider metadata on their parts",
+      [
+        started,
+        { type: "reasoning-start", id: "r", providerMetadata: { openai: { itemId: "r1" } } },
+        { type: "reasoning-delta", id: "r", delta: "hmm" },
+        { type: "reasoning-end", id: "r", providerMetadata: { openai: { itemId: "r1", done: true } } },
+        { type: "text-start", id: "t" },
+        { type: "text-delta", id: "t", delta: "", providerMetadata: { p: { mark: 1 } } },
+        { type: "text-delta", id: "t", delta: "done" },
+        { type: "text-end", id: "t", providerMetadata: { openai: { itemId: "m1" } } },
+        finished,
+      ],
+    ],
+    [
+      "tool calls: valid, malformed, to an unknown tool",
+      [
+        started,
+        ...streamedText("t", "Let me look."),
+        ...streamedCall("s1", "echo", '{"text":"b"}'),
+        ...streamedCall("s2", "echo", '{"text":'),
+        ...streamedCall("s3", "nope", "{}"),
+        { type: "response-metadata", id: "resp-1", modelId: "m" },
+        finished,
+      ],
+    ],
+    [
+      "a generated file (read by the SDK)",
+      [
+        started,
+        { type: "file", mediaType: "image/png", data: pngData } as LanguageModelV3StreamPart,
+        finished,
+      ],
+    ],
+    [
+      "an error part",
+      [started, ...streamedText("t", "partial"), { type: "error", error: new Error("stream broke") }],
+    ],
+  ])("%s: heard, returned and sent as through streamText", async (_case, reply) => {
+    const opening: StreamReply = [started, ...streamedCall("c1", "echo", '{"text":"a"}'), finished];
+    const closing: StreamReply = [started, ...streamedText("e", "end"), finished];
+    const model = streamingProvider(opening, reply, closing);
+    const adapter = new AiSdkAdapter(model);
+    const history: ModelMessage[] = [{ role: "user", content: "go" }];
+    const first = await adapter.stream({ system, messages: history, tools }, () => {});
+    history.push(...first.responseMessages, ...resultsFor(first));
+
+    const heard: ModelStreamPart[] = [];
+    const second = await adapter
+      .stream({ system, messages: history, tools }, (p) => heard.push(p))
+      .catch((e: unknown) => e);
+    const expected = await streamedThroughTheSdk(reply, history);
+    expect(omitSignal(model.doStreamCalls[1]!)).toEqual(expected.sent);
+    expect(inspect(heard, { depth: null })).toBe(inspect(expected.heard, { depth: null }));
+    if (second instanceof Error) {
+      expect(second.message).toBe((expected.step as Error).message);
+      return;
+    }
+    expect(inspect(second, { depth: null })).toBe(inspect(expected.step, { depth: null }));
+
+    history.push(...(second as ModelStepResult).responseMessages, ...resultsFor(second as ModelStepResult));
+    await adapter.stream({ system, messages: history, tools }, () => {});
+    expect(omitSignal(model.doStreamCalls[2]!)).toEqual((await streamedThroughTheSdk(closing, history)).sent);
+  });
+
+  it("a streamed run's later steps do not go through streamText", async () => {
+    const internals = await sdkInternals();
+    const convert = vi.spyOn(internals!, "convert");
     const model = new ScriptedLanguageModel().callTool("echo", { text: "a" }).respondWithText("done");
     const adapter = new AiSdkAdapter(model);
     const history: ModelMessage[] = [{ role: "user", content: "go" }];
     const first = await adapter.stream({ system, messages: history, tools }, () => {});
     history.push(...first.responseMessages, ...resultsFor(first));
-    await adapter.stream({ system, messages: history, tools }, () => {});
-    const fresh = new ScriptedLanguageModel().respondWithText("done");
-    await new AiSdkAdapter(fresh).stream({ system, messages: [...history], tools }, () => {});
-    expect(model.calls[1]!.prompt).toEqual(fresh.calls[0]!.prompt);
+    const heard: ModelStreamPart[] = [];
+    const second = await adapter.stream({ system, messages: history, tools }, (p) => heard.push(p));
+    expect(convert).toHaveBeenCalledTimes(1);
+    expect(second.text).toBe("done");
+    expect(heard).toEqual([{ type: "text-delta", text: "done" }]);
   });
 });
