@@ -55,7 +55,7 @@ export async function discoveryScaling(): Promise<BenchRow[]> {
       });
       rows.push({
         bench: "2 discovery",
-        measure: `${label}: build next request (${registry.size} tools offered)`,
+        measure: `${label}: build the SDK tool set of ${registry.size} tools (a run's first step)`,
         value: ms(buildMs),
         goal: budget ? "constant in N" : "",
         met: undefined,
