@@ -180,19 +180,35 @@ const handWritten = (steps: number) => async (): Promise<void> => {
   }
 };
 
+const row = (measure: string, value: string, goal = "", met?: boolean): BenchRow => ({
+  bench: "1 loop overhead",
+  measure,
+  value,
+  goal,
+  met,
+});
+
+/** The per-step rows of one way of running: the cost at each length, and its growth. */
+function growthRows(what: string, measured: Awaited<ReturnType<typeof growth>>): BenchRow[] {
+  return [
+    ...measured.perStep.map(([steps, cost]) =>
+      row(`${what}: cost of a step in a ${steps}-step run (first model call to last, per step)`, ms(cost)),
+    ),
+    row(
+      `${what}: growth of the per-step cost, 10 → 40 steps, median (spread) of ${ROUNDS} rounds`,
+      ratio(measured.growth),
+      "≤ 1.3",
+      measured.growth.median <= 1.3,
+    ),
+  ];
+}
+
 export async function loopOverhead(): Promise<BenchRow[]> {
   const vsSdk = await ratioRounds(ours(STEPS), sdkLoop(STEPS), ROUNDS);
   const vsHand = await ratioRounds(ours(STEPS), handWritten(STEPS), ROUNDS);
   const streamedVsSdk = await ratioRounds(oursStreamed(STEPS), sdkStreamLoop(STEPS), ROUNDS);
   const generated = await growth(stepCost);
   const streamed = await growth(streamedStepCost);
-  const row = (measure: string, value: string, goal = "", met?: boolean): BenchRow => ({
-    bench: "1 loop overhead",
-    measure,
-    value,
-    goal,
-    met,
-  });
   return [
     row(
       `run() / the AI SDK's own multi-step loop, ${STEPS} steps × ${TOOL_COUNT} tools, median (spread) of ${ROUNDS} rounds`,
@@ -212,23 +228,7 @@ export async function loopOverhead(): Promise<BenchRow[]> {
       "≤ 1.5",
       streamedVsSdk.median <= 1.5,
     ),
-    ...generated.perStep.map(([steps, cost]) =>
-      row(`run(): cost of a step in a ${steps}-step run (first model call to last, per step)`, ms(cost)),
-    ),
-    row(
-      `run(): growth of the per-step cost, 10 → 40 steps, median (spread) of ${ROUNDS} rounds`,
-      ratio(generated.growth),
-      "≤ 1.3",
-      generated.growth.median <= 1.3,
-    ),
-    ...streamed.perStep.map(([steps, cost]) =>
-      row(`stream(): cost of a step in a ${steps}-step run (first model call to last, per step)`, ms(cost)),
-    ),
-    row(
-      `stream(): growth of the per-step cost, 10 → 40 steps, median (spread) of ${ROUNDS} rounds`,
-      ratio(streamed.growth),
-      "≤ 1.3",
-      streamed.growth.median <= 1.3,
-    ),
+    ...growthRows("run()", generated),
+    ...growthRows("stream()", streamed),
   ];
 }

@@ -79,10 +79,10 @@ const resultsFor = (step: ModelStepResult): ModelMessage[] =>
       ];
 
 /** What the provider received at call `index`, without the signal (a fresh one per call). */
-const sent = (model: { doGenerateCalls: LanguageModelV3CallOptions[] }, index: number) => {
-  const { abortSignal: _signal, ...options } = model.doGenerateCalls[index]!;
-  return options;
-};
+const sent = (model: { doGenerateCalls: LanguageModelV3CallOptions[] }, index: number) =>
+  omitSignal(model.doGenerateCalls[index]!);
+
+const omitSignal = ({ abortSignal: _signal, ...options }: LanguageModelV3CallOptions) => options;
 
 /** The step over `history` as a fresh `generateText` call gives it: a new adapter, a copy of the history. */
 async function throughTheSdk(replies: Reply[], history: ModelMessage[], settings?: AiSdkAdapterSettings) {
@@ -394,8 +394,6 @@ async function streamedThroughTheSdk(reply: StreamReply, history: ModelMessage[]
     .catch((e: unknown) => e);
   return { step, heard, sent: model.doStreamCalls[0] && omitSignal(model.doStreamCalls[0]) };
 }
-
-const omitSignal = ({ abortSignal: _signal, ...options }: LanguageModelV3CallOptions) => options;
 
 describe("a streamed run's later steps, on the provider spec", () => {
   it.each<[string, StreamReply]>([
