@@ -275,7 +275,9 @@ export class PromptRunner {
       result: (done && output ? output.build(outcome.answer) : outcome.answer) as T,
       pendingApprovals: outcome.pending,
       snapshot: outcome.snapshot,
-      conversationHistory: outcome.history,
+      // A copy: the run's own array keys what the model adapter keeps for the run (its converted prompt),
+      // which a caller holding the result would otherwise keep alive.
+      conversationHistory: [...outcome.history],
       totalIterations: outcome.iterations,
       injectedTools: outcome.injectedTools,
       usage: outcome.usage,
