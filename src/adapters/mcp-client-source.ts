@@ -1,6 +1,7 @@
 import type { ParametersSchema } from "../../decorators/index.js";
 import type { DynamicToolSource } from "../loop/tool-source-port.js";
 import type { AnyTool } from "../tools/tool.js";
+import { failureReason } from "../loop/execution/tool-failed.js";
 
 /** A tool as an MCP server lists it. */
 interface McpTool {
@@ -93,7 +94,8 @@ export class McpClientToolSource implements DynamicToolSource {
         const text =
           textOf(result.content) ||
           (result.structuredContent ? JSON.stringify(result.structuredContent) : "");
-        if (result.isError === true) throw new Error(text || "the MCP server reported an error");
+        if (result.isError === true)
+          throw new Error(failureReason(tool.name, text) || "the MCP server reported an error");
         return text;
       },
     };

@@ -64,7 +64,7 @@ describe("runner.withMcpClient", () => {
     await new PromptRunner({ model }).withMcpClient(await shopClient()).run("q");
     expect(toolResultsSeenAt(model, 2)).toEqual([
       'Invalid arguments for "searchCustomer": field "name" must be string.',
-      'Tool "explode" failed: Tool "explode" failed: kaboom',
+      'Tool "explode" failed: kaboom',
     ]);
   });
 

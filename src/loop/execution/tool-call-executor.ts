@@ -14,6 +14,7 @@ import { invokeTool, isToolTimeout } from "./invoke-tool.js";
 import { resolveToolCall } from "./resolve-tool-call.js";
 import type { ToolMiddleware } from "./tool-middleware.js";
 import { UnknownToolPolicy } from "./unknown-tool-policy.js";
+import { toolFailedText } from "./tool-failed.js";
 
 /** What the executor needs for every call of one run. */
 export interface ToolCallExecutorSetup {
@@ -74,7 +75,7 @@ export class ToolCallExecutor {
         return { part: this.fail(call, iteration, "timeout", message) };
       }
       if (signal?.aborted) throw signal.reason ?? error;
-      const message = `Tool "${tool.name}" failed: ${describeThrown(error, settings.maxResultChars)}`;
+      const message = toolFailedText(tool.name, describeThrown(error, settings.maxResultChars));
       return { part: this.fail(call, iteration, "threw", message) };
     }
     let text: string;
