@@ -36,15 +36,18 @@ export class ApprovalGate {
     return tool && (await this.needsApproval(call, tool)) ? { kind: "ask" } : { kind: "run" };
   }
 
-  /** The calls among `calls` that wait for a decision, as the caller is shown them. */
-  async pendingAmong(
-    calls: readonly ModelToolCall[],
+  /**
+   * The calls that wait for a decision, as the caller is shown them: `asking` (whose verdict was "ask")
+   * and those of `later` that wait too. `asking` is not judged again: a predicate runs once per call.
+   */
+  async pending(
+    asking: ModelToolCall,
+    later: readonly ModelToolCall[],
     toolOf: (name: string) => AnyTool | undefined,
   ): Promise<PendingApproval[]> {
-    const pending: PendingApproval[] = [];
-    for (const call of calls) {
-      if ((await this.verdict(call, toolOf(call.toolName))).kind === "ask")
-        pending.push({ approvalId: call.toolCallId, toolName: call.toolName, input: call.input });
+    const pending = [pendingOf(asking)];
+    for (const call of later) {
+      if ((await this.verdict(call, toolOf(call.toolName))).kind === "ask") pending.push(pendingOf(call));
     }
     return pending;
   }
@@ -57,3 +60,9 @@ export class ApprovalGate {
     );
   }
 }
+
+const pendingOf = (call: ModelToolCall): PendingApproval => ({
+  approvalId: call.toolCallId,
+  toolName: call.toolName,
+  input: call.input,
+});

@@ -281,7 +281,7 @@ export class RunSession {
           this.paused = { iteration: open.iteration, calls: waiting };
           open.closed = true; // the waiting calls get their results on resume, not now
           this.open = undefined;
-          const pending = await this.gate.pendingAmong(waiting, (name) => this.registry.get(name));
+          const pending = await this.gate.pending(call, waiting.slice(1), (name) => this.registry.get(name));
           return { next: { type: "pause", pending }, results: open.results };
         }
         const { part, restart } = await this.executor.execute(call, open.iteration, this.history);

@@ -171,6 +171,24 @@ describe("approvals", () => {
       .run("q");
     expect(run.pendingApprovals).toMatchObject([{ toolName: "findOrder", input: { id: "o9" } }]);
   });
+
+  it("the predicate is asked once per call, also for the call that pauses the run", async () => {
+    const asked: string[] = [];
+    const model = mockModel({
+      toolCalls: [
+        { toolName: "findOrder", input: { id: "o1" } },
+        { toolName: "findOrder", input: { id: "o2" } },
+      ],
+    });
+    const run = await runnerWith(model)
+      .withApproval((c) => {
+        asked.push((c.input as { id: string }).id);
+        return true;
+      })
+      .run("q");
+    expect(run.pendingApprovals.map((p) => p.input)).toEqual([{ id: "o1" }, { id: "o2" }]);
+    expect(asked).toEqual(["o1", "o2"]);
+  });
 });
 
 describe("resume", () => {
