@@ -12,7 +12,7 @@ import {
   type ModelMessage,
 } from "ai";
 import { MAX_INPUT_DEPTH } from "../loop/execution/input-shape.js";
-import { ConvertedPromptCache, type PromptSlice } from "./converted-prompt-cache.js";
+import { ConvertedPromptCache, systemMessages, type PromptSlice } from "./converted-prompt-cache.js";
 import { guardDeepArguments } from "./deep-arguments-guard.js";
 import { sdkInternals, type SdkInternals } from "./sdk-internals.js";
 import { gatherStream } from "./provider-stream.js";
@@ -123,8 +123,6 @@ export class AiSdkAdapter implements ModelAdapter {
     if (!internals || !slice.options) return undefined;
     const model = slice.model as LanguageModelV3;
     const converted = await internals.convert(slice.messages, model, request.signal);
-    // The SDK turns a system string into one system message, the cache keeps the rest of the prompt.
-    const system = request.system === undefined ? [] : [{ role: "system" as const, content: request.system }];
     const offered = toProviderTools(request.tools);
     // The provider gets its own array, as from the SDK (a pointer copy; the definitions are shared).
     const tools = offered.definitions.length > 0 ? [...offered.definitions] : undefined;
@@ -134,7 +132,7 @@ export class AiSdkAdapter implements ModelAdapter {
       offered,
       options: {
         ...slice.options,
-        prompt: [...system, ...converted],
+        prompt: [...systemMessages(request.system), ...converted],
         tools,
         toolChoice: tools ? { type: "auto" } : undefined,
         abortSignal: request.signal,

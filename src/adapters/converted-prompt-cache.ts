@@ -49,8 +49,7 @@ export class ConvertedPromptCache {
     const reused = cached && extends_(history, cached.sources) ? cached : undefined;
     const prefix = reused?.prompt ?? [];
     const sources = [...history];
-    // The SDK turns a system string into exactly one leading system message.
-    const systemCount = system === undefined ? 0 : 1;
+    const systemCount = systemMessages(system).length;
     const runs = this.runs;
     return {
       messages: sources.slice(reused?.sources.length ?? 0),
@@ -75,6 +74,15 @@ export class ConvertedPromptCache {
       }),
     };
   }
+}
+
+/**
+ * The prompt's leading system messages, as the SDK makes them of a system string: exactly one. The cache
+ * keeps the prompt without them (the system prompt may differ between steps) and a direct step puts them
+ * back in front.
+ */
+export function systemMessages(system: string | undefined): LanguageModelV3Message[] {
+  return system === undefined ? [] : [{ role: "system", content: system }];
 }
 
 /** Whether `history` is `sources` with at least one message appended, the first not a tool message. */
