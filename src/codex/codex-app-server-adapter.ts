@@ -7,7 +7,7 @@ import type {
   ConversationTurn,
   NewToolsMode,
 } from "../loop/conversation-port.js";
-import type { TokenUsage } from "../loop/model-port.js";
+import { emptyUsage, type TokenUsage } from "../events/token-usage.js";
 import type { AnyTool } from "../tools/tool.js";
 import { buildDynamicTools, type OpenAiFunctionTool, type OpenAiToolChoice } from "./dynamic-tools.js";
 import { CodexAppServerError, JsonRpcConnection } from "./json-rpc-connection.js";
@@ -100,7 +100,7 @@ class CodexConversation implements Conversation {
   private threadId = "";
   private readonly requestTimeoutMs: number;
   /** The thread's token totals, from `thread/tokenUsage/updated`. */
-  private threadUsage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
+  private threadUsage: TokenUsage = emptyUsage();
 
   constructor(
     private readonly child: ChildProcessWithoutNullStreams,
@@ -219,6 +219,8 @@ class CodexConversation implements Conversation {
           const usage = {
             inputTokens: this.threadUsage.inputTokens - usageBefore.inputTokens,
             outputTokens: this.threadUsage.outputTokens - usageBefore.outputTokens,
+            cachedInputTokens: this.threadUsage.cachedInputTokens - usageBefore.cachedInputTokens,
+            reasoningTokens: this.threadUsage.reasoningTokens - usageBefore.reasoningTokens,
           };
           finish({ turn: { text: agentText, stopped: stopForTools, usage } });
         }
@@ -259,7 +261,15 @@ function asOpenAiTool(tool: AnyTool): OpenAiFunctionTool {
 
 /** The thread's totals from a `thread/tokenUsage/updated` notification, if it has them. */
 function readUsage(params: unknown): TokenUsage | undefined {
-  const total = (params as { tokenUsage?: { total?: Partial<TokenUsage> } }).tokenUsage?.total;
+  type CodexTotals = Partial<
+    Record<"inputTokens" | "outputTokens" | "cachedInputTokens" | "reasoningOutputTokens", number>
+  >;
+  const total = (params as { tokenUsage?: { total?: CodexTotals } }).tokenUsage?.total;
   if (typeof total?.inputTokens !== "number" || typeof total.outputTokens !== "number") return undefined;
-  return { inputTokens: total.inputTokens, outputTokens: total.outputTokens };
+  return {
+    inputTokens: total.inputTokens,
+    outputTokens: total.outputTokens,
+    cachedInputTokens: total.cachedInputTokens ?? 0,
+    reasoningTokens: total.reasoningOutputTokens ?? 0,
+  };
 }

@@ -1,27 +1,41 @@
+import { CostLedger, type RunCost } from "./cost-ledger.js";
+import type { Pricing } from "./pricing.js";
 import { countDiscovered, countEvent, emptyCounters, type RunCounters } from "./run-counters.js";
 import type { RunEventInit, ToolLoopEvent, ToolLoopObserver } from "./tool-loop-event.js";
 
 let nextRunId = 1;
 
-/** The event channel of one run: stamps the run id, keeps the counters, and notifies observers. */
+/** The event channel of one run: stamps the run id, keeps the counters (and the cost), and notifies observers. */
 export class RunEvents {
   readonly runId = `run-${nextRunId++}`;
   readonly counters: RunCounters = emptyCounters();
+  private readonly ledger: CostLedger | undefined;
 
-  constructor(private readonly observers: readonly ToolLoopObserver[]) {}
+  constructor(
+    private readonly observers: readonly ToolLoopObserver[],
+    pricing?: Pricing,
+  ) {
+    this.ledger = pricing && new CostLedger(pricing);
+  }
+
+  /** The run's cost so far; undefined without pricing. */
+  get cost(): RunCost | undefined {
+    return this.ledger?.result();
+  }
 
   /**
-   * One `ToolProviderDiscovered` per provider, built only when someone observes the run: a tool that
-   * returns 1 000 providers then builds no 1 000 events nobody reads. The counters move either way.
+   * One `ToolProviderDiscovered` per provider, built only when someone observes the run (or prices it): a
+   * tool that returns 1 000 providers then builds no 1 000 events nobody reads. The counters move either way.
    */
   discovered<T>(providers: readonly T[], event: (provider: T) => RunEventInit): void {
-    if (this.observers.length === 0) countDiscovered(this.counters, providers.length);
+    if (this.observers.length === 0 && !this.ledger) countDiscovered(this.counters, providers.length);
     else for (const provider of providers) this.emit(event(provider));
   }
 
   emit(init: RunEventInit): void {
     const event = { ...init, runId: this.runId } as ToolLoopEvent;
     countEvent(this.counters, event);
+    this.ledger?.record(event);
     for (const observer of this.observers) {
       try {
         const returned: unknown = observer(event);

@@ -13,9 +13,29 @@ export type ToolFailureReason =
   | "denied"
   | "not-run";
 
+import type { TokenUsage } from "./token-usage.js";
+
 interface RunEvent {
   /** Identifies the run (a runner serves many runs, possibly at once). */
   readonly runId: string;
+}
+
+/** A run (or a resumed run) begins; every other event of the run comes after it. */
+export interface RunStartedEvent extends RunEvent {
+  readonly type: "RunStarted";
+  /** True when the run goes on from a snapshot (`resume`). */
+  readonly resumed: boolean;
+}
+
+/** A run ended: completed, paused for approval, or failed (`error` is what the caller got). */
+export interface RunFinishedEvent extends RunEvent {
+  readonly type: "RunFinished";
+  readonly status: "completed" | "awaiting-approval" | "failed";
+  readonly iterations: number;
+  /** Tokens of this call of `run`/`stream`/`resume` (a resumed run's earlier part not included). */
+  readonly usage: TokenUsage;
+  readonly durationMs: number;
+  readonly error?: Error;
 }
 
 /** A model call is about to be made. */
@@ -32,6 +52,28 @@ export interface ModelRespondedEvent extends RunEvent {
   readonly iteration: number;
   readonly text: string;
   readonly toolCalls: readonly { readonly toolName: string; readonly input: unknown }[];
+  /** Tokens of this model call (0 where the provider reported none). */
+  readonly usage: TokenUsage;
+  /** How long the model call took, retries included. */
+  readonly durationMs: number;
+  /** The model that answered, when the backend names it. */
+  readonly modelId?: string;
+}
+
+/** A backend reported something worth knowing about a model call (it fell back to a slower path). */
+export interface ModelWarningEvent extends RunEvent {
+  readonly type: "ModelWarning";
+  readonly iteration: number;
+  readonly message: string;
+}
+
+/** A tool call starts (after the model asked for it, before validation); a `ToolInvoked` or `ToolFailed` follows. */
+export interface ToolCallStartedEvent extends RunEvent {
+  readonly type: "ToolCallStarted";
+  readonly iteration: number;
+  readonly toolCallId: string;
+  readonly toolName: string;
+  readonly input: unknown;
 }
 
 /**
@@ -73,6 +115,12 @@ export interface ToolProviderDiscoveredEvent extends RunEvent {
    * classes with one prefix, `1` and `"1"`. Empty almost always.
    */
   readonly renamedTools: readonly { readonly requested: string; readonly name: string }[];
+  /**
+   * Estimated tokens each exposed tool's definition (name, description, input schema) adds to every request
+   * that offers it, by tool name: what cost attribution and `maxInjectedTokens` count (see
+   * `estimateDefinitionTokens`).
+   */
+  readonly definitionTokens: Readonly<Record<string, number>>;
 }
 
 /** Tools were added to the running conversation. */
@@ -109,8 +157,12 @@ export interface VisibilityExpandedEvent extends RunEvent {
 
 /** Everything a run reports to observers. */
 export type ToolLoopEvent =
+  | RunStartedEvent
+  | RunFinishedEvent
   | ToolLoopIterationEvent
   | ModelRespondedEvent
+  | ModelWarningEvent
+  | ToolCallStartedEvent
   | ToolInvokedEvent
   | ToolFailedEvent
   | ToolProviderDiscoveredEvent

@@ -1,4 +1,5 @@
 import type { ModelMessage } from "ai";
+import type { TokenUsage } from "../events/token-usage.js";
 import type { AnyTool } from "../tools/tool.js";
 
 /** A tool call as the model made it; the run validates and runs it. */
@@ -11,11 +12,7 @@ export interface ModelToolCall {
   readonly inputError?: string;
 }
 
-/** Tokens a model call (or a whole run) consumed, as the provider reported them. */
-export interface TokenUsage {
-  readonly inputTokens: number;
-  readonly outputTokens: number;
-}
+export type { TokenUsage } from "../events/token-usage.js";
 
 /** One model call: everything the model sees at this step. */
 export interface ModelStepRequest {
@@ -33,6 +30,10 @@ export interface ModelStepResult {
   readonly text: string;
   /** Tokens of this call; fields the provider did not report count as 0. */
   readonly usage?: Partial<TokenUsage>;
+  /** The model that answered (the provider's model id), for events, spans and pricing. */
+  readonly modelId?: string;
+  /** Something the run's observers should know about this call (a degraded path); one event each. */
+  readonly warnings?: readonly string[];
 }
 
 /** What a streaming model call reports while it is still running. */

@@ -1,5 +1,6 @@
 import type { ModelMessage, ToolResultPart } from "ai";
 import type { RunEvents } from "../events/run-events.js";
+import { addUsage, emptyUsage } from "../events/token-usage.js";
 import type { JsonSchema } from "../schema/json-schema.js";
 import type { ToolInjectionStrategy } from "../strategies/tool-injection-strategy.js";
 import type { AnyTool } from "../tools/tool.js";
@@ -83,7 +84,7 @@ export class RunSession {
   readonly signal: AbortSignal | undefined;
   private readonly executor: ToolCallExecutor;
   private readonly answers: FinalAnswerCheck;
-  private readonly tokens = { inputTokens: 0, outputTokens: 0 };
+  private tokens: TokenUsage = emptyUsage();
   private iterations = 0;
   private open: OpenCalls | undefined;
   private paused: PausedCalls | undefined;
@@ -98,7 +99,10 @@ export class RunSession {
 
   constructor(private readonly init: RunSessionInit) {
     this.history = [...init.messages];
-    this.registry = new ToolRegistry(init.tools, { maxInjectedTools: init.settings.maxInjectedTools });
+    this.registry = new ToolRegistry(init.tools, {
+      maxInjectedTools: init.settings.maxInjectedTools,
+      maxInjectedTokens: init.settings.maxInjectedTokens,
+    });
     this.signal = init.signal;
     this.system =
       [init.system, init.outputSchema && outputInstruction(init.outputSchema)].filter(Boolean).join("\n\n") ||
@@ -186,15 +190,29 @@ export class RunSession {
     return untilAborted(work, this.signal);
   }
 
-  /** Records one model response: its messages (an empty one still counts), its calls and its usage. */
-  recordResponse(response: Pick<ModelStepResult, "responseMessages" | "toolCalls" | "text" | "usage">): void {
+  /**
+   * Records one model response: its messages (an empty one still counts), its calls and its usage, with
+   * how long the call took (`durationMs`) for observers.
+   */
+  recordResponse(
+    response: Pick<
+      ModelStepResult,
+      "responseMessages" | "toolCalls" | "text" | "usage" | "modelId" | "warnings"
+    >,
+    durationMs = 0,
+  ): void {
     this.history.push(...(response.responseMessages.length > 0 ? response.responseMessages : [EMPTY_TURN]));
     this.addUsage(response.usage);
+    for (const message of response.warnings ?? [])
+      this.init.events.emit({ type: "ModelWarning", iteration: this.iterations, message });
     this.init.events.emit({
       type: "ModelResponded",
       iteration: this.iterations,
       text: response.text,
       toolCalls: response.toolCalls.map((c) => ({ toolName: c.toolName, input: c.input })),
+      usage: addUsage(emptyUsage(), response.usage),
+      durationMs,
+      ...(response.modelId === undefined ? {} : { modelId: response.modelId }),
     });
   }
 
@@ -205,8 +223,7 @@ export class RunSession {
 
   /** Adds tokens a backend reported apart from a response (a whole Codex turn). */
   addUsage(usage: Partial<TokenUsage> | undefined): void {
-    this.tokens.inputTokens += usage?.inputTokens ?? 0;
-    this.tokens.outputTokens += usage?.outputTokens ?? 0;
+    this.tokens = addUsage(this.tokens, usage);
   }
 
   /**

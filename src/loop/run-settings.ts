@@ -9,6 +9,8 @@ export interface RunSettings {
   readonly maxIterations: number;
   /** Most injected tools offered at once; the least recently used go first. */
   readonly maxInjectedTools: number;
+  /** Most definition tokens the injected tools may add to a request; none when absent. */
+  readonly maxInjectedTokens?: number;
   /** How many times an unusable final answer is sent back for repair. */
   readonly maxOutputRepairs: number;
   /** Unknown tools called in a row before the run ends with `ToolNotFoundError`. */
@@ -45,6 +47,7 @@ const count = (min: number): Rule => ({ min, max: Number.MAX_SAFE_INTEGER, integ
 const RULES: { readonly [K in keyof RunSettings]-?: Rule } = {
   maxIterations: count(1),
   maxInjectedTools: count(1),
+  maxInjectedTokens: count(1),
   maxOutputRepairs: count(0),
   maxUnknownToolCalls: count(1),
   maxExpansions: count(0),

@@ -28,8 +28,9 @@ export async function driveSteps(
       const onPart = listener?.onModelPart;
       const ask =
         onPart && adapter.stream ? () => adapter.stream!(request, onPart) : () => adapter.step(request);
+      const started = performance.now();
       const response = await session.untilAborted(callBackend(ask, session.signal));
-      session.recordResponse(response);
+      session.recordResponse(response, performance.now() - started);
       const next =
         response.toolCalls.length === 0
           ? session.handleFinalAnswer(response.text)

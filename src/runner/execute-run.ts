@@ -9,7 +9,8 @@ import { driveConversation } from "../loop/conversation-driver.js";
 import { isConversationAdapter, type ConversationAdapter } from "../loop/conversation-port.js";
 import { ToolLoopError, withConversation } from "../loop/errors.js";
 import type { ToolMiddleware } from "../loop/execution/tool-middleware.js";
-import type { ModelAdapter, TokenUsage } from "../loop/model-port.js";
+import type { ModelAdapter } from "../loop/model-port.js";
+import { addUsage, emptyUsage, type TokenUsage } from "../events/token-usage.js";
 import {
   ApprovalGate,
   type ApprovalDecision,
@@ -87,6 +88,34 @@ export interface RunOutcome extends RunRecord {
  * tools are those of the attempt that finished.
  */
 export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
+  const started = performance.now();
+  const before = setup.resume?.snapshot.usage ?? emptyUsage();
+  setup.events.emit({ type: "RunStarted", resumed: setup.resume !== undefined });
+  const finish = (init: {
+    status: "completed" | "awaiting-approval" | "failed";
+    usage: TokenUsage;
+    error?: Error;
+  }) =>
+    setup.events.emit({
+      type: "RunFinished",
+      ...init,
+      usage: subtractUsage(init.usage, before),
+      iterations: setup.events.counters.modelCalls,
+      durationMs: performance.now() - started,
+    });
+  try {
+    const outcome = await runAttempts(setup);
+    finish({ status: outcome.status, usage: outcome.usage });
+    return outcome;
+  } catch (error) {
+    const failure = error instanceof Error ? error : new Error(String(error));
+    // The usage of a failed run is on its `ModelResponded` events; the total here says 0.
+    finish({ status: "failed", usage: addUsage(before, undefined), error: failure });
+    throw error;
+  }
+}
+
+async function runAttempts(setup: RunSetup): Promise<RunOutcome> {
   checkToolSchemas();
   const resume = setup.resume;
   const store = new VisibilityStore(
@@ -94,7 +123,7 @@ export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
   );
   const total = {
     iterations: resume?.snapshot.iterations ?? 0,
-    usage: resume?.snapshot.usage ?? { inputTokens: 0, outputTokens: 0 },
+    usage: addUsage(emptyUsage(), resume?.snapshot.usage),
   };
   if (resume) Object.assign(setup.events.counters, resume.snapshot.counters);
   const gate = new ApprovalGate(setup.approval, resume?.approvals);
@@ -224,8 +253,14 @@ async function listSources(
   return listed;
 }
 
-function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
-  return { inputTokens: a.inputTokens + b.inputTokens, outputTokens: a.outputTokens + b.outputTokens };
+/** `a - b`, for the usage of a resumed run's own part. */
+function subtractUsage(a: TokenUsage, b: Partial<TokenUsage>): TokenUsage {
+  return addUsage(a, {
+    inputTokens: -(b.inputTokens ?? 0),
+    outputTokens: -(b.outputTokens ?? 0),
+    cachedInputTokens: -(b.cachedInputTokens ?? 0),
+    reasoningTokens: -(b.reasoningTokens ?? 0),
+  });
 }
 
 function disclosureFor(setup: RunSetup, store: VisibilityStore): DisclosureSession | undefined {

@@ -1,3 +1,4 @@
+import { estimateDefinitionTokens } from "./definition-tokens.js";
 import type { AnyTool } from "./tool.js";
 import { disambiguatedToolName } from "./tool-names.js";
 
@@ -31,6 +32,11 @@ export interface ToolAddOutcome {
 export interface ToolRegistryOptions {
   /** Most injected tools held at once; the least recently used go first. Unlimited when absent. */
   readonly maxInjectedTools?: number;
+  /**
+   * Most definition tokens (see `estimateDefinitionTokens`) the injected tools may add to a request; the
+   * least recently used go first, as for `maxInjectedTools`. Unlimited when absent.
+   */
+  readonly maxInjectedTokens?: number;
 }
 
 /**
@@ -50,6 +56,8 @@ export class ToolRegistry {
   private readonly classIds = new Map<Function, number>();
   // Injected names, least recently used first (Map keeps insertion order; a touch re-inserts).
   private readonly recency = new Map<string, true>();
+  // Definition tokens of the injected tools now held, kept as they come and go (for `maxInjectedTokens`).
+  private injectedTokens = 0;
   // What `all()` and `names()` hand out, built again only after a change: a step asks for them whatever
   // changed, and copying thousands of discovered tools at every step made a step's cost grow with them.
   private snapshot: { readonly tools: readonly AnyTool[]; readonly names: readonly string[] } | undefined;
@@ -102,6 +110,9 @@ export class ToolRegistry {
       } else {
         if (existing) outcome.replaced.push({ previous: existing, next: tool });
         else outcome.added.push(tool);
+        if (existing && this.recency.has(tool.name))
+          this.injectedTokens -= estimateDefinitionTokens(existing);
+        if (!this.permanent.has(tool.name)) this.injectedTokens += estimateDefinitionTokens(tool);
         this.tools.set(tool.name, tool);
         this.snapshot = undefined;
       }
@@ -120,7 +131,7 @@ export class ToolRegistry {
       this.tools.delete(name);
       this.snapshot = undefined;
       this.permanent.delete(name);
-      this.recency.delete(name);
+      if (this.recency.delete(name)) this.injectedTokens -= estimateDefinitionTokens(tool);
       removed.push(tool);
     }
     return removed;
@@ -164,16 +175,19 @@ export class ToolRegistry {
     return `${classId}|${origin.instanceKey}|${origin.methodName}`;
   }
 
+  /** Evicts the least recently used injected tools until both budgets (count and tokens) hold. */
   private enforceBudget(): AnyTool[] {
-    const max = this.options.maxInjectedTools;
-    if (max === undefined) return [];
+    const maxTools = this.options.maxInjectedTools ?? Infinity;
+    const maxTokens = this.options.maxInjectedTokens ?? Infinity;
     const evicted: AnyTool[] = [];
     for (const name of this.recency.keys()) {
-      if (this.recency.size <= max) break;
-      evicted.push(this.tools.get(name)!);
+      if (this.recency.size <= maxTools && this.injectedTokens <= maxTokens) break;
+      const tool = this.tools.get(name)!;
+      evicted.push(tool);
       this.tools.delete(name);
       this.snapshot = undefined;
       this.recency.delete(name);
+      this.injectedTokens -= estimateDefinitionTokens(tool);
     }
     return evicted;
   }

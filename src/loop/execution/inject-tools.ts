@@ -5,6 +5,7 @@ import type {
   ToolInjectionResult,
   ToolInjectionStrategy,
 } from "../../strategies/tool-injection-strategy.js";
+import { estimateDefinitionTokens } from "../../tools/definition-tokens.js";
 import type { AnyTool } from "../../tools/tool.js";
 import type { ToolAddOutcome, ToolRegistry } from "../../tools/tool-registry.js";
 import { StrategyError } from "../errors.js";
@@ -123,6 +124,7 @@ export class ToolInjector {
         exposedTools: tools.map((t) => t.name),
         replacedEarlierInstance: tools.some((t) => replacedNames.has(t.name)),
         renamedTools: tools.flatMap((t) => renamed.get(t.name) ?? []),
+        definitionTokens: Object.fromEntries(tools.map((t) => [t.name, estimateDefinitionTokens(t)])),
       };
     });
     this.events.emit({ type: "ToolsInjected", toolNames: fresh.map((t) => t.name), triggeredBy });

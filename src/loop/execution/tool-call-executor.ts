@@ -57,6 +57,13 @@ export class ToolCallExecutor {
     history: readonly ModelMessage[],
   ): Promise<ToolCallOutcome> {
     const { registry, events, settings, signal } = this.setup;
+    events.emit({
+      type: "ToolCallStarted",
+      iteration,
+      toolCallId: call.toolCallId,
+      toolName: call.toolName,
+      input: call.input,
+    });
     const resolution = resolveToolCall(call, registry, this.unknownTools);
     if (!resolution.ok) return { part: this.fail(call, iteration, resolution.reason, resolution.message) };
     const { tool, input } = resolution;

@@ -1,0 +1,141 @@
+import { estimateTextTokens } from "../tools/definition-tokens.js";
+import { costOf, pricesFor, type Pricing } from "./pricing.js";
+import type { TokenUsage } from "./token-usage.js";
+import type { ToolLoopEvent } from "./tool-loop-event.js";
+
+/** One model call's tokens and cost. */
+export interface StepCost {
+  readonly iteration: number;
+  readonly modelId?: string;
+  readonly usage: TokenUsage;
+  /** USD. */
+  readonly cost: number;
+}
+
+/**
+ * What one discovered provider (class, id) added to the run: its tools' definitions in every request that
+ * offered them, and its calls' results in every request after them, priced as uncached input of the
+ * request's model. Part of the run's total, not on top of it.
+ */
+export interface ProviderCost {
+  /** The provider's class name. */
+  readonly providerClass: string;
+  readonly instanceId: string;
+  /** Estimated definition tokens, summed over every request that offered its tools. */
+  readonly definitionTokens: number;
+  /** Calls of its tools (failed ones included). */
+  readonly calls: number;
+  /** Estimated tokens of its calls' results, summed over every request that carried them. */
+  readonly resultTokens: number;
+  /** USD. */
+  readonly cost: number;
+}
+
+/** What a run cost, with pricing (`withPricing`). */
+export interface RunCost {
+  /** USD, every model call of the run. */
+  readonly total: number;
+  readonly perStep: readonly StepCost[];
+  /** Discovered providers, in the order they were first discovered. */
+  readonly perProvider: readonly ProviderCost[];
+}
+
+interface ProviderEntry {
+  providerClass: string;
+  instanceId: string;
+  definitionTokens: number;
+  calls: number;
+  resultTokens: number;
+  cost: number;
+  /** Tokens of its results so far: every later request carries them. */
+  heldResultTokens: number;
+}
+
+/**
+ * Builds a run's {@link RunCost} from its events, so it is the same on every backend: step costs from
+ * `ModelResponded` usage, and attribution from which discovered tools each request offered (the
+ * `ToolLoopIteration` before it) and which calls came before it.
+ */
+export class CostLedger {
+  private readonly steps: StepCost[] = [];
+  private readonly providers = new Map<string, ProviderEntry>();
+  private readonly owners = new Map<string, { entry: ProviderEntry; tokens: number }>();
+  private offered = new Map<ProviderEntry, number>();
+
+  constructor(private readonly pricing: Pricing) {}
+
+  record(event: ToolLoopEvent): void {
+    switch (event.type) {
+      case "ToolProviderDiscovered": {
+        const key = `${event.providerClass.name}|${event.instanceId}`;
+        let entry = this.providers.get(key);
+        if (!entry) {
+          entry = {
+            providerClass: event.providerClass.name,
+            instanceId: event.instanceId,
+            definitionTokens: 0,
+            calls: 0,
+            resultTokens: 0,
+            cost: 0,
+            heldResultTokens: 0,
+          };
+          this.providers.set(key, entry);
+        }
+        for (const name of event.exposedTools)
+          this.owners.set(name, { entry, tokens: event.definitionTokens[name] ?? 0 });
+        break;
+      }
+      case "ToolLoopIteration":
+        this.offered = new Map();
+        for (const name of event.toolNames) {
+          const owner = this.owners.get(name);
+          if (owner) this.offered.set(owner.entry, (this.offered.get(owner.entry) ?? 0) + owner.tokens);
+        }
+        break;
+      case "ModelResponded":
+        this.step(event.iteration, event.usage, event.modelId);
+        break;
+      case "ToolInvoked":
+      case "ToolFailed": {
+        const entry = this.owners.get(event.toolName)?.entry;
+        if (!entry) break;
+        entry.calls++;
+        entry.heldResultTokens += estimateTextTokens(
+          event.type === "ToolInvoked" ? event.resultText : event.message,
+        );
+        break;
+      }
+      default:
+        break;
+    }
+  }
+
+  /** The cost so far. */
+  result(): RunCost {
+    return {
+      total: this.steps.reduce((sum, s) => sum + s.cost, 0),
+      perStep: [...this.steps],
+      perProvider: [...this.providers.values()].map(({ heldResultTokens: _held, ...cost }) => ({ ...cost })),
+    };
+  }
+
+  private step(iteration: number, usage: TokenUsage, modelId: string | undefined): void {
+    const prices = pricesFor(this.pricing, modelId);
+    this.steps.push({
+      iteration,
+      ...(modelId === undefined ? {} : { modelId }),
+      usage,
+      cost: costOf(usage, prices),
+    });
+    const perToken = prices.input / 1_000_000;
+    for (const [entry, tokens] of this.offered) {
+      entry.definitionTokens += tokens;
+      entry.cost += tokens * perToken;
+    }
+    for (const entry of this.providers.values()) {
+      entry.resultTokens += entry.heldResultTokens;
+      entry.cost += entry.heldResultTokens * perToken;
+    }
+    this.offered = new Map();
+  }
+}

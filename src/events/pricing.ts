@@ -1,0 +1,31 @@
+import type { TokenUsage } from "./token-usage.js";
+
+/** Prices of one model in USD per million tokens. `cachedInput` defaults to `input`. */
+export interface PriceTable {
+  readonly input: number;
+  readonly cachedInput?: number;
+  readonly output: number;
+}
+
+/** One price table for every model, or the price table of a model by its id (undefined when unnamed). */
+export type Pricing = PriceTable | ((modelId: string | undefined) => PriceTable);
+
+/** The prices that apply to a call of `modelId`. */
+export function pricesFor(pricing: Pricing, modelId: string | undefined): PriceTable {
+  return typeof pricing === "function" ? pricing(modelId) : pricing;
+}
+
+/**
+ * What `usage` costs in USD: uncached input, cached input and output at their prices (reasoning tokens are
+ * output tokens and are billed as such).
+ */
+export function costOf(usage: TokenUsage, prices: PriceTable): number {
+  const cached = Math.min(usage.cachedInputTokens, usage.inputTokens);
+  const uncached = usage.inputTokens - cached;
+  return (
+    (uncached * prices.input +
+      cached * (prices.cachedInput ?? prices.input) +
+      usage.outputTokens * prices.output) /
+    1_000_000
+  );
+}
