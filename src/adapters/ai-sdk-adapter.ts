@@ -2,6 +2,7 @@ import type {
   LanguageModelV3,
   LanguageModelV3CallOptions,
   LanguageModelV3GenerateResult,
+  LanguageModelV3Message,
 } from "@ai-sdk/provider";
 import {
   generateText,
@@ -14,6 +15,7 @@ import {
 import { MAX_INPUT_DEPTH } from "../loop/execution/input-shape.js";
 import { ConvertedPromptCache, systemMessages, type PromptSlice } from "./converted-prompt-cache.js";
 import { guardDeepArguments } from "./deep-arguments-guard.js";
+import { checkModelSettings, stepTimeoutMs, type AiSdkAdapterSettings } from "./model-settings.js";
 import { sdkInternals, type SdkInternals } from "./sdk-internals.js";
 import { gatherStream } from "./provider-stream.js";
 import { parseToolCall, readStepContent, type SdkToolCall } from "./step-content.js";
@@ -26,15 +28,7 @@ import type {
   ModelToolCall,
 } from "../loop/model-port.js";
 
-/** Settings passed through to every model call. */
-export interface AiSdkAdapterSettings {
-  /** Retries of a failed model call (HTTP 429, 5xx); the AI SDK's default is 2. */
-  readonly maxRetries?: number;
-  readonly temperature?: number;
-  readonly maxOutputTokens?: number;
-  /** Provider-specific options, as `generateText` takes them. */
-  readonly providerOptions?: Parameters<typeof generateText>[0]["providerOptions"];
-}
+export type { AiSdkAdapterSettings } from "./model-settings.js";
 
 /**
  * Any AI SDK `LanguageModel` as a {@link ModelAdapter}. Tools have no `execute`: the model's turn ends the
@@ -44,31 +38,53 @@ export interface AiSdkAdapterSettings {
  * caller's messages. Its later steps call the provider spec (`doGenerate`, `doStream`) directly, with the
  * SDK's own conversion (of the new messages only), retries and tool-call parsing, so a step costs the same
  * at step 40 as at step 2 and the provider receives what the SDK would have sent. Models given by id and
- * specs before V3 go through the SDK at every step (each message is still converted once).
+ * specs before V3 go through the SDK at every step (each message is still converted once), and so does
+ * every step while the SDK's own `experimental_telemetry` is on (its spans are then one per step) or when
+ * the SDK's internals fail their check (see `sdkInternals`).
+ *
+ * @throws UnsupportedModelSettingError for a setting it cannot apply to every step.
  */
 export class AiSdkAdapter implements ModelAdapter {
   readonly supportsDynamicTools = true;
   private readonly prompts = new ConvertedPromptCache();
+  private readonly settings: AiSdkAdapterSettings;
+  /** Why later steps go through the SDK (the internals failed their check), until it has been reported. */
+  private unreported: string | undefined;
+  private degraded = false;
 
   constructor(
     private readonly model: LanguageModel,
-    private readonly settings: AiSdkAdapterSettings = {},
-  ) {}
+    settings: AiSdkAdapterSettings = {},
+  ) {
+    this.settings = checkModelSettings(settings);
+  }
 
-  async step(request: ModelStepRequest): Promise<ModelStepResult> {
-    const tooDeep = new Set<string>();
-    const slice = this.slice(request, tooDeep);
-    const direct = await this.directCall(request, slice);
-    if (direct) {
-      const result = await direct.retry(() => direct.model.doGenerate(direct.options));
-      return this.finish(request, direct, result, tooDeep);
-    }
-    const result = await generateText(this.call(request, slice));
-    return stepResult(result.content, result.response.messages, result.text, result.usage, tooDeep);
+  async step(original: ModelStepRequest): Promise<ModelStepResult> {
+    return this.limited(original, async (request) => {
+      const tooDeep = new Set<string>();
+      const slice = this.slice(request, tooDeep);
+      const direct = await this.directCall(request, slice);
+      if (direct) {
+        const result = await direct.retry(() => direct.model.doGenerate(direct.options));
+        return this.finish(request, direct, result, tooDeep);
+      }
+      const result = await generateText(this.call(request, slice));
+      return stepResult(result.content, result.response.messages, result.text, result.usage, tooDeep);
+    });
   }
 
   /** The same step, streamed: text deltas and tool calls are reported as they arrive. */
-  async stream(request: ModelStepRequest, onPart: (part: ModelStreamPart) => void): Promise<ModelStepResult> {
+  async stream(
+    original: ModelStepRequest,
+    onPart: (part: ModelStreamPart) => void,
+  ): Promise<ModelStepResult> {
+    return this.limited(original, (request) => this.streamStep(request, onPart));
+  }
+
+  private async streamStep(
+    request: ModelStepRequest,
+    onPart: (part: ModelStreamPart) => void,
+  ): Promise<ModelStepResult> {
     const tooDeep = new Set<string>();
     const slice = this.slice(request, tooDeep);
     const direct = await this.directCall(request, slice);
@@ -96,6 +112,25 @@ export class AiSdkAdapter implements ModelAdapter {
     return stepResult(content, response.messages, text, usage, tooDeep);
   }
 
+  /**
+   * Runs one step under the `timeout` setting (one rule for the direct path and the SDK's: the step's
+   * signal aborts when it passes), and adds the model id and a pending warning to the result.
+   */
+  private async limited(
+    request: ModelStepRequest,
+    step: (request: ModelStepRequest) => Promise<ModelStepResult>,
+  ): Promise<ModelStepResult> {
+    const ms = stepTimeoutMs(this.settings.timeout);
+    const signals = [request.signal, ms === undefined ? undefined : AbortSignal.timeout(ms)].filter(
+      (s): s is AbortSignal => s !== undefined,
+    );
+    const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
+    const result = await step({ ...request, signal });
+    const warning = this.unreported;
+    this.unreported = undefined;
+    return { ...result, modelId: modelIdOf(this.model), ...(warning ? { warnings: [warning] } : {}) };
+  }
+
   /** What of the run's conversation this step still converts, and the (guarded, caching) model to call. */
   private slice(request: ModelStepRequest, tooDeep: Set<string>): PromptSlice {
     return this.prompts.slice(guardDeepArguments(this.model, tooDeep), request.system, request.messages);
@@ -103,13 +138,14 @@ export class AiSdkAdapter implements ModelAdapter {
 
   /** The options of one SDK call: tools without `execute`, so the SDK stops after the model's turn. */
   private call(request: ModelStepRequest, slice: PromptSlice) {
+    const { timeout: _timeout, ...settings } = this.settings; // applied as the step's signal (`limited`)
     return {
       model: slice.model,
       system: request.system,
       messages: slice.messages,
       tools: request.tools.length > 0 ? toSdkTools(request.tools) : undefined,
       abortSignal: request.signal,
-      ...this.settings,
+      ...settings,
     };
   }
 
@@ -119,10 +155,17 @@ export class AiSdkAdapter implements ModelAdapter {
    * Undefined when the step must go through the SDK.
    */
   private async directCall(request: ModelStepRequest, slice: PromptSlice): Promise<DirectCall | undefined> {
-    const internals = slice.options && (await sdkInternals());
-    if (!internals || !slice.options) return undefined;
+    if (!slice.options || this.degraded || this.settings.experimental_telemetry?.isEnabled) return undefined;
+    const { internals, problem } = await sdkInternals();
+    if (!internals) return this.degrade(problem);
     const model = slice.model as LanguageModelV3;
-    const converted = await internals.convert(slice.messages, model, request.signal);
+    let converted: LanguageModelV3Message[];
+    try {
+      converted = await internals.convert(slice.messages, model, request.signal);
+    } catch (error) {
+      if (request.signal?.aborted) throw error;
+      return this.degrade(`convertToLanguageModelPrompt failed (${String(error)})`);
+    }
     const offered = toProviderTools(request.tools);
     // The provider gets its own array, as from the SDK (a pointer copy; the definitions are shared).
     const tools = offered.definitions.length > 0 ? [...offered.definitions] : undefined;
@@ -139,6 +182,15 @@ export class AiSdkAdapter implements ModelAdapter {
       },
       retry: (call) => internals.retry(this.settings.maxRetries, request.signal, call),
     };
+  }
+
+  /** From now on every step goes through the SDK; the next result says why, once. */
+  private degrade(problem: string): undefined {
+    this.degraded = true;
+    this.unreported =
+      `The AI SDK's internals (ai/internal) did not behave as expected: ${problem}. ` +
+      "Every step now goes through generateText: correct, and slower on long runs. Upgrade entity-tools or pin ai.";
+    return undefined;
   }
 
   /** A direct step's result, read as the SDK reads it; content only the SDK can record goes to the SDK. */
@@ -161,7 +213,12 @@ export class AiSdkAdapter implements ModelAdapter {
       responseMessages: read.responseMessages,
       toolCalls: read.toolCalls.map((c) => toolCallOf(c, tooDeep)),
       text: read.text,
-      usage: { inputTokens: result.usage.inputTokens.total, outputTokens: result.usage.outputTokens.total },
+      usage: {
+        inputTokens: result.usage.inputTokens.total,
+        outputTokens: result.usage.outputTokens.total,
+        cachedInputTokens: result.usage.inputTokens.cacheRead,
+        reasoningTokens: result.usage.outputTokens.reasoning,
+      },
     };
   }
 
@@ -194,12 +251,27 @@ interface DirectCall {
   readonly retry: <T>(call: () => PromiseLike<T>) => Promise<T>;
 }
 
+/** The SDK's usage of a call, as ai 6 and ai 7 report it (the flat counts are ai 6's older names). */
+interface SdkUsage {
+  readonly inputTokens?: number;
+  readonly outputTokens?: number;
+  readonly inputTokenDetails?: { readonly cacheReadTokens?: number };
+  readonly outputTokenDetails?: { readonly reasoningTokens?: number };
+  readonly cachedInputTokens?: number;
+  readonly reasoningTokens?: number;
+}
+
+/** The model's id, as the provider names it. */
+function modelIdOf(model: LanguageModel): string {
+  return typeof model === "string" ? model : model.modelId;
+}
+
 /** A step's result from the SDK's content, messages, text and usage (generate or stream alike). */
 function stepResult(
   content: readonly { type: string }[],
   messages: readonly ModelMessage[],
   text: string,
-  usage: { inputTokens?: number; outputTokens?: number },
+  usage: SdkUsage,
   tooDeep: ReadonlySet<string>,
 ): ModelStepResult {
   const toolCalls = content
@@ -211,7 +283,12 @@ function stepResult(
     responseMessages,
     toolCalls,
     text,
-    usage: { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens },
+    usage: {
+      inputTokens: usage.inputTokens,
+      outputTokens: usage.outputTokens,
+      cachedInputTokens: usage.inputTokenDetails?.cacheReadTokens ?? usage.cachedInputTokens,
+      reasoningTokens: usage.outputTokenDetails?.reasoningTokens ?? usage.reasoningTokens,
+    },
   };
 }
 

@@ -22,8 +22,13 @@ export interface SdkInternals {
   readonly logWarnings?: (options: { warnings: unknown[]; provider: string; model: string }) => void;
 }
 
+/** The internals when they behave as expected, or why they are not used. */
+export type InternalsCheck =
+  | { readonly internals: SdkInternals; readonly problem?: undefined }
+  | { readonly internals?: undefined; readonly problem: string };
+
 /** The parts of `ai/internal` used here, as both ai 6 and ai 7 export them. */
-interface InternalModule {
+export interface InternalModule {
   convertToLanguageModelPrompt(options: {
     prompt: { messages: ModelMessage[] };
     supportedUrls: unknown;
@@ -37,25 +42,29 @@ interface InternalModule {
   logWarnings?: SdkInternals["logWarnings"];
 }
 
-let loaded: Promise<SdkInternals | undefined> | undefined;
+let loaded: Promise<InternalsCheck> | undefined;
 
 /**
- * The SDK's internals, or undefined when the installed `ai` no longer exports them under these names (they
- * are not semver-stable): the adapter then calls `generateText` at every step, as correct and slower. A
- * test on each lane fails when that happens, so an `ai` upgrade that removes them is noticed.
+ * The SDK's internals, checked once per process by what they do, not only by their names: `ai/internal`
+ * promises nothing, and a same-name change of shape (the converter's options reshaped, `prepareRetries`
+ * returning a function) would otherwise fail every run at its second step. When the check fails the
+ * adapter calls `generateText` at every step, as correct and slower, and says so once with a
+ * `ModelWarning` event. A test on each lane fails when that happens, so an `ai` upgrade is noticed.
  */
-export function sdkInternals(): Promise<SdkInternals | undefined> {
+export function sdkInternals(): Promise<InternalsCheck> {
   loaded ??= import("ai/internal").then(
-    (module) => fromModule(module as unknown as Partial<InternalModule>),
-    () => undefined,
+    (module) => checkInternals(module as unknown as Partial<InternalModule>),
+    (error: unknown) => ({ problem: `ai/internal could not be loaded (${String(error)})` }),
   );
   return loaded;
 }
 
-function fromModule(module: Partial<InternalModule>): SdkInternals | undefined {
+/** `module`'s internals if they convert a known one-message prompt and retry a call as expected. */
+export async function checkInternals(module: Partial<InternalModule>): Promise<InternalsCheck> {
   const { convertToLanguageModelPrompt: convert, prepareRetries, logWarnings } = module;
-  if (typeof convert !== "function" || typeof prepareRetries !== "function") return undefined;
-  return {
+  if (typeof convert !== "function" || typeof prepareRetries !== "function")
+    return { problem: "ai/internal no longer exports convertToLanguageModelPrompt and prepareRetries" };
+  const internals: SdkInternals = {
     convert: async (messages, model, signal) =>
       convert({
         prompt: { messages },
@@ -68,4 +77,38 @@ function fromModule(module: Partial<InternalModule>): SdkInternals | undefined {
     retry: (maxRetries, signal, call) => prepareRetries({ maxRetries, abortSignal: signal }).retry(call),
     ...(typeof logWarnings === "function" ? { logWarnings } : {}),
   };
+  try {
+    const prompt = await internals.convert([{ role: "user", content: "ping" }], PROBE_MODEL, undefined);
+    if (!isPingPrompt(prompt)) return { problem: `convertToLanguageModelPrompt returned ${shapeOf(prompt)}` };
+  } catch (error) {
+    return { problem: `convertToLanguageModelPrompt failed on a one-message prompt (${String(error)})` };
+  }
+  try {
+    const answer = await internals.retry(0, undefined, () => Promise.resolve(PROBE_ANSWER));
+    if (answer !== PROBE_ANSWER) return { problem: `prepareRetries(...).retry returned ${shapeOf(answer)}` };
+  } catch (error) {
+    return { problem: `prepareRetries no longer returns { retry } (${String(error)})` };
+  }
+  return { internals };
+}
+
+const PROBE_MODEL = { provider: "entity-tools.probe", supportedUrls: {} };
+const PROBE_ANSWER = 42;
+
+/** The provider prompt the SDK makes of one user message "ping". */
+function isPingPrompt(prompt: unknown): boolean {
+  if (!Array.isArray(prompt) || prompt.length !== 1) return false;
+  const message = prompt[0] as { role?: unknown; content?: unknown };
+  if (message.role !== "user" || !Array.isArray(message.content) || message.content.length !== 1)
+    return false;
+  const part = message.content[0] as { type?: unknown; text?: unknown };
+  return part.type === "text" && part.text === "ping";
+}
+
+function shapeOf(value: unknown): string {
+  try {
+    return JSON.stringify(value)?.slice(0, 200) ?? String(value);
+  } catch {
+    return typeof value;
+  }
 }

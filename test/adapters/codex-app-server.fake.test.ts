@@ -185,7 +185,12 @@ describe("CodexAppServerAdapter against a fake app-server", () => {
 
   it("reports the tokens Codex counted for the run's turns as ToolLoopResult.usage", async () => {
     const done = await fakeRunner({ usage: { inputTokens: 120, outputTokens: 9 } }).run("q");
-    expect(done.usage).toEqual({ inputTokens: 120, outputTokens: 9 });
+    expect(done.usage).toEqual({
+      inputTokens: 120,
+      outputTokens: 9,
+      cachedInputTokens: 0,
+      reasoningTokens: 0,
+    });
   });
 
   it("approvals on Codex: the run pauses before the call, and resume runs it once, then continues in a new thread", async () => {

@@ -71,6 +71,8 @@ describe("CodexAppServerAdapter against the real codex app-server", () => {
     expect(run.usage).toEqual({
       inputTokens: 100 * mock.requests.length,
       outputTokens: 7 * mock.requests.length,
+      cachedInputTokens: 0,
+      reasoningTokens: 0,
     });
   });
 

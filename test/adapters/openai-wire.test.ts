@@ -76,7 +76,12 @@ describe("through @ai-sdk/openai against a local wire mock", () => {
       expect(deltas).toEqual(["John ", "spends ", "46.83 ", "USD ", "a ", "month."]);
       expect(toolNamesOf(mock.requests[1]!.body)).toContain("customer_c123_getAverageSpend");
       expect(run.result).toBe("John spends 46.83 USD a month.");
-      expect(run.usage).toEqual({ inputTokens: 30, outputTokens: 15 });
+      expect(run.usage).toEqual({
+        inputTokens: 30,
+        outputTokens: 15,
+        cachedInputTokens: 0,
+        reasoningTokens: 0,
+      });
     });
   }
 });

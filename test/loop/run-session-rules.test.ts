@@ -89,6 +89,11 @@ describe("the run session's rules", () => {
       { text: "done", usage: { inputTokens: 80, outputTokens: 12 } },
     );
     const run = await new PromptRunner({ model }).withTools(findOrder).run("q");
-    expect(run.usage).toEqual({ inputTokens: 130, outputTokens: 17 });
+    expect(run.usage).toEqual({
+      inputTokens: 130,
+      outputTokens: 17,
+      cachedInputTokens: 0,
+      reasoningTokens: 0,
+    });
   });
 });

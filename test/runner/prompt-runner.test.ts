@@ -74,13 +74,16 @@ describe("PromptRunner", () => {
       .run("q");
     expect(run.result).toBe("ok");
     expect(types).toEqual([
+      "RunStarted",
       "ToolLoopIteration",
       "ModelResponded",
+      "ToolCallStarted",
       "ToolProviderDiscovered",
       "ToolsInjected",
       "ToolInvoked",
       "ToolLoopIteration",
       "ModelResponded",
+      "RunFinished",
     ]);
     expect(runIds.size).toBe(1);
   });
