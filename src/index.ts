@@ -50,6 +50,8 @@ export { PromptTemplateError } from "./disclosure/prompt-template-error.js";
 export { ToolSourceClashError } from "./runner/tool-source-clash-error.js";
 export { ApprovalRequiredError } from "./runner/approval-required-error.js";
 export { SnapshotError } from "./runner/restore-tools.js";
+export { UnsupportedModelSettingError } from "./adapters/model-settings.js";
+export { TelemetryUnavailableError } from "./telemetry/telemetry-unavailable-error.js";
 
 // Tools
 export { defineTool } from "./tools/define-tool.js";
@@ -70,8 +72,12 @@ export type {
   ToolLoopEvent,
   ToolLoopObserver,
   ToolFailureReason,
+  RunStartedEvent,
+  RunFinishedEvent,
   ToolLoopIterationEvent,
   ModelRespondedEvent,
+  ModelWarningEvent,
+  ToolCallStartedEvent,
   ToolInvokedEvent,
   ToolFailedEvent,
   ToolProviderDiscoveredEvent,
@@ -81,6 +87,13 @@ export type {
   VisibilityExpandedEvent,
 } from "./events/tool-loop-event.js";
 export type { RunCounters } from "./events/run-counters.js";
+
+// Usage, cost, telemetry and the debug log
+export type { PriceTable, Pricing } from "./events/pricing.js";
+export type { RunCost, StepCost, ProviderCost } from "./events/cost-ledger.js";
+export type { DebugLogger } from "./events/debug-log.js";
+export type { TelemetryOptions, TelemetryTracer } from "./telemetry/telemetry-options.js";
+export { estimateDefinitionTokens } from "./tools/definition-tokens.js";
 
 // Strategies
 export { ToolProviderStrategy } from "./strategies/tool-provider-strategy.js";

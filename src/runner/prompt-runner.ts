@@ -5,6 +5,8 @@ import type { DynamicToolSource } from "../loop/tool-source-port.js";
 import type { PromptTemplate } from "../disclosure/prompt-template.js";
 import type { PromptParams, VisibilityOverrides } from "../disclosure/section-visibility.js";
 import type { VisibilitySnapshot } from "../disclosure/visibility-store.js";
+import { debugLogObserver, STDERR_LOGGER, type DebugLogger } from "../events/debug-log.js";
+import type { Pricing } from "../events/pricing.js";
 import { RunEvents } from "../events/run-events.js";
 import type { ToolLoopObserver } from "../events/tool-loop-event.js";
 import type { ConversationAdapter } from "../loop/conversation-port.js";
@@ -17,6 +19,8 @@ import type { ToolInjectionStrategy } from "../strategies/tool-injection-strateg
 import { ToolProviderStrategy } from "../strategies/tool-provider-strategy.js";
 import type { AnyTool } from "../tools/tool.js";
 import { toolsFrom, type ToolSource } from "../tools/tool-sources.js";
+import { telemetryObserver } from "../telemetry/telemetry-observer.js";
+import type { TelemetryOptions } from "../telemetry/telemetry-options.js";
 import { ApprovalRequiredError } from "./approval-required-error.js";
 import { executeRun, type RunSetup, type TemplatePrompt } from "./execute-run.js";
 import type { ProviderResolver } from "./restore-tools.js";
@@ -33,6 +37,11 @@ export type PromptRunnerOptions =
 export interface DiscoveryOptions {
   /** Most injected tools offered at once (least recently used go first). Default 64. */
   readonly maxInjectedTools?: number;
+  /**
+   * Most definition tokens (estimated: characters / 4 of name, description and schema) the injected tools
+   * may add to each request; least recently used go first, as for `maxInjectedTools`. Unlimited by default.
+   */
+  readonly maxInjectedTokens?: number;
 }
 
 /** Options of one run. */
@@ -65,6 +74,9 @@ export interface RunnerConfig {
   readonly settings: RunSettings;
   readonly sources: readonly DynamicToolSource[];
   readonly approval?: ApprovalPredicate;
+  readonly telemetry?: TelemetryOptions;
+  readonly pricing?: Pricing;
+  readonly logger?: DebugLogger;
 }
 
 export const DEFAULT_MAX_ITERATIONS = DEFAULT_RUN_SETTINGS.maxIterations;
@@ -111,7 +123,10 @@ export class PromptRunner {
     const others = this.config.strategies.filter((s) => !(s instanceof ToolProviderStrategy));
     return this.derive({
       strategies: [...others, new ToolProviderStrategy()],
-      settings: withSettings(this.config.settings, { maxInjectedTools: options.maxInjectedTools }),
+      settings: withSettings(this.config.settings, {
+        maxInjectedTools: options.maxInjectedTools,
+        maxInjectedTokens: options.maxInjectedTokens,
+      }),
     });
   }
 
@@ -166,6 +181,32 @@ export class PromptRunner {
   /** Receives every event of every run. */
   withObserver(observer: ToolLoopObserver): this {
     return this.derive({ observers: [...this.config.observers, observer] });
+  }
+
+  /**
+   * Records every run as OpenTelemetry spans (`entity_tools.run`, a `chat` span per model call, an
+   * `execute_tool` span per tool call, tool-set changes as span events), through `@opentelemetry/api`'s
+   * global tracer provider or the `tracer` given. `@opentelemetry/api` is an optional peer dependency,
+   * loaded when the first such run starts. Arguments and results are recorded only with `recordContent`.
+   */
+  withTelemetry(options: TelemetryOptions = {}): this {
+    return this.derive({ telemetry: options });
+  }
+
+  /**
+   * Prices in USD per million tokens (one table, or a function of the model id): every result then has a
+   * `cost` with the total, each step's cost, and what each discovered provider's tools and calls added.
+   */
+  withPricing(pricing: Pricing): this {
+    return this.derive({ pricing });
+  }
+
+  /**
+   * Logs each step, tool-set change and error of every run in one line (as `ENTITY_TOOLS_DEBUG=1` does to
+   * standard error). Nothing is logged by default.
+   */
+  withLogger(logger: DebugLogger): this {
+    return this.derive({ logger });
   }
 
   /** Wraps every tool execution; the first added is the outermost. */
@@ -259,7 +300,7 @@ export class PromptRunner {
     stream?: StreamHooks,
   ): Promise<ToolLoopResult<T>> {
     const output = options.output === undefined ? undefined : resolveOutput(options.output);
-    const events = new RunEvents(stream ? [...this.config.observers, stream.observe] : this.config.observers);
+    const events = new RunEvents(await this.observers(stream), this.config.pricing);
     const { observers: _observers, ...config } = this.config;
     const outcome = await executeRun({
       ...config,
@@ -283,7 +324,20 @@ export class PromptRunner {
       usage: outcome.usage,
       counters: events.counters,
       visibility: outcome.visibility,
+      ...(events.cost ? { cost: events.cost } : {}),
     };
+  }
+
+  /** Every observer of a run: the runner's, then telemetry, the debug log and the stream's. */
+  private async observers(stream: StreamHooks | undefined): Promise<ToolLoopObserver[]> {
+    const { telemetry, logger, observers } = this.config;
+    const log = logger ?? (process.env["ENTITY_TOOLS_DEBUG"] === "1" ? STDERR_LOGGER : undefined);
+    return [
+      ...observers,
+      ...(telemetry ? [await telemetryObserver(telemetry)] : []),
+      ...(log ? [debugLogObserver(log)] : []),
+      ...(stream ? [stream.observe] : []),
+    ];
   }
 
   /** A copy with some settings changed; each value is checked (see `RunSettings`). */

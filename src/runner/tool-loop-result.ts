@@ -1,4 +1,5 @@
 import type { ModelMessage } from "ai";
+import type { RunCost } from "../events/cost-ledger.js";
 import type { RunCounters } from "../events/run-counters.js";
 import type { VisibilitySnapshot } from "../disclosure/visibility-store.js";
 import type { PendingApproval } from "../loop/approval-gate.js";
@@ -27,8 +28,13 @@ export interface ToolLoopResult<T> {
   readonly totalIterations: number;
   /** Every tool added during the run, in order. */
   readonly injectedTools: readonly AnyTool[];
-  /** Input and output tokens of the whole run, as the backend reported them (0 where it did not). */
+  /**
+   * Tokens of the whole run (input, output, cached input, reasoning), as the backend reported them (0 where
+   * it did not); a resumed run's include the part before the pause.
+   */
   readonly usage: TokenUsage;
+  /** With `withPricing`: what this call (run, stream or resume) cost, per step and per discovered provider. */
+  readonly cost?: RunCost;
   readonly counters: RunCounters;
   /** Section visibility at the end of the run: pass it as `visibility` to resume in the same state. */
   readonly visibility: VisibilitySnapshot;

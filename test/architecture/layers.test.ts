@@ -14,7 +14,8 @@ const LAYERS: readonly (readonly string[])[] = [
   ["src/events"],
   ["src/strategies"],
   ["src/loop"],
-  ["src/adapters", "src/disclosure"],
+  // Telemetry is an observer of events (with @opentelemetry/api, loaded lazily); the runner attaches it.
+  ["src/adapters", "src/disclosure", "src/telemetry"],
   ["src/runner"],
   ["src/testing", "src/codex", "src/mcp"],
   ["src/index.ts"],

@@ -1,0 +1,69 @@
+import type { ToolLoopEvent, ToolLoopObserver } from "./tool-loop-event.js";
+
+/** Where debug lines go: `console` fits, as do pino, winston and most loggers. */
+export interface DebugLogger {
+  info(line: string): void;
+  warn(line: string): void;
+  error(line: string): void;
+}
+
+/** The logger `ENTITY_TOOLS_DEBUG=1` turns on: standard error, so a program's own output stays clean. */
+export const STDERR_LOGGER: DebugLogger = {
+  info: (line) => console.error(line),
+  warn: (line) => console.error(line),
+  error: (line) => console.error(line),
+};
+
+/**
+ * An observer that logs a run's steps, tool-set changes and errors, one line each, prefixed with
+ * `[entity-tools <run id>]`. Tool arguments and results are never logged (they may hold personal data).
+ */
+export function debugLogObserver(logger: DebugLogger): ToolLoopObserver {
+  return (event) => {
+    const line = lineOf(event);
+    if (!line) return;
+    const text = `[entity-tools ${event.runId}] ${line.text}`;
+    logger[line.level](text);
+  };
+}
+
+function lineOf(event: ToolLoopEvent): { level: keyof DebugLogger; text: string } | undefined {
+  const info = (text: string) => ({ level: "info" as const, text });
+  switch (event.type) {
+    case "RunStarted":
+      return info(event.resumed ? "run resumed" : "run started");
+    case "ModelResponded": {
+      const u = event.usage;
+      const calls = event.toolCalls.map((c) => c.toolName).join(", ") || "none";
+      return info(
+        `step ${event.iteration}${event.modelId ? ` (${event.modelId})` : ""}: ${Math.round(event.durationMs)} ms, ` +
+          `tokens in ${u.inputTokens} (cached ${u.cachedInputTokens}) out ${u.outputTokens} (reasoning ${u.reasoningTokens}), tool calls: ${calls}`,
+      );
+    }
+    case "ModelWarning":
+      return { level: "warn", text: `step ${event.iteration}: ${event.message}` };
+    case "ToolFailed":
+      return { level: "warn", text: `tool ${event.toolName} failed (${event.reason}): ${event.message}` };
+    case "ToolProviderDiscovered":
+      return info(
+        `discovered ${event.providerClass.name} ${event.instanceId}: ${event.exposedTools.join(", ")}`,
+      );
+    case "ToolsInjected":
+      return info(`tools injected by ${event.triggeredBy}: ${event.toolNames.join(", ")}`);
+    case "ToolsRemoved":
+      return info(
+        `tools removed (${event.reason === "budget" ? "evicted" : event.reason}): ${event.toolNames.join(", ")}`,
+      );
+    case "VisibilityExpanded":
+      return info(`section ${event.sectionKey} expanded (${event.mode})`);
+    case "RunFinished":
+      return event.error
+        ? {
+            level: "error",
+            text: `run failed after ${event.iterations} steps: ${event.error.name}: ${event.error.message}`,
+          }
+        : info(`run ${event.status} after ${event.iterations} steps, ${Math.round(event.durationMs)} ms`);
+    default:
+      return undefined;
+  }
+}

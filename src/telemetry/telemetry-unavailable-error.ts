@@ -1,0 +1,12 @@
+import { EntityToolsError } from "../errors/entity-tools-error.js";
+
+/** `withTelemetry` was asked for spans and `@opentelemetry/api` could not be loaded. */
+export class TelemetryUnavailableError extends EntityToolsError {
+  constructor(cause: unknown) {
+    super(
+      `withTelemetry needs the package @opentelemetry/api, which could not be loaded (${String(cause)}). ` +
+        "Install it (npm install @opentelemetry/api) next to your OpenTelemetry SDK.",
+      { cause },
+    );
+  }
+}
