@@ -27,8 +27,8 @@ interface RunSpans {
 
 /**
  * Turns a run's events into OpenTelemetry spans, with the GenAI semantic conventions: `entity_tools.run`
- * (`invoke_agent`), one `chat {model}` span per model call and one `execute_tool {name}` span per tool
- * call under it, and the tool-set changes as span events (`tools.injected`, `tools.removed`,
+ * (`invoke_agent`) with, under it, one `chat {model}` span per model call and one `execute_tool {name}`
+ * span per tool call (siblings, as the conventions have them; `entity_tools.step` says which step asked), and the tool-set changes as span events (`tools.injected`, `tools.removed`,
  * `tools.renamed`, `tools.restart`) on the span of the tool call that caused them (the run's span for
  * changes between steps: a tool source's update, a restart). Errors are recorded as exceptions named by
  * their error class. Built from events only, so every backend (streamed, resumed, Codex) gives one shape.
@@ -117,7 +117,7 @@ export class SpanRecorder {
               ...(this.recordContent ? { "gen_ai.tool.call.arguments": json(event.input) } : {}),
             },
           },
-          this.api.trace.setSpan(this.api.context.active(), spans.step ?? spans.run),
+          this.api.trace.setSpan(this.api.context.active(), spans.run),
         );
         spans.tools.set(event.toolCallId, tool);
         spans.current = tool;
@@ -144,7 +144,7 @@ export class SpanRecorder {
                 "entity_tools.step": event.iteration,
               },
             },
-            this.api.trace.setSpan(this.api.context.active(), spans.step ?? spans.run),
+            this.api.trace.setSpan(this.api.context.active(), spans.run),
           );
         tool.setAttribute("error.type", event.reason);
         if (this.recordContent) tool.setAttribute("gen_ai.tool.call.result", event.message);
