@@ -13,6 +13,7 @@ import {
   type ModelMessage,
 } from "ai";
 import { MAX_INPUT_DEPTH } from "../loop/execution/input-shape.js";
+import { untilAborted } from "../loop/until-aborted.js";
 import { ConvertedPromptCache, systemMessages, type PromptSlice } from "./converted-prompt-cache.js";
 import { guardDeepArguments } from "./deep-arguments-guard.js";
 import { checkModelSettings, stepTimeoutMs, type AiSdkAdapterSettings } from "./model-settings.js";
@@ -125,7 +126,8 @@ export class AiSdkAdapter implements ModelAdapter {
       (s): s is AbortSignal => s !== undefined,
     );
     const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
-    const result = await step({ ...request, signal });
+    // A provider that ignores its signal is cut off all the same once the step's time is up.
+    const result = await untilAborted(step({ ...request, signal }), signal);
     const warning = this.unreported;
     this.unreported = undefined;
     return { ...result, modelId: modelIdOf(this.model), ...(warning ? { warnings: [warning] } : {}) };
