@@ -10,7 +10,13 @@ export interface ScriptedToolCall {
 export interface ScriptedTurn {
   readonly text?: string;
   readonly toolCalls?: readonly ScriptedToolCall[];
-  readonly usage?: { readonly inputTokens: number; readonly outputTokens: number };
+  /** `cachedInputTokens` are part of `inputTokens`, `reasoningTokens` part of `outputTokens`, as providers report them. */
+  readonly usage?: {
+    readonly inputTokens: number;
+    readonly outputTokens: number;
+    readonly cachedInputTokens?: number;
+    readonly reasoningTokens?: number;
+  };
 }
 
 let nextCallId = 1;
@@ -29,12 +35,14 @@ export function generateResult(turn: ScriptedTurn): LanguageModelV3GenerateResul
   }
   const calls = turn.toolCalls?.length ?? 0;
   const { inputTokens: input, outputTokens: output } = turn.usage ?? { inputTokens: 0, outputTokens: 0 };
+  const cached = turn.usage?.cachedInputTokens ?? 0;
+  const reasoning = turn.usage?.reasoningTokens ?? 0;
   return {
     content,
     finishReason: { unified: calls > 0 ? "tool-calls" : "stop", raw: undefined },
     usage: {
-      inputTokens: { total: input, noCache: input, cacheRead: 0, cacheWrite: 0 },
-      outputTokens: { total: output, text: output, reasoning: 0 },
+      inputTokens: { total: input, noCache: input - cached, cacheRead: cached, cacheWrite: 0 },
+      outputTokens: { total: output, text: output - reasoning, reasoning },
     },
     warnings: [],
   };

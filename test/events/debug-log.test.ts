@@ -1,0 +1,62 @@
+// The debug switch: withLogger (or ENTITY_TOOLS_DEBUG=1, to standard error) logs steps, tool-set changes
+// and errors in one line each; nothing is logged by default.
+import "../fixtures/store/register.js";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { PromptRunner } from "entity-tools";
+import { CustomerSearchTools } from "../fixtures/store/customer-search-tools.js";
+import { call, mockModel, text } from "../support/mock-model.js";
+
+const discoveryRun = () =>
+  new PromptRunner({ model: mockModel(call("searchCustomer", { name: "John Smith" }), text("found")) })
+    .withTools(new CustomerSearchTools())
+    .withToolProviderDiscovery();
+
+afterEach(() => {
+  vi.unstubAllEnvs();
+  vi.restoreAllMocks();
+});
+
+describe("the debug log", () => {
+  it("withLogger: one line per step, tool-set change and the run's end", async () => {
+    const lines: string[] = [];
+    const log = (line: string) => lines.push(line);
+    await discoveryRun().withLogger({ info: log, warn: log, error: log }).run("q");
+    const text = lines.map((l) => l.replace(/^\[entity-tools run-\d+\] /, "").replace(/\d+ ms/g, "N ms"));
+    expect(text).toEqual([
+      "run started",
+      "step 1 (mock-model-id): N ms, tokens in 0 (cached 0) out 0 (reasoning 0), tool calls: searchCustomer",
+      "discovered Customer c123: customer_c123_getAverageSpend, customer_c123_recentOrders",
+      "tools injected by searchCustomer: customer_c123_getAverageSpend, customer_c123_recentOrders",
+      "step 2 (mock-model-id): N ms, tokens in 0 (cached 0) out 0 (reasoning 0), tool calls: none",
+      "run completed after 2 steps, N ms",
+    ]);
+  });
+
+  it("errors are logged at error level with our error class", async () => {
+    const errors: string[] = [];
+    const model = mockModel(() => {
+      throw new Error("provider down");
+    });
+    const runner = new PromptRunner({ model, modelSettings: { maxRetries: 0 } }).withLogger({
+      info: () => {},
+      warn: () => {},
+      error: (line) => errors.push(line),
+    });
+    await expect(runner.run("q")).rejects.toThrow();
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(/run failed after 1 steps: ModelCallError: .*provider down/);
+  });
+
+  it("ENTITY_TOOLS_DEBUG=1 logs to standard error; without it nothing is logged", async () => {
+    const stderr = vi.spyOn(console, "error").mockImplementation(() => {});
+    const stdout = vi.spyOn(console, "log").mockImplementation(() => {});
+    await discoveryRun().run("q");
+    expect(stderr).not.toHaveBeenCalled();
+    vi.stubEnv("ENTITY_TOOLS_DEBUG", "1");
+    await discoveryRun().run("q");
+    expect(stderr.mock.calls.map((c) => String(c[0]))).toContainEqual(
+      expect.stringMatching(/run completed after 2 steps/),
+    );
+    expect(stdout).not.toHaveBeenCalled();
+  });
+});
