@@ -14,6 +14,7 @@ import {
 } from "entity-tools";
 import { CodexAppServerAdapter, CodexAppServerError, type CodexAppServerOptions } from "entity-tools/codex";
 import { CustomerSearchTools } from "../fixtures/store/customer-search-tools.js";
+import { memoryTracer, spanTree } from "../support/span-tree.js";
 
 const FAKE = path.resolve("test/support/fake-app-server.mjs");
 
@@ -181,6 +182,24 @@ describe("CodexAppServerAdapter against a fake app-server", () => {
     }).run("q");
     expect(run.totalIterations).toBe(3);
     expect(run.counters.modelCalls).toBe(3);
+  });
+
+  it("withTelemetry: a Codex run gives the AI SDK's span shape (a run span, a chat span per iteration, a tool span per call)", async () => {
+    const { tracer, spans } = memoryTracer();
+    await fakeRunner({ toolCalls: [{ tool: "searchCustomer", arguments: { name: "John Smith" } }] })
+      .withToolProviderDiscovery()
+      .withTelemetry({ tracer })
+      .run("q");
+    expect(spanTree(spans())).toEqual([
+      "entity_tools.run",
+      "  chat",
+      "  execute_tool searchCustomer",
+      "    · tools.injected customer_c123_getAverageSpend,customer_c123_recentOrders by searchCustomer from Customer:c123",
+      // The new tools restart the thread (the default newTools mode); the fake replays its script there.
+      "  chat",
+      "  execute_tool searchCustomer",
+      "  chat",
+    ]);
   });
 
   it("reports the tokens Codex counted for the run's turns as ToolLoopResult.usage", async () => {
