@@ -82,4 +82,18 @@ describe("architecture", () => {
     for (const file of graph.keys()) visit(file, []);
     expect(cycles).toEqual([]);
   });
+
+  it("loads @opentelemetry/api (an optional peer) only lazily, from src/telemetry", () => {
+    const eager: string[] = [];
+    for (const file of graph.keys()) {
+      const source = readFileSync(file, "utf8");
+      // `import type` is erased; a value import or a require would load the package with entity-tools.
+      const loads = /^\s*import\s+(?!type\s)[^;]*?from\s+"@opentelemetry\/|require\("@opentelemetry\//m.test(
+        source,
+      );
+      const lazy = source.includes('import("@opentelemetry/api")');
+      if (loads || (lazy && !file.startsWith("src/telemetry/"))) eager.push(file);
+    }
+    expect(eager).toEqual([]);
+  });
 });
