@@ -1,16 +1,18 @@
 // `npm run demo`: runs an example agent end to end and prints what happened at every step.
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { PromptRunner } from "entity-tools";
+import { PromptRunner, type RunCost } from "entity-tools";
 import { EXAMPLES } from "./agents.js";
 import { chooseModel, DEFAULT_OPENAI_MODEL } from "./demo/choose-model.js";
 import { formatEntry, mermaidTrace } from "./demo/format-trace.js";
+import { DEMO_PRICES, formatCost, withEstimatedUsage } from "./demo/run-cost.js";
 import { TraceRecorder } from "./demo/trace-recorder.js";
 
 const HELP = `Usage: npm run demo -- [--example NAME] [--model ID] [--trace FILE.md]
 
 Runs an entity-tools example agent and prints each step: the tools offered (and which are new), each
-call with its arguments, each result (abbreviated), each injection, and the final answer.
+call with its arguments, each result (abbreviated), each injection, the final answer, and what the run
+cost, per step and per discovered provider.
 
   --example  ${EXAMPLES.map((e) => e.name).join(" | ")} (default: customer-spend)
   --model    model id; default ${DEFAULT_OPENAI_MODEL} with OPENAI_API_KEY, required with OPENAI_BASE_URL
@@ -53,14 +55,21 @@ async function main(argv: string[]): Promise<number> {
       `entity-tools demo · example: ${agent.name}\nmodel: ${chosen.label}\nquestion: ${agent.question}`,
     );
     const trace = new TraceRecorder((entry) => console.log(formatEntry(entry)));
+    let cost: RunCost | undefined;
+    const model = chosen.offline ? withEstimatedUsage(chosen.model) : chosen.model;
     const runner = agent
-      .configure(new PromptRunner({ model: chosen.model, modelSettings: { maxRetries: 1 } }))
-      .withObserver(trace.observe);
+      .configure(new PromptRunner({ model, modelSettings: { maxRetries: 1 } }))
+      .withPricing(DEMO_PRICES)
+      .withObserver(trace.observe)
+      .withObserver((event) => {
+        if (event.type === "RunFinished") cost = event.cost;
+      });
     const answer = await agent.ask(runner, agent.question);
     const shown = typeof answer === "string" ? answer : JSON.stringify(answer, null, 2);
     console.log(
       `\n── answer${typeof answer === "object" && answer !== null ? ` (${answer.constructor.name})` : ""}:\n${shown}`,
     );
+    if (cost) console.log(formatCost(cost, chosen.offline));
     if (values.trace) {
       writeFileSync(
         values.trace,

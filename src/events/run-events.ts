@@ -1,4 +1,5 @@
-import { CostLedger, type RunCost } from "./cost-ledger.js";
+import { CostLedger } from "./cost-ledger.js";
+import type { RunCost } from "./run-cost.js";
 import type { Pricing } from "./pricing.js";
 import { countDiscovered, countEvent, emptyCounters, type RunCounters } from "./run-counters.js";
 import type { RunEventInit, ToolLoopEvent, ToolLoopObserver } from "./tool-loop-event.js";

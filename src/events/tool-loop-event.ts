@@ -13,6 +13,7 @@ export type ToolFailureReason =
   | "denied"
   | "not-run";
 
+import type { RunCost } from "./run-cost.js";
 import type { TokenUsage } from "./token-usage.js";
 
 interface RunEvent {
@@ -36,6 +37,8 @@ export interface RunFinishedEvent extends RunEvent {
   readonly usage: TokenUsage;
   readonly durationMs: number;
   readonly error?: Error;
+  /** With `withPricing`: what the run cost (as `ToolLoopResult.cost`, also when it failed). */
+  readonly cost?: RunCost;
 }
 
 /** A model call is about to be made. */

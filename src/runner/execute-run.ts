@@ -102,6 +102,7 @@ export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
       usage: subtractUsage(init.usage, before),
       iterations: setup.events.counters.modelCalls,
       durationMs: performance.now() - started,
+      ...(setup.events.cost ? { cost: setup.events.cost } : {}),
     });
   try {
     const outcome = await runAttempts(setup);

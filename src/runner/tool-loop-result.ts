@@ -1,5 +1,5 @@
 import type { ModelMessage } from "ai";
-import type { RunCost } from "../events/cost-ledger.js";
+import type { RunCost } from "../events/run-cost.js";
 import type { RunCounters } from "../events/run-counters.js";
 import type { VisibilitySnapshot } from "../disclosure/visibility-store.js";
 import type { PendingApproval } from "../loop/approval-gate.js";

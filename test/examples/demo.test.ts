@@ -32,6 +32,14 @@ describe("npm run demo", () => {
     );
     expect(stdout).toContain('   tool  ← customer_c123_getAverageSpend: {"amount":46.83,"currency":"USD"}');
     expect(stdout).toContain("── answer (SpendAnswer):");
+    // The cost of the run, per step, and what the discovered customer's tools and call added.
+    expect(stdout).toMatch(
+      /── cost: \$\d+\.\d{6} over 3 step\(s\) \(token counts estimated: offline model\)/,
+    );
+    expect(stdout).toMatch(/ {3}step 3: \$\d+\.\d{6} · in \d+ \(cached 0\) out \d+/);
+    expect(stdout).toMatch(
+      / {3}Customer c123: \$0\.0000[1-9]\d · [1-9]\d* definition token\(s\) across later requests, 1 call\(s\)/,
+    );
     const markdown = readFileSync(trace, "utf8");
     expect(markdown).toContain("sequenceDiagram");
     expect(markdown).toContain("  R->>T: customer_c123_getAverageSpend({})");
