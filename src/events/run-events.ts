@@ -6,6 +6,22 @@ import type { RunEventInit, ToolLoopEvent, ToolLoopObserver } from "./tool-loop-
 
 let nextRunId = 1;
 
+/** What a run is doing while an observer's scope is active: a step's model call, or one tool call. */
+export type ScopeTarget = { readonly kind: "step" } | { readonly kind: "tool"; readonly toolCallId: string };
+
+/**
+ * Runs `work` inside an observer's context for it (telemetry makes the step's or the call's span the
+ * active one, so spans the AI SDK or a tool opens nest under it). Must return what `work` returns.
+ */
+export type RunScope = <T>(runId: string, target: ScopeTarget, work: () => Promise<T>) => Promise<T>;
+
+/** Options of {@link RunEvents}. */
+export interface RunEventsOptions {
+  /** Prices: the run keeps its cost (see `cost`). */
+  readonly pricing?: Pricing;
+  readonly scope?: RunScope;
+}
+
 /** The event channel of one run: stamps the run id, keeps the counters (and the cost), and notifies observers. */
 export class RunEvents {
   readonly runId = `run-${nextRunId++}`;
@@ -14,9 +30,15 @@ export class RunEvents {
 
   constructor(
     private readonly observers: readonly ToolLoopObserver[],
-    pricing?: Pricing,
+    private readonly options: RunEventsOptions = {},
   ) {
-    this.ledger = pricing && new CostLedger(pricing);
+    this.ledger = options.pricing && new CostLedger(options.pricing);
+  }
+
+  /** `work` (a model call, a tool call) inside the observers' scope for it, if one was given. */
+  within<T>(target: ScopeTarget, work: () => Promise<T>): Promise<T> {
+    const scope = this.options.scope;
+    return scope ? scope(this.runId, target, work) : work();
   }
 
   /** The run's cost so far; undefined without pricing. */

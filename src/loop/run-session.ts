@@ -182,6 +182,11 @@ export class RunSession {
     return tools;
   }
 
+  /** `work` (this step's model call) inside the observers' scope for the step (see `RunEvents.within`). */
+  inStep<T>(work: () => Promise<T>): Promise<T> {
+    return this.init.events.within({ kind: "step" }, work);
+  }
+
   /**
    * Awaits `work` (a model call, a turn) unless the run is cancelled first, so a backend that ignores the
    * signal cannot keep a cancelled run pending.

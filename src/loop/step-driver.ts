@@ -29,7 +29,7 @@ export async function driveSteps(
       const ask =
         onPart && adapter.stream ? () => adapter.stream!(request, onPart) : () => adapter.step(request);
       const started = performance.now();
-      const response = await session.untilAborted(callBackend(ask, session.signal));
+      const response = await session.untilAborted(callBackend(() => session.inStep(ask), session.signal));
       session.recordResponse(response, performance.now() - started);
       const next =
         response.toolCalls.length === 0

@@ -19,7 +19,7 @@ import type { ToolInjectionStrategy } from "../strategies/tool-injection-strateg
 import { ToolProviderStrategy } from "../strategies/tool-provider-strategy.js";
 import type { AnyTool } from "../tools/tool.js";
 import { toolsFrom, type ToolSource } from "../tools/tool-sources.js";
-import { telemetryObserver } from "../telemetry/telemetry-observer.js";
+import { runTelemetry } from "../telemetry/run-telemetry.js";
 import type { TelemetryOptions } from "../telemetry/telemetry-options.js";
 import { ApprovalRequiredError } from "./approval-required-error.js";
 import { executeRun, type RunSetup, type TemplatePrompt } from "./execute-run.js";
@@ -300,7 +300,19 @@ export class PromptRunner {
     stream?: StreamHooks,
   ): Promise<ToolLoopResult<T>> {
     const output = options.output === undefined ? undefined : resolveOutput(options.output);
-    const events = new RunEvents(await this.observers(stream), this.config.pricing);
+    const { telemetry, logger, observers, pricing } = this.config;
+    const traced = telemetry && (await runTelemetry(telemetry));
+    const log = logger ?? (process.env["ENTITY_TOOLS_DEBUG"] === "1" ? STDERR_LOGGER : undefined);
+    // The runner's observers, then telemetry, the debug log and the stream's.
+    const events = new RunEvents(
+      [
+        ...observers,
+        ...(traced ? [traced.observe] : []),
+        ...(log ? [debugLogObserver(log)] : []),
+        ...(stream ? [stream.observe] : []),
+      ],
+      { pricing, scope: traced?.scope },
+    );
     const { observers: _observers, ...config } = this.config;
     const outcome = await executeRun({
       ...config,
@@ -326,18 +338,6 @@ export class PromptRunner {
       visibility: outcome.visibility,
       ...(events.cost ? { cost: events.cost } : {}),
     };
-  }
-
-  /** Every observer of a run: the runner's, then telemetry, the debug log and the stream's. */
-  private async observers(stream: StreamHooks | undefined): Promise<ToolLoopObserver[]> {
-    const { telemetry, logger, observers } = this.config;
-    const log = logger ?? (process.env["ENTITY_TOOLS_DEBUG"] === "1" ? STDERR_LOGGER : undefined);
-    return [
-      ...observers,
-      ...(telemetry ? [await telemetryObserver(telemetry)] : []),
-      ...(log ? [debugLogObserver(log)] : []),
-      ...(stream ? [stream.observe] : []),
-    ];
   }
 
   /** A copy with some settings changed; each value is checked (see `RunSettings`). */

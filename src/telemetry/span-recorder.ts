@@ -1,5 +1,6 @@
 import type * as Api from "@opentelemetry/api";
 import type { Attributes, Span, Tracer } from "@opentelemetry/api";
+import type { RunScope } from "../events/run-events.js";
 import type { ToolLoopEvent } from "../events/tool-loop-event.js";
 import type { TokenUsage } from "../events/token-usage.js";
 
@@ -65,6 +66,17 @@ export class SpanRecorder {
     }
     const spans = this.runs.get(event.runId);
     if (spans) this.record(spans, event);
+  };
+
+  /**
+   * Runs a step's model call or a tool call with its span active, so spans opened inside (the AI SDK's
+   * own with `experimental_telemetry`, a database client's in a tool) are its children.
+   */
+  readonly scope: RunScope = (runId, target, work) => {
+    const spans = this.runs.get(runId);
+    const span = target.kind === "step" ? spans?.step : spans?.tools.get(target.toolCallId);
+    if (!span) return work();
+    return this.api.context.with(this.api.trace.setSpan(this.api.context.active(), span), work);
   };
 
   private record(spans: RunSpans, event: ToolLoopEvent): void {

@@ -71,11 +71,13 @@ export class ToolCallExecutor {
     const started = performance.now();
     let value: unknown;
     try {
-      value = await invokeTool(tool, input, call.toolCallId, {
-        middleware: this.setup.middleware,
-        timeoutMs: settings.toolTimeoutMs,
-        signal,
-      });
+      value = await events.within({ kind: "tool", toolCallId: call.toolCallId }, () =>
+        invokeTool(tool, input, call.toolCallId, {
+          middleware: this.setup.middleware,
+          timeoutMs: settings.toolTimeoutMs,
+          signal,
+        }),
+      );
     } catch (error) {
       if (isToolTimeout(error)) {
         const message = `Tool "${tool.name}" did not finish within ${error.ms} ms`;
