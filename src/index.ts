@@ -85,6 +85,7 @@ export type {
   ToolsRemovedEvent,
   OutputRejectedEvent,
   VisibilityExpandedEvent,
+  ConversationRestartedEvent,
 } from "./events/tool-loop-event.js";
 export type { RunCounters } from "./events/run-counters.js";
 

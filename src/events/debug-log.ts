@@ -56,6 +56,8 @@ function lineOf(event: ToolLoopEvent): { level: keyof DebugLogger; text: string 
       );
     case "VisibilityExpanded":
       return info(`section ${event.sectionKey} expanded (${event.mode})`);
+    case "ConversationRestarted":
+      return info(`conversation restarted in a new thread with ${event.toolNames.length} tools`);
     case "RunFinished":
       return event.error
         ? {

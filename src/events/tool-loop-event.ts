@@ -158,6 +158,15 @@ export interface VisibilityExpandedEvent extends RunEvent {
   readonly unlockedTools: readonly string[];
 }
 
+/**
+ * A conversation backend (Codex) that cannot add tools to a running thread stopped it and goes on in a new
+ * one, which offers `toolNames` (the tools that appeared included) and a transcript of the calls so far.
+ */
+export interface ConversationRestartedEvent extends RunEvent {
+  readonly type: "ConversationRestarted";
+  readonly toolNames: readonly string[];
+}
+
 /** Everything a run reports to observers. */
 export type ToolLoopEvent =
   | RunStartedEvent
@@ -172,7 +181,8 @@ export type ToolLoopEvent =
   | ToolsInjectedEvent
   | ToolsRemovedEvent
   | OutputRejectedEvent
-  | VisibilityExpandedEvent;
+  | VisibilityExpandedEvent
+  | ConversationRestartedEvent;
 
 /**
  * Receives every event of every run of a runner. What it throws, and the rejection of a promise it

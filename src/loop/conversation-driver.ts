@@ -86,6 +86,7 @@ export async function driveConversation(adapter: ConversationAdapter, session: R
         if (stop) return session.end(stop);
         await conversation.close();
         conversation = undefined;
+        session.conversationRestarted();
         input = continuation(prompt, transcriptOf(session.history), session.registry.names());
         session.append({ role: "user", content: input });
         continue;

@@ -221,6 +221,11 @@ export class RunSession {
     });
   }
 
+  /** Tells observers that a conversation backend goes on in a new thread, to offer the tools it has now. */
+  conversationRestarted(): void {
+    this.init.events.emit({ type: "ConversationRestarted", toolNames: this.registry.names() });
+  }
+
   /** Appends a message that is not a model response (a driver's continuation prompt, a partial turn). */
   append(message: ModelMessage): void {
     this.history.push(message);

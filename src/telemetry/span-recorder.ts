@@ -199,6 +199,9 @@ export class SpanRecorder {
             "entity_tools.tools": [...event.unlockedTools],
           });
         break;
+      case "ConversationRestarted":
+        spans.run.addEvent("tools.restart", { "entity_tools.tools": [...event.toolNames] });
+        break;
       case "OutputRejected":
         spans.run.addEvent("output.rejected", { "entity_tools.problems": [...event.problems] });
         break;
