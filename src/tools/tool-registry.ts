@@ -110,9 +110,8 @@ export class ToolRegistry {
       } else {
         if (existing) outcome.replaced.push({ previous: existing, next: tool });
         else outcome.added.push(tool);
-        if (existing && this.recency.has(tool.name))
-          this.injectedTokens -= estimateDefinitionTokens(existing);
-        if (!this.permanent.has(tool.name)) this.injectedTokens += estimateDefinitionTokens(tool);
+        if (existing && this.recency.has(tool.name)) this.injectedTokens -= this.tokensOf(existing);
+        if (!this.permanent.has(tool.name)) this.injectedTokens += this.tokensOf(tool);
         this.tools.set(tool.name, tool);
         this.snapshot = undefined;
       }
@@ -131,7 +130,7 @@ export class ToolRegistry {
       this.tools.delete(name);
       this.snapshot = undefined;
       this.permanent.delete(name);
-      if (this.recency.delete(name)) this.injectedTokens -= estimateDefinitionTokens(tool);
+      if (this.recency.delete(name)) this.injectedTokens -= this.tokensOf(tool);
       removed.push(tool);
     }
     return removed;
@@ -187,9 +186,14 @@ export class ToolRegistry {
       this.tools.delete(name);
       this.snapshot = undefined;
       this.recency.delete(name);
-      this.injectedTokens -= estimateDefinitionTokens(tool);
+      this.injectedTokens -= this.tokensOf(tool);
     }
     return evicted;
+  }
+
+  /** A tool's definition tokens, counted only under a token budget (no cost per tool without one). */
+  private tokensOf(tool: AnyTool): number {
+    return this.options.maxInjectedTokens === undefined ? 0 : estimateDefinitionTokens(tool);
   }
 }
 
