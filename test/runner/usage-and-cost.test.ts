@@ -117,7 +117,11 @@ describe("usage and cost", () => {
   });
 
   it("maxInjectedTokens evicts the least recently used injected tools by their definition tokens", async () => {
-    const model = mockModel(call("findCustomers", { text: "Smith" }), text("done"));
+    const model = mockModel(
+      call("searchCustomer", { name: "John Smith" }),
+      call("searchCustomer", { name: "Jane Smith" }),
+      text("done"),
+    );
     const probe = new PromptRunner({
       model: mockModel(call("searchCustomer", { name: "John Smith" }), text("x")),
     })
@@ -132,8 +136,14 @@ describe("usage and cost", () => {
       .withToolProviderDiscovery({ maxInjectedTokens: oneCustomer })
       .withObserver((e) => events.push(e))
       .run("q");
-    // Two customers' tools came in; one customer's worth of tokens fits: the older one's tools went.
+    // One customer's tools fit; when Jane's come in, John's (used less recently) make room.
     expect(offeredAt(model, 1)).toEqual([
+      "searchCustomer",
+      "findCustomers",
+      "customer_c123_getAverageSpend",
+      "customer_c123_recentOrders",
+    ]);
+    expect(offeredAt(model, 2)).toEqual([
       "searchCustomer",
       "findCustomers",
       "customer_c456_getAverageSpend",

@@ -63,6 +63,31 @@ describe("withTelemetry: the span tree", () => {
       expect(Object.keys(span.attributes).filter((k) => /arguments|result|text/.test(k))).toEqual([]);
   });
 
+  it("an eviction by the tool budget is a tools.removed event (cause: evicted) on the call that made room", async () => {
+    const { tracer, spans } = memoryTracer();
+    const model = mockModel(
+      call("searchCustomer", { name: "John Smith" }),
+      call("searchCustomer", { name: "Jane Smith" }),
+      text("done"),
+    );
+    await new PromptRunner({ model })
+      .withTools(new CustomerSearchTools())
+      .withToolProviderDiscovery({ maxInjectedTools: 2 })
+      .withTelemetry({ tracer })
+      .run("q");
+    expect(spanTree(spans())).toEqual([
+      "entity_tools.run",
+      "  chat mock-model-id",
+      "  execute_tool searchCustomer",
+      `    ${INJECTED_JOHN}`,
+      "  chat mock-model-id",
+      "  execute_tool searchCustomer",
+      "    · tools.injected customer_c456_getAverageSpend,customer_c456_recentOrders by searchCustomer from Customer:c456",
+      "    · tools.removed customer_c123_getAverageSpend,customer_c123_recentOrders by evicted from Customer:c123",
+      "  chat mock-model-id",
+    ]);
+  });
+
   it("records arguments and results only with recordContent", async () => {
     const { tracer, spans } = memoryTracer();
     await new PromptRunner({ model: mockModel(call("searchCustomer", { name: "Nobody" }), text("none")) })
