@@ -115,7 +115,12 @@ describe("createMcpServer", () => {
     const events: ToolLoopEvent[] = [];
     const { client } = await session({ observers: [(e) => events.push(e)] });
     await client.callTool({ name: "searchCustomer", arguments: { name: "John Smith" } });
-    expect(events.map((e) => e.type)).toEqual(["ToolProviderDiscovered", "ToolsInjected", "ToolInvoked"]);
+    expect(events.map((e) => e.type)).toEqual([
+      "ToolCallStarted",
+      "ToolProviderDiscovered",
+      "ToolsInjected",
+      "ToolInvoked",
+    ]);
   });
 
   it("dispatch: call_discovered_tool reaches discovered tools, which the result that found them describes", async () => {
