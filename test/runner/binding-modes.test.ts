@@ -1,9 +1,11 @@
 import "../fixtures/register.js";
+import { readFileSync } from "node:fs";
 import { beforeEach, describe, expect, it } from "vitest";
 import {
   EntityHandleCodec,
   PromptRunner,
   type DiscoveryOptions,
+  type RunSnapshot,
   type ToolLoopEvent,
   type ToolProviderDiscoveredEvent,
 } from "entity-tools";
@@ -255,5 +257,56 @@ describe("handles mode", () => {
     expect(run.status).toBe("awaiting-approval");
     expect(seen.at(-1)).toEqual({ handle: handleOf(bank.accounts[1]!) });
     expect(ran).toEqual([]);
+  });
+});
+
+describe("snapshots written by earlier versions and by handles mode", () => {
+  const fixture = (version: number) =>
+    JSON.parse(
+      readFileSync(new URL(`../fixtures/snapshots/run-snapshot-v${version}.json`, import.meta.url), "utf8"),
+    ) as RunSnapshot;
+  const resumeIn = async (version: number, binding: Binding) => {
+    const bank = new Bank(); // a fresh process: nothing of the first run is live
+    const model = mockModel(text("done"));
+    const snapshot = fixture(version);
+    const run = await new PromptRunner({ model })
+      .withTools(bank)
+      .withToolProviderDiscovery({ binding, handleKey: "snapshot-fixture-key" })
+      .resume(snapshot, {
+        approvals: { [snapshot.paused!.calls[0]!.toolCallId]: { approved: true } },
+        resolveProvider: (cls, id) =>
+          cls === "Account" ? bank.accounts.find((a) => a.id === id) : undefined,
+      });
+    return { run, model };
+  };
+
+  it("a version 1 snapshot (per-instance names) resumes: the approved call runs on the resolved provider", async () => {
+    const { run, model } = await resumeIn(1, "per-instance");
+    expect(run.result).toBe("done");
+    expect(ran).toEqual(["withdraw 2 20"]);
+    expect(offeredAt(model, 0)).toContain("account_2_withdraw");
+    expect(run.snapshot.version).toBe(2);
+  });
+
+  it("a version 2 snapshot records handle tools by class and method, and resumes in a fresh runner", async () => {
+    expect(fixture(2).tools).toContainEqual({
+      name: "account_withdraw",
+      binding: "handles",
+      providerClass: "Account",
+      method: "withdraw",
+    });
+    const { run, model } = await resumeIn(2, "handles");
+    expect(run.result).toBe("done");
+    expect(ran).toEqual(["withdraw 2 20"]);
+    expect(offeredAt(model, 0)).toEqual(["findAccounts", "notes", "account_getBalance", "account_withdraw"]);
+  });
+
+  it("a runner without handles tells the model the handle tools are gone, and the run goes on", async () => {
+    const { run, model } = await resumeIn(2, "per-instance");
+    expect(run.result).toBe("done");
+    expect(ran).toEqual([]);
+    expect(JSON.stringify(model.doGenerateCalls[0]!.prompt)).toContain(
+      "Cannot restore the tool account_withdraw: this runner does not bind handles",
+    );
   });
 });
