@@ -3,7 +3,9 @@ import { readFileSync } from "node:fs";
 import { beforeEach, describe, expect, it } from "vitest";
 import {
   EntityHandleCodec,
+  LlmTool,
   PromptRunner,
+  ToolProvider,
   type DiscoveryOptions,
   type RunSnapshot,
   type ToolLoopEvent,
@@ -14,6 +16,30 @@ import { Customer, OrderRepository } from "../fixtures/shop.js";
 import { call, mockModel, offeredAt, text, toolResultsSeenAt, type MockTurn } from "../support/mock-model.js";
 
 const KEY = "binding-modes-test-key";
+
+/** A provider class no generated module knows (test files are outside the fixtures' schema project). */
+@ToolProvider({ prefix: "ticket" })
+class Ticket {
+  constructor(public id: string) {}
+  @LlmTool("Close this ticket")
+  close(): string {
+    return `closed ${this.id}`;
+  }
+  @LlmTool({
+    description: "Assign this ticket",
+    parameters: { type: "object", properties: { to: { type: "string" } }, required: ["to"] },
+  })
+  assign(to: string): string {
+    return `${this.id} → ${to}`;
+  }
+}
+
+class Desk {
+  @LlmTool("Open tickets")
+  openTickets(): Ticket[] {
+    return [new Ticket("t1"), new Ticket("t2")];
+  }
+}
 const codec = new EntityHandleCodec(KEY);
 const handleOf = (provider: object) => codec.handleOf(provider);
 
@@ -89,6 +115,7 @@ describe("handles mode", () => {
     const first = offeredAt(model, 0);
     expect(first).toEqual([
       "findAccounts",
+      "byOwner",
       "notes",
       "account_getBalance",
       "account_withdraw",
@@ -120,18 +147,32 @@ describe("handles mode", () => {
     expect(seen).not.toContain("0000");
   });
 
-  it("without known classes, a class's tools join once, at its first discovery", async () => {
-    const bank = new Bank();
-    const model = mockModel(
-      call("findAccounts", { owner: "Ann" }),
-      call("findAccounts", { owner: "Bob" }),
-      text("ok"),
-    );
-    const run = await runner(model, bank, { binding: "handles" }).run("Ann and Bob?");
-    expect(offeredAt(model, 0)).toEqual(["findAccounts", "notes"]);
-    expect(offeredAt(model, 1)).toEqual(["findAccounts", "notes", "account_getBalance", "account_withdraw"]);
+  it("by default the classes come from the generated schema module: what the tools can return", async () => {
+    const model = mockModel(call("findAccounts", { owner: "Ann" }), text("ok"));
+    const run = await runner(model, new Bank(), { binding: "handles" }).run("Ann?");
+    expect(offeredAt(model, 0)).toEqual([
+      "findAccounts",
+      "byOwner",
+      "notes",
+      "account_getBalance",
+      "account_withdraw",
+      "account_read",
+    ]);
+    expect(offeredAt(model, 1)).toEqual(offeredAt(model, 0));
+    expect(run.injectedTools).toEqual([]);
+  });
+
+  it("a class known neither way has its tools join once, at its first discovery, in method order", async () => {
+    const desk = new Desk();
+    const model = mockModel(call("openTickets"), call("openTickets"), text("ok"));
+    const run = await new PromptRunner({ model })
+      .withTools(desk)
+      .withToolProviderDiscovery({ binding: "handles" })
+      .run("Tickets?");
+    expect(offeredAt(model, 0)).toEqual(["openTickets"]);
+    expect(offeredAt(model, 1)).toEqual(["openTickets", "ticket_close", "ticket_assign"]);
     expect(offeredAt(model, 2)).toEqual(offeredAt(model, 1));
-    expect(run.injectedTools.map((t) => t.name)).toEqual(["account_getBalance", "account_withdraw"]);
+    expect(run.injectedTools.map((t) => t.name)).toEqual(["ticket_close", "ticket_assign"]);
   });
 
   describe("a handle that cannot be used is an error result, and nothing runs", () => {
@@ -298,7 +339,15 @@ describe("snapshots written by earlier versions and by handles mode", () => {
     const { run, model } = await resumeIn(2, "handles");
     expect(run.result).toBe("done");
     expect(ran).toEqual(["withdraw 2 20"]);
-    expect(offeredAt(model, 0)).toEqual(["findAccounts", "notes", "account_getBalance", "account_withdraw"]);
+    // The restored tools are the ones the schema module makes known anyway: offered once each.
+    expect(offeredAt(model, 0)).toEqual([
+      "findAccounts",
+      "byOwner",
+      "notes",
+      "account_getBalance",
+      "account_withdraw",
+      "account_read",
+    ]);
   });
 
   it("a runner without handles tells the model the handle tools are gone, and the run goes on", async () => {
@@ -308,5 +357,38 @@ describe("snapshots written by earlier versions and by handles mode", () => {
     expect(JSON.stringify(model.doGenerateCalls[0]!.prompt)).toContain(
       "Cannot restore the tool account_withdraw: this runner does not bind handles",
     );
+  });
+});
+
+describe("resuming handles mode in a fresh runner", () => {
+  it("handle tools of a class no module knows are restored, and the paused call re-binds its handle", async () => {
+    const desk = new Desk();
+    const handleOfT1 = new EntityHandleCodec(KEY).handleOf(new Ticket("t1"));
+    const first = mockModel(call("openTickets"), call("ticket_assign", { handle: handleOfT1, to: "Ann" }));
+    const paused = await new PromptRunner({ model: first })
+      .withTools(desk)
+      .withToolProviderDiscovery({ binding: "handles", handleKey: KEY })
+      .withApproval((c) => c.toolName === "ticket_assign")
+      .run("Assign t1 to Ann");
+    expect(paused.status).toBe("awaiting-approval");
+
+    const snapshot = JSON.parse(JSON.stringify(paused.snapshot)) as RunSnapshot;
+    const second = mockModel(text("assigned"));
+    const asked: unknown[] = [];
+    const resumed = await new PromptRunner({ model: second })
+      .withTools(new Desk())
+      .withToolProviderDiscovery({
+        binding: "handles",
+        handleKey: KEY,
+        resolveProvider: (cls, id) => {
+          asked.push([cls, id]);
+          return new Ticket(String(id));
+        },
+      })
+      .resume(snapshot, { approvals: { [paused.pendingApprovals[0]!.approvalId]: { approved: true } } });
+    expect(resumed.result).toBe("assigned");
+    expect(asked).toEqual([["Ticket", "t1"]]);
+    expect(offeredAt(second, 0)).toEqual(["openTickets", "ticket_close", "ticket_assign"]);
+    expect(toolResultsSeenAt(second, 0).at(-1)).toBe("t1 → Ann");
   });
 });
