@@ -30,7 +30,8 @@ class Ticket {
     parameters: { type: "object", properties: { to: { type: "string" } }, required: ["to"] },
   })
   assign(to: string): string {
-    return `${this.id} → ${to}`;
+    const version = (this as { version?: number }).version;
+    return `${this.id}${version ? ` (v${version})` : ""} → ${to}`;
   }
 }
 
@@ -94,6 +95,31 @@ describe.each<Binding>(["per-instance", "handles"])("discovery with %s binding",
     });
     expect(resumed.result).toBe("done");
     expect(ran).toEqual(["withdraw 2 20"]);
+  });
+  it("middleware wraps the call with its tool and input; a timeout turns a slow call into an error result", async () => {
+    const bank = new Bank();
+    const seen: string[] = [];
+    const model = mockModel(
+      call("findAccounts", { owner: "Bob" }),
+      operation(binding, bank.accounts[1]!, "getBalance"),
+      text("ok"),
+    );
+    await runner(model, bank, { binding })
+      .withToolMiddleware(async (info, next) => {
+        seen.push(`${info.tool.name} ${JSON.stringify(info.input)}`);
+        if (info.tool.name.endsWith("getBalance")) await new Promise((r) => setTimeout(r, 200));
+        // A well-behaved slow tool stops when its signal says the call was given up.
+        return info.context.signal.aborted ? undefined : next();
+      })
+      .withToolTimeout(50)
+      .run("?");
+    expect(seen.at(-1)).toBe(
+      binding === "handles"
+        ? `account_getBalance ${JSON.stringify({ handle: handleOf(bank.accounts[1]!) })}`
+        : "account_2_getBalance {}",
+    );
+    expect(toolResultsSeenAt(model, 2).at(-1)).toMatch(/did not finish within 50 ms/);
+    expect(ran).toEqual([]);
   });
 });
 
@@ -279,6 +305,37 @@ describe("handles mode", () => {
     await runner(model, bank, options).run("Ann's balances");
     expect(ran).toEqual(["getBalance 1", "getBalance 1"]);
     expect(toolResultsSeenAt(model, 3).slice(-2)).toEqual(["7", "100"]);
+  });
+
+  it("the newest instance of an identity wins, and its discovery says it replaced the older one", async () => {
+    let version = 0;
+    const desk = { openTickets: () => [Object.assign(new Ticket("t1"), { version: ++version })] };
+    class FreshDesk {
+      @LlmTool("Open tickets")
+      openTickets(): Ticket[] {
+        return desk.openTickets();
+      }
+    }
+    const events: ToolProviderDiscoveredEvent[] = [];
+    const handle = handleOf(new Ticket("t1"));
+    const model = mockModel(
+      call("openTickets"),
+      call("openTickets"),
+      call("ticket_assign", { handle, to: "Ann" }),
+      text("ok"),
+    );
+    await new PromptRunner({ model })
+      .withTools(new FreshDesk())
+      .withToolProviderDiscovery({ binding: "handles", handleKey: KEY })
+      .withObserver((e) => {
+        if (e.type === "ToolProviderDiscovered") events.push(e);
+      })
+      .run("?");
+    expect(events.map((e) => [e.handle, e.replacedEarlierInstance])).toEqual([
+      [handle, false],
+      [handle, true],
+    ]);
+    expect(toolResultsSeenAt(model, 3).at(-1)).toBe("t1 (v2) → Ann");
   });
 
   it("a withApproval predicate sees the handle in the input", async () => {
