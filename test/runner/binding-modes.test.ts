@@ -216,7 +216,7 @@ describe("handles mode", () => {
       [
         "another class's",
         handleOf(new AccountNote(2)),
-        "names a AccountNote, and this tool takes a Account's handle",
+        "is of class AccountNote, and this tool takes handles of class Account",
       ],
     ];
     it.each(cases)("%s", async (_, handle, why) => {
@@ -261,7 +261,11 @@ describe("handles mode", () => {
   });
 
   it.each([
-    ["another class", () => new AccountNote(2), "resolveProvider returned a AccountNote, not a Account"],
+    [
+      "another class",
+      () => new AccountNote(2),
+      "resolveProvider returned an object of class AccountNote, not of class Account",
+    ],
     ["another id", () => new Account(3, "Cy", 1), "resolveProvider returned the one with id 3, not 2"],
     ["the same id as text", () => new Account("2", "Bob", 1), 'returned the one with id "2", not 2'],
   ])("a resolver returning %s is refused", async (_, resolved, why) => {
@@ -336,6 +340,44 @@ describe("handles mode", () => {
       [handle, true],
     ]);
     expect(toolResultsSeenAt(model, 3).at(-1)).toBe("t1 (v2) → Ann");
+  });
+
+  it("two classes with one prefix and one method get two tools, each running on its own class", async () => {
+    @ToolProvider({ prefix: "account" })
+    class AccountTwin {
+      constructor(public id: number) {}
+      @LlmTool("Get this twin's balance")
+      getBalance(): string {
+        return `twin ${this.id}`;
+      }
+    }
+    const twin = new AccountTwin(2);
+    const model = mockModel(
+      (options) => {
+        const names = (options.tools ?? []).map((t) => t.name);
+        const twinTool = names.find((n) => n.startsWith("account_getBalance_"))!;
+        return call(twinTool, { handle: handleOf(twin) });
+      },
+      call("account_getBalance", { handle: handleOf(twin) }),
+      text("ok"),
+    );
+    await new PromptRunner({ model })
+      .withToolProviderDiscovery({
+        binding: "handles",
+        classes: [Account, AccountTwin],
+        handleKey: KEY,
+        resolveProvider: () => twin,
+      })
+      .run("?");
+    expect(offeredAt(model, 0)).toEqual([
+      "account_getBalance",
+      "account_withdraw",
+      expect.stringMatching(/^account_getBalance_[0-9a-z]{16}$/),
+    ]);
+    expect(toolResultsSeenAt(model, 2)).toEqual([
+      "twin 2",
+      expect.stringContaining("is of class AccountTwin, and this tool takes handles of class Account"),
+    ]);
   });
 
   it("a withApproval predicate sees the handle in the input", async () => {

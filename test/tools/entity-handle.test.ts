@@ -127,7 +127,7 @@ describe("handle tools", () => {
     const [restore] = handleToolsOf(AccountArchive, bindings);
     const { handle } = bindings.remember(new Account("a1"));
     expect(restore!.checkInput!({ handle })).toContain(
-      "names a Account, and this tool takes a AccountArchive's handle",
+      "is of class Account, and this tool takes handles of class AccountArchive",
     );
   });
 
@@ -156,7 +156,11 @@ describe("handle tools", () => {
     it.each([
       ["no resolver", undefined, "no resolveProvider was given"],
       ["nothing returned", () => undefined, "resolveProvider returned nothing"],
-      ["another class", () => new Account("z9"), "returned a Account, not a AccountArchive"],
+      [
+        "another class",
+        () => new Account("z9"),
+        "returned an object of class Account, not of class AccountArchive",
+      ],
       ["another id", () => new AccountArchive("z8"), 'returned the one with id "z8", not "z9"'],
       [
         "a throw",
