@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { beforeEach, describe, expect, it } from "vitest";
 import {
   EntityHandleCodec,
+  InvalidToolProviderError,
   LlmTool,
   PromptRunner,
   ToolProvider,
@@ -378,6 +379,15 @@ describe("handles mode", () => {
       "twin 2",
       expect.stringContaining("is of class AccountTwin, and this tool takes handles of class Account"),
     ]);
+  });
+
+  it("a class in `classes` that is not a @ToolProvider is refused when discovery is configured", () => {
+    expect(() =>
+      new PromptRunner({ model: mockModel() }).withToolProviderDiscovery({
+        binding: "handles",
+        classes: [Bank],
+      }),
+    ).toThrow(InvalidToolProviderError);
   });
 
   it("a withApproval predicate sees the handle in the input", async () => {
