@@ -82,6 +82,11 @@ describe("the handle codec", () => {
     });
   });
 
+  it("reads back the handle of a class with a non-ASCII name", () => {
+    const handle = codec.mint({ className: "Kündé", instanceKey: "string:k1" });
+    expect(codec.read(handle)).toMatchObject({ ok: true, className: "Kündé", id: "k1" });
+  });
+
   it("the same key accepts another codec's handles; an empty key is refused", () => {
     const handle = codec.handleOf(new Account(7));
     expect(new EntityHandleCodec(Buffer.from("key-1")).read(handle)).toMatchObject({ ok: true, id: 7 });
