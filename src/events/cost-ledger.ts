@@ -45,8 +45,11 @@ export class CostLedger {
           };
           this.providers.set(key, entry);
         }
-        for (const name of event.exposedTools)
-          this.owners.set(name, { entry, tokens: event.definitionTokens[name] ?? 0 });
+        // Tools of this provider alone (a handle tool serves every instance of its class: not attributed).
+        for (const name of event.exposedTools) {
+          const tokens = event.definitionTokens[name];
+          if (tokens !== undefined) this.owners.set(name, { entry, tokens });
+        }
         break;
       }
       case "ToolLoopIteration":

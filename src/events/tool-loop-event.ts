@@ -124,6 +124,8 @@ export interface ToolProviderDiscoveredEvent extends RunEvent {
    * `estimateDefinitionTokens`).
    */
   readonly definitionTokens: Readonly<Record<string, number>>;
+  /** In handles mode (`binding: "handles"`): the provider's handle, as the model read it. */
+  readonly handle?: string;
 }
 
 /** Tools were added to the running conversation. */
