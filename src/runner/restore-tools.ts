@@ -8,8 +8,8 @@ import {
 import { bindProviderTools } from "../tools/bind-tools.js";
 import type { AnyTool } from "../tools/tool.js";
 
-/** Returns the live provider of a snapshot's tools: by class (source name) and id. Sync or async. */
-export type ProviderResolver = (providerClass: string, id: string | number) => unknown;
+export type { ProviderResolver } from "../tools/entity-handle-bindings.js";
+import type { ProviderResolver } from "../tools/entity-handle-bindings.js";
 
 /** A snapshot this runner cannot resume: another format or version, or tools it does not have. */
 export class SnapshotError extends EntityToolsError {}
