@@ -204,7 +204,10 @@ async function subscribe(client: McpClientLike, notify: () => void): Promise<voi
 async function withDeadline<T>(work: Promise<T>, ms: number, label: string): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${label} did not finish listing its tools within ${ms} ms`)), ms);
+    timer = setTimeout(
+      () => reject(new Error(`${label} did not finish listing its tools within ${ms} ms`)),
+      ms,
+    );
   });
   try {
     return await Promise.race([work, late]);

@@ -114,7 +114,9 @@ export function createMcpServer(options: McpServerOptions): Server {
   const events = new RunEvents(options.observers ?? []);
   const approvals = new McpApprovals(
     options.approval,
-    typeof options.handleKey === "string" || options.handleKey instanceof Uint8Array ? options.handleKey : undefined,
+    typeof options.handleKey === "string" || options.handleKey instanceof Uint8Array
+      ? options.handleKey
+      : undefined,
   );
   const server = new SessionServer(
     { name: options.name, version: options.version },
@@ -127,7 +129,11 @@ export function createMcpServer(options: McpServerOptions): Server {
   const modern = () => (server.getNegotiatedProtocolVersion() ?? "") >= "2026";
 
   server.setRequestHandler("tools/list", () => {
-    const tools = modern() ? modernList : options.dispatch ? [...session.all(), dispatcherTool] : session.all();
+    const tools = modern()
+      ? modernList
+      : options.dispatch
+        ? [...session.all(), dispatcherTool]
+        : session.all();
     return { tools: tools.map(describeTool) };
   });
 
@@ -237,7 +243,9 @@ function describeTool(tool: AnyTool) {
 
 /** Whether the client can show an elicitation form: its request's envelope (2026-07-28) or its initialize. */
 function clientCanElicit(server: Server, ctx: ServerContext): boolean {
-  const declared = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY];
+  const declared = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[
+    CLIENT_CAPABILITIES_META_KEY
+  ];
   const capabilities = (declared ?? server.getClientCapabilities()) as { elicitation?: unknown } | undefined;
   return capabilities?.elicitation !== undefined && capabilities.elicitation !== null;
 }

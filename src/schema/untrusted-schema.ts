@@ -29,8 +29,7 @@ function* patternsOf(node: unknown, depth: number): Generator<string> {
   }
   for (const [key, value] of Object.entries(node)) {
     if (key === "pattern" && typeof value === "string") yield value;
-    if (key === "patternProperties" && typeof value === "object" && value !== null)
-      yield* Object.keys(value);
+    if (key === "patternProperties" && typeof value === "object" && value !== null) yield* Object.keys(value);
     yield* patternsOf(value, depth + 1);
   }
 }
