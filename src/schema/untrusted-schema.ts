@@ -41,38 +41,25 @@ function* patternsOf(node: unknown, depth: number): Generator<string> {
 function backtracksSafely(pattern: string): boolean {
   // Each open group: whether it holds a repetition or an alternation so far.
   const groups: { risky: boolean }[] = [];
-  let lastGroupRisky = false;
+  const markEnclosing = () => {
+    if (groups.length > 0) groups.at(-1)!.risky = true;
+  };
   for (let i = 0; i < pattern.length; i++) {
     const char = pattern[i]!;
     if (char === "\\") {
       if (/[1-9k]/.test(pattern[i + 1] ?? "")) return false; // a back-reference
       i++;
-      lastGroupRisky = false;
-      continue;
-    }
-    if (char === "[") {
+    } else if (char === "[") {
       i = classEnd(pattern, i);
-      lastGroupRisky = false;
-      continue;
-    }
-    if (char === "(") {
+    } else if (char === "(") {
       groups.push({ risky: false });
-      continue;
+    } else if (char === ")") {
+      const risky = groups.pop()?.risky ?? false;
+      if (risky && isRepetition(pattern, i + 1)) return false;
+      if (risky) markEnclosing();
+    } else if (char === "|" || isRepetition(pattern, i)) {
+      markEnclosing();
     }
-    if (char === ")") {
-      const group = groups.pop();
-      lastGroupRisky = group?.risky ?? false;
-      if (lastGroupRisky && groups.length > 0) groups.at(-1)!.risky = true;
-      if (isRepetition(pattern, i + 1) && lastGroupRisky) return false;
-      if (isRepetition(pattern, i + 1) && groups.length > 0) groups.at(-1)!.risky = true;
-      continue;
-    }
-    if (char === "|") {
-      if (groups.length > 0) groups.at(-1)!.risky = true;
-      continue;
-    }
-    if (isRepetition(pattern, i) && groups.length > 0) groups.at(-1)!.risky = true;
-    lastGroupRisky = false;
   }
   return true;
 }
