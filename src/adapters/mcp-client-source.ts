@@ -119,7 +119,11 @@ export class McpClientToolSource implements DynamicToolSource {
     const pages = await withDeadline(this.pages(signal), TOOL_LIST_TIMEOUT_MS, this.label);
     const tools: AnyTool[] = [];
     const skipped: SkippedSourceTool[] = [];
-    for (const tool of pages.tools) {
+    for (const listed of pages.tools) {
+      // Schemas are validated with ajv's default dialect, as ours are: the declared one (2026-07-28
+      // servers declare JSON Schema 2020-12) is dropped, as `$schema` is before anything reaches a model.
+      const { $schema: _dialect, ...inputSchema } = listed.inputSchema as Record<string, unknown>;
+      const tool = { ...listed, inputSchema: inputSchema as McpTool["inputSchema"] };
       const problem = untrustedSchemaProblem(tool.inputSchema);
       if (problem) skipped.push({ toolName: tool.name, reason: problem });
       else tools.push(this.toTool(tool));

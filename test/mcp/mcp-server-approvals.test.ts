@@ -41,7 +41,10 @@ function setup(extra: Partial<McpServerOptions> = {}) {
       defineTool({
         name: "wipe",
         description: "Wipe a cart",
-        execute: () => void ran.push("wipe") ?? "wiped",
+        execute: () => {
+          ran.push("wipe");
+          return "wiped";
+        },
       }),
     ],
     ...extra,
