@@ -76,6 +76,7 @@ describe("the built package, imported by its own name (npm test builds first)", 
         "ToolProviderStrategy",
         "ToolSchemaError",
         "ToolSourceClashError",
+        "ToolSourceError",
         "VisibilityExpansionRequired",
         "bindObjectTools",
         "bindProviderTools",
@@ -96,7 +97,7 @@ describe("the built package, imported by its own name (npm test builds first)", 
         "buildDynamicTools",
         "buildToolCallDeltaFromDynamicRequest",
       ],
-      mcp: ["createMcpServer"],
+      mcp: ["DEFAULT_LIST_TTL_MS", "createMcpServer"],
     });
   });
 
