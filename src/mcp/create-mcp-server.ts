@@ -28,6 +28,7 @@ import type { ProviderResolver } from "../tools/entity-handle-bindings.js";
 import type { AnyTool } from "../tools/tool.js";
 import { ToolRegistry } from "../tools/tool-registry.js";
 import { toolsFrom, type ToolSource } from "../tools/tool-sources.js";
+import { returnedProviderClasses } from "../tools/provider-classes.js";
 import { HandleSurface } from "./handle-surface.js";
 import { APPROVAL_INPUT, APPROVAL_SCHEMA, McpApprovals } from "./mcp-approval.js";
 
@@ -44,8 +45,9 @@ export interface McpServerOptions {
   readonly discovery?: boolean;
   /**
    * The `@ToolProvider` classes whose handle tools the 2026-07-28 list offers (`customer_getAverageSpend`
-   * with a `handle` argument); a call's result names the handle of every provider of these classes it
-   * returned. Default: none.
+   * with a `handle` argument); a call's result names the handle of every provider it returned. Default,
+   * with `discovery`: the classes the generated schema module says the tools can return; else none. A
+   * class not listed cannot be reached on 2026-07-28 (the list never changes).
    */
   readonly classes?: readonly Function[];
   /**
@@ -101,15 +103,17 @@ export function createMcpServer(options: McpServerOptions): Server {
     maxResultChars: options.maxResultChars,
   });
   const plain = toolsFrom(options.tools, []);
+  const classes = options.classes ?? (options.discovery ? returnedProviderClasses(plain) : []);
   const surface =
-    options.classes && options.classes.length > 0
+    classes.length > 0
       ? new HandleSurface({
-          classes: options.classes,
+          classes,
           handleKey: options.handleKey,
           resolveProvider: options.resolveProvider,
+          takenNames: plain.map((t) => t.name),
         })
       : undefined;
-  const modernList = [...plain, ...(surface?.listed() ?? [])];
+  const modernList = [...plain, ...(surface?.forCall().tools ?? [])];
   const session = new ToolRegistry(plain, { maxInjectedTools: settings.maxInjectedTools });
   const events = new RunEvents(options.observers ?? []);
   const approvals = new McpApprovals(
@@ -143,7 +147,7 @@ export function createMcpServer(options: McpServerOptions): Server {
     const handles = era ? surface?.forCall() : undefined;
     const registry = era ? new ToolRegistry([...plain, ...(handles?.tools ?? [])]) : session;
     const strategies = era
-      ? [...(handles ? [handles.notice] : []), ...(options.strategies ?? [])]
+      ? [...(handles ? [handles.discovery] : []), ...(options.strategies ?? [])]
       : [...(options.discovery ? [new ToolProviderStrategy()] : []), ...(options.strategies ?? [])];
     // One executor per call, so the call's own signal (the client cancelled, or left) stops it, and what
     // it injected is this call's alone.

@@ -12,6 +12,8 @@ export type ProviderResolver = (providerClass: string, id: string | number) => u
 /** What {@link HandleBindings.remember} did with a discovered provider. */
 export interface RememberedProvider {
   readonly handle: string;
+  /** The provider's id as text. */
+  readonly instanceId: string;
   /** An older instance with the same identity was live before (the newest state wins, as for names). */
   readonly replaced: boolean;
   /** The same instance was already live: nothing changed. */
@@ -33,13 +35,14 @@ export class HandleBindings {
 
   /** Records a discovered provider as the live instance of its handle. */
   remember(instance: object): RememberedProvider {
-    const { instanceKey } = providerIdentity(instance);
+    const { instanceKey, instanceId } = providerIdentity(instance);
     const className = sourceNameOf(instance.constructor);
     const key = `${className}|${instanceKey}`;
     const previous = this.live.get(key);
     this.live.set(key, instance);
     return {
       handle: this.codec.mint({ className, instanceKey }),
+      instanceId,
       replaced: previous !== undefined && previous !== instance,
       known: previous === instance,
     };

@@ -72,7 +72,7 @@ describe("runner.withMcpClient with an SDK v2 client on 2026-07-28", () => {
     }).connect();
     const model = mockModel(call("searchCustomer", { name: "John Smith" }), text("later"));
     await new PromptRunner({ model }).withMcpClient(client).run("q");
-    const handle = /handle "([^"]+)"/.exec(toolResultsSeenAt(model, 1)[0]!)![1]!;
+    const handle = /"(Customer:[^"]+)"/.exec(toolResultsSeenAt(model, 1)[0]!)![1]!;
     const next = mockModel(call("customer_getAverageSpend", { handle }), text("46.83"));
     await new PromptRunner({ model: next }).withMcpClient(client).run("q");
     expect(offeredAt(next, 0)).toEqual([

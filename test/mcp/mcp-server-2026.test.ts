@@ -18,7 +18,7 @@ const shop = () =>
     resolveProvider: (_cls, id) => search.findCustomers("").find((c) => c.id === id),
   });
 const text = (result: Record<string, unknown>) => (result.content as { text: string }[])[0]!.text;
-const handleIn = (result: Record<string, unknown>) => /handle "([^"]+)"/.exec(text(result))![1]!;
+const handleIn = (result: Record<string, unknown>) => /"(Customer:[^"]+)"/.exec(text(result))![1]!;
 
 describe("createMcpServer on 2026-07-28", () => {
   it("negotiates 2026-07-28 with an SDK v2 client", async () => {
@@ -58,7 +58,7 @@ describe("createMcpServer on 2026-07-28", () => {
       arguments: { name: "John Smith" },
     });
     expect(text(found)).toMatch(
-      /^\{"id":"c123","name":"John Smith","email":"john@example.com"\}\n\n\[Entities found:\nCustomer c123: handle "Customer:c123~[\w-]{22}" \(pass it to customer_getAverageSpend, customer_recentOrders\)\]$/,
+      /^\{"id":"c123","name":"John Smith","email":"john@example.com"\}\n\n\[Customer handle \["Customer:c123~[\w-]{22}"\]; operations: customer_getAverageSpend, customer_recentOrders; pass a handle as "handle"\.\]$/,
     );
     const other = await endpoint.connect(); // another client, another request, another server instance
     const spend = await other.callTool({
