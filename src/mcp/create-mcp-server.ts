@@ -30,7 +30,7 @@ import { ToolRegistry } from "../tools/tool-registry.js";
 import { toolsFrom, type ToolSource } from "../tools/tool-sources.js";
 import { returnedProviderClasses } from "../tools/provider-classes.js";
 import { HandleSurface } from "./handle-surface.js";
-import { APPROVAL_INPUT, APPROVAL_SCHEMA, McpApprovals } from "./mcp-approval.js";
+import { APPROVAL_INPUT, approvalForm, McpApprovals } from "./mcp-approval.js";
 
 /** Options of {@link createMcpServer}. */
 export interface McpServerOptions {
@@ -181,7 +181,7 @@ export function createMcpServer(options: McpServerOptions): Server {
           inputRequests: {
             [APPROVAL_INPUT]: inputRequired.elicit({
               message: step.message,
-              requestedSchema: structuredClone(APPROVAL_SCHEMA) as never,
+              requestedSchema: approvalForm(),
             }),
           },
           requestState: step.requestState,

@@ -17,14 +17,16 @@ export type ApprovalStep =
   | { readonly kind: "ask"; readonly message: string; readonly requestState: string }
   | { readonly kind: "refuse"; readonly text: string };
 
-/** The form a client shows to ask for an approval: one required yes/no. */
-export const APPROVAL_SCHEMA = {
-  type: "object",
-  properties: {
-    approve: { type: "boolean", title: "Approve", description: "Run this call?" },
-  },
-  required: ["approve"],
-} as const;
+/** The form a client shows to ask for an approval: one required yes/no (a fresh object each time). */
+export function approvalForm() {
+  return {
+    type: "object" as const,
+    properties: {
+      approve: { type: "boolean" as const, title: "Approve", description: "Run this call?" },
+    },
+    required: ["approve"],
+  };
+}
 
 /** What the client sent back for the approval question, as the SDK's `inputResponse` reads it. */
 export type ApprovalAnswer =

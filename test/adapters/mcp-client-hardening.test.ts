@@ -134,7 +134,7 @@ describe("runner.withMcpClient: untrusted lists", () => {
     });
   });
 
-  it("a tool added mid-run under a local tool's name does not take it: the local tool answers, the clash is reported", async () => {
+  it("a tool added mid-run under a local tool's name does not take it, nor its removal the local tool; the clash is reported", async () => {
     const tools: FakeTool[] = [{ name: "remote", inputSchema: objectSchema() }];
     const server = await rawServer("shop", tools);
     const local = defineTool({ name: "secret", description: "Local only", execute: () => "local secret" });
@@ -148,16 +148,29 @@ describe("runner.withMcpClient: untrusted lists", () => {
         return "added";
       },
     };
-    tools.push(addClash);
+    const dropClash = {
+      name: "dropClash",
+      inputSchema: objectSchema(),
+      run: async () => {
+        await server.changeTools(() =>
+          tools.splice(
+            tools.findIndex((t) => t.name === "secret"),
+            1,
+          ),
+        );
+        return "dropped";
+      },
+    };
+    tools.push(addClash, dropClash);
     const events: ToolLoopEvent[] = [];
-    const model = mockModel(call("addClash"), call("secret"), text("ok"));
+    const model = mockModel(call("addClash"), call("secret"), call("dropClash"), call("secret"), text("ok"));
     await new PromptRunner({ model })
       .withTools(local)
       .withMcpClient(server.client)
       .withObserver((e) => events.push(e))
       .run("q");
-    expect(toolResultsSeenAt(model, 2)).toEqual(["added", "local secret"]);
-    expect(server.called).toEqual(["addClash"]);
+    expect(toolResultsSeenAt(model, 4)).toEqual(["added", "local secret", "dropped", "local secret"]);
+    expect(server.called).toEqual(["addClash", "dropClash"]);
     expect(events.find((e) => e.type === "SourceToolSkipped")).toMatchObject({
       toolName: "secret",
       reason: "the name is taken by a tool of the runner",
