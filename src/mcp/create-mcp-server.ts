@@ -116,12 +116,7 @@ export function createMcpServer(options: McpServerOptions): Server {
   const modernList = [...plain, ...(surface?.forCall().tools ?? [])];
   const session = new ToolRegistry(plain, { maxInjectedTools: settings.maxInjectedTools });
   const events = new RunEvents(options.observers ?? []);
-  const approvals = new McpApprovals(
-    options.approval,
-    typeof options.handleKey === "string" || options.handleKey instanceof Uint8Array
-      ? options.handleKey
-      : undefined,
-  );
+  const approvals = new McpApprovals(options.approval, options.handleKey);
   const server = new SessionServer(
     { name: options.name, version: options.version },
     {
@@ -143,10 +138,10 @@ export function createMcpServer(options: McpServerOptions): Server {
 
   let calls = 0;
   server.setRequestHandler("tools/call", async (request, ctx): Promise<CallToolResult> => {
-    const era = modern();
-    const handles = era ? surface?.forCall() : undefined;
-    const registry = era ? new ToolRegistry([...plain, ...(handles?.tools ?? [])]) : session;
-    const strategies = era
+    const stateless = modern();
+    const handles = stateless ? surface?.forCall() : undefined;
+    const registry = stateless ? new ToolRegistry([...plain, ...(handles?.tools ?? [])]) : session;
+    const strategies = stateless
       ? [...(handles ? [handles.discovery] : []), ...(options.strategies ?? [])]
       : [...(options.discovery ? [new ToolProviderStrategy()] : []), ...(options.strategies ?? [])];
     // One executor per call, so the call's own signal (the client cancelled, or left) stops it, and what
@@ -164,7 +159,7 @@ export function createMcpServer(options: McpServerOptions): Server {
       toolName: request.params.name,
       input: request.params.arguments ?? {},
     };
-    const call = !era && options.dispatch ? unwrapDispatch(requested) : requested;
+    const call = !stateless && options.dispatch ? unwrapDispatch(requested) : requested;
     const iteration = ++calls;
     const resolution = resolveToolCall(call, registry, executor.unknownTools);
     if (resolution.ok) {
@@ -176,16 +171,7 @@ export function createMcpServer(options: McpServerOptions): Server {
         requestState: ctx.mcpReq.requestState(),
         canAsk: clientCanElicit(server, ctx),
       });
-      if (step.kind === "ask")
-        return inputRequired({
-          inputRequests: {
-            [APPROVAL_INPUT]: inputRequired.elicit({
-              message: step.message,
-              requestedSchema: approvalForm(),
-            }),
-          },
-          requestState: step.requestState,
-        }) as unknown as CallToolResult;
+      if (step.kind === "ask") return askForApproval(step.message, step.requestState);
       if (step.kind !== "run") {
         const part = executor.notRun(call, iteration, "denied", step.text);
         return { content: [{ type: "text", text: resultText(part.output) }], isError: true };
@@ -205,7 +191,7 @@ export function createMcpServer(options: McpServerOptions): Server {
         ? "The call was cancelled"
         : `The call of "${request.params.name}" failed in the server`;
     }
-    if (!era) {
+    if (!stateless) {
       const fresh = executor.injected;
       if (fresh.length > 0 && options.dispatch) text = `${text}\n\n${dispatchNotice(fresh)}`;
       if (fresh.length > 0 || registry.size !== before) await server.sendToolListChanged().catch(() => {});
@@ -232,6 +218,19 @@ class SessionServer extends Server {
     this.release();
     super._onclose();
   }
+}
+
+/**
+ * The question for the client: an `input_required` result with a form elicitation (on 2025-11-25 the
+ * SDK's shim sends it as `elicitation/create` and calls the handler again with the answer).
+ */
+function askForApproval(message: string, requestState: string): CallToolResult {
+  const question = inputRequired({
+    inputRequests: { [APPROVAL_INPUT]: inputRequired.elicit({ message, requestedSchema: approvalForm() }) },
+    requestState,
+  });
+  // The SDK accepts this result from a tools/call handler; its handler type names the complete result only.
+  return question as unknown as CallToolResult;
 }
 
 /** A tool as `tools/list` describes it; one that needs approval is marked destructive. */
