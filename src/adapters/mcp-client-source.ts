@@ -46,6 +46,7 @@ export interface McpClientLike {
   /** v2 only: opens a `subscriptions/listen` stream (2026-07-28). */
   listen?(filter: { toolsListChanged?: boolean }): Promise<{ close(): Promise<void> }>;
   getServerCapabilities?(): { tools?: { listChanged?: boolean } } | undefined;
+  readonly transport?: { readonly protocolVersion?: string };
 }
 
 /** Options of `runner.withMcpClient(client, options)`. */
@@ -101,7 +102,8 @@ export class McpClientToolSource implements DynamicToolSource {
 
   /** The protocol revision the client negotiated with the server. */
   get protocolVersion(): string | undefined {
-    return this.client.getNegotiatedProtocolVersion?.();
+    // v2 reports it; v1 keeps it on its HTTP transport only.
+    return this.client.getNegotiatedProtocolVersion?.() ?? this.client.transport?.protocolVersion;
   }
 
   async open(): Promise<void> {
