@@ -46,7 +46,8 @@ export interface McpClientLike {
   /** v2 only: opens a `subscriptions/listen` stream (2026-07-28). */
   listen?(filter: { toolsListChanged?: boolean }): Promise<{ close(): Promise<void> }>;
   getServerCapabilities?(): { tools?: { listChanged?: boolean } } | undefined;
-  readonly transport?: { readonly protocolVersion?: string };
+  /** v1 keeps the negotiated revision on its HTTP transport (`protocolVersion`). */
+  readonly transport?: object;
 }
 
 /** Options of `runner.withMcpClient(client, options)`. */
@@ -103,7 +104,9 @@ export class McpClientToolSource implements DynamicToolSource {
   /** The protocol revision the client negotiated with the server. */
   get protocolVersion(): string | undefined {
     // v2 reports it; v1 keeps it on its HTTP transport only.
-    return this.client.getNegotiatedProtocolVersion?.() ?? this.client.transport?.protocolVersion;
+    const transport = this.client.transport as { protocolVersion?: unknown } | undefined;
+    const v1 = typeof transport?.protocolVersion === "string" ? transport.protocolVersion : undefined;
+    return this.client.getNegotiatedProtocolVersion?.() ?? v1;
   }
 
   async open(): Promise<void> {
