@@ -179,7 +179,7 @@ describe("runner.withMcpClient: untrusted lists", () => {
 });
 
 describe("runner.withMcpClient: connections", () => {
-  it("two runners on one client both keep receiving the server's list changes", async () => {
+  it("a second runner on the same client does not take the list changes from a run in progress", async () => {
     const tools: FakeTool[] = [];
     const server = await rawServer("shop", tools);
     tools.push({
@@ -190,12 +190,16 @@ describe("runner.withMcpClient: connections", () => {
         return "grown";
       },
     });
-    const modelA = mockModel(text("first run"), call("grow"), text("ok"));
-    const runnerA = new PromptRunner({ model: modelA }).withMcpClient(server.client);
-    await runnerA.run("q"); // runner A subscribes first
-    await new PromptRunner({ model: mockModel(text("b")) }).withMcpClient(server.client).run("q"); // then B
-    await runnerA.run("q");
-    expect(offeredAt(modelA, 2)).toEqual(["grow", "grown"]);
+    const runnerB = new PromptRunner({ model: mockModel(text("b")) }).withMcpClient(server.client);
+    // Runner A's run is under way when runner B, on the same client, runs (and subscribes) in between.
+    const meanwhile = defineTool({
+      name: "meanwhile",
+      description: "B runs",
+      execute: () => runnerB.run("q"),
+    });
+    const modelA = mockModel(call("meanwhile"), call("grow"), text("ok"));
+    await new PromptRunner({ model: modelA }).withTools(meanwhile).withMcpClient(server.client).run("q");
+    expect(offeredAt(modelA, 2)).toEqual(["meanwhile", "grow", "grown"]);
   });
 
   it("a server that is down at the start of a run fails it with a ToolSourceError naming it", async () => {
