@@ -77,6 +77,7 @@ describe("the built package, imported by its own name (npm test builds first)", 
         "ToolProviderStrategy",
         "ToolSchemaError",
         "ToolSourceClashError",
+        "ToolSourceError",
         "UnsupportedModelSettingError",
         "VisibilityExpansionRequired",
         "bindObjectTools",
@@ -99,7 +100,7 @@ describe("the built package, imported by its own name (npm test builds first)", 
         "buildDynamicTools",
         "buildToolCallDeltaFromDynamicRequest",
       ],
-      mcp: ["createMcpServer"],
+      mcp: ["DEFAULT_LIST_TTL_MS", "createMcpServer"],
     });
   });
 
