@@ -79,6 +79,7 @@ export type {
   ToolsRemovedEvent,
   OutputRejectedEvent,
   VisibilityExpandedEvent,
+  DynamicToolsFallbackEvent,
 } from "./events/tool-loop-event.js";
 export type { RunCounters } from "./events/run-counters.js";
 
@@ -108,6 +109,7 @@ export type {
   ConversationTurn,
   ConversationToolResult,
   NewToolsMode,
+  ConversationNewTools,
 } from "./loop/conversation-port.js";
 export type { RunSettings } from "./loop/run-settings.js";
 export type { DynamicToolSource } from "./loop/tool-source-port.js";

@@ -1,0 +1,314 @@
+// The real Claude Code binary from the Claude Agent SDK's npm package (pinned dev dependency), its model
+// requests sent to a local Anthropic Messages mock on 127.0.0.1. About a second per process: each test
+// starts as few as its behaviour needs.
+import "../fixtures/store/register.js";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  defineTool,
+  PromptRunner,
+  ToolLoopAbortedError,
+  type ConversationNewTools,
+  type ToolLoopEvent,
+} from "entity-tools";
+import { ClaudeAgentSdkAdapter, type ClaudeAgentSdkOptions } from "entity-tools/claude";
+import { SpendAnswer } from "../fixtures/store/answers.js";
+import { Customer } from "../fixtures/store/customer.js";
+import { CustomerSearchTools } from "../fixtures/store/customer-search-tools.js";
+import { OrderRepository } from "../fixtures/store/repositories.js";
+import { processesIn, claudeCodeUnavailable } from "../support/claude-code.js";
+import {
+  calledTools,
+  conversationText,
+  MOCK_INPUT_TOKENS,
+  MOCK_OUTPUT_TOKENS,
+  offeredTools,
+  startMessagesMock,
+  toolResults,
+  type MessagesBody,
+  type MessagesMock,
+  type MessagesReply,
+} from "../support/messages-sse-mock.js";
+
+const unavailable = claudeCodeUnavailable();
+if (unavailable) console.warn(`Skipping the Claude Code tests: ${unavailable}.`);
+
+let mock: MessagesMock | undefined;
+afterEach(async () => {
+  await mock?.close();
+  mock = undefined;
+});
+
+/** What the model sees for one of our tools. */
+const m = (name: string) => `mcp__tools__${name}`;
+
+async function claude(
+  reply: (body: MessagesBody) => MessagesReply,
+  newTools?: ConversationNewTools,
+  extra: ClaudeAgentSdkOptions = {},
+) {
+  mock = mock ?? (await startMessagesMock(reply)); // a second process of one test talks to the same mock
+  const cwd = mkdtempSync(path.join(tmpdir(), "claude-code-"));
+  const adapter = new ClaudeAgentSdkAdapter({
+    env: {
+      ANTHROPIC_BASE_URL: mock.baseURL,
+      ANTHROPIC_API_KEY: "dummy",
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+      CLAUDE_CODE_MAX_RETRIES: "0", // a failing mock fails the test at once
+      CLAUDE_CONFIG_DIR: path.join(cwd, ".claude"),
+    },
+    model: "claude-sonnet-4-5",
+    cwd,
+    ...(newTools ? { newTools } : {}),
+    ...extra,
+  });
+  return { runner: new PromptRunner({ adapter }), mock, cwd };
+}
+
+const ANSWER = { customerName: "John Smith", averageMonthlySpend: 46.83, currency: "USD" };
+const SPEND = '{"amount":46.83,"currency":"USD"}';
+
+/**
+ * The seed flow's model: search until the customer's spend tool is offered, call it, then answer. A new
+ * process (restart) sees the search only in its first message's transcript, so the script goes by what is
+ * offered, not by what this process called.
+ */
+function seedFlow(answer: MessagesReply) {
+  return (body: MessagesBody): MessagesReply => {
+    if (!offeredTools(body).includes(m("customer_c123_getAverageSpend")))
+      return { toolCalls: [{ name: m("searchCustomer"), input: { name: "John Smith" } }] };
+    if (!calledTools(body).includes(m("customer_c123_getAverageSpend")))
+      return { toolCalls: [{ name: m("customer_c123_getAverageSpend"), input: {} }] };
+    return answer;
+  };
+}
+
+const historyToolNames = (history: readonly { role: string; content: unknown }[]) =>
+  history.flatMap((msg) =>
+    msg.role === "assistant" && Array.isArray(msg.content)
+      ? (msg.content as { type: string; toolName?: string }[]).flatMap((p) =>
+          p.type === "tool-call" ? [p.toolName!] : [],
+        )
+      : [],
+  );
+
+describe.skipIf(unavailable !== undefined)("ClaudeAgentSdkAdapter against the real Claude Code", () => {
+  it("dynamic discovery: the discovered customer's tools are offered in the very next request of the same process, and the run ends with the validated object", async () => {
+    const { runner, mock } = await claude(
+      seedFlow({ toolCalls: [{ name: "StructuredOutput", input: ANSWER }] }),
+    );
+    const run = await runner
+      .withTools(new CustomerSearchTools())
+      .withToolProviderDiscovery()
+      .run("What is John Smith's average monthly spend?", { output: SpendAnswer });
+
+    expect(run.result).toBeInstanceOf(SpendAnswer);
+    expect(run.result.averageMonthlySpend).toBe(46.83);
+    // Our tools only: no built-in Claude Code tool (StructuredOutput carries the run's output schema).
+    expect(offeredTools(mock.requests[0]!).sort()).toEqual(
+      ["StructuredOutput", m("findCustomers"), m("searchCustomer")].sort(),
+    );
+    // The request right after the search carries the customer's tools: the same process, no restart.
+    expect(offeredTools(mock.requests[1]!)).toEqual(
+      expect.arrayContaining([m("customer_c123_getAverageSpend"), m("customer_c123_recentOrders")]),
+    );
+    expect(mock.requests).toHaveLength(3);
+    expect(calledTools(mock.requests[2]!)).toEqual([m("searchCustomer"), m("customer_c123_getAverageSpend")]);
+    expect(toolResults(mock.requests[2]!)[1]).toEqual({ text: SPEND, isError: false });
+    // Our names everywhere the caller looks.
+    expect(historyToolNames(run.conversationHistory)).toEqual([
+      "searchCustomer",
+      "customer_c123_getAverageSpend",
+    ]);
+    expect(run.injectedTools.map((t) => t.name)).toEqual([
+      "customer_c123_getAverageSpend",
+      "customer_c123_recentOrders",
+    ]);
+    expect(JSON.stringify([run.conversationHistory, run.snapshot])).not.toContain("mcp__");
+    expect(run.usage).toEqual({
+      inputTokens: MOCK_INPUT_TOKENS * mock.requests.length,
+      outputTokens: MOCK_OUTPUT_TOKENS * mock.requests.length,
+    });
+  });
+
+  it("a name that would pass 64 characters as mcp__tools__<name> is shortened for the model only: results, events and history keep ours", async () => {
+    const id = "3f2c6b1e-7a4d-4c1b-9e2f-5d6a7b8c9d0e";
+    const ours = `customer_${id}_getAverageSpend`;
+    const lookup = defineTool({
+      name: "lookup",
+      description: "Look the customer up",
+      execute: () => new Customer(id, "John Smith", "john@example.com", new OrderRepository()),
+    });
+    const spendTool = (body: MessagesBody) =>
+      offeredTools(body).find((n) => n.startsWith(m("customer_")) && n.endsWith("_getAverageSpend"));
+    const { runner, mock } = await claude((body) => {
+      const called = calledTools(body);
+      if (!called.includes(m("lookup"))) return { toolCalls: [{ name: m("lookup"), input: {} }] };
+      if (called.length === 1) return { toolCalls: [{ name: spendTool(body)!, input: {} }] };
+      return { text: "John Smith spends 0 USD a month." };
+    });
+    const events: ToolLoopEvent[] = [];
+    const run = await runner
+      .withTools(lookup)
+      .withToolProviderDiscovery()
+      .withObserver((e) => events.push(e))
+      .run("Spend?");
+
+    const seen = spendTool(mock.requests[1]!)!;
+    expect(seen.length).toBeLessThanOrEqual(64);
+    expect(ours.length + m("").length).toBeGreaterThan(64);
+    expect(run.result).toBe("John Smith spends 0 USD a month.");
+    expect(historyToolNames(run.conversationHistory)).toEqual(["lookup", ours]);
+    expect(run.injectedTools.map((t) => t.name)).toContain(ours);
+    expect(events.flatMap((e) => (e.type === "ToolInvoked" ? [e.toolName] : []))).toEqual(["lookup", ours]);
+    expect(toolResults(mock.requests[2]!)[1]!.isError).toBe(false);
+  });
+
+  it("restart mode: the turn stops when the customer's tools appear, and a new process offers them from its first request", async () => {
+    const { runner, mock } = await claude(
+      seedFlow({ text: "John Smith spends 46.83 USD a month." }),
+      "restart",
+    );
+    const run = await runner
+      .withTools(new CustomerSearchTools())
+      .withToolProviderDiscovery()
+      .run("What is John Smith's average monthly spend?");
+
+    expect(run.result).toBe("John Smith spends 46.83 USD a month.");
+    expect(offeredTools(mock.requests[0]!)).not.toContain(m("customer_c123_getAverageSpend"));
+    // The second request is the new process's first: it has the tools and the transcript, not the search.
+    const restarted = mock.requests[1]!;
+    expect(offeredTools(restarted)).toContain(m("customer_c123_getAverageSpend"));
+    expect(conversationText(restarted)).toContain("You already made these tool calls for this task");
+    expect(calledTools(restarted)).toEqual([]);
+    expect(toolResults(mock.requests.at(-1)!)).toEqual([{ text: SPEND, isError: false }]);
+  });
+
+  it("dispatch mode: the process goes on and reaches the customer's tool through call_discovered_tool", async () => {
+    const { runner, mock } = await claude((body) => {
+      const called = calledTools(body);
+      if (called.length === 0)
+        return { toolCalls: [{ name: m("searchCustomer"), input: { name: "John Smith" } }] };
+      if (called.length === 1)
+        return {
+          toolCalls: [
+            {
+              name: m("call_discovered_tool"),
+              input: { tool_name: "customer_c123_getAverageSpend", arguments: {} },
+            },
+          ],
+        };
+      return { text: "46.83 USD" };
+    }, "dispatch");
+    const run = await runner.withTools(new CustomerSearchTools()).withToolProviderDiscovery().run("Spend?");
+    expect(run.result).toBe("46.83 USD");
+    expect(mock.requests).toHaveLength(3);
+    expect(offeredTools(mock.requests[2]!)).not.toContain(m("customer_c123_getAverageSpend"));
+    const [search, spend] = toolResults(mock.requests[2]!);
+    expect(search!.text).toContain("New tools are available through call_discovered_tool");
+    expect(spend).toEqual({ text: SPEND, isError: false });
+    expect(historyToolNames(run.conversationHistory)).toEqual([
+      "searchCustomer",
+      "customer_c123_getAverageSpend",
+    ]);
+  });
+
+  it("a tool that throws: the model reads an error result (is_error) with the message, and answers", async () => {
+    const boom = defineTool({
+      name: "boom",
+      description: "Always fails",
+      execute: () => {
+        throw new Error("warehouse offline");
+      },
+    });
+    const { runner, mock } = await claude((body) =>
+      calledTools(body).includes(m("boom"))
+        ? { text: "The warehouse is offline." }
+        : { toolCalls: [{ name: m("boom"), input: {} }] },
+    );
+    const run = await runner.withTools(boom).run("Check the warehouse");
+    expect(run.result).toBe("The warehouse is offline.");
+    expect(toolResults(mock.requests[1]!)).toEqual([
+      { text: 'Tool "boom" failed: warehouse offline', isError: true },
+    ]);
+    expect(run.counters.toolFailures).toBe(1);
+  });
+
+  it("an approval pauses the run before the call; a fresh runner resumes from the JSON snapshot in a new process, and the call runs once", async () => {
+    let refunds = 0;
+    const refund = defineTool({
+      name: "refundOrder",
+      description: "Refund an order",
+      inputSchema: { type: "object", properties: { orderId: { type: "string" } }, required: ["orderId"] },
+      needsApproval: true,
+      execute: (input: { orderId: string }) => {
+        refunds++;
+        return `Refunded ${input.orderId}`;
+      },
+    });
+    const reply = (body: MessagesBody): MessagesReply =>
+      conversationText(body).includes("Refunded o-1")
+        ? { text: "Order o-1 is refunded." }
+        : { toolCalls: [{ name: m("refundOrder"), input: { orderId: "o-1" } }] };
+    const first = await claude(reply);
+    const paused = await first.runner.withTools(refund).run("Refund order o-1");
+
+    expect(paused.status).toBe("awaiting-approval");
+    expect(paused.pendingApprovals.map((p) => [p.toolName, p.input])).toEqual([
+      ["refundOrder", { orderId: "o-1" }],
+    ]);
+    expect(refunds).toBe(0);
+    expect(first.mock.requests).toHaveLength(1);
+
+    const second = await claude(reply);
+    const snapshot = JSON.parse(JSON.stringify(paused.snapshot));
+    const done = await second.runner.withTools(refund).resume(snapshot, {
+      approvals: { [paused.pendingApprovals[0]!.approvalId]: { approved: true } },
+    });
+    expect(done.status).toBe("completed");
+    expect(done.result).toBe("Order o-1 is refunded.");
+    expect(refunds).toBe(1);
+    const resumed = second.mock.requests[1]!;
+    expect(conversationText(resumed)).toContain("You already made these tool calls for this task");
+    expect(calledTools(resumed)).toEqual([]); // a new process: the refund is not called again
+  });
+
+  it("aborting mid-call rejects the run with ToolLoopAbortedError and ends the Claude Code process", async () => {
+    const controller = new AbortController();
+    const wait = defineTool({
+      name: "waitForWarehouse",
+      description: "Waits a long time",
+      execute: () => {
+        controller.abort(new Error("user left"));
+        return new Promise((resolve) => setTimeout(resolve, 60_000).unref());
+      },
+    });
+    const { runner, cwd } = await claude(() => ({ toolCalls: [{ name: m("waitForWarehouse"), input: {} }] }));
+    const run = runner.withTools(wait).run("Wait", { signal: controller.signal });
+    await expect(run).rejects.toBeInstanceOf(ToolLoopAbortedError);
+    if (process.platform === "linux")
+      await expect.poll(() => processesIn(cwd), { timeout: 10_000 }).toEqual([]);
+  });
+
+  it("when Claude Code does not list the changed tools in time, the run says so and goes on in a new process that has them", async () => {
+    const { runner, mock } = await claude(seedFlow({ text: "46.83 USD" }), "dynamic", { relistTimeoutMs: 1 });
+    const events: ToolLoopEvent[] = [];
+    const run = await runner
+      .withTools(new CustomerSearchTools())
+      .withToolProviderDiscovery()
+      .withObserver((e) => events.push(e))
+      .run("Spend?");
+    expect(run.result).toBe("46.83 USD");
+    const fallback = events.find((e) => e.type === "DynamicToolsFallback");
+    expect(fallback).toMatchObject({
+      fallback: "restart",
+      reason: "Claude Code did not list the changed tools again within 1 ms",
+    });
+    expect(fallback!.type === "DynamicToolsFallback" && fallback!.toolNames).toContain(
+      "customer_c123_getAverageSpend",
+    );
+    expect(conversationText(mock.requests[1]!)).toContain("You already made these tool calls for this task");
+  });
+});
