@@ -20,22 +20,17 @@ import { CustomerSearchTools } from "../fixtures/store/customer-search-tools.js"
 import { OrderRepository } from "../fixtures/store/repositories.js";
 import { processesIn, claudeCodeUnavailable } from "../support/claude-code.js";
 import {
-  calledTools,
-  conversationText,
-  MOCK_INPUT_TOKENS,
-  MOCK_OUTPUT_TOKENS,
-  offeredTools,
-  startMessagesMock,
-  toolResults,
-  type MessagesBody,
-  type MessagesMock,
+  MESSAGES_MOCK_USAGE,
+  startAnthropicMessagesMock,
+  type AnthropicMessagesMock,
   type MessagesReply,
-} from "../support/messages-sse-mock.js";
+  type MessagesRequest,
+} from "entity-tools/testing";
 
 const unavailable = claudeCodeUnavailable();
 if (unavailable) console.warn(`Skipping the Claude Code tests: ${unavailable}.`);
 
-let mock: MessagesMock | undefined;
+let mock: AnthropicMessagesMock | undefined;
 afterEach(async () => {
   await mock?.close();
   mock = undefined;
@@ -45,11 +40,11 @@ afterEach(async () => {
 const m = (name: string) => `mcp__tools__${name}`;
 
 async function claude(
-  reply: (body: MessagesBody) => MessagesReply,
+  reply: (request: MessagesRequest) => MessagesReply,
   newTools?: ConversationNewTools,
   extra: ClaudeAgentSdkOptions = {},
 ) {
-  mock = mock ?? (await startMessagesMock(reply)); // a second process of one test talks to the same mock
+  mock = mock ?? (await startAnthropicMessagesMock(reply)); // a second process of one test talks to the same mock
   const cwd = mkdtempSync(path.join(tmpdir(), "claude-code-"));
   const adapter = new ClaudeAgentSdkAdapter({
     env: {
@@ -76,10 +71,10 @@ const SPEND = '{"amount":46.83,"currency":"USD"}';
  * offered, not by what this process called.
  */
 function seedFlow(answer: MessagesReply) {
-  return (body: MessagesBody): MessagesReply => {
-    if (!offeredTools(body).includes(m("customer_c123_getAverageSpend")))
+  return (request: MessagesRequest): MessagesReply => {
+    if (!request.offeredTools.includes(m("customer_c123_getAverageSpend")))
       return { toolCalls: [{ name: m("searchCustomer"), input: { name: "John Smith" } }] };
-    if (!calledTools(body).includes(m("customer_c123_getAverageSpend")))
+    if (!request.calledTools.includes(m("customer_c123_getAverageSpend")))
       return { toolCalls: [{ name: m("customer_c123_getAverageSpend"), input: {} }] };
     return answer;
   };
@@ -107,16 +102,16 @@ describe.skipIf(unavailable !== undefined)("ClaudeAgentSdkAdapter against the re
     expect(run.result).toBeInstanceOf(SpendAnswer);
     expect(run.result.averageMonthlySpend).toBe(46.83);
     // Our tools only: no built-in Claude Code tool (StructuredOutput carries the run's output schema).
-    expect(offeredTools(mock.requests[0]!).sort()).toEqual(
+    expect([...mock.requests[0]!.offeredTools].sort()).toEqual(
       ["StructuredOutput", m("findCustomers"), m("searchCustomer")].sort(),
     );
     // The request right after the search carries the customer's tools: the same process, no restart.
-    expect(offeredTools(mock.requests[1]!)).toEqual(
+    expect(mock.requests[1]!.offeredTools).toEqual(
       expect.arrayContaining([m("customer_c123_getAverageSpend"), m("customer_c123_recentOrders")]),
     );
     expect(mock.requests).toHaveLength(3);
-    expect(calledTools(mock.requests[2]!)).toEqual([m("searchCustomer"), m("customer_c123_getAverageSpend")]);
-    expect(toolResults(mock.requests[2]!)[1]).toEqual({ text: SPEND, isError: false });
+    expect(mock.requests[2]!.calledTools).toEqual([m("searchCustomer"), m("customer_c123_getAverageSpend")]);
+    expect(mock.requests[2]!.toolResults[1]).toEqual({ text: SPEND, isError: false });
     // Our names everywhere the caller looks.
     expect(historyToolNames(run.conversationHistory)).toEqual([
       "searchCustomer",
@@ -128,8 +123,8 @@ describe.skipIf(unavailable !== undefined)("ClaudeAgentSdkAdapter against the re
     ]);
     expect(JSON.stringify([run.conversationHistory, run.snapshot])).not.toContain("mcp__");
     expect(run.usage).toEqual({
-      inputTokens: MOCK_INPUT_TOKENS * mock.requests.length,
-      outputTokens: MOCK_OUTPUT_TOKENS * mock.requests.length,
+      inputTokens: MESSAGES_MOCK_USAGE.inputTokens * mock.requests.length,
+      outputTokens: MESSAGES_MOCK_USAGE.outputTokens * mock.requests.length,
     });
   });
 
@@ -141,12 +136,12 @@ describe.skipIf(unavailable !== undefined)("ClaudeAgentSdkAdapter against the re
       description: "Look the customer up",
       execute: () => new Customer(id, "John Smith", "john@example.com", new OrderRepository()),
     });
-    const spendTool = (body: MessagesBody) =>
-      offeredTools(body).find((n) => n.startsWith(m("customer_")) && n.endsWith("_getAverageSpend"));
-    const { runner, mock } = await claude((body) => {
-      const called = calledTools(body);
+    const spendTool = (request: MessagesRequest) =>
+      request.offeredTools.find((n) => n.startsWith(m("customer_")) && n.endsWith("_getAverageSpend"));
+    const { runner, mock } = await claude((request) => {
+      const called = request.calledTools;
       if (!called.includes(m("lookup"))) return { toolCalls: [{ name: m("lookup"), input: {} }] };
-      if (called.length === 1) return { toolCalls: [{ name: spendTool(body)!, input: {} }] };
+      if (called.length === 1) return { toolCalls: [{ name: spendTool(request)!, input: {} }] };
       return { text: "John Smith spends 0 USD a month." };
     });
     const events: ToolLoopEvent[] = [];
@@ -163,7 +158,7 @@ describe.skipIf(unavailable !== undefined)("ClaudeAgentSdkAdapter against the re
     expect(historyToolNames(run.conversationHistory)).toEqual(["lookup", ours]);
     expect(run.injectedTools.map((t) => t.name)).toContain(ours);
     expect(events.flatMap((e) => (e.type === "ToolInvoked" ? [e.toolName] : []))).toEqual(["lookup", ours]);
-    expect(toolResults(mock.requests[2]!)[1]!.isError).toBe(false);
+    expect(mock.requests[2]!.toolResults[1]!.isError).toBe(false);
   });
 
   it("restart mode: the turn stops when the customer's tools appear, and a new process offers them from its first request", async () => {
@@ -177,18 +172,18 @@ describe.skipIf(unavailable !== undefined)("ClaudeAgentSdkAdapter against the re
       .run("What is John Smith's average monthly spend?");
 
     expect(run.result).toBe("John Smith spends 46.83 USD a month.");
-    expect(offeredTools(mock.requests[0]!)).not.toContain(m("customer_c123_getAverageSpend"));
+    expect(mock.requests[0]!.offeredTools).not.toContain(m("customer_c123_getAverageSpend"));
     // The second request is the new process's first: it has the tools and the transcript, not the search.
     const restarted = mock.requests[1]!;
-    expect(offeredTools(restarted)).toContain(m("customer_c123_getAverageSpend"));
-    expect(conversationText(restarted)).toContain("You already made these tool calls for this task");
-    expect(calledTools(restarted)).toEqual([]);
-    expect(toolResults(mock.requests.at(-1)!)).toEqual([{ text: SPEND, isError: false }]);
+    expect(restarted.offeredTools).toContain(m("customer_c123_getAverageSpend"));
+    expect(restarted.text).toContain("You already made these tool calls for this task");
+    expect(restarted.calledTools).toEqual([]);
+    expect(mock.requests.at(-1)!.toolResults).toEqual([{ text: SPEND, isError: false }]);
   });
 
   it("dispatch mode: the process goes on and reaches the customer's tool through call_discovered_tool", async () => {
-    const { runner, mock } = await claude((body) => {
-      const called = calledTools(body);
+    const { runner, mock } = await claude((request) => {
+      const called = request.calledTools;
       if (called.length === 0)
         return { toolCalls: [{ name: m("searchCustomer"), input: { name: "John Smith" } }] };
       if (called.length === 1)
@@ -205,8 +200,8 @@ describe.skipIf(unavailable !== undefined)("ClaudeAgentSdkAdapter against the re
     const run = await runner.withTools(new CustomerSearchTools()).withToolProviderDiscovery().run("Spend?");
     expect(run.result).toBe("46.83 USD");
     expect(mock.requests).toHaveLength(3);
-    expect(offeredTools(mock.requests[2]!)).not.toContain(m("customer_c123_getAverageSpend"));
-    const [search, spend] = toolResults(mock.requests[2]!);
+    expect(mock.requests[2]!.offeredTools).not.toContain(m("customer_c123_getAverageSpend"));
+    const [search, spend] = mock.requests[2]!.toolResults;
     expect(search!.text).toContain("New tools are available through call_discovered_tool");
     expect(spend).toEqual({ text: SPEND, isError: false });
     expect(historyToolNames(run.conversationHistory)).toEqual([
@@ -223,14 +218,14 @@ describe.skipIf(unavailable !== undefined)("ClaudeAgentSdkAdapter against the re
         throw new Error("warehouse offline");
       },
     });
-    const { runner, mock } = await claude((body) =>
-      calledTools(body).includes(m("boom"))
+    const { runner, mock } = await claude((request) =>
+      request.calledTools.includes(m("boom"))
         ? { text: "The warehouse is offline." }
         : { toolCalls: [{ name: m("boom"), input: {} }] },
     );
     const run = await runner.withTools(boom).run("Check the warehouse");
     expect(run.result).toBe("The warehouse is offline.");
-    expect(toolResults(mock.requests[1]!)).toEqual([
+    expect(mock.requests[1]!.toolResults).toEqual([
       { text: 'Tool "boom" failed: warehouse offline', isError: true },
     ]);
     expect(run.counters.toolFailures).toBe(1);
@@ -248,8 +243,8 @@ describe.skipIf(unavailable !== undefined)("ClaudeAgentSdkAdapter against the re
         return `Refunded ${input.orderId}`;
       },
     });
-    const reply = (body: MessagesBody): MessagesReply =>
-      conversationText(body).includes("Refunded o-1")
+    const reply = (request: MessagesRequest): MessagesReply =>
+      request.text.includes("Refunded o-1")
         ? { text: "Order o-1 is refunded." }
         : { toolCalls: [{ name: m("refundOrder"), input: { orderId: "o-1" } }] };
     const first = await claude(reply);
@@ -271,8 +266,8 @@ describe.skipIf(unavailable !== undefined)("ClaudeAgentSdkAdapter against the re
     expect(done.result).toBe("Order o-1 is refunded.");
     expect(refunds).toBe(1);
     const resumed = second.mock.requests[1]!;
-    expect(conversationText(resumed)).toContain("You already made these tool calls for this task");
-    expect(calledTools(resumed)).toEqual([]); // a new process: the refund is not called again
+    expect(resumed.text).toContain("You already made these tool calls for this task");
+    expect(resumed.calledTools).toEqual([]); // a new process: the refund is not called again
   });
 
   it("aborting mid-call rejects the run with ToolLoopAbortedError and ends the Claude Code process", async () => {
@@ -309,6 +304,6 @@ describe.skipIf(unavailable !== undefined)("ClaudeAgentSdkAdapter against the re
     expect(fallback!.type === "DynamicToolsFallback" && fallback!.toolNames).toContain(
       "customer_c123_getAverageSpend",
     );
-    expect(conversationText(mock.requests[1]!)).toContain("You already made these tool calls for this task");
+    expect(mock.requests[1]!.text).toContain("You already made these tool calls for this task");
   });
 });
