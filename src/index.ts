@@ -54,11 +54,24 @@ export { SnapshotError } from "./runner/restore-tools.js";
 // Tools
 export { defineTool } from "./tools/define-tool.js";
 export type { ToolDefinition } from "./tools/define-tool.js";
-export type { Tool, AnyTool, ToolExecutionContext, ToolInputSchema, ToolOrigin } from "./tools/tool.js";
+export type {
+  Tool,
+  AnyTool,
+  ToolExecutionContext,
+  ToolInputSchema,
+  ToolOrigin,
+  HandleTarget,
+} from "./tools/tool.js";
 export type { ToolSource } from "./tools/tool-sources.js";
 export { bindProviderTools, bindObjectTools } from "./tools/bind-tools.js";
 export { isToolProvider } from "./tools/provider-identity.js";
 export { TOOL_NAME_PATTERN, isValidToolName } from "./tools/tool-name-rules.js";
+export { EntityHandleCodec, EntityHandleError } from "./tools/entity-handle.js";
+export type { HandleKey, HandleIdentity, HandleReading, HandleProblem } from "./tools/entity-handle.js";
+export { HandleBindings } from "./tools/entity-handle-bindings.js";
+export type { RememberedProvider } from "./tools/entity-handle-bindings.js";
+export { handleToolsOf, handleParameterOf, HANDLE_PARAMETER } from "./tools/handle-tools.js";
+export type { HandleResolution } from "./tools/handle-tools.js";
 
 // Schemas
 export { registerToolSchemas } from "./schema/schema-store.js";

@@ -52,6 +52,14 @@ export function disambiguatedToolName(name: string, identity: string, attempt: n
 }
 
 /**
+ * The name of a handle tool: `<prefix>_<method>`, one per provider class and method (the instance is an
+ * argument), made valid as {@link plainToolName} does.
+ */
+export function handleToolName(prefix: string, method: string): string {
+  return plainToolName(`${prefix}_${method}`);
+}
+
+/**
  * `name` for a channel that allows fewer than 64 characters (a backend that prefixes our names, such as
  * Claude Code's `mcp__<server>__`): unchanged when it fits, else its start, a hash of the whole name (so
  * two different names never meet) and, when there is room, its last `_` part (the method, which tells a
