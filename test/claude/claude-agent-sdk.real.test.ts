@@ -128,6 +128,40 @@ describe.skipIf(unavailable !== undefined)("ClaudeAgentSdkAdapter against the re
     });
   });
 
+  it("handles mode: the offered tools never change, and the discovered customer is reached by its handle in the same process", async () => {
+    const { runner, mock } = await claude((request) => {
+      const called = request.calledTools;
+      if (!called.includes(m("searchCustomer")))
+        return { toolCalls: [{ name: m("searchCustomer"), input: { name: "John Smith" } }] };
+      if (!called.includes(m("customer_getAverageSpend"))) {
+        const handle = /Customer:c123~[\w-]{22}/.exec(request.text)![0];
+        return { toolCalls: [{ name: m("customer_getAverageSpend"), input: { handle } }] };
+      }
+      return { text: "John spends 46.83 USD a month." };
+    });
+    const events: ToolLoopEvent[] = [];
+    const run = await runner
+      .withTools(new CustomerSearchTools())
+      .withToolProviderDiscovery({ binding: "handles" })
+      .withObserver((e) => events.push(e))
+      .run("What is John Smith's average monthly spend?");
+
+    expect(run.result).toBe("John spends 46.83 USD a month.");
+    expect(mock.requests).toHaveLength(3);
+    const offered = mock.requests.map((r) => JSON.stringify([...r.offeredTools].sort()));
+    expect(new Set(offered).size).toBe(1);
+    expect(mock.requests[0]!.offeredTools).toEqual(
+      expect.arrayContaining([
+        m("searchCustomer"),
+        m("customer_getAverageSpend"),
+        m("customer_recentOrders"),
+      ]),
+    );
+    expect(mock.requests[2]!.toolResults.at(-1)).toEqual({ text: SPEND, isError: false });
+    expect(run.injectedTools).toEqual([]);
+    expect(events.some((e) => e.type === "DynamicToolsFallback")).toBe(false);
+  });
+
   it("a name that would pass 64 characters as mcp__tools__<name> is shortened for the model only: results, events and history keep ours", async () => {
     const id = "3f2c6b1e-7a4d-4c1b-9e2f-5d6a7b8c9d0e";
     const ours = `customer_${id}_getAverageSpend`;
