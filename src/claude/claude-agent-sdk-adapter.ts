@@ -80,7 +80,12 @@ const SERVER_NAME = /^[a-zA-Z0-9_-]{1,20}$/;
  * approvals; anything else is denied unless the options allow it.
  */
 export class ClaudeAgentSdkAdapter implements ConversationAdapter {
-  readonly supportsDynamicTools = true;
+  /**
+   * True (the default `newTools: "dynamic"`): tools that appear during a call join the running process,
+   * and a summarized section's tools join when it is read. False when `newTools` is `"restart"` or
+   * `"dispatch"`, which then behave as on Codex (a section read restarts the run with the re-rendered prompt).
+   */
+  readonly supportsDynamicTools: boolean;
   readonly newTools: ConversationNewTools;
   private readonly serverName: string;
   private readonly relistTimeoutMs: number;
@@ -88,6 +93,7 @@ export class ClaudeAgentSdkAdapter implements ConversationAdapter {
   /** @throws InvalidSettingError for a server name or relist timeout it cannot use */
   constructor(private readonly options: ClaudeAgentSdkOptions = {}) {
     this.newTools = options.newTools ?? "dynamic";
+    this.supportsDynamicTools = this.newTools === "dynamic";
     this.serverName = options.serverName ?? "tools";
     if (!SERVER_NAME.test(this.serverName))
       throw new InvalidSettingError("serverName", this.serverName, "1 to 20 of [a-zA-Z0-9_-]");

@@ -62,7 +62,7 @@ export type NewToolsMode = "restart" | "dispatch";
 
 /**
  * What a conversation backend does when tools appear during a turn: the fixed-tool modes, or `dynamic`,
- * where the running conversation takes them (only a backend whose `supportsDynamicTools` is true).
+ * where the running conversation takes them (a backend that can, such as Claude Code).
  */
 export type ConversationNewTools = NewToolsMode | "dynamic";
 
@@ -74,7 +74,7 @@ export type ConversationNewTools = NewToolsMode | "dynamic";
  * (`dynamic`). The driver reads these fields, never the adapter's class.
  */
 export interface ConversationAdapter {
-  /** Whether a running conversation can take new tools (`newTools: "dynamic"` is possible). */
+  /** Whether a running conversation takes new tools (true exactly when `newTools` is `"dynamic"`). */
   readonly supportsDynamicTools: boolean;
   readonly newTools: ConversationNewTools;
   openConversation(setup: ConversationSetup): Promise<Conversation>;

@@ -18,6 +18,7 @@ import { SpendAnswer } from "../fixtures/store/answers.js";
 import { Customer } from "../fixtures/store/customer.js";
 import { CustomerSearchTools } from "../fixtures/store/customer-search-tools.js";
 import { OrderRepository } from "../fixtures/store/repositories.js";
+import { supportPrompt } from "../fixtures/store/support-prompt.js";
 import { processesIn, claudeCodeUnavailable } from "../support/claude-code.js";
 import {
   MESSAGES_MOCK_USAGE,
@@ -160,6 +161,27 @@ describe.skipIf(unavailable !== undefined)("ClaudeAgentSdkAdapter against the re
     expect(mock.requests[2]!.toolResults.at(-1)).toEqual({ text: SPEND, isError: false });
     expect(run.injectedTools).toEqual([]);
     expect(events.some((e) => e.type === "DynamicToolsFallback")).toBe(false);
+  });
+
+  it("reading a summarized section that carries tools offers them in the next request of the same process, with its text in the result", async () => {
+    const { runner, mock } = await claude((request) => {
+      if (!request.calledTools.includes(m("read_section")))
+        return { toolCalls: [{ name: m("read_section"), input: { section_key: "policies" } }] };
+      return request.calledTools.includes(m("checkRefundEligibility"))
+        ? { text: "Eligible: refund on its way." }
+        : { toolCalls: [{ name: m("checkRefundEligibility"), input: { orderId: "o-1002" } }] };
+    });
+    const run = await runner.withSystemPrompt(supportPrompt(), { company: "Acme" }).run("Refund o-1002?");
+
+    expect(run.result).toBe("Eligible: refund on its way.");
+    expect(mock.requests).toHaveLength(3);
+    expect(mock.requests[0]!.offeredTools).not.toContain(m("checkRefundEligibility"));
+    expect(mock.requests[1]!.offeredTools).toContain(m("checkRefundEligibility"));
+    expect(mock.requests[1]!.toolResults[0]!.text).toContain("Items arriving damaged are refunded in full");
+    expect(mock.requests[2]!.toolResults[1]!.text).toBe(
+      "Order o-1002 is within the 30-day window and eligible",
+    );
+    expect(run.counters).toMatchObject({ dynamicExpansions: 1, restarts: 0 });
   });
 
   it("a name that would pass 64 characters as mcp__tools__<name> is shortened for the model only: results, events and history keep ours", async () => {
