@@ -1,4 +1,3 @@
-import type { Options, SettingSource } from "@anthropic-ai/claude-agent-sdk";
 import { InvalidSettingError } from "../errors/entity-tools-error.js";
 import type {
   Conversation,
@@ -7,7 +6,7 @@ import type {
   ConversationSetup,
 } from "../loop/conversation-port.js";
 import { ClaudeConversation } from "./claude-conversation.js";
-import { loadClaudeAgentSdk } from "./claude-sdk.js";
+import { loadClaudeAgentSdk, type Options, type SettingSource } from "./claude-sdk.js";
 
 /** SDK options this backend sets itself (see {@link ClaudeAgentSdkOptions} for the ones it exposes). */
 type OwnedOption =
@@ -46,6 +45,11 @@ export interface ClaudeAgentSdkOptions {
    * `DynamicToolsFallback` event. Default 10 000.
    */
   readonly relistTimeoutMs?: number;
+  /**
+   * Longest wait, in milliseconds, for one turn (Claude Code's model requests and our tool calls until its
+   * answer). Past it the turn is interrupted and the run fails with a `ModelCallError`. Default 600 000.
+   */
+  readonly turnTimeoutMs?: number;
   /**
    * Claude Code's built-in tools to offer besides ours (`["Read", "Grep"]`), or its whole preset. Default
    * none. Claude Code runs them itself, outside our executor; each must also be in `allowedTools`.
@@ -89,21 +93,17 @@ export class ClaudeAgentSdkAdapter implements ConversationAdapter {
   readonly newTools: ConversationNewTools;
   private readonly serverName: string;
   private readonly relistTimeoutMs: number;
+  private readonly turnTimeoutMs: number;
 
-  /** @throws InvalidSettingError for a server name or relist timeout it cannot use */
+  /** @throws InvalidSettingError for a server name or a time limit it cannot use */
   constructor(private readonly options: ClaudeAgentSdkOptions = {}) {
     this.newTools = options.newTools ?? "dynamic";
     this.supportsDynamicTools = this.newTools === "dynamic";
     this.serverName = options.serverName ?? "tools";
     if (!SERVER_NAME.test(this.serverName))
       throw new InvalidSettingError("serverName", this.serverName, "1 to 20 of [a-zA-Z0-9_-]");
-    this.relistTimeoutMs = options.relistTimeoutMs ?? 10_000;
-    if (!Number.isFinite(this.relistTimeoutMs) || this.relistTimeoutMs <= 0)
-      throw new InvalidSettingError(
-        "relistTimeoutMs",
-        this.relistTimeoutMs,
-        "a positive number of milliseconds",
-      );
+    this.relistTimeoutMs = positiveMs("relistTimeoutMs", options.relistTimeoutMs ?? 10_000);
+    this.turnTimeoutMs = positiveMs("turnTimeoutMs", options.turnTimeoutMs ?? 600_000);
   }
 
   async openConversation(setup: ConversationSetup): Promise<Conversation> {
@@ -112,6 +112,7 @@ export class ClaudeAgentSdkAdapter implements ConversationAdapter {
     return new ClaudeConversation(sdk, setup, {
       serverName: this.serverName,
       relistTimeoutMs: this.relistTimeoutMs,
+      turnTimeoutMs: this.turnTimeoutMs,
       queryOptions: {
         ...o.sdkOptions,
         env: { ...process.env, ...o.env },
@@ -127,4 +128,10 @@ export class ClaudeAgentSdkAdapter implements ConversationAdapter {
       },
     });
   }
+}
+
+function positiveMs(setting: string, value: number): number {
+  if (!Number.isFinite(value) || value <= 0)
+    throw new InvalidSettingError(setting, value, "a positive number of milliseconds");
+  return value;
 }

@@ -1,7 +1,13 @@
-import type { Options, Query, SDKUserMessage } from "@anthropic-ai/claude-agent-sdk";
 import type { Conversation, ConversationSetup, ConversationTurn } from "../loop/conversation-port.js";
 import { ClaudeAgentSdkError } from "./claude-agent-sdk-error.js";
-import { readTurnEnd, userMessage, type ClaudeAgentSdk } from "./claude-sdk.js";
+import {
+  readTurnEnd,
+  userMessage,
+  type ClaudeAgentSdk,
+  type Options,
+  type Query,
+  type SDKUserMessage,
+} from "./claude-sdk.js";
 import { ClaudeToolServer, type ServedCall, type ServedResult } from "./claude-tool-server.js";
 
 const STDERR_TAIL = 4_000;
@@ -20,6 +26,8 @@ export interface ClaudeConversationOptions {
   readonly serverName: string;
   /** Longest wait for Claude Code to list changed tools again (dynamic mode), in milliseconds. */
   readonly relistTimeoutMs: number;
+  /** Longest wait for one turn, in milliseconds. */
+  readonly turnTimeoutMs: number;
   /** The SDK's options, with everything but the in-process server, the prompt and the abort already set. */
   readonly queryOptions: Options;
 }
@@ -70,7 +78,30 @@ export class ClaudeConversation implements Conversation {
   send(text: string): Promise<ConversationTurn> {
     if (this.ended !== undefined) return Promise.reject(this.ended);
     return new Promise<ConversationTurn>((resolve, reject) => {
-      this.turn = { resolve, reject, stopping: false };
+      const limit = this.options.turnTimeoutMs;
+      const timer = setTimeout(() => {
+        if (this.turn !== turn) return;
+        this.turn = undefined;
+        void this.query.interrupt().catch(() => {});
+        reject(
+          new ClaudeAgentSdkError(
+            `The Claude Code turn did not complete within ${limit} ms. Check that Claude Code reaches its model (ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY), or raise turnTimeoutMs.`,
+            this.stderr,
+          ),
+        );
+      }, limit);
+      const turn: OpenTurn = {
+        resolve: (value) => {
+          clearTimeout(timer);
+          resolve(value);
+        },
+        reject: (error) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+        stopping: false,
+      };
+      this.turn = turn;
       this.input.push(userMessage(text));
     });
   }

@@ -8,6 +8,10 @@ import type {
   Query,
   SDKUserMessage,
 } from "@anthropic-ai/claude-agent-sdk";
+
+// The SDK's types the rest of this folder uses, so that this file is the only one that names the SDK.
+export type { McpSdkServerConfigWithInstance, Options, Query, SDKUserMessage };
+export type { SettingSource } from "@anthropic-ai/claude-agent-sdk";
 import type { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { TokenUsage } from "../loop/model-port.js";
 import { ClaudeAgentSdkError } from "./claude-agent-sdk-error.js";

@@ -1,8 +1,7 @@
-import type { McpSdkServerConfigWithInstance } from "@anthropic-ai/claude-agent-sdk";
 import type { AnyTool } from "../tools/tool.js";
 import { fittedToolName } from "../tools/tool-names.js";
 import { MAX_TOOL_NAME_LENGTH } from "../tools/tool-name-rules.js";
-import { toolUseIdOf, type ClaudeAgentSdk } from "./claude-sdk.js";
+import { toolUseIdOf, type ClaudeAgentSdk, type McpSdkServerConfigWithInstance } from "./claude-sdk.js";
 
 /** One call as the server hands it over: our tool name (not the model's), its input, the model's call id. */
 export interface ServedCall {

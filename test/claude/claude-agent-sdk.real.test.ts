@@ -3,17 +3,20 @@
 // starts as few as its behaviour needs.
 import "../fixtures/store/register.js";
 import { mkdtempSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   defineTool,
+  ModelCallError,
   PromptRunner,
   ToolLoopAbortedError,
   type ConversationNewTools,
   type ToolLoopEvent,
 } from "entity-tools";
-import { ClaudeAgentSdkAdapter, type ClaudeAgentSdkOptions } from "entity-tools/claude";
+import { ClaudeAgentSdkAdapter, ClaudeAgentSdkError, type ClaudeAgentSdkOptions } from "entity-tools/claude";
 import { SpendAnswer } from "../fixtures/store/answers.js";
 import { Customer } from "../fixtures/store/customer.js";
 import { CustomerSearchTools } from "../fixtures/store/customer-search-tools.js";
@@ -46,10 +49,16 @@ async function claude(
   extra: ClaudeAgentSdkOptions = {},
 ) {
   mock = mock ?? (await startAnthropicMessagesMock(reply)); // a second process of one test talks to the same mock
+  const { cwd, adapter } = claudeAt(mock.baseURL, newTools, extra);
+  return { runner: new PromptRunner({ adapter }), mock, cwd };
+}
+
+/** An adapter whose Claude Code asks the model at `baseURL`, in a working directory of its own. */
+function claudeAt(baseURL: string, newTools?: ConversationNewTools, extra: ClaudeAgentSdkOptions = {}) {
   const cwd = mkdtempSync(path.join(tmpdir(), "claude-code-"));
   const adapter = new ClaudeAgentSdkAdapter({
     env: {
-      ANTHROPIC_BASE_URL: mock.baseURL,
+      ANTHROPIC_BASE_URL: baseURL,
       ANTHROPIC_API_KEY: "dummy",
       CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
       CLAUDE_CODE_MAX_RETRIES: "0", // a failing mock fails the test at once
@@ -60,7 +69,7 @@ async function claude(
     ...(newTools ? { newTools } : {}),
     ...extra,
   });
-  return { runner: new PromptRunner({ adapter }), mock, cwd };
+  return { cwd, adapter };
 }
 
 const ANSWER = { customerName: "John Smith", averageMonthlySpend: 46.83, currency: "USD" };
@@ -361,5 +370,29 @@ describe.skipIf(unavailable !== undefined)("ClaudeAgentSdkAdapter against the re
       "customer_c123_getAverageSpend",
     );
     expect(mock.requests[1]!.text).toContain("You already made these tool calls for this task");
+  });
+
+  it("a model endpoint that never answers: the turn times out, the run fails with the reason, and the process ends", async () => {
+    const silent = createServer(() => {}); // accepts the request, never answers
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    try {
+      const { cwd, adapter } = claudeAt(
+        `http://127.0.0.1:${(silent.address() as AddressInfo).port}`,
+        undefined,
+        {
+          turnTimeoutMs: 3_000,
+        },
+      );
+      const error = await new PromptRunner({ adapter }).run("Hello?").catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ModelCallError);
+      const cause = (error as ModelCallError).cause;
+      expect(cause).toBeInstanceOf(ClaudeAgentSdkError);
+      expect((cause as Error).message).toContain("The Claude Code turn did not complete within 3000 ms");
+      if (process.platform === "linux")
+        await expect.poll(() => processesIn(cwd), { timeout: 10_000 }).toEqual([]);
+    } finally {
+      silent.closeAllConnections();
+      silent.close();
+    }
   });
 });
