@@ -59,7 +59,7 @@ export class ClaudeConversation implements Conversation {
       prompt: this.input,
       options: {
         ...queryOptions,
-        mcpServers: { ...queryOptions.mcpServers, [options.serverName]: this.server.config },
+        mcpServers: { [options.serverName]: this.server.config },
         systemPrompt: setup.system ?? "",
         ...(setup.outputSchema
           ? { outputFormat: { type: "json_schema", schema: setup.outputSchema as Record<string, unknown> } }
