@@ -99,6 +99,13 @@ export type { RunCounters } from "./events/run-counters.js";
 // Strategies
 export { ToolProviderStrategy } from "./strategies/tool-provider-strategy.js";
 export type {
+  ProviderBinding,
+  ProviderBindingOptions,
+  RunDiscovery,
+} from "./strategies/tool-provider-strategy.js";
+export type { DiscoveredProvider } from "./strategies/tool-injection-strategy.js";
+export type { HandleDiscovery, HandleDiscoveryInit } from "./strategies/handle-discovery.js";
+export type {
   ToolInjectionStrategy,
   ToolInjectionContext,
   ToolInjectionResult,

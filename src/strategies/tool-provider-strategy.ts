@@ -3,6 +3,7 @@ import type { ProviderResolver } from "../tools/entity-handle-bindings.js";
 import { EntityHandleCodec, type HandleKey } from "../tools/entity-handle.js";
 import { InvalidToolProviderError } from "../tools/errors.js";
 import { extractProviders } from "../tools/extract-providers.js";
+import { providerOptionsOf } from "../tools/provider-identity.js";
 import type { AnyTool } from "../tools/tool.js";
 import { HandleDiscovery } from "./handle-discovery.js";
 import type {
@@ -66,7 +67,11 @@ export class ToolProviderStrategy implements ToolInjectionStrategy {
   private readonly codec: EntityHandleCodec | undefined;
   private direct: HandleDiscovery | undefined;
 
+  /** @throws InvalidToolProviderError for a class in `classes` that is not a `@ToolProvider`. */
   constructor(private readonly options: ProviderBindingOptions = {}) {
+    for (const cls of options.classes ?? [])
+      if (!providerOptionsOf(cls))
+        throw new InvalidToolProviderError(cls, "it is in `classes` but not decorated with @ToolProvider");
     this.binding = options.binding ?? "per-instance";
     this.codec = this.binding === "handles" ? new EntityHandleCodec(options.handleKey) : undefined;
   }

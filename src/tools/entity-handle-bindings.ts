@@ -58,8 +58,8 @@ export class HandleBindings {
     if (!reading.ok) return `${reading.message}${this.suggestion(String(handle), className)}`;
     if (reading.className === className) return undefined;
     return (
-      `The handle "${reading.handle}" names a ${reading.className}, and this tool takes a ${className}'s handle. ` +
-      `Call a tool of ${reading.className} with it, or pass a ${className}'s handle`
+      `The handle "${reading.handle}" is of class ${reading.className}, and this tool takes handles of class ` +
+      `${className}. Call a tool of ${reading.className} with it, or pass a handle of class ${className}`
     );
   }
 
@@ -103,7 +103,7 @@ export class HandleBindings {
     if (typeof found !== "object" || found === null) throw unresolved("resolveProvider returned nothing");
     if (!(found instanceof providerClass))
       throw unresolved(
-        `resolveProvider returned a ${found.constructor?.name ?? typeof found}, not a ${reading.className}`,
+        `resolveProvider returned an object of class ${found.constructor?.name ?? "(none)"}, not of class ${reading.className}`,
       );
     let foundKey: string;
     try {

@@ -39,8 +39,9 @@ const MAC_BYTES = 16; // 128 bits of HMAC-SHA-256: a forgery cannot be guessed
 const MAC_CHARS = 22; // base64url of 16 bytes, no padding
 const MAC_SEPARATOR = "~";
 const MAC_PATTERN = /^[A-Za-z0-9_-]{22}$/;
-// A class's source name is an identifier: it never holds ":" or "#", so the first of them ends it.
-const HEAD = /^([A-Za-z_$][\w$]*)([:#])/u;
+// A class's source name is an identifier (any Unicode letters): it never holds ":" or "#", so the first
+// of them ends it.
+const HEAD = /^([^:#\s]+)([:#])/u;
 const FORM =
   'Handles look like "Customer:c123~<22 characters>" (text id) or "Order#42~<22 characters>" (number id)';
 

@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { beforeEach, describe, expect, it } from "vitest";
 import {
   EntityHandleCodec,
+  InvalidToolProviderError,
   LlmTool,
   PromptRunner,
   ToolProvider,
@@ -30,7 +31,8 @@ class Ticket {
     parameters: { type: "object", properties: { to: { type: "string" } }, required: ["to"] },
   })
   assign(to: string): string {
-    return `${this.id} → ${to}`;
+    const version = (this as { version?: number }).version;
+    return `${this.id}${version ? ` (v${version})` : ""} → ${to}`;
   }
 }
 
@@ -94,6 +96,31 @@ describe.each<Binding>(["per-instance", "handles"])("discovery with %s binding",
     });
     expect(resumed.result).toBe("done");
     expect(ran).toEqual(["withdraw 2 20"]);
+  });
+  it("middleware wraps the call with its tool and input; a timeout turns a slow call into an error result", async () => {
+    const bank = new Bank();
+    const seen: string[] = [];
+    const model = mockModel(
+      call("findAccounts", { owner: "Bob" }),
+      operation(binding, bank.accounts[1]!, "getBalance"),
+      text("ok"),
+    );
+    await runner(model, bank, { binding })
+      .withToolMiddleware(async (info, next) => {
+        seen.push(`${info.tool.name} ${JSON.stringify(info.input)}`);
+        if (info.tool.name.endsWith("getBalance")) await new Promise((r) => setTimeout(r, 200));
+        // A well-behaved slow tool stops when its signal says the call was given up.
+        return info.context.signal.aborted ? undefined : next();
+      })
+      .withToolTimeout(50)
+      .run("?");
+    expect(seen.at(-1)).toBe(
+      binding === "handles"
+        ? `account_getBalance ${JSON.stringify({ handle: handleOf(bank.accounts[1]!) })}`
+        : "account_2_getBalance {}",
+    );
+    expect(toolResultsSeenAt(model, 2).at(-1)).toMatch(/did not finish within 50 ms/);
+    expect(ran).toEqual([]);
   });
 });
 
@@ -190,7 +217,7 @@ describe("handles mode", () => {
       [
         "another class's",
         handleOf(new AccountNote(2)),
-        "names a AccountNote, and this tool takes a Account's handle",
+        "is of class AccountNote, and this tool takes handles of class Account",
       ],
     ];
     it.each(cases)("%s", async (_, handle, why) => {
@@ -235,7 +262,11 @@ describe("handles mode", () => {
   });
 
   it.each([
-    ["another class", () => new AccountNote(2), "resolveProvider returned a AccountNote, not a Account"],
+    [
+      "another class",
+      () => new AccountNote(2),
+      "resolveProvider returned an object of class AccountNote, not of class Account",
+    ],
     ["another id", () => new Account(3, "Cy", 1), "resolveProvider returned the one with id 3, not 2"],
     ["the same id as text", () => new Account("2", "Bob", 1), 'returned the one with id "2", not 2'],
   ])("a resolver returning %s is refused", async (_, resolved, why) => {
@@ -279,6 +310,84 @@ describe("handles mode", () => {
     await runner(model, bank, options).run("Ann's balances");
     expect(ran).toEqual(["getBalance 1", "getBalance 1"]);
     expect(toolResultsSeenAt(model, 3).slice(-2)).toEqual(["7", "100"]);
+  });
+
+  it("the newest instance of an identity wins, and its discovery says it replaced the older one", async () => {
+    let version = 0;
+    const desk = { openTickets: () => [Object.assign(new Ticket("t1"), { version: ++version })] };
+    class FreshDesk {
+      @LlmTool("Open tickets")
+      openTickets(): Ticket[] {
+        return desk.openTickets();
+      }
+    }
+    const events: ToolProviderDiscoveredEvent[] = [];
+    const handle = handleOf(new Ticket("t1"));
+    const model = mockModel(
+      call("openTickets"),
+      call("openTickets"),
+      call("ticket_assign", { handle, to: "Ann" }),
+      text("ok"),
+    );
+    await new PromptRunner({ model })
+      .withTools(new FreshDesk())
+      .withToolProviderDiscovery({ binding: "handles", handleKey: KEY })
+      .withObserver((e) => {
+        if (e.type === "ToolProviderDiscovered") events.push(e);
+      })
+      .run("?");
+    expect(events.map((e) => [e.handle, e.replacedEarlierInstance])).toEqual([
+      [handle, false],
+      [handle, true],
+    ]);
+    expect(toolResultsSeenAt(model, 3).at(-1)).toBe("t1 (v2) → Ann");
+  });
+
+  it("two classes with one prefix and one method get two tools, each running on its own class", async () => {
+    @ToolProvider({ prefix: "account" })
+    class AccountTwin {
+      constructor(public id: number) {}
+      @LlmTool("Get this twin's balance")
+      getBalance(): string {
+        return `twin ${this.id}`;
+      }
+    }
+    const twin = new AccountTwin(2);
+    const model = mockModel(
+      (options) => {
+        const names = (options.tools ?? []).map((t) => t.name);
+        const twinTool = names.find((n) => n.startsWith("account_getBalance_"))!;
+        return call(twinTool, { handle: handleOf(twin) });
+      },
+      call("account_getBalance", { handle: handleOf(twin) }),
+      text("ok"),
+    );
+    await new PromptRunner({ model })
+      .withToolProviderDiscovery({
+        binding: "handles",
+        classes: [Account, AccountTwin],
+        handleKey: KEY,
+        resolveProvider: () => twin,
+      })
+      .run("?");
+    expect(offeredAt(model, 0)).toEqual([
+      "account_getBalance",
+      "account_withdraw",
+      expect.stringMatching(/^account_getBalance_[0-9a-z]{16}$/),
+    ]);
+    expect(toolResultsSeenAt(model, 2)).toEqual([
+      "twin 2",
+      expect.stringContaining("is of class AccountTwin, and this tool takes handles of class Account"),
+    ]);
+  });
+
+  it("a class in `classes` that is not a @ToolProvider is refused when discovery is configured", () => {
+    expect(() =>
+      new PromptRunner({ model: mockModel() }).withToolProviderDiscovery({
+        binding: "handles",
+        classes: [Bank],
+      }),
+    ).toThrow(InvalidToolProviderError);
   });
 
   it("a withApproval predicate sees the handle in the input", async () => {

@@ -82,6 +82,11 @@ describe("the handle codec", () => {
     });
   });
 
+  it("reads back the handle of a class with a non-ASCII name", () => {
+    const handle = codec.mint({ className: "Kündé", instanceKey: "string:k1" });
+    expect(codec.read(handle)).toMatchObject({ ok: true, className: "Kündé", id: "k1" });
+  });
+
   it("the same key accepts another codec's handles; an empty key is refused", () => {
     const handle = codec.handleOf(new Account(7));
     expect(new EntityHandleCodec(Buffer.from("key-1")).read(handle)).toMatchObject({ ok: true, id: 7 });
@@ -127,7 +132,7 @@ describe("handle tools", () => {
     const [restore] = handleToolsOf(AccountArchive, bindings);
     const { handle } = bindings.remember(new Account("a1"));
     expect(restore!.checkInput!({ handle })).toContain(
-      "names a Account, and this tool takes a AccountArchive's handle",
+      "is of class Account, and this tool takes handles of class AccountArchive",
     );
   });
 
@@ -156,7 +161,11 @@ describe("handle tools", () => {
     it.each([
       ["no resolver", undefined, "no resolveProvider was given"],
       ["nothing returned", () => undefined, "resolveProvider returned nothing"],
-      ["another class", () => new Account("z9"), "returned a Account, not a AccountArchive"],
+      [
+        "another class",
+        () => new Account("z9"),
+        "returned an object of class Account, not of class AccountArchive",
+      ],
       ["another id", () => new AccountArchive("z8"), 'returned the one with id "z8", not "z9"'],
       [
         "a throw",
