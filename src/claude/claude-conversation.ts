@@ -163,25 +163,28 @@ export class ClaudeConversation implements Conversation {
             toolNames: result.tools.map((t) => t.name),
             reason: `Claude Code did not list the changed tools again within ${this.options.relistTimeoutMs} ms`,
           };
-          this.stop(turn);
+          await this.stop(turn);
         }
       }
-      if (result.stopTurn) this.stop(turn);
+      if (result.stopTurn) await this.stop(turn);
       return { text: result.text, isError: result.isError };
     } catch (error) {
       // The run cannot go on (a limit, cancellation, a failing strategy): it ends with this error now.
       this.turn = undefined;
       turn.reject(error);
-      this.stop(turn);
+      void this.stop(turn); // the driver ends the process next
       return { text: STOPPED_TEXT, isError: true };
     }
   }
 
-  /** Interrupts the turn; its `result` message then ends it as stopped. */
-  private stop(turn: OpenTurn): void {
+  /**
+   * Interrupts the turn; its `result` message then ends it as stopped. Resolves once Claude Code has taken
+   * the interrupt, so the call's result, returned after it, cannot start another model request first.
+   */
+  private async stop(turn: OpenTurn): Promise<void> {
     if (turn.stopping) return;
     turn.stopping = true;
-    void this.query.interrupt().catch(() => {});
+    await this.query.interrupt().catch(() => {});
   }
 
   /** No more turns: the open one fails with `reason`. */
