@@ -18,6 +18,7 @@ import {
 } from "../loop/approval-gate.js";
 import { RunSession, type SourceWithTools } from "../loop/run-session.js";
 import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, snapshotTool, type RunSnapshot } from "../loop/run-snapshot.js";
+import { readSnapshot, signSnapshot } from "../loop/snapshot-codec.js";
 import { sourceNameOf } from "../schema/schema-store.js";
 import type { DynamicToolSource } from "../loop/tool-source-port.js";
 import type { RunSettings } from "../loop/run-settings.js";
@@ -29,7 +30,7 @@ import type { AnyTool } from "../tools/tool.js";
 import { checkToolSchemas } from "../tools/tool-methods.js";
 import { toolsFrom } from "../tools/tool-sources.js";
 import { ExpansionLimitError } from "./expansion-limit-error.js";
-import { checkSnapshot, restoreTools, type ProviderResolver } from "./restore-tools.js";
+import { checkSnapshot, restoreTools, snapshotProviderKey, type ProviderResolver } from "./restore-tools.js";
 import { ToolSourceClashError } from "./tool-source-clash-error.js";
 
 /** A sectioned system prompt and its parameters. */
@@ -60,6 +61,8 @@ export interface RunSetup {
   readonly resume?: ResumeFrom;
   /** A streamed run's listener: model parts as they arrive, and step ends (step backends). */
   readonly listener?: StepListener;
+  /** Keys that sign every snapshot and that a snapshot read back must verify against (first one signs). */
+  readonly snapshotKeys?: readonly Buffer[];
 }
 
 /** What a resumed run starts from. */
@@ -68,6 +71,28 @@ export interface ResumeFrom {
   /** Decisions on the calls the snapshot paused before, by `approvalId`. */
   readonly approvals: Readonly<Record<string, ApprovalDecision>>;
   readonly resolveProvider?: ProviderResolver;
+  /** `continueFrom`: the new messages the conversation goes on with. */
+  readonly followUp?: readonly ModelMessage[];
+}
+
+/**
+ * The providers bound by the run that made a snapshot, by the snapshot object handed out: a conversation
+ * continued in the same process re-binds the very objects (their state and dependencies intact) without
+ * asking `resolveProvider`. Weak: a snapshot nobody holds lets its providers go.
+ */
+const liveProviders = new WeakMap<object, ReadonlyMap<string, object>>();
+
+function providersOf(tools: readonly AnyTool[]): ReadonlyMap<string, object> {
+  const providers = new Map<string, object>();
+  for (const tool of tools) {
+    const recorded = snapshotTool(tool, sourceNameOf);
+    if ("providerClass" in recorded && tool.origin)
+      providers.set(
+        snapshotProviderKey(recorded.providerClass, recorded.idType, recorded.id),
+        tool.origin.instance,
+      );
+  }
+  return providers;
 }
 
 /** A run's outcome across restarts: completed with an answer, or paused for approval. */
@@ -88,7 +113,11 @@ export interface RunOutcome extends RunRecord {
  */
 export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
   checkToolSchemas();
-  const resume = setup.resume;
+  const resume = setup.resume && {
+    ...setup.resume,
+    live: liveProviders.get(setup.resume.snapshot),
+    snapshot: readSnapshot(setup.resume.snapshot, setup.snapshotKeys),
+  };
   const store = new VisibilityStore(
     (resume?.snapshot.visibility as VisibilitySnapshot | undefined) ?? setup.resumeFrom,
   );
@@ -105,7 +134,12 @@ export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
     const tools = [...ownTools, ...sources.flatMap((s) => s.tools)];
     const resumed = resume && restarts === 0 ? await resumeState(resume, tools) : undefined;
     const session = new RunSession({
-      messages: resume ? resume.snapshot.history : setup.messages,
+      // A restart of a continued conversation starts from the snapshot and the new messages.
+      messages: !resume
+        ? setup.messages
+        : resumed
+          ? resume.snapshot.history
+          : [...resume.snapshot.history, ...(resume.followUp ?? [])],
       system: disclosure ? disclosure.render() : (setup.system as string | undefined),
       tools,
       sources,
@@ -118,18 +152,25 @@ export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
       approvals: gate,
       ...resumed,
     });
-    const snapshotOf = (paused?: PausedCalls): RunSnapshot => ({
-      format: SNAPSHOT_FORMAT,
-      version: SNAPSHOT_VERSION,
-      history: structuredClone(session.history),
-      tools: session.registry.all().map((t) => snapshotTool(t, sourceNameOf)),
-      ...(paused ? { paused } : {}),
-      visibility: store.snapshot(),
-      iterations: total.iterations + session.iteration,
-      usage: addUsage(total.usage, session.usage),
-      counters: { ...setup.events.counters },
-      settings: setup.settings,
-    });
+    const snapshotOf = (paused?: PausedCalls): RunSnapshot => {
+      const snapshot = signSnapshot(
+        {
+          format: SNAPSHOT_FORMAT,
+          version: SNAPSHOT_VERSION,
+          history: structuredClone(session.history),
+          tools: session.registry.all().map((t) => snapshotTool(t, sourceNameOf)),
+          ...(paused ? { paused } : {}),
+          visibility: store.snapshot(),
+          iterations: total.iterations + session.iteration,
+          usage: addUsage(total.usage, session.usage),
+          counters: { ...setup.events.counters },
+          settings: setup.settings,
+        },
+        setup.snapshotKeys,
+      );
+      liveProviders.set(snapshot, providersOf(session.registry.all()));
+      return snapshot;
+    };
     const end = await drive(setup.adapter, session, total.iterations, snapshotOf, setup.listener);
     const snapshot = snapshotOf(end.type === "pause" ? end.paused : undefined);
     total.iterations += end.iterations;
@@ -168,11 +209,17 @@ export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
   }
 }
 
-/** What a resumed run's first session starts with: its checked snapshot's calls, tools and notices. */
-async function resumeState(resume: ResumeFrom, offered: readonly AnyTool[]) {
+/**
+ * What a resumed or continued run's first session starts with: its checked snapshot's calls, tools,
+ * notices and the names it lost, and a continued conversation's new messages.
+ */
+async function resumeState(
+  resume: ResumeFrom & { readonly live?: ReadonlyMap<string, object> },
+  offered: readonly AnyTool[],
+) {
   checkSnapshot(resume.snapshot, new Set(offered.map((t) => t.name)));
-  const { tools, notices } = await restoreTools(resume.snapshot, resume.resolveProvider);
-  return { paused: resume.snapshot.paused, restored: tools, notices };
+  const { tools, notices, lost } = await restoreTools(resume.snapshot, resume.resolveProvider, resume.live);
+  return { paused: resume.snapshot.paused, restored: tools, notices, lost, followUp: resume.followUp };
 }
 
 /**

@@ -27,6 +27,17 @@ export type RunStreamPart =
       /** The text the model reads (an error message when `isError`). */
       readonly output: string;
       readonly isError: boolean;
+      /** A person denied the call (it did not run; `output` says so, with the reason). */
+      readonly denied?: boolean;
+    }
+  /** The run paused before this call: it waits for a person's decision (`resume` with `approvals`). */
+  | {
+      readonly type: "tool-approval-request";
+      /** The key of the decision in `resume`'s `approvals` (the call's id). */
+      readonly approvalId: string;
+      readonly toolCallId: string;
+      readonly toolName: string;
+      readonly input: unknown;
     }
   | { readonly type: "tools-injected"; readonly names: readonly string[] }
   | { readonly type: "tools-removed"; readonly names: readonly string[] }
@@ -59,6 +70,14 @@ export class RunStream<T> {
     };
     this.result = start(hooks).then(
       (result) => {
+        for (const { approvalId, toolName, input } of result.pendingApprovals)
+          channel.push({
+            type: "tool-approval-request",
+            approvalId,
+            toolCallId: approvalId,
+            toolName,
+            input,
+          });
         channel.push({ type: "finish", result });
         channel.end();
         return result;
@@ -73,7 +92,10 @@ export class RunStream<T> {
 
   /**
    * The run in the AI SDK's UI message stream protocol (what `useChat` reads): text, each tool call as a
-   * dynamic tool part with its input and output, and tool-set changes as `data-tools` parts.
+   * dynamic tool part with its input and output, tool-set changes as `data-tools` parts, and a paused
+   * run's calls as tool approval requests (the part's `approval-requested` state; `useChat`'s
+   * `addToolApprovalResponse` answers them). A resumed run's stream continues the paused assistant
+   * message: decided calls' outputs (or `output-denied`) arrive first.
    */
   toUIMessageStream(): ReadableStream<UIMessageChunk> {
     const parts = this.parts;
@@ -134,6 +156,7 @@ function eventPart(event: ToolLoopEvent): RunStreamPart | undefined {
         toolName: event.toolName,
         output: event.message,
         isError: true,
+        ...(event.reason === "denied" ? { denied: true } : {}),
       };
     case "ToolsInjected":
       return { type: "tools-injected", names: event.toolNames };
@@ -166,7 +189,10 @@ function uiChunks(part: RunStreamPart, text: { id: number; open: boolean }): UIM
           dynamic: true,
         },
       ];
+    case "tool-approval-request":
+      return [{ type: "tool-approval-request", approvalId: part.approvalId, toolCallId: part.toolCallId }];
     case "tool-result":
+      if (part.denied) return [{ type: "tool-output-denied", toolCallId: part.toolCallId }];
       return [
         part.isError
           ? { type: "tool-output-error", toolCallId: part.toolCallId, errorText: part.output, dynamic: true }
