@@ -79,7 +79,7 @@ describe("signed snapshots", () => {
 
   it("an altered snapshot is refused: a changed tool binding, a changed pending input, an added field", async () => {
     const { snapshot } = await pausedSigned();
-    const changedTool = asJson(snapshot) as { tools: { id?: string }[] };
+    const changedTool = asJson(snapshot) as unknown as { tools: { id?: string }[] };
     for (const t of changedTool.tools) if (t.id) t.id = "c456";
     const changedCounters = { ...asJson(snapshot), iterations: 0 };
     const addedField = { ...asJson(snapshot), extra: true };
