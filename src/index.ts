@@ -151,7 +151,7 @@ export type {
 export { FileConversationStore } from "./runner/file-conversation-store.js";
 export type { ToolLoopResult } from "./runner/tool-loop-result.js";
 export { RunStream } from "./runner/run-stream.js";
-export type { RunStreamPart } from "./runner/run-stream.js";
+export type { RunStreamPart, UIStreamOptions } from "./runner/run-stream.js";
 export type { OutputTarget } from "./runner/output-target.js";
 export type { TemplatePrompt } from "./runner/execute-run.js";
 

@@ -3,6 +3,7 @@ import {
   createUIMessageStream,
   createUIMessageStreamResponse,
   pipeUIMessageStreamToResponse,
+  type UIMessage,
   type UIMessageChunk,
 } from "ai";
 import type { ToolLoopEvent } from "../events/tool-loop-event.js";
@@ -97,9 +98,10 @@ export class RunStream<T> {
    * `addToolApprovalResponse` answers them). A resumed run's stream continues the paused assistant
    * message: decided calls' outputs (or `output-denied`) arrive first.
    */
-  toUIMessageStream(): ReadableStream<UIMessageChunk> {
+  toUIMessageStream(options: UIStreamOptions = {}): ReadableStream<UIMessageChunk> {
     const parts = this.parts;
     return createUIMessageStream({
+      originalMessages: options.originalMessages as UIMessage[] | undefined,
       execute: async ({ writer }) => {
         const text = { id: 0, open: false };
         writer.write({ type: "start" });
@@ -117,14 +119,28 @@ export class RunStream<T> {
   }
 
   /** A `Response` streaming {@link toUIMessageStream} (for route handlers: Next.js, Hono, Bun...). */
-  toUIMessageStreamResponse(init?: ResponseInit): Response {
-    return createUIMessageStreamResponse({ ...init, stream: this.toUIMessageStream() });
+  toUIMessageStreamResponse(init?: ResponseInit & UIStreamOptions): Response {
+    const { originalMessages, ...responseInit } = init ?? {};
+    return createUIMessageStreamResponse({
+      ...responseInit,
+      stream: this.toUIMessageStream({ originalMessages }),
+    });
   }
 
   /** Writes {@link toUIMessageStream} to a Node `ServerResponse`. */
-  pipeUIMessageStreamToResponse(response: ServerResponse): void {
-    pipeUIMessageStreamToResponse({ response, stream: this.toUIMessageStream() });
+  pipeUIMessageStreamToResponse(response: ServerResponse, options: UIStreamOptions = {}): void {
+    pipeUIMessageStreamToResponse({ response, stream: this.toUIMessageStream(options) });
   }
+}
+
+/** Options of the UI message streams of a {@link RunStream}. */
+export interface UIStreamOptions {
+  /**
+   * The messages the page sent (`useChat`'s request `messages`). When the last one is an assistant
+   * message (a paused run the page answered with `addToolApprovalResponse`), the stream continues that
+   * message, under its id, instead of starting a new one.
+   */
+  readonly originalMessages?: readonly UIMessage[];
 }
 
 /** What a run hands its drivers and events to feed a stream. */
