@@ -90,15 +90,15 @@ async function chat(
   store: ConversationStore,
   runner: PromptRunner,
 ): Promise<void> {
-  const body = await readJson(req);
-  const { id, messages } = chatRequest(body);
-  const last = messages.at(-1);
-  const turn = await beginConversationTurn(store, id);
   // The page went away (closed, navigated, stopped): the run stops with it.
   const abort = new AbortController();
   res.on("close", () => {
     if (!res.writableFinished) abort.abort(new Error("the page went away"));
   });
+  const body = await readJson(req);
+  const { id, messages } = chatRequest(body);
+  const last = messages.at(-1);
+  const turn = await beginConversationTurn(store, id);
   const common = { resolveProvider: resolveCustomer, signal: abort.signal };
   let stream: RunStream<string>;
   if (last?.role === "assistant") {
