@@ -52,6 +52,18 @@ describe("continueFrom through FakePromptRunner", () => {
     fake.verifyExpectations();
   });
 
+  it("stream() continues too: the discovered tool is called in the streamed turn, and its result streams", async () => {
+    const fake = threeTurnFake();
+    const runner = fake.withTools(new CustomerSearchTools()).withToolProviderDiscovery();
+    const turn1 = await runner.run("Find John Smith");
+    const stream = runner.stream("What does he spend?", { continueFrom: turn1.snapshot });
+    const results: string[] = [];
+    for await (const part of stream.parts)
+      if (part.type === "tool-result") results.push(`${part.toolName} ${part.output}`);
+    expect(results).toEqual(['customer_c123_getAverageSpend {"amount":46.83,"currency":"USD"}']);
+    expect((await stream.result).result).toBe("46.83 USD a month.");
+  });
+
   it("a restored conversation (JSON snapshot, fresh runner: another process) re-binds through resolveProvider", async () => {
     const first = threeTurnFake();
     const turn1 = await first
