@@ -17,7 +17,13 @@ import {
   type PendingApproval,
 } from "../loop/approval-gate.js";
 import { RunSession, type SourceWithTools } from "../loop/run-session.js";
-import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, snapshotTool, type RunSnapshot } from "../loop/run-snapshot.js";
+import {
+  SNAPSHOT_FORMAT,
+  SNAPSHOT_VERSION,
+  snapshotTool,
+  type RunSnapshot,
+  type SnapshotTool,
+} from "../loop/run-snapshot.js";
 import { readSnapshot, signSnapshot } from "../loop/snapshot-codec.js";
 import { sourceNameOf } from "../schema/schema-store.js";
 import type { DynamicToolSource } from "../loop/tool-source-port.js";
@@ -82,16 +88,17 @@ export interface ResumeFrom {
  */
 const liveProviders = new WeakMap<object, ReadonlyMap<string, object>>();
 
-function providersOf(tools: readonly AnyTool[]): ReadonlyMap<string, object> {
+/** The provider of each discovered tool, by the key a snapshot's entries give (`recorded[i]` is `tools[i]`). */
+function providersOf(
+  tools: readonly AnyTool[],
+  recorded: readonly SnapshotTool[],
+): ReadonlyMap<string, object> {
   const providers = new Map<string, object>();
-  for (const tool of tools) {
-    const recorded = snapshotTool(tool, sourceNameOf);
-    if ("providerClass" in recorded && tool.origin)
-      providers.set(
-        snapshotProviderKey(recorded.providerClass, recorded.idType, recorded.id),
-        tool.origin.instance,
-      );
-  }
+  recorded.forEach((entry, i) => {
+    const instance = tools[i]!.origin?.instance;
+    if ("providerClass" in entry && instance)
+      providers.set(snapshotProviderKey(entry.providerClass, entry.idType, entry.id), instance);
+  });
   return providers;
 }
 
@@ -153,12 +160,14 @@ export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
       ...resumed,
     });
     const snapshotOf = (paused?: PausedCalls): RunSnapshot => {
+      const bound = session.registry.all();
+      const recorded = bound.map((t) => snapshotTool(t, sourceNameOf));
       const snapshot = signSnapshot(
         {
           format: SNAPSHOT_FORMAT,
           version: SNAPSHOT_VERSION,
           history: structuredClone(session.history),
-          tools: session.registry.all().map((t) => snapshotTool(t, sourceNameOf)),
+          tools: recorded,
           ...(paused ? { paused } : {}),
           visibility: store.snapshot(),
           iterations: total.iterations + session.iteration,
@@ -168,7 +177,7 @@ export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
         },
         setup.snapshotKeys,
       );
-      liveProviders.set(snapshot, providersOf(session.registry.all()));
+      liveProviders.set(snapshot, providersOf(bound, recorded));
       return snapshot;
     };
     const end = await drive(setup.adapter, session, total.iterations, snapshotOf, setup.listener);
