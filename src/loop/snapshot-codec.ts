@@ -1,7 +1,8 @@
 // The one place a snapshot is signed and where every path that reads one (resume, continueFrom) checks
 // it before anything runs. The signature is an HMAC-SHA-256 over the snapshot's canonical form: its JSON
 // form (what survives JSON.stringify/JSON.parse, a store, a cookie) with object keys sorted, the
-// signature itself left out. Several keys may verify (rotation); the first one signs.
+// signature itself left out. Several keys may verify (rotation); the first one signs. Any other check of
+// a snapshot read back (its shape, its fields) belongs in `readSnapshot` too, after the signature.
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { InvalidSettingError } from "../errors/entity-tools-error.js";
 import type { RunSnapshot } from "./run-snapshot.js";
