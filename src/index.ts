@@ -57,11 +57,24 @@ export { ConversationConflictError, InvalidConversationIdError } from "./loop/co
 // Tools
 export { defineTool } from "./tools/define-tool.js";
 export type { ToolDefinition } from "./tools/define-tool.js";
-export type { Tool, AnyTool, ToolExecutionContext, ToolInputSchema, ToolOrigin } from "./tools/tool.js";
+export type {
+  Tool,
+  AnyTool,
+  ToolExecutionContext,
+  ToolInputSchema,
+  ToolOrigin,
+  HandleTarget,
+} from "./tools/tool.js";
 export type { ToolSource } from "./tools/tool-sources.js";
 export { bindProviderTools, bindObjectTools } from "./tools/bind-tools.js";
 export { isToolProvider } from "./tools/provider-identity.js";
 export { TOOL_NAME_PATTERN, isValidToolName } from "./tools/tool-name-rules.js";
+export { EntityHandleCodec, EntityHandleError } from "./tools/entity-handle.js";
+export type { HandleKey, HandleIdentity, HandleReading, HandleProblem } from "./tools/entity-handle.js";
+export { HandleBindings } from "./tools/entity-handle-bindings.js";
+export type { RememberedProvider } from "./tools/entity-handle-bindings.js";
+export { handleToolsOf, handleParameterOf, HANDLE_PARAMETER } from "./tools/handle-tools.js";
+export type { HandleResolution } from "./tools/handle-tools.js";
 
 // Schemas
 export { registerToolSchemas } from "./schema/schema-store.js";
@@ -87,6 +100,13 @@ export type { RunCounters } from "./events/run-counters.js";
 
 // Strategies
 export { ToolProviderStrategy } from "./strategies/tool-provider-strategy.js";
+export type {
+  ProviderBinding,
+  ProviderBindingOptions,
+  RunDiscovery,
+} from "./strategies/tool-provider-strategy.js";
+export type { DiscoveredProvider } from "./strategies/tool-injection-strategy.js";
+export type { HandleDiscovery, HandleDiscoveryInit } from "./strategies/handle-discovery.js";
 export type {
   ToolInjectionStrategy,
   ToolInjectionContext,

@@ -31,7 +31,10 @@ import type { RunSettings } from "../loop/run-settings.js";
 import type { PausedCalls, RunRecord } from "../loop/step-outcome.js";
 import { driveSteps, type StepListener } from "../loop/step-driver.js";
 import type { JsonSchema } from "../schema/json-schema.js";
+import type { HandleDiscovery } from "../strategies/handle-discovery.js";
 import type { ToolInjectionStrategy } from "../strategies/tool-injection-strategy.js";
+import { ToolProviderStrategy, type RunDiscovery } from "../strategies/tool-provider-strategy.js";
+import { returnedProviderClasses } from "../tools/provider-classes.js";
 import type { AnyTool } from "../tools/tool.js";
 import { checkToolSchemas } from "../tools/tool-methods.js";
 import { toolsFrom } from "../tools/tool-sources.js";
@@ -96,7 +99,7 @@ function providersOf(
   const providers = new Map<string, object>();
   recorded.forEach((entry, i) => {
     const instance = tools[i]!.origin?.instance;
-    if ("providerClass" in entry && instance)
+    if ("idType" in entry && instance)
       providers.set(snapshotProviderKey(entry.providerClass, entry.idType, entry.id), instance);
   });
   return providers;
@@ -134,12 +137,17 @@ export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
   };
   if (resume) Object.assign(setup.events.counters, resume.snapshot.counters);
   const gate = new ApprovalGate(setup.approval, resume?.approvals);
+  let discoveries: RunDiscovery[] | undefined; // one per run: handles stay live across restarts
   for (let restarts = 0; ; restarts++) {
     const disclosure = disclosureFor(setup, store);
     const ownTools = disclosure ? toolsFrom(disclosure.initialTools(), setup.tools) : setup.tools;
     const sources = await listSources(setup.sources, ownTools, setup.signal);
-    const tools = [...ownTools, ...sources.flatMap((s) => s.tools)];
-    const resumed = resume && restarts === 0 ? await resumeState(resume, tools) : undefined;
+    const listed = [...ownTools, ...sources.flatMap((s) => s.tools)];
+    discoveries ??= startDiscovery(setup.strategies, listed, resume?.resolveProvider);
+    const tools = [...listed, ...discoveries.flatMap((d) => d.tools)];
+    const handles = discoveries.find((d) => d.handles)?.handles;
+    const resumed = resume && restarts === 0 ? await resumeState(resume, tools, handles) : undefined;
+    const strategies = discoveries.map((d) => d.strategy);
     const session = new RunSession({
       // A restart of a continued conversation starts from the snapshot and the new messages.
       messages: !resume
@@ -150,7 +158,7 @@ export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
       system: disclosure ? disclosure.render() : (setup.system as string | undefined),
       tools,
       sources,
-      strategies: disclosure ? [...setup.strategies, disclosure] : setup.strategies,
+      strategies: disclosure ? [...strategies, disclosure] : strategies,
       middleware: setup.middleware,
       settings: setup.settings,
       outputSchema: setup.outputSchema,
@@ -219,15 +227,41 @@ export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
 }
 
 /**
+ * Each strategy as one run uses it: discovery in handles mode keeps the run's live providers and offers
+ * the handle tools of the classes known up front.
+ */
+function startDiscovery(
+  strategies: readonly ToolInjectionStrategy[],
+  tools: readonly AnyTool[],
+  resolveProvider: ProviderResolver | undefined,
+): RunDiscovery[] {
+  return strategies.map((strategy) =>
+    strategy instanceof ToolProviderStrategy
+      ? strategy.forRun({
+          classes: () => returnedProviderClasses(tools),
+          takenNames: tools.map((t) => t.name),
+          resolveProvider,
+        })
+      : { strategy, tools: [] },
+  );
+}
+
+/**
  * What a resumed or continued run's first session starts with: its checked snapshot's calls, tools,
  * notices and the names it lost, and a continued conversation's new messages.
  */
 async function resumeState(
   resume: ResumeFrom & { readonly live?: ReadonlyMap<string, object> },
   offered: readonly AnyTool[],
+  handles: HandleDiscovery | undefined,
 ) {
   checkSnapshot(resume.snapshot, new Set(offered.map((t) => t.name)));
-  const { tools, notices, lost } = await restoreTools(resume.snapshot, resume.resolveProvider, resume.live);
+  const { tools, notices, lost } = await restoreTools(
+    resume.snapshot,
+    resume.resolveProvider,
+    handles,
+    resume.live,
+  );
   return { paused: resume.snapshot.paused, restored: tools, notices, lost, followUp: resume.followUp };
 }
 

@@ -1,5 +1,8 @@
 import { EntityToolsError } from "../errors/entity-tools-error.js";
+import type { HandleDiscovery } from "../strategies/handle-discovery.js";
+import { providerClassNamed } from "../tools/provider-classes.js";
 import {
+  READABLE_SNAPSHOT_VERSIONS,
   SNAPSHOT_FORMAT,
   SNAPSHOT_VERSION,
   type RunSnapshot,
@@ -8,8 +11,8 @@ import {
 import { bindProviderTools } from "../tools/bind-tools.js";
 import type { AnyTool } from "../tools/tool.js";
 
-/** Returns the live provider of a snapshot's tools: by class (source name) and id. Sync or async. */
-export type ProviderResolver = (providerClass: string, id: string | number) => unknown;
+export type { ProviderResolver } from "../tools/entity-handle-bindings.js";
+import type { ProviderResolver } from "../tools/entity-handle-bindings.js";
 
 /** A snapshot this runner cannot resume: another format or version, or tools it does not have. */
 export class SnapshotError extends EntityToolsError {}
@@ -23,9 +26,9 @@ export function checkSnapshot(snapshot: RunSnapshot, offered: ReadonlySet<string
   if (typeof snapshot !== "object" || snapshot === null || snapshot.format !== SNAPSHOT_FORMAT) {
     throw new SnapshotError(`Not a run snapshot: expected format "${SNAPSHOT_FORMAT}"`);
   }
-  if (snapshot.version !== SNAPSHOT_VERSION) {
+  if (!READABLE_SNAPSHOT_VERSIONS.includes(snapshot.version)) {
     throw new SnapshotError(
-      `The snapshot has format version ${String(snapshot.version)}; this entity-tools reads version ${SNAPSHOT_VERSION}`,
+      `The snapshot has format version ${String(snapshot.version)}; this entity-tools reads versions ${READABLE_SNAPSHOT_VERSIONS.join(" and ")} (and writes ${SNAPSHOT_VERSION})`,
     );
   }
   const missing = snapshot.tools
@@ -61,15 +64,20 @@ export function snapshotProviderKey(providerClass: string, idType: string, id: s
 export async function restoreTools(
   snapshot: RunSnapshot,
   resolve: ProviderResolver | undefined,
+  handles?: HandleDiscovery,
   live: ReadonlyMap<string, object> = new Map(),
 ): Promise<RestoredTools> {
-  const groups = new Map<string, Extract<SnapshotTool, { providerClass: string }>[]>();
+  const groups = new Map<string, Extract<SnapshotTool, { id: unknown }>[]>();
+  const restored: RestoredTools = { tools: [], notices: [], lost: new Map() };
   for (const tool of snapshot.tools) {
+    if ("binding" in tool) {
+      restoreHandleTool(tool, handles, restored);
+      continue;
+    }
     if (!("providerClass" in tool)) continue;
     const key = snapshotProviderKey(tool.providerClass, tool.idType, tool.id);
     groups.set(key, [...(groups.get(key) ?? []), tool]);
   }
-  const restored: RestoredTools = { tools: [], notices: [], lost: new Map() };
   for (const [key, entries] of groups) {
     const { providerClass, id } = entries[0]!;
     const label = `${providerClass} ${JSON.stringify(id)}`;
@@ -97,4 +105,28 @@ export async function restoreTools(
 async function resolved(resolve: ProviderResolver | undefined, providerClass: string, id: string | number) {
   if (!resolve) throw new Error("no resolveProvider was given to resume or continueFrom");
   return resolve(providerClass, id);
+}
+
+/**
+ * A handle tool of the snapshot, made again for this run: its instances are re-bound when a call names
+ * them (this run's discoveries, else `resolveProvider`), so only the class and method are needed.
+ */
+function restoreHandleTool(
+  entry: Extract<SnapshotTool, { binding: "handles" }>,
+  handles: HandleDiscovery | undefined,
+  restored: RestoredTools,
+): void {
+  const providerClass = providerClassNamed(entry.providerClass);
+  const tool =
+    providerClass && handles?.toolsOf(providerClass).find((t) => t.handleTarget?.methodName === entry.method);
+  if (tool) {
+    restored.tools.push(tool.name === entry.name ? tool : { ...tool, name: entry.name });
+    return;
+  }
+  const why = !handles
+    ? 'this runner does not bind handles (withToolProviderDiscovery({ binding: "handles" }))'
+    : !providerClass
+      ? `no @ToolProvider class named ${entry.providerClass} is loaded`
+      : `${entry.providerClass} has no tool method ${entry.method}`;
+  restored.notices.push(`Cannot restore the tool ${entry.name}: ${why}; it is no longer available.`);
 }
