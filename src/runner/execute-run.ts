@@ -105,6 +105,21 @@ function providersOf(
   return providers;
 }
 
+/**
+ * A resolver that answers from the providers a run of this process bound (handles mode re-binds through
+ * it), and asks `resolve` for any other.
+ */
+function withLive(
+  live: ReadonlyMap<string, object> | undefined,
+  resolve: ProviderResolver | undefined,
+): ProviderResolver | undefined {
+  if (!live || live.size === 0) return resolve;
+  return (providerClass, id) =>
+    live.get(snapshotProviderKey(providerClass, typeof id, id)) ??
+    live.get(snapshotProviderKey(providerClass, "bigint", id)) ??
+    resolve?.(providerClass, id);
+}
+
 /** A run's outcome across restarts: completed with an answer, or paused for approval. */
 export interface RunOutcome extends RunRecord {
   readonly status: "completed" | "awaiting-approval";
@@ -143,7 +158,7 @@ export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
     const ownTools = disclosure ? toolsFrom(disclosure.initialTools(), setup.tools) : setup.tools;
     const sources = await listSources(setup.sources, ownTools, setup.signal);
     const listed = [...ownTools, ...sources.flatMap((s) => s.tools)];
-    discoveries ??= startDiscovery(setup.strategies, listed, resume?.resolveProvider);
+    discoveries ??= startDiscovery(setup.strategies, listed, withLive(resume?.live, resume?.resolveProvider));
     const tools = [...listed, ...discoveries.flatMap((d) => d.tools)];
     const handles = discoveries.find((d) => d.handles)?.handles;
     const resumed = resume && restarts === 0 ? await resumeState(resume, tools, handles) : undefined;
@@ -185,7 +200,10 @@ export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
         },
         setup.snapshotKeys,
       );
-      liveProviders.set(snapshot, providersOf(bound, recorded));
+      liveProviders.set(
+        snapshot,
+        new Map([...providersOf(bound, recorded), ...(handles?.bindings.liveProviders() ?? [])]),
+      );
       return snapshot;
     };
     const end = await drive(setup.adapter, session, total.iterations, snapshotOf, setup.listener);

@@ -126,6 +126,49 @@ describe("continueFrom through FakePromptRunner", () => {
   });
 });
 
+describe("continueFrom with entity handles", () => {
+  const HANDLE_KEY = "h".repeat(32);
+  async function turnOne() {
+    let handle = "";
+    const fake = new FakePromptRunner();
+    fake.callTool("searchCustomer", { name: "John Smith" }).respondWithText("Found him.");
+    const runner = fake
+      .withTools(new CustomerSearchTools())
+      .withToolProviderDiscovery({ binding: "handles", handleKey: HANDLE_KEY })
+      .withObserver((e) => {
+        if (e.type === "ToolProviderDiscovered" && e.handle) handle = e.handle;
+      });
+    const run = await runner.run("Find John Smith");
+    return { fake, runner, run, handle };
+  }
+
+  it("in this process: turn 2 calls the handle tool with turn 1's handle, bound to the same live customer", async () => {
+    const { fake, runner, run, handle } = await turnOne();
+    expect(handle).not.toBe("");
+    fake.callTool("customer_getAverageSpend", { handle }).respondWithText("46.83 USD a month.");
+    const turn2 = await runner.run("What does he spend?", { continueFrom: run.snapshot });
+    expect(fake.callsAt(1)[0]).toMatchObject({
+      resultText: '{"amount":46.83,"currency":"USD"}',
+      isError: false,
+    });
+    expect(turn2.result).toBe("46.83 USD a month.");
+  });
+
+  it("restored elsewhere (JSON, fresh runner, same handle key): the handle is re-bound through resolveProvider", async () => {
+    const { run, handle } = await turnOne();
+    const fake = new FakePromptRunner();
+    fake.callTool("customer_getAverageSpend", { handle }).respondWithText("46.83 USD a month.");
+    await fake
+      .withTools(new CustomerSearchTools())
+      .withToolProviderDiscovery({ binding: "handles", handleKey: HANDLE_KEY })
+      .run("What does he spend?", { continueFrom: asJson(run.snapshot), resolveProvider: resolveCustomer });
+    expect(fake.callsAt(1)[0]).toMatchObject({
+      resultText: '{"amount":46.83,"currency":"USD"}',
+      isError: false,
+    });
+  });
+});
+
 let mock: WireMock | undefined;
 afterEach(async () => mock?.close());
 
