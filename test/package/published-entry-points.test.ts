@@ -80,6 +80,7 @@ describe("the built package, imported by its own name (npm test builds first)", 
         "ToolProviderStrategy",
         "ToolSchemaError",
         "ToolSourceClashError",
+        "ToolSourceError",
         "VisibilityExpansionRequired",
         "beginConversationTurn",
         "bindObjectTools",
@@ -101,7 +102,7 @@ describe("the built package, imported by its own name (npm test builds first)", 
         "buildDynamicTools",
         "buildToolCallDeltaFromDynamicRequest",
       ],
-      mcp: ["createMcpServer"],
+      mcp: ["DEFAULT_LIST_TTL_MS", "createMcpServer"],
     });
   });
 
