@@ -44,6 +44,13 @@ export interface RunSessionInit {
   readonly restored?: readonly AnyTool[];
   /** On resume: what the model must be told (providers that could not be restored). */
   readonly notices?: readonly string[];
+  /** On resume: tools of the snapshot that could not be restored, by name, with their provider's label. */
+  readonly lost?: ReadonlyMap<string, string>;
+  /**
+   * A continued conversation (`continueFrom`): the new messages, appended once the snapshot's waiting
+   * calls are answered (those still undecided are not run: the conversation went on without a decision).
+   */
+  readonly followUp?: readonly ModelMessage[];
 }
 
 /** A dynamic source and the tools it had when the run started. */
@@ -65,6 +72,8 @@ interface OpenCalls {
   readonly start: number;
   readonly iteration: number;
   closed: boolean;
+  /** Why a call that still needs a decision is not run instead of pausing the run (a continued conversation). */
+  readonly undecided?: string;
 }
 
 /**
@@ -118,6 +127,7 @@ export class RunSession {
       strategies: init.strategies,
       middleware: init.middleware,
       signal: init.signal,
+      lost: init.lost,
     });
     this.answers = new FinalAnswerCheck(init.outputSchema, init.settings.maxOutputRepairs, init.events);
     this.gate = init.approvals ?? new ApprovalGate(undefined);
@@ -267,12 +277,15 @@ export class RunSession {
   /**
    * Where a resumed run starts: the calls its last message left waiting are answered first (approved
    * ones run, once; denied ones get an error result with the reason; undecided ones pause the run
-   * again), then the model is told about providers that could not be restored. A fresh run: continue.
+   * again, or in a continued conversation are not run), then the model is told about providers that
+   * could not be restored, then a continued conversation's new messages follow. A fresh run: continue.
    */
   async resumeStart(): Promise<StepOutcome> {
     const next = this.init.paused ? (await this.resumePaused()).next : ({ type: "continue" } as const);
-    if (next.type === "continue" && this.init.notices && this.init.notices.length > 0)
+    if (next.type !== "continue") return next;
+    if (this.init.notices && this.init.notices.length > 0)
       this.history.push({ role: "user", content: this.init.notices.map((n) => `[${n}]`).join("\n") });
+    this.history.push(...(this.init.followUp ?? []));
     return next;
   }
 
@@ -289,6 +302,9 @@ export class RunSession {
       start: results.length,
       iteration: paused.iteration,
       closed: false,
+      undecided: this.init.followUp
+        ? "the conversation went on without a decision on this call (a new message came instead)"
+        : undefined,
     });
   }
 
@@ -315,6 +331,12 @@ export class RunSession {
           const why = verdict.reason ? `: ${verdict.reason}` : "";
           open.results.push(
             this.executor.notRun(call, open.iteration, "denied", `Not run: a person denied this call${why}.`),
+          );
+          continue;
+        }
+        if (verdict.kind === "ask" && open.undecided) {
+          open.results.push(
+            this.executor.notRun(call, open.iteration, "not-run", `Not run: ${open.undecided}.`),
           );
           continue;
         }
