@@ -53,6 +53,9 @@ export { ApprovalRequiredError } from "./runner/approval-required-error.js";
 export { SnapshotError } from "./runner/restore-tools.js";
 export { UnsupportedModelSettingError } from "./adapters/model-settings.js";
 export { TelemetryUnavailableError } from "./telemetry/telemetry-unavailable-error.js";
+export { SnapshotIntegrityError } from "./loop/snapshot-integrity-error.js";
+export type { SnapshotIntegrityProblem } from "./loop/snapshot-integrity-error.js";
+export { ConversationConflictError, InvalidConversationIdError } from "./loop/conversation-store-errors.js";
 
 // Tools
 export { defineTool } from "./tools/define-tool.js";
@@ -102,6 +105,7 @@ export type {
   OutputRejectedEvent,
   VisibilityExpandedEvent,
   ConversationRestartedEvent,
+  DynamicToolsFallbackEvent,
 } from "./events/tool-loop-event.js";
 export type { RunCounters } from "./events/run-counters.js";
 
@@ -145,6 +149,7 @@ export type {
   ConversationTurn,
   ConversationToolResult,
   NewToolsMode,
+  ConversationNewTools,
 } from "./loop/conversation-port.js";
 export type { RunSettings } from "./loop/run-settings.js";
 export type { DynamicToolSource, SourceListing, SkippedSourceTool } from "./loop/tool-source-port.js";
@@ -173,9 +178,19 @@ export type {
 export type { ProviderResolver } from "./runner/restore-tools.js";
 export type { PendingApproval, ApprovalDecision, ApprovalPredicate } from "./loop/approval-gate.js";
 export type { RunSnapshot, SnapshotTool } from "./loop/run-snapshot.js";
+export type { SnapshotKey } from "./loop/snapshot-codec.js";
+
+// Conversations
+export { beginConversationTurn } from "./loop/conversation-store-port.js";
+export type {
+  ConversationStore,
+  StoredConversationTurn,
+  StoredConversation,
+} from "./loop/conversation-store-port.js";
+export { FileConversationStore } from "./runner/file-conversation-store.js";
 export type { ToolLoopResult } from "./runner/tool-loop-result.js";
 export { RunStream } from "./runner/run-stream.js";
-export type { RunStreamPart } from "./runner/run-stream.js";
+export type { RunStreamPart, UIStreamOptions } from "./runner/run-stream.js";
 export type { OutputTarget } from "./runner/output-target.js";
 export type { TemplatePrompt } from "./runner/execute-run.js";
 

@@ -1,6 +1,7 @@
 import type { ModelMessage, ToolResultPart } from "ai";
 import type { RunEvents } from "../events/run-events.js";
 import { addUsage, emptyUsage } from "../events/token-usage.js";
+import type { RunEventInit } from "../events/tool-loop-event.js";
 import type { JsonSchema } from "../schema/json-schema.js";
 import type { ToolInjectionStrategy } from "../strategies/tool-injection-strategy.js";
 import type { AnyTool } from "../tools/tool.js";
@@ -44,6 +45,13 @@ export interface RunSessionInit {
   readonly restored?: readonly AnyTool[];
   /** On resume: what the model must be told (providers that could not be restored). */
   readonly notices?: readonly string[];
+  /** On resume: tools of the snapshot that could not be restored, by name, with their provider's label. */
+  readonly lost?: ReadonlyMap<string, string>;
+  /**
+   * A continued conversation (`continueFrom`): the new messages, appended once the snapshot's waiting
+   * calls are answered (those still undecided are not run: the conversation went on without a decision).
+   */
+  readonly followUp?: readonly ModelMessage[];
 }
 
 /** A dynamic source and the tools it had when the run started. */
@@ -65,6 +73,8 @@ interface OpenCalls {
   readonly start: number;
   readonly iteration: number;
   closed: boolean;
+  /** Why a call that still needs a decision is not run instead of pausing the run (a continued conversation). */
+  readonly undecided?: string;
 }
 
 /**
@@ -82,6 +92,8 @@ export class RunSession {
   readonly registry: ToolRegistry;
   /** The configured system prompt plus, for structured output, the JSON instruction. */
   readonly system: string | undefined;
+  /** The schema of the run's structured output, when it has one. */
+  readonly outputSchema: JsonSchema | undefined;
   readonly signal: AbortSignal | undefined;
   private readonly executor: ToolCallExecutor;
   private readonly answers: FinalAnswerCheck;
@@ -108,6 +120,7 @@ export class RunSession {
       maxInjectedTokens: init.settings.maxInjectedTokens,
     });
     this.signal = init.signal;
+    this.outputSchema = init.outputSchema;
     this.system =
       [init.system, init.outputSchema && outputInstruction(init.outputSchema)].filter(Boolean).join("\n\n") ||
       undefined;
@@ -118,6 +131,7 @@ export class RunSession {
       strategies: init.strategies,
       middleware: init.middleware,
       signal: init.signal,
+      lost: init.lost,
     });
     this.answers = new FinalAnswerCheck(init.outputSchema, init.settings.maxOutputRepairs, init.events);
     this.gate = init.approvals ?? new ApprovalGate(undefined);
@@ -254,9 +268,9 @@ export class RunSession {
     });
   }
 
-  /** Tells observers that a conversation backend goes on in a new thread, to offer the tools it has now. */
-  conversationRestarted(): void {
-    this.init.events.emit({ type: "ConversationRestarted", toolNames: this.registry.names() });
+  /** Tells observers what a driver saw happen (a backend's fallback), with the run's counters kept. */
+  emit(event: RunEventInit): void {
+    this.init.events.emit(event);
   }
 
   /** Appends a message that is not a model response (a driver's continuation prompt, a partial turn). */
@@ -285,12 +299,15 @@ export class RunSession {
   /**
    * Where a resumed run starts: the calls its last message left waiting are answered first (approved
    * ones run, once; denied ones get an error result with the reason; undecided ones pause the run
-   * again), then the model is told about providers that could not be restored. A fresh run: continue.
+   * again, or in a continued conversation are not run), then the model is told about providers that
+   * could not be restored, then a continued conversation's new messages follow. A fresh run: continue.
    */
   async resumeStart(): Promise<StepOutcome> {
     const next = this.init.paused ? (await this.resumePaused()).next : ({ type: "continue" } as const);
-    if (next.type === "continue" && this.init.notices && this.init.notices.length > 0)
+    if (next.type !== "continue") return next;
+    if (this.init.notices && this.init.notices.length > 0)
       this.history.push({ role: "user", content: this.init.notices.map((n) => `[${n}]`).join("\n") });
+    this.history.push(...(this.init.followUp ?? []));
     return next;
   }
 
@@ -307,6 +324,9 @@ export class RunSession {
       start: results.length,
       iteration: paused.iteration,
       closed: false,
+      undecided: this.init.followUp
+        ? "the conversation went on without a decision on this call (a new message came instead)"
+        : undefined,
     });
   }
 
@@ -333,6 +353,12 @@ export class RunSession {
           const why = verdict.reason ? `: ${verdict.reason}` : "";
           open.results.push(
             this.executor.notRun(call, open.iteration, "denied", `Not run: a person denied this call${why}.`),
+          );
+          continue;
+        }
+        if (verdict.kind === "ask" && open.undecided) {
+          open.results.push(
+            this.executor.notRun(call, open.iteration, "not-run", `Not run: ${open.undecided}.`),
           );
           continue;
         }
