@@ -135,6 +135,8 @@ describe.skipIf(unavailable !== undefined)("ClaudeAgentSdkAdapter against the re
     expect(run.usage).toEqual({
       inputTokens: MESSAGES_MOCK_USAGE.inputTokens * mock.requests.length,
       outputTokens: MESSAGES_MOCK_USAGE.outputTokens * mock.requests.length,
+      cachedInputTokens: 0,
+      reasoningTokens: 0,
     });
   });
 
