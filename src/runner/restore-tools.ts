@@ -45,36 +45,44 @@ export function checkSnapshot(snapshot: RunSnapshot, offered: ReadonlySet<string
 export interface RestoredTools {
   readonly tools: AnyTool[];
   readonly notices: string[];
+  /** Names of tools that could not be restored, and whose they were (for the model's error results). */
+  readonly lost: Map<string, string>;
+}
+
+/** The key of one provider in a snapshot (class, typed id): what {@link restoreTools}'s `live` map uses. */
+export function snapshotProviderKey(providerClass: string, idType: string, id: string | number): string {
+  return `${providerClass}|${idType}:${String(id)}`;
 }
 
 /**
- * Re-binds a snapshot's discovered tools: `resolve(providerClass, id)` gives each provider's live object,
- * whose tools keep the names the conversation used. A provider that cannot be resolved (nothing
- * returned, an error, another class, no such method) is skipped and reported, as discovery reports a
- * provider it cannot bind: the run goes on.
+ * Re-binds a snapshot's discovered tools: the object `live` holds for a provider (the run that made the
+ * snapshot ran in this process), else `resolve(providerClass, id)`, gives each provider's object, whose
+ * tools keep the names the conversation used. A provider that cannot be resolved (nothing returned, an
+ * error, another class, no such method) is skipped and reported, as discovery reports a provider it
+ * cannot bind: the run goes on.
  */
 export async function restoreTools(
   snapshot: RunSnapshot,
   resolve: ProviderResolver | undefined,
   handles?: HandleDiscovery,
+  live: ReadonlyMap<string, object> = new Map(),
 ): Promise<RestoredTools> {
   const groups = new Map<string, Extract<SnapshotTool, { id: unknown }>[]>();
-  const restored: RestoredTools = { tools: [], notices: [] };
+  const restored: RestoredTools = { tools: [], notices: [], lost: new Map() };
   for (const tool of snapshot.tools) {
     if ("binding" in tool) {
       restoreHandleTool(tool, handles, restored);
       continue;
     }
     if (!("providerClass" in tool)) continue;
-    const key = `${tool.providerClass}|${tool.idType}:${String(tool.id)}`;
+    const key = snapshotProviderKey(tool.providerClass, tool.idType, tool.id);
     groups.set(key, [...(groups.get(key) ?? []), tool]);
   }
-  for (const entries of groups.values()) {
+  for (const [key, entries] of groups) {
     const { providerClass, id } = entries[0]!;
     const label = `${providerClass} ${JSON.stringify(id)}`;
     try {
-      if (!resolve) throw new Error("no resolveProvider was given to resume");
-      const instance = await resolve(providerClass, id);
+      const instance = live.get(key) ?? (await resolved(resolve, providerClass, id));
       if (typeof instance !== "object" || instance === null)
         throw new Error("resolveProvider returned nothing");
       const bound = bindProviderTools(instance);
@@ -88,9 +96,15 @@ export async function restoreTools(
       restored.notices.push(
         `Cannot restore the tools of ${label} (${entries.map((e) => e.name).join(", ")}): ${why}; they are no longer available.`,
       );
+      for (const entry of entries) restored.lost.set(entry.name, label);
     }
   }
   return restored;
+}
+
+async function resolved(resolve: ProviderResolver | undefined, providerClass: string, id: string | number) {
+  if (!resolve) throw new Error("no resolveProvider was given to resume or continueFrom");
+  return resolve(providerClass, id);
 }
 
 /**
