@@ -2,7 +2,7 @@
 import os from "node:os";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { discoveryInLoop, discoveryScaling } from "./discovery-scaling.js";
+import { discoveryInLoop, discoveryRepeatedInLoop, discoveryScaling } from "./discovery-scaling.js";
 import { loopOverhead } from "./loop-overhead.js";
 import type { BenchRow } from "./measure.js";
 import { schemas } from "./schemas.js";
@@ -12,6 +12,7 @@ const rows: BenchRow[] = [
   ...(await loopOverhead()),
   ...(await discoveryScaling()),
   ...(await discoveryInLoop()),
+  ...(await discoveryRepeatedInLoop()),
   ...(await tokens()),
   ...(await schemas()),
 ];
