@@ -3,6 +3,7 @@ import os from "node:os";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { discoveryInLoop, discoveryRepeatedInLoop, discoveryScaling } from "./discovery-scaling.js";
+import { longRunRows } from "./long-run.js";
 import { loopOverhead } from "./loop-overhead.js";
 import type { BenchRow } from "./measure.js";
 import { schemas } from "./schemas.js";
@@ -10,6 +11,7 @@ import { tokens } from "./tokens.js";
 
 const rows: BenchRow[] = [
   ...(await loopOverhead()),
+  ...(await longRunRows()),
   ...(await discoveryScaling()),
   ...(await discoveryInLoop()),
   ...(await discoveryRepeatedInLoop()),

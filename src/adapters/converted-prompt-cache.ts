@@ -87,9 +87,10 @@ export class ConvertedPromptCache {
             for (let i = systemCount; i < sliced.length; i++) run.prompt.push(frozenCopy(sliced[i]!));
             run.options = options;
             runs.set(history, run);
-            const prompt = sliced.slice(0, systemCount);
-            for (let i = 0; i < promptCount; i++) prompt.push(run.prompt[i]!);
-            for (let i = systemCount; i < sliced.length; i++) prompt.push(sliced[i]!);
+            // Copied as blocks (concat and slice copy pointers wholesale), not element by element.
+            const prompt = sliced
+              .slice(0, systemCount)
+              .concat(run.prompt.slice(0, promptCount), sliced.slice(systemCount));
             return { ...params, prompt };
           },
         },
