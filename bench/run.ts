@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import { discoveryInLoop, discoveryRepeatedInLoop, discoveryScaling } from "./discovery-scaling.js";
 import { longRunRows } from "./long-run.js";
 import { loopOverhead } from "./loop-overhead.js";
+import { promptCache } from "./prompt-cache.js";
 import type { BenchRow } from "./measure.js";
 import { schemas } from "./schemas.js";
 import { tokens } from "./tokens.js";
@@ -17,6 +18,7 @@ const rows: BenchRow[] = [
   ...(await discoveryRepeatedInLoop()),
   ...(await tokens()),
   ...(await schemas()),
+  ...(await promptCache()),
 ];
 
 const header = ["bench", "measure", "value", "goal", "met"];

@@ -19,7 +19,6 @@ const MAX_TRANSCRIPT_RESULT = 2_000;
  * the result and reached through `call_discovered_tool`.
  */
 export async function driveConversation(adapter: ConversationAdapter, session: RunSession): Promise<RunEnd> {
-  const prompt = promptText(session.history);
   let offered = new Set<string>();
   let conversation: Conversation | undefined;
   let stop: Exclude<StepOutcome, { type: "continue" } | { type: "final" }> | undefined;
@@ -63,6 +62,8 @@ export async function driveConversation(adapter: ConversationAdapter, session: R
   try {
     const start = await session.resumeStart();
     if (start.type !== "continue") return session.end(start);
+    // Read after resumeStart: a continued conversation's new message is part of the task.
+    const prompt = promptText(session.history);
     // A resumed run starts a new thread that carries what was done, as a restart does.
     let input = hasToolCalls(session.history)
       ? continuation(prompt, transcriptOf(session.history), session.registry.names())

@@ -5,3 +5,4 @@ export type { ToolNameMatcher, ScriptedRequest } from "./scripted-language-model
 export { generateResult } from "./generate-result.js";
 export type { ScriptedTurn, ScriptedToolCall } from "./generate-result.js";
 export type { RecordedStep, RecordedCall } from "./run-recorder.js";
+export { InMemoryConversationStore } from "./in-memory-conversation-store.js";
