@@ -98,6 +98,7 @@ export type {
   SourceToolChangedEvent,
   OutputRejectedEvent,
   VisibilityExpandedEvent,
+  DynamicToolsFallbackEvent,
 } from "./events/tool-loop-event.js";
 export type { RunCounters } from "./events/run-counters.js";
 
@@ -134,6 +135,7 @@ export type {
   ConversationTurn,
   ConversationToolResult,
   NewToolsMode,
+  ConversationNewTools,
 } from "./loop/conversation-port.js";
 export type { RunSettings } from "./loop/run-settings.js";
 export type { DynamicToolSource, SourceListing, SkippedSourceTool } from "./loop/tool-source-port.js";

@@ -1,5 +1,6 @@
 import type { ModelMessage, ToolResultPart } from "ai";
 import type { RunEvents } from "../events/run-events.js";
+import type { RunEventInit } from "../events/tool-loop-event.js";
 import type { JsonSchema } from "../schema/json-schema.js";
 import type { ToolInjectionStrategy } from "../strategies/tool-injection-strategy.js";
 import type { AnyTool } from "../tools/tool.js";
@@ -90,6 +91,8 @@ export class RunSession {
   readonly registry: ToolRegistry;
   /** The configured system prompt plus, for structured output, the JSON instruction. */
   readonly system: string | undefined;
+  /** The schema of the run's structured output, when it has one. */
+  readonly outputSchema: JsonSchema | undefined;
   readonly signal: AbortSignal | undefined;
   private readonly executor: ToolCallExecutor;
   private readonly answers: FinalAnswerCheck;
@@ -113,6 +116,7 @@ export class RunSession {
     this.history = [...init.messages];
     this.registry = new ToolRegistry(init.tools, { maxInjectedTools: init.settings.maxInjectedTools });
     this.signal = init.signal;
+    this.outputSchema = init.outputSchema;
     this.system =
       [init.system, init.outputSchema && outputInstruction(init.outputSchema)].filter(Boolean).join("\n\n") ||
       undefined;
@@ -239,6 +243,11 @@ export class RunSession {
       text: response.text,
       toolCalls: response.toolCalls.map((c) => ({ toolName: c.toolName, input: c.input })),
     });
+  }
+
+  /** Tells observers what a driver saw happen (a backend's fallback), with the run's counters kept. */
+  emit(event: RunEventInit): void {
+    this.init.events.emit(event);
   }
 
   /** Appends a message that is not a model response (a driver's continuation prompt, a partial turn). */
