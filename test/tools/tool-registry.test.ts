@@ -1,6 +1,6 @@
 import "../fixtures/register.js";
 import { describe, expect, it } from "vitest";
-import { bindProviderTools, defineTool } from "entity-tools";
+import { bindProviderTools, defineTool, estimateDefinitionTokens } from "entity-tools";
 import { ToolRegistry } from "../../src/tools/tool-registry.js";
 import { Customer, Order, OrderRepository } from "../fixtures/shop.js";
 
@@ -84,5 +84,20 @@ describe("ToolRegistry", () => {
     const outcome = registry.add(tools);
     expect(registry.names()).toEqual([tools[0]!.name]);
     expect(outcome.skipped).toEqual(tools.slice(1));
+  });
+
+  it("maxInjectedTokens: the same rule by definition tokens: one addition keeps its first entities, later additions evict", () => {
+    const first = bindProviderTools(new Customer("c1", "Ann", repo));
+    const second = bindProviderTools(new Customer("c2", "Bo", repo));
+    const tokens = (tools: typeof first) => tools.reduce((sum, t) => sum + estimateDefinitionTokens(t), 0);
+    const registry = new ToolRegistry([search], {
+      maxInjectedTokens: Math.max(tokens(first), tokens(second)),
+    });
+    const outcome = registry.add([...first, ...second]);
+    expect(registry.names()).toEqual(["searchCustomer", ...first.map((t) => t.name)]);
+    expect(outcome.skipped.map((t) => t.name)).toEqual(second.map((t) => t.name));
+    const later = registry.add(second);
+    expect(later.evicted.map((t) => t.name)).toEqual(first.map((t) => t.name));
+    expect(registry.names()).toEqual(["searchCustomer", ...second.map((t) => t.name)]);
   });
 });
