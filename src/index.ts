@@ -49,7 +49,7 @@ export { ExpansionLimitError } from "./runner/expansion-limit-error.js";
 export { PromptTemplateError } from "./disclosure/prompt-template-error.js";
 export { ToolSourceClashError } from "./runner/tool-source-clash-error.js";
 export { ApprovalRequiredError } from "./runner/approval-required-error.js";
-export { SnapshotError } from "./runner/restore-tools.js";
+export { SnapshotError } from "./loop/snapshot-error.js";
 
 // Tools
 export { defineTool } from "./tools/define-tool.js";
@@ -135,6 +135,8 @@ export type {
 } from "./runner/prompt-runner.js";
 export type { ProviderResolver } from "./runner/restore-tools.js";
 export type { PendingApproval, ApprovalDecision, ApprovalPredicate } from "./loop/approval-gate.js";
+/** A provider tool's identity (class source name, typed id, method), as approvals and snapshots name it. */
+export type { ProviderBinding, ProviderRef, ProviderIdType } from "./tools/provider-binding.js";
 export type { RunSnapshot, SnapshotTool } from "./loop/run-snapshot.js";
 export type { ToolLoopResult } from "./runner/tool-loop-result.js";
 export { RunStream } from "./runner/run-stream.js";

@@ -1,11 +1,23 @@
+import { isDeepStrictEqual } from "node:util";
+import { providerBindingOf, type ProviderBinding } from "../tools/provider-binding.js";
 import type { AnyTool } from "../tools/tool.js";
 import type { ModelToolCall } from "./model-port.js";
 
-/** A call waiting for a person's decision. `approvalId` is the call's id. */
+/**
+ * A call waiting for a person's decision (also what an {@link ApprovalPredicate} judges). `approvalId` is
+ * the call's id. `input` is a copy: editing it (to show it) changes nothing that runs.
+ */
 export interface PendingApproval {
   readonly approvalId: string;
+  /** The name the model called, which may be a renamed or shortened one: match rules on `provider`. */
   readonly toolName: string;
   readonly input: unknown;
+  /**
+   * For a discovered provider's tool: the provider class's source name, its typed id and the method,
+   * whatever name the tool got (`acct_42_close_<hash>` when two providers' names collided). Absent for
+   * other tools (plain objects, `defineTool`, MCP tools).
+   */
+  readonly provider?: ProviderBinding;
 }
 
 /** A person's decision on a pending call. */
@@ -21,18 +33,36 @@ export type GateVerdict =
 
 /**
  * The approval rule of a run: a call of a tool marked `needsApproval`, or one the runner's predicate
- * picks, waits for a decision; a decision given on resume (keyed by the call's id) runs it or denies it.
+ * picks, waits for a decision. A decision given on resume applies to exactly one call: one that was
+ * waiting in the snapshot, with the decision's id AND the same tool and input, and only once. A decision
+ * for an id that was not waiting decides nothing, and a later call that reuses a decided id is judged
+ * afresh. Decisions are read by own key only (a call id `constructor` or `__proto__` is just an id).
  * Unknown tools need no approval: they fail on their own.
  */
 export class ApprovalGate {
+  private readonly decided = new Map<string, { call: ModelToolCall; decision: ApprovalDecision }>();
+
+  /**
+   * @param decisions the caller's decisions by call id
+   * @param waiting the calls the snapshot left waiting: the only ones a decision can apply to
+   */
   constructor(
     private readonly predicate: ApprovalPredicate | undefined,
-    private readonly decisions: Readonly<Record<string, ApprovalDecision>> = {},
-  ) {}
+    decisions: Readonly<Record<string, ApprovalDecision>> = {},
+    waiting: readonly ModelToolCall[] = [],
+  ) {
+    const given = new Map(Object.entries(decisions));
+    for (const call of waiting) {
+      const decision = given.get(call.toolCallId);
+      if (decision !== undefined && !this.decided.has(call.toolCallId))
+        this.decided.set(call.toolCallId, { call, decision });
+    }
+  }
 
   async verdict(call: ModelToolCall, tool: AnyTool | undefined): Promise<GateVerdict> {
-    const decision = this.decisions[call.toolCallId];
-    if (decision) return decision.approved ? { kind: "run" } : { kind: "deny", reason: decision.reason };
+    const decision = this.take(call);
+    if (decision)
+      return decision.approved === true ? { kind: "run" } : { kind: "deny", reason: reasonOf(decision) };
     return tool && (await this.needsApproval(call, tool)) ? { kind: "ask" } : { kind: "run" };
   }
 
@@ -45,24 +75,41 @@ export class ApprovalGate {
     later: readonly ModelToolCall[],
     toolOf: (name: string) => AnyTool | undefined,
   ): Promise<PendingApproval[]> {
-    const pending = [pendingOf(asking)];
+    const pending = [pendingOf(asking, toolOf(asking.toolName))];
     for (const call of later) {
-      if ((await this.verdict(call, toolOf(call.toolName))).kind === "ask") pending.push(pendingOf(call));
+      const tool = toolOf(call.toolName);
+      if ((await this.verdict(call, tool)).kind === "ask") pending.push(pendingOf(call, tool));
     }
     return pending;
   }
 
+  /** The decision on `call`, used up: only for the waiting call it was given for, same tool and input. */
+  private take(call: ModelToolCall): ApprovalDecision | undefined {
+    const entry = this.decided.get(call.toolCallId);
+    if (!entry || entry.call.toolName !== call.toolName || !isDeepStrictEqual(entry.call.input, call.input))
+      return undefined;
+    this.decided.delete(call.toolCallId);
+    return entry.decision;
+  }
+
   private async needsApproval(call: ModelToolCall, tool: AnyTool): Promise<boolean> {
     if (tool.needsApproval) return true;
-    return (
-      this.predicate !== undefined &&
-      (await this.predicate({ approvalId: call.toolCallId, toolName: tool.name, input: call.input }))
-    );
+    return this.predicate !== undefined && (await this.predicate(pendingOf(call, tool)));
   }
 }
 
-const pendingOf = (call: ModelToolCall): PendingApproval => ({
-  approvalId: call.toolCallId,
-  toolName: call.toolName,
-  input: call.input,
-});
+function reasonOf(decision: ApprovalDecision): string | undefined {
+  const reason = (decision as { reason?: unknown }).reason;
+  return typeof reason === "string" ? reason : undefined;
+}
+
+/** A call as a person (or a predicate) sees it: its input copied, its provider named. */
+function pendingOf(call: ModelToolCall, tool: AnyTool | undefined): PendingApproval {
+  const provider = tool && providerBindingOf(tool);
+  return {
+    approvalId: call.toolCallId,
+    toolName: call.toolName,
+    input: structuredClone(call.input),
+    ...(provider ? { provider } : {}),
+  };
+}

@@ -1,5 +1,6 @@
 import type { ModelMessage } from "ai";
 import type { RunCounters } from "../events/run-counters.js";
+import { providerBindingOf, type ProviderIdType } from "../tools/provider-binding.js";
 import type { AnyTool } from "../tools/tool.js";
 import type { TokenUsage } from "./model-port.js";
 import type { RunSettings } from "./run-settings.js";
@@ -15,9 +16,9 @@ export type SnapshotTool =
       readonly name: string;
       /** The provider class's source name (what `resolveProvider` receives). */
       readonly providerClass: string;
-      /** The provider's id, with its type (`1` and `"1"` are different providers). */
+      /** The provider's id, with its type (`1` and `"1"` are different providers); a bigint's as text. */
       readonly id: string | number;
-      readonly idType: "string" | "number" | "bigint";
+      readonly idType: ProviderIdType;
       readonly method: string;
     };
 
@@ -41,18 +42,16 @@ export interface RunSnapshot {
   readonly settings: RunSettings;
 }
 
-/** How a snapshot records one tool; `classNameOf` gives a provider class's source name. */
-export function snapshotTool(tool: AnyTool, classNameOf: (cls: Function) => string): SnapshotTool {
-  const origin = tool.origin;
-  if (origin?.instanceKey === undefined) return { name: tool.name };
-  const cut = origin.instanceKey.indexOf(":");
-  const idType = origin.instanceKey.slice(0, cut) as "string" | "number" | "bigint";
-  const text = origin.instanceKey.slice(cut + 1);
+/** How a snapshot records one tool: a provider's by its binding, any other by name. */
+export function snapshotTool(tool: AnyTool): SnapshotTool {
+  const binding = providerBindingOf(tool);
+  if (!binding) return { name: tool.name };
+  const { providerClass, id, method } = binding;
   return {
     name: tool.name,
-    providerClass: classNameOf(origin.providerClass),
-    id: idType === "number" ? Number(text) : text,
-    idType,
-    method: origin.methodName,
+    providerClass,
+    id: typeof id === "bigint" ? String(id) : id,
+    idType: typeof id as ProviderIdType,
+    method,
   };
 }

@@ -18,7 +18,8 @@ import {
 } from "../loop/approval-gate.js";
 import { RunSession, type SourceWithTools } from "../loop/run-session.js";
 import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, snapshotTool, type RunSnapshot } from "../loop/run-snapshot.js";
-import { sourceNameOf } from "../schema/schema-store.js";
+import { checkRunSnapshot } from "../loop/run-snapshot-schema.js";
+import { restoreCounters } from "../events/run-counters.js";
 import type { DynamicToolSource } from "../loop/tool-source-port.js";
 import type { RunSettings } from "../loop/run-settings.js";
 import type { PausedCalls, RunRecord } from "../loop/step-outcome.js";
@@ -29,7 +30,7 @@ import type { AnyTool } from "../tools/tool.js";
 import { checkToolSchemas } from "../tools/tool-methods.js";
 import { toolsFrom } from "../tools/tool-sources.js";
 import { ExpansionLimitError } from "./expansion-limit-error.js";
-import { checkSnapshot, restoreTools, type ProviderResolver } from "./restore-tools.js";
+import { checkSnapshotTools, restoreTools, type ProviderResolver } from "./restore-tools.js";
 import { ToolSourceClashError } from "./tool-source-clash-error.js";
 
 /** A sectioned system prompt and its parameters. */
@@ -88,7 +89,7 @@ export interface RunOutcome extends RunRecord {
  */
 export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
   checkToolSchemas();
-  const resume = setup.resume;
+  const resume = setup.resume && intake(setup.resume);
   const store = new VisibilityStore(
     (resume?.snapshot.visibility as VisibilitySnapshot | undefined) ?? setup.resumeFrom,
   );
@@ -96,14 +97,14 @@ export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
     iterations: resume?.snapshot.iterations ?? 0,
     usage: resume?.snapshot.usage ?? { inputTokens: 0, outputTokens: 0 },
   };
-  if (resume) Object.assign(setup.events.counters, resume.snapshot.counters);
-  const gate = new ApprovalGate(setup.approval, resume?.approvals);
+  if (resume) restoreCounters(setup.events.counters, resume.snapshot.counters);
+  const gate = new ApprovalGate(setup.approval, resume?.approvals, resume?.snapshot.paused?.calls);
   for (let restarts = 0; ; restarts++) {
     const disclosure = disclosureFor(setup, store);
     const ownTools = disclosure ? toolsFrom(disclosure.initialTools(), setup.tools) : setup.tools;
     const sources = await listSources(setup.sources, ownTools, setup.signal);
     const tools = [...ownTools, ...sources.flatMap((s) => s.tools)];
-    const resumed = resume && restarts === 0 ? await resumeState(resume, tools) : undefined;
+    const resumed = resume && restarts === 0 ? await resumeState(resume, tools, setup.signal) : undefined;
     const session = new RunSession({
       messages: resume ? resume.snapshot.history : setup.messages,
       system: disclosure ? disclosure.render() : (setup.system as string | undefined),
@@ -122,13 +123,13 @@ export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
       format: SNAPSHOT_FORMAT,
       version: SNAPSHOT_VERSION,
       history: structuredClone(session.history),
-      tools: session.registry.all().map((t) => snapshotTool(t, sourceNameOf)),
-      ...(paused ? { paused } : {}),
+      tools: session.registry.all().map(snapshotTool),
+      ...(paused ? { paused: structuredClone(paused) } : {}),
       visibility: store.snapshot(),
       iterations: total.iterations + session.iteration,
       usage: addUsage(total.usage, session.usage),
       counters: { ...setup.events.counters },
-      settings: setup.settings,
+      settings: { ...setup.settings },
     });
     const end = await drive(setup.adapter, session, total.iterations, snapshotOf, setup.listener);
     const snapshot = snapshotOf(end.type === "pause" ? end.paused : undefined);
@@ -168,10 +169,21 @@ export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
   }
 }
 
+/**
+ * The resume request with its snapshot checked whole (untrusted input, read once) and copied, so nothing
+ * the caller holds is what runs, and nothing the run changes is what the caller holds.
+ *
+ * @throws SnapshotError before anything runs
+ */
+function intake(resume: ResumeFrom): ResumeFrom {
+  checkRunSnapshot(resume.snapshot);
+  return { ...resume, snapshot: structuredClone(resume.snapshot) };
+}
+
 /** What a resumed run's first session starts with: its checked snapshot's calls, tools and notices. */
-async function resumeState(resume: ResumeFrom, offered: readonly AnyTool[]) {
-  checkSnapshot(resume.snapshot, new Set(offered.map((t) => t.name)));
-  const { tools, notices } = await restoreTools(resume.snapshot, resume.resolveProvider);
+async function resumeState(resume: ResumeFrom, offered: readonly AnyTool[], signal: AbortSignal | undefined) {
+  checkSnapshotTools(resume.snapshot, new Set(offered.map((t) => t.name)));
+  const { tools, notices } = await restoreTools(resume.snapshot, resume.resolveProvider, signal);
   return { paused: resume.snapshot.paused, restored: tools, notices };
 }
 

@@ -1,33 +1,31 @@
-import { EntityToolsError } from "../errors/entity-tools-error.js";
-import {
-  SNAPSHOT_FORMAT,
-  SNAPSHOT_VERSION,
-  type RunSnapshot,
-  type SnapshotTool,
-} from "../loop/run-snapshot.js";
+import { ToolLoopAbortedError } from "../loop/errors.js";
+import type { RunSnapshot, SnapshotTool } from "../loop/run-snapshot.js";
+import { SnapshotError } from "../loop/snapshot-error.js";
+import { untilAborted } from "../loop/until-aborted.js";
 import { bindProviderTools } from "../tools/bind-tools.js";
+import { checkResolvedProvider, typedId } from "../tools/provider-binding.js";
 import type { AnyTool } from "../tools/tool.js";
 
-/** Returns the live provider of a snapshot's tools: by class (source name) and id. Sync or async. */
-export type ProviderResolver = (providerClass: string, id: string | number) => unknown;
-
-/** A snapshot this runner cannot resume: another format or version, or tools it does not have. */
-export class SnapshotError extends EntityToolsError {}
+export { SnapshotError } from "../loop/snapshot-error.js";
 
 /**
- * Checks that a snapshot can be resumed by this runner, before any model call.
- *
- * @throws SnapshotError naming what does not fit.
+ * Returns the live provider of a snapshot's tools: by class (source name) and id, the id with its own type
+ * (a `bigint` id is a `bigint`). Sync or async. It must return that class's object with that id (or
+ * `undefined` when it is gone): anything else is refused.
  */
-export function checkSnapshot(snapshot: RunSnapshot, offered: ReadonlySet<string>): void {
-  if (typeof snapshot !== "object" || snapshot === null || snapshot.format !== SNAPSHOT_FORMAT) {
-    throw new SnapshotError(`Not a run snapshot: expected format "${SNAPSHOT_FORMAT}"`);
-  }
-  if (snapshot.version !== SNAPSHOT_VERSION) {
-    throw new SnapshotError(
-      `The snapshot has format version ${String(snapshot.version)}; this entity-tools reads version ${SNAPSHOT_VERSION}`,
-    );
-  }
+// Declared as a method so a resolver written before bigint ids were passed (`id: string | number`) still
+// type-checks: method parameters are compared bivariantly.
+export type ProviderResolver = {
+  resolve(providerClass: string, id: string | number | bigint): unknown;
+}["resolve"];
+
+/**
+ * Checks that a snapshot (already checked against its schema) can be resumed by this runner, before any
+ * model call: every static tool it names is one this runner offers.
+ *
+ * @throws SnapshotError naming the tools it lacks.
+ */
+export function checkSnapshotTools(snapshot: RunSnapshot, offered: ReadonlySet<string>): void {
   const missing = snapshot.tools
     .filter((t) => !("providerClass" in t) && !offered.has(t.name))
     .map((t) => t.name);
@@ -47,12 +45,14 @@ export interface RestoredTools {
 /**
  * Re-binds a snapshot's discovered tools: `resolve(providerClass, id)` gives each provider's live object,
  * whose tools keep the names the conversation used. A provider that cannot be resolved (nothing
- * returned, an error, another class, no such method) is skipped and reported, as discovery reports a
- * provider it cannot bind: the run goes on.
+ * returned, an error, an object of another class or with another id, no such method) is skipped and
+ * reported, as discovery reports a provider it cannot bind: the run goes on. A resolver still pending
+ * when `signal` fires does not keep the run waiting: the cancellation is thrown.
  */
 export async function restoreTools(
   snapshot: RunSnapshot,
   resolve: ProviderResolver | undefined,
+  signal?: AbortSignal,
 ): Promise<RestoredTools> {
   const groups = new Map<string, Extract<SnapshotTool, { providerClass: string }>[]>();
   for (const tool of snapshot.tools) {
@@ -62,20 +62,22 @@ export async function restoreTools(
   }
   const restored: RestoredTools = { tools: [], notices: [] };
   for (const entries of groups.values()) {
-    const { providerClass, id } = entries[0]!;
-    const label = `${providerClass} ${JSON.stringify(id)}`;
+    const { providerClass, idType } = entries[0]!;
+    const id = typedId(idType, String(entries[0]!.id));
+    const label = `${providerClass} ${typeof id === "bigint" ? `${id}n` : JSON.stringify(id)}`;
     try {
       if (!resolve) throw new Error("no resolveProvider was given to resume");
-      const instance = await resolve(providerClass, id);
-      if (typeof instance !== "object" || instance === null)
-        throw new Error("resolveProvider returned nothing");
-      const bound = bindProviderTools(instance);
-      for (const entry of entries) {
+      const instance = await untilAborted(resolve(providerClass, id), signal);
+      if (instance === undefined || instance === null) throw new Error("resolveProvider returned nothing");
+      const bound = bindProviderTools(checkResolvedProvider(instance, { providerClass, id }));
+      const tools = entries.map((entry) => {
         const tool = bound.find((t) => t.origin?.methodName === entry.method);
         if (!tool) throw new Error(`it has no tool method ${entry.method}`);
-        restored.tools.push({ ...tool, name: entry.name });
-      }
+        return { ...tool, name: entry.name };
+      });
+      restored.tools.push(...tools);
     } catch (error) {
+      if (signal?.aborted) throw new ToolLoopAbortedError(signal.reason);
       const why = error instanceof Error ? error.message : String(error);
       restored.notices.push(
         `Cannot restore the tools of ${label} (${entries.map((e) => e.name).join(", ")}): ${why}; they are no longer available.`,

@@ -1,0 +1,165 @@
+// A snapshot comes from outside the process (a database, a queue, a browser): it is untrusted input, read
+// in one place. `checkRunSnapshot` checks the whole of it against one JSON schema before anything of it is
+// used, so a bad field is a `SnapshotError` naming the field, never a raw TypeError mid-run, a prototype
+// reached through a `__proto__` key, or `"abc" + 1` iterations. A new snapshot field or version extends
+// RUN_SNAPSHOT_SCHEMA here.
+import type { JsonSchema } from "../schema/json-schema.js";
+import { validateAgainst } from "../schema/validate.js";
+import { TOOL_NAME_PATTERN } from "../tools/tool-name-rules.js";
+import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type RunSnapshot } from "./run-snapshot.js";
+import { SnapshotError } from "./snapshot-error.js";
+
+/** Keys that would reach an object's prototype when used to index a plain object. */
+const SAFE_KEYS = { not: { enum: ["__proto__", "constructor", "prototype"] } } as const;
+const COUNT = { type: "integer", minimum: 0 } as const;
+const TOOL_NAME = { type: "string", pattern: TOOL_NAME_PATTERN.source } as const;
+
+/** A record of counts (counters, usage): the known ones required, any further ones counts too. */
+const counts = (required: readonly string[], each: object = COUNT) => ({
+  type: "object",
+  required,
+  propertyNames: SAFE_KEYS,
+  properties: Object.fromEntries(required.map((key) => [key, each])),
+  additionalProperties: each,
+});
+
+/** The JSON schema of a version-1 run snapshot (see `RunSnapshot`). */
+export const RUN_SNAPSHOT_SCHEMA: JsonSchema = {
+  type: "object",
+  required: [
+    "format",
+    "version",
+    "history",
+    "tools",
+    "visibility",
+    "iterations",
+    "usage",
+    "counters",
+    "settings",
+  ],
+  properties: {
+    format: { const: SNAPSHOT_FORMAT },
+    version: { const: SNAPSHOT_VERSION },
+    history: { type: "array", items: { $ref: "#/definitions/message" } },
+    tools: { type: "array", items: { $ref: "#/definitions/tool" } },
+    paused: {
+      type: "object",
+      required: ["iteration", "calls"],
+      additionalProperties: false,
+      properties: {
+        iteration: COUNT,
+        calls: { type: "array", minItems: 1, items: { $ref: "#/definitions/call" } },
+      },
+    },
+    visibility: {
+      type: "object",
+      propertyNames: SAFE_KEYS,
+      additionalProperties: { enum: ["FULL", "SUMMARY"] },
+    },
+    iterations: COUNT,
+    usage: counts(["inputTokens", "outputTokens"], { type: "number", minimum: 0 }),
+    counters: counts([
+      "modelCalls",
+      "toolCalls",
+      "toolFailures",
+      "toolsInjected",
+      "providersDiscovered",
+      "dynamicExpansions",
+      "restarts",
+    ]),
+    // Recorded for the caller; a resumed run uses its own runner's settings.
+    settings: counts([], { type: "number" }),
+  },
+  definitions: {
+    message: {
+      type: "object",
+      required: ["role", "content"],
+      properties: {
+        role: { enum: ["system", "user", "assistant", "tool"] },
+        content: {
+          anyOf: [
+            { type: "string" },
+            {
+              type: "array",
+              items: { type: "object", required: ["type"], properties: { type: { type: "string" } } },
+            },
+          ],
+        },
+      },
+      if: { properties: { role: { const: "tool" } } },
+      then: { properties: { content: { type: "array" } } },
+    },
+    // A static tool by name (the resuming runner must offer it), or a provider's tool by its binding. The
+    // latter's name is offered as it is, so it must follow the naming rule.
+    tool: {
+      type: "object",
+      required: ["name"],
+      properties: { name: { type: "string", minLength: 1 } },
+      if: { required: ["providerClass"] },
+      then: {
+        required: ["name", "providerClass", "id", "idType", "method"],
+        additionalProperties: false,
+        properties: {
+          name: TOOL_NAME,
+          providerClass: { type: "string", minLength: 1 },
+          id: { type: ["string", "number"] },
+          idType: { enum: ["string", "number", "bigint"] },
+          method: { type: "string", minLength: 1 },
+        },
+        allOf: [
+          {
+            if: { properties: { idType: { const: "number" } } },
+            then: { properties: { id: { type: "number" } } },
+          },
+          {
+            if: { properties: { idType: { const: "bigint" } } },
+            then: { properties: { id: { type: "string", pattern: "^-?[0-9]+$" } } },
+          },
+          {
+            if: { properties: { idType: { const: "string" } } },
+            then: { properties: { id: { type: "string", minLength: 1 } } },
+          },
+        ],
+      },
+      else: { properties: { name: {} }, additionalProperties: false },
+    },
+    call: {
+      type: "object",
+      required: ["toolCallId", "toolName"],
+      additionalProperties: false,
+      properties: {
+        toolCallId: { type: "string", minLength: 1 },
+        toolName: { type: "string" },
+        input: {},
+        inputError: { type: "string" },
+      },
+    },
+  },
+};
+
+const MAX_PROBLEMS = 5;
+
+/**
+ * Checks that `value` is a run snapshot this version of entity-tools reads, whole, before anything of it
+ * is used.
+ *
+ * @throws SnapshotError naming the format, the version, or up to five fields that do not fit.
+ */
+export function checkRunSnapshot(value: unknown): asserts value is RunSnapshot {
+  const record = typeof value === "object" && value !== null ? (value as Record<string, unknown>) : undefined;
+  if (record?.format !== SNAPSHOT_FORMAT)
+    throw new SnapshotError(
+      `Not a run snapshot: expected format "${SNAPSHOT_FORMAT}". Pass the snapshot of a run (run.snapshot or error.snapshot)`,
+    );
+  if (record.version !== SNAPSHOT_VERSION)
+    throw new SnapshotError(
+      `The snapshot has format version ${String(record.version)}; this entity-tools reads version ${SNAPSHOT_VERSION}`,
+    );
+  const outcome = validateAgainst(RUN_SNAPSHOT_SCHEMA, value);
+  if (outcome.ok) return;
+  const shown = outcome.problems.slice(0, MAX_PROBLEMS);
+  const more = outcome.problems.length - shown.length;
+  throw new SnapshotError(
+    `The snapshot is not a valid run snapshot: ${shown.join("; ")}${more > 0 ? ` (and ${more} more)` : ""}. Resume from a snapshot as a run returned it (run.snapshot or error.snapshot), unchanged`,
+  );
+}

@@ -1,0 +1,90 @@
+// The one identity rule for a provider object that comes back from outside the run (a snapshot's
+// `resolveProvider`, an entity handle re-bound by another runner): it must be an instance of the class the
+// record names, with the id the record names, of the same type. Anything else would bind a name (or a
+// handle) to an object it does not stand for, and the model would read another entity's data.
+import { EntityToolsError } from "../errors/entity-tools-error.js";
+import { sourceNameOf } from "../schema/schema-store.js";
+import { InvalidToolProviderError } from "./errors.js";
+import { providerIdentity } from "./provider-identity.js";
+import type { AnyTool } from "./tool.js";
+
+/** A provider id's type, as snapshots and handles record it (`1` and `"1"` are different providers). */
+export type ProviderIdType = "string" | "number" | "bigint";
+
+/** Which provider object a tool is bound to, by its class's source name and its typed id. */
+export interface ProviderRef {
+  /** The provider class's source name (what `resolveProvider` receives). */
+  readonly providerClass: string;
+  /** The provider's id, with its own type (a `bigint` id is a `bigint`). */
+  readonly id: string | number | bigint;
+}
+
+/** A provider tool's binding: the provider, and the method the tool runs. */
+export interface ProviderBinding extends ProviderRef {
+  /** The method's name in the class (not the tool name, which may have been shortened or renamed). */
+  readonly method: string;
+}
+
+/** The binding of a provider's tool; `undefined` for any other tool (plain objects, `defineTool`, MCP). */
+export function providerBindingOf(tool: AnyTool): ProviderBinding | undefined {
+  const origin = tool.origin;
+  if (origin?.instanceKey === undefined) return undefined;
+  const cut = origin.instanceKey.indexOf(":");
+  return {
+    providerClass: sourceNameOf(origin.providerClass),
+    id: typedId(origin.instanceKey.slice(0, cut) as ProviderIdType, origin.instanceKey.slice(cut + 1)),
+    method: origin.methodName,
+  };
+}
+
+/** An id of type `idType` from its text, as `providerIdentity` writes it (`-0` stays `-0`). */
+export function typedId(idType: ProviderIdType, text: string): string | number | bigint {
+  if (idType === "number") return Number(text);
+  if (idType === "bigint") return BigInt(text);
+  return text;
+}
+
+/** A provider that came back from outside the run is not the one its record names. */
+export class ProviderMismatchError extends EntityToolsError {
+  constructor(
+    /** What was asked for. */
+    readonly expected: ProviderRef,
+    /** What is wrong with what came back. */
+    readonly reason: string,
+  ) {
+    super(
+      `resolveProvider did not return ${describeRef(expected)}: ${reason}. Return that object (or undefined when it is gone)`,
+    );
+  }
+}
+
+/**
+ * `value`, checked to be the provider `expected` names: an object of that class (by source name, the
+ * class itself: a subclass is another provider) whose id has that value and type.
+ *
+ * @throws ProviderMismatchError naming what came back instead.
+ */
+export function checkResolvedProvider(value: unknown, expected: ProviderRef): object {
+  if (typeof value !== "object" || value === null)
+    throw new ProviderMismatchError(expected, `it returned ${value === null ? "null" : typeof value}`);
+  const cls: unknown = value.constructor;
+  const className = typeof cls === "function" ? sourceNameOf(cls) : "(an object without a class)";
+  if (className !== expected.providerClass)
+    throw new ProviderMismatchError(expected, `it returned an instance of ${className}`);
+  let instanceKey: string;
+  try {
+    instanceKey = providerIdentity(value).instanceKey;
+  } catch (error) {
+    if (!(error instanceof InvalidToolProviderError)) throw error;
+    throw new ProviderMismatchError(expected, error.reason);
+  }
+  if (instanceKey !== keyOf(expected.id))
+    throw new ProviderMismatchError(expected, `it returned the ${className} with id ${instanceKey}`);
+  return value;
+}
+
+const keyOf = (id: string | number | bigint) => `${typeof id}:${Object.is(id, -0) ? "-0" : String(id)}`;
+
+function describeRef(ref: ProviderRef): string {
+  return `the ${ref.providerClass} with id ${keyOf(ref.id)}`;
+}
