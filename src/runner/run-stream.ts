@@ -33,13 +33,25 @@ export type RunStreamPart =
   | { readonly type: "step-finish"; readonly iteration: number }
   | { readonly type: "finish"; readonly result: ToolLoopResult<unknown> };
 
+/** Options of the UI message streams of a {@link RunStream}. */
+export interface RunUIStreamOptions {
+  /**
+   * The text the client reads (an `error` chunk) when the run fails. Default: `"An error occurred."`,
+   * as in the AI SDK, because a failure's message can hold what must not reach a browser (an upstream
+   * error with a key in it). Return `error.message` here to show it.
+   */
+  readonly onError?: (error: unknown) => string;
+}
+
+const MASKED_ERROR = "An error occurred.";
+
 /**
  * A run in progress, as `runner.stream()` returns it. Read `parts` (or one of the UI message streams,
  * which read them: choose one), and await `result`, the same `ToolLoopResult` `run()` gives. A failed
  * run rejects `result` and ends `parts` by throwing the same `ToolLoopError`.
  */
 export class RunStream<T> {
-  /** The run's parts as they happen. One reader. */
+  /** The run's parts as they happen. One reader: a second is refused with `StreamAlreadyReadError`. */
   readonly parts: AsyncIterable<RunStreamPart>;
   /** The run's outcome, as `run()` returns it. */
   readonly result: Promise<ToolLoopResult<T>>;
@@ -73,10 +85,14 @@ export class RunStream<T> {
 
   /**
    * The run in the AI SDK's UI message stream protocol (what `useChat` reads): text, each tool call as a
-   * dynamic tool part with its input and output, and tool-set changes as `data-tools` parts.
+   * dynamic tool part with its input and output, and tool-set changes as `data-tools` parts. A failed
+   * run ends with an `error` chunk whose text `options.onError` gives (masked by default).
+   *
+   * @throws StreamAlreadyReadError when the parts already have a reader.
    */
-  toUIMessageStream(): ReadableStream<UIMessageChunk> {
-    const parts = this.parts;
+  toUIMessageStream(options: RunUIStreamOptions = {}): ReadableStream<UIMessageChunk> {
+    const reader = this.parts[Symbol.asyncIterator](); // claimed now: a second reader fails here, not in the stream
+    const parts = { [Symbol.asyncIterator]: () => reader };
     return createUIMessageStream({
       execute: async ({ writer }) => {
         const text = { id: 0, open: false };
@@ -90,18 +106,27 @@ export class RunStream<T> {
           for (const chunk of uiChunks(part, text)) writer.write(chunk);
         }
       },
-      onError: (error) => (error instanceof Error ? error.message : String(error)),
+      onError: options.onError ?? (() => MASKED_ERROR),
     });
   }
 
-  /** A `Response` streaming {@link toUIMessageStream} (for route handlers: Next.js, Hono, Bun...). */
-  toUIMessageStreamResponse(init?: ResponseInit): Response {
-    return createUIMessageStreamResponse({ ...init, stream: this.toUIMessageStream() });
+  /**
+   * A `Response` streaming {@link toUIMessageStream} (for route handlers: Next.js, Hono, Bun...).
+   *
+   * @throws StreamAlreadyReadError when the parts already have a reader.
+   */
+  toUIMessageStreamResponse(options: ResponseInit & RunUIStreamOptions = {}): Response {
+    const { onError, ...init } = options;
+    return createUIMessageStreamResponse({ ...init, stream: this.toUIMessageStream({ onError }) });
   }
 
-  /** Writes {@link toUIMessageStream} to a Node `ServerResponse`. */
-  pipeUIMessageStreamToResponse(response: ServerResponse): void {
-    pipeUIMessageStreamToResponse({ response, stream: this.toUIMessageStream() });
+  /**
+   * Writes {@link toUIMessageStream} to a Node `ServerResponse`.
+   *
+   * @throws StreamAlreadyReadError when the parts already have a reader.
+   */
+  pipeUIMessageStreamToResponse(response: ServerResponse, options: RunUIStreamOptions = {}): void {
+    pipeUIMessageStreamToResponse({ response, stream: this.toUIMessageStream(options) });
   }
 }
 
