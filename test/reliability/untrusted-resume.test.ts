@@ -6,7 +6,11 @@ import {
   defineTool,
   EntityToolsError,
   LlmTool,
+  MarkdownSection,
   PromptRunner,
+  PromptTemplate,
+  PromptTemplateError,
+  SectionVisibility,
   SnapshotError,
   ToolLoopAbortedError,
   ToolProvider,
@@ -332,3 +336,45 @@ function withTool(snapshot: Record<string, unknown>, patch: Record<string, unkno
   );
   return { ...snapshot, tools };
 }
+
+describe("keys from the model, a snapshot or a template never index a plain object's prototype", () => {
+  it("A08 a tool named __proto__ is offered and called like any other", async () => {
+    const proto = defineTool({
+      name: "__proto__",
+      description: "a tool with an awkward name",
+      inputSchema: { type: "object", properties: {} },
+      execute: () => "proto ran",
+    });
+    const model = mockModel(call("__proto__"), text("done"));
+    await new PromptRunner({ model }).withTools(proto).run("q");
+    expect(offeredAt(model, 0)).toEqual(["__proto__"]);
+    expect(toolResultsSeenAt(model, 1)).toEqual(["proto ran"]);
+  });
+
+  it("A09 sections keyed constructor and toString follow their own visibility; ${toString} is no parameter", () => {
+    const template = new PromptTemplate({
+      ns: "t",
+      key: "keys",
+      sections: [
+        new MarkdownSection({ key: "constructor", title: "C", template: "full text", summary: "short" }),
+        new MarkdownSection({
+          key: "toString",
+          title: "T",
+          template: "hidden text",
+          summary: "a summary",
+          visibility: SectionVisibility.SUMMARY,
+        }),
+      ],
+    });
+    const rendered = template.render({}, template.visibilityOf({}, {}));
+    expect(rendered).toContain("full text");
+    expect(rendered).toContain("a summary");
+    expect(rendered).not.toContain("hidden text");
+    const placeholder = new PromptTemplate({
+      ns: "t",
+      key: "p",
+      sections: [new MarkdownSection({ key: "a", title: "A", template: "uses ${toString}" })],
+    });
+    expect(() => placeholder.render({}, placeholder.visibilityOf({}))).toThrow(PromptTemplateError);
+  });
+});
