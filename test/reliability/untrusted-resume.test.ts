@@ -1,6 +1,7 @@
 // Approvals and resume against hostile input (docs/reliability.md, A and S rows): a decision approves
 // exactly the call a person saw, once; a snapshot is untrusted input, checked whole before anything runs;
 // a provider that comes back through resolveProvider is the one the snapshot names, or nothing.
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import {
   defineTool,
@@ -376,5 +377,16 @@ describe("keys from the model, a snapshot or a template never index a plain obje
       sections: [new MarkdownSection({ key: "a", title: "A", template: "uses ${toString}" })],
     });
     expect(() => placeholder.render({}, placeholder.visibilityOf({}))).toThrow(PromptTemplateError);
+  });
+});
+
+describe("docs/reliability.md", () => {
+  it("states the behaviour of every A and S case", () => {
+    const doc = readFileSync("docs/reliability.md", "utf8");
+    const ids = [
+      ...Array.from({ length: 9 }, (_, i) => `A0${i + 1}`),
+      ...Array.from({ length: 6 }, (_, i) => `S0${i + 1}`),
+    ];
+    for (const id of ids) expect(doc, `${id} missing from docs/reliability.md`).toContain(`| ${id} |`);
   });
 });
