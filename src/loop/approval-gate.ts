@@ -68,7 +68,9 @@ export class ApprovalGate {
 
   /**
    * The calls that wait for a decision, as the caller is shown them: `asking` (whose verdict was "ask")
-   * and those of `later` that wait too. `asking` is not judged again: a predicate runs once per call.
+   * and those of `later` that need approval. `asking` is not judged again: a predicate runs once per
+   * call. A later call is listed even when this resume brought a decision for it: the run pauses before
+   * it, and decisions do not outlive the resume they came with, so it is asked for again.
    */
   async pending(
     asking: ModelToolCall,
@@ -78,7 +80,7 @@ export class ApprovalGate {
     const pending = [pendingOf(asking, toolOf(asking.toolName))];
     for (const call of later) {
       const tool = toolOf(call.toolName);
-      if ((await this.verdict(call, tool)).kind === "ask") pending.push(pendingOf(call, tool));
+      if (tool && (await this.needsApproval(call, tool))) pending.push(pendingOf(call, tool));
     }
     return pending;
   }

@@ -5,6 +5,7 @@ import { untilAborted } from "../loop/until-aborted.js";
 import { bindProviderTools } from "../tools/bind-tools.js";
 import { checkResolvedProvider, typedId } from "../tools/provider-binding.js";
 import type { AnyTool } from "../tools/tool.js";
+import { isNameFor } from "../tools/tool-names.js";
 
 export { SnapshotError } from "../loop/snapshot-error.js";
 
@@ -73,6 +74,9 @@ export async function restoreTools(
       const tools = entries.map((entry) => {
         const tool = bound.find((t) => t.origin?.methodName === entry.method);
         if (!tool) throw new Error(`it has no tool method ${entry.method}`);
+        // The name is the binding's identity too: a snapshot may not call one method by another's name.
+        if (!isNameFor(entry.name, tool.name))
+          throw new Error(`the snapshot calls its ${entry.method} tool "${entry.name}", not ${tool.name}`);
         return { ...tool, name: entry.name };
       });
       restored.tools.push(...tools);

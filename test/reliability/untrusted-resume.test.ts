@@ -52,6 +52,46 @@ class Customer {
   }
 }
 
+@ToolProvider({ prefix: "acct" })
+class Checking {
+  constructor(public id: string) {}
+  @LlmTool("Close this account")
+  close(): string {
+    return `closed checking ${this.id}`;
+  }
+}
+@ToolProvider({ prefix: "acct" })
+class Savings {
+  constructor(public id: string) {}
+  @LlmTool("Close this account")
+  close(): string {
+    return `closed savings ${this.id}`;
+  }
+}
+const accounts = defineTool({
+  name: "accounts",
+  description: "accounts",
+  inputSchema: { type: "object", properties: {} },
+  execute: () => [new Checking("42"), new Savings("42")],
+});
+
+/** A run that found two accounts whose tool names collide, closed the checking one and paused on savings. */
+async function pausedOnSavings() {
+  const model = mockModel(call("accounts"), (o) => ({
+    toolCalls: (o.tools ?? [])
+      .filter((t) => t.name.startsWith("acct_42_close"))
+      .map((t) => ({ toolName: t.name })),
+  }));
+  const run = await accountsRunner(model).run("close the savings account");
+  return { model, run };
+}
+
+const accountsRunner = (model: ReturnType<typeof mockModel>) =>
+  new PromptRunner({ model })
+    .withTools(accounts)
+    .withToolProviderDiscovery()
+    .withApproval((c) => c.provider?.providerClass === "Savings" && c.provider.method === "close");
+
 const orders = new Map<string, Order>([["o1", new Order("o1")]]);
 const findOrder = defineTool<{ id: string }, Order | undefined>({
   name: "findOrder",
@@ -135,38 +175,7 @@ describe("approvals: a decision approves the call a person saw, once", () => {
   });
 
   it("A05 a rule on the provider's identity catches a renamed tool (acct_42_close_<hash>)", async () => {
-    @ToolProvider({ prefix: "acct" })
-    class Checking {
-      constructor(public id: string) {}
-      @LlmTool("Close this account")
-      close(): string {
-        return `closed checking ${this.id}`;
-      }
-    }
-    @ToolProvider({ prefix: "acct" })
-    class Savings {
-      constructor(public id: string) {}
-      @LlmTool("Close this account")
-      close(): string {
-        return `closed savings ${this.id}`;
-      }
-    }
-    const accounts = defineTool({
-      name: "accounts",
-      description: "accounts",
-      inputSchema: { type: "object", properties: {} },
-      execute: () => [new Checking("42"), new Savings("42")],
-    });
-    const model = mockModel(call("accounts"), (o) => ({
-      toolCalls: (o.tools ?? [])
-        .filter((t) => t.name.startsWith("acct_42_close"))
-        .map((t) => ({ toolName: t.name })),
-    }));
-    const run = await new PromptRunner({ model })
-      .withTools(accounts)
-      .withToolProviderDiscovery()
-      .withApproval((c) => c.provider?.providerClass === "Savings" && c.provider.method === "close")
-      .run("close the savings account");
+    const { run } = await pausedOnSavings();
     expect(run.status).toBe("awaiting-approval");
     expect(run.pendingApprovals).toEqual([
       {
@@ -329,6 +338,33 @@ describe("resume: the snapshot is untrusted input", () => {
     expect(JSON.stringify(snapshot)).toBe(before);
     expect(run.snapshot.paused).toBeUndefined();
   });
+  it("S07 a snapshot that calls one method by another's name restores nothing of that provider", async () => {
+    const paused = await pausedRun();
+    const snapshot = asJson(paused.snapshot);
+    const tampered = {
+      ...snapshot,
+      tools: snapshot.tools.map((t) => (t.name === "order_o1_show" ? { ...t, method: "refund" } : t)),
+    };
+    const model = mockModel(text("gone"));
+    await runnerWith(model).resume(tampered, { resolveProvider });
+    expect(offeredAt(model, 0)).not.toContain("order_o1_show");
+    expect(JSON.stringify(model.doGenerateCalls[0]!.prompt.at(-1)?.content)).toContain(
+      'the snapshot calls its refund tool \\"order_o1_show\\", not order_o1_refund',
+    );
+  });
+
+  it("S08 a renamed tool (acct_42_close_<hash>) is restored under its name, and the approved call runs", async () => {
+    const { run } = await pausedOnSavings();
+    const renamed = run.pendingApprovals[0]!.toolName;
+    const model = mockModel(text("closed"));
+    const resumed = await accountsRunner(model).resume(asJson(run.snapshot), {
+      approvals: { [run.pendingApprovals[0]!.approvalId]: { approved: true } },
+      resolveProvider: (cls, id) => (cls === "Savings" ? new Savings(String(id)) : new Checking(String(id))),
+    });
+    expect(resumed.status).toBe("completed");
+    expect(offeredAt(model, 0)).toEqual(["accounts", "acct_42_close", renamed]);
+    expect(toolResultsSeenAt(model, 0).at(-1)).toBe("closed savings 42");
+  });
 });
 
 function withTool(snapshot: Record<string, unknown>, patch: Record<string, unknown>) {
@@ -385,7 +421,7 @@ describe("docs/reliability.md", () => {
     const doc = readFileSync("docs/reliability.md", "utf8");
     const ids = [
       ...Array.from({ length: 9 }, (_, i) => `A0${i + 1}`),
-      ...Array.from({ length: 6 }, (_, i) => `S0${i + 1}`),
+      ...Array.from({ length: 8 }, (_, i) => `S0${i + 1}`),
     ];
     for (const id of ids) expect(doc, `${id} missing from docs/reliability.md`).toContain(`| ${id} |`);
   });
