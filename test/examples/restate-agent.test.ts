@@ -103,7 +103,12 @@ describe("examples/restate-agent on restate-server", () => {
       return calls.length > 0 ? calls : undefined;
     });
     expect(pending).toEqual([
-      { approvalId: "step-3", toolName: "account_a-1_refund", input: { amount: 20 } },
+      {
+        approvalId: "step-3",
+        toolName: "account_a-1_refund",
+        input: { amount: 20 },
+        provider: { providerClass: "Account", id: "a-1", method: "refund" },
+      },
     ]);
     expect(readFileSync(effects, "utf8").trim().split("\n")).toHaveLength(2); // nothing ran again
 
