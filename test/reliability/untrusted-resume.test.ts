@@ -326,18 +326,23 @@ describe("resume: the snapshot is untrusted input", () => {
     expect(toolResultsSeenAt(model, 1).at(-1)).toBe("order bigint:12345678901234567890");
   });
 
-  it("S06 a snapshot passed to resume is copied: the caller's object is not what runs or what changes", async () => {
+  it("S06 resume works on a copy: the caller's snapshot is not changed, and changing it mid-run changes nothing", async () => {
     const paused = await pausedRun();
     const snapshot = asJson(paused.snapshot);
     const before = JSON.stringify(snapshot);
-    const model = mockModel(text("ok"));
-    const run = await runnerWith(model).resume(snapshot, {
+    const run = await runnerWith(mockModel(text("ok"))).resume(snapshot, {
       approvals: { "refund-1": { approved: true } },
-      resolveProvider,
+      resolveProvider: (cls, id) => {
+        (snapshot.paused!.calls[0]!.input as { amount: number }).amount = 999_999; // while the run resumes
+        return resolveProvider(cls, id);
+      },
     });
-    expect(JSON.stringify(snapshot)).toBe(before);
+    expect(issued).toEqual(["o1: 40"]);
     expect(run.snapshot.paused).toBeUndefined();
+    (snapshot.paused!.calls[0]!.input as { amount: number }).amount = 40;
+    expect(JSON.stringify(snapshot)).toBe(before);
   });
+
   it("S07 a snapshot that calls one method by another's name restores nothing of that provider", async () => {
     const paused = await pausedRun();
     const snapshot = asJson(paused.snapshot);
