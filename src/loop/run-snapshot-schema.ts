@@ -156,10 +156,19 @@ export function checkRunSnapshot(value: unknown): asserts value is RunSnapshot {
       `The snapshot has format version ${String(record.version)}; this entity-tools reads version ${SNAPSHOT_VERSION}`,
     );
   const outcome = validateAgainst(RUN_SNAPSHOT_SCHEMA, value);
-  if (outcome.ok) return;
-  const shown = outcome.problems.slice(0, MAX_PROBLEMS);
-  const more = outcome.problems.length - shown.length;
+  // An `if`/`then` failure repeats, less precisely, the problem reported inside its branch.
+  const problems = outcome.ok ? [] : outcome.problems.filter((p) => !BRANCH_FAILURE.test(p));
+  const history = (value as RunSnapshot).history;
+  if (outcome.ok && (value as RunSnapshot).paused && history.at(-1)?.role !== "tool")
+    problems.push(
+      "the paused calls do not follow their model message (the last message is not a tool message)",
+    );
+  if (problems.length === 0) return;
+  const shown = problems.slice(0, MAX_PROBLEMS);
+  const more = problems.length - shown.length;
   throw new SnapshotError(
     `The snapshot is not a valid run snapshot: ${shown.join("; ")}${more > 0 ? ` (and ${more} more)` : ""}. Resume from a snapshot as a run returned it (run.snapshot or error.snapshot), unchanged`,
   );
 }
+
+const BRANCH_FAILURE = /must match "(then|else)" schema$/;

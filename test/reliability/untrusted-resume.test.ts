@@ -224,6 +224,10 @@ describe("resume: the snapshot is untrusted input", () => {
     ['a provider tool named "evil name!"', (s) => withTool(s, { name: "evil name!" })],
     ["a provider tool with a 100-character name", (s) => withTool(s, { name: "a".repeat(100) })],
     ["a snapshot that is null", () => null],
+    [
+      "paused calls after a user message",
+      (s) => ({ ...s, history: [...(s.history as unknown[]), { role: "user", content: "hi" }] }),
+    ],
   ];
 
   it.each(bad)("S01 %s is a SnapshotError before any model call", async (_, spoil) => {
@@ -250,7 +254,12 @@ describe("resume: the snapshot is untrusted input", () => {
     const { snapshot } = await pausedRun();
     await expect(
       runnerWith(mockModel()).resume({ ...asJson(snapshot), iterations: "abc" } as unknown as RunSnapshot),
-    ).rejects.toThrow('The snapshot is not a valid run snapshot: field "iterations" must be integer');
+    ).rejects.toThrow('The snapshot is not a valid run snapshot: field "iterations" must be integer. Resume');
+    await expect(
+      runnerWith(mockModel()).resume(withTool(asJson(snapshot) as never, { name: "evil name!" }) as never),
+    ).rejects.toThrow(
+      /^The snapshot is not a valid run snapshot: field "tools\.\d\.name" must match pattern "\^\[a-zA-Z_\]\[a-zA-Z0-9_-\]\{0,63\}\$"[;.]/,
+    );
   });
 
   it.each([
