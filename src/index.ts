@@ -140,7 +140,7 @@ export type { ProviderBinding, ProviderRef, ProviderIdType } from "./tools/provi
 export type { RunSnapshot, SnapshotTool } from "./loop/run-snapshot.js";
 export type { ToolLoopResult } from "./runner/tool-loop-result.js";
 export { RunStream } from "./runner/run-stream.js";
-export type { RunStreamPart, RunUIStreamOptions } from "./runner/run-stream.js";
+export type { RunStreamPart, UIStreamOptions } from "./runner/run-stream.js";
 export { StreamAlreadyReadError } from "./runner/stream-read-error.js";
 export type { OutputTarget } from "./runner/output-target.js";
 export type { TemplatePrompt } from "./runner/execute-run.js";

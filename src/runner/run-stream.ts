@@ -34,7 +34,7 @@ export type RunStreamPart =
   | { readonly type: "finish"; readonly result: ToolLoopResult<unknown> };
 
 /** Options of the UI message streams of a {@link RunStream}. */
-export interface RunUIStreamOptions {
+export interface UIStreamOptions {
   /**
    * The text the client reads (an `error` chunk) when the run fails. Default: `"An error occurred."`,
    * as in the AI SDK, because a failure's message can hold what must not reach a browser (an upstream
@@ -90,7 +90,7 @@ export class RunStream<T> {
    *
    * @throws StreamAlreadyReadError when the parts already have a reader.
    */
-  toUIMessageStream(options: RunUIStreamOptions = {}): ReadableStream<UIMessageChunk> {
+  toUIMessageStream(options: UIStreamOptions = {}): ReadableStream<UIMessageChunk> {
     const reader = this.parts[Symbol.asyncIterator](); // claimed now: a second reader fails here, not in the stream
     const parts = { [Symbol.asyncIterator]: () => reader };
     return createUIMessageStream({
@@ -115,7 +115,7 @@ export class RunStream<T> {
    *
    * @throws StreamAlreadyReadError when the parts already have a reader.
    */
-  toUIMessageStreamResponse(options: ResponseInit & RunUIStreamOptions = {}): Response {
+  toUIMessageStreamResponse(options: ResponseInit & UIStreamOptions = {}): Response {
     const { onError, ...init } = options;
     return createUIMessageStreamResponse({ ...init, stream: this.toUIMessageStream({ onError }) });
   }
@@ -125,7 +125,7 @@ export class RunStream<T> {
    *
    * @throws StreamAlreadyReadError when the parts already have a reader.
    */
-  pipeUIMessageStreamToResponse(response: ServerResponse, options: RunUIStreamOptions = {}): void {
+  pipeUIMessageStreamToResponse(response: ServerResponse, options: UIStreamOptions = {}): void {
     pipeUIMessageStreamToResponse({ response, stream: this.toUIMessageStream(options) });
   }
 }
