@@ -13,8 +13,8 @@ export interface PendingApproval {
   readonly toolName: string;
   readonly input: unknown;
   /**
-   * For a discovered provider's tool: the provider class's source name, its typed id and the method,
-   * whatever name the tool got (`acct_42_close_<hash>` when two providers' names collided). Absent for
+   * For a discovered provider's tool: the provider class's source name, its id and the id's type
+   * (`idType`: a bigint id is its digits as text), and the method, whatever name the tool got (`acct_42_close_<hash>` when two providers' names collided). Absent for
    * other tools (plain objects, `defineTool`, MCP tools).
    */
   readonly provider?: ProviderBinding;

@@ -1,6 +1,6 @@
 import type { ModelMessage } from "ai";
 import type { RunCounters } from "../events/run-counters.js";
-import { providerBindingOf, type ProviderIdType } from "../tools/provider-binding.js";
+import { providerBindingOf, type ProviderBinding } from "../tools/provider-binding.js";
 import type { AnyTool } from "../tools/tool.js";
 import type { TokenUsage } from "./model-port.js";
 import type { RunSettings } from "./run-settings.js";
@@ -10,17 +10,7 @@ export const SNAPSHOT_FORMAT = "entity-tools/run-snapshot";
 export const SNAPSHOT_VERSION = 1;
 
 /** A tool of the run, as a snapshot records it: by name, and for a provider's tool, its binding. */
-export type SnapshotTool =
-  | { readonly name: string }
-  | {
-      readonly name: string;
-      /** The provider class's source name (what `resolveProvider` receives). */
-      readonly providerClass: string;
-      /** The provider's id, with its type (`1` and `"1"` are different providers); a bigint's as text. */
-      readonly id: string | number;
-      readonly idType: ProviderIdType;
-      readonly method: string;
-    };
+export type SnapshotTool = { readonly name: string } | ({ readonly name: string } & ProviderBinding);
 
 /**
  * A run as plain JSON (it survives `JSON.stringify`/`JSON.parse`): its conversation, its tools (static
@@ -45,13 +35,5 @@ export interface RunSnapshot {
 /** How a snapshot records one tool: a provider's by its binding, any other by name. */
 export function snapshotTool(tool: AnyTool): SnapshotTool {
   const binding = providerBindingOf(tool);
-  if (!binding) return { name: tool.name };
-  const { providerClass, id, method } = binding;
-  return {
-    name: tool.name,
-    providerClass,
-    id: typeof id === "bigint" ? String(id) : id,
-    idType: typeof id as ProviderIdType,
-    method,
-  };
+  return binding ? { name: tool.name, ...binding } : { name: tool.name };
 }

@@ -19,8 +19,17 @@ export interface ProviderRef {
   readonly id: string | number | bigint;
 }
 
-/** A provider tool's binding: the provider, and the method the tool runs. */
-export interface ProviderBinding extends ProviderRef {
+/**
+ * A provider tool's binding as plain JSON (what snapshots and pending approvals record): the provider
+ * class's source name, its id with the id's type, and the method the tool runs.
+ */
+export interface ProviderBinding {
+  /** The provider class's source name (what `resolveProvider` receives). */
+  readonly providerClass: string;
+  /** The provider's id: a number for a number id, else text (a bigint's digits). */
+  readonly id: string | number;
+  /** The id's type: `1` and `"1"` (and `1n`) are different providers. */
+  readonly idType: ProviderIdType;
   /** The method's name in the class (not the tool name, which may have been shortened or renamed). */
   readonly method: string;
 }
@@ -30,9 +39,12 @@ export function providerBindingOf(tool: AnyTool): ProviderBinding | undefined {
   const origin = tool.origin;
   if (origin?.instanceKey === undefined) return undefined;
   const cut = origin.instanceKey.indexOf(":");
+  const idType = origin.instanceKey.slice(0, cut) as ProviderIdType;
+  const text = origin.instanceKey.slice(cut + 1);
   return {
     providerClass: sourceNameOf(origin.providerClass),
-    id: typedId(origin.instanceKey.slice(0, cut) as ProviderIdType, origin.instanceKey.slice(cut + 1)),
+    id: idType === "number" ? Number(text) : text,
+    idType,
     method: origin.methodName,
   };
 }

@@ -107,7 +107,7 @@ describe("examples/restate-agent on restate-server", () => {
         approvalId: "step-3",
         toolName: "account_a-1_refund",
         input: { amount: 20 },
-        provider: { providerClass: "Account", id: "a-1", method: "refund" },
+        provider: { providerClass: "Account", id: "a-1", idType: "string", method: "refund" },
       },
     ]);
     expect(readFileSync(effects, "utf8").trim().split("\n")).toHaveLength(2); // nothing ran again

@@ -182,7 +182,7 @@ describe("approvals: a decision approves the call a person saw, once", () => {
         approvalId: expect.any(String),
         toolName: expect.stringMatching(/^acct_42_close_[0-9a-z]{16}$/),
         input: {},
-        provider: { providerClass: "Savings", id: "42", method: "close" },
+        provider: { providerClass: "Savings", id: "42", idType: "string", method: "close" },
       },
     ]);
     const last = run.conversationHistory.at(-1) as { content: { output: { value: string } }[] };

@@ -96,7 +96,7 @@ describe("approvals", () => {
         approvalId: expect.any(String),
         toolName: "order_o1_refund",
         input: { reason: "damaged" },
-        provider: { providerClass: "Order", id: "o1", method: "refund" },
+        provider: { providerClass: "Order", id: "o1", idType: "string", method: "refund" },
       },
     ]);
     expect(issued).toEqual([]);
