@@ -3,22 +3,13 @@ import type { RunSnapshot, SnapshotTool } from "../loop/run-snapshot.js";
 import { SnapshotError } from "../loop/snapshot-error.js";
 import { untilAborted } from "../loop/until-aborted.js";
 import { bindProviderTools } from "../tools/bind-tools.js";
-import { checkResolvedProvider, typedId } from "../tools/provider-binding.js";
+import { checkResolvedProvider, typedId, type ProviderResolver } from "../tools/provider-binding.js";
 import type { AnyTool } from "../tools/tool.js";
 import { isNameFor } from "../tools/tool-names.js";
 
 export { SnapshotError } from "../loop/snapshot-error.js";
 
-/**
- * Returns the live provider of a snapshot's tools: by class (source name) and id, the id with its own type
- * (a `bigint` id is a `bigint`). Sync or async. It must return that class's object with that id (or
- * `undefined` when it is gone): anything else is refused.
- */
-// Declared as a method so a resolver written before bigint ids were passed (`id: string | number`) still
-// type-checks: method parameters are compared bivariantly.
-export type ProviderResolver = {
-  resolve(providerClass: string, id: string | number | bigint): unknown;
-}["resolve"];
+export type { ProviderResolver } from "../tools/provider-binding.js";
 
 /**
  * Checks that a snapshot (already checked against its schema) can be resumed by this runner, before any

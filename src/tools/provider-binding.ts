@@ -56,6 +56,18 @@ export function typedId(idType: ProviderIdType, text: string): string | number |
   return text;
 }
 
+/**
+ * Returns the live provider of a class (by source name) and id, the id with its own type (a `bigint` id is
+ * a `bigint`): what re-binds a snapshot's tools (and handles) in a process that does not hold the object.
+ * Sync or async. It must return that class's object with that id (or `undefined` when it is gone):
+ * anything else is refused, see {@link checkResolvedProvider}.
+ */
+// Declared as a method so a resolver written before bigint ids were passed (`id: string | number`) still
+// type-checks: method parameters are compared bivariantly.
+export type ProviderResolver = {
+  resolve(providerClass: string, id: string | number | bigint): unknown;
+}["resolve"];
+
 /** A provider that came back from outside the run is not the one its record names. */
 export class ProviderMismatchError extends EntityToolsError {
   constructor(
