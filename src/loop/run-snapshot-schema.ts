@@ -14,13 +14,13 @@ const SAFE_KEYS = { not: { enum: ["__proto__", "constructor", "prototype"] } } a
 const COUNT = { type: "integer", minimum: 0 } as const;
 const TOOL_NAME = { type: "string", pattern: TOOL_NAME_PATTERN.source } as const;
 
-/** A record of counts (counters, usage): the known ones required, any further ones counts too. */
-const counts = (required: readonly string[], each: object = COUNT) => ({
+/** A record of counts (counters, usage): the known ones required, any further ones numbers too. */
+const counts = (required: readonly string[], each: object = COUNT, further: object = each) => ({
   type: "object",
   required,
   propertyNames: SAFE_KEYS,
   properties: Object.fromEntries(required.map((key) => [key, each])),
-  additionalProperties: each,
+  additionalProperties: further,
 });
 
 /** The JSON schema of a version-1 run snapshot (see `RunSnapshot`). */
@@ -58,15 +58,19 @@ export const RUN_SNAPSHOT_SCHEMA: JsonSchema = {
     },
     iterations: COUNT,
     usage: counts(["inputTokens", "outputTokens"], { type: "number", minimum: 0 }),
-    counters: counts([
-      "modelCalls",
-      "toolCalls",
-      "toolFailures",
-      "toolsInjected",
-      "providersDiscovered",
-      "dynamicExpansions",
-      "restarts",
-    ]),
+    counters: counts(
+      [
+        "modelCalls",
+        "toolCalls",
+        "toolFailures",
+        "toolsInjected",
+        "providersDiscovered",
+        "dynamicExpansions",
+        "restarts",
+      ],
+      COUNT,
+      { type: "number", minimum: 0 },
+    ),
     // Recorded for the caller; a resumed run uses its own runner's settings.
     settings: counts([], { type: "number" }),
   },
@@ -126,7 +130,6 @@ export const RUN_SNAPSHOT_SCHEMA: JsonSchema = {
     call: {
       type: "object",
       required: ["toolCallId", "toolName"],
-      additionalProperties: false,
       properties: {
         toolCallId: { type: "string", minLength: 1 },
         toolName: { type: "string" },

@@ -367,6 +367,19 @@ describe("resume: the snapshot is untrusted input", () => {
     );
   });
 
+  it("S09 a stored version-1 snapshot (a fixture written by an earlier release) passes the check and resumes", async () => {
+    issued.length = 0;
+    const stored = JSON.parse(readFileSync("test/fixtures/snapshots/v1-paused.json", "utf8")) as RunSnapshot;
+    const model = mockModel(text("Refunded."));
+    const run = await runnerWith(model).resume(stored, {
+      approvals: { "refund-1": { approved: true } },
+      resolveProvider,
+    });
+    expect(run.result).toBe("Refunded.");
+    expect(issued).toEqual(["o1: 40"]);
+    expect(toolResultsSeenAt(model, 0).slice(-2)).toEqual(["order o1", "refunded 40 on o1"]);
+  });
+
   it("S08 a renamed tool (acct_42_close_<hash>) is restored under its name, and the approved call runs", async () => {
     const { run } = await pausedOnSavings();
     const renamed = run.pendingApprovals[0]!.toolName;
@@ -435,7 +448,7 @@ describe("docs/reliability.md", () => {
     const doc = readFileSync("docs/reliability.md", "utf8");
     const ids = [
       ...Array.from({ length: 9 }, (_, i) => `A0${i + 1}`),
-      ...Array.from({ length: 8 }, (_, i) => `S0${i + 1}`),
+      ...Array.from({ length: 9 }, (_, i) => `S0${i + 1}`),
     ];
     for (const id of ids) expect(doc, `${id} missing from docs/reliability.md`).toContain(`| ${id} |`);
   });
