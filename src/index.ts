@@ -54,11 +54,24 @@ export { SnapshotError } from "./loop/snapshot-error.js";
 // Tools
 export { defineTool } from "./tools/define-tool.js";
 export type { ToolDefinition } from "./tools/define-tool.js";
-export type { Tool, AnyTool, ToolExecutionContext, ToolInputSchema, ToolOrigin } from "./tools/tool.js";
+export type {
+  Tool,
+  AnyTool,
+  ToolExecutionContext,
+  ToolInputSchema,
+  ToolOrigin,
+  HandleTarget,
+} from "./tools/tool.js";
 export type { ToolSource } from "./tools/tool-sources.js";
 export { bindProviderTools, bindObjectTools } from "./tools/bind-tools.js";
 export { isToolProvider } from "./tools/provider-identity.js";
 export { TOOL_NAME_PATTERN, isValidToolName } from "./tools/tool-name-rules.js";
+export { EntityHandleCodec, EntityHandleError } from "./tools/entity-handle.js";
+export type { HandleKey, HandleIdentity, HandleReading, HandleProblem } from "./tools/entity-handle.js";
+export { HandleBindings } from "./tools/entity-handle-bindings.js";
+export type { RememberedProvider } from "./tools/entity-handle-bindings.js";
+export { handleToolsOf, handleParameterOf, HANDLE_PARAMETER } from "./tools/handle-tools.js";
+export type { HandleResolution } from "./tools/handle-tools.js";
 
 // Schemas
 export { registerToolSchemas } from "./schema/schema-store.js";
@@ -84,6 +97,13 @@ export type { RunCounters } from "./events/run-counters.js";
 
 // Strategies
 export { ToolProviderStrategy } from "./strategies/tool-provider-strategy.js";
+export type {
+  ProviderBinding,
+  ProviderBindingOptions,
+  RunDiscovery,
+} from "./strategies/tool-provider-strategy.js";
+export type { DiscoveredProvider } from "./strategies/tool-injection-strategy.js";
+export type { HandleDiscovery, HandleDiscoveryInit } from "./strategies/handle-discovery.js";
 export type {
   ToolInjectionStrategy,
   ToolInjectionContext,
@@ -136,7 +156,7 @@ export type {
 export type { ProviderResolver } from "./runner/restore-tools.js";
 export type { PendingApproval, ApprovalDecision, ApprovalPredicate } from "./loop/approval-gate.js";
 /** A provider tool's identity (class source name, typed id, method), as approvals and snapshots name it. */
-export type { ProviderBinding, ProviderRef, ProviderIdType } from "./tools/provider-binding.js";
+export type { ProviderToolIdentity, ProviderRef, ProviderIdType } from "./tools/provider-binding.js";
 export type { RunSnapshot, SnapshotTool } from "./loop/run-snapshot.js";
 export type { ToolLoopResult } from "./runner/tool-loop-result.js";
 export { RunStream } from "./runner/run-stream.js";

@@ -263,6 +263,29 @@ export const toolSchemas: GeneratedSchemas = {
       ]
     }
   },
+  "returns": {
+    "AccountTools.findAccount": [
+      "Account"
+    ],
+    "CartTools.createCart": [
+      "ShoppingCart"
+    ],
+    "Customer.getRecentOrders": [
+      "Order"
+    ],
+    "CustomerSearchTools.findCustomers": [
+      "Customer"
+    ],
+    "CustomerSearchTools.searchCustomer": [
+      "Customer"
+    ],
+    "ShoppingCart.addItem": [
+      "ShoppingCart"
+    ],
+    "ShoppingCart.removeItem": [
+      "ShoppingCart"
+    ]
+  },
   "classes": {
     "Account": Account,
     "AccountTools": AccountTools,

@@ -73,6 +73,8 @@ export interface ToolProviderDiscoveredEvent extends RunEvent {
    * classes with one prefix, `1` and `"1"`. Empty almost always.
    */
   readonly renamedTools: readonly { readonly requested: string; readonly name: string }[];
+  /** In handles mode (`binding: "handles"`): the provider's handle, as the model read it. */
+  readonly handle?: string;
 }
 
 /** Tools were added to the running conversation. */

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from "node:util";
-import { providerBindingOf, type ProviderBinding } from "../tools/provider-binding.js";
+import { providerBindingOf, type ProviderToolIdentity } from "../tools/provider-binding.js";
 import type { AnyTool } from "../tools/tool.js";
 import type { ModelToolCall } from "./model-port.js";
 
@@ -17,7 +17,7 @@ export interface PendingApproval {
    * (`idType`: a bigint id is its digits as text), and the method, whatever name the tool got (`acct_42_close_<hash>` when two providers' names collided). Absent for
    * other tools (plain objects, `defineTool`, MCP tools).
    */
-  readonly provider?: ProviderBinding;
+  readonly provider?: ProviderToolIdentity;
 }
 
 /** A person's decision on a pending call. */
@@ -95,6 +95,8 @@ export class ApprovalGate {
   }
 
   private async needsApproval(call: ModelToolCall, tool: AnyTool): Promise<boolean> {
+    // A call its tool refuses (a forged handle) fails on its own: no person is asked about it.
+    if (tool.checkInput && isRecord(call.input) && tool.checkInput(call.input) !== undefined) return false;
     if (tool.needsApproval) return true;
     return this.predicate !== undefined && (await this.predicate(pendingOf(call, tool)));
   }
@@ -114,4 +116,8 @@ function pendingOf(call: ModelToolCall, tool: AnyTool | undefined): PendingAppro
     input: structuredClone(call.input),
     ...(provider ? { provider } : {}),
   };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -6,7 +6,12 @@
 import type { JsonSchema } from "../schema/json-schema.js";
 import { validateAgainst } from "../schema/validate.js";
 import { TOOL_NAME_PATTERN } from "../tools/tool-name-rules.js";
-import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type RunSnapshot } from "./run-snapshot.js";
+import {
+  READABLE_SNAPSHOT_VERSIONS,
+  SNAPSHOT_FORMAT,
+  SNAPSHOT_VERSION,
+  type RunSnapshot,
+} from "./run-snapshot.js";
 import { SnapshotError } from "./snapshot-error.js";
 
 /** Keys that would reach an object's prototype when used to index a plain object. */
@@ -23,7 +28,7 @@ const counts = (required: readonly string[], each: object = COUNT, further: obje
   additionalProperties: further,
 });
 
-/** The JSON schema of a version-1 run snapshot (see `RunSnapshot`). */
+/** The JSON schema of a run snapshot of every readable version (see `RunSnapshot`). */
 export const RUN_SNAPSHOT_SCHEMA: JsonSchema = {
   type: "object",
   required: [
@@ -39,7 +44,7 @@ export const RUN_SNAPSHOT_SCHEMA: JsonSchema = {
   ],
   properties: {
     format: { const: SNAPSHOT_FORMAT },
-    version: { const: SNAPSHOT_VERSION },
+    version: { enum: READABLE_SNAPSHOT_VERSIONS },
     history: { type: "array", items: { $ref: "#/definitions/message" } },
     tools: { type: "array", items: { $ref: "#/definitions/tool" } },
     paused: {
@@ -93,12 +98,28 @@ export const RUN_SNAPSHOT_SCHEMA: JsonSchema = {
       if: { properties: { role: { const: "tool" } } },
       then: { properties: { content: { type: "array" } } },
     },
-    // A static tool by name (the resuming runner must offer it), or a provider's tool by its binding. The
-    // latter's name is offered as it is, so it must follow the naming rule.
+    // A static tool by name (the resuming runner must offer it), a handle tool by class and method
+    // (version 2), or a provider's tool by its binding. The names of the last two are offered as they
+    // are, so they must follow the naming rule.
     tool: {
       type: "object",
       required: ["name"],
       properties: { name: { type: "string", minLength: 1 } },
+      if: { required: ["binding"] },
+      then: {
+        required: ["name", "binding", "providerClass", "method"],
+        additionalProperties: false,
+        properties: {
+          name: TOOL_NAME,
+          binding: { const: "handles" },
+          providerClass: { type: "string", minLength: 1 },
+          method: { type: "string", minLength: 1 },
+        },
+      },
+      else: { $ref: "#/definitions/instanceTool" },
+    },
+    instanceTool: {
+      type: "object",
       if: { required: ["providerClass"] },
       then: {
         required: ["name", "providerClass", "id", "idType", "method"],
@@ -154,9 +175,9 @@ export function checkRunSnapshot(value: unknown): asserts value is RunSnapshot {
     throw new SnapshotError(
       `Not a run snapshot: expected format "${SNAPSHOT_FORMAT}". Pass the snapshot of a run (run.snapshot or error.snapshot)`,
     );
-  if (record.version !== SNAPSHOT_VERSION)
+  if (!READABLE_SNAPSHOT_VERSIONS.includes(record.version as number))
     throw new SnapshotError(
-      `The snapshot has format version ${String(record.version)}; this entity-tools reads version ${SNAPSHOT_VERSION}`,
+      `The snapshot has format version ${String(record.version)}; this entity-tools reads versions ${READABLE_SNAPSHOT_VERSIONS.join(" and ")} (and writes ${SNAPSHOT_VERSION})`,
     );
   const outcome = validateAgainst(RUN_SNAPSHOT_SCHEMA, value);
   // An `if`/`then` failure repeats, less precisely, the problem reported inside its branch.

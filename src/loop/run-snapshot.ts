@@ -1,16 +1,32 @@
 import type { ModelMessage } from "ai";
 import type { RunCounters } from "../events/run-counters.js";
-import { providerBindingOf, type ProviderBinding } from "../tools/provider-binding.js";
+import { sourceNameOf } from "../schema/schema-store.js";
+import { providerBindingOf, type ProviderToolIdentity } from "../tools/provider-binding.js";
 import type { AnyTool } from "../tools/tool.js";
 import type { TokenUsage } from "./model-port.js";
 import type { RunSettings } from "./run-settings.js";
 import type { PausedCalls } from "./step-outcome.js";
 
 export const SNAPSHOT_FORMAT = "entity-tools/run-snapshot";
-export const SNAPSHOT_VERSION = 1;
+/** Version 2 added handle tools; a version 1 snapshot (without them) reads as it did. */
+export const SNAPSHOT_VERSION = 2;
+/** Every format version this package resumes from. */
+export const READABLE_SNAPSHOT_VERSIONS: readonly number[] = [1, 2];
 
-/** A tool of the run, as a snapshot records it: by name, and for a provider's tool, its binding. */
-export type SnapshotTool = { readonly name: string } | ({ readonly name: string } & ProviderBinding);
+/**
+ * A tool of the run, as a snapshot records it: by name; for a provider's tool, its binding; for a handle
+ * tool (version 2), its class and method (the instances are named by the handles in the history).
+ */
+export type SnapshotTool =
+  | { readonly name: string }
+  | {
+      readonly name: string;
+      readonly binding: "handles";
+      /** The provider class's source name. */
+      readonly providerClass: string;
+      readonly method: string;
+    }
+  | ({ readonly name: string } & ProviderToolIdentity);
 
 /**
  * A run as plain JSON (it survives `JSON.stringify`/`JSON.parse`): its conversation, its tools (static
@@ -32,8 +48,16 @@ export interface RunSnapshot {
   readonly settings: RunSettings;
 }
 
-/** How a snapshot records one tool: a provider's by its binding, any other by name. */
+/** How a snapshot records one tool: a handle tool by class and method, a provider's by its binding, any other by name. */
 export function snapshotTool(tool: AnyTool): SnapshotTool {
+  const target = tool.handleTarget;
+  if (target)
+    return {
+      name: tool.name,
+      binding: "handles",
+      providerClass: sourceNameOf(target.providerClass),
+      method: target.methodName,
+    };
   const binding = providerBindingOf(tool);
   return binding ? { name: tool.name, ...binding } : { name: tool.name };
 }

@@ -25,7 +25,10 @@ import type { RunSettings } from "../loop/run-settings.js";
 import type { PausedCalls, RunRecord } from "../loop/step-outcome.js";
 import { driveSteps, type StepListener } from "../loop/step-driver.js";
 import type { JsonSchema } from "../schema/json-schema.js";
+import type { HandleDiscovery } from "../strategies/handle-discovery.js";
 import type { ToolInjectionStrategy } from "../strategies/tool-injection-strategy.js";
+import { ToolProviderStrategy, type RunDiscovery } from "../strategies/tool-provider-strategy.js";
+import { returnedProviderClasses } from "../tools/provider-classes.js";
 import type { AnyTool } from "../tools/tool.js";
 import { checkToolSchemas } from "../tools/tool-methods.js";
 import { toolsFrom } from "../tools/tool-sources.js";
@@ -99,18 +102,24 @@ export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
   };
   if (resume) restoreCounters(setup.events.counters, resume.snapshot.counters);
   const gate = new ApprovalGate(setup.approval, resume?.approvals, resume?.snapshot.paused?.calls);
+  let discoveries: RunDiscovery[] | undefined; // one per run: handles stay live across restarts
   for (let restarts = 0; ; restarts++) {
     const disclosure = disclosureFor(setup, store);
     const ownTools = disclosure ? toolsFrom(disclosure.initialTools(), setup.tools) : setup.tools;
     const sources = await listSources(setup.sources, ownTools, setup.signal);
-    const tools = [...ownTools, ...sources.flatMap((s) => s.tools)];
-    const resumed = resume && restarts === 0 ? await resumeState(resume, tools, setup.signal) : undefined;
+    const listed = [...ownTools, ...sources.flatMap((s) => s.tools)];
+    discoveries ??= startDiscovery(setup.strategies, listed, resume?.resolveProvider);
+    const tools = [...listed, ...discoveries.flatMap((d) => d.tools)];
+    const handles = discoveries.find((d) => d.handles)?.handles;
+    const resumed =
+      resume && restarts === 0 ? await resumeState(resume, tools, handles, setup.signal) : undefined;
+    const strategies = discoveries.map((d) => d.strategy);
     const session = new RunSession({
       messages: resume ? resume.snapshot.history : setup.messages,
       system: disclosure ? disclosure.render() : (setup.system as string | undefined),
       tools,
       sources,
-      strategies: disclosure ? [...setup.strategies, disclosure] : setup.strategies,
+      strategies: disclosure ? [...strategies, disclosure] : strategies,
       middleware: setup.middleware,
       settings: setup.settings,
       outputSchema: setup.outputSchema,
@@ -180,10 +189,35 @@ function intake(resume: ResumeFrom): ResumeFrom {
   return { ...resume, snapshot: structuredClone(resume.snapshot) };
 }
 
+/**
+ * Each strategy as one run uses it: discovery in handles mode keeps the run's live providers and offers
+ * the handle tools of the classes known up front.
+ */
+function startDiscovery(
+  strategies: readonly ToolInjectionStrategy[],
+  tools: readonly AnyTool[],
+  resolveProvider: ProviderResolver | undefined,
+): RunDiscovery[] {
+  return strategies.map((strategy) =>
+    strategy instanceof ToolProviderStrategy
+      ? strategy.forRun({
+          classes: () => returnedProviderClasses(tools),
+          takenNames: tools.map((t) => t.name),
+          resolveProvider,
+        })
+      : { strategy, tools: [] },
+  );
+}
+
 /** What a resumed run's first session starts with: its checked snapshot's calls, tools and notices. */
-async function resumeState(resume: ResumeFrom, offered: readonly AnyTool[], signal: AbortSignal | undefined) {
+async function resumeState(
+  resume: ResumeFrom,
+  offered: readonly AnyTool[],
+  handles: HandleDiscovery | undefined,
+  signal: AbortSignal | undefined,
+) {
   checkSnapshotTools(resume.snapshot, new Set(offered.map((t) => t.name)));
-  const { tools, notices } = await restoreTools(resume.snapshot, resume.resolveProvider, signal);
+  const { tools, notices } = await restoreTools(resume.snapshot, resume.resolveProvider, handles, signal);
   return { paused: resume.snapshot.paused, restored: tools, notices };
 }
 

@@ -14,7 +14,7 @@ import type { ApprovalDecision, ApprovalPredicate } from "../loop/approval-gate.
 import { DEFAULT_RUN_SETTINGS, withSettings, type RunSettings } from "../loop/run-settings.js";
 import type { RunSnapshot } from "../loop/run-snapshot.js";
 import type { ToolInjectionStrategy } from "../strategies/tool-injection-strategy.js";
-import { ToolProviderStrategy } from "../strategies/tool-provider-strategy.js";
+import { ToolProviderStrategy, type ProviderBindingOptions } from "../strategies/tool-provider-strategy.js";
 import type { AnyTool } from "../tools/tool.js";
 import { toolsFrom, type ToolSource } from "../tools/tool-sources.js";
 import { ApprovalRequiredError } from "./approval-required-error.js";
@@ -29,8 +29,11 @@ export type PromptRunnerOptions =
   | { readonly model: LanguageModel; readonly modelSettings?: AiSdkAdapterSettings }
   | { readonly adapter: ModelAdapter | ConversationAdapter };
 
-/** Options of {@link PromptRunner.withToolProviderDiscovery}. */
-export interface DiscoveryOptions {
+/**
+ * Options of {@link PromptRunner.withToolProviderDiscovery}: the tool budget, and how discovered
+ * providers are reached (`binding`, default `"per-instance"`; see `ProviderBindingOptions`).
+ */
+export interface DiscoveryOptions extends ProviderBindingOptions {
   /** Most injected tools offered at once (least recently used go first). Default 64. */
   readonly maxInjectedTools?: number;
 }
@@ -113,11 +116,17 @@ export class PromptRunner {
     return this.derive({ tools: toolsFrom(sources, this.config.tools) });
   }
 
-  /** Turns on discovery: `@ToolProvider` instances returned by tools add their tools to the run. */
+  /**
+   * Turns on discovery: `@ToolProvider` instances returned by tools add their tools to the run, under
+   * their own names (`binding: "per-instance"`, the default), or through handles (`binding: "handles"`:
+   * one stable tool per class and method, the instance named by a handle argument). Without a
+   * `handleKey`, handles are signed with a random key drawn here, valid only for this runner.
+   */
   withToolProviderDiscovery(options: DiscoveryOptions = {}): this {
     const others = this.config.strategies.filter((s) => !(s instanceof ToolProviderStrategy));
+    const { maxInjectedTools: _budget, ...binding } = options;
     return this.derive({
-      strategies: [...others, new ToolProviderStrategy()],
+      strategies: [...others, new ToolProviderStrategy(binding)],
       settings: withSettings(this.config.settings, { maxInjectedTools: options.maxInjectedTools }),
     });
   }

@@ -2,8 +2,15 @@ import { ToolLoopAbortedError } from "../loop/errors.js";
 import type { RunSnapshot, SnapshotTool } from "../loop/run-snapshot.js";
 import { SnapshotError } from "../loop/snapshot-error.js";
 import { untilAborted } from "../loop/until-aborted.js";
+import type { HandleDiscovery } from "../strategies/handle-discovery.js";
+import { providerClassNamed } from "../tools/provider-classes.js";
 import { bindProviderTools } from "../tools/bind-tools.js";
-import { checkResolvedProvider, typedId, type ProviderResolver } from "../tools/provider-binding.js";
+import {
+  checkResolvedProvider,
+  ProviderMismatchError,
+  typedId,
+  type ProviderResolver,
+} from "../tools/provider-binding.js";
 import type { AnyTool } from "../tools/tool.js";
 import { isNameFor } from "../tools/tool-names.js";
 
@@ -44,15 +51,20 @@ export interface RestoredTools {
 export async function restoreTools(
   snapshot: RunSnapshot,
   resolve: ProviderResolver | undefined,
+  handles?: HandleDiscovery,
   signal?: AbortSignal,
 ): Promise<RestoredTools> {
-  const groups = new Map<string, Extract<SnapshotTool, { providerClass: string }>[]>();
+  const groups = new Map<string, Extract<SnapshotTool, { id: unknown }>[]>();
+  const restored: RestoredTools = { tools: [], notices: [] };
   for (const tool of snapshot.tools) {
+    if ("binding" in tool) {
+      restoreHandleTool(tool, handles, restored);
+      continue;
+    }
     if (!("providerClass" in tool)) continue;
     const key = `${tool.providerClass}|${tool.idType}:${String(tool.id)}`;
     groups.set(key, [...(groups.get(key) ?? []), tool]);
   }
-  const restored: RestoredTools = { tools: [], notices: [] };
   for (const entries of groups.values()) {
     const { providerClass, idType } = entries[0]!;
     const id = typedId(idType, String(entries[0]!.id));
@@ -73,11 +85,43 @@ export async function restoreTools(
       restored.tools.push(...tools);
     } catch (error) {
       if (signal?.aborted) throw new ToolLoopAbortedError(signal.reason);
-      const why = error instanceof Error ? error.message : String(error);
+      const why =
+        error instanceof ProviderMismatchError
+          ? `resolveProvider ${error.reason}`
+          : error instanceof Error
+            ? error.message
+            : String(error);
       restored.notices.push(
         `Cannot restore the tools of ${label} (${entries.map((e) => e.name).join(", ")}): ${why}; they are no longer available.`,
       );
     }
   }
   return restored;
+}
+
+/**
+ * A handle tool of the snapshot, made again for this run: its instances are re-bound when a call names
+ * them (this run's discoveries, else `resolveProvider`), so only the class and method are needed.
+ */
+function restoreHandleTool(
+  entry: Extract<SnapshotTool, { binding: "handles" }>,
+  handles: HandleDiscovery | undefined,
+  restored: RestoredTools,
+): void {
+  const providerClass = providerClassNamed(entry.providerClass);
+  const tool =
+    providerClass && handles?.toolsOf(providerClass).find((t) => t.handleTarget?.methodName === entry.method);
+  // As for a provider's tool, the name is the binding's identity: its own, or a renamed form of it.
+  if (tool && isNameFor(entry.name, tool.name)) {
+    restored.tools.push(tool.name === entry.name ? tool : { ...tool, name: entry.name });
+    return;
+  }
+  const why = tool
+    ? `the snapshot calls its ${entry.method} tool "${entry.name}", not ${tool.name}`
+    : !handles
+      ? 'this runner does not bind handles (withToolProviderDiscovery({ binding: "handles" }))'
+      : !providerClass
+        ? `no @ToolProvider class named ${entry.providerClass} is loaded`
+        : `${entry.providerClass} has no tool method ${entry.method}`;
+  restored.notices.push(`Cannot restore the tool ${entry.name}: ${why}; it is no longer available.`);
 }

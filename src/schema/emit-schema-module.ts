@@ -12,7 +12,9 @@ export function emitSchemaModule(source: GeneratedSource, outFile: string): stri
     const binding = exportName === name ? name : `${exportName} as ${name}`;
     return `import { ${binding} } from "${importPath(outFile, file)}";`;
   });
-  const data = JSON.stringify({ tools: source.tools, outputs: source.outputs }, null, 2);
+  // `returns` only when a tool returns providers, so modules without any stay as they were.
+  const returns = Object.keys(source.returns).length > 0 ? { returns: source.returns } : {};
+  const data = JSON.stringify({ tools: source.tools, outputs: source.outputs, ...returns }, null, 2);
   const classes = names.map((name) => `    ${JSON.stringify(name)}: ${name}`).join(",\n");
   const body = names.length > 0 ? `${data.slice(0, -2)},\n  "classes": {\n${classes}\n  }\n}` : data;
   return [

@@ -23,6 +23,8 @@ export interface GeneratedSource {
   readonly tools: Readonly<Record<string, GeneratedToolSchema>>;
   readonly outputs: Readonly<Record<string, JsonSchema>>;
   readonly classImports: Readonly<Record<string, ClassImport>>;
+  /** The provider classes each tool method (`Class.method`) can return, for methods that return any. */
+  readonly returns: Readonly<Record<string, readonly string[]>>;
 }
 
 const SYNTHETIC_PREFIX = "__EntityToolsInput_";
@@ -53,6 +55,7 @@ export function generateSchemas(options: GenerateSchemasOptions): GeneratedSourc
 
   const methods: { method: SourceToolMethod; synthetic: string }[] = [];
   const appended = new Map<string, string>();
+  const returns: Record<string, readonly string[]> = {};
   const outputs = new Map<string, string>(); // output class → the file it is found in
   for (const sourceFile of sources) {
     for (const name of findOutputClasses(sourceFile, checker, classes))
@@ -60,6 +63,7 @@ export function generateSchemas(options: GenerateSchemasOptions): GeneratedSourc
     const blocks: string[] = [];
     for (const method of findToolMethods(sourceFile, checker, classes)) {
       if (method.classImport) classes.add(method.className, method.classImport, sourceFile.fileName);
+      if (method.returns.length > 0) returns[`${method.className}.${method.methodName}`] = method.returns;
       if (method.explicitSchema) continue;
       const synthetic = `${SYNTHETIC_PREFIX}${methods.length}`;
       methods.push({ method, synthetic });
@@ -126,6 +130,7 @@ export function generateSchemas(options: GenerateSchemasOptions): GeneratedSourc
     tools: withoutPaths(sortKeys(tools), root),
     outputs: withoutPaths(outputSchemas, root),
     classImports: sortKeys(Object.fromEntries(classes.imports)),
+    returns: sortKeys(returns),
   };
 }
 

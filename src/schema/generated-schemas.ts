@@ -35,4 +35,9 @@ export interface GeneratedSchemas {
   readonly tools: Readonly<Record<string, GeneratedToolSchema>>;
   readonly outputs: Readonly<Record<string, JsonSchema>>;
   readonly classes?: Readonly<Record<string, GeneratedClass>>;
+  /**
+   * The `@ToolProvider` classes (names in `classes`) each tool method (`Class.method`) can return, alone
+   * or in a collection: what handles mode offers from a run's first step.
+   */
+  readonly returns?: Readonly<Record<string, readonly string[]>>;
 }

@@ -23,7 +23,7 @@ export interface ProviderRef {
  * A provider tool's binding as plain JSON (what snapshots and pending approvals record): the provider
  * class's source name, its id with the id's type, and the method the tool runs.
  */
-export interface ProviderBinding {
+export interface ProviderToolIdentity {
   /** The provider class's source name (what `resolveProvider` receives). */
   readonly providerClass: string;
   /** The provider's id: a number for a number id, else text (a bigint's digits). */
@@ -35,7 +35,7 @@ export interface ProviderBinding {
 }
 
 /** The binding of a provider's tool; `undefined` for any other tool (plain objects, `defineTool`, MCP). */
-export function providerBindingOf(tool: AnyTool): ProviderBinding | undefined {
+export function providerBindingOf(tool: AnyTool): ProviderToolIdentity | undefined {
   const origin = tool.origin;
   if (origin?.instanceKey === undefined) return undefined;
   const cut = origin.instanceKey.indexOf(":");
@@ -73,11 +73,11 @@ export class ProviderMismatchError extends EntityToolsError {
   constructor(
     /** What was asked for. */
     readonly expected: ProviderRef,
-    /** What is wrong with what came back. */
+    /** What is wrong with what came back ("returned …"), for a message to the model. */
     readonly reason: string,
   ) {
     super(
-      `resolveProvider did not return ${describeRef(expected)}: ${reason}. Return that object (or undefined when it is gone)`,
+      `resolveProvider ${reason}. Return the ${expected.providerClass} with id ${describeId(expected.id)} (or undefined when it is gone)`,
     );
   }
 }
@@ -90,25 +90,40 @@ export class ProviderMismatchError extends EntityToolsError {
  */
 export function checkResolvedProvider(value: unknown, expected: ProviderRef): object {
   if (typeof value !== "object" || value === null)
-    throw new ProviderMismatchError(expected, `it returned ${value === null ? "null" : typeof value}`);
+    throw new ProviderMismatchError(expected, `returned ${value === null ? "null" : `a ${typeof value}`}`);
   const cls: unknown = value.constructor;
   const className = typeof cls === "function" ? sourceNameOf(cls) : "(an object without a class)";
   if (className !== expected.providerClass)
-    throw new ProviderMismatchError(expected, `it returned an instance of ${className}`);
+    throw new ProviderMismatchError(
+      expected,
+      `returned an object of class ${className}, not of class ${expected.providerClass}`,
+    );
   let instanceKey: string;
   try {
     instanceKey = providerIdentity(value).instanceKey;
   } catch (error) {
     if (!(error instanceof InvalidToolProviderError)) throw error;
-    throw new ProviderMismatchError(expected, error.reason);
+    throw new ProviderMismatchError(expected, `returned an object without a usable id (${error.reason})`);
   }
   if (instanceKey !== keyOf(expected.id))
-    throw new ProviderMismatchError(expected, `it returned the ${className} with id ${instanceKey}`);
+    throw new ProviderMismatchError(
+      expected,
+      `returned the one with id ${describeKey(instanceKey)}, not ${describeId(expected.id)}`,
+    );
   return value;
 }
 
 const keyOf = (id: string | number | bigint) => `${typeof id}:${Object.is(id, -0) ? "-0" : String(id)}`;
 
-function describeRef(ref: ProviderRef): string {
-  return `the ${ref.providerClass} with id ${keyOf(ref.id)}`;
+/** An id as code writes it: `"1"` (text), `1` (number), `1n` (bigint). */
+function describeId(id: string | number | bigint): string {
+  return describeKey(keyOf(id));
+}
+
+/** `number:1` → `1`, `string:1` → `"1"`, `bigint:1` → `1n`. */
+function describeKey(instanceKey: string): string {
+  const cut = instanceKey.indexOf(":");
+  const type = instanceKey.slice(0, cut);
+  const text = instanceKey.slice(cut + 1);
+  return type === "string" ? JSON.stringify(text) : type === "bigint" ? `${text}n` : text;
 }

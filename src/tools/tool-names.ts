@@ -66,6 +66,14 @@ export function isNameFor(name: string, natural: string): boolean {
   );
 }
 
+/**
+ * The name of a handle tool: `<prefix>_<method>`, one per provider class and method (the instance is an
+ * argument), made valid as {@link plainToolName} does.
+ */
+export function handleToolName(prefix: string, method: string): string {
+  return plainToolName(`${prefix}_${method}`);
+}
+
 /** The name of a plain tool (a method name or an explicit name), made valid the same way. */
 export function plainToolName(name: string): string {
   if (isValidToolName(name)) return name;

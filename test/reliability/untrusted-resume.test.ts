@@ -263,9 +263,13 @@ describe("resume: the snapshot is untrusted input", () => {
   });
 
   it.each([
-    ["an instance of another class", () => new Customer("o1"), "it returned an instance of Customer"],
-    ["the same class with another id", () => new Order("o2"), "it returned the Order with id string:o2"],
-    ["the same id with another type", () => new Order(1n), "it returned the Order with id bigint:1"],
+    [
+      "an instance of another class",
+      () => new Customer("o1"),
+      "returned an object of class Customer, not of class Order",
+    ],
+    ["the same class with another id", () => new Order("o2"), 'returned the one with id "o2", not "o1"'],
+    ["the same id with another type", () => new Order(1n), 'returned the one with id 1n, not "o1"'],
   ])(
     "S03 a resolver that returns %s is refused: the model is told, nothing is bound",
     async (_, wrong, why) => {
@@ -279,7 +283,7 @@ describe("resume: the snapshot is untrusted input", () => {
       expect(offeredAt(model, 0)).not.toContain("order_o1_show");
       const notice = JSON.stringify(model.doGenerateCalls[0]!.prompt.at(-1)?.content);
       expect(notice).toContain(
-        `Cannot restore the tools of Order \\"o1\\" (order_o1_refund, order_o1_show): resolveProvider did not return the Order with id string:o1: ${why}.`,
+        `Cannot restore the tools of Order \\"o1\\" (order_o1_refund, order_o1_show): resolveProvider ${JSON.stringify(why).slice(1, -1)}; they are no longer available.`,
       );
     },
   );

@@ -1,5 +1,5 @@
 import { ToolNotFoundError } from "../errors.js";
-import { closestNames } from "./did-you-mean.js";
+import { closestNames } from "../../tools/did-you-mean.js";
 
 const MAX_LISTED_TOOLS = 30;
 // Names longer than any valid tool name are not worth an edit-distance search (and could make it slow).

@@ -41,6 +41,11 @@ export const toolSchemas: GeneratedSchemas = {
     }
   },
   "outputs": {},
+  "returns": {
+    "CustomerLookupTools.findAccount": [
+      "CustomerAccount"
+    ]
+  },
   "classes": {
     "CustomerAccount": CustomerAccount,
     "CustomerLookupTools": CustomerLookupTools
