@@ -157,6 +157,7 @@ export type { ProviderResolver } from "./runner/restore-tools.js";
 export type { PendingApproval, ApprovalDecision, ApprovalPredicate } from "./loop/approval-gate.js";
 /** A provider tool's identity (class source name, typed id, method), as approvals and snapshots name it. */
 export type { ProviderToolIdentity, ProviderRef, ProviderIdType } from "./tools/provider-binding.js";
+export type { ProviderKey } from "./tools/tool.js";
 export type { RunSnapshot, SnapshotTool } from "./loop/run-snapshot.js";
 export type { ToolLoopResult } from "./runner/tool-loop-result.js";
 export { RunStream } from "./runner/run-stream.js";

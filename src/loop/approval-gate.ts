@@ -14,8 +14,10 @@ export interface PendingApproval {
   readonly input: unknown;
   /**
    * For a discovered provider's tool: the provider class's source name, its id and the id's type
-   * (`idType`: a bigint id is its digits as text), and the method, whatever name the tool got (`acct_42_close_<hash>` when two providers' names collided). Absent for
-   * other tools (plain objects, `defineTool`, MCP tools).
+   * (`idType`: a bigint id is its digits as text), and the method, whatever name the tool got
+   * (`acct_42_close_<hash>` when two providers' names collided). For a handle tool, the provider the
+   * call's handle names. Absent for other tools (plain objects, `defineTool`, MCP tools) and for a call
+   * whose handle is not valid (it fails without asking anyone).
    */
   readonly provider?: ProviderToolIdentity;
 }
@@ -109,7 +111,7 @@ function reasonOf(decision: ApprovalDecision): string | undefined {
 
 /** A call as a person (or a predicate) sees it: its input copied, its provider named. */
 function pendingOf(call: ModelToolCall, tool: AnyTool | undefined): PendingApproval {
-  const provider = tool && providerBindingOf(tool);
+  const provider = tool && providerBindingOf(tool, call.input);
   return {
     approvalId: call.toolCallId,
     toolName: call.toolName,

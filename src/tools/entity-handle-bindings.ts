@@ -2,6 +2,7 @@ import { sourceNameOf } from "../schema/schema-store.js";
 import { closestNames } from "./did-you-mean.js";
 import { EntityHandleError, type EntityHandleCodec, type HandleIdentity } from "./entity-handle.js";
 import { providerIdentity } from "./provider-identity.js";
+import type { ProviderKey } from "./tool.js";
 import {
   checkResolvedProvider,
   ProviderMismatchError,
@@ -64,6 +65,13 @@ export class HandleBindings {
       `The handle "${reading.handle}" is of class ${reading.className}, and this tool takes handles of class ` +
       `${className}. Call a tool of ${reading.className} with it, or pass a handle of class ${className}`
     );
+  }
+
+  /** The (class, typed id) a valid handle of `providerClass` names; `undefined` for any other handle. */
+  identify(handle: unknown, providerClass: Function): ProviderKey | undefined {
+    const reading = this.codec.read(handle);
+    if (!reading.ok || reading.className !== sourceNameOf(providerClass)) return undefined;
+    return { className: reading.className, instanceKey: reading.instanceKey };
   }
 
   /**

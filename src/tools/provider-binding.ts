@@ -34,19 +34,29 @@ export interface ProviderToolIdentity {
   readonly method: string;
 }
 
-/** The binding of a provider's tool; `undefined` for any other tool (plain objects, `defineTool`, MCP). */
-export function providerBindingOf(tool: AnyTool): ProviderToolIdentity | undefined {
+/**
+ * Which provider and method a call of `tool` runs on: a provider's tool's own binding, or for a handle
+ * tool the provider its `input`'s handle names; `undefined` for any other tool (plain objects,
+ * `defineTool`, MCP) and for a handle tool whose handle is not valid.
+ */
+export function providerBindingOf(tool: AnyTool, input?: unknown): ProviderToolIdentity | undefined {
   const origin = tool.origin;
-  if (origin?.instanceKey === undefined) return undefined;
-  const cut = origin.instanceKey.indexOf(":");
-  const idType = origin.instanceKey.slice(0, cut) as ProviderIdType;
-  const text = origin.instanceKey.slice(cut + 1);
-  return {
-    providerClass: sourceNameOf(origin.providerClass),
-    id: idType === "number" ? Number(text) : text,
-    idType,
-    method: origin.methodName,
-  };
+  if (origin?.instanceKey !== undefined)
+    return identityOf(sourceNameOf(origin.providerClass), origin.instanceKey, origin.methodName);
+  const target = tool.handleTarget;
+  const named = isRecord(input) ? target?.providerOf?.(input) : undefined;
+  return named && target ? identityOf(named.className, named.instanceKey, target.methodName) : undefined;
+}
+
+function identityOf(providerClass: string, instanceKey: string, method: string): ProviderToolIdentity {
+  const cut = instanceKey.indexOf(":");
+  const idType = instanceKey.slice(0, cut) as ProviderIdType;
+  const text = instanceKey.slice(cut + 1);
+  return { providerClass, id: idType === "number" ? Number(text) : text, idType, method };
+}
+
+function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** An id of type `idType` from its text, as `providerIdentity` writes it (`-0` stays `-0`). */

@@ -5,6 +5,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import {
   defineTool,
+  EntityHandleCodec,
   EntityToolsError,
   LlmTool,
   MarkdownSection,
@@ -187,6 +188,43 @@ describe("approvals: a decision approves the call a person saw, once", () => {
     ]);
     const last = run.conversationHistory.at(-1) as { content: { output: { value: string } }[] };
     expect(last.content.map((p) => p.output.value)).toEqual(["closed checking 42"]);
+  });
+
+  it("A10 in handles mode a rule on the provider sees the provider each call's handle names", async () => {
+    @ToolProvider({ prefix: "ticket" })
+    class Ticket {
+      constructor(public id: string) {}
+      @LlmTool("Close this ticket")
+      close(): string {
+        return `closed ${this.id}`;
+      }
+    }
+    const tickets = [new Ticket("t1"), new Ticket("t2")];
+    const open = defineTool({
+      name: "openTickets",
+      description: "Open tickets",
+      inputSchema: { type: "object", properties: {} },
+      execute: () => tickets,
+    });
+    const codec = new EntityHandleCodec("a10-key");
+    const model = mockModel(call("openTickets"), {
+      toolCalls: tickets.map((t) => ({ toolName: "ticket_close", input: { handle: codec.handleOf(t) } })),
+    });
+    const run = await new PromptRunner({ model })
+      .withTools(open)
+      .withToolProviderDiscovery({ binding: "handles", handleKey: "a10-key" })
+      .withApproval((c) => c.provider?.providerClass === "Ticket" && c.provider.id === "t2")
+      .run("close them");
+    expect(run.pendingApprovals).toEqual([
+      {
+        approvalId: expect.any(String),
+        toolName: "ticket_close",
+        input: { handle: codec.handleOf(tickets[1]!) },
+        provider: { providerClass: "Ticket", id: "t2", idType: "string", method: "close" },
+      },
+    ]);
+    const last = run.conversationHistory.at(-1) as { content: { output: { value: string } }[] };
+    expect(last.content.map((p) => p.output.value)).toEqual(["closed t1"]);
   });
 
   it("A06 editing a pending call's input (to show it) does not change what runs", async () => {
@@ -451,7 +489,7 @@ describe("docs/reliability.md", () => {
   it("states the behaviour of every A and S case", () => {
     const doc = readFileSync("docs/reliability.md", "utf8");
     const ids = [
-      ...Array.from({ length: 9 }, (_, i) => `A0${i + 1}`),
+      ...Array.from({ length: 10 }, (_, i) => `A${String(i + 1).padStart(2, "0")}`),
       ...Array.from({ length: 9 }, (_, i) => `S0${i + 1}`),
     ];
     for (const id of ids) expect(doc, `${id} missing from docs/reliability.md`).toContain(`| ${id} |`);
