@@ -48,6 +48,7 @@ export { MissingOutputSchemaError } from "./runner/output-target.js";
 export { ExpansionLimitError } from "./runner/expansion-limit-error.js";
 export { PromptTemplateError } from "./disclosure/prompt-template-error.js";
 export { ToolSourceClashError } from "./runner/tool-source-clash-error.js";
+export { ToolSourceError } from "./loop/tool-source-error.js";
 export { ApprovalRequiredError } from "./runner/approval-required-error.js";
 export { SnapshotError } from "./loop/snapshot-error.js";
 
@@ -90,6 +91,8 @@ export type {
   ToolProviderDiscoveredEvent,
   ToolsInjectedEvent,
   ToolsRemovedEvent,
+  SourceToolSkippedEvent,
+  SourceToolChangedEvent,
   OutputRejectedEvent,
   VisibilityExpandedEvent,
 } from "./events/tool-loop-event.js";
@@ -130,8 +133,8 @@ export type {
   NewToolsMode,
 } from "./loop/conversation-port.js";
 export type { RunSettings } from "./loop/run-settings.js";
-export type { DynamicToolSource } from "./loop/tool-source-port.js";
-export type { McpClientLike } from "./adapters/mcp-client-source.js";
+export type { DynamicToolSource, SourceListing, SkippedSourceTool } from "./loop/tool-source-port.js";
+export type { McpClientLike, McpClientOptions } from "./adapters/mcp-client-source.js";
 export { DEFAULT_RUN_SETTINGS } from "./loop/run-settings.js";
 export type { ToolMiddleware, ToolCallInfo } from "./loop/execution/tool-middleware.js";
 

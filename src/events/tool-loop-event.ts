@@ -93,6 +93,31 @@ export interface ToolsRemovedEvent extends RunEvent {
   readonly reason: "strategy" | "budget" | "source";
 }
 
+/**
+ * A tool a dynamic source (an MCP server) lists is not offered to the model: its name is taken by a local
+ * tool or another source's (the one offered first keeps it), or its schema cannot be used safely.
+ */
+export interface SourceToolSkippedEvent extends RunEvent {
+  readonly type: "SourceToolSkipped";
+  /** The source's label (`mcp:shop (2026-07-28)`). */
+  readonly source: string;
+  /** The tool's name as the source lists it. */
+  readonly toolName: string;
+  readonly reason: string;
+}
+
+/**
+ * A dynamic source listed a tool again under the same name with another definition (input schema or
+ * description): the run offers the new one from the next step. Calls the model prepared against the old
+ * schema are validated against the new one.
+ */
+export interface SourceToolChangedEvent extends RunEvent {
+  readonly type: "SourceToolChanged";
+  readonly source: string;
+  /** The names the model sees. */
+  readonly toolNames: readonly string[];
+}
+
 /** Final output did not parse or validate and was sent back to the model. */
 export interface OutputRejectedEvent extends RunEvent {
   readonly type: "OutputRejected";
@@ -118,6 +143,8 @@ export type ToolLoopEvent =
   | ToolProviderDiscoveredEvent
   | ToolsInjectedEvent
   | ToolsRemovedEvent
+  | SourceToolSkippedEvent
+  | SourceToolChangedEvent
   | OutputRejectedEvent
   | VisibilityExpandedEvent;
 

@@ -18,6 +18,7 @@ import type { ModelStepResult, ModelToolCall, TokenUsage } from "./model-port.js
 import type { RunSettings } from "./run-settings.js";
 import type { PausedCalls, RunEnd, StepOutcome, ToolCallsOutcome } from "./step-outcome.js";
 import type { DynamicToolSource } from "./tool-source-port.js";
+import { listSource } from "./list-source.js";
 import { outputInstruction } from "./structured-output.js";
 import { untilAborted } from "./until-aborted.js";
 
@@ -88,10 +89,13 @@ export class RunSession {
   private open: OpenCalls | undefined;
   private paused: PausedCalls | undefined;
   private readonly gate: ApprovalGate;
-  /** Each source's tool names now, and whether it announced a change since it was last listed. */
+  /**
+   * Each source's tools now (name → its definition, to tell a changed one), and whether it announced a
+   * change since it was last listed.
+   */
   private readonly sources: {
     source: DynamicToolSource;
-    names: Set<string>;
+    definitions: Map<string, string>;
     changed: boolean;
     stop: () => void;
   }[];
@@ -115,7 +119,8 @@ export class RunSession {
     this.gate = init.approvals ?? new ApprovalGate(undefined);
     if (init.restored && init.restored.length > 0) this.registry.add(init.restored);
     this.sources = (init.sources ?? []).map(({ source, tools }) => {
-      const entry = { source, names: new Set(tools.map((t) => t.name)), changed: false, stop: () => {} };
+      const definitions = new Map(tools.map((t) => [t.name, definitionOf(t)]));
+      const entry = { source, definitions, changed: false, stop: () => {} };
       entry.stop = source.watch(() => {
         entry.changed = true;
       });
@@ -124,29 +129,57 @@ export class RunSession {
   }
 
   /**
-   * Re-lists the sources that announced a change and applies the difference: new tools injected (they
-   * count against the budget like discovered ones), vanished tools removed. Called by drivers between
-   * steps, never during one.
+   * Re-lists the sources that announced a change (or whose list expired) and applies the difference: new
+   * tools injected (they count against the budget like discovered ones), vanished tools removed, a tool
+   * listed again with another definition replaced and reported. A name already held by a local tool or
+   * another source stays theirs: the newcomer is skipped and reported. Called by drivers between steps,
+   * never during one.
+   *
+   * @throws ToolSourceError when a source cannot be listed
    */
   async refreshSources(): Promise<void> {
     for (const entry of this.sources) {
-      if (!entry.changed) continue;
+      if (!entry.changed && !entry.source.expired?.()) continue;
       entry.changed = false;
-      const tools = await this.untilAborted(entry.source.listTools(this.signal));
-      const now = new Set(tools.map((t) => t.name));
-      const removed = this.registry.remove([...entry.names].filter((name) => !now.has(name)));
+      const { source } = entry;
+      const listing = await this.untilAborted(listSource(source, this.signal));
+      const now = new Map(listing.tools.map((t) => [t.name, t]));
+      const removed = this.registry.remove([...entry.definitions.keys()].filter((name) => !now.has(name)));
       if (removed.length > 0)
         this.init.events.emit({
           type: "ToolsRemoved",
           toolNames: removed.map((t) => t.name),
           reason: "source",
         });
-      const added = this.executor.injectFromSource(
-        tools.filter((t) => !entry.names.has(t.name)),
-        entry.source.label,
-      );
-      entry.names = new Set([...[...entry.names].filter((name) => now.has(name)), ...added]);
+      for (const name of removed.map((t) => t.name)) entry.definitions.delete(name);
+      const skipped = [...listing.skipped];
+      const fresh: AnyTool[] = [];
+      const changed: AnyTool[] = [];
+      for (const tool of listing.tools) {
+        const held = entry.definitions.get(tool.name);
+        if (held === undefined && this.registry.get(tool.name)) {
+          skipped.push({ toolName: tool.name, reason: `the name is taken by ${this.ownerOf(tool.name)}` });
+        } else if (held === undefined) fresh.push(tool);
+        else if (held !== definitionOf(tool)) changed.push(tool);
+      }
+      for (const { toolName, reason } of skipped)
+        this.init.events.emit({ type: "SourceToolSkipped", source: source.label, toolName, reason });
+      if (changed.length > 0)
+        this.init.events.emit({
+          type: "SourceToolChanged",
+          source: source.label,
+          toolNames: changed.map((t) => t.name),
+        });
+      const held = this.executor.injectFromSource([...fresh, ...changed], source.label);
+      for (const tool of [...fresh, ...changed])
+        if (held.includes(tool.name)) entry.definitions.set(tool.name, definitionOf(tool));
     }
+  }
+
+  /** Who offers a tool name: a source's label, or the run's own tools. */
+  private ownerOf(name: string): string {
+    const owner = this.sources.find((entry) => entry.definitions.has(name));
+    return owner ? owner.source.label : "a tool of the runner";
   }
 
   /** Iterations so far. */
@@ -369,4 +402,9 @@ export class RunSession {
       open.results.push(part);
     }
   }
+}
+
+/** What a change of a tool's definition is judged by: what the model reads of it. */
+function definitionOf(tool: AnyTool): string {
+  return JSON.stringify([tool.description, tool.inputSchema]);
 }

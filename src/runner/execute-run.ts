@@ -21,6 +21,7 @@ import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, snapshotTool, type RunSnapshot } fro
 import { checkRunSnapshot } from "../loop/run-snapshot-schema.js";
 import { restoreCounters } from "../events/run-counters.js";
 import type { DynamicToolSource } from "../loop/tool-source-port.js";
+import { listSource } from "../loop/list-source.js";
 import type { RunSettings } from "../loop/run-settings.js";
 import type { PausedCalls, RunRecord } from "../loop/step-outcome.js";
 import { driveSteps, type StepListener } from "../loop/step-driver.js";
@@ -106,7 +107,7 @@ export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
   for (let restarts = 0; ; restarts++) {
     const disclosure = disclosureFor(setup, store);
     const ownTools = disclosure ? toolsFrom(disclosure.initialTools(), setup.tools) : setup.tools;
-    const sources = await listSources(setup.sources, ownTools, setup.signal);
+    const sources = await listSources(setup.sources, ownTools, setup.signal, setup.events);
     const listed = [...ownTools, ...sources.flatMap((s) => s.tools)];
     discoveries ??= startDiscovery(setup.strategies, listed, resume?.resolveProvider);
     const tools = [...listed, ...discoveries.flatMap((d) => d.tools)];
@@ -246,20 +247,23 @@ async function drive(
 }
 
 /**
- * Every source's tools at the start of an attempt.
+ * Every source's tools at the start of an attempt; tools a source lists but cannot offer are reported.
  *
- * @throws ToolSourceClashError when a name is offered twice (by the runner's tools or another source).
+ * @throws ToolSourceError when a source cannot be listed (down, not connected)
+ * @throws ToolSourceClashError when a name is offered twice (by the runner's tools or another source)
  */
 async function listSources(
   sources: readonly DynamicToolSource[],
   ownTools: readonly AnyTool[],
   signal: AbortSignal | undefined,
+  events: RunEvents,
 ): Promise<SourceWithTools[]> {
   const owners = new Map(ownTools.map((t) => [t.name, "the runner's own tools"]));
   const listed: SourceWithTools[] = [];
   for (const source of sources) {
-    await source.open();
-    const tools = await source.listTools(signal);
+    const { tools, skipped } = await listSource(source, signal);
+    for (const { toolName, reason } of skipped)
+      events.emit({ type: "SourceToolSkipped", source: source.label, toolName, reason });
     for (const tool of tools) {
       const owner = owners.get(tool.name);
       if (owner) throw new ToolSourceClashError(tool.name, owner, source.label);

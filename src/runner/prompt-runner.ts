@@ -1,6 +1,10 @@
 import type { LanguageModel, ModelMessage } from "ai";
 import { AiSdkAdapter, type AiSdkAdapterSettings } from "../adapters/ai-sdk-adapter.js";
-import { McpClientToolSource, type McpClientLike } from "../adapters/mcp-client-source.js";
+import {
+  McpClientToolSource,
+  type McpClientLike,
+  type McpClientOptions,
+} from "../adapters/mcp-client-source.js";
 import type { DynamicToolSource } from "../loop/tool-source-port.js";
 import type { PromptTemplate } from "../disclosure/prompt-template.js";
 import type { PromptParams, VisibilityOverrides } from "../disclosure/section-visibility.js";
@@ -132,13 +136,17 @@ export class PromptRunner {
   }
 
   /**
-   * Adds the tools of an MCP server, through a connected client of `@modelcontextprotocol/sdk`: they
-   * join every run, calls go to the server, and when it announces `notifications/tools/list_changed` the
-   * run re-lists them and injects or removes tools between steps. A name offered twice is a
-   * `ToolSourceClashError` at the start of the run.
+   * Adds the tools of an MCP server, through a connected client of the official SDK (v1
+   * `@modelcontextprotocol/sdk` or v2 `@modelcontextprotocol/client`; either protocol revision): they
+   * join every run under names that obey the naming contract (`options.prefix` first, when given), calls
+   * go to the server under its own names, and when it announces a change (on 2026-07-28 through a
+   * `subscriptions/listen` stream) or its list's `ttlMs` passes, the run re-lists them and injects,
+   * replaces or removes tools between steps. A name offered twice at the start of a run is a
+   * `ToolSourceClashError`; later, the name stays with whoever had it and the newcomer is reported
+   * (`SourceToolSkipped`). A server that cannot be listed fails the run with `ToolSourceError`.
    */
-  withMcpClient(client: McpClientLike): this {
-    return this.derive({ sources: [...this.config.sources, new McpClientToolSource(client)] });
+  withMcpClient(client: McpClientLike, options?: McpClientOptions): this {
+    return this.derive({ sources: [...this.config.sources, new McpClientToolSource(client, options)] });
   }
 
   /**

@@ -77,6 +77,7 @@ describe("the built package, imported by its own name (npm test builds first)", 
         "ToolProviderStrategy",
         "ToolSchemaError",
         "ToolSourceClashError",
+        "ToolSourceError",
         "VisibilityExpansionRequired",
         "bindObjectTools",
         "bindProviderTools",
@@ -97,7 +98,7 @@ describe("the built package, imported by its own name (npm test builds first)", 
         "buildDynamicTools",
         "buildToolCallDeltaFromDynamicRequest",
       ],
-      mcp: ["createMcpServer"],
+      mcp: ["DEFAULT_LIST_TTL_MS", "createMcpServer"],
     });
   });
 
