@@ -96,12 +96,25 @@ export class ApprovalGate {
     return entry.decision;
   }
 
-  private async needsApproval(call: ModelToolCall, tool: AnyTool): Promise<boolean> {
-    // A call its tool refuses (a forged handle) fails on its own: no person is asked about it.
-    if (tool.checkInput && isRecord(call.input) && tool.checkInput(call.input) !== undefined) return false;
-    if (tool.needsApproval) return true;
-    return this.predicate !== undefined && (await this.predicate(pendingOf(call, tool)));
+  private needsApproval(call: ModelToolCall, tool: AnyTool): Promise<boolean> {
+    return needsApproval(this.predicate, call, tool);
   }
+}
+
+/**
+ * Whether a call waits for a person: its tool is marked `needsApproval`, or the predicate picks it (judging
+ * the call as {@link PendingApproval} shows it, provider identity included). The one rule of every path
+ * that runs calls (a run, the MCP server).
+ */
+export async function needsApproval(
+  predicate: ApprovalPredicate | undefined,
+  call: ModelToolCall,
+  tool: AnyTool,
+): Promise<boolean> {
+  // A call its tool refuses (a forged handle) fails on its own: no person is asked about it.
+  if (tool.checkInput && isRecord(call.input) && tool.checkInput(call.input) !== undefined) return false;
+  if (tool.needsApproval) return true;
+  return predicate !== undefined && (await predicate(pendingOf(call, tool)));
 }
 
 function reasonOf(decision: ApprovalDecision): string | undefined {
