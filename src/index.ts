@@ -51,6 +51,9 @@ export { ToolSourceClashError } from "./runner/tool-source-clash-error.js";
 export { ToolSourceError } from "./loop/tool-source-error.js";
 export { ApprovalRequiredError } from "./runner/approval-required-error.js";
 export { SnapshotError } from "./loop/snapshot-error.js";
+export { SnapshotIntegrityError } from "./loop/snapshot-integrity-error.js";
+export type { SnapshotIntegrityProblem } from "./loop/snapshot-integrity-error.js";
+export { ConversationConflictError, InvalidConversationIdError } from "./loop/conversation-store-errors.js";
 
 // Tools
 export { defineTool } from "./tools/define-tool.js";
@@ -95,6 +98,7 @@ export type {
   SourceToolChangedEvent,
   OutputRejectedEvent,
   VisibilityExpandedEvent,
+  DynamicToolsFallbackEvent,
 } from "./events/tool-loop-event.js";
 export type { RunCounters } from "./events/run-counters.js";
 
@@ -131,6 +135,7 @@ export type {
   ConversationTurn,
   ConversationToolResult,
   NewToolsMode,
+  ConversationNewTools,
 } from "./loop/conversation-port.js";
 export type { RunSettings } from "./loop/run-settings.js";
 export type { DynamicToolSource, SourceListing, SkippedSourceTool } from "./loop/tool-source-port.js";
@@ -162,6 +167,16 @@ export type { PendingApproval, ApprovalDecision, ApprovalPredicate } from "./loo
 export type { ProviderToolIdentity, ProviderRef, ProviderIdType } from "./tools/provider-binding.js";
 export type { ProviderKey } from "./tools/tool.js";
 export type { RunSnapshot, SnapshotTool } from "./loop/run-snapshot.js";
+export type { SnapshotKey } from "./loop/snapshot-codec.js";
+
+// Conversations
+export { beginConversationTurn } from "./loop/conversation-store-port.js";
+export type {
+  ConversationStore,
+  StoredConversationTurn,
+  StoredConversation,
+} from "./loop/conversation-store-port.js";
+export { FileConversationStore } from "./runner/file-conversation-store.js";
 export type { ToolLoopResult } from "./runner/tool-loop-result.js";
 export { RunStream } from "./runner/run-stream.js";
 export type { RunStreamPart, UIStreamOptions } from "./runner/run-stream.js";

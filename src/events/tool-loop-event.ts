@@ -134,6 +134,18 @@ export interface VisibilityExpandedEvent extends RunEvent {
   readonly unlockedTools: readonly string[];
 }
 
+/**
+ * A conversation backend could not offer tools a call added in the running conversation (in `dynamic`
+ * mode, it did not list them again in time): the run goes on in a new conversation that has them, as in
+ * `restart` mode.
+ */
+export interface DynamicToolsFallbackEvent extends RunEvent {
+  readonly type: "DynamicToolsFallback";
+  readonly toolNames: readonly string[];
+  readonly fallback: "restart";
+  readonly reason: string;
+}
+
 /** Everything a run reports to observers. */
 export type ToolLoopEvent =
   | ToolLoopIterationEvent
@@ -146,7 +158,8 @@ export type ToolLoopEvent =
   | SourceToolSkippedEvent
   | SourceToolChangedEvent
   | OutputRejectedEvent
-  | VisibilityExpandedEvent;
+  | VisibilityExpandedEvent
+  | DynamicToolsFallbackEvent;
 
 /**
  * Receives every event of every run of a runner. What it throws, and the rejection of a promise it

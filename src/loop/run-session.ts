@@ -1,5 +1,6 @@
 import type { ModelMessage, ToolResultPart } from "ai";
 import type { RunEvents } from "../events/run-events.js";
+import type { RunEventInit } from "../events/tool-loop-event.js";
 import type { JsonSchema } from "../schema/json-schema.js";
 import type { ToolInjectionStrategy } from "../strategies/tool-injection-strategy.js";
 import type { AnyTool } from "../tools/tool.js";
@@ -43,6 +44,13 @@ export interface RunSessionInit {
   readonly restored?: readonly AnyTool[];
   /** On resume: what the model must be told (providers that could not be restored). */
   readonly notices?: readonly string[];
+  /** On resume: tools of the snapshot that could not be restored, by name, with their provider's label. */
+  readonly lost?: ReadonlyMap<string, string>;
+  /**
+   * A continued conversation (`continueFrom`): the new messages, appended once the snapshot's waiting
+   * calls are answered (those still undecided are not run: the conversation went on without a decision).
+   */
+  readonly followUp?: readonly ModelMessage[];
 }
 
 /** A dynamic source and the tools it had when the run started. */
@@ -64,6 +72,8 @@ interface OpenCalls {
   readonly start: number;
   readonly iteration: number;
   closed: boolean;
+  /** Why a call that still needs a decision is not run instead of pausing the run (a continued conversation). */
+  readonly undecided?: string;
 }
 
 /**
@@ -81,6 +91,8 @@ export class RunSession {
   readonly registry: ToolRegistry;
   /** The configured system prompt plus, for structured output, the JSON instruction. */
   readonly system: string | undefined;
+  /** The schema of the run's structured output, when it has one. */
+  readonly outputSchema: JsonSchema | undefined;
   readonly signal: AbortSignal | undefined;
   private readonly executor: ToolCallExecutor;
   private readonly answers: FinalAnswerCheck;
@@ -104,6 +116,7 @@ export class RunSession {
     this.history = [...init.messages];
     this.registry = new ToolRegistry(init.tools, { maxInjectedTools: init.settings.maxInjectedTools });
     this.signal = init.signal;
+    this.outputSchema = init.outputSchema;
     this.system =
       [init.system, init.outputSchema && outputInstruction(init.outputSchema)].filter(Boolean).join("\n\n") ||
       undefined;
@@ -114,6 +127,7 @@ export class RunSession {
       strategies: init.strategies,
       middleware: init.middleware,
       signal: init.signal,
+      lost: init.lost,
     });
     this.answers = new FinalAnswerCheck(init.outputSchema, init.settings.maxOutputRepairs, init.events);
     this.gate = init.approvals ?? new ApprovalGate(undefined);
@@ -231,6 +245,11 @@ export class RunSession {
     });
   }
 
+  /** Tells observers what a driver saw happen (a backend's fallback), with the run's counters kept. */
+  emit(event: RunEventInit): void {
+    this.init.events.emit(event);
+  }
+
   /** Appends a message that is not a model response (a driver's continuation prompt, a partial turn). */
   append(message: ModelMessage): void {
     this.history.push(message);
@@ -258,12 +277,15 @@ export class RunSession {
   /**
    * Where a resumed run starts: the calls its last message left waiting are answered first (approved
    * ones run, once; denied ones get an error result with the reason; undecided ones pause the run
-   * again), then the model is told about providers that could not be restored. A fresh run: continue.
+   * again, or in a continued conversation are not run), then the model is told about providers that
+   * could not be restored, then a continued conversation's new messages follow. A fresh run: continue.
    */
   async resumeStart(): Promise<StepOutcome> {
     const next = this.init.paused ? (await this.resumePaused()).next : ({ type: "continue" } as const);
-    if (next.type === "continue" && this.init.notices && this.init.notices.length > 0)
+    if (next.type !== "continue") return next;
+    if (this.init.notices && this.init.notices.length > 0)
       this.history.push({ role: "user", content: this.init.notices.map((n) => `[${n}]`).join("\n") });
+    this.history.push(...(this.init.followUp ?? []));
     return next;
   }
 
@@ -280,6 +302,9 @@ export class RunSession {
       start: results.length,
       iteration: paused.iteration,
       closed: false,
+      undecided: this.init.followUp
+        ? "the conversation went on without a decision on this call (a new message came instead)"
+        : undefined,
     });
   }
 
@@ -306,6 +331,12 @@ export class RunSession {
           const why = verdict.reason ? `: ${verdict.reason}` : "";
           open.results.push(
             this.executor.notRun(call, open.iteration, "denied", `Not run: a person denied this call${why}.`),
+          );
+          continue;
+        }
+        if (verdict.kind === "ask" && open.undecided) {
+          open.results.push(
+            this.executor.notRun(call, open.iteration, "not-run", `Not run: ${open.undecided}.`),
           );
           continue;
         }

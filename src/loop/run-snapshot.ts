@@ -46,6 +46,8 @@ export interface RunSnapshot {
   readonly usage: TokenUsage;
   readonly counters: RunCounters;
   readonly settings: RunSettings;
+  /** With a snapshot key (`withSnapshotKey`): `hmac-sha256:` and the MAC of everything else, base64url. */
+  readonly signature?: string;
 }
 
 /** How a snapshot records one tool: a handle tool by class and method, a provider's by its binding, any other by name. */

@@ -17,8 +17,14 @@ import {
   type PendingApproval,
 } from "../loop/approval-gate.js";
 import { RunSession, type SourceWithTools } from "../loop/run-session.js";
-import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, snapshotTool, type RunSnapshot } from "../loop/run-snapshot.js";
-import { checkRunSnapshot } from "../loop/run-snapshot-schema.js";
+import {
+  SNAPSHOT_FORMAT,
+  SNAPSHOT_VERSION,
+  snapshotTool,
+  type RunSnapshot,
+  type SnapshotTool,
+} from "../loop/run-snapshot.js";
+import { readSnapshot, signSnapshot } from "../loop/snapshot-codec.js";
 import { restoreCounters } from "../events/run-counters.js";
 import type { DynamicToolSource } from "../loop/tool-source-port.js";
 import { listSource } from "../loop/list-source.js";
@@ -34,7 +40,12 @@ import type { AnyTool } from "../tools/tool.js";
 import { checkToolSchemas } from "../tools/tool-methods.js";
 import { toolsFrom } from "../tools/tool-sources.js";
 import { ExpansionLimitError } from "./expansion-limit-error.js";
-import { checkSnapshotTools, restoreTools, type ProviderResolver } from "./restore-tools.js";
+import {
+  checkSnapshotTools,
+  restoreTools,
+  snapshotProviderKey,
+  type ProviderResolver,
+} from "./restore-tools.js";
 import { ToolSourceClashError } from "./tool-source-clash-error.js";
 
 /** A sectioned system prompt and its parameters. */
@@ -65,6 +76,8 @@ export interface RunSetup {
   readonly resume?: ResumeFrom;
   /** A streamed run's listener: model parts as they arrive, and step ends (step backends). */
   readonly listener?: StepListener;
+  /** Keys that sign every snapshot and that a snapshot read back must verify against (first one signs). */
+  readonly snapshotKeys?: readonly Buffer[];
 }
 
 /** What a resumed run starts from. */
@@ -73,6 +86,42 @@ export interface ResumeFrom {
   /** Decisions on the calls the snapshot paused before, by `approvalId`. */
   readonly approvals: Readonly<Record<string, ApprovalDecision>>;
   readonly resolveProvider?: ProviderResolver;
+  /** `continueFrom`: the new messages the conversation goes on with. */
+  readonly followUp?: readonly ModelMessage[];
+}
+
+/**
+ * The providers bound by the run that made a snapshot, by the snapshot object handed out: a conversation
+ * continued in the same process re-binds the very objects (their state and dependencies intact) without
+ * asking `resolveProvider`. Weak: a snapshot nobody holds lets its providers go.
+ */
+const liveProviders = new WeakMap<object, ReadonlyMap<string, object>>();
+
+/** The provider of each discovered tool, by the key a snapshot's entries give (`recorded[i]` is `tools[i]`). */
+function providersOf(
+  tools: readonly AnyTool[],
+  recorded: readonly SnapshotTool[],
+): ReadonlyMap<string, object> {
+  const providers = new Map<string, object>();
+  recorded.forEach((entry, i) => {
+    const instance = tools[i]!.origin?.instance;
+    if ("idType" in entry && instance)
+      providers.set(snapshotProviderKey(entry.providerClass, entry.idType, entry.id), instance);
+  });
+  return providers;
+}
+
+/**
+ * A resolver that answers from the providers a run of this process bound (handles mode re-binds through
+ * it), and asks `resolve` for any other.
+ */
+function withLive(
+  live: ReadonlyMap<string, object> | undefined,
+  resolve: ProviderResolver | undefined,
+): ProviderResolver | undefined {
+  if (!live || live.size === 0) return resolve;
+  return (providerClass, id) =>
+    live.get(snapshotProviderKey(providerClass, typeof id, id)) ?? resolve?.(providerClass, id);
 }
 
 /** A run's outcome across restarts: completed with an answer, or paused for approval. */
@@ -93,7 +142,13 @@ export interface RunOutcome extends RunRecord {
  */
 export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
   checkToolSchemas();
-  const resume = setup.resume && intake(setup.resume);
+  const resume = setup.resume && {
+    ...setup.resume,
+    live: liveProviders.get(setup.resume.snapshot),
+    // Checked (signature, then shape) and copied: nothing the caller holds is what runs, and nothing the
+    // run changes is what the caller holds.
+    snapshot: structuredClone(readSnapshot(setup.resume.snapshot, setup.snapshotKeys)),
+  };
   const store = new VisibilityStore(
     (resume?.snapshot.visibility as VisibilitySnapshot | undefined) ?? setup.resumeFrom,
   );
@@ -109,14 +164,19 @@ export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
     const ownTools = disclosure ? toolsFrom(disclosure.initialTools(), setup.tools) : setup.tools;
     const sources = await listSources(setup.sources, ownTools, setup.signal, setup.events);
     const listed = [...ownTools, ...sources.flatMap((s) => s.tools)];
-    discoveries ??= startDiscovery(setup.strategies, listed, resume?.resolveProvider);
+    discoveries ??= startDiscovery(setup.strategies, listed, withLive(resume?.live, resume?.resolveProvider));
     const tools = [...listed, ...discoveries.flatMap((d) => d.tools)];
     const handles = discoveries.find((d) => d.handles)?.handles;
     const resumed =
       resume && restarts === 0 ? await resumeState(resume, tools, handles, setup.signal) : undefined;
     const strategies = discoveries.map((d) => d.strategy);
     const session = new RunSession({
-      messages: resume ? resume.snapshot.history : setup.messages,
+      // A restart of a continued conversation starts from the snapshot and the new messages.
+      messages: !resume
+        ? setup.messages
+        : resumed
+          ? resume.snapshot.history
+          : [...resume.snapshot.history, ...(resume.followUp ?? [])],
       system: disclosure ? disclosure.render() : (setup.system as string | undefined),
       tools,
       sources,
@@ -129,18 +189,30 @@ export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
       approvals: gate,
       ...resumed,
     });
-    const snapshotOf = (paused?: PausedCalls): RunSnapshot => ({
-      format: SNAPSHOT_FORMAT,
-      version: SNAPSHOT_VERSION,
-      history: structuredClone(session.history),
-      tools: session.registry.all().map(snapshotTool),
-      ...(paused ? { paused: structuredClone(paused) } : {}),
-      visibility: store.snapshot(),
-      iterations: total.iterations + session.iteration,
-      usage: addUsage(total.usage, session.usage),
-      counters: { ...setup.events.counters },
-      settings: { ...setup.settings },
-    });
+    const snapshotOf = (paused?: PausedCalls): RunSnapshot => {
+      const bound = session.registry.all();
+      const recorded = bound.map(snapshotTool);
+      const snapshot = signSnapshot(
+        {
+          format: SNAPSHOT_FORMAT,
+          version: SNAPSHOT_VERSION,
+          history: structuredClone(session.history),
+          tools: recorded,
+          ...(paused ? { paused: structuredClone(paused) } : {}),
+          visibility: store.snapshot(),
+          iterations: total.iterations + session.iteration,
+          usage: addUsage(total.usage, session.usage),
+          counters: { ...setup.events.counters },
+          settings: { ...setup.settings },
+        },
+        setup.snapshotKeys,
+      );
+      liveProviders.set(
+        snapshot,
+        new Map([...providersOf(bound, recorded), ...(handles?.bindings.liveProviders() ?? [])]),
+      );
+      return snapshot;
+    };
     const end = await drive(setup.adapter, session, total.iterations, snapshotOf, setup.listener);
     const snapshot = snapshotOf(end.type === "pause" ? end.paused : undefined);
     total.iterations += end.iterations;
@@ -180,17 +252,6 @@ export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
 }
 
 /**
- * The resume request with its snapshot checked whole (untrusted input, read once) and copied, so nothing
- * the caller holds is what runs, and nothing the run changes is what the caller holds.
- *
- * @throws SnapshotError before anything runs
- */
-function intake(resume: ResumeFrom): ResumeFrom {
-  checkRunSnapshot(resume.snapshot);
-  return { ...resume, snapshot: structuredClone(resume.snapshot) };
-}
-
-/**
  * Each strategy as one run uses it: discovery in handles mode keeps the run's live providers and offers
  * the handle tools of the classes known up front.
  */
@@ -210,16 +271,25 @@ function startDiscovery(
   );
 }
 
-/** What a resumed run's first session starts with: its checked snapshot's calls, tools and notices. */
+/**
+ * What a resumed or continued run's first session starts with: its checked snapshot's calls, tools,
+ * notices and the names it lost, and a continued conversation's new messages.
+ */
 async function resumeState(
-  resume: ResumeFrom,
+  resume: ResumeFrom & { readonly live?: ReadonlyMap<string, object> },
   offered: readonly AnyTool[],
   handles: HandleDiscovery | undefined,
   signal: AbortSignal | undefined,
 ) {
   checkSnapshotTools(resume.snapshot, new Set(offered.map((t) => t.name)));
-  const { tools, notices } = await restoreTools(resume.snapshot, resume.resolveProvider, handles, signal);
-  return { paused: resume.snapshot.paused, restored: tools, notices };
+  const { tools, notices, lost } = await restoreTools(
+    resume.snapshot,
+    resume.resolveProvider,
+    handles,
+    resume.live,
+    signal,
+  );
+  return { paused: resume.snapshot.paused, restored: tools, notices, lost, followUp: resume.followUp };
 }
 
 /**

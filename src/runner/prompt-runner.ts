@@ -17,6 +17,7 @@ import type { ModelAdapter } from "../loop/model-port.js";
 import type { ApprovalDecision, ApprovalPredicate } from "../loop/approval-gate.js";
 import { DEFAULT_RUN_SETTINGS, withSettings, type RunSettings } from "../loop/run-settings.js";
 import type { RunSnapshot } from "../loop/run-snapshot.js";
+import { snapshotKeys, type SnapshotKey } from "../loop/snapshot-codec.js";
 import type { ToolInjectionStrategy } from "../strategies/tool-injection-strategy.js";
 import { ToolProviderStrategy, type ProviderBindingOptions } from "../strategies/tool-provider-strategy.js";
 import type { AnyTool } from "../tools/tool.js";
@@ -50,10 +51,22 @@ export interface RunOptions<T> {
   readonly signal?: AbortSignal;
   /** Section visibility to resume from (the `visibility` of an earlier result). */
   readonly visibility?: VisibilitySnapshot;
+  /**
+   * Continue this conversation (the `snapshot` of a completed or paused run, from this process or
+   * another) with the prompt as the next user message: its history, discovered tools, section visibility
+   * and counters carry over. Calls the snapshot left waiting for a decision are not run (the model reads
+   * why); decide them with `resume` instead.
+   */
+  readonly continueFrom?: RunSnapshot;
+  /**
+   * With `continueFrom`: returns the provider of a discovered tool, by class (source name) and id, sync or
+   * async. Not needed for a snapshot of a run of this process: its providers are re-bound as they are.
+   */
+  readonly resolveProvider?: ProviderResolver;
 }
 
 /** Options of {@link PromptRunner.resume}. */
-export interface ResumeOptions<T> extends Omit<RunOptions<T>, "visibility"> {
+export interface ResumeOptions<T> extends Omit<RunOptions<T>, "visibility" | "continueFrom"> {
   /**
    * Decisions on the snapshot's pending calls, by `approvalId`. Each applies once, to the call the
    * snapshot left waiting with that id (same tool, same input); an id that was not waiting decides
@@ -61,8 +74,9 @@ export interface ResumeOptions<T> extends Omit<RunOptions<T>, "visibility"> {
    */
   readonly approvals?: Readonly<Record<string, ApprovalDecision>>;
   /**
-   * Returns the live provider of a discovered tool, by class (source name) and id (with its own type);
-   * sync or async. Another class's object, or one with another id, is refused (the model is told).
+   * Returns the provider of a discovered tool, by class (source name) and id (with its own type); sync
+   * or async. Not needed for a snapshot of a run of this process: its providers are re-bound as they
+   * are. Another class's object, or one with another id, is refused (the model is told).
    */
   readonly resolveProvider?: ProviderResolver;
 }
@@ -79,6 +93,8 @@ export interface RunnerConfig {
   readonly settings: RunSettings;
   readonly sources: readonly DynamicToolSource[];
   readonly approval?: ApprovalPredicate;
+  /** Keys that sign snapshots and verify those read back (the first signs). */
+  readonly snapshotKeys?: readonly Buffer[];
 }
 
 export const DEFAULT_MAX_ITERATIONS = DEFAULT_RUN_SETTINGS.maxIterations;
@@ -207,6 +223,18 @@ export class PromptRunner {
     return this.withSetting({ maxOutputRepairs: repairs });
   }
 
+  /**
+   * Signs every snapshot this runner hands out (HMAC-SHA-256 over its canonical JSON form), and makes
+   * `resume` and `continueFrom` refuse, with `SnapshotIntegrityError` and before anything runs, a snapshot
+   * that is unsigned, altered, truncated or signed with another key. A list rotates keys: the first signs,
+   * any verifies.
+   *
+   * @throws InvalidSettingError for no key (an unset environment variable) or one shorter than 16 bytes.
+   */
+  withSnapshotKey(key: SnapshotKey | readonly SnapshotKey[] | undefined): this {
+    return this.derive({ snapshotKeys: snapshotKeys(key) });
+  }
+
   /** Longest tool result text sent to the model (default 16 000 characters). */
   withMaxResultChars(chars: number): this {
     return this.withSetting({ maxResultChars: chars });
@@ -221,9 +249,7 @@ export class PromptRunner {
     prompt: string | readonly ModelMessage[],
     options: RunOptions<T> = {},
   ): Promise<ToolLoopResult<T>> {
-    const messages: ModelMessage[] =
-      typeof prompt === "string" ? [{ role: "user", content: prompt }] : [...prompt];
-    return this.execute(options, { messages, resumeFrom: options.visibility });
+    return this.execute(options, startOf(prompt, options));
   }
 
   /**
@@ -240,10 +266,15 @@ export class PromptRunner {
     snapshot: RunSnapshot,
     options: ResumeOptions<T> = {},
   ): Promise<ToolLoopResult<T>> {
-    return this.execute(options, {
-      messages: [],
-      resume: { snapshot, approvals: options.approvals ?? {}, resolveProvider: options.resolveProvider },
-    });
+    return this.execute(options, resumeOf(snapshot, options));
+  }
+
+  /**
+   * {@link resume}, streaming: the same parts as {@link stream} (decided calls' results first, then the
+   * run), and the same `result`.
+   */
+  resumeStream<T = string>(snapshot: RunSnapshot, options: ResumeOptions<T> = {}): RunStream<T> {
+    return new RunStream<T>((hooks) => this.execute(options, resumeOf(snapshot, options), hooks));
   }
 
   /**
@@ -253,11 +284,7 @@ export class PromptRunner {
    * stream protocol (`toUIMessageStreamResponse()`), so `useChat` can show a run as it goes.
    */
   stream<T = string>(prompt: string | readonly ModelMessage[], options: RunOptions<T> = {}): RunStream<T> {
-    const messages: ModelMessage[] =
-      typeof prompt === "string" ? [{ role: "user", content: prompt }] : [...prompt];
-    return new RunStream<T>((hooks) =>
-      this.execute(options, { messages, resumeFrom: options.visibility }, hooks),
-    );
+    return new RunStream<T>((hooks) => this.execute(options, startOf(prompt, options), hooks));
   }
 
   /** Runs the prompt and returns the answer as an instance of `target` (or JSON of a schema). */
@@ -279,7 +306,7 @@ export class PromptRunner {
 
   private async execute<T>(
     options: RunOptions<T>,
-    start: Pick<RunSetup, "messages" | "resumeFrom" | "resume">,
+    start: RunStart,
     stream?: StreamHooks,
   ): Promise<ToolLoopResult<T>> {
     const output = options.output === undefined ? undefined : resolveOutput(options.output);
@@ -320,6 +347,31 @@ export class PromptRunner {
     const Self = this.constructor as new (options: PromptRunnerOptions, config: RunnerConfig) => this;
     return new Self({ adapter: this.config.adapter }, { ...this.config, ...patch });
   }
+}
+
+type RunStart = Pick<RunSetup, "messages" | "resumeFrom" | "resume">;
+
+/** Where a run starts: from the prompt, or from `continueFrom`'s snapshot with the prompt as its next message. */
+function startOf(prompt: string | readonly ModelMessage[], options: RunOptions<unknown>): RunStart {
+  const messages: ModelMessage[] =
+    typeof prompt === "string" ? [{ role: "user", content: prompt }] : [...prompt];
+  if (options.continueFrom === undefined) return { messages, resumeFrom: options.visibility };
+  return {
+    messages: [],
+    resume: {
+      snapshot: options.continueFrom,
+      approvals: {},
+      resolveProvider: options.resolveProvider,
+      followUp: messages,
+    },
+  };
+}
+
+function resumeOf(snapshot: RunSnapshot, options: ResumeOptions<unknown>): RunStart {
+  return {
+    messages: [],
+    resume: { snapshot, approvals: options.approvals ?? {}, resolveProvider: options.resolveProvider },
+  };
 }
 
 /** A run's answer, or the typed error of a run that is waiting for approval. */

@@ -39,39 +39,52 @@ export function checkSnapshotTools(snapshot: RunSnapshot, offered: ReadonlySet<s
 export interface RestoredTools {
   readonly tools: AnyTool[];
   readonly notices: string[];
+  /** Names of tools that could not be restored, and whose they were (for the model's error results). */
+  readonly lost: Map<string, string>;
+}
+
+/** The key of one provider in a snapshot (class, typed id): what {@link restoreTools}'s `live` map uses. */
+export function snapshotProviderKey(
+  providerClass: string,
+  idType: string,
+  id: string | number | bigint,
+): string {
+  return `${providerClass}|${idType}:${String(id)}`;
 }
 
 /**
- * Re-binds a snapshot's discovered tools: `resolve(providerClass, id)` gives each provider's live object,
- * whose tools keep the names the conversation used. A provider that cannot be resolved (nothing
- * returned, an error, an object of another class or with another id, no such method) is skipped and
- * reported, as discovery reports a provider it cannot bind: the run goes on. A resolver still pending
- * when `signal` fires does not keep the run waiting: the cancellation is thrown.
+ * Re-binds a snapshot's discovered tools: the object `live` holds for a provider (the run that made the
+ * snapshot ran in this process), else `resolve(providerClass, id)`, gives each provider's object, whose
+ * tools keep the names the conversation used. Either must be the provider the snapshot names (its class,
+ * its typed id). A provider that cannot be resolved (nothing returned, an error, an object of another
+ * class or with another id, no such method) is skipped and reported, as discovery reports a provider it
+ * cannot bind: the run goes on. A resolver still pending when `signal` fires does not keep the run
+ * waiting: the cancellation is thrown.
  */
 export async function restoreTools(
   snapshot: RunSnapshot,
   resolve: ProviderResolver | undefined,
   handles?: HandleDiscovery,
+  live: ReadonlyMap<string, object> = new Map(),
   signal?: AbortSignal,
 ): Promise<RestoredTools> {
   const groups = new Map<string, Extract<SnapshotTool, { id: unknown }>[]>();
-  const restored: RestoredTools = { tools: [], notices: [] };
+  const restored: RestoredTools = { tools: [], notices: [], lost: new Map() };
   for (const tool of snapshot.tools) {
     if ("binding" in tool) {
       restoreHandleTool(tool, handles, restored);
       continue;
     }
     if (!("providerClass" in tool)) continue;
-    const key = `${tool.providerClass}|${tool.idType}:${String(tool.id)}`;
+    const key = snapshotProviderKey(tool.providerClass, tool.idType, tool.id);
     groups.set(key, [...(groups.get(key) ?? []), tool]);
   }
-  for (const entries of groups.values()) {
+  for (const [key, entries] of groups) {
     const { providerClass, idType } = entries[0]!;
     const id = typedId(idType, String(entries[0]!.id));
     const label = `${providerClass} ${typeof id === "bigint" ? `${id}n` : JSON.stringify(id)}`;
     try {
-      if (!resolve) throw new Error("no resolveProvider was given to resume");
-      const instance = await untilAborted(resolve(providerClass, id), signal);
+      const instance = live.get(key) ?? (await untilAborted(resolved(resolve, providerClass, id), signal));
       if (instance === undefined || instance === null) throw new Error("resolveProvider returned nothing");
       const bound = bindProviderTools(checkResolvedProvider(instance, { providerClass, id }));
       const tools = entries.map((entry) => {
@@ -94,9 +107,19 @@ export async function restoreTools(
       restored.notices.push(
         `Cannot restore the tools of ${label} (${entries.map((e) => e.name).join(", ")}): ${why}; they are no longer available.`,
       );
+      for (const entry of entries) restored.lost.set(entry.name, label);
     }
   }
   return restored;
+}
+
+async function resolved(
+  resolve: ProviderResolver | undefined,
+  providerClass: string,
+  id: string | number | bigint,
+): Promise<unknown> {
+  if (!resolve) throw new Error("no resolveProvider was given to resume or continueFrom");
+  return resolve(providerClass, id);
 }
 
 /**

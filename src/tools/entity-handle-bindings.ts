@@ -37,6 +37,11 @@ export class HandleBindings {
     private readonly resolveProvider?: ProviderResolver,
   ) {}
 
+  /** The live providers so far, by `className|instanceKey` (what a continued conversation re-binds). */
+  liveProviders(): ReadonlyMap<string, object> {
+    return new Map(this.live);
+  }
+
   /** Records a discovered provider as the live instance of its handle. */
   remember(instance: object): RememberedProvider {
     const { instanceKey, instanceId } = providerIdentity(instance);
