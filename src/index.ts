@@ -50,7 +50,7 @@ export { PromptTemplateError } from "./disclosure/prompt-template-error.js";
 export { ToolSourceClashError } from "./runner/tool-source-clash-error.js";
 export { ToolSourceError } from "./loop/tool-source-error.js";
 export { ApprovalRequiredError } from "./runner/approval-required-error.js";
-export { SnapshotError } from "./runner/restore-tools.js";
+export { SnapshotError } from "./loop/snapshot-error.js";
 export { UnsupportedModelSettingError } from "./adapters/model-settings.js";
 export { TelemetryUnavailableError } from "./telemetry/telemetry-unavailable-error.js";
 export { SnapshotIntegrityError } from "./loop/snapshot-integrity-error.js";
@@ -177,6 +177,9 @@ export type {
 } from "./runner/prompt-runner.js";
 export type { ProviderResolver } from "./runner/restore-tools.js";
 export type { PendingApproval, ApprovalDecision, ApprovalPredicate } from "./loop/approval-gate.js";
+/** A provider tool's identity (class source name, typed id, method), as approvals and snapshots name it. */
+export type { ProviderToolIdentity, ProviderRef, ProviderIdType } from "./tools/provider-binding.js";
+export type { ProviderKey } from "./tools/tool.js";
 export type { RunSnapshot, SnapshotTool } from "./loop/run-snapshot.js";
 export type { SnapshotKey } from "./loop/snapshot-codec.js";
 
@@ -191,6 +194,7 @@ export { FileConversationStore } from "./runner/file-conversation-store.js";
 export type { ToolLoopResult } from "./runner/tool-loop-result.js";
 export { RunStream } from "./runner/run-stream.js";
 export type { RunStreamPart, UIStreamOptions } from "./runner/run-stream.js";
+export { StreamAlreadyReadError } from "./runner/stream-read-error.js";
 export type { OutputTarget } from "./runner/output-target.js";
 export type { TemplatePrompt } from "./runner/execute-run.js";
 

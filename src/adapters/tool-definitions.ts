@@ -4,9 +4,8 @@ import type { AnyTool } from "../tools/tool.js";
 
 /** The AI SDK tool set for one step: descriptions and JSON schemas, no `execute`. */
 export function toSdkTools(tools: readonly AnyTool[]): ToolSet {
-  const set: ToolSet = {};
-  for (const t of tools) set[t.name] = sdkToolOf(t);
-  return set;
+  // Defined, not assigned: a tool named `__proto__` is a tool, not the set's prototype.
+  return Object.fromEntries(tools.map((t) => [t.name, sdkToolOf(t)])) as ToolSet;
 }
 
 /** A step's tools as the provider receives them, and their names. */

@@ -66,7 +66,7 @@ export class PromptTemplate {
   ): VisibilityOf {
     return (node) => {
       for (const layer of overrides) {
-        const chosen = layer?.[node.key];
+        const chosen = layer && Object.hasOwn(layer, node.key) ? layer[node.key] : undefined;
         if (chosen) return this.checked(node, chosen);
       }
       const rule = node.section.visibility;

@@ -49,7 +49,8 @@ export function summarySuffix(node: SectionNode): string {
 /** Fills `${name}` placeholders; a placeholder without a parameter is an error, not silent text. */
 function fillPlaceholders(text: string, params: PromptParams, where: string): string {
   return text.replace(/\$\{([A-Za-z_][\w.-]*)\}/g, (_match, name: string) => {
-    if (!(name in params))
+    // Own or inherited from the caller's class, never Object.prototype's (`${toString}` is no parameter).
+    if (!(name in params) || (name in Object.prototype && !Object.hasOwn(params, name)))
       throw new PromptTemplateError(`${where} uses \${${name}} but no parameter "${name}" was given`);
     return String(params[name]);
   });

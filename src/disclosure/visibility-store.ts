@@ -43,7 +43,7 @@ export class VisibilityStore {
   }
 
   get(sectionKey: string): SectionVisibility | undefined {
-    return this.state[sectionKey];
+    return Object.hasOwn(this.state, sectionKey) ? this.state[sectionKey] : undefined;
   }
 
   snapshot(): VisibilitySnapshot {

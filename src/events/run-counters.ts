@@ -23,6 +23,11 @@ export function emptyCounters(): RunCounters {
   };
 }
 
+/** Sets the known counters from `earlier` (a resumed snapshot's), by own key: nothing else is copied. */
+export function restoreCounters(counters: RunCounters, earlier: RunCounters): void {
+  for (const key of Object.keys(emptyCounters()) as (keyof RunCounters)[]) counters[key] = earlier[key];
+}
+
 /** Updates `counters` for one event. */
 export function countEvent(counters: RunCounters, event: ToolLoopEvent): void {
   switch (event.type) {

@@ -1,11 +1,25 @@
+import { isDeepStrictEqual } from "node:util";
+import { providerBindingOf, type ProviderToolIdentity } from "../tools/provider-binding.js";
 import type { AnyTool } from "../tools/tool.js";
 import type { ModelToolCall } from "./model-port.js";
 
-/** A call waiting for a person's decision. `approvalId` is the call's id. */
+/**
+ * A call waiting for a person's decision (also what an {@link ApprovalPredicate} judges). `approvalId` is
+ * the call's id. `input` is a copy: editing it (to show it) changes nothing that runs.
+ */
 export interface PendingApproval {
   readonly approvalId: string;
+  /** The name the model called, which may be a renamed or shortened one: match rules on `provider`. */
   readonly toolName: string;
   readonly input: unknown;
+  /**
+   * For a discovered provider's tool: the provider class's source name, its id and the id's type
+   * (`idType`: a bigint id is its digits as text), and the method, whatever name the tool got
+   * (`acct_42_close_<hash>` when two providers' names collided). For a handle tool, the provider the
+   * call's handle names. Absent for other tools (plain objects, `defineTool`, MCP tools) and for a call
+   * whose handle is not valid (it fails without asking anyone).
+   */
+  readonly provider?: ProviderToolIdentity;
 }
 
 /** A person's decision on a pending call. */
@@ -21,53 +35,103 @@ export type GateVerdict =
 
 /**
  * The approval rule of a run: a call of a tool marked `needsApproval`, or one the runner's predicate
- * picks, waits for a decision; a decision given on resume (keyed by the call's id) runs it or denies it.
+ * picks, waits for a decision. A decision given on resume applies to exactly one call: one that was
+ * waiting in the snapshot, with the decision's id AND the same tool and input, and only once. A decision
+ * for an id that was not waiting decides nothing, and a later call that reuses a decided id is judged
+ * afresh. Decisions are read by own key only (a call id `constructor` or `__proto__` is just an id).
  * Unknown tools need no approval: they fail on their own.
  */
 export class ApprovalGate {
+  private readonly decided = new Map<string, { call: ModelToolCall; decision: ApprovalDecision }>();
+
+  /**
+   * @param decisions the caller's decisions by call id
+   * @param waiting the calls the snapshot left waiting: the only ones a decision can apply to
+   */
   constructor(
     private readonly predicate: ApprovalPredicate | undefined,
-    private readonly decisions: Readonly<Record<string, ApprovalDecision>> = {},
-  ) {}
+    decisions: Readonly<Record<string, ApprovalDecision>> = {},
+    waiting: readonly ModelToolCall[] = [],
+  ) {
+    const given = new Map(Object.entries(decisions));
+    for (const call of waiting) {
+      const decision = given.get(call.toolCallId);
+      if (decision !== undefined && !this.decided.has(call.toolCallId))
+        this.decided.set(call.toolCallId, { call, decision });
+    }
+  }
 
   async verdict(call: ModelToolCall, tool: AnyTool | undefined): Promise<GateVerdict> {
-    const decision = this.decisions[call.toolCallId];
-    if (decision) return decision.approved ? { kind: "run" } : { kind: "deny", reason: decision.reason };
+    const decision = this.take(call);
+    if (decision)
+      return decision.approved === true ? { kind: "run" } : { kind: "deny", reason: reasonOf(decision) };
     return tool && (await this.needsApproval(call, tool)) ? { kind: "ask" } : { kind: "run" };
   }
 
   /**
    * The calls that wait for a decision, as the caller is shown them: `asking` (whose verdict was "ask")
-   * and those of `later` that wait too. `asking` is not judged again: a predicate runs once per call.
+   * and those of `later` that need approval. `asking` is not judged again: a predicate runs once per
+   * call. A later call is listed even when this resume brought a decision for it: the run pauses before
+   * it, and decisions do not outlive the resume they came with, so it is asked for again.
    */
   async pending(
     asking: ModelToolCall,
     later: readonly ModelToolCall[],
     toolOf: (name: string) => AnyTool | undefined,
   ): Promise<PendingApproval[]> {
-    const pending = [pendingOf(asking)];
+    const pending = [pendingOf(asking, toolOf(asking.toolName))];
     for (const call of later) {
-      if ((await this.verdict(call, toolOf(call.toolName))).kind === "ask") pending.push(pendingOf(call));
+      const tool = toolOf(call.toolName);
+      if (tool && (await this.needsApproval(call, tool))) pending.push(pendingOf(call, tool));
     }
     return pending;
   }
 
-  private async needsApproval(call: ModelToolCall, tool: AnyTool): Promise<boolean> {
-    // A call its tool refuses (a forged handle) fails on its own: no person is asked about it.
-    if (tool.checkInput && isRecord(call.input) && tool.checkInput(call.input) !== undefined) return false;
-    if (tool.needsApproval) return true;
-    return (
-      this.predicate !== undefined &&
-      (await this.predicate({ approvalId: call.toolCallId, toolName: tool.name, input: call.input }))
-    );
+  /** The decision on `call`, used up: only for the waiting call it was given for, same tool and input. */
+  private take(call: ModelToolCall): ApprovalDecision | undefined {
+    const entry = this.decided.get(call.toolCallId);
+    if (!entry || entry.call.toolName !== call.toolName || !isDeepStrictEqual(entry.call.input, call.input))
+      return undefined;
+    this.decided.delete(call.toolCallId);
+    return entry.decision;
+  }
+
+  private needsApproval(call: ModelToolCall, tool: AnyTool): Promise<boolean> {
+    return needsApproval(this.predicate, call, tool);
   }
 }
 
-const pendingOf = (call: ModelToolCall): PendingApproval => ({
-  approvalId: call.toolCallId,
-  toolName: call.toolName,
-  input: call.input,
-});
+/**
+ * Whether a call waits for a person: its tool is marked `needsApproval`, or the predicate picks it (judging
+ * the call as {@link PendingApproval} shows it, provider identity included). The one rule of every path
+ * that runs calls (a run, the MCP server).
+ */
+export async function needsApproval(
+  predicate: ApprovalPredicate | undefined,
+  call: ModelToolCall,
+  tool: AnyTool,
+): Promise<boolean> {
+  // A call its tool refuses (a forged handle) fails on its own: no person is asked about it.
+  if (tool.checkInput && isRecord(call.input) && tool.checkInput(call.input) !== undefined) return false;
+  if (tool.needsApproval) return true;
+  return predicate !== undefined && (await predicate(pendingOf(call, tool)));
+}
+
+function reasonOf(decision: ApprovalDecision): string | undefined {
+  const reason = (decision as { reason?: unknown }).reason;
+  return typeof reason === "string" ? reason : undefined;
+}
+
+/** A call as a person (or a predicate) sees it: its input copied, its provider named. */
+function pendingOf(call: ModelToolCall, tool: AnyTool | undefined): PendingApproval {
+  const provider = tool && providerBindingOf(tool, call.input);
+  return {
+    approvalId: call.toolCallId,
+    toolName: call.toolName,
+    input: structuredClone(call.input),
+    ...(provider ? { provider } : {}),
+  };
+}
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);

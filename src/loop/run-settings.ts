@@ -23,15 +23,15 @@ export interface RunSettings {
   readonly toolTimeoutMs?: number;
 }
 
-/** Every setting's default. */
-export const DEFAULT_RUN_SETTINGS: RunSettings = {
+/** Every setting's default (frozen: runners share it). */
+export const DEFAULT_RUN_SETTINGS: RunSettings = Object.freeze({
   maxIterations: 20,
   maxInjectedTools: 64,
   maxOutputRepairs: 2,
   maxUnknownToolCalls: 3,
   maxExpansions: 10,
   maxResultChars: 16_000,
-};
+});
 
 // Node's timers overflow past 2^31-1 ms (about 24.8 days) and then fire after 1 ms.
 const MAX_TIMER_MS = 2 ** 31 - 1;

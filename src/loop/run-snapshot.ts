@@ -1,5 +1,7 @@
 import type { ModelMessage } from "ai";
 import type { RunCounters } from "../events/run-counters.js";
+import { sourceNameOf } from "../schema/schema-store.js";
+import { providerBindingOf, type ProviderToolIdentity } from "../tools/provider-binding.js";
 import type { AnyTool } from "../tools/tool.js";
 import type { TokenUsage } from "./model-port.js";
 import type { RunSettings } from "./run-settings.js";
@@ -24,15 +26,7 @@ export type SnapshotTool =
       readonly providerClass: string;
       readonly method: string;
     }
-  | {
-      readonly name: string;
-      /** The provider class's source name (what `resolveProvider` receives). */
-      readonly providerClass: string;
-      /** The provider's id, with its type (`1` and `"1"` are different providers). */
-      readonly id: string | number;
-      readonly idType: "string" | "number" | "bigint";
-      readonly method: string;
-    };
+  | ({ readonly name: string } & ProviderToolIdentity);
 
 /**
  * A run as plain JSON (it survives `JSON.stringify`/`JSON.parse`): its conversation, its tools (static
@@ -56,26 +50,16 @@ export interface RunSnapshot {
   readonly signature?: string;
 }
 
-/** How a snapshot records one tool; `classNameOf` gives a provider class's source name. */
-export function snapshotTool(tool: AnyTool, classNameOf: (cls: Function) => string): SnapshotTool {
+/** How a snapshot records one tool: a handle tool by class and method, a provider's by its binding, any other by name. */
+export function snapshotTool(tool: AnyTool): SnapshotTool {
   const target = tool.handleTarget;
   if (target)
     return {
       name: tool.name,
       binding: "handles",
-      providerClass: classNameOf(target.providerClass),
+      providerClass: sourceNameOf(target.providerClass),
       method: target.methodName,
     };
-  const origin = tool.origin;
-  if (origin?.instanceKey === undefined) return { name: tool.name };
-  const cut = origin.instanceKey.indexOf(":");
-  const idType = origin.instanceKey.slice(0, cut) as "string" | "number" | "bigint";
-  const text = origin.instanceKey.slice(cut + 1);
-  return {
-    name: tool.name,
-    providerClass: classNameOf(origin.providerClass),
-    id: idType === "number" ? Number(text) : text,
-    idType,
-    method: origin.methodName,
-  };
+  const binding = providerBindingOf(tool);
+  return binding ? { name: tool.name, ...binding } : { name: tool.name };
 }

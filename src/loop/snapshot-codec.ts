@@ -6,6 +6,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { InvalidSettingError } from "../errors/entity-tools-error.js";
 import type { RunSnapshot } from "./run-snapshot.js";
+import { checkRunSnapshot } from "./run-snapshot-schema.js";
 import { SnapshotIntegrityError } from "./snapshot-integrity-error.js";
 
 /** A secret that signs snapshots: text (UTF-8) or bytes, at least 16 bytes (32 random bytes recommended). */
@@ -45,12 +46,20 @@ export function signSnapshot(snapshot: RunSnapshot, keys: readonly Buffer[] | un
 
 /**
  * A snapshot as every reading path takes it: with keys, refused unless one of them signed exactly this
- * content; without keys, taken as it is (the caller trusts where it came from).
+ * content (without keys the caller trusts where it came from); then checked whole against its JSON
+ * schema (`run-snapshot-schema.ts`).
  *
- * @throws SnapshotIntegrityError naming what failed, before anything of the run happens.
+ * @throws SnapshotIntegrityError naming what failed, SnapshotError for a snapshot of the wrong shape or
+ * version, before anything of the run happens.
  */
 export function readSnapshot(value: unknown, keys: readonly Buffer[] | undefined): RunSnapshot {
-  if (!keys || keys.length === 0) return value as RunSnapshot;
+  if (keys && keys.length > 0) checkSignature(value, keys);
+  checkRunSnapshot(value);
+  return value;
+}
+
+/** @throws SnapshotIntegrityError unless one of `keys` signed exactly this content. */
+function checkSignature(value: unknown, keys: readonly Buffer[]): void {
   if (typeof value !== "object" || value === null || Array.isArray(value))
     throw new SnapshotIntegrityError("not-an-object");
   const { signature, ...content } = value as { signature?: unknown };
@@ -62,7 +71,6 @@ export function readSnapshot(value: unknown, keys: readonly Buffer[] | undefined
     return expected.length === given.length && timingSafeEqual(expected, given);
   });
   if (!trusted) throw new SnapshotIntegrityError("altered");
-  return value as RunSnapshot;
 }
 
 function mac(key: Buffer, content: unknown): string {

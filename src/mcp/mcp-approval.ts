@@ -4,7 +4,7 @@
 // client that cannot ask gets an error result saying approval is required. The question carries a signed
 // state naming the exact call, so an answer applies to the call it was asked for and to nothing else.
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import type { ApprovalPredicate } from "../loop/approval-gate.js";
+import { needsApproval, type ApprovalPredicate } from "../loop/approval-gate.js";
 import type { AnyTool } from "../tools/tool.js";
 
 /** The key of the approval answer in `inputRequests` / `inputResponses`. */
@@ -63,10 +63,11 @@ export class McpApprovals {
 
   async step(call: ApprovalCall): Promise<ApprovalStep> {
     const { tool, input } = call;
-    const needed =
-      tool.needsApproval === true ||
-      (this.predicate !== undefined &&
-        (await this.predicate({ approvalId: call.callId, toolName: tool.name, input })));
+    const needed = await needsApproval(
+      this.predicate,
+      { toolCallId: call.callId, toolName: tool.name, input },
+      tool,
+    );
     if (!needed) return { kind: "run" };
     const state = this.stateOf(tool.name, input);
     const answer = call.answer;

@@ -26,7 +26,7 @@ import {
   type SnapshotTool,
 } from "../loop/run-snapshot.js";
 import { readSnapshot, signSnapshot } from "../loop/snapshot-codec.js";
-import { sourceNameOf } from "../schema/schema-store.js";
+import { restoreCounters } from "../events/run-counters.js";
 import type { DynamicToolSource } from "../loop/tool-source-port.js";
 import { listSource } from "../loop/list-source.js";
 import type { RunSettings } from "../loop/run-settings.js";
@@ -41,7 +41,12 @@ import type { AnyTool } from "../tools/tool.js";
 import { checkToolSchemas } from "../tools/tool-methods.js";
 import { toolsFrom } from "../tools/tool-sources.js";
 import { ExpansionLimitError } from "./expansion-limit-error.js";
-import { checkSnapshot, restoreTools, snapshotProviderKey, type ProviderResolver } from "./restore-tools.js";
+import {
+  checkSnapshotTools,
+  restoreTools,
+  snapshotProviderKey,
+  type ProviderResolver,
+} from "./restore-tools.js";
 import { ToolSourceClashError } from "./tool-source-clash-error.js";
 
 /** A sectioned system prompt and its parameters. */
@@ -117,9 +122,7 @@ function withLive(
 ): ProviderResolver | undefined {
   if (!live || live.size === 0) return resolve;
   return (providerClass, id) =>
-    live.get(snapshotProviderKey(providerClass, typeof id, id)) ??
-    live.get(snapshotProviderKey(providerClass, "bigint", id)) ??
-    resolve?.(providerClass, id);
+    live.get(snapshotProviderKey(providerClass, typeof id, id)) ?? resolve?.(providerClass, id);
 }
 
 /** A run's outcome across restarts: completed with an answer, or paused for approval. */
@@ -172,7 +175,9 @@ async function runAttempts(setup: RunSetup): Promise<RunOutcome> {
   const resume = setup.resume && {
     ...setup.resume,
     live: liveProviders.get(setup.resume.snapshot),
-    snapshot: readSnapshot(setup.resume.snapshot, setup.snapshotKeys),
+    // Checked (signature, then shape) and copied: nothing the caller holds is what runs, and nothing the
+    // run changes is what the caller holds.
+    snapshot: structuredClone(readSnapshot(setup.resume.snapshot, setup.snapshotKeys)),
   };
   const store = new VisibilityStore(
     (resume?.snapshot.visibility as VisibilitySnapshot | undefined) ?? setup.resumeFrom,
@@ -181,8 +186,8 @@ async function runAttempts(setup: RunSetup): Promise<RunOutcome> {
     iterations: resume?.snapshot.iterations ?? 0,
     usage: addUsage(emptyUsage(), resume?.snapshot.usage),
   };
-  if (resume) Object.assign(setup.events.counters, resume.snapshot.counters);
-  const gate = new ApprovalGate(setup.approval, resume?.approvals);
+  if (resume) restoreCounters(setup.events.counters, resume.snapshot.counters);
+  const gate = new ApprovalGate(setup.approval, resume?.approvals, resume?.snapshot.paused?.calls);
   let discoveries: RunDiscovery[] | undefined; // one per run: handles stay live across restarts
   for (let restarts = 0; ; restarts++) {
     const disclosure = disclosureFor(setup, store);
@@ -192,7 +197,8 @@ async function runAttempts(setup: RunSetup): Promise<RunOutcome> {
     discoveries ??= startDiscovery(setup.strategies, listed, withLive(resume?.live, resume?.resolveProvider));
     const tools = [...listed, ...discoveries.flatMap((d) => d.tools)];
     const handles = discoveries.find((d) => d.handles)?.handles;
-    const resumed = resume && restarts === 0 ? await resumeState(resume, tools, handles) : undefined;
+    const resumed =
+      resume && restarts === 0 ? await resumeState(resume, tools, handles, setup.signal) : undefined;
     const strategies = discoveries.map((d) => d.strategy);
     const session = new RunSession({
       // A restart of a continued conversation starts from the snapshot and the new messages.
@@ -215,19 +221,19 @@ async function runAttempts(setup: RunSetup): Promise<RunOutcome> {
     });
     const snapshotOf = (paused?: PausedCalls): RunSnapshot => {
       const bound = session.registry.all();
-      const recorded = bound.map((t) => snapshotTool(t, sourceNameOf));
+      const recorded = bound.map(snapshotTool);
       const snapshot = signSnapshot(
         {
           format: SNAPSHOT_FORMAT,
           version: SNAPSHOT_VERSION,
           history: structuredClone(session.history),
           tools: recorded,
-          ...(paused ? { paused } : {}),
+          ...(paused ? { paused: structuredClone(paused) } : {}),
           visibility: store.snapshot(),
           iterations: total.iterations + session.iteration,
           usage: addUsage(total.usage, session.usage),
           counters: { ...setup.events.counters },
-          settings: setup.settings,
+          settings: { ...setup.settings },
         },
         setup.snapshotKeys,
       );
@@ -303,13 +309,15 @@ async function resumeState(
   resume: ResumeFrom & { readonly live?: ReadonlyMap<string, object> },
   offered: readonly AnyTool[],
   handles: HandleDiscovery | undefined,
+  signal: AbortSignal | undefined,
 ) {
-  checkSnapshot(resume.snapshot, new Set(offered.map((t) => t.name)));
+  checkSnapshotTools(resume.snapshot, new Set(offered.map((t) => t.name)));
   const { tools, notices, lost } = await restoreTools(
     resume.snapshot,
     resume.resolveProvider,
     handles,
     resume.live,
+    signal,
   );
   return { paused: resume.snapshot.paused, restored: tools, notices, lost, followUp: resume.followUp };
 }

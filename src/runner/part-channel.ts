@@ -1,6 +1,9 @@
+import { StreamAlreadyReadError } from "./stream-read-error.js";
+
 /**
  * An async iterable fed by pushes: what a streamed run hands out as `parts`. One consumer; parts pushed
- * before it starts are kept. A failure ends the iteration by throwing it.
+ * before it starts are kept. A failure ends the iteration by throwing it. A second consumer is refused
+ * when it asks for an iterator (else it would wait for parts the first one took, for ever).
  */
 export class PartChannel<T> implements AsyncIterable<T> {
   private readonly queue: T[] = [];
@@ -8,6 +11,7 @@ export class PartChannel<T> implements AsyncIterable<T> {
   private failWaiting: ((error: unknown) => void) | undefined;
   private done = false;
   private failure: { error: unknown } | undefined;
+  private claimed = false;
 
   push(part: T): void {
     if (this.done) return;
@@ -29,7 +33,10 @@ export class PartChannel<T> implements AsyncIterable<T> {
     reject?.(error);
   }
 
+  /** @throws StreamAlreadyReadError when an iterator was already handed out */
   [Symbol.asyncIterator](): AsyncIterator<T> {
+    if (this.claimed) throw new StreamAlreadyReadError();
+    this.claimed = true;
     return {
       next: () => {
         if (this.queue.length > 0) return Promise.resolve({ value: this.queue.shift()!, done: false });

@@ -76,11 +76,16 @@ export interface RunOptions<T> {
 
 /** Options of {@link PromptRunner.resume}. */
 export interface ResumeOptions<T> extends Omit<RunOptions<T>, "visibility" | "continueFrom"> {
-  /** Decisions on the snapshot's pending calls, by `approvalId`; undecided ones pause the run again. */
+  /**
+   * Decisions on the snapshot's pending calls, by `approvalId`. Each applies once, to the call the
+   * snapshot left waiting with that id (same tool, same input); an id that was not waiting decides
+   * nothing. Undecided calls pause the run again.
+   */
   readonly approvals?: Readonly<Record<string, ApprovalDecision>>;
   /**
-   * Returns the provider of a discovered tool, by class (source name) and id; sync or async. Not needed
-   * for a snapshot of a run of this process: its providers are re-bound as they are.
+   * Returns the provider of a discovered tool, by class (source name) and id (with its own type); sync
+   * or async. Not needed for a snapshot of a run of this process: its providers are re-bound as they
+   * are. Another class's object, or one with another id, is refused (the model is told).
    */
   readonly resolveProvider?: ProviderResolver;
 }
@@ -295,8 +300,8 @@ export class PromptRunner {
    * (approved, once) or get an error result (denied, with the reason), and the run continues with this
    * runner's own settings, strategies and model.
    *
-   * @throws SnapshotError, before any model call, for a snapshot of another format version or one whose
-   * tools this runner does not offer.
+   * @throws SnapshotError, before anything runs, for a snapshot that is not a valid run snapshot of this
+   * format version (checked whole, against its JSON schema) or one whose tools this runner does not offer.
    */
   async resume<T = string>(
     snapshot: RunSnapshot,

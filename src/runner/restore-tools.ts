@@ -1,36 +1,30 @@
-import { EntityToolsError } from "../errors/entity-tools-error.js";
+import { ToolLoopAbortedError } from "../loop/errors.js";
+import type { RunSnapshot, SnapshotTool } from "../loop/run-snapshot.js";
+import { SnapshotError } from "../loop/snapshot-error.js";
+import { untilAborted } from "../loop/until-aborted.js";
 import type { HandleDiscovery } from "../strategies/handle-discovery.js";
 import { providerClassNamed } from "../tools/provider-classes.js";
-import {
-  READABLE_SNAPSHOT_VERSIONS,
-  SNAPSHOT_FORMAT,
-  SNAPSHOT_VERSION,
-  type RunSnapshot,
-  type SnapshotTool,
-} from "../loop/run-snapshot.js";
 import { bindProviderTools } from "../tools/bind-tools.js";
+import {
+  checkResolvedProvider,
+  ProviderMismatchError,
+  typedId,
+  type ProviderResolver,
+} from "../tools/provider-binding.js";
 import type { AnyTool } from "../tools/tool.js";
+import { isNameFor } from "../tools/tool-names.js";
 
-export type { ProviderResolver } from "../tools/entity-handle-bindings.js";
-import type { ProviderResolver } from "../tools/entity-handle-bindings.js";
+export { SnapshotError } from "../loop/snapshot-error.js";
 
-/** A snapshot this runner cannot resume: another format or version, or tools it does not have. */
-export class SnapshotError extends EntityToolsError {}
+export type { ProviderResolver } from "../tools/provider-binding.js";
 
 /**
- * Checks that a snapshot can be resumed by this runner, before any model call.
+ * Checks that a snapshot (already checked against its schema) can be resumed by this runner, before any
+ * model call: every static tool it names is one this runner offers.
  *
- * @throws SnapshotError naming what does not fit.
+ * @throws SnapshotError naming the tools it lacks.
  */
-export function checkSnapshot(snapshot: RunSnapshot, offered: ReadonlySet<string>): void {
-  if (typeof snapshot !== "object" || snapshot === null || snapshot.format !== SNAPSHOT_FORMAT) {
-    throw new SnapshotError(`Not a run snapshot: expected format "${SNAPSHOT_FORMAT}"`);
-  }
-  if (!READABLE_SNAPSHOT_VERSIONS.includes(snapshot.version)) {
-    throw new SnapshotError(
-      `The snapshot has format version ${String(snapshot.version)}; this entity-tools reads versions ${READABLE_SNAPSHOT_VERSIONS.join(" and ")} (and writes ${SNAPSHOT_VERSION})`,
-    );
-  }
+export function checkSnapshotTools(snapshot: RunSnapshot, offered: ReadonlySet<string>): void {
   const missing = snapshot.tools
     .filter((t) => !("providerClass" in t) && !offered.has(t.name))
     .map((t) => t.name);
@@ -50,22 +44,29 @@ export interface RestoredTools {
 }
 
 /** The key of one provider in a snapshot (class, typed id): what {@link restoreTools}'s `live` map uses. */
-export function snapshotProviderKey(providerClass: string, idType: string, id: string | number): string {
+export function snapshotProviderKey(
+  providerClass: string,
+  idType: string,
+  id: string | number | bigint,
+): string {
   return `${providerClass}|${idType}:${String(id)}`;
 }
 
 /**
  * Re-binds a snapshot's discovered tools: the object `live` holds for a provider (the run that made the
  * snapshot ran in this process), else `resolve(providerClass, id)`, gives each provider's object, whose
- * tools keep the names the conversation used. A provider that cannot be resolved (nothing returned, an
- * error, another class, no such method) is skipped and reported, as discovery reports a provider it
- * cannot bind: the run goes on.
+ * tools keep the names the conversation used. Either must be the provider the snapshot names (its class,
+ * its typed id). A provider that cannot be resolved (nothing returned, an error, an object of another
+ * class or with another id, no such method) is skipped and reported, as discovery reports a provider it
+ * cannot bind: the run goes on. A resolver still pending when `signal` fires does not keep the run
+ * waiting: the cancellation is thrown.
  */
 export async function restoreTools(
   snapshot: RunSnapshot,
   resolve: ProviderResolver | undefined,
   handles?: HandleDiscovery,
   live: ReadonlyMap<string, object> = new Map(),
+  signal?: AbortSignal,
 ): Promise<RestoredTools> {
   const groups = new Map<string, Extract<SnapshotTool, { id: unknown }>[]>();
   const restored: RestoredTools = { tools: [], notices: [], lost: new Map() };
@@ -79,20 +80,30 @@ export async function restoreTools(
     groups.set(key, [...(groups.get(key) ?? []), tool]);
   }
   for (const [key, entries] of groups) {
-    const { providerClass, id } = entries[0]!;
-    const label = `${providerClass} ${JSON.stringify(id)}`;
+    const { providerClass, idType } = entries[0]!;
+    const id = typedId(idType, String(entries[0]!.id));
+    const label = `${providerClass} ${typeof id === "bigint" ? `${id}n` : JSON.stringify(id)}`;
     try {
-      const instance = live.get(key) ?? (await resolved(resolve, providerClass, id));
-      if (typeof instance !== "object" || instance === null)
-        throw new Error("resolveProvider returned nothing");
-      const bound = bindProviderTools(instance);
-      for (const entry of entries) {
+      const instance = live.get(key) ?? (await untilAborted(resolved(resolve, providerClass, id), signal));
+      if (instance === undefined || instance === null) throw new Error("resolveProvider returned nothing");
+      const bound = bindProviderTools(checkResolvedProvider(instance, { providerClass, id }));
+      const tools = entries.map((entry) => {
         const tool = bound.find((t) => t.origin?.methodName === entry.method);
         if (!tool) throw new Error(`it has no tool method ${entry.method}`);
-        restored.tools.push({ ...tool, name: entry.name });
-      }
+        // The name is the binding's identity too: a snapshot may not call one method by another's name.
+        if (!isNameFor(entry.name, tool.name))
+          throw new Error(`the snapshot calls its ${entry.method} tool "${entry.name}", not ${tool.name}`);
+        return { ...tool, name: entry.name };
+      });
+      restored.tools.push(...tools);
     } catch (error) {
-      const why = error instanceof Error ? error.message : String(error);
+      if (signal?.aborted) throw new ToolLoopAbortedError(signal.reason);
+      const why =
+        error instanceof ProviderMismatchError
+          ? `resolveProvider ${error.reason}`
+          : error instanceof Error
+            ? error.message
+            : String(error);
       restored.notices.push(
         `Cannot restore the tools of ${label} (${entries.map((e) => e.name).join(", ")}): ${why}; they are no longer available.`,
       );
@@ -102,7 +113,11 @@ export async function restoreTools(
   return restored;
 }
 
-async function resolved(resolve: ProviderResolver | undefined, providerClass: string, id: string | number) {
+async function resolved(
+  resolve: ProviderResolver | undefined,
+  providerClass: string,
+  id: string | number | bigint,
+): Promise<unknown> {
   if (!resolve) throw new Error("no resolveProvider was given to resume or continueFrom");
   return resolve(providerClass, id);
 }
@@ -119,14 +134,17 @@ function restoreHandleTool(
   const providerClass = providerClassNamed(entry.providerClass);
   const tool =
     providerClass && handles?.toolsOf(providerClass).find((t) => t.handleTarget?.methodName === entry.method);
-  if (tool) {
+  // As for a provider's tool, the name is the binding's identity: its own, or a renamed form of it.
+  if (tool && isNameFor(entry.name, tool.name)) {
     restored.tools.push(tool.name === entry.name ? tool : { ...tool, name: entry.name });
     return;
   }
-  const why = !handles
-    ? 'this runner does not bind handles (withToolProviderDiscovery({ binding: "handles" }))'
-    : !providerClass
-      ? `no @ToolProvider class named ${entry.providerClass} is loaded`
-      : `${entry.providerClass} has no tool method ${entry.method}`;
+  const why = tool
+    ? `the snapshot calls its ${entry.method} tool "${entry.name}", not ${tool.name}`
+    : !handles
+      ? 'this runner does not bind handles (withToolProviderDiscovery({ binding: "handles" }))'
+      : !providerClass
+        ? `no @ToolProvider class named ${entry.providerClass} is loaded`
+        : `${entry.providerClass} has no tool method ${entry.method}`;
   restored.notices.push(`Cannot restore the tool ${entry.name}: ${why}; it is no longer available.`);
 }

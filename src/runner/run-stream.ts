@@ -45,13 +45,15 @@ export type RunStreamPart =
   | { readonly type: "step-finish"; readonly iteration: number }
   | { readonly type: "finish"; readonly result: ToolLoopResult<unknown> };
 
+const MASKED_ERROR = "An error occurred.";
+
 /**
  * A run in progress, as `runner.stream()` returns it. Read `parts` (or one of the UI message streams,
  * which read them: choose one), and await `result`, the same `ToolLoopResult` `run()` gives. A failed
  * run rejects `result` and ends `parts` by throwing the same `ToolLoopError`.
  */
 export class RunStream<T> {
-  /** The run's parts as they happen. One reader. */
+  /** The run's parts as they happen. One reader: a second is refused with `StreamAlreadyReadError`. */
   readonly parts: AsyncIterable<RunStreamPart>;
   /** The run's outcome, as `run()` returns it. */
   readonly result: Promise<ToolLoopResult<T>>;
@@ -96,10 +98,14 @@ export class RunStream<T> {
    * dynamic tool part with its input and output, tool-set changes as `data-tools` parts, and a paused
    * run's calls as tool approval requests (the part's `approval-requested` state; `useChat`'s
    * `addToolApprovalResponse` answers them). A resumed run's stream continues the paused assistant
-   * message: decided calls' outputs (or `output-denied`) arrive first.
+   * message: decided calls' outputs (or `output-denied`) arrive first. A failed run ends with an `error`
+   * chunk whose text `options.onError` gives (masked by default).
+   *
+   * @throws StreamAlreadyReadError when the parts already have a reader.
    */
   toUIMessageStream(options: UIStreamOptions = {}): ReadableStream<UIMessageChunk> {
-    const parts = this.parts;
+    const reader = this.parts[Symbol.asyncIterator](); // claimed now: a second reader fails here, not in the stream
+    const parts = { [Symbol.asyncIterator]: () => reader };
     return createUIMessageStream({
       originalMessages: options.originalMessages as UIMessage[] | undefined,
       execute: async ({ writer }) => {
@@ -114,20 +120,28 @@ export class RunStream<T> {
           for (const chunk of uiChunks(part, text)) writer.write(chunk);
         }
       },
-      onError: (error) => (error instanceof Error ? error.message : String(error)),
+      onError: options.onError ?? (() => MASKED_ERROR),
     });
   }
 
-  /** A `Response` streaming {@link toUIMessageStream} (for route handlers: Next.js, Hono, Bun...). */
-  toUIMessageStreamResponse(init?: ResponseInit & UIStreamOptions): Response {
-    const { originalMessages, ...responseInit } = init ?? {};
+  /**
+   * A `Response` streaming {@link toUIMessageStream} (for route handlers: Next.js, Hono, Bun...).
+   *
+   * @throws StreamAlreadyReadError when the parts already have a reader.
+   */
+  toUIMessageStreamResponse(init: ResponseInit & UIStreamOptions = {}): Response {
+    const { originalMessages, onError, ...responseInit } = init;
     return createUIMessageStreamResponse({
       ...responseInit,
-      stream: this.toUIMessageStream({ originalMessages }),
+      stream: this.toUIMessageStream({ originalMessages, onError }),
     });
   }
 
-  /** Writes {@link toUIMessageStream} to a Node `ServerResponse`. */
+  /**
+   * Writes {@link toUIMessageStream} to a Node `ServerResponse`.
+   *
+   * @throws StreamAlreadyReadError when the parts already have a reader.
+   */
   pipeUIMessageStreamToResponse(response: ServerResponse, options: UIStreamOptions = {}): void {
     pipeUIMessageStreamToResponse({ response, stream: this.toUIMessageStream(options) });
   }
@@ -141,6 +155,12 @@ export interface UIStreamOptions {
    * message, under its id, instead of starting a new one.
    */
   readonly originalMessages?: readonly UIMessage[];
+  /**
+   * The text the client reads (an `error` chunk) when the run fails. Default: `"An error occurred."`,
+   * as in the AI SDK, because a failure's message can hold what must not reach a browser (an upstream
+   * error with a key in it). Return `error.message` here to show it.
+   */
+  readonly onError?: (error: unknown) => string;
 }
 
 /** What a run hands its drivers and events to feed a stream. */

@@ -1,15 +1,30 @@
 import type { JsonSchema } from "./json-schema.js";
 
 const PREFIX = "#/definitions/";
+// How the compiler names a type of another module in an ES module project: `import("/abs/file",{…}).T`.
+const MODULE_QUALIFIER = /^import\(.*\)\./s;
 
 /**
  * A self-contained copy of a generated schema: every `#/definitions/X` reference replaced by the
  * definition itself and `$schema` dropped, so a provider receives one plain object. A recursive type cannot
- * be inlined forever: its references stay, and only those definitions are kept at the root.
+ * be inlined forever: its references stay, and only those definitions are kept at the root, under the
+ * type's own name (the `import("/abs/file").` the compiler puts before a type of another module in an ES
+ * module project is dropped, so no machine path is kept and the reference resolves in any checkout).
  */
 export function inlineRefs(schema: JsonSchema): JsonSchema {
   const definitions = (schema.definitions ?? {}) as Record<string, unknown>;
   const kept = new Map<string, unknown>();
+  const portable = new Map<string, string>(); // kept definition → the name it is kept under
+  const portableOf = (name: string): string => {
+    let short = portable.get(name);
+    if (short !== undefined) return short;
+    const base = name.replace(MODULE_QUALIFIER, "");
+    const taken = new Set(portable.values());
+    short = base;
+    for (let n = 2; taken.has(short); n++) short = `${base}_${n}`;
+    portable.set(name, short);
+    return short;
+  };
 
   const resolve = (node: unknown, stack: readonly string[]): unknown => {
     if (Array.isArray(node)) return node.map((n) => resolve(n, stack));
@@ -19,7 +34,10 @@ export function inlineRefs(schema: JsonSchema): JsonSchema {
       const name = decodeURIComponent($ref.slice(PREFIX.length));
       if (stack.includes(name)) {
         if (!kept.has(name)) kept.set(name, undefined);
-        return node;
+        return {
+          ...mapValues(rest, stack, resolve),
+          $ref: `${PREFIX}${encodeURIComponent(portableOf(name))}`,
+        };
       }
       const target = resolve(definitions[name] ?? {}, [...stack, name]) as JsonSchema;
       return { ...target, ...mapValues(rest, stack, resolve) };
@@ -31,7 +49,8 @@ export function inlineRefs(schema: JsonSchema): JsonSchema {
   const result = resolve(root, []) as JsonSchema;
   // Recursive definitions, resolved with themselves on the stack so their self-references stay refs.
   for (const name of kept.keys()) kept.set(name, resolve(definitions[name], [name]));
-  return kept.size > 0 ? { ...result, definitions: Object.fromEntries(kept) } : result;
+  const definitionsKept = [...kept].map(([name, schema]) => [portableOf(name), schema] as const);
+  return kept.size > 0 ? { ...result, definitions: Object.fromEntries(definitionsKept) } : result;
 }
 
 function mapValues(

@@ -4,6 +4,8 @@ import type { LanguageModelV3Content, LanguageModelV3GenerateResult } from "@ai-
 export interface ScriptedToolCall {
   readonly toolName: string;
   readonly input?: unknown;
+  /** The id the model gives the call. Default `call_<n>`, unique in the process. */
+  readonly toolCallId?: string;
 }
 
 /** One model turn: text, tool calls, or both; `usage` is the tokens it reports (0 when absent). */
@@ -28,7 +30,7 @@ export function generateResult(turn: ScriptedTurn): LanguageModelV3GenerateResul
   for (const call of turn.toolCalls ?? []) {
     content.push({
       type: "tool-call",
-      toolCallId: `call_${nextCallId++}`,
+      toolCallId: call.toolCallId ?? `call_${nextCallId++}`,
       toolName: call.toolName,
       input: typeof call.input === "string" ? call.input : JSON.stringify(call.input ?? {}),
     });

@@ -2,12 +2,16 @@ import { sourceNameOf } from "../schema/schema-store.js";
 import { closestNames } from "./did-you-mean.js";
 import { EntityHandleError, type EntityHandleCodec, type HandleIdentity } from "./entity-handle.js";
 import { providerIdentity } from "./provider-identity.js";
+import type { ProviderKey } from "./tool.js";
+import {
+  checkResolvedProvider,
+  ProviderMismatchError,
+  typedId,
+  type ProviderIdType,
+  type ProviderResolver,
+} from "./provider-binding.js";
 
-/**
- * Returns the live provider of a class (by source name) and id; sync or async. Ids are given as resume
- * gives them: a number id as a number, any other (a bigint too) as its text.
- */
-export type ProviderResolver = (providerClass: string, id: string | number) => unknown;
+export type { ProviderResolver } from "./provider-binding.js";
 
 /** What {@link HandleBindings.remember} did with a discovered provider. */
 export interface RememberedProvider {
@@ -68,6 +72,13 @@ export class HandleBindings {
     );
   }
 
+  /** The (class, typed id) a valid handle of `providerClass` names; `undefined` for any other handle. */
+  identify(handle: unknown, providerClass: Function): ProviderKey | undefined {
+    const reading = this.codec.read(handle);
+    if (!reading.ok || reading.className !== sourceNameOf(providerClass)) return undefined;
+    return { className: reading.className, instanceKey: reading.instanceKey };
+  }
+
   /**
    * The live provider a handle names, for a tool of `providerClass`.
    *
@@ -81,15 +92,12 @@ export class HandleBindings {
     if (!reading.ok) throw new EntityHandleError(String(handle), reading.problem, reading.message);
     const live = this.live.get(`${reading.className}|${reading.instanceKey}`);
     if (live) return live;
-    const found = await this.resolve(reading, providerClass);
+    const found = await this.resolve(reading);
     this.live.set(`${reading.className}|${reading.instanceKey}`, found);
     return found;
   }
 
-  private async resolve(
-    reading: HandleIdentity & { readonly handle: string },
-    providerClass: Function,
-  ): Promise<object> {
+  private async resolve(reading: HandleIdentity & { readonly handle: string }): Promise<object> {
     const unresolved = (why: string) =>
       new EntityHandleError(
         reading.handle,
@@ -99,30 +107,24 @@ export class HandleBindings {
       );
     if (!this.resolveProvider)
       throw unresolved("it was not found in this run and no resolveProvider was given");
+    const cut = reading.instanceKey.indexOf(":");
+    const id = typedId(
+      reading.instanceKey.slice(0, cut) as ProviderIdType,
+      reading.instanceKey.slice(cut + 1),
+    );
     let found: unknown;
     try {
-      found = await this.resolveProvider(reading.className, reading.id);
+      found = await this.resolveProvider(reading.className, id);
     } catch (error) {
       throw unresolved(`resolveProvider threw: ${error instanceof Error ? error.message : String(error)}`);
     }
-    if (typeof found !== "object" || found === null) throw unresolved("resolveProvider returned nothing");
-    if (!(found instanceof providerClass))
-      throw unresolved(
-        `resolveProvider returned an object of class ${found.constructor?.name ?? "(none)"}, not of class ${reading.className}`,
-      );
-    let foundKey: string;
+    if (found === undefined || found === null) throw unresolved("resolveProvider returned nothing");
     try {
-      foundKey = providerIdentity(found).instanceKey;
+      return checkResolvedProvider(found, { providerClass: reading.className, id });
     } catch (error) {
-      throw unresolved(
-        `resolveProvider returned an object without a usable id (${(error as Error).message})`,
-      );
+      if (error instanceof ProviderMismatchError) throw unresolved(`resolveProvider ${error.reason}`);
+      throw error;
     }
-    if (foundKey !== reading.instanceKey)
-      throw unresolved(
-        `resolveProvider returned the one with id ${describeKey(foundKey)}, not ${describeKey(reading.instanceKey)}`,
-      );
-    return found;
   }
 
   /** ` Did you mean …?` over this run's handles of one class, or nothing. */
@@ -136,12 +138,4 @@ export class HandleBindings {
     const close = closestNames(wanted, candidates);
     return close.length > 0 ? ` (did you mean ${close.map((h) => `"${h}"`).join(" or ")}?)` : "";
   }
-}
-
-/** `number:1` → `1`, `string:1` → `"1"`, `bigint:1` → `1n`. */
-function describeKey(instanceKey: string): string {
-  const cut = instanceKey.indexOf(":");
-  const type = instanceKey.slice(0, cut);
-  const text = instanceKey.slice(cut + 1);
-  return type === "string" ? JSON.stringify(text) : type === "bigint" ? `${text}n` : text;
 }

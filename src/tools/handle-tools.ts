@@ -2,7 +2,7 @@ import { sourceNameOf } from "../schema/schema-store.js";
 import { callToolMethod } from "./bind-tools.js";
 import { InvalidToolProviderError } from "./errors.js";
 import { providerOptionsOf } from "./provider-identity.js";
-import type { AnyTool, ToolInputSchema } from "./tool.js";
+import type { AnyTool, ProviderKey, ToolInputSchema } from "./tool.js";
 import { toolMethodsOf, type ToolMethod } from "./tool-methods.js";
 import { handleToolName } from "./tool-names.js";
 
@@ -13,6 +13,8 @@ export const HANDLE_PARAMETER = "handle";
 export interface HandleResolution {
   /** Why `handle` cannot be used with a tool of `providerClass`, or `undefined` when it can. */
   problem(handle: unknown, providerClass: Function): string | undefined;
+  /** The (class, typed id) a valid `handle` of `providerClass` names, for approval rules and events. */
+  identify?(handle: unknown, providerClass: Function): ProviderKey | undefined;
   /** The live provider `handle` names; throws (an error the model reads) when there is none. */
   bind(handle: unknown, providerClass: Function): object | Promise<object>;
 }
@@ -58,7 +60,12 @@ function handleTool(
     description: `${metadata.description}\n\nRuns on one ${className}: pass its handle (exactly as a tool result gave it) as "${parameter}".`,
     inputSchema: withHandle(method.inputSchema, parameter, className),
     ...(metadata.needsApproval ? { needsApproval: true } : {}),
-    handleTarget: { providerClass, methodName: metadata.methodName, parameter },
+    handleTarget: {
+      providerClass,
+      methodName: metadata.methodName,
+      parameter,
+      providerOf: (input) => resolution.identify?.(input[parameter], providerClass),
+    },
     checkInput: (input) => resolution.problem(input[parameter], providerClass),
     execute: async (input: never) => {
       const fields = input as Record<string, unknown>;

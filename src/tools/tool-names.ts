@@ -5,6 +5,7 @@ const INVALID_CHARS = /[^a-zA-Z0-9_-]/g;
 const SAFE_PART = /^[a-zA-Z0-9_-]*$/;
 const SAFE_HEAD = /^[a-zA-Z_][a-zA-Z0-9_-]*$/;
 const HASH_SUFFIX_LENGTH = SHORT_HASH_LENGTH + 1; // "_" + the hash
+const HASH = /^[0-9a-z]+$/;
 
 /**
  * The name of a provider tool: `<prefix>_<id>_<method>`, valid for every major provider.
@@ -49,6 +50,20 @@ function alteredName(raw: string, prefix: string, id: string, method: string): s
  */
 export function disambiguatedToolName(name: string, identity: string, attempt: number): string {
   return `${name.slice(0, MAX_TOOL_NAME_LENGTH - HASH_SUFFIX_LENGTH)}_${shortHash(`${identity}#${attempt}`)}`;
+}
+
+/**
+ * Whether `name` is what a binding whose natural name is `natural` can be called: `natural` itself, or
+ * the {@link disambiguatedToolName} form of it (cut to fit, `_`, a short hash).
+ */
+export function isNameFor(name: string, natural: string): boolean {
+  if (name === natural) return true;
+  const head = `${natural.slice(0, MAX_TOOL_NAME_LENGTH - HASH_SUFFIX_LENGTH)}_`;
+  return (
+    name.length === head.length + SHORT_HASH_LENGTH &&
+    name.startsWith(head) &&
+    HASH.test(name.slice(head.length))
+  );
 }
 
 /**

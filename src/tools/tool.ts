@@ -53,6 +53,14 @@ export interface HandleTarget {
   readonly methodName: string;
   /** The input property that carries the handle. */
   readonly parameter: string;
+  /** The provider a call's input names by its handle (`undefined` for a handle that is not valid). */
+  readonly providerOf?: (input: Readonly<Record<string, unknown>>) => ProviderKey | undefined;
+}
+
+/** A provider named by its class's source name and its id with the id's type (`string:c1`, `number:1`). */
+export interface ProviderKey {
+  readonly className: string;
+  readonly instanceKey: string;
 }
 
 /** A tool with its input type erased, as registries and strategies hold it. */

@@ -12,7 +12,8 @@ export function toDeclaredType(value: unknown, type: InputType | undefined): unk
   if (type === undefined || value === undefined || value === null) return value;
   switch (type.kind) {
     case "date":
-      return typeof value === "string" || typeof value === "number" ? new Date(value) : value;
+      if (typeof value === "string") return dateFrom(value);
+      return typeof value === "number" ? new Date(value) : value;
     case "array":
       return Array.isArray(value) ? value.map((item) => toDeclaredType(item, type.items)) : value;
     case "object":
@@ -25,6 +26,18 @@ export function toDeclaredType(value: unknown, type: InputType | undefined): unk
       return type.fields ? withFields(instance, value, type.fields) : instance;
     }
   }
+}
+
+// The seconds field of an RFC 3339 time, when it is a leap second (`23:59:60`, with any fraction).
+const LEAP_SECOND = /([T\s]\d{2}:\d{2}):60(?:\.\d+)?/i;
+
+/**
+ * A `Date` from date-time text that passed the `date-time` format. JavaScript time has no leap seconds,
+ * so a leap second (`…T23:59:60Z`, valid RFC 3339) is read as the last millisecond before the next
+ * second (`…T23:59:59.999Z`): still on its own day, after every earlier instant of it, before the next.
+ */
+function dateFrom(text: string): Date {
+  return new Date(text.replace(LEAP_SECOND, "$1:59.999"));
 }
 
 /** Sets each typed field of `target` from `source`, unless class-transformer already built it (`@Type`). */
@@ -41,7 +54,8 @@ function withFields(
 }
 
 function alreadyTyped(value: unknown, type: InputType): boolean {
-  if (type.kind === "date") return value instanceof Date;
+  // class-transformer's own `new Date(text)` gives an Invalid Date for a leap second: convert again.
+  if (type.kind === "date") return value instanceof Date && !Number.isNaN(value.getTime());
   if (type.kind === "class") {
     const cls = findGeneratedClass(type.name);
     return cls !== undefined && value instanceof (cls as Function);

@@ -116,7 +116,12 @@ describe("examples/restate-agent on restate-server", () => {
     running = start(process.execPath, serviceArgs, serviceEnv());
     const pending = await pendingOf("run-1");
     expect(pending).toEqual([
-      { approvalId: "step-3", toolName: "account_a-1_refund", input: { amount: 20 } },
+      {
+        approvalId: "step-3",
+        toolName: "account_a-1_refund",
+        input: { amount: 20 },
+        provider: { providerClass: "Account", id: "a-1", idType: "string", method: "refund" },
+      },
     ]);
     expect(readFileSync(effects, "utf8").trim().split("\n")).toHaveLength(2); // nothing ran again
 

@@ -6,7 +6,7 @@ import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
-import { defineTool } from "entity-tools";
+import { defineTool, LlmTool, ToolProvider } from "entity-tools";
 import { createMcpServer, type McpServerOptions } from "entity-tools/mcp";
 import { modernEndpoint } from "../support/mcp-v2.js";
 
@@ -139,6 +139,53 @@ describe.each(revisions)("createMcpServer approvals on %s", (_revision, connect)
       ["refund", true],
       ["wipe", undefined],
     ]);
+  });
+});
+
+@ToolProvider({ prefix: "acct" })
+class Checking {
+  constructor(public id: string) {}
+  @LlmTool("Close this account")
+  close(): string {
+    return `closed checking ${this.id}`;
+  }
+}
+
+@ToolProvider({ prefix: "acct" })
+class Savings {
+  constructor(public id: string) {}
+  @LlmTool("Close this account")
+  close(): string {
+    return `closed savings ${this.id}`;
+  }
+}
+
+describe("createMcpServer approval rules on the provider (2025-11-25)", () => {
+  it("a rule on the provider's identity catches a discovered tool whose name was changed by a collision", async () => {
+    const client = await revisions[1]![1](
+      {
+        name: "bank",
+        version: "1.0.0",
+        discovery: true,
+        tools: [
+          defineTool({
+            name: "accounts",
+            description: "Accounts",
+            execute: () => [new Checking("42"), new Savings("42")],
+          }),
+        ],
+        approval: (call) => call.provider?.providerClass === "Savings",
+      },
+      "none",
+      [],
+    );
+    await client.callTool({ name: "accounts", arguments: {} });
+    const names = (await client.listTools()).tools.map((t) => t.name).filter((n) => n.startsWith("acct_42"));
+    expect(names).toEqual(["acct_42_close", expect.stringMatching(/^acct_42_close_[0-9a-z]{16}$/)]);
+    expect(text(await client.callTool({ name: names[0]!, arguments: {} }))).toBe("closed checking 42");
+    const savings = await client.callTool({ name: names[1]!, arguments: {} });
+    expect(savings.isError).toBe(true);
+    expect(text(savings)).toMatch(/needs a person's approval/);
   });
 });
 

@@ -92,7 +92,12 @@ describe("approvals", () => {
     expect(run.status).toBe("awaiting-approval");
     expect(run.result).toBeUndefined();
     expect(run.pendingApprovals).toEqual([
-      { approvalId: expect.any(String), toolName: "order_o1_refund", input: { reason: "damaged" } },
+      {
+        approvalId: expect.any(String),
+        toolName: "order_o1_refund",
+        input: { reason: "damaged" },
+        provider: { providerClass: "Order", id: "o1", idType: "string", method: "refund" },
+      },
     ]);
     expect(issued).toEqual([]);
     const last = run.conversationHistory.at(-1) as { role: string; content: { output: { value: string } }[] };

@@ -3,9 +3,33 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { TOOL_NAME_PATTERN } from "entity-tools";
-import { fittedToolName, plainToolName, providerToolName } from "../../src/tools/tool-names.js";
+import {
+  disambiguatedToolName,
+  fittedToolName,
+  isNameFor,
+  plainToolName,
+  providerToolName,
+} from "../../src/tools/tool-names.js";
 
 describe("tool names", () => {
+  it("property: a disambiguated name is recognised as a name for its natural one, and for no other", () => {
+    const name = fc.stringMatching(/^[a-z][a-z0-9_]{0,63}$/);
+    fc.assert(
+      fc.property(
+        name,
+        name,
+        fc.string(),
+        fc.integer({ min: 1, max: 5 }),
+        (natural, other, identity, attempt) => {
+          const renamed = disambiguatedToolName(natural, identity, attempt);
+          expect(isNameFor(renamed, natural)).toBe(true);
+          expect(isNameFor(natural, natural)).toBe(true);
+          if (!renamed.startsWith(other.slice(0, 47))) expect(isNameFor(renamed, other)).toBe(false);
+        },
+      ),
+    );
+  });
+
   it("keeps valid names as they are", () => {
     expect(providerToolName("customer", "c123", "getAverageSpend")).toBe("customer_c123_getAverageSpend");
     expect(plainToolName("searchCustomer")).toBe("searchCustomer");

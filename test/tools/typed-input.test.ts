@@ -28,6 +28,32 @@ describe("typed tool input", () => {
     ]);
   });
 
+  it.each(["2016-12-31T23:59:60Z", "2016-12-31t23:59:60.25z", "2017-01-01T00:59:60+01:00"])(
+    "a leap second (%s, valid RFC 3339) reaches a Date parameter as the last millisecond of its second",
+    async (when) => {
+      const model = mockModel(
+        call("visit", { when, where: { street: "s", city: "c" }, trips: [] }),
+        text("planned"),
+      );
+      await new PromptRunner({ model }).withTools(new Planner()).run("Plan it");
+      expect(toolResultsSeenAt(model, 1)[0]).toMatch(/^2016-12-31T23:59:59\.999Z at s, c/);
+    },
+  );
+
+  it("a leap second in a nested @Type(() => Date) field is converted the same way", async () => {
+    const stop = { at: "2016-12-31T23:59:60Z", place: { street: "1 Pier Rd", city: "Brighton" } };
+    const model = mockModel(
+      call("visit", {
+        when: "2026-11-22T10:00:00Z",
+        where: { street: "s", city: "c" },
+        trips: [{ name: "Eve", stops: [stop] }],
+      }),
+      text("planned"),
+    );
+    await new PromptRunner({ model }).withTools(new Planner()).run("Plan it");
+    expect(toolResultsSeenAt(model, 1)[0]).toContain("Eve (any day): 2016-12-31T23:59:59.999Z 1 Pier Rd");
+  });
+
   it("text that is not a date-time is a validation error; the tool is not called", async () => {
     let called = false;
     const planner = new Planner();

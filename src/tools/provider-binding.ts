@@ -1,0 +1,139 @@
+// The one identity rule for a provider object that comes back from outside the run (a snapshot's
+// `resolveProvider`, an entity handle re-bound by another runner): it must be an instance of the class the
+// record names, with the id the record names, of the same type. Anything else would bind a name (or a
+// handle) to an object it does not stand for, and the model would read another entity's data.
+import { EntityToolsError } from "../errors/entity-tools-error.js";
+import { sourceNameOf } from "../schema/schema-store.js";
+import { InvalidToolProviderError } from "./errors.js";
+import { providerIdentity } from "./provider-identity.js";
+import type { AnyTool } from "./tool.js";
+
+/** A provider id's type, as snapshots and handles record it (`1` and `"1"` are different providers). */
+export type ProviderIdType = "string" | "number" | "bigint";
+
+/** Which provider object a tool is bound to, by its class's source name and its typed id. */
+export interface ProviderRef {
+  /** The provider class's source name (what `resolveProvider` receives). */
+  readonly providerClass: string;
+  /** The provider's id, with its own type (a `bigint` id is a `bigint`). */
+  readonly id: string | number | bigint;
+}
+
+/**
+ * A provider tool's binding as plain JSON (what snapshots and pending approvals record): the provider
+ * class's source name, its id with the id's type, and the method the tool runs.
+ */
+export interface ProviderToolIdentity {
+  /** The provider class's source name (what `resolveProvider` receives). */
+  readonly providerClass: string;
+  /** The provider's id: a number for a number id, else text (a bigint's digits). */
+  readonly id: string | number;
+  /** The id's type: `1` and `"1"` (and `1n`) are different providers. */
+  readonly idType: ProviderIdType;
+  /** The method's name in the class (not the tool name, which may have been shortened or renamed). */
+  readonly method: string;
+}
+
+/**
+ * Which provider and method a call of `tool` runs on: a provider's tool's own binding, or for a handle
+ * tool the provider its `input`'s handle names; `undefined` for any other tool (plain objects,
+ * `defineTool`, MCP) and for a handle tool whose handle is not valid.
+ */
+export function providerBindingOf(tool: AnyTool, input?: unknown): ProviderToolIdentity | undefined {
+  const origin = tool.origin;
+  if (origin?.instanceKey !== undefined)
+    return identityOf(sourceNameOf(origin.providerClass), origin.instanceKey, origin.methodName);
+  const target = tool.handleTarget;
+  const named = isRecord(input) ? target?.providerOf?.(input) : undefined;
+  return named && target ? identityOf(named.className, named.instanceKey, target.methodName) : undefined;
+}
+
+function identityOf(providerClass: string, instanceKey: string, method: string): ProviderToolIdentity {
+  const cut = instanceKey.indexOf(":");
+  const idType = instanceKey.slice(0, cut) as ProviderIdType;
+  const text = instanceKey.slice(cut + 1);
+  return { providerClass, id: idType === "number" ? Number(text) : text, idType, method };
+}
+
+function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** An id of type `idType` from its text, as `providerIdentity` writes it (`-0` stays `-0`). */
+export function typedId(idType: ProviderIdType, text: string): string | number | bigint {
+  if (idType === "number") return Number(text);
+  if (idType === "bigint") return BigInt(text);
+  return text;
+}
+
+/**
+ * Returns the live provider of a class (by source name) and id, the id with its own type (a `bigint` id is
+ * a `bigint`): what re-binds a snapshot's tools (and handles) in a process that does not hold the object.
+ * Sync or async. It must return that class's object with that id (or `undefined` when it is gone):
+ * anything else is refused, see {@link checkResolvedProvider}.
+ */
+// Declared as a method so a resolver written before bigint ids were passed (`id: string | number`) still
+// type-checks: method parameters are compared bivariantly.
+export type ProviderResolver = {
+  resolve(providerClass: string, id: string | number | bigint): unknown;
+}["resolve"];
+
+/** A provider that came back from outside the run is not the one its record names. */
+export class ProviderMismatchError extends EntityToolsError {
+  constructor(
+    /** What was asked for. */
+    readonly expected: ProviderRef,
+    /** What is wrong with what came back ("returned …"), for a message to the model. */
+    readonly reason: string,
+  ) {
+    super(
+      `resolveProvider ${reason}. Return the ${expected.providerClass} with id ${describeId(expected.id)} (or undefined when it is gone)`,
+    );
+  }
+}
+
+/**
+ * `value`, checked to be the provider `expected` names: an object of that class (by source name, the
+ * class itself: a subclass is another provider) whose id has that value and type.
+ *
+ * @throws ProviderMismatchError naming what came back instead.
+ */
+export function checkResolvedProvider(value: unknown, expected: ProviderRef): object {
+  if (typeof value !== "object" || value === null)
+    throw new ProviderMismatchError(expected, `returned ${value === null ? "null" : `a ${typeof value}`}`);
+  const cls: unknown = value.constructor;
+  const className = typeof cls === "function" ? sourceNameOf(cls) : "(an object without a class)";
+  if (className !== expected.providerClass)
+    throw new ProviderMismatchError(
+      expected,
+      `returned an object of class ${className}, not of class ${expected.providerClass}`,
+    );
+  let instanceKey: string;
+  try {
+    instanceKey = providerIdentity(value).instanceKey;
+  } catch (error) {
+    if (!(error instanceof InvalidToolProviderError)) throw error;
+    throw new ProviderMismatchError(expected, `returned an object without a usable id (${error.reason})`);
+  }
+  if (instanceKey !== keyOf(expected.id))
+    throw new ProviderMismatchError(
+      expected,
+      `returned the one with id ${describeKey(instanceKey)}, not ${describeId(expected.id)}`,
+    );
+  return value;
+}
+
+const keyOf = (id: string | number | bigint) => `${typeof id}:${Object.is(id, -0) ? "-0" : String(id)}`;
+
+/** An id as code writes it: `"1"` (text), `1` (number), `1n` (bigint). */
+function describeId(id: string | number | bigint): string {
+  return describeKey(keyOf(id));
+}
+
+/** `number:1` → `1`, `string:1` → `"1"`, `bigint:1` → `1n`. */
+function describeKey(instanceKey: string): string {
+  const cut = instanceKey.indexOf(":");
+  const type = instanceKey.slice(0, cut);
+  const text = instanceKey.slice(cut + 1);
+  return type === "string" ? JSON.stringify(text) : type === "bigint" ? `${text}n` : text;
+}

@@ -1,0 +1,37 @@
+// The approval rule alone: a decision belongs to one waiting call (id, tool and input), and is used once.
+import { describe, expect, it } from "vitest";
+import { defineTool } from "entity-tools";
+import { ApprovalGate } from "../../src/loop/approval-gate.js";
+
+const refund = defineTool({
+  name: "refund",
+  description: "Refund",
+  inputSchema: { type: "object", properties: { amount: { type: "number" } } },
+  needsApproval: true,
+  execute: () => "refunded",
+});
+const waiting = { toolCallId: "c1", toolName: "refund", input: { amount: 40 } };
+
+describe("ApprovalGate", () => {
+  it("a decision applies to the waiting call with its id, tool and input, once", async () => {
+    const gate = new ApprovalGate(undefined, { c1: { approved: true } }, [waiting]);
+    expect(await gate.verdict({ ...waiting, input: { amount: 4000 } }, refund)).toEqual({ kind: "ask" });
+    expect(await gate.verdict({ ...waiting, toolName: "refund2" }, refund)).toEqual({ kind: "ask" });
+    expect(await gate.verdict({ ...waiting, input: { amount: 40 } }, refund)).toEqual({ kind: "run" });
+    expect(await gate.verdict(waiting, refund)).toEqual({ kind: "ask" });
+  });
+
+  it("a decision for a call that was not waiting decides nothing", async () => {
+    const gate = new ApprovalGate(undefined, { c2: { approved: true } }, [waiting]);
+    expect(await gate.verdict({ ...waiting, toolCallId: "c2" }, refund)).toEqual({ kind: "ask" });
+  });
+
+  it("only approved: true approves; anything else denies, with a reason only when it is text", async () => {
+    const decisions = JSON.parse('{"c1": {"approved": "yes", "reason": {"x": 1}}}') as Record<
+      string,
+      { approved: true }
+    >;
+    const gate = new ApprovalGate(undefined, decisions, [waiting]);
+    expect(await gate.verdict(waiting, refund)).toEqual({ kind: "deny", reason: undefined });
+  });
+});
