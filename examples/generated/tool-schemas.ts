@@ -263,6 +263,20 @@ export const toolSchemas: GeneratedSchemas = {
       ]
     }
   },
+  "hiddenFields": {
+    "CartTools": [
+      "opened"
+    ],
+    "Customer": [
+      "orders"
+    ],
+    "CustomerSearchTools": [
+      "customers"
+    ],
+    "Order": [
+      "lines"
+    ]
+  },
   "classes": {
     "Account": Account,
     "AccountTools": AccountTools,

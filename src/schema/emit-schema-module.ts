@@ -12,7 +12,11 @@ export function emitSchemaModule(source: GeneratedSource, outFile: string): stri
     const binding = exportName === name ? name : `${exportName} as ${name}`;
     return `import { ${binding} } from "${importPath(outFile, file)}";`;
   });
-  const data = JSON.stringify({ tools: source.tools, outputs: source.outputs }, null, 2);
+  const data = JSON.stringify(
+    { tools: source.tools, outputs: source.outputs, ...classFacts(source) },
+    null,
+    2,
+  );
   const classes = names.map((name) => `    ${JSON.stringify(name)}: ${name}`).join(",\n");
   const body = names.length > 0 ? `${data.slice(0, -2)},\n  "classes": {\n${classes}\n  }\n}` : data;
   return [
@@ -23,6 +27,15 @@ export function emitSchemaModule(source: GeneratedSource, outFile: string): stri
     `export const toolSchemas: GeneratedSchemas = ${body};`,
     "",
   ].join("\n");
+}
+
+/** The sections about classes, each only when it has entries (older modules stay byte-identical). */
+function classFacts(source: GeneratedSource): Partial<GeneratedSource> {
+  const { outputTypes, hiddenFields } = source;
+  return {
+    ...(Object.keys(outputTypes).length > 0 ? { outputTypes } : {}),
+    ...(Object.keys(hiddenFields).length > 0 ? { hiddenFields } : {}),
+  };
 }
 
 /** `file` as an import specifier from `outFile`: relative, with the extension the compiled code has. */

@@ -5,6 +5,7 @@ import { buildGenerator } from "./typescript.js";
 import type { ParametersSchema as ToolInputSchema } from "../../decorators/index.js";
 import { findOutputClasses, findToolMethods, type SourceToolMethod } from "./find-tool-methods.js";
 import type { GeneratedToolSchema, InputType } from "./generated-schemas.js";
+import { hiddenFieldsOf, outputTypesOf } from "./class-facts.js";
 import { inlineRefs } from "./inline-refs.js";
 import type { JsonSchema } from "./json-schema.js";
 import { SchemaSourceError } from "./schema-source-error.js";
@@ -23,6 +24,10 @@ export interface GeneratedSource {
   readonly tools: Readonly<Record<string, GeneratedToolSchema>>;
   readonly outputs: Readonly<Record<string, JsonSchema>>;
   readonly classImports: Readonly<Record<string, ClassImport>>;
+  /** How output classes' JSON becomes instances (see {@link outputTypesOf}). */
+  readonly outputTypes: Readonly<Record<string, InputType>>;
+  /** `private`/`protected` fields by class (see {@link hiddenFieldsOf}). */
+  readonly hiddenFields: Readonly<Record<string, readonly string[]>>;
 }
 
 const SYNTHETIC_PREFIX = "__EntityToolsInput_";
@@ -121,11 +126,15 @@ export function generateSchemas(options: GenerateSchemasOptions): GeneratedSourc
   for (const name of [...outputs.keys()].sort()) {
     outputSchemas[name] = inlineRefs(generator.getSchemaForSymbol(name) as JsonSchema);
   }
+  const outputTypes = outputTypesOf([...outputs.keys()].sort(), program, classes);
+  const hiddenFields = hiddenFieldsOf(program, classes);
   const root = path.dirname(path.resolve(options.project));
   return {
     tools: withoutPaths(sortKeys(tools), root),
     outputs: withoutPaths(outputSchemas, root),
     classImports: sortKeys(Object.fromEntries(classes.imports)),
+    outputTypes,
+    hiddenFields,
   };
 }
 

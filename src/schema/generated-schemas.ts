@@ -35,4 +35,14 @@ export interface GeneratedSchemas {
   readonly tools: Readonly<Record<string, GeneratedToolSchema>>;
   readonly outputs: Readonly<Record<string, JsonSchema>>;
   readonly classes?: Readonly<Record<string, GeneratedClass>>;
+  /**
+   * How an output class's JSON becomes an instance (dates, nested classes, arrays of them), by class name;
+   * only classes with something to convert have an entry.
+   */
+  readonly outputTypes?: Readonly<Record<string, InputType>>;
+  /**
+   * Fields TypeScript marks `private` or `protected`, by class name: registering the module hides them from
+   * the model, as `@Hidden()` does.
+   */
+  readonly hiddenFields?: Readonly<Record<string, readonly string[]>>;
 }

@@ -1,4 +1,10 @@
-import type { GeneratedClass, GeneratedSchemas, GeneratedToolSchema } from "./generated-schemas.js";
+import { hideField } from "../../decorators/index.js";
+import type {
+  GeneratedClass,
+  GeneratedSchemas,
+  GeneratedToolSchema,
+  InputType,
+} from "./generated-schemas.js";
 import type { JsonSchema } from "./json-schema.js";
 
 interface Store {
@@ -8,6 +14,8 @@ interface Store {
   names: WeakMap<Function, string>;
   /** Classes by that name, for typed input. */
   classes: Map<string, GeneratedClass>;
+  /** How output classes' JSON becomes instances, by source name. */
+  outputTypes: Map<string, InputType>;
 }
 
 // One store per process, shared by every copy of the package (a build and its sources in one test run).
@@ -18,6 +26,7 @@ const store: Store = (holder[STORE_KEY] ??= {
   outputs: new Map(),
   names: new WeakMap(),
   classes: new Map(),
+  outputTypes: new Map(),
 });
 
 /** The command users run to (re)generate schemas, quoted in every "schema missing" message. */
@@ -35,6 +44,21 @@ export function registerToolSchemas(schemas: GeneratedSchemas): void {
     store.names.set(cls, name);
     store.classes.set(name, cls);
   }
+  registerClassFacts(schemas);
+}
+
+/** The module's facts about its classes: output conversions, and fields hidden from the model. */
+function registerClassFacts(schemas: GeneratedSchemas): void {
+  for (const [name, type] of Object.entries(schemas.outputTypes ?? {})) store.outputTypes.set(name, type);
+  for (const [name, fields] of Object.entries(schemas.hiddenFields ?? {})) {
+    const cls = schemas.classes?.[name];
+    if (cls) for (const field of fields) hideField(cls, field);
+  }
+}
+
+/** How a structured-output class's JSON becomes an instance, when the generated module says. */
+export function findOutputType(cls: Function): InputType | undefined {
+  return store.outputTypes.get(sourceNameOf(cls));
 }
 
 /**

@@ -21,10 +21,23 @@ export function toDeclaredType(value: unknown, type: InputType | undefined): unk
       if (!isRecord(value)) return value;
       const cls = findGeneratedClass(type.name);
       if (!cls) return value; // unreachable after the run-start check; keep the validated JSON
-      const instance = plainToInstance(cls as ClassConstructor<object>, value) as Record<string, unknown>;
-      return type.fields ? withFields(instance, value, type.fields) : instance;
+      return toClassInstance(cls, value, type.fields);
     }
   }
+}
+
+/**
+ * JSON made an instance of `cls` by class-transformer, then each typed field converted (dates, nested
+ * classes, arrays of them), unless class-transformer already built it (`@Type`). Tool input and
+ * structured output share it.
+ */
+export function toClassInstance(
+  cls: Function,
+  value: Record<string, unknown>,
+  fields: Readonly<Record<string, InputType>> | undefined,
+): unknown {
+  const instance = plainToInstance(cls as ClassConstructor<object>, value) as Record<string, unknown>;
+  return fields ? withFields(instance, value, fields) : instance;
 }
 
 /** Sets each typed field of `target` from `source`, unless class-transformer already built it (`@Type`). */
@@ -49,6 +62,7 @@ function alreadyTyped(value: unknown, type: InputType): boolean {
   return false;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+/** Whether a value is a JSON object (not an array). */
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }

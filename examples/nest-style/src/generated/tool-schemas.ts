@@ -41,6 +41,14 @@ export const toolSchemas: GeneratedSchemas = {
     }
   },
   "outputs": {},
+  "hiddenFields": {
+    "CustomerAccount": [
+      "repository"
+    ],
+    "CustomerLookupTools": [
+      "repository"
+    ]
+  },
   "classes": {
     "CustomerAccount": CustomerAccount,
     "CustomerLookupTools": CustomerLookupTools
