@@ -27,6 +27,7 @@ import type { JsonSchema } from "../schema/json-schema.js";
 import type { ToolInjectionStrategy } from "../strategies/tool-injection-strategy.js";
 import type { AnyTool } from "../tools/tool.js";
 import { checkToolSchemas } from "../tools/tool-methods.js";
+import { ToolProviderStrategy } from "../strategies/tool-provider-strategy.js";
 import { toolsFrom } from "../tools/tool-sources.js";
 import { ExpansionLimitError } from "./expansion-limit-error.js";
 import { checkSnapshot, restoreTools, type ProviderResolver } from "./restore-tools.js";
@@ -87,7 +88,7 @@ export interface RunOutcome extends RunRecord {
  * tools are those of the attempt that finished.
  */
 export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
-  checkToolSchemas();
+  checkToolSchemas({ discovery: setup.strategies.some((s) => s instanceof ToolProviderStrategy) });
   const resume = setup.resume;
   const store = new VisibilityStore(
     (resume?.snapshot.visibility as VisibilitySnapshot | undefined) ?? setup.resumeFrom,

@@ -1,6 +1,6 @@
 import { EntityToolsError } from "../errors/entity-tools-error.js";
 import { plainToInstance } from "class-transformer";
-import { findOutputSchema, findOutputType, SCHEMA_COMMAND } from "../schema/schema-store.js";
+import { findOutputSchema, findOutputType, schemaCommand } from "../schema/schema-store.js";
 import { isRecord, toClassInstance } from "../tools/typed-input.js";
 import type { JsonSchema } from "../schema/json-schema.js";
 
@@ -17,7 +17,7 @@ export interface ResolvedOutput<T> {
 export class MissingOutputSchemaError extends EntityToolsError {
   constructor(readonly className: string) {
     super(
-      `No output schema for class ${className}: generate schemas with \`${SCHEMA_COMMAND}\` (classes passed to ` +
+      `No output schema for class ${className}: generate schemas with \`${schemaCommand()}\` (classes passed to ` +
         "createObject are found automatically, others with --type) and pass the module to registerToolSchemas()",
     );
   }

@@ -13,7 +13,12 @@ export function emitSchemaModule(source: GeneratedSource, outFile: string): stri
     return `import { ${binding} } from "${importPath(outFile, file)}";`;
   });
   const data = JSON.stringify(
-    { tools: source.tools, outputs: source.outputs, ...classFacts(source) },
+    {
+      command: commandFor(source, outFile),
+      tools: source.tools,
+      outputs: source.outputs,
+      ...classFacts(source),
+    },
     null,
     2,
   );
@@ -29,8 +34,18 @@ export function emitSchemaModule(source: GeneratedSource, outFile: string): stri
   ].join("\n");
 }
 
+/**
+ * The command that writes this module again, with its own paths (relative to where it runs, as typed), so
+ * error hints send users to this module, not to a second one at the default path.
+ */
+function commandFor(source: GeneratedSource, outFile: string): string {
+  const shown = (p: string) => (path.isAbsolute(p) ? path.relative(process.cwd(), p) || "." : p);
+  const types = source.request.outputTypes.map((t) => ` --type ${t}`).join("");
+  return `npx entity-tools schemas --project ${shown(source.request.project)} --out ${shown(outFile)}${types}`;
+}
+
 /** The sections about classes, each only when it has entries (older modules stay byte-identical). */
-function classFacts(source: GeneratedSource): Partial<GeneratedSource> {
+function classFacts(source: GeneratedSource): Pick<Partial<GeneratedSource>, "outputTypes" | "hiddenFields"> {
   const { outputTypes, hiddenFields } = source;
   return {
     ...(Object.keys(outputTypes).length > 0 ? { outputTypes } : {}),

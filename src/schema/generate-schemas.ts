@@ -28,6 +28,8 @@ export interface GeneratedSource {
   readonly outputTypes: Readonly<Record<string, InputType>>;
   /** `private`/`protected` fields by class (see {@link hiddenFieldsOf}). */
   readonly hiddenFields: Readonly<Record<string, readonly string[]>>;
+  /** The request, for the command the module quotes: the project, and the `--type`s asked for. */
+  readonly request: { readonly project: string; readonly outputTypes: readonly string[] };
 }
 
 const SYNTHETIC_PREFIX = "__EntityToolsInput_";
@@ -135,6 +137,7 @@ export function generateSchemas(options: GenerateSchemasOptions): GeneratedSourc
     classImports: sortKeys(Object.fromEntries(classes.imports)),
     outputTypes,
     hiddenFields,
+    request: { project: options.project, outputTypes: options.outputTypes ?? [] },
   };
 }
 

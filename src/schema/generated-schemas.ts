@@ -45,4 +45,6 @@ export interface GeneratedSchemas {
    * the model, as `@Hidden()` does.
    */
   readonly hiddenFields?: Readonly<Record<string, readonly string[]>>;
+  /** The command that wrote the module (its own paths), quoted by every "schema missing or stale" error. */
+  readonly command?: string;
 }

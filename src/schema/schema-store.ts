@@ -16,6 +16,8 @@ interface Store {
   classes: Map<string, GeneratedClass>;
   /** How output classes' JSON becomes instances, by source name. */
   outputTypes: Map<string, InputType>;
+  /** The command of the last module registered, for error hints. */
+  command?: string;
 }
 
 // One store per process, shared by every copy of the package (a build and its sources in one test run).
@@ -29,7 +31,7 @@ const store: Store = (holder[STORE_KEY] ??= {
   outputTypes: new Map(),
 });
 
-/** The command users run to (re)generate schemas, quoted in every "schema missing" message. */
+/** The command users run to (re)generate schemas, quoted when no registered module says its own. */
 export const SCHEMA_COMMAND =
   "npx entity-tools schemas --project tsconfig.json --out src/generated/tool-schemas.ts";
 
@@ -50,10 +52,20 @@ export function registerToolSchemas(schemas: GeneratedSchemas): void {
 /** The module's facts about its classes: output conversions, and fields hidden from the model. */
 function registerClassFacts(schemas: GeneratedSchemas): void {
   for (const [name, type] of Object.entries(schemas.outputTypes ?? {})) store.outputTypes.set(name, type);
+  if (schemas.command) store.command = schemas.command;
   for (const [name, fields] of Object.entries(schemas.hiddenFields ?? {})) {
     const cls = schemas.classes?.[name];
     if (cls) for (const field of fields) hideField(cls, field);
   }
+}
+
+/**
+ * The command that regenerates this project's schemas, quoted in every "schema missing or stale" error:
+ * the one the registered module was written by (its own `--project`, `--out` and `--type`s), else the
+ * default paths.
+ */
+export function schemaCommand(): string {
+  return store.command ?? SCHEMA_COMMAND;
 }
 
 /** How a structured-output class's JSON becomes an instance, when the generated module says. */
