@@ -84,7 +84,14 @@ export function generateSchemas(options: GenerateSchemasOptions): GeneratedSourc
   const readSource = host.getSourceFile.bind(host);
   host.getSourceFile = (fileName, languageVersion, onError, shouldCreate) => {
     const extra = appended.get(path.resolve(fileName));
-    if (extra === undefined) return readSource(fileName, languageVersion, onError, shouldCreate);
+    // Unchanged files (lib and node_modules typings above all) are the first program's, not parsed
+    // again: the second program then reuses them, and only the files with a synthetic interface are new.
+    if (extra === undefined) {
+      const parsed = firstProgram.getSourceFile(fileName);
+      // (a deduplicated package's file is a redirect, which a host must not return: read that one again)
+      if (parsed && !("redirectInfo" in parsed && parsed.redirectInfo)) return parsed;
+      return readSource(fileName, languageVersion, onError, shouldCreate);
+    }
     const text = `${ts.sys.readFile(fileName) ?? ""}\n${extra}\n`;
     return ts.createSourceFile(fileName, text, languageVersion, true);
   };
@@ -92,8 +99,14 @@ export function generateSchemas(options: GenerateSchemasOptions): GeneratedSourc
   // Only the files that hold a synthetic interface or an output class are searched for symbols: the
   // generator otherwise walks every declaration of every file, lib and node_modules typings included.
   const searched = [...appended.keys(), ...[...outputs.values()].filter(Boolean).map((f) => path.resolve(f))];
+  // The generator also indexes every class and interface of every file it is shown (getTypeAtLocation,
+  // base types, names), which for a project importing entity-tools and the AI SDK is most of the time:
+  // it is shown the project's own files, where every type the schemas name by reference is declared
+  // or imported (types from libraries are resolved through the checker, not the index).
+  const ownFiles = program.getSourceFiles().filter((f) => own.has(path.resolve(f.fileName)));
+  const projectOnly = Object.create(program, { getSourceFiles: { value: () => ownFiles } }) as TS.Program;
   const generator = buildGenerator(
-    program,
+    projectOnly,
     {
       required: true,
       noExtraProps: true,
