@@ -35,11 +35,14 @@ export function emitSchemaModule(source: GeneratedSource, outFile: string): stri
 }
 
 /**
- * The command that writes this module again, with its own paths (relative to where it runs, as typed), so
- * error hints send users to this module, not to a second one at the default path.
+ * The command that writes this module again, so error hints send users to this module, not to a second
+ * one at the default path. Paths are as typed when relative (from where the user runs it); absolute ones
+ * are made relative to the project's folder, so the module is the same in every checkout.
  */
 function commandFor(source: GeneratedSource, outFile: string): string {
-  const shown = (p: string) => (path.isAbsolute(p) ? path.relative(process.cwd(), p) || "." : p);
+  const root = path.dirname(path.resolve(source.request.project));
+  const shown = (p: string) =>
+    path.isAbsolute(p) ? path.relative(root, p).split(path.sep).join("/") || "." : p;
   const types = source.request.outputTypes.map((t) => ` --type ${t}`).join("");
   return `npx entity-tools schemas --project ${shown(source.request.project)} --out ${shown(outFile)}${types}`;
 }
