@@ -79,6 +79,13 @@ beforeAll(async () => {
   );
 }, 300_000);
 
+it("every TypeScript block of the README is a quick-start file, so each one is compiled below", () => {
+  const readme = readFileSync("README.md", "utf8");
+  const blocks = readme.match(/^\s*```ts$/gm) ?? [];
+  expect(blocks.length).toBeGreaterThan(0);
+  expect(Object.keys(quickStartFiles()).filter((f) => f.endsWith(".ts"))).toHaveLength(blocks.length);
+});
+
 // Node 20 (the first lane) builds the standard-decorator projects, the new default world (legacy ones are
 // the installed-package tests'); the Node 22 lane builds all four and runs vitest 5 in each.
 const projects = [
