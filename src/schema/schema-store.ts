@@ -30,6 +30,8 @@ const store: Store = (holder[STORE_KEY] ??= {
   classes: new Map(),
   outputTypes: new Map(),
 });
+// (a store made by an older copy of the package lacks the fields added since)
+store.outputTypes ??= new Map();
 
 /** The command users run to (re)generate schemas, quoted when no registered module says its own. */
 export const SCHEMA_COMMAND =
