@@ -4,6 +4,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { discoveryInLoop, discoveryScaling } from "./discovery-scaling.js";
 import { loopOverhead } from "./loop-overhead.js";
+import { promptCache } from "./prompt-cache.js";
 import type { BenchRow } from "./measure.js";
 import { schemas } from "./schemas.js";
 import { tokens } from "./tokens.js";
@@ -14,6 +15,7 @@ const rows: BenchRow[] = [
   ...(await discoveryInLoop()),
   ...(await tokens()),
   ...(await schemas()),
+  ...(await promptCache()),
 ];
 
 const header = ["bench", "measure", "value", "goal", "met"];

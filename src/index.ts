@@ -50,17 +50,34 @@ export { MissingOutputSchemaError } from "./runner/output-target.js";
 export { ExpansionLimitError } from "./runner/expansion-limit-error.js";
 export { PromptTemplateError } from "./disclosure/prompt-template-error.js";
 export { ToolSourceClashError } from "./runner/tool-source-clash-error.js";
+export { ToolSourceError } from "./loop/tool-source-error.js";
 export { ApprovalRequiredError } from "./runner/approval-required-error.js";
 export { SnapshotError } from "./runner/restore-tools.js";
+export { SnapshotIntegrityError } from "./loop/snapshot-integrity-error.js";
+export type { SnapshotIntegrityProblem } from "./loop/snapshot-integrity-error.js";
+export { ConversationConflictError, InvalidConversationIdError } from "./loop/conversation-store-errors.js";
 
 // Tools
 export { defineTool } from "./tools/define-tool.js";
 export type { ToolDefinition } from "./tools/define-tool.js";
-export type { Tool, AnyTool, ToolExecutionContext, ToolInputSchema, ToolOrigin } from "./tools/tool.js";
+export type {
+  Tool,
+  AnyTool,
+  ToolExecutionContext,
+  ToolInputSchema,
+  ToolOrigin,
+  HandleTarget,
+} from "./tools/tool.js";
 export type { ToolSource } from "./tools/tool-sources.js";
 export { bindProviderTools, bindObjectTools } from "./tools/bind-tools.js";
 export { isToolProvider } from "./tools/provider-identity.js";
 export { TOOL_NAME_PATTERN, isValidToolName } from "./tools/tool-name-rules.js";
+export { EntityHandleCodec, EntityHandleError } from "./tools/entity-handle.js";
+export type { HandleKey, HandleIdentity, HandleReading, HandleProblem } from "./tools/entity-handle.js";
+export { HandleBindings } from "./tools/entity-handle-bindings.js";
+export type { RememberedProvider } from "./tools/entity-handle-bindings.js";
+export { handleToolsOf, handleParameterOf, HANDLE_PARAMETER } from "./tools/handle-tools.js";
+export type { HandleResolution } from "./tools/handle-tools.js";
 
 // Schemas
 export { registerToolSchemas } from "./schema/schema-store.js";
@@ -79,13 +96,23 @@ export type {
   ToolProviderDiscoveredEvent,
   ToolsInjectedEvent,
   ToolsRemovedEvent,
+  SourceToolSkippedEvent,
+  SourceToolChangedEvent,
   OutputRejectedEvent,
   VisibilityExpandedEvent,
+  DynamicToolsFallbackEvent,
 } from "./events/tool-loop-event.js";
 export type { RunCounters } from "./events/run-counters.js";
 
 // Strategies
 export { ToolProviderStrategy } from "./strategies/tool-provider-strategy.js";
+export type {
+  ProviderBinding,
+  ProviderBindingOptions,
+  RunDiscovery,
+} from "./strategies/tool-provider-strategy.js";
+export type { DiscoveredProvider } from "./strategies/tool-injection-strategy.js";
+export type { HandleDiscovery, HandleDiscoveryInit } from "./strategies/handle-discovery.js";
 export type {
   ToolInjectionStrategy,
   ToolInjectionContext,
@@ -110,10 +137,11 @@ export type {
   ConversationTurn,
   ConversationToolResult,
   NewToolsMode,
+  ConversationNewTools,
 } from "./loop/conversation-port.js";
 export type { RunSettings } from "./loop/run-settings.js";
-export type { DynamicToolSource } from "./loop/tool-source-port.js";
-export type { McpClientLike } from "./adapters/mcp-client-source.js";
+export type { DynamicToolSource, SourceListing, SkippedSourceTool } from "./loop/tool-source-port.js";
+export type { McpClientLike, McpClientOptions } from "./adapters/mcp-client-source.js";
 export { DEFAULT_RUN_SETTINGS } from "./loop/run-settings.js";
 export type { ToolMiddleware, ToolCallInfo } from "./loop/execution/tool-middleware.js";
 
@@ -138,9 +166,19 @@ export type {
 export type { ProviderResolver } from "./runner/restore-tools.js";
 export type { PendingApproval, ApprovalDecision, ApprovalPredicate } from "./loop/approval-gate.js";
 export type { RunSnapshot, SnapshotTool } from "./loop/run-snapshot.js";
+export type { SnapshotKey } from "./loop/snapshot-codec.js";
+
+// Conversations
+export { beginConversationTurn } from "./loop/conversation-store-port.js";
+export type {
+  ConversationStore,
+  StoredConversationTurn,
+  StoredConversation,
+} from "./loop/conversation-store-port.js";
+export { FileConversationStore } from "./runner/file-conversation-store.js";
 export type { ToolLoopResult } from "./runner/tool-loop-result.js";
 export { RunStream } from "./runner/run-stream.js";
-export type { RunStreamPart } from "./runner/run-stream.js";
+export type { RunStreamPart, UIStreamOptions } from "./runner/run-stream.js";
 export type { OutputTarget } from "./runner/output-target.js";
 export type { TemplatePrompt } from "./runner/execute-run.js";
 

@@ -22,6 +22,11 @@ export class CustomerSearchTools {
     );
   }
 
+  /** The customer with this id (not a tool: what `resolveProvider` uses to find a customer again). */
+  byId(id: string): Customer | undefined {
+    return this.customers.find((c) => c.id === id);
+  }
+
   @LlmTool("Find every customer whose name contains the text")
   findCustomers(@ToolParam("Part of a name, e.g. a surname") text: string): Customer[] {
     return this.customers.filter((c) => c.name.toLowerCase().includes(text.toLowerCase()));

@@ -264,6 +264,29 @@ export const toolSchemas: GeneratedSchemas = {
       ]
     }
   },
+  "returns": {
+    "AccountTools.findAccount": [
+      "Account"
+    ],
+    "CartTools.createCart": [
+      "ShoppingCart"
+    ],
+    "Customer.getRecentOrders": [
+      "Order"
+    ],
+    "CustomerSearchTools.findCustomers": [
+      "Customer"
+    ],
+    "CustomerSearchTools.searchCustomer": [
+      "Customer"
+    ],
+    "ShoppingCart.addItem": [
+      "ShoppingCart"
+    ],
+    "ShoppingCart.removeItem": [
+      "ShoppingCart"
+    ]
+  },
   "hiddenFields": {
     "CartTools": [
       "opened"

@@ -1,47 +1,103 @@
-// The customer example as an MCP server: `searchCustomer` and `findCustomers`, and the tools of every
-// customer a call returns, added for that session with notifications/tools/list_changed.
+// The customer example as an MCP server, for both protocol revisions:
+//   2026-07-28  stateless: searchCustomer, findCustomers and the customer handle tools
+//               (customer_getAverageSpend { handle }, customer_recentOrders { handle, limit }); a call that
+//               finds customers names their handles.
+//   2025-11-25  legacy sessions: a call that finds customers adds their tools (customer_c123_…) to that
+//               session, with notifications/tools/list_changed.
 //   stdio:            node --import tsx examples/mcp-server/server.ts
 //   Streamable HTTP:  node --import tsx examples/mcp-server/server.ts --http [port]   (127.0.0.1, default 3333)
-//   --dispatch (stdio): also offer call_discovered_tool, for clients that ignore list_changed (Codex)
+//   --dispatch: also offer call_discovered_tool to 2025-11-25 clients that ignore list_changed (Codex)
+//   SHOP_HANDLE_KEY: the key handles are signed with (default: random per process)
 import "../register-schemas.js";
 import { randomUUID } from "node:crypto";
+import { realpathSync } from "node:fs";
 import { createServer, type Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { pathToFileURL } from "node:url";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { toNodeHandler } from "@modelcontextprotocol/node";
+import {
+  createMcpHandler,
+  isLegacyRequest,
+  WebStandardStreamableHTTPServerTransport,
+} from "@modelcontextprotocol/server";
+import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { createMcpServer } from "entity-tools/mcp";
+import { Customer } from "../domain/customer.js";
 import { CustomerSearchTools } from "../domain/customer-search-tools.js";
 
-/** One session's server: its own registry, so customers one client found stay its own. */
+const search = new CustomerSearchTools();
+
+/** One server: per request (2026-07-28), or per legacy session with its own discoveries (2025-11-25). */
 export function shopServer(dispatch = false) {
   return createMcpServer({
     name: "shop",
     version: "1.0.0",
-    tools: [new CustomerSearchTools()],
+    tools: [search],
     discovery: true,
     dispatch,
+    classes: [Customer],
+    handleKey: process.env.SHOP_HANDLE_KEY,
+    // A handle names (class, id); each request finds the customer again by id.
+    resolveProvider: (_className, id) => search.findCustomers("").find((c) => c.id === id),
   });
 }
 
-/** Serves MCP over Streamable HTTP at `/mcp` on 127.0.0.1, one server per session. */
-export async function serveHttp(port: number): Promise<{ url: string; close: () => Promise<void> }> {
-  const sessions = new Map<string, StreamableHTTPServerTransport>();
+/** Options of {@link serveHttp}. */
+export interface HttpOptions {
+  /** A legacy session unused this long is closed and forgotten, in milliseconds. Default 30 minutes. */
+  readonly sessionIdleMs?: number;
+}
+
+/** Idle legacy sessions are closed after this long by default (each holds a server and its discoveries). */
+export const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
+
+/**
+ * Serves MCP over Streamable HTTP at `/mcp` on 127.0.0.1: 2026-07-28 requests through the SDK's stateless
+ * handler (a fresh server per request), 2025-11-25 traffic through sessions (a server per session, closed
+ * when idle; an unknown or expired session id is answered 404, so the client starts a new one).
+ */
+export async function serveHttp(
+  port: number,
+  options: HttpOptions = {},
+): Promise<{ url: string; sessions: () => number; close: () => Promise<void> }> {
+  const idleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
+  const modern = createMcpHandler(() => shopServer(), { legacy: "reject" });
+  const sessions = new Map<string, { transport: WebStandardStreamableHTTPServerTransport; used: number }>();
+  const legacy = async (request: Request): Promise<Response> => {
+    const id = request.headers.get("mcp-session-id");
+    if (id !== null) {
+      const session = sessions.get(id);
+      if (!session) return sessionNotFound();
+      session.used = Date.now();
+      return session.transport.handleRequest(request);
+    }
+    const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (sessionId) => void sessions.set(sessionId, { transport, used: Date.now() }),
+      onsessionclosed: (sessionId) => void sessions.delete(sessionId),
+    });
+    transport.onclose = () => void (transport.sessionId && sessions.delete(transport.sessionId));
+    await shopServer().connect(transport);
+    return transport.handleRequest(request);
+  };
+  const handler = toNodeHandler({
+    fetch: async (request) => ((await isLegacyRequest(request)) ? legacy(request) : modern.fetch(request)),
+  });
+  const sweep = setInterval(
+    () => {
+      const now = Date.now();
+      for (const [id, session] of sessions)
+        if (now - session.used > idleMs) {
+          sessions.delete(id);
+          void session.transport.close();
+        }
+    },
+    Math.min(idleMs, 60_000),
+  );
+  sweep.unref();
   const http: HttpServer = createServer((req, res) => {
-    void (async () => {
-      const id = req.headers["mcp-session-id"];
-      let transport = typeof id === "string" ? sessions.get(id) : undefined;
-      if (!transport) {
-        const created = new StreamableHTTPServerTransport({
-          sessionIdGenerator: () => randomUUID(),
-          onsessioninitialized: (sessionId) => void sessions.set(sessionId, created),
-        });
-        created.onclose = () => void (created.sessionId && sessions.delete(created.sessionId));
-        await shopServer().connect(created);
-        transport = created;
-      }
-      await transport.handleRequest(req, res);
-    })().catch((error: unknown) => {
+    if (!req.url?.startsWith("/mcp")) return void res.writeHead(404).end();
+    handler(req, res).catch((error: unknown) => {
       if (!res.headersSent) res.writeHead(500).end(String(error));
     });
   });
@@ -49,11 +105,23 @@ export async function serveHttp(port: number): Promise<{ url: string; close: () 
   const { port: bound } = http.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${bound}/mcp`,
+    sessions: () => sessions.size,
     close: async () => {
-      await Promise.all([...sessions.values()].map((t) => t.close()));
+      clearInterval(sweep);
+      await Promise.all([...sessions.values()].map((s) => s.transport.close()));
+      await modern.close();
+      http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },
   };
+}
+
+/** The Streamable HTTP answer to an unknown session id: 404, so the client starts a new session. */
+function sessionNotFound(): Response {
+  return Response.json(
+    { jsonrpc: "2.0", error: { code: -32001, message: "Session not found" }, id: null },
+    { status: 404 },
+  );
 }
 
 async function main(argv: readonly string[]): Promise<void> {
@@ -63,7 +131,9 @@ async function main(argv: readonly string[]): Promise<void> {
     console.error(`MCP server "shop" listening on ${url}`);
     return;
   }
-  await shopServer(argv.includes("--dispatch")).connect(new StdioServerTransport());
+  serveStdio(() => shopServer(argv.includes("--dispatch")));
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) await main(process.argv.slice(2));
+// Started as a program (also through a symlink, which argv[1] keeps and import.meta.url resolves).
+const launched = process.argv[1] ? pathToFileURL(realpathSync(process.argv[1])).href : "";
+if (import.meta.url === launched) await main(process.argv.slice(2));

@@ -2,6 +2,8 @@
 // Every tool call appends a line to EFFECTS_FILE when set, so a test can count side effects.
 import { appendFileSync } from "node:fs";
 import { LlmTool, ToolProvider } from "entity-tools";
+import { idempotencyKey } from "./journaled.js";
+import { payOnce } from "./payments.js";
 
 function effect(what: string): void {
   if (process.env.EFFECTS_FILE) appendFileSync(process.env.EFFECTS_FILE, `${what}\n`);
@@ -27,9 +29,12 @@ export class Account {
     parameters: { type: "object", properties: { amount: { type: "number" } }, required: ["amount"] },
   })
   refund(amount: number): string {
-    effect(`refund ${this.id} ${amount}`);
-    this.balance += amount;
-    return `refunded ${amount}; balance ${this.balance}`;
+    // The money moves at the payment system, once per idempotency key: a retry of this call after a
+    // crash (the effect done, its result not yet journaled) is answered from there, not paid again.
+    const payment = payOnce(idempotencyKey(), `refund ${this.id} ${amount}`);
+    if (process.env.CRASH_AFTER_EFFECT === "refund") process.exit(1); // for the crash test
+    if (payment.first) this.balance += amount;
+    return `refunded ${amount} (payment ${payment.id})`;
   }
 }
 

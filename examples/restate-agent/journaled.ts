@@ -1,5 +1,6 @@
 // Makes a run durable on Restate: each model step and each tool call is a journaled `ctx.run` step, so a
 // process that dies mid-run resumes from the journal, and a completed tool call never runs twice.
+import { AsyncLocalStorage } from "node:async_hooks";
 import type { ModelAdapter, ModelStepResult, ToolMiddleware } from "entity-tools";
 import { isToolProvider } from "entity-tools";
 
@@ -33,14 +34,29 @@ type Recorded =
   | { readonly providers: { className: string; id: string }[]; readonly array: boolean }
   | { readonly value: unknown };
 
+const currentKey = new AsyncLocalStorage<string>();
+
 /**
- * Journals every tool call: the tool runs once, and the journal keeps what it returned. On replay the
- * recorded value comes back, with providers looked up again through `resolve`, so discovery binds the
- * same tools as the first time.
+ * The idempotency key of the tool call running now: the same on every attempt of one call (a retry after
+ * a crash included), different for every other call. A tool whose effect leaves the process (a payment)
+ * hands it to the system it calls, which applies each key once.
+ */
+export function idempotencyKey(): string {
+  const key = currentKey.getStore();
+  if (key === undefined) throw new Error("idempotencyKey() is read outside a journaled tool call");
+  return key;
+}
+
+/**
+ * Journals every tool call: a call whose result is journaled never runs again, and the journal keeps what
+ * it returned. On replay the recorded value comes back, with providers looked up again through `resolve`,
+ * so discovery binds the same tools as the first time. A call that died before its result was journaled
+ * runs again, with the same {@link idempotencyKey} (`scope` names the run: its workflow id).
  */
 export function journaledTools(
   journal: Journal,
   resolve: (className: string, id: string) => unknown,
+  scope: string,
 ): ToolMiddleware {
   return async (call, next) => {
     let live: unknown;
@@ -48,7 +64,7 @@ export function journaledTools(
     const recorded = await journal.run(
       `tool ${call.tool.name} ${call.context.toolCallId}`,
       async (): Promise<Recorded> => {
-        live = await next();
+        live = await currentKey.run(`${scope}/${call.context.toolCallId}`, next);
         ran = true;
         return record(live);
       },

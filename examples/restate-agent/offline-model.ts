@@ -8,8 +8,32 @@ const usage = {
   outputTokens: { total: 0, text: 0, reasoning: 0 },
 };
 
-/** What the model does next: the first tool of the plan not called yet, else the answer. */
+/**
+ * What the model does next. Asked about the balance (a later turn of a conversation): the balance tool of
+ * the account found earlier, then the answer. Otherwise the first tool of the plan not called yet, else
+ * the answer.
+ */
 function next(prompt: LanguageModelV3Prompt): LanguageModelV3Content {
+  const lastUser = prompt.map((m) => m.role).lastIndexOf("user");
+  const asked = prompt[lastUser]?.content;
+  if (Array.isArray(asked) && asked.some((p) => p.type === "text" && p.text.includes("balance now"))) {
+    const results = prompt
+      .slice(lastUser + 1)
+      .flatMap((m) =>
+        m.role === "tool"
+          ? m.content.flatMap((p) =>
+              p.type === "tool-result" && "value" in p.output ? [String(p.output.value)] : [],
+            )
+          : [],
+      );
+    if (results.length > 0) return { type: "text", text: `Ada's balance is ${results[0]}.` };
+    return {
+      type: "tool-call",
+      toolCallId: `turn-${lastUser}`,
+      toolName: "account_a-1_getBalance",
+      input: "{}",
+    };
+  }
   const called = prompt.flatMap((m) =>
     m.role === "assistant" ? m.content.flatMap((p) => (p.type === "tool-call" ? [p.toolName] : [])) : [],
   );

@@ -1,34 +1,80 @@
-// A chat page over a streamed run: POST /api/chat streams the run in the AI SDK's UI message stream
-// protocol (what useChat reads); the page (index.html, no build step) shows the text as it comes and
-// each tool as it is called, discovered ones included.
-//   node --import tsx examples/web-chat/server.ts [port]     then open http://127.0.0.1:3000
-// Offline (no OPENAI_API_KEY / OPENAI_BASE_URL) a scripted model plays the customer-spend conversation.
+// A multi-turn chat over streamed runs: POST /api/chat takes useChat's own request body ({ id, messages,
+// trigger }), continues the stored conversation `id` with the last user message (tools found in earlier
+// turns stay bound), or, when the last message is the assistant's with approval responses (useChat's
+// addToolApprovalResponse), resumes the paused run; the reply streams in the AI SDK UI message protocol.
+// Conversations live in a FileConversationStore, so they survive a restart of the server.
+//   node --import tsx examples/web-chat/server.ts [port] [--model id] [--data dir]   then open the page
+// Offline (no OPENAI_API_KEY / OPENAI_BASE_URL) a model that reads the conversation plays the chat;
+// OPENAI_BASE_URL (any OpenAI-compatible server) needs --model (or OPENAI_MODEL).
+import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
 import { pathToFileURL } from "node:url";
-import { PromptRunner } from "entity-tools";
-import { customerSpend } from "../customer-spend/agent.js";
+import { pipeUIMessageStreamToResponse, type UIMessage, type UIMessageChunk } from "ai";
+import {
+  ConversationConflictError,
+  FileConversationStore,
+  InvalidConversationIdError,
+  PromptRunner,
+  ToolLoopError,
+  beginConversationTurn,
+  type ApprovalDecision,
+  type ConversationStore,
+  type RunStream,
+} from "entity-tools";
 import { chooseModel } from "../demo/choose-model.js";
+import { chatAgent, resolveCustomer } from "./chat-agent.js";
 
 const page = readFileSync(new URL("./index.html", import.meta.url), "utf8");
+const MAX_BODY_BYTES = 1_000_000;
 
-/** Starts the chat server on 127.0.0.1; each question is one streamed run with a fresh runner. */
-export async function startWebChat(port: number): Promise<{ url: string; server: Server }> {
+/** Where the server keeps conversations and which model it talks to. */
+export interface WebChatOptions {
+  /** Default: files under the system's temporary directory. */
+  readonly store?: ConversationStore;
+  /** The model name (required with OPENAI_BASE_URL). */
+  readonly modelId?: string;
+  /** Where OPENAI_BASE_URL / OPENAI_API_KEY / OPENAI_MODEL / SNAPSHOT_KEY are read. Default: process.env. */
+  readonly env?: NodeJS.ProcessEnv;
+}
+
+/** A request the server answers with an HTTP error (and the reason as JSON), not a stream. */
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Starts the chat server on 127.0.0.1. */
+export async function startWebChat(
+  port: number,
+  options: WebChatOptions = {},
+): Promise<{ url: string; server: Server }> {
+  const env = options.env ?? process.env;
+  const store = options.store ?? new FileConversationStore(path.join(tmpdir(), "entity-tools-web-chat"));
+  // A runner per request (offline: a fresh script). Made once now, so a server that cannot reach its
+  // model (OPENAI_BASE_URL without a model name) fails at start, not at the first request.
+  const runnerFor = () => {
+    const { model } = chooseModel(env, options.modelId ?? env.OPENAI_MODEL, chatAgent);
+    const runner = chatAgent.configure(new PromptRunner({ model }));
+    return env.SNAPSHOT_KEY ? runner.withSnapshotKey(env.SNAPSHOT_KEY) : runner;
+  };
+  runnerFor();
+
   const server = createServer((req, res) => {
     if (req.method === "GET" && (req.url === "/" || req.url === "/index.html")) {
       res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(page);
       return;
     }
     if (req.method === "POST" && req.url === "/api/chat") {
-      let body = "";
-      req.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
-      req.on("end", () => {
-        const { question } = JSON.parse(body || "{}") as { question?: string };
-        const { model } = chooseModel(process.env, undefined, customerSpend);
-        const runner = customerSpend.configure(new PromptRunner({ model }));
-        runner.stream(question || customerSpend.question).pipeUIMessageStreamToResponse(res);
-      });
+      chat(req, res, store, runnerFor()).catch((error: unknown) => fail(res, error));
       return;
     }
     res.writeHead(404).end();
@@ -37,7 +83,123 @@ export async function startWebChat(port: number): Promise<{ url: string; server:
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
 }
 
+/** One chat request: a turn of the conversation the body names, streamed back. */
+async function chat(
+  req: IncomingMessage,
+  res: ServerResponse,
+  store: ConversationStore,
+  runner: PromptRunner,
+): Promise<void> {
+  // The page went away (closed, navigated, stopped): the run stops with it.
+  const abort = new AbortController();
+  res.on("close", () => {
+    if (!res.writableFinished) abort.abort(new Error("the page went away"));
+  });
+  const body = await readJson(req);
+  const { id, messages } = chatRequest(body);
+  const last = messages.at(-1);
+  const turn = await beginConversationTurn(store, id);
+  const common = { resolveProvider: resolveCustomer, signal: abort.signal };
+  let stream: RunStream<string>;
+  if (last?.role === "assistant") {
+    const approvals = approvalsIn(last);
+    const waiting = new Set(turn.snapshot?.paused?.calls.map((c) => c.toolCallId));
+    if (Object.keys(approvals).length === 0 || !Object.keys(approvals).every((a) => waiting.has(a)))
+      throw new HttpError(409, "Nothing in this conversation waits for these decisions (already decided?).");
+    stream = runner.resumeStream(turn.snapshot!, { ...common, approvals });
+  } else {
+    const text = last ? textOf(last) : "";
+    if (!text) throw new HttpError(400, "The last message has no text.");
+    stream = runner.stream(text, { ...common, continueFrom: turn.snapshot });
+  }
+  // The turn is saved (a failed run's snapshot too: it can go on) before the response ends, so the
+  // page's next request finds it.
+  const saved = stream.result
+    .then(
+      (run) => run.snapshot,
+      (error: unknown) => (ToolLoopError.isInstance(error) ? error.snapshot : undefined),
+    )
+    .then((snapshot) => snapshot && turn.save(snapshot));
+  const ui = stream.toUIMessageStream({ originalMessages: messages }).pipeThrough(
+    new TransformStream<UIMessageChunk, UIMessageChunk>({
+      flush: async (controller) => {
+        await saved.catch((error: unknown) =>
+          controller.enqueue({
+            type: "error",
+            errorText: `This turn was not saved: ${(error as Error).message}`,
+          }),
+        );
+      },
+    }),
+  );
+  pipeUIMessageStreamToResponse({ response: res, stream: ui });
+}
+
+/** useChat's request body ({ id, messages }), or the page's older `{ question }` (a new conversation). */
+function chatRequest(body: unknown): { id: string; messages: UIMessage[] } {
+  if (typeof body !== "object" || body === null) throw new HttpError(400, "The body must be a JSON object.");
+  const { id, messages, question } = body as { id?: unknown; messages?: unknown; question?: unknown };
+  if (typeof question === "string")
+    return {
+      id: randomUUID(),
+      messages: [{ id: "q", role: "user", parts: [{ type: "text", text: question }] }],
+    };
+  if (typeof id !== "string" || !Array.isArray(messages) || messages.length === 0)
+    throw new HttpError(400, "Expected useChat's body: { id, messages: [...] }.");
+  return { id, messages: messages as UIMessage[] };
+}
+
+function textOf(message: UIMessage): string {
+  return (message.parts ?? []).flatMap((p) => (p.type === "text" ? [p.text] : [])).join("\n");
+}
+
+/** The decisions of an assistant message's tool parts in `approval-responded`, by approval id. */
+function approvalsIn(message: UIMessage): Record<string, ApprovalDecision> {
+  const decisions: Record<string, ApprovalDecision> = {};
+  for (const part of message.parts ?? []) {
+    if (!("state" in part) || part.state !== "approval-responded") continue;
+    const { id, approved, reason } = part.approval;
+    decisions[id] = approved ? { approved: true } : { approved: false, reason };
+  }
+  return decisions;
+}
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  let size = 0;
+  const chunks: Buffer[] = [];
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) throw new HttpError(413, "The body is too large.");
+    chunks.push(chunk);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString("utf8")) as unknown;
+  } catch {
+    throw new HttpError(400, "The body is not JSON.");
+  }
+}
+
+function fail(res: ServerResponse, error: unknown): void {
+  const status =
+    error instanceof HttpError
+      ? error.status
+      : ConversationConflictError.isInstance(error)
+        ? 409
+        : InvalidConversationIdError.isInstance(error)
+          ? 400
+          : 500;
+  if (status === 500) console.error(error);
+  const message = status === 500 ? "Internal error" : (error as Error).message;
+  if (!res.headersSent) res.writeHead(status, { "content-type": "application/json" });
+  res.end(JSON.stringify({ error: message }));
+}
+
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  const { url } = await startWebChat(Number(process.argv[2] ?? 3000));
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: { model: { type: "string" }, data: { type: "string" } },
+  });
+  const store = values.data ? new FileConversationStore(values.data) : undefined;
+  const { url } = await startWebChat(Number(positionals[0] ?? 3000), { modelId: values.model, store });
   console.log(`entity-tools web chat on ${url}`);
 }

@@ -1,7 +1,9 @@
 import type { ParametersSchema } from "../../decorators/index.js";
-import type { DynamicToolSource } from "../loop/tool-source-port.js";
-import type { AnyTool } from "../tools/tool.js";
+import type { DynamicToolSource, SkippedSourceTool, SourceListing } from "../loop/tool-source-port.js";
 import { failureReason } from "../loop/execution/tool-failed.js";
+import { untrustedSchemaProblem } from "../schema/untrusted-schema.js";
+import type { AnyTool } from "../tools/tool.js";
+import { plainToolName } from "../tools/tool-names.js";
 
 /** A tool as an MCP server lists it. */
 interface McpTool {
@@ -16,63 +18,127 @@ interface McpContent {
   readonly text?: string;
 }
 
-/**
- * What the runner needs of a connected MCP client: the shape of the official SDK's `Client`, written out
- * so that entity-tools' own types do not depend on the SDK being installed.
- */
-export interface McpClientLike {
-  listTools(
-    params?: { cursor?: string },
-    options?: { signal?: AbortSignal },
-  ): Promise<{
-    tools: readonly McpTool[];
-    nextCursor?: string;
-  }>;
-  callTool(
-    params: { name: string; arguments?: Record<string, unknown> },
-    resultSchema?: undefined,
-    options?: { signal?: AbortSignal },
-  ): Promise<Record<string, unknown>>;
-  setNotificationHandler(schema: never, handler: () => void | Promise<void>): void;
-  getServerVersion?(): { name: string } | undefined;
+/** A page of `tools/list`; `ttlMs` (2026-07-28) says how long the list stays valid. */
+interface McpToolPage {
+  readonly tools: readonly McpTool[];
+  readonly nextCursor?: string;
+  readonly ttlMs?: number;
 }
 
 /**
- * An MCP server, reached through a connected SDK client, as a dynamic tool source: its tools are listed
- * (every page), each call goes to the server, and `notifications/tools/list_changed` marks the list for
- * re-listing between steps. A result with `isError` becomes an error result the model reads.
+ * What the runner needs of a connected MCP client: the shape shared by the official SDK's v1 `Client`
+ * (`@modelcontextprotocol/sdk`, 2025-11-25) and v2 `Client` (`@modelcontextprotocol/client`, 2026-07-28
+ * and 2025-11-25), written out so that entity-tools' own types do not depend on either being installed.
+ */
+export interface McpClientLike {
+  listTools(params?: { cursor?: string }, options?: { signal?: AbortSignal }): Promise<McpToolPage>;
+  /** v1: `(params, resultSchema?, options?)`; v2: `(params, options?)`. */
+  callTool(
+    params: { name: string; arguments?: Record<string, unknown> },
+    ...rest: never[]
+  ): Promise<Record<string, unknown>>;
+  /** v1 takes the notification's schema, v2 its method name. */
+  setNotificationHandler(schemaOrMethod: never, handler: () => void | Promise<void>): void;
+  getServerVersion?(): { name: string } | undefined;
+  getNegotiatedProtocolVersion?(): string | undefined;
+  /** v2 only: `"modern"` (2026-07-28) or `"legacy"` (2025-era). */
+  getProtocolEra?(): string | undefined;
+  /** v2 only: opens a `subscriptions/listen` stream (2026-07-28). */
+  listen?(filter: { toolsListChanged?: boolean }): Promise<{ close(): Promise<void> }>;
+  getServerCapabilities?(): { tools?: { listChanged?: boolean } } | undefined;
+  /** v1 keeps the negotiated revision on its HTTP transport (`protocolVersion`). */
+  readonly transport?: object;
+}
+
+/** Options of `runner.withMcpClient(client, options)`. */
+export interface McpClientOptions {
+  /**
+   * Put before every tool name of this server (`<prefix>_<name>`), so two servers offering one name can
+   * join the same run. Default: none.
+   */
+  readonly prefix?: string;
+}
+
+/** Most `tools/list` pages one listing reads: a server that always sends a `nextCursor` is cut here. */
+export const MAX_TOOL_PAGES = 100;
+/** Longest one listing (all its pages) may take, in milliseconds. */
+export const TOOL_LIST_TIMEOUT_MS = 30_000;
+
+const LIST_CHANGED = "notifications/tools/list_changed";
+
+/**
+ * Per client, the listeners of its `list_changed` notifications: the client's handler is installed once
+ * and fans out, so two runners (or two runs) on one client never take the notification from each other.
+ */
+const fanOuts = new WeakMap<McpClientLike, { listeners: Set<() => void>; ready: Promise<void> }>();
+
+/**
+ * An MCP server, reached through a connected SDK client (v1 or v2), as a dynamic tool source:
  *
- * It installs the client's handler for `notifications/tools/list_changed` (replacing one configured with
- * the client's `listChanged` option).
+ * - its tools are listed (every page, at most {@link MAX_TOOL_PAGES} and {@link TOOL_LIST_TIMEOUT_MS}),
+ *   each under a name that obeys the naming contract (`vault.open` → `vault_open_<hash>`, with the
+ *   optional prefix), and a call goes to the server under the server's own name;
+ * - a tool whose schema cannot be compiled, or holds a pattern that could backtrack exponentially, is
+ *   skipped and reported by name, the others stay;
+ * - `notifications/tools/list_changed` marks the list for re-listing between steps: on 2026-07-28 through
+ *   a `subscriptions/listen` stream this source opens (once per client), on 2025-11-25 as the server sends
+ *   it; a list whose `ttlMs` passed is re-listed too;
+ * - a result with `isError` becomes an error result the model reads.
  */
 export class McpClientToolSource implements DynamicToolSource {
-  readonly label: string;
   private readonly listeners = new Set<() => void>();
-  private opened = false;
+  private validUntil = Number.POSITIVE_INFINITY;
+  private readonly relay = () => this.listeners.forEach((listener) => listener());
 
-  constructor(private readonly client: McpClientLike) {
-    this.label = `mcp:${client.getServerVersion?.()?.name ?? "server"}`;
+  constructor(
+    private readonly client: McpClientLike,
+    private readonly options: McpClientOptions = {},
+  ) {}
+
+  /** `mcp:<server name>`, with the negotiated protocol revision once connected: `mcp:shop (2026-07-28)`. */
+  get label(): string {
+    const version = this.protocolVersion;
+    return `mcp:${this.client.getServerVersion?.()?.name ?? "server"}${version ? ` (${version})` : ""}`;
+  }
+
+  /** The protocol revision the client negotiated with the server. */
+  get protocolVersion(): string | undefined {
+    // v2 reports it; v1 keeps it on its HTTP transport only.
+    const transport = this.client.transport as { protocolVersion?: unknown } | undefined;
+    const v1 = typeof transport?.protocolVersion === "string" ? transport.protocolVersion : undefined;
+    return this.client.getNegotiatedProtocolVersion?.() ?? v1;
   }
 
   async open(): Promise<void> {
-    if (this.opened) return;
-    this.opened = true;
-    // The SDK's schema object is what its client matches notifications by; loaded only when used.
-    const { ToolListChangedNotificationSchema } = await import("@modelcontextprotocol/sdk/types.js");
-    this.client.setNotificationHandler(ToolListChangedNotificationSchema as never, () => {
-      for (const listener of this.listeners) listener();
-    });
+    let fanOut = fanOuts.get(this.client);
+    if (!fanOut) {
+      const listeners = new Set<() => void>();
+      fanOut = { listeners, ready: subscribe(this.client, () => listeners.forEach((l) => l())) };
+      fanOuts.set(this.client, fanOut);
+    }
+    fanOut.listeners.add(this.relay);
+    await fanOut.ready;
   }
 
-  async listTools(signal?: AbortSignal): Promise<readonly AnyTool[]> {
+  async listTools(signal?: AbortSignal): Promise<SourceListing> {
+    const pages = await withDeadline(this.pages(signal), TOOL_LIST_TIMEOUT_MS, this.label);
     const tools: AnyTool[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await this.client.listTools(cursor ? { cursor } : undefined, { signal });
-      tools.push(...page.tools.map((t) => this.toTool(t)));
-      cursor = page.nextCursor;
-    } while (cursor);
-    return tools;
+    const skipped: SkippedSourceTool[] = [];
+    for (const listed of pages.tools) {
+      // Schemas are validated with ajv's default dialect, as ours are: the declared one (2026-07-28
+      // servers declare JSON Schema 2020-12) is dropped, as `$schema` is before anything reaches a model.
+      const { $schema: _dialect, ...inputSchema } = listed.inputSchema as Record<string, unknown>;
+      const tool = { ...listed, inputSchema: inputSchema as McpTool["inputSchema"] };
+      const problem = untrustedSchemaProblem(tool.inputSchema);
+      if (problem) skipped.push({ toolName: tool.name, reason: problem });
+      else tools.push(this.toTool(tool));
+    }
+    this.validUntil = pages.ttlMs !== undefined && pages.ttlMs > 0 ? Date.now() + pages.ttlMs : Infinity;
+    return { tools, skipped };
+  }
+
+  expired(): boolean {
+    return Date.now() >= this.validUntil;
   }
 
   watch(listener: () => void): () => void {
@@ -80,25 +146,82 @@ export class McpClientToolSource implements DynamicToolSource {
     return () => this.listeners.delete(listener);
   }
 
+  private async pages(signal: AbortSignal | undefined): Promise<McpToolPage> {
+    const tools: McpTool[] = [];
+    let ttlMs: number | undefined;
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_TOOL_PAGES; page++) {
+      // v2 keeps its own response cache: this source decides when to list again (ttlMs, list_changed).
+      const listed = await this.client.listTools(cursor ? { cursor } : undefined, {
+        signal,
+        cacheMode: "refresh",
+      } as { signal?: AbortSignal });
+      tools.push(...listed.tools);
+      ttlMs = ttlMs === undefined ? listed.ttlMs : Math.min(ttlMs, listed.ttlMs ?? ttlMs);
+      cursor = listed.nextCursor;
+      if (!cursor) return { tools, ttlMs };
+    }
+    throw new Error(`the server still had more tools after ${MAX_TOOL_PAGES} pages of tools/list`);
+  }
+
   private toTool(tool: McpTool): AnyTool {
+    const prefix = this.options.prefix;
+    const serverName = tool.name;
     return {
-      name: tool.name,
-      description: tool.description ?? tool.name,
+      name: plainToolName(prefix ? `${prefix}_${serverName}` : serverName),
+      description: tool.description ?? serverName,
       inputSchema: { properties: {}, ...tool.inputSchema } as ParametersSchema,
       execute: async (input, context) => {
-        const result = await this.client.callTool(
-          { name: tool.name, arguments: input as Record<string, unknown> },
-          undefined,
-          { signal: context.signal },
-        );
+        const params = { name: serverName, arguments: input as Record<string, unknown> };
+        const options = { signal: context.signal };
+        // v2's callTool takes (params, options); v1's (params, resultSchema, options).
+        const result = isV2(this.client)
+          ? await this.client.callTool(params, options as never)
+          : await this.client.callTool(params, undefined as never, options as never);
         const text =
           textOf(result.content) ||
           (result.structuredContent ? JSON.stringify(result.structuredContent) : "");
         if (result.isError === true)
-          throw new Error(failureReason(tool.name, text) || "the MCP server reported an error");
+          throw new Error(failureReason(serverName, text) || "the MCP server reported an error");
         return text;
       },
     };
+  }
+}
+
+function isV2(client: McpClientLike): boolean {
+  return typeof client.getProtocolEra === "function";
+}
+
+/**
+ * Installs the client's one `list_changed` handler; on a 2026-07-28 connection also opens the
+ * `subscriptions/listen` stream that carries it (when the server offers tool-list changes).
+ */
+async function subscribe(client: McpClientLike, notify: () => void): Promise<void> {
+  if (isV2(client)) {
+    client.setNotificationHandler(LIST_CHANGED as never, notify);
+    const announces = client.getServerCapabilities?.()?.tools?.listChanged === true;
+    if (client.getProtocolEra?.() === "modern" && announces && client.listen)
+      await client.listen({ toolsListChanged: true });
+    return;
+  }
+  // The v1 SDK matches notifications by its schema object; loaded only when a v1 client is used.
+  const { ToolListChangedNotificationSchema } = await import("@modelcontextprotocol/sdk/types.js");
+  client.setNotificationHandler(ToolListChangedNotificationSchema as never, notify);
+}
+
+async function withDeadline<T>(work: Promise<T>, ms: number, label: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`${label} did not finish listing its tools within ${ms} ms`)),
+      ms,
+    );
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 

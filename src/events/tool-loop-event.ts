@@ -73,6 +73,8 @@ export interface ToolProviderDiscoveredEvent extends RunEvent {
    * classes with one prefix, `1` and `"1"`. Empty almost always.
    */
   readonly renamedTools: readonly { readonly requested: string; readonly name: string }[];
+  /** In handles mode (`binding: "handles"`): the provider's handle, as the model read it. */
+  readonly handle?: string;
 }
 
 /** Tools were added to the running conversation. */
@@ -91,6 +93,31 @@ export interface ToolsRemovedEvent extends RunEvent {
   readonly reason: "strategy" | "budget" | "source";
 }
 
+/**
+ * A tool a dynamic source (an MCP server) lists is not offered to the model: its name is taken by a local
+ * tool or another source's (the one offered first keeps it), or its schema cannot be used safely.
+ */
+export interface SourceToolSkippedEvent extends RunEvent {
+  readonly type: "SourceToolSkipped";
+  /** The source's label (`mcp:shop (2026-07-28)`). */
+  readonly source: string;
+  /** The tool's name as the source lists it. */
+  readonly toolName: string;
+  readonly reason: string;
+}
+
+/**
+ * A dynamic source listed a tool again under the same name with another definition (input schema or
+ * description): the run offers the new one from the next step. Calls the model prepared against the old
+ * schema are validated against the new one.
+ */
+export interface SourceToolChangedEvent extends RunEvent {
+  readonly type: "SourceToolChanged";
+  readonly source: string;
+  /** The names the model sees. */
+  readonly toolNames: readonly string[];
+}
+
 /** Final output did not parse or validate and was sent back to the model. */
 export interface OutputRejectedEvent extends RunEvent {
   readonly type: "OutputRejected";
@@ -107,6 +134,18 @@ export interface VisibilityExpandedEvent extends RunEvent {
   readonly unlockedTools: readonly string[];
 }
 
+/**
+ * A conversation backend could not offer tools a call added in the running conversation (in `dynamic`
+ * mode, it did not list them again in time): the run goes on in a new conversation that has them, as in
+ * `restart` mode.
+ */
+export interface DynamicToolsFallbackEvent extends RunEvent {
+  readonly type: "DynamicToolsFallback";
+  readonly toolNames: readonly string[];
+  readonly fallback: "restart";
+  readonly reason: string;
+}
+
 /** Everything a run reports to observers. */
 export type ToolLoopEvent =
   | ToolLoopIterationEvent
@@ -116,8 +155,11 @@ export type ToolLoopEvent =
   | ToolProviderDiscoveredEvent
   | ToolsInjectedEvent
   | ToolsRemovedEvent
+  | SourceToolSkippedEvent
+  | SourceToolChangedEvent
   | OutputRejectedEvent
-  | VisibilityExpandedEvent;
+  | VisibilityExpandedEvent
+  | DynamicToolsFallbackEvent;
 
 /**
  * Receives every event of every run of a runner. What it throws, and the rejection of a promise it

@@ -53,6 +53,8 @@ export class ApprovalGate {
   }
 
   private async needsApproval(call: ModelToolCall, tool: AnyTool): Promise<boolean> {
+    // A call its tool refuses (a forged handle) fails on its own: no person is asked about it.
+    if (tool.checkInput && isRecord(call.input) && tool.checkInput(call.input) !== undefined) return false;
     if (tool.needsApproval) return true;
     return (
       this.predicate !== undefined &&
@@ -66,3 +68,7 @@ const pendingOf = (call: ModelToolCall): PendingApproval => ({
   toolName: call.toolName,
   input: call.input,
 });
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

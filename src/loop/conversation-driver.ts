@@ -10,16 +10,18 @@ import type { RunEnd, StepOutcome } from "./step-outcome.js";
 const MAX_TRANSCRIPT_RESULT = 2_000;
 
 /**
- * The driver for conversation backends (the Codex app-server), which run the model loop themselves and
- * call us back for tools. Each call and each final message goes to the run session, like a step backend's.
+ * The driver for conversation backends (the Codex app-server, Claude Code), which run the model loop
+ * themselves and call us back for tools. Each call and each final message goes to the run session, like a
+ * step backend's.
  *
- * When a call adds tools, the backend cannot take them into the running thread. In `restart` mode the
- * turn is stopped and a new conversation starts with the updated tool set and a transcript of the calls
- * so far, so nothing is done twice. In `dispatch` mode the thread goes on: the new tools are described in
- * the result and reached through `call_discovered_tool`.
+ * When a call adds tools: in `dynamic` mode the result carries the new tool set and the backend offers it
+ * in the running conversation. A backend with fixed tools cannot; in `restart` mode the turn is stopped
+ * and a new conversation starts with the updated tool set and a transcript of the calls so far, so
+ * nothing is done twice (a dynamic backend that could not offer the tools in time ends up here too). In
+ * `dispatch` mode the thread goes on: the new tools are described in the result and reached through
+ * `call_discovered_tool`.
  */
 export async function driveConversation(adapter: ConversationAdapter, session: RunSession): Promise<RunEnd> {
-  const prompt = promptText(session.history);
   let offered = new Set<string>();
   let conversation: Conversation | undefined;
   let stop: Exclude<StepOutcome, { type: "continue" } | { type: "final" }> | undefined;
@@ -47,22 +49,29 @@ export async function driveConversation(adapter: ConversationAdapter, session: R
       value: "Waiting for a person's approval.",
     };
     let text = resultText(output);
+    const now = session.registry.all();
     // Tools the conversation was not opened with (or was told about, in dispatch mode).
-    const fresh = session.registry.all().filter((t) => !offered.has(t.name));
+    const fresh = now.filter((t) => !offered.has(t.name));
     if (fresh.length > 0 && adapter.newTools === "dispatch") {
       text = `${text}\n\n${dispatchNotice(fresh)}`;
       for (const t of fresh) offered.add(t.name);
     }
+    // In dynamic mode the conversation takes any change of the set: additions, removals, evictions.
+    const changed = adapter.newTools === "dynamic" && (fresh.length > 0 || now.length !== offered.size);
+    if (changed) offered = new Set(now.map((t) => t.name));
     return {
       text,
       isError: output.type === "error-text",
       stopTurn: stop !== undefined || (fresh.length > 0 && adapter.newTools === "restart"),
+      ...(changed ? { tools: now } : {}),
     };
   };
 
   try {
     const start = await session.resumeStart();
     if (start.type !== "continue") return session.end(start);
+    // Read after resumeStart: a continued conversation's new message is part of the task.
+    const prompt = promptText(session.history);
     // A resumed run starts a new thread that carries what was done, as a restart does.
     let input = hasToolCalls(session.history)
       ? continuation(prompt, transcriptOf(session.history), session.registry.names())
@@ -75,7 +84,13 @@ export async function driveConversation(adapter: ConversationAdapter, session: R
             ? [...session.registry.all(), dispatcherTool]
             : session.registry.all();
         offered = new Set(tools.map((t) => t.name));
-        const setup = { system: session.system, tools, callTool, signal: session.signal };
+        const setup = {
+          system: session.system,
+          tools,
+          callTool,
+          signal: session.signal,
+          outputSchema: session.outputSchema,
+        };
         conversation = await callBackend(() => adapter.openConversation(setup), session.signal);
       }
       const current = conversation;
@@ -84,6 +99,8 @@ export async function driveConversation(adapter: ConversationAdapter, session: R
       if (turn.stopped) {
         if (turn.text) session.append({ role: "assistant", content: turn.text });
         if (stop) return session.end(stop);
+        if (turn.toolsNotOffered)
+          session.emit({ type: "DynamicToolsFallback", fallback: "restart", ...turn.toolsNotOffered });
         await conversation.close();
         conversation = undefined;
         input = continuation(prompt, transcriptOf(session.history), session.registry.names());

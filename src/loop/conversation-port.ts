@@ -1,3 +1,4 @@
+import type { JsonSchema } from "../schema/json-schema.js";
 import type { AnyTool } from "../tools/tool.js";
 import type { ModelToolCall, TokenUsage } from "./model-port.js";
 
@@ -11,6 +12,13 @@ export interface ConversationToolResult {
    * backend with fixed tools should stop the turn.
    */
   readonly stopTurn: boolean;
+  /**
+   * `dynamic` mode only, when this call changed the run's tool set (discovery, a section read, a removal or
+   * the budget): every tool the conversation offers from now on. The backend returns the call's result
+   * once its model's next request will carry them; when it cannot, it ends the turn and says why
+   * (`ConversationTurn.toolsNotOffered`), and the run goes on in a new conversation that has them.
+   */
+  readonly tools?: readonly AnyTool[];
 }
 
 /** How a conversation is opened: its instructions, its fixed tools, and how to run a tool call. */
@@ -20,6 +28,11 @@ export interface ConversationSetup {
   /** Runs a call through the run session (validation, errors, strategies, events). */
   callTool(call: ModelToolCall): Promise<ConversationToolResult>;
   readonly signal?: AbortSignal;
+  /**
+   * The schema of the run's structured output, when it has one. A backend with its own structured output
+   * may use it; the final text it returns is still the JSON the run validates.
+   */
+  readonly outputSchema?: JsonSchema;
 }
 
 /** The end of one turn: the agent's final message, or a stop the run asked for. */
@@ -29,6 +42,11 @@ export interface ConversationTurn {
   readonly stopped: boolean;
   /** Tokens the backend reported for this turn, when it reports them. */
   readonly usage?: Partial<TokenUsage>;
+  /**
+   * The turn was stopped because the backend could not offer tools a call added (`dynamic` mode): which
+   * tools, and why. The run continues in a new conversation that has them, as in `restart` mode.
+   */
+  readonly toolsNotOffered?: { readonly toolNames: readonly string[]; readonly reason: string };
 }
 
 /** One conversation (a thread) with a fixed tool set. */
@@ -43,13 +61,22 @@ export interface Conversation {
 export type NewToolsMode = "restart" | "dispatch";
 
 /**
- * The port of a backend that runs the agent's model loop itself and asks us to run tools, with the tool
- * set fixed when a conversation opens (the Codex app-server). New tools mean either a new conversation
- * with the updated tool set (`restart`) or a dispatcher tool that reaches them by name (`dispatch`).
+ * What a conversation backend does when tools appear during a turn: the fixed-tool modes, or `dynamic`,
+ * where the running conversation takes them (a backend that can, such as Claude Code).
+ */
+export type ConversationNewTools = NewToolsMode | "dynamic";
+
+/**
+ * The port of a backend that runs the agent's model loop itself and asks us to run tools (the Codex
+ * app-server, Claude Code). New tools mean a new conversation with the updated tool set (`restart`), a
+ * dispatcher tool that reaches them by name (`dispatch`), or, on a backend that can change its tools
+ * mid-conversation (`supportsDynamicTools`), the same conversation offering them from its next request
+ * (`dynamic`). The driver reads these fields, never the adapter's class.
  */
 export interface ConversationAdapter {
-  readonly supportsDynamicTools: false;
-  readonly newTools: NewToolsMode;
+  /** Whether a running conversation takes new tools (true exactly when `newTools` is `"dynamic"`). */
+  readonly supportsDynamicTools: boolean;
+  readonly newTools: ConversationNewTools;
   openConversation(setup: ConversationSetup): Promise<Conversation>;
 }
 

@@ -1,5 +1,6 @@
 import type { ModelMessage, ToolResultPart } from "ai";
 import type { RunEvents } from "../events/run-events.js";
+import type { RunEventInit } from "../events/tool-loop-event.js";
 import type { JsonSchema } from "../schema/json-schema.js";
 import type { ToolInjectionStrategy } from "../strategies/tool-injection-strategy.js";
 import type { AnyTool } from "../tools/tool.js";
@@ -18,6 +19,7 @@ import type { ModelStepResult, ModelToolCall, TokenUsage } from "./model-port.js
 import type { RunSettings } from "./run-settings.js";
 import type { PausedCalls, RunEnd, StepOutcome, ToolCallsOutcome } from "./step-outcome.js";
 import type { DynamicToolSource } from "./tool-source-port.js";
+import { listSource } from "./list-source.js";
 import { outputInstruction } from "./structured-output.js";
 import { untilAborted } from "./until-aborted.js";
 
@@ -42,6 +44,13 @@ export interface RunSessionInit {
   readonly restored?: readonly AnyTool[];
   /** On resume: what the model must be told (providers that could not be restored). */
   readonly notices?: readonly string[];
+  /** On resume: tools of the snapshot that could not be restored, by name, with their provider's label. */
+  readonly lost?: ReadonlyMap<string, string>;
+  /**
+   * A continued conversation (`continueFrom`): the new messages, appended once the snapshot's waiting
+   * calls are answered (those still undecided are not run: the conversation went on without a decision).
+   */
+  readonly followUp?: readonly ModelMessage[];
 }
 
 /** A dynamic source and the tools it had when the run started. */
@@ -63,6 +72,8 @@ interface OpenCalls {
   readonly start: number;
   readonly iteration: number;
   closed: boolean;
+  /** Why a call that still needs a decision is not run instead of pausing the run (a continued conversation). */
+  readonly undecided?: string;
 }
 
 /**
@@ -80,6 +91,8 @@ export class RunSession {
   readonly registry: ToolRegistry;
   /** The configured system prompt plus, for structured output, the JSON instruction. */
   readonly system: string | undefined;
+  /** The schema of the run's structured output, when it has one. */
+  readonly outputSchema: JsonSchema | undefined;
   readonly signal: AbortSignal | undefined;
   private readonly executor: ToolCallExecutor;
   private readonly answers: FinalAnswerCheck;
@@ -88,10 +101,13 @@ export class RunSession {
   private open: OpenCalls | undefined;
   private paused: PausedCalls | undefined;
   private readonly gate: ApprovalGate;
-  /** Each source's tool names now, and whether it announced a change since it was last listed. */
+  /**
+   * Each source's tools now (name → its definition, to tell a changed one), and whether it announced a
+   * change since it was last listed.
+   */
   private readonly sources: {
     source: DynamicToolSource;
-    names: Set<string>;
+    definitions: Map<string, string>;
     changed: boolean;
     stop: () => void;
   }[];
@@ -100,6 +116,7 @@ export class RunSession {
     this.history = [...init.messages];
     this.registry = new ToolRegistry(init.tools, { maxInjectedTools: init.settings.maxInjectedTools });
     this.signal = init.signal;
+    this.outputSchema = init.outputSchema;
     this.system =
       [init.system, init.outputSchema && outputInstruction(init.outputSchema)].filter(Boolean).join("\n\n") ||
       undefined;
@@ -110,12 +127,14 @@ export class RunSession {
       strategies: init.strategies,
       middleware: init.middleware,
       signal: init.signal,
+      lost: init.lost,
     });
     this.answers = new FinalAnswerCheck(init.outputSchema, init.settings.maxOutputRepairs, init.events);
     this.gate = init.approvals ?? new ApprovalGate(undefined);
     if (init.restored && init.restored.length > 0) this.registry.add(init.restored);
     this.sources = (init.sources ?? []).map(({ source, tools }) => {
-      const entry = { source, names: new Set(tools.map((t) => t.name)), changed: false, stop: () => {} };
+      const definitions = new Map(tools.map((t) => [t.name, definitionOf(t)]));
+      const entry = { source, definitions, changed: false, stop: () => {} };
       entry.stop = source.watch(() => {
         entry.changed = true;
       });
@@ -124,29 +143,57 @@ export class RunSession {
   }
 
   /**
-   * Re-lists the sources that announced a change and applies the difference: new tools injected (they
-   * count against the budget like discovered ones), vanished tools removed. Called by drivers between
-   * steps, never during one.
+   * Re-lists the sources that announced a change (or whose list expired) and applies the difference: new
+   * tools injected (they count against the budget like discovered ones), vanished tools removed, a tool
+   * listed again with another definition replaced and reported. A name already held by a local tool or
+   * another source stays theirs: the newcomer is skipped and reported. Called by drivers between steps,
+   * never during one.
+   *
+   * @throws ToolSourceError when a source cannot be listed
    */
   async refreshSources(): Promise<void> {
     for (const entry of this.sources) {
-      if (!entry.changed) continue;
+      if (!entry.changed && !entry.source.expired?.()) continue;
       entry.changed = false;
-      const tools = await this.untilAborted(entry.source.listTools(this.signal));
-      const now = new Set(tools.map((t) => t.name));
-      const removed = this.registry.remove([...entry.names].filter((name) => !now.has(name)));
+      const { source } = entry;
+      const listing = await this.untilAborted(listSource(source, this.signal));
+      const now = new Map(listing.tools.map((t) => [t.name, t]));
+      const removed = this.registry.remove([...entry.definitions.keys()].filter((name) => !now.has(name)));
       if (removed.length > 0)
         this.init.events.emit({
           type: "ToolsRemoved",
           toolNames: removed.map((t) => t.name),
           reason: "source",
         });
-      const added = this.executor.injectFromSource(
-        tools.filter((t) => !entry.names.has(t.name)),
-        entry.source.label,
-      );
-      entry.names = new Set([...[...entry.names].filter((name) => now.has(name)), ...added]);
+      for (const name of removed.map((t) => t.name)) entry.definitions.delete(name);
+      const skipped = [...listing.skipped];
+      const fresh: AnyTool[] = [];
+      const changed: AnyTool[] = [];
+      for (const tool of listing.tools) {
+        const held = entry.definitions.get(tool.name);
+        if (held === undefined && this.registry.get(tool.name)) {
+          skipped.push({ toolName: tool.name, reason: `the name is taken by ${this.ownerOf(tool.name)}` });
+        } else if (held === undefined) fresh.push(tool);
+        else if (held !== definitionOf(tool)) changed.push(tool);
+      }
+      for (const { toolName, reason } of skipped)
+        this.init.events.emit({ type: "SourceToolSkipped", source: source.label, toolName, reason });
+      if (changed.length > 0)
+        this.init.events.emit({
+          type: "SourceToolChanged",
+          source: source.label,
+          toolNames: changed.map((t) => t.name),
+        });
+      const held = this.executor.injectFromSource([...fresh, ...changed], source.label);
+      for (const tool of [...fresh, ...changed])
+        if (held.includes(tool.name)) entry.definitions.set(tool.name, definitionOf(tool));
     }
+  }
+
+  /** Who offers a tool name: a source's label, or the run's own tools. */
+  private ownerOf(name: string): string {
+    const owner = this.sources.find((entry) => entry.definitions.has(name));
+    return owner ? owner.source.label : "a tool of the runner";
   }
 
   /** Iterations so far. */
@@ -198,6 +245,11 @@ export class RunSession {
     });
   }
 
+  /** Tells observers what a driver saw happen (a backend's fallback), with the run's counters kept. */
+  emit(event: RunEventInit): void {
+    this.init.events.emit(event);
+  }
+
   /** Appends a message that is not a model response (a driver's continuation prompt, a partial turn). */
   append(message: ModelMessage): void {
     this.history.push(message);
@@ -225,12 +277,15 @@ export class RunSession {
   /**
    * Where a resumed run starts: the calls its last message left waiting are answered first (approved
    * ones run, once; denied ones get an error result with the reason; undecided ones pause the run
-   * again), then the model is told about providers that could not be restored. A fresh run: continue.
+   * again, or in a continued conversation are not run), then the model is told about providers that
+   * could not be restored, then a continued conversation's new messages follow. A fresh run: continue.
    */
   async resumeStart(): Promise<StepOutcome> {
     const next = this.init.paused ? (await this.resumePaused()).next : ({ type: "continue" } as const);
-    if (next.type === "continue" && this.init.notices && this.init.notices.length > 0)
+    if (next.type !== "continue") return next;
+    if (this.init.notices && this.init.notices.length > 0)
       this.history.push({ role: "user", content: this.init.notices.map((n) => `[${n}]`).join("\n") });
+    this.history.push(...(this.init.followUp ?? []));
     return next;
   }
 
@@ -247,6 +302,9 @@ export class RunSession {
       start: results.length,
       iteration: paused.iteration,
       closed: false,
+      undecided: this.init.followUp
+        ? "the conversation went on without a decision on this call (a new message came instead)"
+        : undefined,
     });
   }
 
@@ -273,6 +331,12 @@ export class RunSession {
           const why = verdict.reason ? `: ${verdict.reason}` : "";
           open.results.push(
             this.executor.notRun(call, open.iteration, "denied", `Not run: a person denied this call${why}.`),
+          );
+          continue;
+        }
+        if (verdict.kind === "ask" && open.undecided) {
+          open.results.push(
+            this.executor.notRun(call, open.iteration, "not-run", `Not run: ${open.undecided}.`),
           );
           continue;
         }
@@ -369,4 +433,9 @@ export class RunSession {
       open.results.push(part);
     }
   }
+}
+
+/** What a change of a tool's definition is judged by: what the model reads of it. */
+function definitionOf(tool: AnyTool): string {
+  return JSON.stringify([tool.description, tool.inputSchema]);
 }

@@ -6,11 +6,24 @@ import type { RunSettings } from "./run-settings.js";
 import type { PausedCalls } from "./step-outcome.js";
 
 export const SNAPSHOT_FORMAT = "entity-tools/run-snapshot";
-export const SNAPSHOT_VERSION = 1;
+/** Version 2 added handle tools; a version 1 snapshot (without them) reads as it did. */
+export const SNAPSHOT_VERSION = 2;
+/** Every format version this package resumes from. */
+export const READABLE_SNAPSHOT_VERSIONS: readonly number[] = [1, 2];
 
-/** A tool of the run, as a snapshot records it: by name, and for a provider's tool, its binding. */
+/**
+ * A tool of the run, as a snapshot records it: by name; for a provider's tool, its binding; for a handle
+ * tool (version 2), its class and method (the instances are named by the handles in the history).
+ */
 export type SnapshotTool =
   | { readonly name: string }
+  | {
+      readonly name: string;
+      readonly binding: "handles";
+      /** The provider class's source name. */
+      readonly providerClass: string;
+      readonly method: string;
+    }
   | {
       readonly name: string;
       /** The provider class's source name (what `resolveProvider` receives). */
@@ -39,10 +52,20 @@ export interface RunSnapshot {
   readonly usage: TokenUsage;
   readonly counters: RunCounters;
   readonly settings: RunSettings;
+  /** With a snapshot key (`withSnapshotKey`): `hmac-sha256:` and the MAC of everything else, base64url. */
+  readonly signature?: string;
 }
 
 /** How a snapshot records one tool; `classNameOf` gives a provider class's source name. */
 export function snapshotTool(tool: AnyTool, classNameOf: (cls: Function) => string): SnapshotTool {
+  const target = tool.handleTarget;
+  if (target)
+    return {
+      name: tool.name,
+      binding: "handles",
+      providerClass: classNameOf(target.providerClass),
+      method: target.methodName,
+    };
   const origin = tool.origin;
   if (origin?.instanceKey === undefined) return { name: tool.name };
   const cut = origin.instanceKey.indexOf(":");

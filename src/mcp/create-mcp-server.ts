@@ -1,30 +1,70 @@
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+// The binding of the official TypeScript SDK v2 (`@modelcontextprotocol/server`): the only file of the
+// server that imports it. It serves both revisions the SDK speaks, from one configuration:
+//   2026-07-28  stateless: one tool list for every caller and every call (plain tools, then the handle
+//               tools of the provider classes), with ttlMs; providers a call finds are named by handle.
+//   2025-11-25  the legacy per-session behaviour: a call that returns providers adds their tools to this
+//               session's list and announces list_changed (the session is this server instance).
 import {
-  CallToolRequestSchema,
-  ListToolsRequestSchema,
+  CLIENT_CAPABILITIES_META_KEY,
+  Server,
+  inputRequired,
+  inputResponse,
   type CallToolResult,
-} from "@modelcontextprotocol/sdk/types.js";
+  type ServerContext,
+} from "@modelcontextprotocol/server";
 import { RunEvents } from "../events/run-events.js";
 import type { ToolLoopObserver } from "../events/tool-loop-event.js";
+import type { ApprovalPredicate } from "../loop/approval-gate.js";
 import { dispatcherTool, dispatchNotice, unwrapDispatch } from "../loop/dispatcher-tool.js";
+import { resolveToolCall } from "../loop/execution/resolve-tool-call.js";
 import { ToolCallExecutor } from "../loop/execution/tool-call-executor.js";
-import { resultText } from "../loop/result-text.js";
 import type { ToolMiddleware } from "../loop/execution/tool-middleware.js";
+import { resultText } from "../loop/result-text.js";
 import { DEFAULT_RUN_SETTINGS, withSettings } from "../loop/run-settings.js";
 import type { ToolInjectionStrategy } from "../strategies/tool-injection-strategy.js";
 import { ToolProviderStrategy } from "../strategies/tool-provider-strategy.js";
+import type { HandleKey } from "../tools/entity-handle.js";
+import type { ProviderResolver } from "../tools/entity-handle-bindings.js";
+import type { AnyTool } from "../tools/tool.js";
 import { ToolRegistry } from "../tools/tool-registry.js";
 import { toolsFrom, type ToolSource } from "../tools/tool-sources.js";
+import { returnedProviderClasses } from "../tools/provider-classes.js";
+import { HandleSurface } from "./handle-surface.js";
+import { APPROVAL_INPUT, approvalForm, McpApprovals } from "./mcp-approval.js";
 
 /** Options of {@link createMcpServer}. */
 export interface McpServerOptions {
   readonly name: string;
   readonly version: string;
-  /** The tools every session starts with: objects with `@LlmTool` methods, or `defineTool` tools. */
+  /** The tools every caller gets: objects with `@LlmTool` methods, or `defineTool` tools. */
   readonly tools: readonly ToolSource[];
-  /** `@ToolProvider` instances returned by a call add their tools to that session. */
+  /**
+   * 2025-11-25: `@ToolProvider` instances returned by a call add their tools to that session. On
+   * 2026-07-28, providers are reached through the handle tools of `classes` instead.
+   */
   readonly discovery?: boolean;
-  /** Most discovered tools a session holds (least recently used go first). Default 64. */
+  /**
+   * The `@ToolProvider` classes whose handle tools the 2026-07-28 list offers (`customer_getAverageSpend`
+   * with a `handle` argument); a call's result names the handle of every provider it returned. Default,
+   * with `discovery`: the classes the generated schema module says the tools can return; else none. A
+   * class not listed cannot be reached on 2026-07-28 (the list never changes).
+   */
+  readonly classes?: readonly Function[];
+  /**
+   * The key handles are signed with. Default: one random key per process, so handles work across the
+   * requests this process serves; give the same key to every process behind one endpoint.
+   */
+  readonly handleKey?: HandleKey;
+  /**
+   * Finds a provider again by class (source name) and id, for a handle minted by another call: required
+   * for handles over HTTP, where every request is served by a fresh server.
+   */
+  readonly resolveProvider?: ProviderResolver;
+  /** Calls this picks (besides tools marked `needsApproval`) need a person's approval. */
+  readonly approval?: ApprovalPredicate;
+  /** How long a client may keep the 2026-07-28 tool list, in milliseconds. Default 300 000 (5 minutes). */
+  readonly listTtlMs?: number;
+  /** Most discovered tools a 2025-11-25 session holds (least recently used go first). Default 64. */
   readonly maxInjectedTools?: number;
   /** More strategies, run after discovery, after every successful call. */
   readonly strategies?: readonly ToolInjectionStrategy[];
@@ -33,24 +73,28 @@ export interface McpServerOptions {
   readonly toolTimeoutMs?: number;
   /** Longest result text sent back. Default 16 000. */
   readonly maxResultChars?: number;
-  /** Receives every event of the session (tool calls, discoveries, injections). */
+  /** Receives every event of the server (tool calls, discoveries, injections). */
   readonly observers?: readonly ToolLoopObserver[];
   /**
-   * For clients that do not re-list tools on `list_changed` (the Codex CLI, as of 0.169): also offer a
-   * fixed `call_discovered_tool { tool_name, arguments }`, and describe newly discovered tools (names,
-   * descriptions, schemas) in the result of the call that found them.
+   * 2025-11-25, for clients that do not re-list tools on `list_changed` (the Codex CLI, as of 0.169): also
+   * offer a fixed `call_discovered_tool { tool_name, arguments }`, and describe newly discovered tools in
+   * the result of the call that found them.
    */
   readonly dispatch?: boolean;
 }
 
+/** Default `ttlMs` of the 2026-07-28 tool list. */
+export const DEFAULT_LIST_TTL_MS = 300_000;
+
 /**
- * An MCP server of the official SDK offering entity tools. Connect it to any SDK server transport
- * (stdio, Streamable HTTP, in-memory); one server is one session (the SDK's server holds one transport),
- * so a multi-session transport creates one per session. Each session has its own registry: a call that
- * returns providers binds their tools for that session only, and the server announces
- * `notifications/tools/list_changed`, for removals and budget evictions too. Every call goes through the
- * same executor as a run: validation, typed input, time limit, serialization, strategies, events; a
- * failure is an `isError` result with the message. Closing the session releases its providers.
+ * An MCP server of the official SDK v2 offering entity tools, for either protocol revision. Serve it with
+ * the SDK's entries, which create one per request (HTTP, `createMcpHandler(() => createMcpServer(o))`) or
+ * per connection (`serveStdio(() => createMcpServer(o))`), or connect it to a transport yourself.
+ *
+ * Every call goes through the same executor as a run (validation, typed input, time limit, serialization,
+ * strategies, events); a failure is an `isError` result with the message. A call that needs approval
+ * runs only once the client's person approved it (see README, "MCP"). Closing a 2025-11-25 session
+ * releases the providers it discovered; its configured tools stay for a later connection.
  */
 export function createMcpServer(options: McpServerOptions): Server {
   const settings = withSettings(DEFAULT_RUN_SETTINGS, {
@@ -58,62 +102,153 @@ export function createMcpServer(options: McpServerOptions): Server {
     toolTimeoutMs: options.toolTimeoutMs,
     maxResultChars: options.maxResultChars,
   });
-  const registry = new ToolRegistry(toolsFrom(options.tools, []), {
-    maxInjectedTools: settings.maxInjectedTools,
-  });
+  const plain = toolsFrom(options.tools, []);
+  const classes = options.classes ?? (options.discovery ? returnedProviderClasses(plain) : []);
+  const surface =
+    classes.length > 0
+      ? new HandleSurface({
+          classes,
+          handleKey: options.handleKey,
+          resolveProvider: options.resolveProvider,
+          takenNames: plain.map((t) => t.name),
+        })
+      : undefined;
+  const modernList = [...plain, ...(surface?.forCall().tools ?? [])];
+  const session = new ToolRegistry(plain, { maxInjectedTools: settings.maxInjectedTools });
   const events = new RunEvents(options.observers ?? []);
-  const strategies = [
-    ...(options.discovery ? [new ToolProviderStrategy()] : []),
-    ...(options.strategies ?? []),
-  ];
-  const server = new Server(
+  const approvals = new McpApprovals(options.approval, options.handleKey);
+  const server = new SessionServer(
     { name: options.name, version: options.version },
-    { capabilities: { tools: { listChanged: true } } },
+    {
+      capabilities: { tools: { listChanged: true } },
+      cacheHints: { "tools/list": { ttlMs: options.listTtlMs ?? DEFAULT_LIST_TTL_MS, cacheScope: "public" } },
+    },
+    () => session.remove(session.names().filter((name) => !plain.some((t) => t.name === name))),
   );
+  const modern = () => (server.getNegotiatedProtocolVersion() ?? "") >= "2026";
 
-  const offered = () => (options.dispatch ? [...registry.all(), dispatcherTool] : registry.all());
-  server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: offered().map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })),
-  }));
+  server.setRequestHandler("tools/list", () => {
+    const tools = modern()
+      ? modernList
+      : options.dispatch
+        ? [...session.all(), dispatcherTool]
+        : session.all();
+    return { tools: tools.map(describeTool) };
+  });
 
   let calls = 0;
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
-    const before = new Set(registry.names());
-    // One executor per call, so the call's own signal (the client cancelled, or left) stops it.
+  server.setRequestHandler("tools/call", async (request, ctx): Promise<CallToolResult> => {
+    const stateless = modern();
+    const handles = stateless ? surface?.forCall() : undefined;
+    const registry = stateless ? new ToolRegistry([...plain, ...(handles?.tools ?? [])]) : session;
+    const strategies = stateless
+      ? [...(handles ? [handles.discovery] : []), ...(options.strategies ?? [])]
+      : [...(options.discovery ? [new ToolProviderStrategy()] : []), ...(options.strategies ?? [])];
+    // One executor per call, so the call's own signal (the client cancelled, or left) stops it, and what
+    // it injected is this call's alone.
     const executor = new ToolCallExecutor({
       registry,
       events,
       settings,
       strategies,
       middleware: options.middleware ?? [],
-      signal: extra.signal,
+      signal: ctx.mcpReq.signal,
     });
-    const call = unwrapDispatch({
-      toolCallId: String(extra.requestId),
+    const requested = {
+      toolCallId: String(ctx.mcpReq.id),
       toolName: request.params.name,
       input: request.params.arguments ?? {},
-    });
+    };
+    const call = !stateless && options.dispatch ? unwrapDispatch(requested) : requested;
+    const iteration = ++calls;
+    const resolution = resolveToolCall(call, registry, executor.unknownTools);
+    if (resolution.ok) {
+      const step = await approvals.step({
+        callId: call.toolCallId,
+        tool: resolution.tool,
+        input: resolution.input,
+        answer: inputResponse(ctx.mcpReq.inputResponses, APPROVAL_INPUT),
+        requestState: ctx.mcpReq.requestState(),
+        canAsk: clientCanElicit(server, ctx),
+      });
+      if (step.kind === "ask") return askForApproval(step.message, step.requestState);
+      if (step.kind !== "run") {
+        const part = executor.notRun(call, iteration, "denied", step.text);
+        return { content: [{ type: "text", text: resultText(part.output) }], isError: true };
+      }
+    }
+    const before = registry.size;
     let text: string;
     let isError: boolean;
     try {
-      const { part } = await executor.execute(call, ++calls, []);
+      const { part } = await executor.execute(call, iteration, []);
       isError = part.output.type === "error-text";
       text = resultText(part.output);
     } catch {
       // Only cancellation ends a call this way; a failing strategy is reported the same.
       isError = true;
-      text = extra.signal.aborted
+      text = ctx.mcpReq.signal.aborted
         ? "The call was cancelled"
         : `The call of "${request.params.name}" failed in the server`;
     }
-    const fresh = registry.all().filter((t) => !before.has(t.name));
-    if (fresh.length > 0 && options.dispatch) text = `${text}\n\n${dispatchNotice(fresh)}`;
-    if (fresh.length > 0 || registry.size !== before.size) await server.sendToolListChanged().catch(() => {});
+    if (!stateless) {
+      const fresh = executor.injected;
+      if (fresh.length > 0 && options.dispatch) text = `${text}\n\n${dispatchNotice(fresh)}`;
+      if (fresh.length > 0 || registry.size !== before) await server.sendToolListChanged().catch(() => {});
+    }
     return { content: [{ type: "text", text }], isError };
   });
-
-  server.onclose = () => {
-    registry.remove(registry.names()); // the session's providers are no longer reachable, nor kept alive
-  };
   return server;
+}
+
+/**
+ * The SDK's server with the session's release composed into its close: an application's own `onclose`
+ * does not replace it, so a closed session's providers are always let go.
+ */
+class SessionServer extends Server {
+  constructor(
+    info: ConstructorParameters<typeof Server>[0],
+    options: ConstructorParameters<typeof Server>[1],
+    private readonly release: () => void,
+  ) {
+    super(info, options);
+  }
+
+  protected override _onclose(): void {
+    this.release();
+    super._onclose();
+  }
+}
+
+/**
+ * The question for the client: an `input_required` result with a form elicitation (on 2025-11-25 the
+ * SDK's shim sends it as `elicitation/create` and calls the handler again with the answer).
+ */
+function askForApproval(message: string, requestState: string): CallToolResult {
+  const question = inputRequired({
+    inputRequests: { [APPROVAL_INPUT]: inputRequired.elicit({ message, requestedSchema: approvalForm() }) },
+    requestState,
+  });
+  // The SDK accepts this result from a tools/call handler; its handler type names the complete result only.
+  return question as unknown as CallToolResult;
+}
+
+/** A tool as `tools/list` describes it; one that needs approval is marked destructive. */
+function describeTool(tool: AnyTool) {
+  return {
+    name: tool.name,
+    description: tool.description,
+    // Our schemas are JSON; the SDK types them as JSON values.
+    inputSchema: tool.inputSchema as never,
+    ...(tool.needsApproval ? { annotations: { destructiveHint: true } } : {}),
+  };
+}
+
+/** Whether the client can show an elicitation form: its request's envelope (2026-07-28) or its initialize. */
+function clientCanElicit(server: Server, ctx: ServerContext): boolean {
+  const declared = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[
+    CLIENT_CAPABILITIES_META_KEY
+  ];
+  const capabilities = (declared ?? server.getClientCapabilities()) as { elicitation?: unknown } | undefined;
+  return capabilities?.elicitation !== undefined && capabilities.elicitation !== null;
 }

@@ -1,6 +1,7 @@
 /**
- * `entity-tools/mcp`: entity tools for every MCP client (`createMcpServer`), on the official
- * `@modelcontextprotocol/sdk`. MCP servers as tool sources of a run are `runner.withMcpClient(client)`.
+ * `entity-tools/mcp`: entity tools for every MCP client (`createMcpServer`), on the official TypeScript
+ * SDK v2 (`@modelcontextprotocol/server`), for the 2026-07-28 and 2025-11-25 revisions. MCP servers as
+ * tool sources of a run are `runner.withMcpClient(client)`.
  */
-export { createMcpServer } from "./create-mcp-server.js";
+export { createMcpServer, DEFAULT_LIST_TTL_MS } from "./create-mcp-server.js";
 export type { McpServerOptions } from "./create-mcp-server.js";

@@ -17,20 +17,30 @@ import {
   type PendingApproval,
 } from "../loop/approval-gate.js";
 import { RunSession, type SourceWithTools } from "../loop/run-session.js";
-import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, snapshotTool, type RunSnapshot } from "../loop/run-snapshot.js";
+import {
+  SNAPSHOT_FORMAT,
+  SNAPSHOT_VERSION,
+  snapshotTool,
+  type RunSnapshot,
+  type SnapshotTool,
+} from "../loop/run-snapshot.js";
+import { readSnapshot, signSnapshot } from "../loop/snapshot-codec.js";
 import { sourceNameOf } from "../schema/schema-store.js";
 import type { DynamicToolSource } from "../loop/tool-source-port.js";
+import { listSource } from "../loop/list-source.js";
 import type { RunSettings } from "../loop/run-settings.js";
 import type { PausedCalls, RunRecord } from "../loop/step-outcome.js";
 import { driveSteps, type StepListener } from "../loop/step-driver.js";
 import type { JsonSchema } from "../schema/json-schema.js";
+import type { HandleDiscovery } from "../strategies/handle-discovery.js";
 import type { ToolInjectionStrategy } from "../strategies/tool-injection-strategy.js";
+import { ToolProviderStrategy, type RunDiscovery } from "../strategies/tool-provider-strategy.js";
+import { returnedProviderClasses } from "../tools/provider-classes.js";
 import type { AnyTool } from "../tools/tool.js";
 import { checkToolSchemas } from "../tools/tool-methods.js";
-import { ToolProviderStrategy } from "../strategies/tool-provider-strategy.js";
 import { toolsFrom } from "../tools/tool-sources.js";
 import { ExpansionLimitError } from "./expansion-limit-error.js";
-import { checkSnapshot, restoreTools, type ProviderResolver } from "./restore-tools.js";
+import { checkSnapshot, restoreTools, snapshotProviderKey, type ProviderResolver } from "./restore-tools.js";
 import { ToolSourceClashError } from "./tool-source-clash-error.js";
 
 /** A sectioned system prompt and its parameters. */
@@ -61,6 +71,8 @@ export interface RunSetup {
   readonly resume?: ResumeFrom;
   /** A streamed run's listener: model parts as they arrive, and step ends (step backends). */
   readonly listener?: StepListener;
+  /** Keys that sign every snapshot and that a snapshot read back must verify against (first one signs). */
+  readonly snapshotKeys?: readonly Buffer[];
 }
 
 /** What a resumed run starts from. */
@@ -69,6 +81,44 @@ export interface ResumeFrom {
   /** Decisions on the calls the snapshot paused before, by `approvalId`. */
   readonly approvals: Readonly<Record<string, ApprovalDecision>>;
   readonly resolveProvider?: ProviderResolver;
+  /** `continueFrom`: the new messages the conversation goes on with. */
+  readonly followUp?: readonly ModelMessage[];
+}
+
+/**
+ * The providers bound by the run that made a snapshot, by the snapshot object handed out: a conversation
+ * continued in the same process re-binds the very objects (their state and dependencies intact) without
+ * asking `resolveProvider`. Weak: a snapshot nobody holds lets its providers go.
+ */
+const liveProviders = new WeakMap<object, ReadonlyMap<string, object>>();
+
+/** The provider of each discovered tool, by the key a snapshot's entries give (`recorded[i]` is `tools[i]`). */
+function providersOf(
+  tools: readonly AnyTool[],
+  recorded: readonly SnapshotTool[],
+): ReadonlyMap<string, object> {
+  const providers = new Map<string, object>();
+  recorded.forEach((entry, i) => {
+    const instance = tools[i]!.origin?.instance;
+    if ("idType" in entry && instance)
+      providers.set(snapshotProviderKey(entry.providerClass, entry.idType, entry.id), instance);
+  });
+  return providers;
+}
+
+/**
+ * A resolver that answers from the providers a run of this process bound (handles mode re-binds through
+ * it), and asks `resolve` for any other.
+ */
+function withLive(
+  live: ReadonlyMap<string, object> | undefined,
+  resolve: ProviderResolver | undefined,
+): ProviderResolver | undefined {
+  if (!live || live.size === 0) return resolve;
+  return (providerClass, id) =>
+    live.get(snapshotProviderKey(providerClass, typeof id, id)) ??
+    live.get(snapshotProviderKey(providerClass, "bigint", id)) ??
+    resolve?.(providerClass, id);
 }
 
 /** A run's outcome across restarts: completed with an answer, or paused for approval. */
@@ -89,7 +139,11 @@ export interface RunOutcome extends RunRecord {
  */
 export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
   checkToolSchemas({ discovery: setup.strategies.some((s) => s instanceof ToolProviderStrategy) });
-  const resume = setup.resume;
+  const resume = setup.resume && {
+    ...setup.resume,
+    live: liveProviders.get(setup.resume.snapshot),
+    snapshot: readSnapshot(setup.resume.snapshot, setup.snapshotKeys),
+  };
   const store = new VisibilityStore(
     (resume?.snapshot.visibility as VisibilitySnapshot | undefined) ?? setup.resumeFrom,
   );
@@ -99,18 +153,28 @@ export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
   };
   if (resume) Object.assign(setup.events.counters, resume.snapshot.counters);
   const gate = new ApprovalGate(setup.approval, resume?.approvals);
+  let discoveries: RunDiscovery[] | undefined; // one per run: handles stay live across restarts
   for (let restarts = 0; ; restarts++) {
     const disclosure = disclosureFor(setup, store);
     const ownTools = disclosure ? toolsFrom(disclosure.initialTools(), setup.tools) : setup.tools;
-    const sources = await listSources(setup.sources, ownTools, setup.signal);
-    const tools = [...ownTools, ...sources.flatMap((s) => s.tools)];
-    const resumed = resume && restarts === 0 ? await resumeState(resume, tools) : undefined;
+    const sources = await listSources(setup.sources, ownTools, setup.signal, setup.events);
+    const listed = [...ownTools, ...sources.flatMap((s) => s.tools)];
+    discoveries ??= startDiscovery(setup.strategies, listed, withLive(resume?.live, resume?.resolveProvider));
+    const tools = [...listed, ...discoveries.flatMap((d) => d.tools)];
+    const handles = discoveries.find((d) => d.handles)?.handles;
+    const resumed = resume && restarts === 0 ? await resumeState(resume, tools, handles) : undefined;
+    const strategies = discoveries.map((d) => d.strategy);
     const session = new RunSession({
-      messages: resume ? resume.snapshot.history : setup.messages,
+      // A restart of a continued conversation starts from the snapshot and the new messages.
+      messages: !resume
+        ? setup.messages
+        : resumed
+          ? resume.snapshot.history
+          : [...resume.snapshot.history, ...(resume.followUp ?? [])],
       system: disclosure ? disclosure.render() : (setup.system as string | undefined),
       tools,
       sources,
-      strategies: disclosure ? [...setup.strategies, disclosure] : setup.strategies,
+      strategies: disclosure ? [...strategies, disclosure] : strategies,
       middleware: setup.middleware,
       settings: setup.settings,
       outputSchema: setup.outputSchema,
@@ -119,18 +183,30 @@ export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
       approvals: gate,
       ...resumed,
     });
-    const snapshotOf = (paused?: PausedCalls): RunSnapshot => ({
-      format: SNAPSHOT_FORMAT,
-      version: SNAPSHOT_VERSION,
-      history: structuredClone(session.history),
-      tools: session.registry.all().map((t) => snapshotTool(t, sourceNameOf)),
-      ...(paused ? { paused } : {}),
-      visibility: store.snapshot(),
-      iterations: total.iterations + session.iteration,
-      usage: addUsage(total.usage, session.usage),
-      counters: { ...setup.events.counters },
-      settings: setup.settings,
-    });
+    const snapshotOf = (paused?: PausedCalls): RunSnapshot => {
+      const bound = session.registry.all();
+      const recorded = bound.map((t) => snapshotTool(t, sourceNameOf));
+      const snapshot = signSnapshot(
+        {
+          format: SNAPSHOT_FORMAT,
+          version: SNAPSHOT_VERSION,
+          history: structuredClone(session.history),
+          tools: recorded,
+          ...(paused ? { paused } : {}),
+          visibility: store.snapshot(),
+          iterations: total.iterations + session.iteration,
+          usage: addUsage(total.usage, session.usage),
+          counters: { ...setup.events.counters },
+          settings: setup.settings,
+        },
+        setup.snapshotKeys,
+      );
+      liveProviders.set(
+        snapshot,
+        new Map([...providersOf(bound, recorded), ...(handles?.bindings.liveProviders() ?? [])]),
+      );
+      return snapshot;
+    };
     const end = await drive(setup.adapter, session, total.iterations, snapshotOf, setup.listener);
     const snapshot = snapshotOf(end.type === "pause" ? end.paused : undefined);
     total.iterations += end.iterations;
@@ -169,11 +245,43 @@ export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
   }
 }
 
-/** What a resumed run's first session starts with: its checked snapshot's calls, tools and notices. */
-async function resumeState(resume: ResumeFrom, offered: readonly AnyTool[]) {
+/**
+ * Each strategy as one run uses it: discovery in handles mode keeps the run's live providers and offers
+ * the handle tools of the classes known up front.
+ */
+function startDiscovery(
+  strategies: readonly ToolInjectionStrategy[],
+  tools: readonly AnyTool[],
+  resolveProvider: ProviderResolver | undefined,
+): RunDiscovery[] {
+  return strategies.map((strategy) =>
+    strategy instanceof ToolProviderStrategy
+      ? strategy.forRun({
+          classes: () => returnedProviderClasses(tools),
+          takenNames: tools.map((t) => t.name),
+          resolveProvider,
+        })
+      : { strategy, tools: [] },
+  );
+}
+
+/**
+ * What a resumed or continued run's first session starts with: its checked snapshot's calls, tools,
+ * notices and the names it lost, and a continued conversation's new messages.
+ */
+async function resumeState(
+  resume: ResumeFrom & { readonly live?: ReadonlyMap<string, object> },
+  offered: readonly AnyTool[],
+  handles: HandleDiscovery | undefined,
+) {
   checkSnapshot(resume.snapshot, new Set(offered.map((t) => t.name)));
-  const { tools, notices } = await restoreTools(resume.snapshot, resume.resolveProvider);
-  return { paused: resume.snapshot.paused, restored: tools, notices };
+  const { tools, notices, lost } = await restoreTools(
+    resume.snapshot,
+    resume.resolveProvider,
+    handles,
+    resume.live,
+  );
+  return { paused: resume.snapshot.paused, restored: tools, notices, lost, followUp: resume.followUp };
 }
 
 /**
@@ -201,20 +309,23 @@ async function drive(
 }
 
 /**
- * Every source's tools at the start of an attempt.
+ * Every source's tools at the start of an attempt; tools a source lists but cannot offer are reported.
  *
- * @throws ToolSourceClashError when a name is offered twice (by the runner's tools or another source).
+ * @throws ToolSourceError when a source cannot be listed (down, not connected)
+ * @throws ToolSourceClashError when a name is offered twice (by the runner's tools or another source)
  */
 async function listSources(
   sources: readonly DynamicToolSource[],
   ownTools: readonly AnyTool[],
   signal: AbortSignal | undefined,
+  events: RunEvents,
 ): Promise<SourceWithTools[]> {
   const owners = new Map(ownTools.map((t) => [t.name, "the runner's own tools"]));
   const listed: SourceWithTools[] = [];
   for (const source of sources) {
-    await source.open();
-    const tools = await source.listTools(signal);
+    const { tools, skipped } = await listSource(source, signal);
+    for (const { toolName, reason } of skipped)
+      events.emit({ type: "SourceToolSkipped", source: source.label, toolName, reason });
     for (const tool of tools) {
       const owner = owners.get(tool.name);
       if (owner) throw new ToolSourceClashError(tool.name, owner, source.label);

@@ -1,6 +1,10 @@
 import type { LanguageModel, ModelMessage } from "ai";
 import { AiSdkAdapter, type AiSdkAdapterSettings } from "../adapters/ai-sdk-adapter.js";
-import { McpClientToolSource, type McpClientLike } from "../adapters/mcp-client-source.js";
+import {
+  McpClientToolSource,
+  type McpClientLike,
+  type McpClientOptions,
+} from "../adapters/mcp-client-source.js";
 import type { DynamicToolSource } from "../loop/tool-source-port.js";
 import type { PromptTemplate } from "../disclosure/prompt-template.js";
 import type { PromptParams, VisibilityOverrides } from "../disclosure/section-visibility.js";
@@ -13,8 +17,9 @@ import type { ModelAdapter } from "../loop/model-port.js";
 import type { ApprovalDecision, ApprovalPredicate } from "../loop/approval-gate.js";
 import { DEFAULT_RUN_SETTINGS, withSettings, type RunSettings } from "../loop/run-settings.js";
 import type { RunSnapshot } from "../loop/run-snapshot.js";
+import { snapshotKeys, type SnapshotKey } from "../loop/snapshot-codec.js";
 import type { ToolInjectionStrategy } from "../strategies/tool-injection-strategy.js";
-import { ToolProviderStrategy } from "../strategies/tool-provider-strategy.js";
+import { ToolProviderStrategy, type ProviderBindingOptions } from "../strategies/tool-provider-strategy.js";
 import type { AnyTool } from "../tools/tool.js";
 import { toolsFrom, type ToolSource } from "../tools/tool-sources.js";
 import { ApprovalRequiredError } from "./approval-required-error.js";
@@ -29,8 +34,11 @@ export type PromptRunnerOptions =
   | { readonly model: LanguageModel; readonly modelSettings?: AiSdkAdapterSettings }
   | { readonly adapter: ModelAdapter | ConversationAdapter };
 
-/** Options of {@link PromptRunner.withToolProviderDiscovery}. */
-export interface DiscoveryOptions {
+/**
+ * Options of {@link PromptRunner.withToolProviderDiscovery}: the tool budget, and how discovered
+ * providers are reached (`binding`, default `"per-instance"`; see `ProviderBindingOptions`).
+ */
+export interface DiscoveryOptions extends ProviderBindingOptions {
   /** Most injected tools offered at once (least recently used go first). Default 64. */
   readonly maxInjectedTools?: number;
 }
@@ -43,13 +51,28 @@ export interface RunOptions<T> {
   readonly signal?: AbortSignal;
   /** Section visibility to resume from (the `visibility` of an earlier result). */
   readonly visibility?: VisibilitySnapshot;
+  /**
+   * Continue this conversation (the `snapshot` of a completed or paused run, from this process or
+   * another) with the prompt as the next user message: its history, discovered tools, section visibility
+   * and counters carry over. Calls the snapshot left waiting for a decision are not run (the model reads
+   * why); decide them with `resume` instead.
+   */
+  readonly continueFrom?: RunSnapshot;
+  /**
+   * With `continueFrom`: returns the provider of a discovered tool, by class (source name) and id, sync or
+   * async. Not needed for a snapshot of a run of this process: its providers are re-bound as they are.
+   */
+  readonly resolveProvider?: ProviderResolver;
 }
 
 /** Options of {@link PromptRunner.resume}. */
-export interface ResumeOptions<T> extends Omit<RunOptions<T>, "visibility"> {
+export interface ResumeOptions<T> extends Omit<RunOptions<T>, "visibility" | "continueFrom"> {
   /** Decisions on the snapshot's pending calls, by `approvalId`; undecided ones pause the run again. */
   readonly approvals?: Readonly<Record<string, ApprovalDecision>>;
-  /** Returns the live provider of a discovered tool, by class (source name) and id; sync or async. */
+  /**
+   * Returns the provider of a discovered tool, by class (source name) and id; sync or async. Not needed
+   * for a snapshot of a run of this process: its providers are re-bound as they are.
+   */
   readonly resolveProvider?: ProviderResolver;
 }
 
@@ -65,6 +88,8 @@ export interface RunnerConfig {
   readonly settings: RunSettings;
   readonly sources: readonly DynamicToolSource[];
   readonly approval?: ApprovalPredicate;
+  /** Keys that sign snapshots and verify those read back (the first signs). */
+  readonly snapshotKeys?: readonly Buffer[];
 }
 
 export const DEFAULT_MAX_ITERATIONS = DEFAULT_RUN_SETTINGS.maxIterations;
@@ -106,23 +131,33 @@ export class PromptRunner {
     return this.derive({ tools: toolsFrom(sources, this.config.tools) });
   }
 
-  /** Turns on discovery: `@ToolProvider` instances returned by tools add their tools to the run. */
+  /**
+   * Turns on discovery: `@ToolProvider` instances returned by tools add their tools to the run, under
+   * their own names (`binding: "per-instance"`, the default), or through handles (`binding: "handles"`:
+   * one stable tool per class and method, the instance named by a handle argument). Without a
+   * `handleKey`, handles are signed with a random key drawn here, valid only for this runner.
+   */
   withToolProviderDiscovery(options: DiscoveryOptions = {}): this {
     const others = this.config.strategies.filter((s) => !(s instanceof ToolProviderStrategy));
+    const { maxInjectedTools: _budget, ...binding } = options;
     return this.derive({
-      strategies: [...others, new ToolProviderStrategy()],
+      strategies: [...others, new ToolProviderStrategy(binding)],
       settings: withSettings(this.config.settings, { maxInjectedTools: options.maxInjectedTools }),
     });
   }
 
   /**
-   * Adds the tools of an MCP server, through a connected client of `@modelcontextprotocol/sdk`: they
-   * join every run, calls go to the server, and when it announces `notifications/tools/list_changed` the
-   * run re-lists them and injects or removes tools between steps. A name offered twice is a
-   * `ToolSourceClashError` at the start of the run.
+   * Adds the tools of an MCP server, through a connected client of the official SDK (v1
+   * `@modelcontextprotocol/sdk` or v2 `@modelcontextprotocol/client`; either protocol revision): they
+   * join every run under names that obey the naming contract (`options.prefix` first, when given), calls
+   * go to the server under its own names, and when it announces a change (on 2026-07-28 through a
+   * `subscriptions/listen` stream) or its list's `ttlMs` passes, the run re-lists them and injects,
+   * replaces or removes tools between steps. A name offered twice at the start of a run is a
+   * `ToolSourceClashError`; later, the name stays with whoever had it and the newcomer is reported
+   * (`SourceToolSkipped`). A server that cannot be listed fails the run with `ToolSourceError`.
    */
-  withMcpClient(client: McpClientLike): this {
-    return this.derive({ sources: [...this.config.sources, new McpClientToolSource(client)] });
+  withMcpClient(client: McpClientLike, options?: McpClientOptions): this {
+    return this.derive({ sources: [...this.config.sources, new McpClientToolSource(client, options)] });
   }
 
   /**
@@ -183,6 +218,18 @@ export class PromptRunner {
     return this.withSetting({ maxOutputRepairs: repairs });
   }
 
+  /**
+   * Signs every snapshot this runner hands out (HMAC-SHA-256 over its canonical JSON form), and makes
+   * `resume` and `continueFrom` refuse, with `SnapshotIntegrityError` and before anything runs, a snapshot
+   * that is unsigned, altered, truncated or signed with another key. A list rotates keys: the first signs,
+   * any verifies.
+   *
+   * @throws InvalidSettingError for no key (an unset environment variable) or one shorter than 16 bytes.
+   */
+  withSnapshotKey(key: SnapshotKey | readonly SnapshotKey[] | undefined): this {
+    return this.derive({ snapshotKeys: snapshotKeys(key) });
+  }
+
   /** Longest tool result text sent to the model (default 16 000 characters). */
   withMaxResultChars(chars: number): this {
     return this.withSetting({ maxResultChars: chars });
@@ -197,9 +244,7 @@ export class PromptRunner {
     prompt: string | readonly ModelMessage[],
     options: RunOptions<T> = {},
   ): Promise<ToolLoopResult<T>> {
-    const messages: ModelMessage[] =
-      typeof prompt === "string" ? [{ role: "user", content: prompt }] : [...prompt];
-    return this.execute(options, { messages, resumeFrom: options.visibility });
+    return this.execute(options, startOf(prompt, options));
   }
 
   /**
@@ -216,10 +261,15 @@ export class PromptRunner {
     snapshot: RunSnapshot,
     options: ResumeOptions<T> = {},
   ): Promise<ToolLoopResult<T>> {
-    return this.execute(options, {
-      messages: [],
-      resume: { snapshot, approvals: options.approvals ?? {}, resolveProvider: options.resolveProvider },
-    });
+    return this.execute(options, resumeOf(snapshot, options));
+  }
+
+  /**
+   * {@link resume}, streaming: the same parts as {@link stream} (decided calls' results first, then the
+   * run), and the same `result`.
+   */
+  resumeStream<T = string>(snapshot: RunSnapshot, options: ResumeOptions<T> = {}): RunStream<T> {
+    return new RunStream<T>((hooks) => this.execute(options, resumeOf(snapshot, options), hooks));
   }
 
   /**
@@ -229,11 +279,7 @@ export class PromptRunner {
    * stream protocol (`toUIMessageStreamResponse()`), so `useChat` can show a run as it goes.
    */
   stream<T = string>(prompt: string | readonly ModelMessage[], options: RunOptions<T> = {}): RunStream<T> {
-    const messages: ModelMessage[] =
-      typeof prompt === "string" ? [{ role: "user", content: prompt }] : [...prompt];
-    return new RunStream<T>((hooks) =>
-      this.execute(options, { messages, resumeFrom: options.visibility }, hooks),
-    );
+    return new RunStream<T>((hooks) => this.execute(options, startOf(prompt, options), hooks));
   }
 
   /** Runs the prompt and returns the answer as an instance of `target` (or JSON of a schema). */
@@ -255,7 +301,7 @@ export class PromptRunner {
 
   private async execute<T>(
     options: RunOptions<T>,
-    start: Pick<RunSetup, "messages" | "resumeFrom" | "resume">,
+    start: RunStart,
     stream?: StreamHooks,
   ): Promise<ToolLoopResult<T>> {
     const output = options.output === undefined ? undefined : resolveOutput(options.output);
@@ -296,6 +342,31 @@ export class PromptRunner {
     const Self = this.constructor as new (options: PromptRunnerOptions, config: RunnerConfig) => this;
     return new Self({ adapter: this.config.adapter }, { ...this.config, ...patch });
   }
+}
+
+type RunStart = Pick<RunSetup, "messages" | "resumeFrom" | "resume">;
+
+/** Where a run starts: from the prompt, or from `continueFrom`'s snapshot with the prompt as its next message. */
+function startOf(prompt: string | readonly ModelMessage[], options: RunOptions<unknown>): RunStart {
+  const messages: ModelMessage[] =
+    typeof prompt === "string" ? [{ role: "user", content: prompt }] : [...prompt];
+  if (options.continueFrom === undefined) return { messages, resumeFrom: options.visibility };
+  return {
+    messages: [],
+    resume: {
+      snapshot: options.continueFrom,
+      approvals: {},
+      resolveProvider: options.resolveProvider,
+      followUp: messages,
+    },
+  };
+}
+
+function resumeOf(snapshot: RunSnapshot, options: ResumeOptions<unknown>): RunStart {
+  return {
+    messages: [],
+    resume: { snapshot, approvals: options.approvals ?? {}, resolveProvider: options.resolveProvider },
+  };
 }
 
 /** A run's answer, or the typed error of a run that is waiting for approval. */

@@ -3,6 +3,7 @@ import {
   createUIMessageStream,
   createUIMessageStreamResponse,
   pipeUIMessageStreamToResponse,
+  type UIMessage,
   type UIMessageChunk,
 } from "ai";
 import type { ToolLoopEvent } from "../events/tool-loop-event.js";
@@ -27,6 +28,17 @@ export type RunStreamPart =
       /** The text the model reads (an error message when `isError`). */
       readonly output: string;
       readonly isError: boolean;
+      /** A person denied the call (it did not run; `output` says so, with the reason). */
+      readonly denied?: boolean;
+    }
+  /** The run paused before this call: it waits for a person's decision (`resume` with `approvals`). */
+  | {
+      readonly type: "tool-approval-request";
+      /** The key of the decision in `resume`'s `approvals` (the call's id). */
+      readonly approvalId: string;
+      readonly toolCallId: string;
+      readonly toolName: string;
+      readonly input: unknown;
     }
   | { readonly type: "tools-injected"; readonly names: readonly string[] }
   | { readonly type: "tools-removed"; readonly names: readonly string[] }
@@ -59,6 +71,14 @@ export class RunStream<T> {
     };
     this.result = start(hooks).then(
       (result) => {
+        for (const { approvalId, toolName, input } of result.pendingApprovals)
+          channel.push({
+            type: "tool-approval-request",
+            approvalId,
+            toolCallId: approvalId,
+            toolName,
+            input,
+          });
         channel.push({ type: "finish", result });
         channel.end();
         return result;
@@ -73,11 +93,15 @@ export class RunStream<T> {
 
   /**
    * The run in the AI SDK's UI message stream protocol (what `useChat` reads): text, each tool call as a
-   * dynamic tool part with its input and output, and tool-set changes as `data-tools` parts.
+   * dynamic tool part with its input and output, tool-set changes as `data-tools` parts, and a paused
+   * run's calls as tool approval requests (the part's `approval-requested` state; `useChat`'s
+   * `addToolApprovalResponse` answers them). A resumed run's stream continues the paused assistant
+   * message: decided calls' outputs (or `output-denied`) arrive first.
    */
-  toUIMessageStream(): ReadableStream<UIMessageChunk> {
+  toUIMessageStream(options: UIStreamOptions = {}): ReadableStream<UIMessageChunk> {
     const parts = this.parts;
     return createUIMessageStream({
+      originalMessages: options.originalMessages as UIMessage[] | undefined,
       execute: async ({ writer }) => {
         const text = { id: 0, open: false };
         writer.write({ type: "start" });
@@ -95,14 +119,28 @@ export class RunStream<T> {
   }
 
   /** A `Response` streaming {@link toUIMessageStream} (for route handlers: Next.js, Hono, Bun...). */
-  toUIMessageStreamResponse(init?: ResponseInit): Response {
-    return createUIMessageStreamResponse({ ...init, stream: this.toUIMessageStream() });
+  toUIMessageStreamResponse(init?: ResponseInit & UIStreamOptions): Response {
+    const { originalMessages, ...responseInit } = init ?? {};
+    return createUIMessageStreamResponse({
+      ...responseInit,
+      stream: this.toUIMessageStream({ originalMessages }),
+    });
   }
 
   /** Writes {@link toUIMessageStream} to a Node `ServerResponse`. */
-  pipeUIMessageStreamToResponse(response: ServerResponse): void {
-    pipeUIMessageStreamToResponse({ response, stream: this.toUIMessageStream() });
+  pipeUIMessageStreamToResponse(response: ServerResponse, options: UIStreamOptions = {}): void {
+    pipeUIMessageStreamToResponse({ response, stream: this.toUIMessageStream(options) });
   }
+}
+
+/** Options of the UI message streams of a {@link RunStream}. */
+export interface UIStreamOptions {
+  /**
+   * The messages the page sent (`useChat`'s request `messages`). When the last one is an assistant
+   * message (a paused run the page answered with `addToolApprovalResponse`), the stream continues that
+   * message, under its id, instead of starting a new one.
+   */
+  readonly originalMessages?: readonly UIMessage[];
 }
 
 /** What a run hands its drivers and events to feed a stream. */
@@ -134,6 +172,7 @@ function eventPart(event: ToolLoopEvent): RunStreamPart | undefined {
         toolName: event.toolName,
         output: event.message,
         isError: true,
+        ...(event.reason === "denied" ? { denied: true } : {}),
       };
     case "ToolsInjected":
       return { type: "tools-injected", names: event.toolNames };
@@ -166,7 +205,10 @@ function uiChunks(part: RunStreamPart, text: { id: number; open: boolean }): UIM
           dynamic: true,
         },
       ];
+    case "tool-approval-request":
+      return [{ type: "tool-approval-request", approvalId: part.approvalId, toolCallId: part.toolCallId }];
     case "tool-result":
+      if (part.denied) return [{ type: "tool-output-denied", toolCallId: part.toolCallId }];
       return [
         part.isError
           ? { type: "tool-output-error", toolCallId: part.toolCallId, errorText: part.output, dynamic: true }

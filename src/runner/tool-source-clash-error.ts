@@ -8,8 +8,8 @@ export class ToolSourceClashError extends EntityToolsError {
     readonly secondSource: string,
   ) {
     super(
-      `The tool "${toolName}" is offered by both ${firstSource} and ${secondSource}: rename one of them ` +
-        "(a tool name must reach exactly one tool)",
+      `The tool "${toolName}" is offered by both ${firstSource} and ${secondSource}: rename one of them, ` +
+        "or give the server a prefix with withMcpClient(client, { prefix }) (a tool name must reach exactly one tool)",
     );
   }
 }

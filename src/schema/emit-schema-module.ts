@@ -12,11 +12,14 @@ export function emitSchemaModule(source: GeneratedSource, outFile: string): stri
     const binding = exportName === name ? name : `${exportName} as ${name}`;
     return `import { ${binding} } from "${importPath(outFile, file)}";`;
   });
+  // `returns` only when a tool returns providers, so modules without any stay as they were.
+  const returns = Object.keys(source.returns).length > 0 ? { returns: source.returns } : {};
   const data = JSON.stringify(
     {
       command: commandFor(source, outFile),
       tools: source.tools,
       outputs: source.outputs,
+      ...returns,
       ...classFacts(source),
     },
     null,

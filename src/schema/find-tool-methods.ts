@@ -3,6 +3,7 @@ import ts from "./typescript.js";
 import type { InputType } from "./generated-schemas.js";
 import { SchemaSourceError } from "./schema-source-error.js";
 import type { ClassImport, SourceClasses } from "./source-classes.js";
+import { returnedProviders } from "./returned-providers.js";
 import { TypeReading } from "./type-reading.js";
 
 /** One parameter of an `@LlmTool` method as the schema generator sees it. */
@@ -32,6 +33,8 @@ export interface SourceToolMethod {
   readonly parameters: readonly SourceParameter[];
   /** `@LlmTool({ parameters })` given explicitly: its schema wins, nothing is generated. */
   readonly explicitSchema: boolean;
+  /** The `@ToolProvider` classes it can return (see `returnedProviders`). */
+  readonly returns: readonly string[];
 }
 
 /** Every `@LlmTool` method of the classes (declarations and class expressions) in one source file. */
@@ -59,6 +62,7 @@ export function findToolMethods(
             classImport,
             methodName,
             explicitSchema,
+            returns: returnedProviders(member, checker, classes),
             parameters: member.parameters.map((p) =>
               describeParameter(p, sourceFile, checker, explicitSchema ? undefined : { classes, label }),
             ),

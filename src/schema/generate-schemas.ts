@@ -30,6 +30,8 @@ export interface GeneratedSource {
   readonly hiddenFields: Readonly<Record<string, readonly string[]>>;
   /** The request, for the command the module quotes: the project, and the `--type`s asked for. */
   readonly request: { readonly project: string; readonly outputTypes: readonly string[] };
+  /** The provider classes each tool method (`Class.method`) can return, for methods that return any. */
+  readonly returns: Readonly<Record<string, readonly string[]>>;
 }
 
 const SYNTHETIC_PREFIX = "__EntityToolsInput_";
@@ -60,6 +62,7 @@ export function generateSchemas(options: GenerateSchemasOptions): GeneratedSourc
 
   const methods: { method: SourceToolMethod; synthetic: string }[] = [];
   const appended = new Map<string, string>();
+  const returns: Record<string, readonly string[]> = {};
   const outputs = new Map<string, string>(); // output class → the file it is found in
   for (const sourceFile of sources) {
     for (const name of findOutputClasses(sourceFile, checker, classes))
@@ -67,6 +70,7 @@ export function generateSchemas(options: GenerateSchemasOptions): GeneratedSourc
     const blocks: string[] = [];
     for (const method of findToolMethods(sourceFile, checker, classes)) {
       if (method.classImport) classes.add(method.className, method.classImport, sourceFile.fileName);
+      if (method.returns.length > 0) returns[`${method.className}.${method.methodName}`] = method.returns;
       if (method.explicitSchema) continue;
       const synthetic = `${SYNTHETIC_PREFIX}${methods.length}`;
       methods.push({ method, synthetic });
@@ -151,6 +155,7 @@ export function generateSchemas(options: GenerateSchemasOptions): GeneratedSourc
     outputTypes,
     hiddenFields,
     request: { project: options.project, outputTypes: options.outputTypes ?? [] },
+    returns: sortKeys(returns),
   };
 }
 

@@ -47,4 +47,9 @@ export interface GeneratedSchemas {
   readonly hiddenFields?: Readonly<Record<string, readonly string[]>>;
   /** The command that wrote the module (its own paths), quoted by every "schema missing or stale" error. */
   readonly command?: string;
+  /**
+   * The `@ToolProvider` classes (names in `classes`) each tool method (`Class.method`) can return, alone
+   * or in a collection: what handles mode offers from a run's first step.
+   */
+  readonly returns?: Readonly<Record<string, readonly string[]>>;
 }

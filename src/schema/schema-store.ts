@@ -18,6 +18,8 @@ interface Store {
   outputTypes: Map<string, InputType>;
   /** The command of the last module registered, for error hints. */
   command?: string;
+  /** `Class.method` → the provider classes it can return, by name. */
+  returns?: Map<string, readonly string[]>;
 }
 
 // One store per process, shared by every copy of the package (a build and its sources in one test run).
@@ -44,6 +46,8 @@ export const SCHEMA_COMMAND =
 export function registerToolSchemas(schemas: GeneratedSchemas): void {
   for (const [key, schema] of Object.entries(schemas.tools)) store.tools.set(key, schema);
   for (const [key, schema] of Object.entries(schemas.outputs)) store.outputs.set(key, schema);
+  store.returns ??= new Map();
+  for (const [key, names] of Object.entries(schemas.returns ?? {})) store.returns.set(key, names);
   for (const [name, cls] of Object.entries(schemas.classes ?? {})) {
     store.names.set(cls, name);
     store.classes.set(name, cls);
@@ -101,4 +105,16 @@ export function findOutputSchema(cls: Function): JsonSchema | undefined {
 /** A class the generated modules named, for building typed input. */
 export function findGeneratedClass(name: string): GeneratedClass | undefined {
   return store.classes.get(name);
+}
+
+/**
+ * The provider classes a tool method of `cls` (the class that declares it) can return, as the generated
+ * module recorded them; `undefined` when no registered module says.
+ */
+export function findReturnedClasses(
+  cls: Function,
+  methodName: string,
+): readonly GeneratedClass[] | undefined {
+  const names = store.returns?.get(`${sourceNameOf(cls)}.${methodName}`);
+  return names?.flatMap((name) => store.classes.get(name) ?? []);
 }

@@ -23,6 +23,25 @@ export type ValidationOutcome = { ok: true } | { ok: false; problems: string[] }
 
 /** Validates `value` against `schema`; its validator is compiled on first use and cached. */
 export function validateAgainst(schema: JsonSchema, value: unknown): ValidationOutcome {
+  const validator = validatorFor(schema);
+  if (validator(value)) return { ok: true };
+  return { ok: false, problems: (validator.errors ?? []).map(describeError) };
+}
+
+/**
+ * Why `schema` cannot be used to validate anything (ajv cannot compile it), or `undefined` when it can; a
+ * usable schema's validator is then cached as {@link validateAgainst} would.
+ */
+export function schemaProblem(schema: JsonSchema): string | undefined {
+  try {
+    validatorFor(schema);
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
+function validatorFor(schema: JsonSchema): ValidateFunction {
   let validator = byObject.get(schema);
   if (!validator) {
     const content = JSON.stringify(schema);
@@ -38,8 +57,7 @@ export function validateAgainst(schema: JsonSchema, value: unknown): ValidationO
     }
     byObject.set(schema, validator);
   }
-  if (validator(value)) return { ok: true };
-  return { ok: false, problems: (validator.errors ?? []).map(describeError) };
+  return validator;
 }
 
 function compile(schema: JsonSchema): ValidateFunction {

@@ -30,15 +30,29 @@ export interface RestartRequest {
   readonly reason: string;
 }
 
+/** A provider that handle discovery made live: reported as `ToolProviderDiscovered` with its handle. */
+export interface DiscoveredProvider {
+  readonly instance: object;
+  /** Its id as text. */
+  readonly instanceId: string;
+  readonly handle: string;
+  /** The handle tools that run on it. */
+  readonly tools: readonly string[];
+  /** An older instance with the same identity was live before. */
+  readonly replaced: boolean;
+}
+
 /**
  * The change a strategy asks for: tools to add and names to remove. `notices` are appended to the result
- * the model sees (discovery explains a skipped provider this way); `restart` asks for a new start instead.
+ * the model sees (discovery explains a skipped provider this way); `restart` asks for a new start instead;
+ * `discovered` reports providers reached through handles (their tools are not new).
  */
 export interface ToolInjectionResult {
   readonly add?: readonly AnyTool[];
   readonly remove?: readonly string[];
   readonly notices?: readonly string[];
   readonly restart?: RestartRequest;
+  readonly discovered?: readonly DiscoveredProvider[];
 }
 
 /** Decides, after every successful tool call, which tools to add or remove before the next model call. */

@@ -1,7 +1,11 @@
 import { bindProviderTools } from "../tools/bind-tools.js";
+import type { ProviderResolver } from "../tools/entity-handle-bindings.js";
+import { EntityHandleCodec, type HandleKey } from "../tools/entity-handle.js";
 import { InvalidToolProviderError } from "../tools/errors.js";
 import { extractProviders } from "../tools/extract-providers.js";
+import { providerOptionsOf } from "../tools/provider-identity.js";
 import type { AnyTool } from "../tools/tool.js";
+import { HandleDiscovery } from "./handle-discovery.js";
 import type {
   ToolInjectionContext,
   ToolInjectionResult,
@@ -9,14 +13,93 @@ import type {
 } from "./tool-injection-strategy.js";
 
 /**
+ * How discovered providers are reached: `"per-instance"` binds each provider's tools under its own names
+ * (`customer_c123_getAverageSpend`); `"handles"` offers one tool per class and method
+ * (`customer_getAverageSpend`) that takes the provider's handle as an argument.
+ */
+export type ProviderBinding = "per-instance" | "handles";
+
+/** Options of {@link ToolProviderStrategy} (and of `withToolProviderDiscovery`). */
+export interface ProviderBindingOptions {
+  /** Default `"per-instance"`. */
+  readonly binding?: ProviderBinding;
+  /**
+   * Handles mode: classes whose tools are offered from the first step, so the tool list never changes.
+   * Default: the classes the generated schema module says the run's tools can return (transitively);
+   * a class known neither way has its tools added once, at its first discovery.
+   */
+  readonly classes?: readonly Function[];
+  /**
+   * Handles mode: the key handles are signed with. Default: a random key per runner, so handles are
+   * then valid only within that runner (and process). Give every process that must accept another's
+   * handles the same key.
+   */
+  readonly handleKey?: HandleKey;
+  /**
+   * Handles mode: the live provider of a valid handle this run has not seen (one minted by another
+   * runner or process, or before a resume), by class source name and id; sync or async. Default: the
+   * `resolveProvider` given to `resume`, else such handles are refused.
+   */
+  readonly resolveProvider?: ProviderResolver;
+}
+
+/** What discovery contributes to one run: the strategy that sees its tool results, and tools from the start. */
+export interface RunDiscovery {
+  readonly strategy: ToolInjectionStrategy;
+  readonly tools: readonly AnyTool[];
+  /** Handles mode: the run's handle discovery (for restoring a snapshot's handle tools). */
+  readonly handles?: HandleDiscovery;
+}
+
+/**
  * Discovery: when a tool returns `@ToolProvider` instances (alone, or in an array, `Set`, `Map` or other
  * collection), their `@LlmTool` methods become tools bound to those instances. Provider methods are
  * tools like any other, so a provider returned by a provider's tool is discovered the same way.
  *
  * A provider without a usable id does not end the run: it is skipped and the model is told why.
+ *
+ * In handles mode (see {@link ProviderBinding}) the providers become live under their handles instead;
+ * each run gets its own {@link HandleDiscovery} from {@link forRun}. Used directly as a strategy, one
+ * strategy object is one run.
  */
 export class ToolProviderStrategy implements ToolInjectionStrategy {
+  readonly binding: ProviderBinding;
+  private readonly codec: EntityHandleCodec | undefined;
+  private direct: HandleDiscovery | undefined;
+
+  /** @throws InvalidToolProviderError for a class in `classes` that is not a `@ToolProvider`. */
+  constructor(private readonly options: ProviderBindingOptions = {}) {
+    for (const cls of options.classes ?? [])
+      if (!providerOptionsOf(cls))
+        throw new InvalidToolProviderError(cls, "it is in `classes` but not decorated with @ToolProvider");
+    this.binding = options.binding ?? "per-instance";
+    this.codec = this.binding === "handles" ? new EntityHandleCodec(options.handleKey) : undefined;
+  }
+
+  /**
+   * Discovery for one run. `classes` are the classes known up front when the options name none;
+   * `takenNames` the names of the run's other tools; `resolveProvider` the resume's resolver.
+   */
+  forRun(run: {
+    readonly classes?: () => readonly Function[];
+    readonly takenNames: Iterable<string>;
+    readonly resolveProvider?: ProviderResolver;
+  }): RunDiscovery {
+    if (!this.codec) return { strategy: this, tools: [] };
+    const handles = new HandleDiscovery({
+      codec: this.codec,
+      resolveProvider: this.options.resolveProvider ?? run.resolveProvider,
+      classes: this.options.classes ?? run.classes?.() ?? [],
+      takenNames: run.takenNames,
+    });
+    return { strategy: handles, tools: handles.initialTools(), handles };
+  }
+
   evaluateToolResult(context: ToolInjectionContext): ToolInjectionResult {
+    if (this.codec) {
+      this.direct ??= this.forRun({ takenNames: context.currentTools.map((t) => t.name) }).handles!;
+      return this.direct.evaluateToolResult(context);
+    }
     const add: AnyTool[] = [];
     const notices: string[] = [];
     let providers: object[];

@@ -5,3 +5,6 @@ export type { ToolNameMatcher, ScriptedRequest } from "./scripted-language-model
 export { generateResult } from "./generate-result.js";
 export type { ScriptedTurn, ScriptedToolCall } from "./generate-result.js";
 export type { RecordedStep, RecordedCall } from "./run-recorder.js";
+export { startAnthropicMessagesMock, MESSAGES_MOCK_USAGE } from "./anthropic-messages-mock.js";
+export type { AnthropicMessagesMock, MessagesReply, MessagesRequest } from "./anthropic-messages-mock.js";
+export { InMemoryConversationStore } from "./in-memory-conversation-store.js";

@@ -34,7 +34,7 @@ function bindMethod(
   name: string,
   id: Pick<ToolOrigin, "instanceId" | "instanceKey">,
 ): AnyTool {
-  const { metadata, parameters, types } = method;
+  const { metadata } = method;
   const origin: ToolOrigin = {
     instance,
     providerClass: instance.constructor,
@@ -47,15 +47,24 @@ function bindMethod(
     inputSchema: method.inputSchema,
     origin,
     ...(metadata.needsApproval ? { needsApproval: true } : {}),
-    // Input arrives validated; positions follow the declared parameter order, each value converted to its
-    // declared type, and an absent optional parameter is passed as undefined so its default applies.
-    execute: (input: never) => {
-      const fields = input as Record<string, unknown>;
-      const args = parameters.map((p) =>
-        Object.hasOwn(fields, p) ? toDeclaredType(fields[p], types?.[p]) : undefined,
-      );
-      const fn = (instance as Record<string, Function>)[metadata.methodName] as Function;
-      return fn.apply(instance, args) as unknown;
-    },
+    execute: (input: never) => callToolMethod(instance, method, input as Record<string, unknown>),
   };
+}
+
+/**
+ * Calls a tool method of `instance` with a validated input. Positions follow the declared parameter
+ * order, each value converted to its declared type; an absent optional parameter is passed as undefined
+ * so its default applies; properties that are not parameters (a handle) are not passed.
+ */
+export function callToolMethod(
+  instance: object,
+  method: ToolMethod,
+  fields: Readonly<Record<string, unknown>>,
+): unknown {
+  const { metadata, parameters, types } = method;
+  const args = parameters.map((p) =>
+    Object.hasOwn(fields, p) ? toDeclaredType(fields[p], types?.[p]) : undefined,
+  );
+  const fn = (instance as Record<string, Function>)[metadata.methodName] as Function;
+  return fn.apply(instance, args) as unknown;
 }

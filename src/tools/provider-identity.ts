@@ -5,7 +5,8 @@ import { InvalidToolProviderError } from "./errors.js";
 // Per class: discovery asks this for every element of every tool result, and reflect-metadata is slow.
 const optionsCache = new WeakMap<Function, ResolvedToolProviderOptions | null>();
 
-function providerOptionsOf(cls: Function): ResolvedToolProviderOptions | undefined {
+/** The `@ToolProvider` options of a class (its prefix with the default applied), if it is one. */
+export function providerOptionsOf(cls: Function): ResolvedToolProviderOptions | undefined {
   let options = optionsCache.get(cls);
   if (options === undefined) {
     options = withSourcePrefix(getToolProviderOptions(cls)) ?? null;

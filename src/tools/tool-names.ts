@@ -51,6 +51,30 @@ export function disambiguatedToolName(name: string, identity: string, attempt: n
   return `${name.slice(0, MAX_TOOL_NAME_LENGTH - HASH_SUFFIX_LENGTH)}_${shortHash(`${identity}#${attempt}`)}`;
 }
 
+/**
+ * The name of a handle tool: `<prefix>_<method>`, one per provider class and method (the instance is an
+ * argument), made valid as {@link plainToolName} does.
+ */
+export function handleToolName(prefix: string, method: string): string {
+  return plainToolName(`${prefix}_${method}`);
+}
+
+/**
+ * `name` for a channel that allows fewer than 64 characters (a backend that prefixes our names, such as
+ * Claude Code's `mcp__<server>__`): unchanged when it fits, else its start, a hash of the whole name (so
+ * two different names never meet) and, when there is room, its last `_` part (the method, which tells a
+ * provider's tools apart for the model).
+ */
+export function fittedToolName(name: string, maxLength: number): string {
+  if (name.length <= maxLength) return name;
+  const suffix = `_${shortHash(name)}`;
+  const cut = name.lastIndexOf("_");
+  const tail = cut > 0 ? name.slice(cut) : "";
+  const room = maxLength - suffix.length - tail.length;
+  if (tail && room >= 1) return `${name.slice(0, room)}${suffix}${tail}`;
+  return `${name.slice(0, Math.max(1, maxLength - suffix.length))}${suffix}`;
+}
+
 /** The name of a plain tool (a method name or an explicit name), made valid the same way. */
 export function plainToolName(name: string): string {
   if (isValidToolName(name)) return name;

@@ -38,6 +38,21 @@ export interface Tool<Input = never, Output = unknown> {
   readonly origin?: ToolOrigin;
   /** The run stops before each call until it is approved (`@LlmTool({ needsApproval })`). */
   readonly needsApproval?: boolean;
+  /**
+   * A problem with a schema-valid input that the schema cannot express (a handle's signature): the call
+   * then fails as invalid input before it is judged for approval, and nothing runs.
+   */
+  readonly checkInput?: (input: Readonly<Record<string, unknown>>) => string | undefined;
+  /** Set on a handle tool: the provider class and method it calls, on the instance its handle names. */
+  readonly handleTarget?: HandleTarget;
+}
+
+/** What a handle tool calls (see `binding: "handles"`). */
+export interface HandleTarget {
+  readonly providerClass: Function;
+  readonly methodName: string;
+  /** The input property that carries the handle. */
+  readonly parameter: string;
 }
 
 /** A tool with its input type erased, as registries and strategies hold it. */

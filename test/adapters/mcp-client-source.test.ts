@@ -78,7 +78,7 @@ describe("runner.withMcpClient", () => {
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ToolSourceClashError);
     expect((error as Error).message).toBe(
-      'The tool "findCustomers" is offered by both the runner\'s own tools and mcp:shop: rename one of them (a tool name must reach exactly one tool)',
+      'The tool "findCustomers" is offered by both the runner\'s own tools and mcp:shop: rename one of them, or give the server a prefix with withMcpClient(client, { prefix }) (a tool name must reach exactly one tool)',
     );
     expect(model.doGenerateCalls).toHaveLength(0);
   });

@@ -16,7 +16,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ["src/loop"],
   ["src/adapters", "src/disclosure"],
   ["src/runner"],
-  ["src/testing", "src/codex", "src/mcp"],
+  ["src/testing", "src/codex", "src/mcp", "src/claude"],
   ["src/index.ts"],
 ];
 

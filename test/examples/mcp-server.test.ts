@@ -4,6 +4,9 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { mkdtempSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { serveHttp } from "../../examples/mcp-server/server.js";
 
@@ -54,4 +57,46 @@ describe("examples/mcp-server", () => {
     expect(seen.spend).toEqual([{ type: "text", text: '{"amount":46.83,"currency":"USD"}' }]);
     expect((await second.listTools()).tools.map((t) => t.name)).toEqual(["searchCustomer", "findCustomers"]);
   });
+
+  it("over Streamable HTTP: an unknown session id is answered 404, as the spec says", async () => {
+    const { url, close } = await serveHttp(0);
+    closers.push(close);
+    const response = await fetch(url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-session-id": "no-such-session",
+        "mcp-protocol-version": "2025-11-25",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
+    expect(response.status).toBe(404);
+  });
+
+  it("over Streamable HTTP: a legacy session unused past sessionIdleMs is closed", async () => {
+    const served = await serveHttp(0, { sessionIdleMs: 40 });
+    closers.push(served.close);
+    const client = new Client({ name: "idle", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(served.url)));
+    expect(served.sessions()).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(served.sessions()).toBe(0);
+    expect(await client.listTools().catch((e: unknown) => String(e))).toMatch(/404|Session not found/);
+  });
+
+  it("starts when launched through a symlink", async () => {
+    const link = path.join(mkdtempSync(path.join(tmpdir(), "mcp-link-")), "shop-server.ts");
+    symlinkSync(path.resolve("examples/mcp-server/server.ts"), link);
+    const client = new Client({ name: "test", version: "1.0.0" });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: ["--import", "tsx", link],
+        stderr: "ignore",
+      }),
+    );
+    closers.push(() => client.close());
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["searchCustomer", "findCustomers"]);
+  }, 60_000);
 });

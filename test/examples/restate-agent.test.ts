@@ -1,6 +1,8 @@
 // examples/restate-agent on a real restate-server (npm @restatedev/restate-server, on 127.0.0.1): the
 // service process dies in the middle of a run, is started again, and the run finishes from the journal,
 // every completed tool call executed exactly once; the refund waits for an approval sent to the workflow.
+// A process that dies inside the refund, after the money moved, does not move it again (idempotency
+// key); a conversation kept in the Conversation virtual object goes on in a later turn.
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -51,17 +53,36 @@ afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
+/** The effect lines so far (refunds carry their idempotency key). */
+const effectLines = (file: string) => readFileSync(file, "utf8").trim().split("\n");
+
 describe("examples/restate-agent on restate-server", () => {
+  const work = mkdtempSync(path.join(tmpdir(), "restate-"));
+  dirs.push(work);
+  const effects = path.join(work, "effects.log");
+  let ingress = 0;
+  let service = 0;
+  let running: ReturnType<typeof start> | undefined;
+  const serviceEnv = () => ({ PORT: String(service), EFFECTS_FILE: effects });
+  const serviceArgs = ["--import", "tsx", "examples/restate-agent/service.ts"];
+  const pendingOf = (run: string) =>
+    until("the approval request", async () => {
+      const calls = (await (await post(`http://127.0.0.1:${ingress}/AgentRun/${run}/pending`)).json()) as {
+        approvalId: string;
+        toolName: string;
+      }[];
+      return calls.length > 0 ? calls : undefined;
+    });
+  const answerOf = (run: string) =>
+    until("the answer", async () => {
+      const response = await fetch(`http://127.0.0.1:${ingress}/restate/workflow/AgentRun/${run}/attach`);
+      return response.ok ? ((await response.json()) as string) : undefined;
+    });
+
   it("survives the service dying mid-run: each completed tool call ran once, and the approval resumes it", async () => {
-    const work = mkdtempSync(path.join(tmpdir(), "restate-"));
-    dirs.push(work);
-    const effects = path.join(work, "effects.log");
-    const [ingress, admin, node, service] = await Promise.all([
-      freePort(),
-      freePort(),
-      freePort(),
-      freePort(),
-    ]);
+    let admin: number;
+    let node: number;
+    [ingress, admin, node, service] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
     const binary = createRequire(import.meta.url).resolve(
       "@restatedev/restate-server-linux-x64/bin/restate-server",
     );
@@ -77,10 +98,8 @@ describe("examples/restate-agent on restate-server", () => {
     await until("restate-server", async () =>
       (await fetch(`http://127.0.0.1:${ingress}/restate/health`)).ok ? true : undefined,
     );
-    const serviceEnv = { PORT: String(service), EFFECTS_FILE: effects };
-    const serviceArgs = ["--import", "tsx", "examples/restate-agent/service.ts"];
     // The first process dies just before model step 3: two tool calls have run and are journaled.
-    const first = start(process.execPath, serviceArgs, { ...serviceEnv, CRASH_BEFORE_STEP: "3" });
+    const first = start(process.execPath, serviceArgs, { ...serviceEnv(), CRASH_BEFORE_STEP: "3" });
     await until("the service", async () =>
       (await post(`http://127.0.0.1:${admin}/deployments`, { uri: `http://127.0.0.1:${service}` })).ok
         ? true
@@ -94,14 +113,8 @@ describe("examples/restate-agent on restate-server", () => {
     expect(readFileSync(effects, "utf8").trim().split("\n")).toEqual(["find ada@example.com", "balance a-1"]);
 
     // A new process on the same address: Restate retries the run, which replays its journal.
-    start(process.execPath, serviceArgs, serviceEnv);
-    const pending = await until("the approval request", async () => {
-      const calls = (await (await post(`http://127.0.0.1:${ingress}/AgentRun/run-1/pending`)).json()) as {
-        approvalId: string;
-        toolName: string;
-      }[];
-      return calls.length > 0 ? calls : undefined;
-    });
+    running = start(process.execPath, serviceArgs, serviceEnv());
+    const pending = await pendingOf("run-1");
     expect(pending).toEqual([
       { approvalId: "step-3", toolName: "account_a-1_refund", input: { amount: 20 } },
     ]);
@@ -115,15 +128,61 @@ describe("examples/restate-agent on restate-server", () => {
         })
       ).ok,
     ).toBe(true);
-    const answer = await until("the answer", async () => {
-      const response = await fetch(`http://127.0.0.1:${ingress}/restate/workflow/AgentRun/run-1/attach`);
-      return response.ok ? ((await response.json()) as string) : undefined;
-    });
-    expect(answer).toBe("Refunded 20 to Ada; the balance is now 100.");
-    expect(readFileSync(effects, "utf8").trim().split("\n")).toEqual([
+    expect(await answerOf("run-1")).toBe("Refunded 20 to Ada; the balance is now 100.");
+    expect(effectLines(effects)).toEqual([
       "find ada@example.com",
       "balance a-1",
-      "refund a-1 20",
+      "refund a-1 20 [key run-1/step-3]",
     ]);
   }, 120_000);
+
+  it("a crash inside the refund after the money moved: the retried call carries the same idempotency key, and the money moves once", async () => {
+    running?.child.kill("SIGKILL");
+    await running?.exited;
+    const before = effectLines(effects).length;
+    // This process dies inside the refund, right after the payment: the call's result is not journaled.
+    const crashing = start(process.execPath, serviceArgs, { ...serviceEnv(), CRASH_AFTER_EFFECT: "refund" });
+    const started = await until("the restarted service", async () => {
+      const response = await post(`http://127.0.0.1:${ingress}/AgentRun/run-2/run/send`, {
+        prompt: "Refund Ada 20",
+        conversationId: "ada",
+      });
+      return response.ok ? true : undefined;
+    });
+    expect(started).toBe(true);
+    const [pending] = await pendingOf("run-2");
+    await post(`http://127.0.0.1:${ingress}/AgentRun/run-2/approve`, {
+      approvalId: pending!.approvalId,
+      approved: true,
+    });
+    expect(await crashing.exited).toBe(1);
+    expect(effectLines(effects).slice(before)).toEqual([
+      "find ada@example.com",
+      "balance a-1",
+      "refund a-1 20 [key run-2/step-3]",
+    ]);
+    running = start(process.execPath, serviceArgs, serviceEnv()); // Restate retries the refund call here
+    expect(await answerOf("run-2")).toBe("Refunded 20 to Ada; the balance is now 100.");
+    expect(
+      effectLines(effects)
+        .slice(before)
+        .filter((l) => l.startsWith("refund")),
+    ).toEqual(["refund a-1 20 [key run-2/step-3]"]);
+  }, 120_000);
+
+  it("a conversation kept in the Conversation virtual object: the next turn calls the account's tool found in the first, without finding it again", async () => {
+    const before = effectLines(effects).length;
+    await post(`http://127.0.0.1:${ingress}/AgentRun/run-3/run/send`, {
+      prompt: "What is Ada's balance now?",
+      conversationId: "ada",
+    });
+    expect(await answerOf("run-3")).toMatch(/^Ada's balance is \d+\.$/);
+    expect(effectLines(effects).slice(before)).toEqual(["balance a-1"]); // no "find": still bound
+    const stored = (await (await post(`http://127.0.0.1:${ingress}/Conversation/ada/get`)).json()) as {
+      version: number;
+      snapshot: { history: { role: string }[] };
+    };
+    expect(stored.version).toBe(3); // turn 1 saved; turn 2 claimed, then saved
+    expect(stored.snapshot.history.filter((m) => m.role === "user")).toHaveLength(2);
+  }, 60_000);
 });

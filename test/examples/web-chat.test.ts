@@ -1,30 +1,60 @@
-// examples/web-chat in a real headless Chromium (Debian's `chromium`, which .ci/run installs when it is
-// missing): the page sends a question and shows the streamed run, text and tools as they come.
-import { existsSync } from "node:fs";
-import type { Server } from "node:http";
+// examples/web-chat: a multi-turn chat kept in a conversation store. In a real headless Chromium (Debian's
+// `chromium`, which .ci/run installs when it is missing): discovery in turn 1, a call of the discovered tool
+// in turn 2, an approval button in turn 3 and the run going on after the click, and a conversation that
+// survives a server restart. Over HTTP: useChat's own transport, bad bodies, the OpenAI-compatible mode, and
+// a run stopped when the page goes away.
+import "../../examples/register-schemas.js";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
 import path from "node:path";
+import { DefaultChatTransport, readUIMessageStream, type UIMessage } from "ai";
 import { chromium, type Browser } from "playwright-core";
 import { afterAll, describe, expect, it } from "vitest";
+import { FileConversationStore } from "entity-tools";
+import { issuedCredit } from "../../examples/web-chat/chat-agent.js";
 import { startWebChat } from "../../examples/web-chat/server.js";
+import { startOpenAiWireMock } from "../support/openai-wire-mock.js";
 
 const CHROMIUM = "/usr/bin/chromium";
 const present = existsSync(CHROMIUM);
 if (!present)
   console.warn(`web-chat browser test skipped: no ${CHROMIUM} (apt-get install chromium; .ci/run does)`);
 
+const OFFLINE = { env: {} }; // no OPENAI_* variables: the offline model, whatever the machine has
+const servers: Server[] = [];
+const dirs: string[] = [];
 let browser: Browser | undefined;
-let server: Server | undefined;
 afterAll(async () => {
   await browser?.close();
-  server?.close();
+  for (const server of servers) server.close();
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
+function scratch(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), "web-chat-"));
+  dirs.push(dir);
+  return dir;
+}
+
+async function start(port: number, options: Parameters<typeof startWebChat>[1]) {
+  const started = await startWebChat(port, options);
+  servers.push(started.server);
+  return started;
+}
+
+const stop = (server: Server) =>
+  new Promise<void>((resolve) => {
+    server.closeAllConnections();
+    server.close(() => resolve());
+  });
+
 describe.skipIf(!present)("examples/web-chat in headless Chromium", () => {
-  it("shows the conversation as it streams, each tool as it is called, discovered ones marked new", async () => {
-    delete process.env.OPENAI_API_KEY; // the offline model, whatever the machine has
-    delete process.env.OPENAI_BASE_URL;
-    const started = await startWebChat(0);
-    server = started.server;
+  it("turn 1 discovers, turn 2 calls the discovered tool, turn 3 waits for the Approve button and goes on after the click; a restart loses nothing", async () => {
+    issuedCredit.length = 0;
+    const data = scratch();
+    const first = await start(0, { ...OFFLINE, store: new FileConversationStore(data) });
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: [
@@ -38,28 +68,175 @@ describe.skipIf(!present)("examples/web-chat in headless Chromium", () => {
       ],
     });
     const page = await browser.newPage();
-    await page.goto(started.url);
-    await page.click("button");
-    await page.waitForSelector("body[data-state=done]", { timeout: 20_000 });
-    const tools = await page.$$eval(".tool", (cards) =>
-      cards.map((c) => [c.getAttribute("data-tool"), c.className, c.textContent]),
-    );
-    expect(tools).toEqual([
-      [
-        "searchCustomer",
-        "tool",
-        expect.stringContaining('searchCustomer({"name":"John Smith"}) → {"id":"c123"'),
-      ],
-      [
-        "customer_c123_getAverageSpend",
-        "tool new",
-        'customer_c123_getAverageSpend({}) → {"amount":46.83,"currency":"USD"}',
-      ],
-    ]);
+    await page.goto(first.url);
+    const say = async (text: string, turn: number) => {
+      await page.fill("#question", text);
+      await page.click("#send");
+      await page.waitForSelector(`body[data-turns="${turn}"]`, { timeout: 20_000 });
+    };
+    const cards = () =>
+      page.$$eval(".tool", (all) =>
+        all.map((c) => [c.getAttribute("data-tool"), c.getAttribute("data-state")]),
+      );
+
+    await say("Find John Smith", 1);
     expect(await page.textContent(".tools")).toBe(
       "new tools: customer_c123_getAverageSpend, customer_c123_recentOrders",
     );
-    expect(await page.textContent(".assistant")).toContain('"averageMonthlySpend":46.83');
+    await say("What is his average monthly spend?", 2);
+    expect(await cards()).toEqual([
+      ["searchCustomer", "output-available"],
+      ["customer_c123_getAverageSpend", "output-available"], // no second search: the tool stayed bound
+    ]);
+    expect(await page.textContent(".tool.new")).toBe(
+      'customer_c123_getAverageSpend({}) → {"amount":46.83,"currency":"USD"}',
+    );
+    expect(await page.textContent(".assistant:last-of-type")).toBe(
+      "John Smith spends 46.83 USD a month on average.",
+    );
+
+    await say("Give him 10 USD of store credit", 3);
+    expect((await cards()).at(-1)).toEqual(["issueStoreCredit", "approval-requested"]);
+    expect(await page.isVisible(".tool button.approve")).toBe(true);
+    expect(issuedCredit).toEqual([]);
+    await page.click(".tool button.approve");
+    await page.waitForSelector('body[data-turns="4"]', { timeout: 20_000 });
+    expect((await cards()).at(-1)).toEqual(["issueStoreCredit", "output-available"]);
+    expect(issuedCredit).toEqual(["c123 10"]);
+    const texts = await page.$$eval(".assistant", (all) => all.map((d) => d.textContent));
+    expect(texts.at(-1)).toBe("Done. Issued 10 USD of store credit to c123.");
     await page.screenshot({ path: path.join(process.env.TMPDIR ?? "/tmp", "web-chat.png") });
-  }, 60_000);
+
+    // The server restarts on the same port and data: the conversation goes on, its tools still bound.
+    const port = Number(new URL(first.url).port);
+    await stop(first.server);
+    await start(port, { ...OFFLINE, store: new FileConversationStore(data) });
+    await say("And his spend again?", 5);
+    expect((await cards()).at(-1)).toEqual(["customer_c123_getAverageSpend", "output-available"]);
+    expect((await cards()).filter(([name]) => name === "searchCustomer")).toHaveLength(1);
+  }, 90_000);
+});
+
+describe("examples/web-chat over HTTP", () => {
+  it("useChat's own transport: two turns and an approval answered as addToolApprovalResponse sends it", async () => {
+    issuedCredit.length = 0;
+    const { url } = await start(0, { ...OFFLINE, store: new FileConversationStore(scratch()) });
+    const transport = new DefaultChatTransport<UIMessage>({ api: `${url}/api/chat` });
+    const messages: UIMessage[] = [];
+    const turn = async (text?: string) => {
+      if (text) messages.push({ id: `u${messages.length}`, role: "user", parts: [{ type: "text", text }] });
+      const last = messages.at(-1)!;
+      const stream = await transport.sendMessages({
+        chatId: "chat-1",
+        messages,
+        trigger: "submit-message",
+        messageId: undefined,
+        abortSignal: undefined,
+      });
+      let reply: UIMessage | undefined;
+      for await (const m of readUIMessageStream({
+        stream,
+        message: last.role === "assistant" ? last : undefined,
+      }))
+        reply = structuredClone(m);
+      if (last.role === "assistant") messages[messages.length - 1] = reply!;
+      else messages.push(reply!);
+      return reply!;
+    };
+    await turn("Find John Smith");
+    const second = await turn("Give him 10 USD of store credit");
+    const gated = second.parts.find((p) => p.type === "dynamic-tool" && p.toolName === "issueStoreCredit");
+    expect(gated).toMatchObject({ state: "approval-requested", approval: { id: expect.any(String) } });
+    Object.assign(gated!, {
+      state: "approval-responded",
+      approval: { id: (gated as { approval: { id: string } }).approval.id, approved: true },
+    });
+    const third = await turn();
+    expect(third.id).toBe(second.id); // the paused assistant message goes on
+    expect(
+      third.parts.find((p) => p.type === "dynamic-tool" && p.toolName === "issueStoreCredit"),
+    ).toMatchObject({
+      state: "output-available",
+      output: "Issued 10 USD of store credit to c123.",
+    });
+    expect(issuedCredit).toEqual(["c123 10"]);
+    // The same approval sent again: nothing waits for it any more; refused, nothing runs twice.
+    const again = await fetch(`${url}/api/chat`, {
+      method: "POST",
+      body: JSON.stringify({ id: "chat-1", messages: [...messages.slice(0, -1), second] }),
+    });
+    expect(again.status).toBe(409);
+    expect(issuedCredit).toEqual(["c123 10"]);
+  });
+
+  it("a body that is not JSON, or not useChat's, gets a 400 and the server keeps serving", async () => {
+    const { url } = await start(0, { ...OFFLINE, store: new FileConversationStore(scratch()) });
+    const post = (body: string) => fetch(`${url}/api/chat`, { method: "POST", body });
+    const bad = await post("{not json");
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toEqual({ error: "The body is not JSON." });
+    expect((await post('{"id": "x"}')).status).toBe(400);
+    expect(
+      (await post('{"id": "", "messages": [{"role":"user","parts":[{"type":"text","text":"hi"}]}]}')).status,
+    ).toBe(400);
+    expect((await fetch(url)).status).toBe(200);
+  });
+
+  it("OpenAI-compatible mode: the model named by --model (modelId) is what the server asks for", async () => {
+    const mock = await startOpenAiWireMock([{ text: "Hello from the mock." }]);
+    try {
+      await expect(startWebChat(0, { env: { OPENAI_BASE_URL: mock.baseURL } })).rejects.toThrow(
+        "OPENAI_BASE_URL is set: name the served model with --model",
+      );
+      const { url } = await start(0, {
+        env: { OPENAI_BASE_URL: mock.baseURL },
+        modelId: "served-model",
+        store: new FileConversationStore(scratch()),
+      });
+      const response = await fetch(`${url}/api/chat`, {
+        method: "POST",
+        body: JSON.stringify({
+          id: "c",
+          messages: [{ id: "1", role: "user", parts: [{ type: "text", text: "Hi" }] }],
+        }),
+      });
+      expect(await response.text()).toContain('"delta":"mock."');
+      expect(mock.requests[0]!.body.model).toBe("served-model");
+    } finally {
+      await mock.close();
+    }
+  });
+
+  it("the page going away stops the run: the model request in flight is cancelled", async () => {
+    // A model server that never answers, and records when its request is cancelled.
+    let cancelled!: () => void;
+    const gone = new Promise<void>((resolve) => (cancelled = resolve));
+    let asked!: () => void;
+    const reached = new Promise<void>((resolve) => (asked = resolve));
+    const hanging = createServer((req) => {
+      asked();
+      req.socket.on("close", () => cancelled());
+    });
+    await new Promise<void>((resolve) => hanging.listen(0, "127.0.0.1", resolve));
+    servers.push(hanging);
+    const baseURL = `http://127.0.0.1:${(hanging.address() as AddressInfo).port}/v1`;
+    const { url } = await start(0, {
+      env: { OPENAI_BASE_URL: baseURL },
+      modelId: "m",
+      store: new FileConversationStore(scratch()),
+    });
+    const page = new AbortController();
+    const response = fetch(`${url}/api/chat`, {
+      method: "POST",
+      body: JSON.stringify({
+        id: "c",
+        messages: [{ id: "1", role: "user", parts: [{ type: "text", text: "Hi" }] }],
+      }),
+      signal: page.signal,
+    }).then((r) => r.body?.getReader().read());
+    await reached;
+    page.abort();
+    await response.catch(() => {});
+    await gone; // times out (the test fails) if the run went on waiting for the model
+  });
 });

@@ -132,4 +132,62 @@ describe("createMcpServer", () => {
     });
     expect(text(spend)).toBe('{"amount":46.83,"currency":"USD"}');
   });
+
+  it("a server connected again after its client left lists its configured tools (only discoveries go)", async () => {
+    const { client, server, names } = await session();
+    await client.callTool({ name: "searchCustomer", arguments: { name: "John Smith" } });
+    expect(await names()).toContain("customer_c123_getAverageSpend");
+    await client.close();
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const again = new Client({ name: "again", version: "1.0.0" });
+    await again.connect(clientSide);
+    expect((await again.listTools()).tools.map((t) => t.name)).toEqual([
+      "searchCustomer",
+      "findCustomers",
+      "explode",
+      "slow",
+    ]);
+  });
+
+  it("an application's own onclose does not keep a closed session's providers", async () => {
+    const { client, server } = await session();
+    let closed = 0;
+    server.onclose = () => void closed++;
+    await client.callTool({ name: "searchCustomer", arguments: { name: "John Smith" } });
+    await client.close();
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const again = new Client({ name: "again", version: "1.0.0" });
+    await again.connect(clientSide);
+    expect((await again.listTools()).tools.map((t) => t.name)).not.toContain("customer_c123_getAverageSpend");
+    expect(closed).toBe(1);
+  });
+
+  it("dispatch: two concurrent calls each describe only the tools they discovered", async () => {
+    const search = new CustomerSearchTools();
+    const delayed = defineTool({
+      name: "slowSearch",
+      description: "Finds a customer after a while",
+      inputSchema: {
+        type: "object",
+        properties: { name: { type: "string" }, ms: { type: "number" } },
+        required: ["name", "ms"],
+        additionalProperties: false,
+      },
+      execute: async ({ name, ms }: { name: string; ms: number }) => {
+        await new Promise((resolve) => setTimeout(resolve, ms));
+        return search.searchCustomer(name);
+      },
+    });
+    const { client, text } = await session({ dispatch: true, tools: [delayed] });
+    const [john, jane] = await Promise.all([
+      client.callTool({ name: "slowSearch", arguments: { name: "John Smith", ms: 60 } }),
+      client.callTool({ name: "slowSearch", arguments: { name: "Jane Smith", ms: 5 } }),
+    ]);
+    expect(text(john)).toContain("customer_c123_getAverageSpend");
+    expect(text(john)).not.toContain("customer_c456");
+    expect(text(jane)).toContain("customer_c456_getAverageSpend");
+    expect(text(jane)).not.toContain("customer_c123");
+  });
 });

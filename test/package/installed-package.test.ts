@@ -54,7 +54,7 @@ beforeAll(async () => {
     tarball,
     "ai@^6",
     "@ai-sdk/provider@^3",
-    "@modelcontextprotocol/sdk@^1.32.0",
+    "@modelcontextprotocol/server@^2.4.0",
     "typescript@~5.9.3",
     "typescript-json-schema@0.68.0",
   );

@@ -20,6 +20,7 @@ describe("the packed package", () => {
         "dist/src/testing/index.js",
         "dist/src/codex/index.js",
         "dist/src/mcp/index.js",
+        "dist/src/claude/index.js",
         "dist/src/schema/cli.js",
         "docs/architecture.md",
         "docs/reliability.md",

@@ -1,5 +1,7 @@
 import { execFile } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 
@@ -29,21 +31,30 @@ describe("the built package, imported by its own name (npm test builds first)", 
       const core = await import("entity-tools");
       const codex = await import("entity-tools/codex");
       const mcp = await import("entity-tools/mcp");
-      console.log(JSON.stringify({ core: Object.keys(core).sort(), codex: Object.keys(codex).sort(), mcp: Object.keys(mcp) }));`;
+      const claude = await import("entity-tools/claude");
+      console.log(JSON.stringify({ core: Object.keys(core).sort(), codex: Object.keys(codex).sort(), mcp: Object.keys(mcp),
+        claude: Object.keys(claude).sort() }));`;
     const { stdout } = await run(process.execPath, ["--input-type=module", "-e", script]);
     expect(JSON.parse(stdout)).toEqual({
       core: [
         "AiSdkAdapter",
         "ApprovalRequiredError",
+        "ConversationConflictError",
         "DEFAULT_MAX_EXPANSIONS",
         "DEFAULT_MAX_INJECTED_TOOLS",
         "DEFAULT_MAX_ITERATIONS",
         "DEFAULT_RUN_SETTINGS",
         "DecoratorMisuseError",
         "DuplicateToolNameError",
+        "EntityHandleCodec",
+        "EntityHandleError",
         "EntityToolsError",
         "ExpansionLimitError",
+        "FileConversationStore",
+        "HANDLE_PARAMETER",
+        "HandleBindings",
         "Hidden",
+        "InvalidConversationIdError",
         "InvalidSettingError",
         "InvalidToolNameError",
         "InvalidToolProviderError",
@@ -62,6 +73,7 @@ describe("the built package, imported by its own name (npm test builds first)", 
         "RunStream",
         "SectionVisibility",
         "SnapshotError",
+        "SnapshotIntegrityError",
         "StaleToolSchemaError",
         "StrategyError",
         "TOOL_NAME_PATTERN",
@@ -73,13 +85,17 @@ describe("the built package, imported by its own name (npm test builds first)", 
         "ToolProviderStrategy",
         "ToolSchemaError",
         "ToolSourceClashError",
+        "ToolSourceError",
         "VisibilityExpansionRequired",
+        "beginConversationTurn",
         "bindObjectTools",
         "bindProviderTools",
         "defineTool",
         "getLlmTools",
         "getToolParamDescriptions",
         "getToolProviderOptions",
+        "handleParameterOf",
+        "handleToolsOf",
         "isToolProvider",
         "isValidToolName",
         "registerToolSchemas",
@@ -91,8 +107,41 @@ describe("the built package, imported by its own name (npm test builds first)", 
         "buildDynamicTools",
         "buildToolCallDeltaFromDynamicRequest",
       ],
-      mcp: ["createMcpServer"],
+      mcp: ["DEFAULT_LIST_TTL_MS", "createMcpServer"],
+      claude: ["ClaudeAgentSdkAdapter", "ClaudeAgentSdkError"],
     });
+  });
+
+  it("without the Claude Agent SDK installed, entity-tools and entity-tools/claude load; the backend says what to install when a run starts", async () => {
+    // A resolve hook that makes the SDK missing: importing it at load time would fail these imports.
+    const dir = mkdtempSync(path.join(tmpdir(), "no-claude-sdk-"));
+    writeFileSync(
+      path.join(dir, "hooks.mjs"),
+      `export async function resolve(specifier, context, next) {
+        if (specifier.startsWith("@anthropic-ai/claude-agent-sdk"))
+          throw Object.assign(new Error("Cannot find package '" + specifier + "'"), { code: "ERR_MODULE_NOT_FOUND" });
+        return next(specifier, context);
+      }`,
+    );
+    writeFileSync(
+      path.join(dir, "register.mjs"),
+      `import { register } from "node:module"; register(${JSON.stringify(new URL(`file://${dir}/hooks.mjs`).href)});`,
+    );
+    const script = `
+      const { PromptRunner } = await import("entity-tools");
+      const { ClaudeAgentSdkAdapter } = await import("entity-tools/claude");
+      const runner = new PromptRunner({ adapter: new ClaudeAgentSdkAdapter() });
+      try { await runner.run("hi"); } catch (error) { console.log(error.constructor.name, "|", error.cause?.message); }`;
+    const { stdout } = await run(process.execPath, [
+      "--import",
+      path.join(dir, "register.mjs"),
+      "--input-type=module",
+      "-e",
+      script,
+    ]);
+    expect(stdout.trim()).toMatch(
+      /^ModelCallError \| The Claude Agent SDK backend could not load @anthropic-ai\/claude-agent-sdk: .*Install it with `npm install @anthropic-ai\/claude-agent-sdk`\.$/,
+    );
   });
 
   it("importing entity-tools loads no child-process module (entity-tools/codex does)", async () => {
@@ -103,6 +152,7 @@ describe("the built package, imported by its own name (npm test builds first)", 
     };
     expect(await loads("entity-tools")).toBe("false");
     expect(await loads("entity-tools/mcp")).toBe("false");
+    expect(await loads("entity-tools/claude")).toBe("false"); // the SDK, which spawns, loads when a run starts
     expect(await loads("entity-tools/codex")).toBe("true");
   });
 

@@ -113,7 +113,7 @@ describe("approvals", () => {
     });
     expect(snapshot.tools).toContainEqual({ name: "findOrder" });
     expect(JSON.stringify(snapshot)).not.toContain("hunter2");
-    expect(snapshot).toMatchObject({ format: "entity-tools/run-snapshot", version: 1, iterations: 2 });
+    expect(snapshot).toMatchObject({ format: "entity-tools/run-snapshot", version: 2, iterations: 2 });
   });
 
   it("approved in a fresh runner from the JSON snapshot: the call runs once, the waiting one too, the run goes on", async () => {
@@ -240,7 +240,7 @@ describe("resume", () => {
     const { snapshot } = await pausedRun();
     const model = mockModel(text("never"));
     await expect(runnerWith(model).resume({ ...asJson(snapshot), version: 99 })).rejects.toThrow(
-      "The snapshot has format version 99; this entity-tools reads version 1",
+      "The snapshot has format version 99; this entity-tools reads versions 1 and 2 (and writes 2)",
     );
     await expect(new PromptRunner({ model }).resume(asJson(snapshot))).rejects.toThrow(SnapshotError);
     await expect(new PromptRunner({ model }).resume(asJson(snapshot))).rejects.toThrow(

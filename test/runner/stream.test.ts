@@ -136,6 +136,6 @@ describe("runner.stream", () => {
     const run = await stream.result;
     expect(run.status).toBe("awaiting-approval");
     expect(run.pendingApprovals.map((p) => p.toolName)).toEqual(["refund"]);
-    expect(parts.map((p) => p.type)).toEqual(["tool-call", "step-finish", "finish"]);
+    expect(parts.map((p) => p.type)).toEqual(["tool-call", "step-finish", "tool-approval-request", "finish"]);
   });
 });

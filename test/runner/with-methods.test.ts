@@ -106,6 +106,7 @@ const cases: Case[] = [
   { name: "withToolTimeout", derive: (r) => r.withToolTimeout(5) },
   { name: "withMaxOutputRepairs", derive: (r) => r.withMaxOutputRepairs(0), output: jsonOutput },
   { name: "withMaxResultChars", derive: (r) => r.withMaxResultChars(10) },
+  { name: "withSnapshotKey", derive: (r) => r.withSnapshotKey("k".repeat(32)) },
 ];
 
 /** Runs `runner` once and describes everything a user could notice. */
@@ -113,7 +114,7 @@ async function signature(runner: PromptRunner, seen: Seen, output?: JsonSchema):
   seen.requests = [];
   seen.observed = 0;
   const outcome = await runner.run("q", output ? { output } : {}).then(
-    (run) => ({ result: run.result, iterations: run.totalIterations }),
+    (run) => ({ result: run.result, iterations: run.totalIterations, signed: "signature" in run.snapshot }),
     (error: { message: string; totalIterations: number }) => ({
       error: error.message,
       iterations: error.totalIterations,

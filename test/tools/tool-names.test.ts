@@ -3,7 +3,7 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { TOOL_NAME_PATTERN } from "entity-tools";
-import { plainToolName, providerToolName } from "../../src/tools/tool-names.js";
+import { fittedToolName, plainToolName, providerToolName } from "../../src/tools/tool-names.js";
 
 describe("tool names", () => {
   it("keeps valid names as they are", () => {
@@ -68,5 +68,32 @@ describe("tool names", () => {
       { numRuns: 12_000 },
     );
     expect(seen.size).toBeGreaterThan(10_000);
+  });
+
+  it("fits a name into a shorter channel (Claude Code's mcp__<server>__ prefix): unchanged when it fits, else cut with a hash, keeping the method", () => {
+    expect(fittedToolName("customer_c123_getAverageSpend", 52)).toBe("customer_c123_getAverageSpend");
+    const long = "customer_3f2a9c1e-8b7d-4e6f-a5c4-1b2d3e4f5a6b_getAverageSpend";
+    const fitted = fittedToolName(long, 52);
+    expect(fitted).toHaveLength(52);
+    expect(fitted).toMatch(/^customer_3f2a9c1e-8_[0-9a-z]{16}_getAverageSpend$/);
+  });
+
+  it("property: fitted names stay within the limit, valid, and distinct for distinct names", () => {
+    const seen = new Map<string, string>();
+    fc.assert(
+      fc.property(
+        fc.stringMatching(/^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$/),
+        fc.integer({ min: 20, max: 64 }),
+        (name, max) => {
+          const fitted = fittedToolName(name, max);
+          expect(fitted.length).toBeLessThanOrEqual(max);
+          expect(fitted).toMatch(TOOL_NAME_PATTERN);
+          const key = `${max}:${fitted}`;
+          expect([undefined, name]).toContain(seen.get(key));
+          seen.set(key, name);
+        },
+      ),
+      { numRuns: 5_000 },
+    );
   });
 });

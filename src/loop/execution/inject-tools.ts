@@ -1,6 +1,7 @@
 import type { ModelMessage } from "ai";
 import type { RunEvents } from "../../events/run-events.js";
 import type {
+  DiscoveredProvider,
   RestartRequest,
   ToolInjectionResult,
   ToolInjectionStrategy,
@@ -62,6 +63,7 @@ export class ToolInjector {
         this.report(outcome, trigger.toolName);
         if (outcome.evicted.length > 0) notices.push(evictionNotice(outcome.evicted));
       }
+      if (delta.discovered && delta.discovered.length > 0) this.reportHandles(delta.discovered);
     }
     return { notices };
   }
@@ -99,6 +101,19 @@ export class ToolInjector {
       if (this.signal?.aborted) throw this.signal.reason ?? error;
       throw new StrategyError(trigger.toolName, error);
     }
+  }
+
+  /** Providers reached through handles: one `ToolProviderDiscovered` each, with the handle. */
+  private reportHandles(discovered: readonly DiscoveredProvider[]): void {
+    this.events.discovered(discovered, (provider) => ({
+      type: "ToolProviderDiscovered",
+      providerClass: provider.instance.constructor,
+      instanceId: provider.instanceId,
+      exposedTools: provider.tools,
+      replacedEarlierInstance: provider.replaced,
+      renamedTools: [],
+      handle: provider.handle,
+    }));
   }
 
   private report(outcome: ToolAddOutcome, triggeredBy: string): void {

@@ -45,6 +45,13 @@ export function resolveToolCall(
       message: `Invalid arguments for "${tool.name}": ${validation.problems.join("; ")}.`,
     };
   }
+  const refused = tool.checkInput?.(input);
+  if (refused !== undefined)
+    return {
+      ok: false,
+      reason: "invalid-input",
+      message: `Invalid arguments for "${tool.name}": ${refused}.`,
+    };
   return { ok: true, tool, input };
 }
 

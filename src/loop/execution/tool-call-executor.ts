@@ -24,6 +24,8 @@ export interface ToolCallExecutorSetup {
   readonly strategies: readonly ToolInjectionStrategy[];
   readonly middleware: readonly ToolMiddleware[];
   readonly signal?: AbortSignal;
+  /** Tools of an earlier turn that are no longer bound, by name, with their provider's label. */
+  readonly lost?: ReadonlyMap<string, string>;
 }
 
 /** One call's result part, and the restart a strategy asked for after it, if any. */
@@ -42,7 +44,7 @@ export class ToolCallExecutor {
   private readonly injector: ToolInjector;
 
   constructor(private readonly setup: ToolCallExecutorSetup) {
-    this.unknownTools = new UnknownToolPolicy(setup.settings.maxUnknownToolCalls);
+    this.unknownTools = new UnknownToolPolicy(setup.settings.maxUnknownToolCalls, setup.lost);
     this.injector = new ToolInjector(setup.registry, setup.strategies, setup.events, setup.signal);
   }
 

@@ -1,5 +1,5 @@
 import { ToolNotFoundError } from "../errors.js";
-import { closestNames } from "./did-you-mean.js";
+import { closestNames } from "../../tools/did-you-mean.js";
 
 const MAX_LISTED_TOOLS = 30;
 // Names longer than any valid tool name are not worth an edit-distance search (and could make it slow).
@@ -8,14 +8,21 @@ const MAX_ECHOED_NAME = 80;
 
 /**
  * What happens when the model calls a tool that does not exist: each such call gets an error result with
- * the closest names, and a streak of `limit` unknown calls in a row ends the run. A known call resets the
- * streak.
+ * the closest names (or, for a tool of an earlier turn whose provider could not be bound again, how to get
+ * it back), and a streak of `limit` unknown calls in a row ends the run. A known call resets the streak.
  */
 export class UnknownToolPolicy {
   private streak = 0;
   private last = "";
 
-  constructor(private readonly limit: number) {}
+  /**
+   * @param lost tools of an earlier turn (a continued or resumed run) that are no longer bound, by name,
+   * with the provider they belonged to (`Order "o1"`)
+   */
+  constructor(
+    private readonly limit: number,
+    private readonly lost: ReadonlyMap<string, string> = new Map(),
+  ) {}
 
   /** Records a call to `toolName`, found or not. */
   record(toolName: string, found: boolean): void {
@@ -38,6 +45,12 @@ export class UnknownToolPolicy {
     if (toolName.trim() === "") {
       return `The tool name is empty. Available tools: ${listed(availableTools)}.`;
     }
+    const owner = this.lost.get(toolName);
+    if (owner !== undefined)
+      return (
+        `Tool "${toolName}" is no longer available: it belonged to ${owner} in an earlier turn, which could not be bound again. ` +
+        `To get it back, find ${owner} again with the tool that returned it; its tools are then offered again. Available tools: ${listed(availableTools)}.`
+      );
     const close = toolName.length <= MAX_MATCHED_NAME ? closestNames(toolName, availableTools) : [];
     return [
       `Unknown tool "${echo(toolName)}".`,

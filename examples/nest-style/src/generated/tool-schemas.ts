@@ -42,6 +42,11 @@ export const toolSchemas: GeneratedSchemas = {
     }
   },
   "outputs": {},
+  "returns": {
+    "CustomerLookupTools.findAccount": [
+      "CustomerAccount"
+    ]
+  },
   "hiddenFields": {
     "CustomerAccount": [
       "repository"

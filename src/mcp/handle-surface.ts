@@ -1,0 +1,49 @@
+// The 2026-07-28 tool surface: the same list for every caller and every call, because that revision's list
+// endpoints must not vary per connection. Providers a call finds are reached through entity handles, with
+// the handle rule, handle tools and handles-mode discovery the runner uses (src/tools, src/strategies);
+// each call gets its own discovery, so nothing about a caller is kept between calls, and a handle from
+// an earlier call is re-bound through resolveProvider.
+import { HandleDiscovery } from "../strategies/handle-discovery.js";
+import type { ProviderResolver } from "../tools/entity-handle-bindings.js";
+import { EntityHandleCodec, type HandleKey } from "../tools/entity-handle.js";
+import type { AnyTool } from "../tools/tool.js";
+
+/** What the handle surface needs: the provider classes, the key, and how to find a provider again. */
+export interface HandleSurfaceOptions {
+  /** The classes whose handle tools are listed, in this order. */
+  readonly classes: readonly Function[];
+  readonly handleKey?: HandleKey;
+  readonly resolveProvider?: ProviderResolver;
+  /** The names of the plain tools: a handle tool never takes one. */
+  readonly takenNames: readonly string[];
+}
+
+// Without a handleKey, every server of this process signs with one random key, so a handle minted while
+// serving one request is accepted while serving the next (each request gets a fresh server instance).
+let processCodec: EntityHandleCodec | undefined;
+
+/** The handle tools of one server configuration, and a fresh handles-mode discovery for each call. */
+export class HandleSurface {
+  private readonly codec: EntityHandleCodec;
+
+  constructor(private readonly options: HandleSurfaceOptions) {
+    this.codec =
+      options.handleKey !== undefined
+        ? new EntityHandleCodec(options.handleKey)
+        : (processCodec ??= new EntityHandleCodec());
+  }
+
+  /**
+   * One call's discovery: its handle tools (the listed ones, same names and definitions every time) and
+   * the strategy that makes the handles of the providers the call returns and names them in its result.
+   */
+  forCall(): { readonly tools: readonly AnyTool[]; readonly discovery: HandleDiscovery } {
+    const discovery = new HandleDiscovery({
+      codec: this.codec,
+      resolveProvider: this.options.resolveProvider,
+      classes: this.options.classes,
+      takenNames: this.options.takenNames,
+    });
+    return { tools: discovery.initialTools(), discovery };
+  }
+}

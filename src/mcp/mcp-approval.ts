@@ -1,0 +1,109 @@
+// Approvals through MCP: a call that needs a person's approval never runs on the server's say-so. The
+// client is asked through its revision's own input mechanism (2026-07-28: an `input_required` result with
+// an elicitation; 2025-11-25: the SDK turns that same result into an `elicitation/create` request), and a
+// client that cannot ask gets an error result saying approval is required. The question carries a signed
+// state naming the exact call, so an answer applies to the call it was asked for and to nothing else.
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import type { ApprovalPredicate } from "../loop/approval-gate.js";
+import type { AnyTool } from "../tools/tool.js";
+
+/** The key of the approval answer in `inputRequests` / `inputResponses`. */
+export const APPROVAL_INPUT = "approval";
+
+/** What the server does with a call, approval-wise. */
+export type ApprovalStep =
+  | { readonly kind: "run" }
+  | { readonly kind: "deny"; readonly text: string }
+  | { readonly kind: "ask"; readonly message: string; readonly requestState: string }
+  | { readonly kind: "refuse"; readonly text: string };
+
+/** The form a client shows to ask for an approval: one required yes/no (a fresh object each time). */
+export function approvalForm() {
+  return {
+    type: "object" as const,
+    properties: {
+      approve: { type: "boolean" as const, title: "Approve", description: "Run this call?" },
+    },
+    required: ["approve"],
+  };
+}
+
+/** What the client sent back for the approval question, as the SDK's `inputResponse` reads it. */
+export type ApprovalAnswer =
+  | { readonly kind: "missing" }
+  | { readonly kind: "elicit"; readonly action: string; readonly content?: Record<string, unknown> }
+  | { readonly kind: string };
+
+/** One call as the approval rule sees it. */
+export interface ApprovalCall {
+  readonly callId: string;
+  readonly tool: AnyTool;
+  readonly input: unknown;
+  /** The answer the client sent with this (retried) request, if any. */
+  readonly answer: ApprovalAnswer;
+  /** The state the client echoed back with its answer. */
+  readonly requestState: unknown;
+  /** Whether the client can show an elicitation form. */
+  readonly canAsk: boolean;
+}
+
+/**
+ * The approval rule of an MCP server: which calls need an approval (`needsApproval`, or the predicate), and
+ * what happens to them (run once approved for exactly this tool and input; denied; asked; refused).
+ */
+export class McpApprovals {
+  private readonly key: Uint8Array;
+
+  constructor(
+    private readonly predicate: ApprovalPredicate | undefined,
+    key?: string | Uint8Array,
+  ) {
+    this.key = key === undefined ? processKey() : typeof key === "string" ? Buffer.from(key, "utf8") : key;
+  }
+
+  async step(call: ApprovalCall): Promise<ApprovalStep> {
+    const { tool, input } = call;
+    const needed =
+      tool.needsApproval === true ||
+      (this.predicate !== undefined &&
+        (await this.predicate({ approvalId: call.callId, toolName: tool.name, input })));
+    if (!needed) return { kind: "run" };
+    const state = this.stateOf(tool.name, input);
+    const answer = call.answer;
+    if (answer.kind === "elicit" && this.matches(call.requestState, state)) {
+      const { action, content } = answer as { action: string; content?: Record<string, unknown> };
+      if (action === "accept" && content?.approve === true) return { kind: "run" };
+      return { kind: "deny", text: `Not run: a person denied this call of "${tool.name}".` };
+    }
+    if (!call.canAsk)
+      return {
+        kind: "refuse",
+        text:
+          `Not run: "${tool.name}" needs a person's approval, and this client cannot ask for one (it does not ` +
+          "support elicitation). Call it from a client that supports elicitation, or approve it in the application.",
+      };
+    return {
+      kind: "ask",
+      message: `Approve this call of "${tool.name}" with ${JSON.stringify(input ?? {})}?`,
+      requestState: state,
+    };
+  }
+
+  /** The signed name of one call (tool and input): what an answer must echo to count for it. */
+  private stateOf(toolName: string, input: unknown): string {
+    return createHmac("sha256", this.key)
+      .update(`entity-tools/mcp-approval\n${toolName}\n${JSON.stringify(input ?? {})}`)
+      .digest("base64url");
+  }
+
+  private matches(echoed: unknown, expected: string): boolean {
+    if (typeof echoed !== "string" || echoed.length !== expected.length) return false;
+    return timingSafeEqual(Buffer.from(echoed), Buffer.from(expected));
+  }
+}
+
+let key: Uint8Array | undefined;
+/** One random key per process: approvals asked while serving one request are honoured on the retry. */
+function processKey(): Uint8Array {
+  return (key ??= randomBytes(32));
+}

@@ -1,0 +1,125 @@
+import { sourceNameOf } from "../schema/schema-store.js";
+import { HandleBindings, type ProviderResolver } from "../tools/entity-handle-bindings.js";
+import type { EntityHandleCodec } from "../tools/entity-handle.js";
+import { InvalidToolProviderError } from "../tools/errors.js";
+import { extractProviders } from "../tools/extract-providers.js";
+import { handleToolsOf } from "../tools/handle-tools.js";
+import type { AnyTool } from "../tools/tool.js";
+import { disambiguatedToolName } from "../tools/tool-names.js";
+import type {
+  DiscoveredProvider,
+  ToolInjectionContext,
+  ToolInjectionResult,
+  ToolInjectionStrategy,
+} from "./tool-injection-strategy.js";
+
+/** What one run's handle discovery starts from. */
+export interface HandleDiscoveryInit {
+  readonly codec: EntityHandleCodec;
+  readonly resolveProvider?: ProviderResolver;
+  /** Classes whose tools are offered from the first step, in this order. */
+  readonly classes: readonly Function[];
+  /** Names the run's other tools hold: a handle tool never takes one of them. */
+  readonly takenNames: Iterable<string>;
+}
+
+/**
+ * Discovery in handles mode, for one run: a discovered provider becomes live under its handle (the
+ * newest instance of an identity wins), the result the model reads lists each provider's handle and the
+ * operations of its class, and the tool list only changes when a class not known up front is seen for
+ * the first time (its handle tools join then, once).
+ */
+export class HandleDiscovery implements ToolInjectionStrategy {
+  readonly bindings: HandleBindings;
+  private readonly classTools = new Map<Function, AnyTool[]>();
+  private readonly taken: Set<string>;
+  private readonly initial: AnyTool[];
+
+  constructor(init: HandleDiscoveryInit) {
+    this.bindings = new HandleBindings(init.codec, init.resolveProvider);
+    this.taken = new Set(init.takenNames);
+    this.initial = [...new Set(init.classes)].flatMap((cls) => this.toolsOf(cls));
+  }
+
+  /** The handle tools of the classes known up front: offered from the first step, for the whole run. */
+  initialTools(): readonly AnyTool[] {
+    return this.initial;
+  }
+
+  /**
+   * The handle tools of a class in this run (the same objects every time), their names made unique in
+   * the run: two classes with one prefix and method get a deterministic other name for the second.
+   */
+  toolsOf(providerClass: Function): AnyTool[] {
+    let tools = this.classTools.get(providerClass);
+    if (!tools) {
+      tools = handleToolsOf(providerClass, this.bindings).map((tool) => {
+        let name = tool.name;
+        for (let attempt = 1; this.taken.has(name); attempt++)
+          name = disambiguatedToolName(
+            tool.name,
+            `${sourceNameOf(providerClass)}|${tool.handleTarget!.methodName}`,
+            attempt,
+          );
+        this.taken.add(name);
+        return name === tool.name ? tool : { ...tool, name };
+      });
+      this.classTools.set(providerClass, tools);
+    }
+    return tools;
+  }
+
+  evaluateToolResult(context: ToolInjectionContext): ToolInjectionResult {
+    let providers: object[];
+    try {
+      providers = extractProviders(context.lastToolCall.resultObject);
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      return { notices: [`The result could not be searched for entities (${why}); no handles were made.`] };
+    }
+    const notices: string[] = [];
+    const discovered: DiscoveredProvider[] = [];
+    const byClass = new Map<Function, string[]>();
+    for (const provider of providers) {
+      let remembered;
+      try {
+        remembered = this.bindings.remember(provider);
+      } catch (error) {
+        if (!(error instanceof InvalidToolProviderError)) throw error;
+        notices.push(`${error.message}; no handle was made for it.`);
+        continue;
+      }
+      const cls = provider.constructor;
+      const handles = byClass.get(cls) ?? [];
+      handles.push(remembered.handle);
+      byClass.set(cls, handles);
+      if (!remembered.known)
+        discovered.push({
+          instance: provider,
+          instanceId: remembered.instanceId,
+          handle: remembered.handle,
+          tools: this.toolsOf(cls).map((t) => t.name),
+          replaced: remembered.replaced,
+        });
+    }
+    const add: AnyTool[] = [];
+    for (const [cls, handles] of byClass) {
+      const tools = this.toolsOf(cls);
+      // Adding tools the run already has changes nothing (and keeps them from the budget's eviction).
+      add.push(...tools);
+      notices.push(handleNotice(sourceNameOf(cls), handles, tools));
+    }
+    return { add, notices, discovered };
+  }
+}
+
+/** What the model reads about the providers of one class in a result: their handles and operations. */
+function handleNotice(className: string, handles: readonly string[], tools: readonly AnyTool[]): string {
+  const operations = tools
+    .map((t) =>
+      t.handleTarget!.parameter === "handle" ? t.name : `${t.name} (as "${t.handleTarget!.parameter}")`,
+    )
+    .join(", ");
+  const noun = handles.length === 1 ? "handle" : "handles";
+  return `${className} ${noun} ${JSON.stringify(handles)}; operations: ${operations}; pass a handle as "handle".`;
+}

@@ -1,0 +1,145 @@
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { EntityToolsError, InvalidSettingError } from "../errors/entity-tools-error.js";
+import { sourceNameOf } from "../schema/schema-store.js";
+import { providerIdentity } from "./provider-identity.js";
+
+/** The key handles are signed with: text (a secret from the environment) or bytes. */
+export type HandleKey = string | Uint8Array;
+
+/** The (provider class, typed id) a valid handle names. */
+export interface HandleIdentity {
+  /** The provider class's source name (what `resolveProvider` receives). */
+  readonly className: string;
+  /** The id with its type, as names use it (`number:1`, `string:1`, `bigint:1`). */
+  readonly instanceKey: string;
+  /** The id as `resolveProvider` receives it: a number for a number id, else its text (bigint too). */
+  readonly id: string | number;
+}
+
+/** Why a text is not a handle this codec accepts. */
+export type HandleProblem = "malformed" | "signature";
+
+/** What {@link EntityHandleCodec.read} made of a text: the identity, or why it is refused. */
+export type HandleReading =
+  | ({ readonly ok: true; readonly handle: string } & HandleIdentity)
+  | { readonly ok: false; readonly problem: HandleProblem; readonly message: string };
+
+/** A handle that cannot be used: malformed, not signed with this key, another class's, or not resolvable. */
+export class EntityHandleError extends EntityToolsError {
+  constructor(
+    readonly handle: string,
+    readonly problem: HandleProblem | "wrong-class" | "unresolved",
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const MAC_BYTES = 16; // 128 bits of HMAC-SHA-256: a forgery cannot be guessed
+const MAC_CHARS = 22; // base64url of 16 bytes, no padding
+const MAC_SEPARATOR = "~";
+const MAC_PATTERN = /^[A-Za-z0-9_-]{22}$/;
+// A class's source name is an identifier (any Unicode letters): it never holds ":" or "#", so the first
+// of them ends it.
+const HEAD = /^([^:#\s]+)([:#])/u;
+const FORM =
+  'Handles look like "Customer:c123~<22 characters>" (text id) or "Order#42~<22 characters>" (number id)';
+
+/**
+ * The one handle rule: a handle names one (provider class, typed id) in a readable form plus a MAC, so it
+ * is verified without memory by anyone holding the key.
+ *
+ * - Text id: `Customer:c123~<mac>`; number id: `Order#42~<mac>`; bigint id: `Order#42n~<mac>`. The id
+ *   follows the separator verbatim (it may hold `_`, `:`, `~`: the MAC has a fixed length at the end).
+ * - The MAC is HMAC-SHA-256 over the class's source name and the id with its type (`1`, `"1"` and `1n` are
+ *   different providers, as for names), cut to 128 bits, in base64url.
+ * - Without a key, a random one is drawn: handles are then valid only for this codec (its runner, its
+ *   process). Give the same key to every process that must accept another's handles.
+ */
+export class EntityHandleCodec {
+  private readonly key: Uint8Array;
+
+  constructor(key?: HandleKey) {
+    if (key !== undefined && key.length === 0)
+      throw new InvalidSettingError("handleKey", key, "a non-empty secret (or left out for a random key)");
+    this.key = key === undefined ? randomBytes(32) : typeof key === "string" ? Buffer.from(key, "utf8") : key;
+  }
+
+  /** The handle of a provider instance (its class's source name and typed id). */
+  handleOf(instance: object): string {
+    const { instanceKey } = providerIdentity(instance);
+    return this.mint({ className: sourceNameOf(instance.constructor), instanceKey });
+  }
+
+  /** The handle of a (class source name, typed id). */
+  mint(identity: Pick<HandleIdentity, "className" | "instanceKey">): string {
+    const { className, instanceKey } = identity;
+    const cut = instanceKey.indexOf(":");
+    const type = instanceKey.slice(0, cut);
+    const text = instanceKey.slice(cut + 1);
+    const body =
+      type === "string" ? `${className}:${text}` : `${className}#${text}${type === "bigint" ? "n" : ""}`;
+    return `${body}${MAC_SEPARATOR}${this.mac(className, instanceKey)}`;
+  }
+
+  /** Reads and verifies a handle: the identity it names, or why it is refused (never throws). */
+  read(handle: unknown): HandleReading {
+    if (typeof handle !== "string")
+      return malformed(String(handle), `a handle is text, not ${kindOf(handle)}`);
+    const macStart = handle.length - MAC_CHARS;
+    const mac = handle.slice(macStart);
+    if (handle[macStart - 1] !== MAC_SEPARATOR || !MAC_PATTERN.test(mac))
+      return malformed(handle, `it does not end in "~" and a ${MAC_CHARS}-character signature`);
+    const body = handle.slice(0, macStart - 1);
+    const head = HEAD.exec(body);
+    if (!head) return malformed(handle, 'it does not start with a class name and ":" or "#"');
+    const className = head[1]!;
+    const text = body.slice(head[0].length);
+    const typed = typedId(head[2] === ":", text);
+    if (!typed) return malformed(handle, `"${text}" is not an id of that form`);
+    const expected = Buffer.from(this.mac(className, typed.instanceKey), "utf8");
+    if (!timingSafeEqual(expected, Buffer.from(mac, "utf8"))) {
+      return {
+        ok: false,
+        problem: "signature",
+        message:
+          `The handle "${handle}" has a signature this runner did not make: it was changed, or minted with another ` +
+          "handleKey. Use a handle exactly as a tool result gave it",
+      };
+    }
+    return { ok: true, handle, className, ...typed };
+  }
+
+  private mac(className: string, instanceKey: string): string {
+    return createHmac("sha256", this.key)
+      .update(`entity-tools/handle\n${className}\n${instanceKey}`)
+      .digest()
+      .subarray(0, MAC_BYTES)
+      .toString("base64url");
+  }
+}
+
+function typedId(isText: boolean, text: string): Pick<HandleIdentity, "instanceKey" | "id"> | undefined {
+  if (text.trim() === "") return undefined;
+  if (isText) return { instanceKey: `string:${text}`, id: text };
+  if (text.endsWith("n")) {
+    const digits = text.slice(0, -1);
+    return /^-?\d+$/.test(digits) ? { instanceKey: `bigint:${digits}`, id: digits } : undefined;
+  }
+  const value = Number(text);
+  // Only the text String(number) gives (or "-0", as ids are read) is a number id's form.
+  if (!Number.isFinite(value) || (String(value) !== text && text !== "-0")) return undefined;
+  return { instanceKey: `number:${text}`, id: text === "-0" ? -0 : value };
+}
+
+function malformed(handle: string, why: string): HandleReading {
+  return {
+    ok: false,
+    problem: "malformed",
+    message: `"${handle}" is not a handle: ${why}. ${FORM}; pass one exactly as a tool result gave it`,
+  };
+}
+
+function kindOf(value: unknown): string {
+  return value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`;
+}

@@ -1,0 +1,378 @@
+// The real Claude Code binary from the Claude Agent SDK's npm package (pinned dev dependency), its model
+// requests sent to a local Anthropic Messages mock on 127.0.0.1. About a second per process: each test
+// starts as few as its behaviour needs.
+import "../fixtures/store/register.js";
+import { mkdtempSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  defineTool,
+  ModelCallError,
+  PromptRunner,
+  ToolLoopAbortedError,
+  type ConversationNewTools,
+  type ToolLoopEvent,
+} from "entity-tools";
+import { ClaudeAgentSdkAdapter, ClaudeAgentSdkError, type ClaudeAgentSdkOptions } from "entity-tools/claude";
+import { SpendAnswer } from "../fixtures/store/answers.js";
+import { Customer } from "../fixtures/store/customer.js";
+import { CustomerSearchTools } from "../fixtures/store/customer-search-tools.js";
+import { OrderRepository } from "../fixtures/store/repositories.js";
+import { supportPrompt } from "../fixtures/store/support-prompt.js";
+import { processesIn, claudeCodeUnavailable } from "../support/claude-code.js";
+import {
+  MESSAGES_MOCK_USAGE,
+  startAnthropicMessagesMock,
+  type AnthropicMessagesMock,
+  type MessagesReply,
+  type MessagesRequest,
+} from "entity-tools/testing";
+
+const unavailable = claudeCodeUnavailable();
+if (unavailable) console.warn(`Skipping the Claude Code tests: ${unavailable}.`);
+
+let mock: AnthropicMessagesMock | undefined;
+afterEach(async () => {
+  await mock?.close();
+  mock = undefined;
+});
+
+/** What the model sees for one of our tools. */
+const m = (name: string) => `mcp__tools__${name}`;
+
+async function claude(
+  reply: (request: MessagesRequest) => MessagesReply,
+  newTools?: ConversationNewTools,
+  extra: ClaudeAgentSdkOptions = {},
+) {
+  mock = mock ?? (await startAnthropicMessagesMock(reply)); // a second process of one test talks to the same mock
+  const { cwd, adapter } = claudeAt(mock.baseURL, newTools, extra);
+  return { runner: new PromptRunner({ adapter }), mock, cwd };
+}
+
+/** An adapter whose Claude Code asks the model at `baseURL`, in a working directory of its own. */
+function claudeAt(baseURL: string, newTools?: ConversationNewTools, extra: ClaudeAgentSdkOptions = {}) {
+  const cwd = mkdtempSync(path.join(tmpdir(), "claude-code-"));
+  const adapter = new ClaudeAgentSdkAdapter({
+    env: {
+      ANTHROPIC_BASE_URL: baseURL,
+      ANTHROPIC_API_KEY: "dummy",
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+      CLAUDE_CODE_MAX_RETRIES: "0", // a failing mock fails the test at once
+      CLAUDE_CONFIG_DIR: path.join(cwd, ".claude"),
+    },
+    model: "claude-sonnet-4-5",
+    cwd,
+    ...(newTools ? { newTools } : {}),
+    ...extra,
+  });
+  return { cwd, adapter };
+}
+
+const ANSWER = { customerName: "John Smith", averageMonthlySpend: 46.83, currency: "USD" };
+const SPEND = '{"amount":46.83,"currency":"USD"}';
+
+/**
+ * The seed flow's model: search until the customer's spend tool is offered, call it, then answer. A new
+ * process (restart) sees the search only in its first message's transcript, so the script goes by what is
+ * offered, not by what this process called.
+ */
+function seedFlow(answer: MessagesReply) {
+  return (request: MessagesRequest): MessagesReply => {
+    if (!request.offeredTools.includes(m("customer_c123_getAverageSpend")))
+      return { toolCalls: [{ name: m("searchCustomer"), input: { name: "John Smith" } }] };
+    if (!request.calledTools.includes(m("customer_c123_getAverageSpend")))
+      return { toolCalls: [{ name: m("customer_c123_getAverageSpend"), input: {} }] };
+    return answer;
+  };
+}
+
+const historyToolNames = (history: readonly { role: string; content: unknown }[]) =>
+  history.flatMap((msg) =>
+    msg.role === "assistant" && Array.isArray(msg.content)
+      ? (msg.content as { type: string; toolName?: string }[]).flatMap((p) =>
+          p.type === "tool-call" ? [p.toolName!] : [],
+        )
+      : [],
+  );
+
+describe.skipIf(unavailable !== undefined)("ClaudeAgentSdkAdapter against the real Claude Code", () => {
+  it("dynamic discovery: the discovered customer's tools are offered in the very next request of the same process, and the run ends with the validated object", async () => {
+    const { runner, mock } = await claude(
+      seedFlow({ toolCalls: [{ name: "StructuredOutput", input: ANSWER }] }),
+    );
+    const run = await runner
+      .withTools(new CustomerSearchTools())
+      .withToolProviderDiscovery()
+      .run("What is John Smith's average monthly spend?", { output: SpendAnswer });
+
+    expect(run.result).toBeInstanceOf(SpendAnswer);
+    expect(run.result.averageMonthlySpend).toBe(46.83);
+    // Our tools only: no built-in Claude Code tool (StructuredOutput carries the run's output schema).
+    expect([...mock.requests[0]!.offeredTools].sort()).toEqual(
+      ["StructuredOutput", m("findCustomers"), m("searchCustomer")].sort(),
+    );
+    // The request right after the search carries the customer's tools: the same process, no restart.
+    expect(mock.requests[1]!.offeredTools).toEqual(
+      expect.arrayContaining([m("customer_c123_getAverageSpend"), m("customer_c123_recentOrders")]),
+    );
+    expect(mock.requests).toHaveLength(3);
+    expect(mock.requests[2]!.calledTools).toEqual([m("searchCustomer"), m("customer_c123_getAverageSpend")]);
+    expect(mock.requests[2]!.toolResults[1]).toEqual({ text: SPEND, isError: false });
+    // Our names everywhere the caller looks.
+    expect(historyToolNames(run.conversationHistory)).toEqual([
+      "searchCustomer",
+      "customer_c123_getAverageSpend",
+    ]);
+    expect(run.injectedTools.map((t) => t.name)).toEqual([
+      "customer_c123_getAverageSpend",
+      "customer_c123_recentOrders",
+    ]);
+    expect(JSON.stringify([run.conversationHistory, run.snapshot])).not.toContain("mcp__");
+    expect(run.usage).toEqual({
+      inputTokens: MESSAGES_MOCK_USAGE.inputTokens * mock.requests.length,
+      outputTokens: MESSAGES_MOCK_USAGE.outputTokens * mock.requests.length,
+    });
+  });
+
+  it("handles mode: the offered tools never change, and the discovered customer is reached by its handle in the same process", async () => {
+    const { runner, mock } = await claude((request) => {
+      const called = request.calledTools;
+      if (!called.includes(m("searchCustomer")))
+        return { toolCalls: [{ name: m("searchCustomer"), input: { name: "John Smith" } }] };
+      if (!called.includes(m("customer_getAverageSpend"))) {
+        const handle = /Customer:c123~[\w-]{22}/.exec(request.text)![0];
+        return { toolCalls: [{ name: m("customer_getAverageSpend"), input: { handle } }] };
+      }
+      return { text: "John spends 46.83 USD a month." };
+    });
+    const events: ToolLoopEvent[] = [];
+    const run = await runner
+      .withTools(new CustomerSearchTools())
+      .withToolProviderDiscovery({ binding: "handles" })
+      .withObserver((e) => events.push(e))
+      .run("What is John Smith's average monthly spend?");
+
+    expect(run.result).toBe("John spends 46.83 USD a month.");
+    expect(mock.requests).toHaveLength(3);
+    const offered = mock.requests.map((r) => JSON.stringify([...r.offeredTools].sort()));
+    expect(new Set(offered).size).toBe(1);
+    expect(mock.requests[0]!.offeredTools).toEqual(
+      expect.arrayContaining([
+        m("searchCustomer"),
+        m("customer_getAverageSpend"),
+        m("customer_recentOrders"),
+      ]),
+    );
+    expect(mock.requests[2]!.toolResults.at(-1)).toEqual({ text: SPEND, isError: false });
+    expect(run.injectedTools).toEqual([]);
+    expect(events.some((e) => e.type === "DynamicToolsFallback")).toBe(false);
+  });
+
+  it("reading a summarized section that carries tools offers them in the next request of the same process, with its text in the result", async () => {
+    const { runner, mock } = await claude((request) => {
+      if (!request.calledTools.includes(m("read_section")))
+        return { toolCalls: [{ name: m("read_section"), input: { section_key: "policies" } }] };
+      return request.calledTools.includes(m("checkRefundEligibility"))
+        ? { text: "Eligible: refund on its way." }
+        : { toolCalls: [{ name: m("checkRefundEligibility"), input: { orderId: "o-1002" } }] };
+    });
+    const run = await runner.withSystemPrompt(supportPrompt(), { company: "Acme" }).run("Refund o-1002?");
+
+    expect(run.result).toBe("Eligible: refund on its way.");
+    expect(mock.requests).toHaveLength(3);
+    expect(mock.requests[0]!.offeredTools).not.toContain(m("checkRefundEligibility"));
+    expect(mock.requests[1]!.offeredTools).toContain(m("checkRefundEligibility"));
+    expect(mock.requests[1]!.toolResults[0]!.text).toContain("Items arriving damaged are refunded in full");
+    expect(mock.requests[2]!.toolResults[1]!.text).toBe(
+      "Order o-1002 is within the 30-day window and eligible",
+    );
+    expect(run.counters).toMatchObject({ dynamicExpansions: 1, restarts: 0 });
+  });
+
+  it("a name that would pass 64 characters as mcp__tools__<name> is shortened for the model only: results, events and history keep ours", async () => {
+    const id = "3f2c6b1e-7a4d-4c1b-9e2f-5d6a7b8c9d0e";
+    const ours = `customer_${id}_getAverageSpend`;
+    const lookup = defineTool({
+      name: "lookup",
+      description: "Look the customer up",
+      execute: () => new Customer(id, "John Smith", "john@example.com", new OrderRepository()),
+    });
+    const spendTool = (request: MessagesRequest) =>
+      request.offeredTools.find((n) => n.startsWith(m("customer_")) && n.endsWith("_getAverageSpend"));
+    const { runner, mock } = await claude((request) => {
+      const called = request.calledTools;
+      if (!called.includes(m("lookup"))) return { toolCalls: [{ name: m("lookup"), input: {} }] };
+      if (called.length === 1) return { toolCalls: [{ name: spendTool(request)!, input: {} }] };
+      return { text: "John Smith spends 0 USD a month." };
+    });
+    const events: ToolLoopEvent[] = [];
+    const run = await runner
+      .withTools(lookup)
+      .withToolProviderDiscovery()
+      .withObserver((e) => events.push(e))
+      .run("Spend?");
+
+    const seen = spendTool(mock.requests[1]!)!;
+    expect(seen.length).toBeLessThanOrEqual(64);
+    expect(ours.length + m("").length).toBeGreaterThan(64);
+    expect(run.result).toBe("John Smith spends 0 USD a month.");
+    expect(historyToolNames(run.conversationHistory)).toEqual(["lookup", ours]);
+    expect(run.injectedTools.map((t) => t.name)).toContain(ours);
+    expect(events.flatMap((e) => (e.type === "ToolInvoked" ? [e.toolName] : []))).toEqual(["lookup", ours]);
+    expect(mock.requests[2]!.toolResults[1]!.isError).toBe(false);
+  });
+
+  it("restart mode: the turn stops when the customer's tools appear, and a new process offers them from its first request", async () => {
+    const { runner, mock } = await claude(
+      seedFlow({ text: "John Smith spends 46.83 USD a month." }),
+      "restart",
+    );
+    const run = await runner
+      .withTools(new CustomerSearchTools())
+      .withToolProviderDiscovery()
+      .run("What is John Smith's average monthly spend?");
+
+    expect(run.result).toBe("John Smith spends 46.83 USD a month.");
+    expect(mock.requests[0]!.offeredTools).not.toContain(m("customer_c123_getAverageSpend"));
+    // The second request is the new process's first: it has the tools and the transcript, not the search.
+    const restarted = mock.requests[1]!;
+    expect(restarted.offeredTools).toContain(m("customer_c123_getAverageSpend"));
+    expect(restarted.text).toContain("You already made these tool calls for this task");
+    expect(restarted.calledTools).toEqual([]);
+    expect(mock.requests.at(-1)!.toolResults).toEqual([{ text: SPEND, isError: false }]);
+  });
+
+  it("dispatch mode: the process goes on and reaches the customer's tool through call_discovered_tool", async () => {
+    const { runner, mock } = await claude((request) => {
+      const called = request.calledTools;
+      if (called.length === 0)
+        return { toolCalls: [{ name: m("searchCustomer"), input: { name: "John Smith" } }] };
+      if (called.length === 1)
+        return {
+          toolCalls: [
+            {
+              name: m("call_discovered_tool"),
+              input: { tool_name: "customer_c123_getAverageSpend", arguments: {} },
+            },
+          ],
+        };
+      return { text: "46.83 USD" };
+    }, "dispatch");
+    const run = await runner.withTools(new CustomerSearchTools()).withToolProviderDiscovery().run("Spend?");
+    expect(run.result).toBe("46.83 USD");
+    expect(mock.requests).toHaveLength(3);
+    expect(mock.requests[2]!.offeredTools).not.toContain(m("customer_c123_getAverageSpend"));
+    const [search, spend] = mock.requests[2]!.toolResults;
+    expect(search!.text).toContain("New tools are available through call_discovered_tool");
+    expect(spend).toEqual({ text: SPEND, isError: false });
+    expect(historyToolNames(run.conversationHistory)).toEqual([
+      "searchCustomer",
+      "customer_c123_getAverageSpend",
+    ]);
+  });
+
+  it("a tool that throws: the model reads an error result (is_error) with the message, and answers", async () => {
+    const boom = defineTool({
+      name: "boom",
+      description: "Always fails",
+      execute: () => {
+        throw new Error("warehouse offline");
+      },
+    });
+    const { runner, mock } = await claude((request) =>
+      request.calledTools.includes(m("boom"))
+        ? { text: "The warehouse is offline." }
+        : { toolCalls: [{ name: m("boom"), input: {} }] },
+    );
+    const run = await runner.withTools(boom).run("Check the warehouse");
+    expect(run.result).toBe("The warehouse is offline.");
+    expect(mock.requests[1]!.toolResults).toEqual([
+      { text: 'Tool "boom" failed: warehouse offline', isError: true },
+    ]);
+    expect(run.counters.toolFailures).toBe(1);
+  });
+
+  it("an approval pauses the run before the call; a fresh runner resumes from the JSON snapshot in a new process, and the call runs once", async () => {
+    let refunds = 0;
+    const refund = defineTool({
+      name: "refundOrder",
+      description: "Refund an order",
+      inputSchema: { type: "object", properties: { orderId: { type: "string" } }, required: ["orderId"] },
+      needsApproval: true,
+      execute: (input: { orderId: string }) => {
+        refunds++;
+        return `Refunded ${input.orderId}`;
+      },
+    });
+    const reply = (request: MessagesRequest): MessagesReply =>
+      request.text.includes("Refunded o-1")
+        ? { text: "Order o-1 is refunded." }
+        : { toolCalls: [{ name: m("refundOrder"), input: { orderId: "o-1" } }] };
+    const first = await claude(reply);
+    const paused = await first.runner.withTools(refund).run("Refund order o-1");
+
+    expect(paused.status).toBe("awaiting-approval");
+    expect(paused.pendingApprovals.map((p) => [p.toolName, p.input])).toEqual([
+      ["refundOrder", { orderId: "o-1" }],
+    ]);
+    expect(refunds).toBe(0);
+    expect(first.mock.requests).toHaveLength(1);
+
+    const second = await claude(reply);
+    const snapshot = JSON.parse(JSON.stringify(paused.snapshot));
+    const done = await second.runner.withTools(refund).resume(snapshot, {
+      approvals: { [paused.pendingApprovals[0]!.approvalId]: { approved: true } },
+    });
+    expect(done.status).toBe("completed");
+    expect(done.result).toBe("Order o-1 is refunded.");
+    expect(refunds).toBe(1);
+    const resumed = second.mock.requests[1]!;
+    expect(resumed.text).toContain("You already made these tool calls for this task");
+    expect(resumed.calledTools).toEqual([]); // a new process: the refund is not called again
+  });
+
+  it("aborting mid-call rejects the run with ToolLoopAbortedError and ends the Claude Code process", async () => {
+    const controller = new AbortController();
+    const wait = defineTool({
+      name: "waitForWarehouse",
+      description: "Waits a long time",
+      execute: () => {
+        controller.abort(new Error("user left"));
+        return new Promise((resolve) => setTimeout(resolve, 60_000).unref());
+      },
+    });
+    const { runner, cwd } = await claude(() => ({ toolCalls: [{ name: m("waitForWarehouse"), input: {} }] }));
+    const run = runner.withTools(wait).run("Wait", { signal: controller.signal });
+    await expect(run).rejects.toBeInstanceOf(ToolLoopAbortedError);
+    if (process.platform === "linux")
+      await expect.poll(() => processesIn(cwd), { timeout: 10_000 }).toEqual([]);
+  });
+
+  it("a model endpoint that never answers: the turn times out, the run fails with the reason, and the process ends", async () => {
+    const silent = createServer(() => {}); // accepts the request, never answers
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    try {
+      const { cwd, adapter } = claudeAt(
+        `http://127.0.0.1:${(silent.address() as AddressInfo).port}`,
+        undefined,
+        {
+          turnTimeoutMs: 3_000,
+        },
+      );
+      const error = await new PromptRunner({ adapter }).run("Hello?").catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ModelCallError);
+      const cause = (error as ModelCallError).cause;
+      expect(cause).toBeInstanceOf(ClaudeAgentSdkError);
+      expect((cause as Error).message).toContain("The Claude Code turn did not complete within 3000 ms");
+      if (process.platform === "linux")
+        await expect.poll(() => processesIn(cwd), { timeout: 10_000 }).toEqual([]);
+    } finally {
+      silent.closeAllConnections();
+      silent.close();
+    }
+  });
+});

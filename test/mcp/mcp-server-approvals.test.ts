@@ -1,0 +1,168 @@
+// A call that needs approval never runs through the MCP server without one, on either revision and through
+// the dispatcher: the client is asked (2026-07-28 input_required, 2025-11-25 elicitation), or, when it
+// cannot ask, the call is refused with an error result saying so.
+import "../fixtures/store/register.js";
+import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { describe, expect, it } from "vitest";
+import { defineTool } from "entity-tools";
+import { createMcpServer, type McpServerOptions } from "entity-tools/mcp";
+import { modernEndpoint } from "../support/mcp-v2.js";
+
+type Answer = "none" | "accept" | "decline";
+interface Caller {
+  callTool(params: { name: string; arguments?: Record<string, unknown> }): Promise<Record<string, unknown>>;
+  listTools(): Promise<{ tools: { name: string; annotations?: Record<string, unknown> }[] }>;
+}
+
+/** A server whose `refund` needs approval, what ran on it, and the questions its client was asked. */
+function setup(extra: Partial<McpServerOptions> = {}) {
+  const ran: unknown[] = [];
+  const options: McpServerOptions = {
+    name: "shop",
+    version: "1.0.0",
+    tools: [
+      defineTool({
+        name: "refund",
+        description: "Refund an order",
+        inputSchema: {
+          type: "object",
+          properties: { orderId: { type: "string" } },
+          required: ["orderId"],
+          additionalProperties: false,
+        },
+        needsApproval: true,
+        execute: (input: { orderId: string }) => {
+          ran.push(input);
+          return `refunded ${input.orderId}`;
+        },
+      }),
+      defineTool({
+        name: "wipe",
+        description: "Wipe a cart",
+        execute: () => {
+          ran.push("wipe");
+          return "wiped";
+        },
+      }),
+    ],
+    ...extra,
+  };
+  return { ran, options };
+}
+
+const revisions: [string, (options: McpServerOptions, answer: Answer, asked: string[]) => Promise<Caller>][] =
+  [
+    [
+      "2026-07-28 (input_required)",
+      async (options, answer, asked) => {
+        const client = await modernEndpoint(options).connect({ elicitation: answer !== "none" });
+        if (answer !== "none")
+          client.setRequestHandler("elicitation/create", (request) => {
+            asked.push(request.params.message);
+            return answer === "accept"
+              ? { action: "accept", content: { approve: true } }
+              : { action: "decline" };
+          });
+        return client as unknown as Caller;
+      },
+    ],
+    [
+      "2025-11-25 (elicitation)",
+      async (options, answer, asked) => {
+        const server = createMcpServer(options);
+        const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+        await server.connect(serverSide);
+        const client = new ClientV1(
+          { name: "test", version: "1.0.0" },
+          { capabilities: answer === "none" ? {} : { elicitation: {} } },
+        );
+        if (answer !== "none")
+          client.setRequestHandler(ElicitRequestSchema, (request) => {
+            asked.push(request.params.message);
+            return answer === "accept"
+              ? { action: "accept", content: { approve: true } }
+              : { action: "decline" };
+          });
+        await client.connect(clientSide);
+        return client as unknown as Caller;
+      },
+    ],
+  ];
+
+const text = (result: Record<string, unknown>) => (result.content as { text: string }[])[0]!.text;
+
+describe.each(revisions)("createMcpServer approvals on %s", (_revision, connect) => {
+  it("a client that cannot ask gets an error result saying approval is required, and nothing runs", async () => {
+    const { ran, options } = setup();
+    const client = await connect(options, "none", []);
+    const result = await client.callTool({ name: "refund", arguments: { orderId: "o-1" } });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toBe(
+      'Not run: "refund" needs a person\'s approval, and this client cannot ask for one (it does not support elicitation). Call it from a client that supports elicitation, or approve it in the application.',
+    );
+    expect(ran).toEqual([]);
+  });
+
+  it("the client's person is asked; an approval runs the call once", async () => {
+    const { ran, options } = setup();
+    const asked: string[] = [];
+    const client = await connect(options, "accept", asked);
+    const result = await client.callTool({ name: "refund", arguments: { orderId: "o-1" } });
+    expect([result.isError, text(result)]).toEqual([false, "refunded o-1"]);
+    expect(asked).toEqual(['Approve this call of "refund" with {"orderId":"o-1"}?']);
+    expect(ran).toEqual([{ orderId: "o-1" }]);
+  });
+
+  it("a denial is an error result the model reads, and nothing runs", async () => {
+    const { ran, options } = setup();
+    const client = await connect(options, "decline", []);
+    const result = await client.callTool({ name: "refund", arguments: { orderId: "o-1" } });
+    expect([result.isError, text(result)]).toEqual([true, 'Not run: a person denied this call of "refund".']);
+    expect(ran).toEqual([]);
+  });
+
+  it("the approval predicate picks calls too", async () => {
+    const { ran, options } = setup({ approval: (call) => call.toolName === "wipe" });
+    const client = await connect(options, "none", []);
+    const result = await client.callTool({ name: "wipe", arguments: {} });
+    expect(result.isError).toBe(true);
+    expect(ran).toEqual([]);
+  });
+
+  it("tools that need approval are listed as destructive", async () => {
+    const { options } = setup();
+    const client = await connect(options, "none", []);
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => [t.name, t.annotations?.destructiveHint])).toEqual([
+      ["refund", true],
+      ["wipe", undefined],
+    ]);
+  });
+});
+
+describe("createMcpServer approvals through the dispatcher (2025-11-25)", () => {
+  it("call_discovered_tool does not reach an approval-gated tool without an approval", async () => {
+    const { ran, options } = setup({ dispatch: true });
+    const client = await revisions[1]![1](options, "none", []);
+    const result = await client.callTool({
+      name: "call_discovered_tool",
+      arguments: { tool_name: "refund", arguments: { orderId: "o-9" } },
+    });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toMatch(/^Not run: "refund" needs a person's approval/);
+    expect(ran).toEqual([]);
+  });
+
+  it("an approval given through the dispatcher runs the call", async () => {
+    const { ran, options } = setup({ dispatch: true });
+    const client = await revisions[1]![1](options, "accept", []);
+    const result = await client.callTool({
+      name: "call_discovered_tool",
+      arguments: { tool_name: "refund", arguments: { orderId: "o-9" } },
+    });
+    expect(text(result)).toBe("refunded o-9");
+    expect(ran).toEqual([{ orderId: "o-9" }]);
+  });
+});
