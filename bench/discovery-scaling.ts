@@ -2,8 +2,8 @@
 import { defineTool, LlmTool, PromptRunner, ToolProvider, ToolProviderStrategy } from "entity-tools";
 import { ToolRegistry } from "../dist/src/tools/tool-registry.js";
 import { toSdkTools } from "../dist/src/adapters/tool-definitions.js";
-import { median, medianMs, ms, ratio, type BenchRow } from "./measure.js";
-import { playing } from "./mock-model.js";
+import { median, medianMs, ms, ratio, type BenchRow, type RatioSummary } from "./measure.js";
+import { forgetful, playing } from "./mock-model.js";
 
 @ToolProvider({ prefix: "node" })
 class Node {
@@ -69,18 +69,18 @@ const LATER_STEPS = 40;
 const ROUNDS = 21;
 
 /**
- * One run whose first step lists `n` providers, then 40 steps each call one discovered tool (the last
- * provider's, which no budget evicts): the cost of a step after discovery, timed from one model call to
+ * One run whose first step lists `n` providers, then 40 steps each call one discovered tool (the first
+ * provider's, which the budget keeps): the cost of a step after discovery, timed from one model call to
  * the next, so the discovery step itself is not in it.
  */
 async function stepAfterDiscovery(providers: readonly Node[], budget: number): Promise<number> {
   const list = defineTool({ name: "list", description: "List the nodes", execute: () => providers });
-  const last = `node_${providers.at(-1)!.id}_read`;
+  const first = `node_${providers[0]!.id}_read`;
   const calledAt: number[] = [];
   const model = playing((step) => {
     calledAt.push(performance.now());
     if (step === 1) return { toolCalls: [{ toolName: "list" }] };
-    return step <= 1 + LATER_STEPS ? { toolCalls: [{ toolName: last }] } : { text: "done" };
+    return step <= 1 + LATER_STEPS ? { toolCalls: [{ toolName: first }] } : { text: "done" };
   });
   await new PromptRunner({ model })
     .withTools(list)
@@ -123,7 +123,10 @@ export async function discoveryInLoop(): Promise<BenchRow[]> {
   });
   return [
     row("in a run: a step after 10 providers were found (30 tools offered)", ms(median(costs.few))),
-    row("in a run: a step after 1 000 were found, budget 128 (128 tools offered)", ms(median(costs.many))),
+    row(
+      "in a run: a step after 1 000 were found, budget 128 (the first 42: 126 tools offered)",
+      ms(median(costs.many)),
+    ),
     row(
       "in a run: a step after 1 000 were found, no budget (3 000 tools offered)",
       ms(median(costs.unbudgeted)),
@@ -134,5 +137,92 @@ export async function discoveryInLoop(): Promise<BenchRow[]> {
       "≤ 1.3",
       growth.median <= 1.3,
     ),
+  ];
+}
+
+const DISCOVERIES = 30;
+const REPEAT_ROUNDS = 11;
+
+/**
+ * The discovery step inside a run, and whether it costs more once the run has discovered a lot: one run
+ * whose tool returns 1 000 new providers at each of its first 30 steps (budget 128), the step after the
+ * call timed from that model call to the next. The 30th against the 1st, one ratio per run.
+ */
+async function repeatedDiscovery(): Promise<{ first: number; last: number; growth: RatioSummary }> {
+  const sets = Array.from({ length: DISCOVERIES }, (_, k) =>
+    Array.from({ length: 1_000 }, (_, i) => new Node(`k${k}n${i}`)),
+  );
+  const first: number[] = [];
+  const last: number[] = [];
+  const growths: number[] = [];
+  for (let round = -2; round < REPEAT_ROUNDS; round++) {
+    let listed = 0;
+    const list = defineTool({ name: "list", description: "List the nodes", execute: () => sets[listed++]! });
+    const calledAt: number[] = [];
+    const model = forgetful((step) => {
+      calledAt.push(performance.now());
+      return step <= DISCOVERIES ? { toolCalls: [{ toolName: "list" }] } : { text: "done" };
+    });
+    await new PromptRunner({ model })
+      .withTools(list)
+      .withToolProviderDiscovery({ maxInjectedTools: 128 })
+      .withMaxToolIterations(DISCOVERIES + 1)
+      .run("go");
+    if (round < 0) continue; // warm-up
+    // calledAt[k] is call k + 1; the discovery made at call k + 1 is timed up to call k + 2
+    const a = calledAt[2]! - calledAt[1]!; // the 2nd call's discovery: the 1st on the direct path
+    const b = calledAt[DISCOVERIES]! - calledAt[DISCOVERIES - 1]!;
+    first.push(a);
+    last.push(b);
+    growths.push(b / a);
+  }
+  return {
+    first: median(first),
+    last: median(last),
+    growth: { median: median(growths), min: Math.min(...growths), max: Math.max(...growths) },
+  };
+}
+
+/** One run whose tool returns 100 000 providers (default budget of 64): the step from that call on. */
+async function hundredThousand(): Promise<number> {
+  const providers = Array.from({ length: 100_000 }, (_, i) => new Node(`n${i}`));
+  const list = defineTool({ name: "list", description: "List the nodes", execute: () => providers });
+  const samples: number[] = [];
+  for (let round = 0; round < 3; round++) {
+    const calledAt: number[] = [];
+    const model = forgetful((step) => {
+      calledAt.push(performance.now());
+      return step === 1 ? { toolCalls: [{ toolName: "list" }] } : { text: "done" };
+    });
+    await new PromptRunner({ model }).withTools(list).withToolProviderDiscovery().run("go");
+    samples.push(calledAt[1]! - calledAt[0]!);
+  }
+  return median(samples);
+}
+
+/** The discovery step inside a run: the same at a run's 30th discovery as at its first; 100 000 at once. */
+export async function discoveryRepeatedInLoop(): Promise<BenchRow[]> {
+  const repeated = await repeatedDiscovery();
+  const huge = await hundredThousand();
+  const row = (measure: string, value: string, goal = "", met?: boolean): BenchRow => ({
+    bench: "2 discovery",
+    measure,
+    value,
+    goal,
+    met,
+  });
+  return [
+    row(
+      "in a run: a step that discovers 1 000 new providers (budget 128), the run's 2nd discovery",
+      ms(repeated.first),
+    ),
+    row(`in a run: the same, the run's ${DISCOVERIES}th discovery`, ms(repeated.last)),
+    row(
+      `in a run: ${DISCOVERIES}th discovery / 2nd, median (spread) of ${REPEAT_ROUNDS} runs`,
+      ratio(repeated.growth),
+      "≤ 1.3",
+      repeated.growth.median <= 1.3,
+    ),
+    row("in a run: a step whose tool returns 100 000 providers (budget 64: 32 bound)", ms(huge), "works"),
   ];
 }

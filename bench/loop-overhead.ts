@@ -9,10 +9,10 @@ import { median, ms, ratio, ratioRounds, type BenchRow, type RatioSummary } from
 import { playing } from "./mock-model.js";
 
 const STEPS = 20;
-const TOOL_COUNT = 10;
+export const TOOL_COUNT = 10;
 const ROUNDS = 21;
 
-const tools: AnyTool[] = Array.from({ length: TOOL_COUNT }, (_, i) =>
+export const tools: AnyTool[] = Array.from({ length: TOOL_COUNT }, (_, i) =>
   defineTool<{ query: string }>({
     name: `tool${i}`,
     description: `Static tool number ${i}`,

@@ -12,3 +12,18 @@ export function playing(turn: (step: number) => ScriptedTurn): MockLanguageModel
   let step = 0;
   return new NewestMockModel({ doGenerate: async () => generateResult(turn(++step)) });
 }
+
+/**
+ * {@link playing}, keeping none of the calls: the mock records every prompt, so a long run's measurement
+ * would otherwise include the mock's record growing with the square of its steps.
+ */
+export function forgetful(turn: (step: number) => ScriptedTurn): MockLanguageModelV3 {
+  const model = playing(turn);
+  const doGenerate = model.doGenerate.bind(model);
+  model.doGenerate = async (options) => {
+    const result = await doGenerate(options);
+    model.doGenerateCalls.length = 0;
+    return result;
+  };
+  return model;
+}

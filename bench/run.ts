@@ -2,7 +2,8 @@
 import os from "node:os";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { discoveryInLoop, discoveryScaling } from "./discovery-scaling.js";
+import { discoveryInLoop, discoveryRepeatedInLoop, discoveryScaling } from "./discovery-scaling.js";
+import { longRunRows } from "./long-run.js";
 import { loopOverhead } from "./loop-overhead.js";
 import { promptCache } from "./prompt-cache.js";
 import type { BenchRow } from "./measure.js";
@@ -11,8 +12,10 @@ import { tokens } from "./tokens.js";
 
 const rows: BenchRow[] = [
   ...(await loopOverhead()),
+  ...(await longRunRows()),
   ...(await discoveryScaling()),
   ...(await discoveryInLoop()),
+  ...(await discoveryRepeatedInLoop()),
   ...(await tokens()),
   ...(await schemas()),
   ...(await promptCache()),

@@ -7,12 +7,16 @@ export type StepCallOptions = Omit<
   "prompt" | "tools" | "toolChoice" | "abortSignal"
 >;
 
-/** One run's conversation as the provider reads it, and how the SDK last called the provider. */
+/**
+ * One run's conversation as the provider reads it, and how the SDK last called the provider. Both arrays
+ * only grow (a step appends what it converted), so a step costs the same at step 2 000 as at step 2.
+ */
 interface Converted {
-  readonly sources: readonly ModelMessage[];
-  /** The converted messages, the system prompt left out (it may change between steps). */
-  readonly prompt: readonly LanguageModelV3Message[];
-  readonly options: StepCallOptions;
+  /** The history messages converted so far, in order: the caller's own objects, to tell an edit apart. */
+  readonly sources: ModelMessage[];
+  /** Their conversion, the system prompt left out (it may change between steps); frozen copies. */
+  readonly prompt: LanguageModelV3Message[];
+  options: StepCallOptions;
 }
 
 /**
@@ -33,6 +37,14 @@ export interface PromptSlice {
  * validated and converted by the SDK (once), and a middleware puts the converted earlier messages back in
  * front before the provider is called, so the provider receives the same prompt as before.
  *
+ * What a step does is proportional to what it adds, with two pointer passes over the conversation: the
+ * check that the history is the cached one extended, and the provider's own prompt array (so a provider
+ * that adds or removes messages cannot change the cache). The messages of earlier steps are handed out as
+ * the cache holds them, frozen: copying every one at every step made a late step of a 2 000-step run cost
+ * several times an early one. A step's new messages reach the provider as the SDK converted them, free
+ * to edit (a cache marker on the last message), while the cache keeps frozen copies. A provider that edits
+ * a message of an earlier step in place gets a `TypeError` instead of changing later prompts unseen.
+ *
  * Runs are told apart by their history array (a run appends to one array); a history that is not the
  * cached one extended (a copy, an edit, a resumed run) is converted whole, as is a step that starts with
  * a tool message (the SDK merges consecutive tool messages). Models given by id, and specs before V3,
@@ -47,12 +59,14 @@ export class ConvertedPromptCache {
     if (version !== "v3" && version !== "v4") return { model, messages: [...history] };
     const cached = this.runs.get(history);
     const reused = cached && extends_(history, cached.sources) ? cached : undefined;
-    const prefix = reused?.prompt ?? [];
-    const sources = [...history];
+    // Where this step starts: a retried provider call runs the middleware again, from the same point.
+    const sourceCount = reused?.sources.length ?? 0;
+    const promptCount = reused?.prompt.length ?? 0;
+    const messages = history.slice(sourceCount);
     const systemCount = systemMessages(system).length;
     const runs = this.runs;
     return {
-      messages: sources.slice(reused?.sources.length ?? 0),
+      messages,
       ...(reused ? { options: reused.options } : {}),
       model: wrapLanguageModel({
         model: model as LanguageModelV3,
@@ -66,9 +80,18 @@ export class ConvertedPromptCache {
               abortSignal: _signal,
               ...options
             } = params;
-            const prompt = [...prefix, ...sliced.slice(systemCount)];
-            runs.set(history, { sources, prompt, options });
-            return { ...params, prompt: [...sliced.slice(0, systemCount), ...prompt.map(ownCopy)] };
+            const run = reused ?? { sources: [], prompt: [], options };
+            if (run.sources.length !== sourceCount) run.sources.length = sourceCount;
+            if (run.prompt.length !== promptCount) run.prompt.length = promptCount;
+            for (const message of messages) run.sources.push(message);
+            for (let i = systemCount; i < sliced.length; i++) run.prompt.push(frozenCopy(sliced[i]!));
+            run.options = options;
+            runs.set(history, run);
+            // Copied as blocks (concat and slice copy pointers wholesale), not element by element.
+            const prompt = sliced
+              .slice(0, systemCount)
+              .concat(run.prompt.slice(0, promptCount), sliced.slice(systemCount));
+            return { ...params, prompt };
           },
         },
       }),
@@ -93,11 +116,26 @@ function extends_(history: readonly ModelMessage[], sources: readonly ModelMessa
 }
 
 /**
- * A copy of a cached message down to its parts, as the SDK's own conversion hands out fresh objects: a
- * middleware or provider that edits its prompt in place (a cache marker on the last message) must not
- * leave the edit in the next step's prompt.
+ * A frozen deep copy of a converted message's plain data (objects and arrays; anything else, such as a
+ * file's bytes or URL, is kept as it is). The cache hands it to the provider at every later step.
  */
-function ownCopy(message: LanguageModelV3Message): LanguageModelV3Message {
-  if (typeof message.content === "string") return { ...message };
-  return { ...message, content: message.content.map((part) => ({ ...part })) } as LanguageModelV3Message;
+function frozenCopy<T>(value: T): T {
+  if (typeof value !== "object" || value === null) return value;
+  if (Array.isArray(value)) return Object.freeze(value.map(frozenCopy)) as T;
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return value;
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const field = frozenCopy((value as Record<string, unknown>)[key]);
+    // An own "__proto__" key (parsed tool input) is data: assigning it would set the copy's prototype.
+    if (key === "__proto__")
+      Object.defineProperty(copy, key, {
+        value: field,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    else copy[key] = field;
+  }
+  return Object.freeze(copy) as T;
 }

@@ -69,10 +69,11 @@ export class RunRecorder {
         });
         break;
       case "ToolsInjected":
-        current.injected.push(...event.toolNames);
+        // One by one: a spread of a discovery's 100 000 names would overflow the stack.
+        for (const name of event.toolNames) current.injected.push(name);
         break;
       case "ToolsRemoved":
-        current.removed.push(...event.toolNames);
+        for (const name of event.toolNames) current.removed.push(name);
         break;
       default:
         break;

@@ -1,4 +1,5 @@
 import type { AnyTool } from "./tool.js";
+import { ToolBudget, type BudgetLoad, type ToolBudgetLimits } from "./tool-budget.js";
 import { disambiguatedToolName } from "./tool-names.js";
 
 /** A binding that a newer instance with the same name took over. */
@@ -21,21 +22,23 @@ export interface ToolAddOutcome {
   readonly replaced: ToolReplacement[];
   /** The same instance's method found again: bound once, nothing changes. */
   readonly alreadyBound: AnyTool[];
-  /** Injected tools dropped to stay within the budget, least recently used first. */
+  /** Injected tools of earlier additions dropped to make room, least recently used first. */
   readonly evicted: AnyTool[];
+  /**
+   * Tools of this addition not bound: the budget holds the ones before them (see {@link ToolBudget}).
+   * Adding the same tools again skips the same ones.
+   */
+  readonly skipped: readonly AnyTool[];
   /** Tools added under another name than they asked for (their name was another binding's). */
   readonly renamed: ToolRename[];
 }
 
-/** Options of {@link ToolRegistry}. */
-export interface ToolRegistryOptions {
-  /** Most injected tools held at once; the least recently used go first. Unlimited when absent. */
-  readonly maxInjectedTools?: number;
-}
+/** Options of {@link ToolRegistry}: the budget of its injected tools (unlimited when absent). */
+export type ToolRegistryOptions = ToolBudgetLimits;
 
 /**
  * The tools of one run, by name. Tools given up front are permanent; tools added later ("injected") are
- * subject to the budget, with recency refreshed when they are added again or called.
+ * subject to the budget ({@link ToolBudget}), with recency refreshed when they are added again or called.
  *
  * A name is the identity of exactly one binding — (provider class, typed id, method) for a provider's
  * tool, the name itself for any other tool — for the whole run, evicted tools included. The newest
@@ -50,14 +53,16 @@ export class ToolRegistry {
   private readonly classIds = new Map<Function, number>();
   // Injected names, least recently used first (Map keeps insertion order; a touch re-inserts).
   private readonly recency = new Map<string, true>();
+  private readonly budget: ToolBudget;
+  // What the injected tools (the names in `recency`) use of the budget.
+  private readonly held: BudgetLoad;
   // What `all()` and `names()` hand out, built again only after a change: a step asks for them whatever
   // changed, and copying thousands of discovered tools at every step made a step's cost grow with them.
   private snapshot: { readonly tools: readonly AnyTool[]; readonly names: readonly string[] } | undefined;
 
-  constructor(
-    initial: readonly AnyTool[] = [],
-    private readonly options: ToolRegistryOptions = {},
-  ) {
+  constructor(initial: readonly AnyTool[] = [], options: ToolRegistryOptions = {}) {
+    this.budget = new ToolBudget(options);
+    this.held = this.budget.load();
     for (const tool of initial) {
       this.reserve(tool.name, this.bindingKey(tool));
       this.tools.set(tool.name, tool);
@@ -91,10 +96,21 @@ export class ToolRegistry {
     return this.tools.size;
   }
 
-  /** Adds (injects) tools, then enforces the budget. */
+  /**
+   * Adds (injects) tools, as one addition: the budget takes its leading entities that fit and skips the
+   * rest, then drops the least recently used tools of earlier additions to make room.
+   */
   add(tools: readonly AnyTool[]): ToolAddOutcome {
-    const outcome: ToolAddOutcome = { added: [], replaced: [], alreadyBound: [], evicted: [], renamed: [] };
-    for (const requested of tools) {
+    const { admitted, skipped } = this.budget.admit(tools);
+    const outcome: ToolAddOutcome = {
+      added: [],
+      replaced: [],
+      alreadyBound: [],
+      evicted: [],
+      renamed: [],
+      skipped,
+    };
+    for (const requested of admitted) {
       const tool = this.named(requested, outcome.renamed);
       const existing = this.tools.get(tool.name);
       if (existing && sameBinding(existing, tool)) {
@@ -104,10 +120,14 @@ export class ToolRegistry {
         else outcome.added.push(tool);
         this.tools.set(tool.name, tool);
         this.snapshot = undefined;
+        if (!this.permanent.has(tool.name)) {
+          if (existing && this.recency.has(tool.name)) this.held.remove(existing);
+          this.held.add(tool);
+        }
       }
       this.markUsed(tool.name);
     }
-    outcome.evicted.push(...this.enforceBudget());
+    this.enforceBudget(outcome.evicted);
     return outcome;
   }
 
@@ -120,7 +140,7 @@ export class ToolRegistry {
       this.tools.delete(name);
       this.snapshot = undefined;
       this.permanent.delete(name);
-      this.recency.delete(name);
+      if (this.recency.delete(name)) this.held.remove(tool);
       removed.push(tool);
     }
     return removed;
@@ -164,18 +184,17 @@ export class ToolRegistry {
     return `${classId}|${origin.instanceKey}|${origin.methodName}`;
   }
 
-  private enforceBudget(): AnyTool[] {
-    const max = this.options.maxInjectedTools;
-    if (max === undefined) return [];
-    const evicted: AnyTool[] = [];
+  /** Drops the least recently used injected tools while the budget is exceeded, into `evicted`. */
+  private enforceBudget(evicted: AnyTool[]): void {
     for (const name of this.recency.keys()) {
-      if (this.recency.size <= max) break;
-      evicted.push(this.tools.get(name)!);
+      if (!this.held.over()) break;
+      const tool = this.tools.get(name)!;
+      evicted.push(tool);
       this.tools.delete(name);
       this.snapshot = undefined;
       this.recency.delete(name);
+      this.held.remove(tool);
     }
-    return evicted;
   }
 }
 

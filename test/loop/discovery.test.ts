@@ -163,30 +163,67 @@ describe("strategies", () => {
     expect(live).toBe(tools.searchCustomer("John Smith"));
   });
 
-  it("the budget evicts the least recently used injected tools and tells the model", async () => {
+  it("the budget evicts the least recently used tools of earlier results and tells the model", async () => {
     const model = mockModel(
       call("findCustomers", { text: "Smith" }),
+      call("customer_c456_getAverageSpend"),
       call("findCustomers", { text: "Khan" }),
       text("ok"),
     );
-    const run = await discoveryRunner(model).withToolProviderDiscovery({ maxInjectedTools: 3 }).run("q");
-    expect(offeredAt(model, 1)).toEqual([
+    const run = await discoveryRunner(model).withToolProviderDiscovery({ maxInjectedTools: 4 }).run("q");
+    expect(offeredAt(model, 3)).toEqual([
       "searchCustomer",
       "findCustomers",
-      "customer_c123_recentOrders",
       "customer_c456_getAverageSpend",
-      "customer_c456_recentOrders",
-    ]);
-    expect(offeredAt(model, 2)).toEqual([
-      "searchCustomer",
-      "findCustomers",
       "customer_c456_recentOrders",
       "customer_c789_getAverageSpend",
       "customer_c789_recentOrders",
     ]);
-    expect(toolResultsSeenAt(model, 1)[0]).toContain(
-      "[Tool budget reached: these least recently used tools were removed: customer_c123_getAverageSpend. Call the tool that returned their object again to get them back.]",
+    expect(toolResultsSeenAt(model, 3)[2]).toContain(
+      "[Tool budget reached: these least recently used tools were removed: customer_c123_getAverageSpend, customer_c123_recentOrders. Call the tool that returned their object again to get them back.]",
     );
     expect(run.injectedTools).toHaveLength(6);
+  });
+
+  it("one result with more tools than the budget binds its first entities whole, and the same call again changes nothing", async () => {
+    const everyone = call("findCustomers", { text: "" }); // John Smith, Jane Smith, Ahmed Khan, in rank order
+    const model = mockModel(everyone, everyone, call("customer_c123_getAverageSpend"), text("ok"));
+    const run = await discoveryRunner(model).withToolProviderDiscovery({ maxInjectedTools: 3 }).run("q");
+    const firstOnly = [
+      "searchCustomer",
+      "findCustomers",
+      "customer_c123_getAverageSpend",
+      "customer_c123_recentOrders",
+    ];
+    expect(offeredAt(model, 1)).toEqual(firstOnly);
+    expect(offeredAt(model, 2)).toEqual(firstOnly);
+    const notice =
+      "[Tool budget reached: of this result's 3 entities, only the first 1 got tools (2 tools); the other 2 did not. Calling the same tool again binds the same first ones. To reach one of the others, call a tool that returns fewer results with it among the first (a narrower search, a filter, a smaller page).]";
+    expect(toolResultsSeenAt(model, 1)[0]).toContain(notice);
+    expect(toolResultsSeenAt(model, 2)[1]).toContain(notice);
+    expect(toolResultsSeenAt(model, 2)[1]).not.toContain("removed");
+    expect(toolResultsSeenAt(model, 3)[2]).toBe('{"amount":46.83,"currency":"USD"}');
+    expect(run.injectedTools.map((t) => t.name)).toEqual(firstOnly.slice(2));
+    expect(run.counters.providersDiscovered).toBe(1);
+  });
+
+  it("a narrower search then reaches an entity the budget left out, in place of the least recently used", async () => {
+    const model = mockModel(
+      call("findCustomers", { text: "" }),
+      call("findCustomers", { text: "Khan" }),
+      call("customer_c789_getAverageSpend"),
+      text("ok"),
+    );
+    await discoveryRunner(model).withToolProviderDiscovery({ maxInjectedTools: 3 }).run("q");
+    expect(offeredAt(model, 2)).toEqual([
+      "searchCustomer",
+      "findCustomers",
+      "customer_c123_recentOrders",
+      "customer_c789_getAverageSpend",
+      "customer_c789_recentOrders",
+    ]);
+    const narrower = toolResultsSeenAt(model, 2)[1];
+    expect(narrower).toContain("removed: customer_c123_getAverageSpend. Call the tool");
+    expect(narrower).not.toContain("of this result's");
   });
 });

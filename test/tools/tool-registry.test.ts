@@ -61,4 +61,28 @@ describe("ToolRegistry", () => {
     expect(outcome.evicted.map((t) => t.name)).toEqual(["order_o2_getLineItems"]);
     expect(registry.names()).toEqual(["searchCustomer", "order_o1_getLineItems", "order_o3_getLineItems"]);
   });
+
+  it("one addition larger than the budget: its first entities whole, never a later one in place of an earlier", () => {
+    const registry = new ToolRegistry([search], { maxInjectedTools: 4 });
+    const first = bindProviderTools(new Customer("c1", "Ann", repo)); // three tools
+    const second = bindProviderTools(new Customer("c2", "Bo", repo));
+    const order = bindProviderTools(new Order("o1", 1, "open")); // one tool
+    const outcome = registry.add([...first, ...second, ...order]);
+    // c2 does not fit after c1; o1 would, but it comes after c2, so it waits too
+    expect(registry.names()).toEqual(["searchCustomer", ...first.map((t) => t.name)]);
+    expect(outcome.skipped.map((t) => t.name)).toEqual([...second, ...order].map((t) => t.name));
+    expect(outcome.evicted).toEqual([]);
+    const again = registry.add([...first, ...second]);
+    expect(again.alreadyBound.map((t) => t.name)).toEqual(first.map((t) => t.name));
+    expect(again.skipped).toHaveLength(3);
+    expect(again.evicted).toEqual([]);
+  });
+
+  it("an entity larger than the whole budget, when first, gets the first of its tools that fit", () => {
+    const registry = new ToolRegistry([], { maxInjectedTools: 1 });
+    const tools = bindProviderTools(new Customer("c1", "Ann", repo));
+    const outcome = registry.add(tools);
+    expect(registry.names()).toEqual([tools[0]!.name]);
+    expect(outcome.skipped).toEqual(tools.slice(1));
+  });
 });

@@ -7,6 +7,7 @@ import type {
   ToolInjectionStrategy,
 } from "../../strategies/tool-injection-strategy.js";
 import type { AnyTool } from "../../tools/tool.js";
+import { entityCount } from "../../tools/tool-budget.js";
 import type { ToolAddOutcome, ToolRegistry } from "../../tools/tool-registry.js";
 import { StrategyError } from "../errors.js";
 import { untilAborted } from "../until-aborted.js";
@@ -29,8 +30,8 @@ export interface InjectionOutcome {
 
 /**
  * The third seam of a tool call: every strategy evaluates the live value in the order added, and its
- * changes are applied to the registry at once (so the next strategy sees them), with events and a notice
- * when the tool budget evicted tools. The first restart request ends the evaluation.
+ * changes are applied to the registry at once (so the next strategy sees them), with events and notices
+ * when the tool budget skipped or evicted tools. The first restart request ends the evaluation.
  */
 export class ToolInjector {
   /** Every tool added during the run, in order. */
@@ -47,7 +48,7 @@ export class ToolInjector {
     const notices: string[] = [];
     for (const strategy of this.strategies) {
       const delta = await this.ask(strategy, trigger);
-      notices.push(...(delta.notices ?? []));
+      for (const notice of delta.notices ?? []) notices.push(notice);
       if (delta.restart) return { notices, restart: delta.restart };
       if (delta.remove && delta.remove.length > 0) {
         const removed = this.registry.remove(delta.remove);
@@ -61,6 +62,7 @@ export class ToolInjector {
       if (delta.add && delta.add.length > 0) {
         const outcome = this.registry.add(delta.add);
         this.report(outcome, trigger.toolName);
+        if (outcome.skipped.length > 0) notices.push(skippedNotice(delta.add, outcome.skipped));
         if (outcome.evicted.length > 0) notices.push(evictionNotice(outcome.evicted));
       }
       if (delta.discovered && delta.discovered.length > 0) this.reportHandles(delta.discovered);
@@ -119,7 +121,7 @@ export class ToolInjector {
   private report(outcome: ToolAddOutcome, triggeredBy: string): void {
     const fresh = [...outcome.added, ...outcome.replaced.map((r) => r.next)];
     if (fresh.length === 0) return;
-    this.injected.push(...fresh);
+    for (const tool of fresh) this.injected.push(tool);
     const replacedNames = new Set(outcome.replaced.map((r) => r.next.name));
     const renamed = new Map(outcome.renamed.map((r) => [r.name, r]));
     const byInstance = new Map<object, AnyTool[]>();
@@ -149,6 +151,34 @@ export class ToolInjector {
       });
     }
   }
+}
+
+/**
+ * What the model is told when one result brought more than the budget holds: how many of its entities
+ * got tools, how many did not, and how to reach those (the same call again binds the same first ones).
+ * The budget admits a leading part of what was requested, so the bound ones are the first ones.
+ */
+function skippedNotice(requested: readonly AnyTool[], skipped: readonly AnyTool[]): string {
+  const bound = requested.slice(0, requested.length - skipped.length);
+  const boundCount = entityCount(bound);
+  const others = entityCount(requested) - boundCount;
+  // An entity larger than the whole budget, when first, is bound in part.
+  const partly = boundCount + entityCount(skipped) > entityCount(requested);
+  return (
+    `Tool budget reached: of this result's ${counted(requested)}, only the first ${boundCount} ` +
+    `got tools (${bound.length} tool${bound.length === 1 ? "" : "s"}${partly ? ", not all of its own" : ""})` +
+    `${others > 0 ? `; the other ${others} did not` : ""}. Calling the same tool again binds the same ` +
+    "first ones. To reach one of the others, call a tool that returns fewer results with it among the " +
+    "first (a narrower search, a filter, a smaller page)."
+  );
+}
+
+/** "3 entities" (provider instances), or "3 items" when some tools have no provider. */
+function counted(tools: readonly AnyTool[]): string {
+  const count = entityCount(tools);
+  if (tools.every((t) => t.origin?.instanceId !== undefined))
+    return `${count} ${count === 1 ? "entity" : "entities"}`;
+  return `${count} ${count === 1 ? "item" : "items"}`;
 }
 
 function evictionNotice(evicted: readonly AnyTool[]): string {

@@ -32,11 +32,30 @@ describe("ToolInjector", () => {
     expect(i.injected.map((t) => t.name)).toEqual(["a"]);
   });
 
-  it("tells the model what the budget evicted, and reports it", async () => {
-    const { injector: i, events } = injector([
-      { evaluateToolResult: () => ({ add: [tool("a"), tool("b")] }) },
-    ]);
+  it("one addition larger than the budget keeps its first tools and says how many were left out", async () => {
+    const {
+      injector: i,
+      events,
+      registry,
+    } = injector([{ evaluateToolResult: () => ({ add: [tool("a"), tool("b"), tool("c")] }) }]);
     const { notices } = await i.evaluate(trigger);
+    expect(registry.names()).toEqual(["t", "a"]);
+    expect(notices).toEqual([
+      "Tool budget reached: of this result's 3 items, only the first 1 got tools (1 tool); the other 2 did not. Calling the same tool again binds the same first ones. To reach one of the others, call a tool that returns fewer results with it among the first (a narrower search, a filter, a smaller page).",
+    ]);
+    expect(events.filter((e) => e.type === "ToolsRemoved")).toEqual([]);
+  });
+
+  it("tells the model what the budget evicted of an earlier addition, and reports it", async () => {
+    const added = [tool("a"), tool("b")];
+    const {
+      injector: i,
+      events,
+      registry,
+    } = injector([{ evaluateToolResult: () => ({ add: [added.shift()!] }) }]);
+    await i.evaluate(trigger);
+    const { notices } = await i.evaluate(trigger);
+    expect(registry.names()).toEqual(["t", "b"]);
     expect(notices).toEqual([
       "Tool budget reached: these least recently used tools were removed: a. Call the tool that returned their object again to get them back.",
     ]);
