@@ -141,7 +141,7 @@ export interface RunOutcome extends RunRecord {
  * tools are those of the attempt that finished.
  */
 export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
-  checkToolSchemas();
+  checkToolSchemas({ discovery: setup.strategies.some((s) => s instanceof ToolProviderStrategy) });
   const resume = setup.resume && {
     ...setup.resume,
     live: liveProviders.get(setup.resume.snapshot),
