@@ -8,3 +8,5 @@ export type {
 export { LlmTool, getLlmTools, getToolClasses } from "./llm-tool.js";
 export type { LlmToolOptions, LlmToolMetadata, ParametersSchema, LlmToolDecorator } from "./llm-tool.js";
 export { ToolParam, getToolParamDescriptions } from "./tool-param.js";
+export { Hidden, hideField } from "./hidden.js";
+export type { HiddenDecorator } from "./hidden.js";

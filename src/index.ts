@@ -10,6 +10,7 @@ export {
   ToolProvider,
   LlmTool,
   ToolParam,
+  Hidden,
   getToolProviderOptions,
   getLlmTools,
   getToolParamDescriptions,
@@ -22,6 +23,7 @@ export type {
   LlmToolMetadata,
   LlmToolDecorator,
   ToolProviderDecorator,
+  HiddenDecorator,
   ParametersSchema,
 } from "../decorators/index.js";
 

@@ -12,6 +12,7 @@ import { ShoppingCart } from "../domain/shopping-cart.js";
 import { SpendAnswer } from "../domain/answers.js";
 
 export const toolSchemas: GeneratedSchemas = {
+  "command": "npx entity-tools schemas --project examples/tsconfig.json --out examples/generated/tool-schemas.ts",
   "tools": {
     "Account.getBalance": {
       "parameters": [],
@@ -284,6 +285,20 @@ export const toolSchemas: GeneratedSchemas = {
     ],
     "ShoppingCart.removeItem": [
       "ShoppingCart"
+    ]
+  },
+  "hiddenFields": {
+    "CartTools": [
+      "opened"
+    ],
+    "Customer": [
+      "orders"
+    ],
+    "CustomerSearchTools": [
+      "customers"
+    ],
+    "Order": [
+      "lines"
     ]
   },
   "classes": {

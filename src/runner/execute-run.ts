@@ -171,7 +171,7 @@ export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
 }
 
 async function runAttempts(setup: RunSetup): Promise<RunOutcome> {
-  checkToolSchemas();
+  checkToolSchemas({ discovery: setup.strategies.some((s) => s instanceof ToolProviderStrategy) });
   const resume = setup.resume && {
     ...setup.resume,
     live: liveProviders.get(setup.resume.snapshot),

@@ -1,6 +1,7 @@
 import { EntityToolsError } from "../errors/entity-tools-error.js";
 import { plainToInstance } from "class-transformer";
-import { findOutputSchema, SCHEMA_COMMAND } from "../schema/schema-store.js";
+import { findOutputSchema, findOutputType, schemaCommand } from "../schema/schema-store.js";
+import { isRecord, toClassInstance } from "../tools/typed-input.js";
 import type { JsonSchema } from "../schema/json-schema.js";
 
 /** A class to instantiate from the answer, or a JSON Schema the answer must match. */
@@ -16,7 +17,7 @@ export interface ResolvedOutput<T> {
 export class MissingOutputSchemaError extends EntityToolsError {
   constructor(readonly className: string) {
     super(
-      `No output schema for class ${className}: generate schemas with \`${SCHEMA_COMMAND}\` (classes passed to ` +
+      `No output schema for class ${className}: generate schemas with \`${schemaCommand()}\` (classes passed to ` +
         "createObject are found automatically, others with --type) and pass the module to registerToolSchemas()",
     );
   }
@@ -24,12 +25,20 @@ export class MissingOutputSchemaError extends EntityToolsError {
 
 /**
  * Resolves a `createObject` target: a class (its generated schema; the answer becomes an instance through
- * class-transformer) or a JSON Schema object (the answer is returned as parsed).
+ * class-transformer, its dates and nested classes converted as the generated module says, the same way
+ * as a tool's typed input) or a JSON Schema object (the answer is returned as parsed).
  */
 export function resolveOutput<T>(target: OutputTarget<T>): ResolvedOutput<T> {
   if (typeof target !== "function") return { schema: target, build: (value) => value as T };
   const schema = findOutputSchema(target);
   if (!schema) throw new MissingOutputSchemaError(target.name);
   const cls = target as unknown as new () => T;
-  return { schema, build: (value) => plainToInstance(cls, value) };
+  const type = findOutputType(target);
+  return {
+    schema,
+    build: (value) =>
+      type?.kind === "class" && isRecord(value)
+        ? (toClassInstance(cls, value, type.fields) as T)
+        : plainToInstance(cls, value),
+  };
 }

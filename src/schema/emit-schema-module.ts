@@ -14,7 +14,17 @@ export function emitSchemaModule(source: GeneratedSource, outFile: string): stri
   });
   // `returns` only when a tool returns providers, so modules without any stay as they were.
   const returns = Object.keys(source.returns).length > 0 ? { returns: source.returns } : {};
-  const data = JSON.stringify({ tools: source.tools, outputs: source.outputs, ...returns }, null, 2);
+  const data = JSON.stringify(
+    {
+      command: commandFor(source, outFile),
+      tools: source.tools,
+      outputs: source.outputs,
+      ...returns,
+      ...classFacts(source),
+    },
+    null,
+    2,
+  );
   const classes = names.map((name) => `    ${JSON.stringify(name)}: ${name}`).join(",\n");
   const body = names.length > 0 ? `${data.slice(0, -2)},\n  "classes": {\n${classes}\n  }\n}` : data;
   return [
@@ -25,6 +35,28 @@ export function emitSchemaModule(source: GeneratedSource, outFile: string): stri
     `export const toolSchemas: GeneratedSchemas = ${body};`,
     "",
   ].join("\n");
+}
+
+/**
+ * The command that writes this module again, so error hints send users to this module, not to a second
+ * one at the default path. Paths are as typed when relative (from where the user runs it); absolute ones
+ * are made relative to the project's folder, so the module is the same in every checkout.
+ */
+function commandFor(source: GeneratedSource, outFile: string): string {
+  const root = path.dirname(path.resolve(source.request.project));
+  const shown = (p: string) =>
+    path.isAbsolute(p) ? path.relative(root, p).split(path.sep).join("/") || "." : p;
+  const types = source.request.outputTypes.map((t) => ` --type ${t}`).join("");
+  return `npx entity-tools schemas --project ${shown(source.request.project)} --out ${shown(outFile)}${types}`;
+}
+
+/** The sections about classes, each only when it has entries (older modules stay byte-identical). */
+function classFacts(source: GeneratedSource): Pick<Partial<GeneratedSource>, "outputTypes" | "hiddenFields"> {
+  const { outputTypes, hiddenFields } = source;
+  return {
+    ...(Object.keys(outputTypes).length > 0 ? { outputTypes } : {}),
+    ...(Object.keys(hiddenFields).length > 0 ? { hiddenFields } : {}),
+  };
 }
 
 /** `file` as an import specifier from `outFile`: relative, with the extension the compiled code has. */

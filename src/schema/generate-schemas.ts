@@ -5,6 +5,7 @@ import { buildGenerator } from "./typescript.js";
 import type { ParametersSchema as ToolInputSchema } from "../../decorators/index.js";
 import { findOutputClasses, findToolMethods, type SourceToolMethod } from "./find-tool-methods.js";
 import type { GeneratedToolSchema, InputType } from "./generated-schemas.js";
+import { hiddenFieldsOf, outputTypesOf } from "./class-facts.js";
 import { inlineRefs } from "./inline-refs.js";
 import type { JsonSchema } from "./json-schema.js";
 import { SchemaSourceError } from "./schema-source-error.js";
@@ -23,6 +24,12 @@ export interface GeneratedSource {
   readonly tools: Readonly<Record<string, GeneratedToolSchema>>;
   readonly outputs: Readonly<Record<string, JsonSchema>>;
   readonly classImports: Readonly<Record<string, ClassImport>>;
+  /** How output classes' JSON becomes instances (see {@link outputTypesOf}). */
+  readonly outputTypes: Readonly<Record<string, InputType>>;
+  /** `private`/`protected` fields by class (see {@link hiddenFieldsOf}). */
+  readonly hiddenFields: Readonly<Record<string, readonly string[]>>;
+  /** The request, for the command the module quotes: the project, and the `--type`s asked for. */
+  readonly request: { readonly project: string; readonly outputTypes: readonly string[] };
   /** The provider classes each tool method (`Class.method`) can return, for methods that return any. */
   readonly returns: Readonly<Record<string, readonly string[]>>;
 }
@@ -81,7 +88,14 @@ export function generateSchemas(options: GenerateSchemasOptions): GeneratedSourc
   const readSource = host.getSourceFile.bind(host);
   host.getSourceFile = (fileName, languageVersion, onError, shouldCreate) => {
     const extra = appended.get(path.resolve(fileName));
-    if (extra === undefined) return readSource(fileName, languageVersion, onError, shouldCreate);
+    // Unchanged files (lib and node_modules typings above all) are the first program's, not parsed
+    // again: the second program then reuses them, and only the files with a synthetic interface are new.
+    if (extra === undefined) {
+      const parsed = firstProgram.getSourceFile(fileName);
+      // (a deduplicated package's file is a redirect, which a host must not return: read that one again)
+      if (parsed && !("redirectInfo" in parsed && parsed.redirectInfo)) return parsed;
+      return readSource(fileName, languageVersion, onError, shouldCreate);
+    }
     const text = `${ts.sys.readFile(fileName) ?? ""}\n${extra}\n`;
     return ts.createSourceFile(fileName, text, languageVersion, true);
   };
@@ -89,8 +103,14 @@ export function generateSchemas(options: GenerateSchemasOptions): GeneratedSourc
   // Only the files that hold a synthetic interface or an output class are searched for symbols: the
   // generator otherwise walks every declaration of every file, lib and node_modules typings included.
   const searched = [...appended.keys(), ...[...outputs.values()].filter(Boolean).map((f) => path.resolve(f))];
+  // The generator also indexes every class and interface of every file it is shown (getTypeAtLocation,
+  // base types, names), which for a project importing entity-tools and the AI SDK is most of the time:
+  // it is shown the project's own files, where every type the schemas name by reference is declared
+  // or imported (types from libraries are resolved through the checker, not the index).
+  const ownFiles = program.getSourceFiles().filter((f) => own.has(path.resolve(f.fileName)));
+  const projectOnly = Object.create(program, { getSourceFiles: { value: () => ownFiles } }) as TS.Program;
   const generator = buildGenerator(
-    program,
+    projectOnly,
     {
       required: true,
       noExtraProps: true,
@@ -125,11 +145,16 @@ export function generateSchemas(options: GenerateSchemasOptions): GeneratedSourc
   for (const name of [...outputs.keys()].sort()) {
     outputSchemas[name] = inlineRefs(generator.getSchemaForSymbol(name) as JsonSchema);
   }
+  const outputTypes = outputTypesOf([...outputs.keys()].sort(), program, classes);
+  const hiddenFields = hiddenFieldsOf(program, classes);
   const root = path.dirname(path.resolve(options.project));
   return {
     tools: withoutPaths(sortKeys(tools), root),
     outputs: withoutPaths(outputSchemas, root),
     classImports: sortKeys(Object.fromEntries(classes.imports)),
+    outputTypes,
+    hiddenFields,
+    request: { project: options.project, outputTypes: options.outputTypes ?? [] },
     returns: sortKeys(returns),
   };
 }

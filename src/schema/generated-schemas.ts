@@ -36,6 +36,18 @@ export interface GeneratedSchemas {
   readonly outputs: Readonly<Record<string, JsonSchema>>;
   readonly classes?: Readonly<Record<string, GeneratedClass>>;
   /**
+   * How an output class's JSON becomes an instance (dates, nested classes, arrays of them), by class name;
+   * only classes with something to convert have an entry.
+   */
+  readonly outputTypes?: Readonly<Record<string, InputType>>;
+  /**
+   * Fields TypeScript marks `private` or `protected`, by class name: registering the module hides them from
+   * the model, as `@Hidden()` does.
+   */
+  readonly hiddenFields?: Readonly<Record<string, readonly string[]>>;
+  /** The command that wrote the module (its own paths), quoted by every "schema missing or stale" error. */
+  readonly command?: string;
+  /**
    * The `@ToolProvider` classes (names in `classes`) each tool method (`Class.method`) can return, alone
    * or in a collection: what handles mode offers from a run's first step.
    */

@@ -41,6 +41,11 @@ export function readModuleMeaning(text: string): ModuleMeaning | undefined {
 export function describeDifferences(current: ModuleMeaning, fresh: ModuleMeaning, limit = 20): string[] {
   const lines: string[] = [];
   for (const section of new Set([...Object.keys(fresh), ...Object.keys(current)])) {
+    if (typeof fresh[section] !== "object" || typeof current[section] !== "object") {
+      // a value, not a keyed section (the module's `command`)
+      if (!isDeepStrictEqual(current[section], fresh[section])) lines.push(`  ~ ${section}`);
+      continue;
+    }
     const now = (current[section] ?? {}) as Record<string, unknown>;
     const next = (fresh[section] ?? {}) as Record<string, unknown>;
     for (const key of new Set([...Object.keys(next), ...Object.keys(now)])) {

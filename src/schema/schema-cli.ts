@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { isDeepStrictEqual, parseArgs } from "node:util";
 import { emitSchemaModule } from "./emit-schema-module.js";
-import { generateSchemas } from "./generate-schemas.js";
+import { generateSchemas, type GeneratedSource } from "./generate-schemas.js";
 import { describeDifferences, readModuleMeaning } from "./module-meaning.js";
 
 const USAGE = `Usage: entity-tools schemas --project tsconfig.json --out src/generated/tool-schemas.ts [--type Name]... [--check]
@@ -51,11 +51,18 @@ export function main(argv: readonly string[]): number {
     console.error(`--out is required.\n\n${USAGE}`);
     return 2;
   }
-  try {
-    const text = emitSchemaModule(
-      generateSchemas({ project: values.project, outputTypes: values.type }),
-      values.out,
+  if (!/\.[cm]?ts$/.test(values.out)) {
+    console.error(
+      `--out ${values.out}: the generated module is TypeScript, so it needs a .ts (or .mts, .cts) name; your ` +
+        "build compiles it with the rest of the project. A plain JavaScript project needs no module: give each " +
+        "tool with parameters an explicit @LlmTool({ parameters }) schema (see the README's Plain JavaScript).",
     );
+    return 2;
+  }
+  try {
+    const source = generateSchemas({ project: values.project, outputTypes: values.type });
+    warnIfEmpty(source, values.project);
+    const text = emitSchemaModule(source, values.out);
     if (values.check) return check(values.out, text);
     mkdirSync(path.dirname(values.out), { recursive: true });
     writeFileSync(values.out, text);
@@ -65,6 +72,16 @@ export function main(argv: readonly string[]): number {
     console.error(`entity-tools schemas: ${(error as Error).message}`);
     return 1;
   }
+}
+
+/** A project in which nothing was found is most often a JavaScript one, or a wrong `--project`. */
+function warnIfEmpty(source: GeneratedSource, project: string): void {
+  if (Object.keys(source.tools).length > 0 || Object.keys(source.outputs).length > 0) return;
+  console.warn(
+    `entity-tools schemas: warning: no @LlmTool method and no createObject/run output class found in the ` +
+      `TypeScript files of ${project}. JavaScript files are not read (JavaScript has no types to generate ` +
+      "from: give tools explicit @LlmTool({ parameters }) schemas); check the tsconfig's include otherwise.",
+  );
 }
 
 /** `--check`: 0 when the module means what a fresh generation means, else 1 with what differs. */

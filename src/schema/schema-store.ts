@@ -1,4 +1,10 @@
-import type { GeneratedClass, GeneratedSchemas, GeneratedToolSchema } from "./generated-schemas.js";
+import { hideField } from "../../decorators/index.js";
+import type {
+  GeneratedClass,
+  GeneratedSchemas,
+  GeneratedToolSchema,
+  InputType,
+} from "./generated-schemas.js";
 import type { JsonSchema } from "./json-schema.js";
 
 interface Store {
@@ -8,6 +14,10 @@ interface Store {
   names: WeakMap<Function, string>;
   /** Classes by that name, for typed input. */
   classes: Map<string, GeneratedClass>;
+  /** How output classes' JSON becomes instances, by source name. */
+  outputTypes: Map<string, InputType>;
+  /** The command of the last module registered, for error hints. */
+  command?: string;
   /** `Class.method` → the provider classes it can return, by name. */
   returns?: Map<string, readonly string[]>;
 }
@@ -20,9 +30,12 @@ const store: Store = (holder[STORE_KEY] ??= {
   outputs: new Map(),
   names: new WeakMap(),
   classes: new Map(),
+  outputTypes: new Map(),
 });
+// (a store made by an older copy of the package lacks the fields added since)
+store.outputTypes ??= new Map();
 
-/** The command users run to (re)generate schemas, quoted in every "schema missing" message. */
+/** The command users run to (re)generate schemas, quoted when no registered module says its own. */
 export const SCHEMA_COMMAND =
   "npx entity-tools schemas --project tsconfig.json --out src/generated/tool-schemas.ts";
 
@@ -39,6 +52,31 @@ export function registerToolSchemas(schemas: GeneratedSchemas): void {
     store.names.set(cls, name);
     store.classes.set(name, cls);
   }
+  registerClassFacts(schemas);
+}
+
+/** The module's facts about its classes: output conversions, and fields hidden from the model. */
+function registerClassFacts(schemas: GeneratedSchemas): void {
+  for (const [name, type] of Object.entries(schemas.outputTypes ?? {})) store.outputTypes.set(name, type);
+  if (schemas.command) store.command = schemas.command;
+  for (const [name, fields] of Object.entries(schemas.hiddenFields ?? {})) {
+    const cls = schemas.classes?.[name];
+    if (cls) for (const field of fields) hideField(cls, field);
+  }
+}
+
+/**
+ * The command that regenerates this project's schemas, quoted in every "schema missing or stale" error:
+ * the one the registered module was written by (its own `--project`, `--out` and `--type`s), else the
+ * default paths.
+ */
+export function schemaCommand(): string {
+  return store.command ?? SCHEMA_COMMAND;
+}
+
+/** How a structured-output class's JSON becomes an instance, when the generated module says. */
+export function findOutputType(cls: Function): InputType | undefined {
+  return store.outputTypes.get(sourceNameOf(cls));
 }
 
 /**

@@ -12,7 +12,7 @@ const addFormats = ((addFormatsModule as { default?: unknown }).default ?? addFo
 const ajv = addFormats(new Ajv({ allErrors: true, strict: false, logger: false }));
 // Compiled once per schema: bound tools of one class share their schema object, and tools of different
 // classes often share a shape (no parameters, one id...), so validators are also shared by content.
-// The content cache is bounded (oldest out first): a server whose runs each bring their own output
+// The content cache is bounded (least recently used out first): a server whose runs each bring their own output
 // schema would otherwise keep every validator, and ajv's compiled code with it, for ever.
 const MAX_CACHED_SCHEMAS = 500;
 const byObject = new WeakMap<object, ValidateFunction>();
@@ -46,7 +46,11 @@ function validatorFor(schema: JsonSchema): ValidateFunction {
   if (!validator) {
     const content = JSON.stringify(schema);
     validator = byContent.get(content);
-    if (!validator) {
+    if (validator) {
+      // least recently used out first: a hit moves the schema to the back of the line
+      byContent.delete(content);
+      byContent.set(content, validator);
+    } else {
       validator = compile(schema);
       byContent.set(content, validator);
       if (byContent.size > MAX_CACHED_SCHEMAS) forget(byContent.keys().next().value!);

@@ -2,10 +2,11 @@ import {
   getLlmTools,
   getToolClasses,
   getToolParamDescriptions,
+  getToolProviderOptions,
   type LlmToolMetadata,
 } from "../../decorators/index.js";
 import type { InputType } from "../schema/generated-schemas.js";
-import { findToolSchema, keepsSourceName, SCHEMA_COMMAND } from "../schema/schema-store.js";
+import { findToolSchema, keepsSourceName, schemaCommand } from "../schema/schema-store.js";
 import { MissingToolSchemaError, StaleToolSchemaError } from "./errors.js";
 import { parameterNames } from "./parameter-names.js";
 import type { ToolInputSchema } from "./tool.js";
@@ -40,13 +41,17 @@ export function toolMethodsOf(cls: Function): readonly ToolMethod[] {
 }
 
 /**
- * Resolves the tools of every class defined so far, so a missing or stale schema is found before a run
- * starts rather than after some of its tools have already run.
+ * Resolves the tools of every class a run can reach, so a missing or stale schema is found before it
+ * starts rather than after some of its tools have already run. Its own tools were resolved when they
+ * were bound (`withTools`); with discovery on, any `@ToolProvider` class defined so far may be
+ * discovered, so those are resolved too. A tool class the run cannot reach (a plain tool group it was
+ * not given) is not its concern: the contract's "when the tool is bound".
  *
  * @throws MissingToolSchemaError or StaleToolSchemaError for the first class with a problem.
  */
-export function checkToolSchemas(): void {
-  for (const cls of getToolClasses()) toolMethodsOf(cls);
+export function checkToolSchemas(reach: { readonly discovery: boolean }): void {
+  if (!reach.discovery) return;
+  for (const cls of getToolClasses()) if (getToolProviderOptions(cls)) toolMethodsOf(cls);
 }
 
 function resolveMethod(cls: Function, metadata: LlmToolMetadata): ToolMethod {
@@ -73,7 +78,7 @@ function resolveMethod(cls: Function, metadata: LlmToolMetadata): ToolMethod {
     };
   }
   if (declared.length === 0) return { metadata, parameters: [], inputSchema: EMPTY_INPUT };
-  throw new MissingToolSchemaError(cls.name, metadata.methodName, SCHEMA_COMMAND);
+  throw new MissingToolSchemaError(cls.name, metadata.methodName, schemaCommand());
 }
 
 /**
@@ -96,7 +101,7 @@ function checkFresh(
     `${metadata.declaringClass.name}.${metadata.methodName}`,
     declared.map((n) => n ?? "?"),
     generated,
-    SCHEMA_COMMAND,
+    schemaCommand(),
   );
 }
 

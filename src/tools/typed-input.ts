@@ -22,8 +22,7 @@ export function toDeclaredType(value: unknown, type: InputType | undefined): unk
       if (!isRecord(value)) return value;
       const cls = findGeneratedClass(type.name);
       if (!cls) return value; // unreachable after the run-start check; keep the validated JSON
-      const instance = plainToInstance(cls as ClassConstructor<object>, value) as Record<string, unknown>;
-      return type.fields ? withFields(instance, value, type.fields) : instance;
+      return toClassInstance(cls, value, type.fields);
     }
   }
 }
@@ -38,6 +37,20 @@ const LEAP_SECOND = /([T\s]\d{2}:\d{2}):60(?:\.\d+)?/i;
  */
 function dateFrom(text: string): Date {
   return new Date(text.replace(LEAP_SECOND, "$1:59.999"));
+}
+
+/**
+ * JSON made an instance of `cls` by class-transformer, then each typed field converted (dates, nested
+ * classes, arrays of them), unless class-transformer already built it (`@Type`). Tool input and
+ * structured output share it.
+ */
+export function toClassInstance(
+  cls: Function,
+  value: Record<string, unknown>,
+  fields: Readonly<Record<string, InputType>> | undefined,
+): unknown {
+  const instance = plainToInstance(cls as ClassConstructor<object>, value) as Record<string, unknown>;
+  return fields ? withFields(instance, value, fields) : instance;
 }
 
 /** Sets each typed field of `target` from `source`, unless class-transformer already built it (`@Type`). */
@@ -63,6 +76,7 @@ function alreadyTyped(value: unknown, type: InputType): boolean {
   return false;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+/** Whether a value is a JSON object (not an array). */
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -1,8 +1,9 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { main } from "../../src/schema/schema-cli.js";
+import { scratchProject } from "../support/scratch-project.js";
 
 const project = "test/fixtures/tsconfig.json";
 
@@ -19,7 +20,7 @@ describe("entity-tools schemas", () => {
     writeFileSync(out, "// edited\n");
     expect(main(["schemas", "--project", project, "--out", out, "--check"])).toBe(1);
     expect(error).toHaveBeenCalledWith(expect.stringContaining("is stale"));
-  });
+  }, 120_000); // two generations of a whole project
 
   it("prints --help to stdout", () => {
     const log = vi.spyOn(console, "log").mockImplementation(() => {});
@@ -41,5 +42,26 @@ describe("entity-tools schemas", () => {
       expect.stringContaining("Unknown option '--bogus'"),
       expect.stringContaining("--out is required"),
     ]);
+  });
+
+  it("refuses an --out that is not a TypeScript file, saying why, and writes nothing", () => {
+    const error = vi.spyOn(console, "error").mockImplementation(() => {});
+    const out = path.join(mkdtempSync(path.join(tmpdir(), "schemas-")), "tool-schemas.js");
+    expect(main(["schemas", "--project", project, "--out", out])).toBe(2);
+    expect(existsSync(out)).toBe(false);
+    expect(String(error.mock.calls[0]?.[0])).toContain(
+      "the generated module is TypeScript, so it needs a .ts",
+    );
+  });
+
+  it("warns when a project has no tools and no output classes (a JavaScript project, a wrong include)", () => {
+    vi.spyOn(console, "log").mockImplementation(() => {});
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const dir = scratchProject({ "src/tools.js": "export class Tools { find(q) { return q; } }\n" }, "src");
+    const out = path.join(dir, "src", "generated", "tool-schemas.ts");
+    expect(main(["schemas", "--project", path.join(dir, "tsconfig.json"), "--out", out])).toBe(0);
+    expect(String(warn.mock.calls[0]?.[0])).toContain(
+      "no @LlmTool method and no createObject/run output class",
+    );
   });
 });

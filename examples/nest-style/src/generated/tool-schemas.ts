@@ -4,6 +4,7 @@ import { CustomerAccount } from "../customer-account.js";
 import { CustomerLookupTools } from "../customer-lookup-tools.js";
 
 export const toolSchemas: GeneratedSchemas = {
+  "command": "npx entity-tools schemas --project examples/nest-style/tsconfig.json --out examples/nest-style/src/generated/tool-schemas.ts",
   "tools": {
     "CustomerAccount.invoices": {
       "parameters": [
@@ -44,6 +45,14 @@ export const toolSchemas: GeneratedSchemas = {
   "returns": {
     "CustomerLookupTools.findAccount": [
       "CustomerAccount"
+    ]
+  },
+  "hiddenFields": {
+    "CustomerAccount": [
+      "repository"
+    ],
+    "CustomerLookupTools": [
+      "repository"
     ]
   },
   "classes": {
