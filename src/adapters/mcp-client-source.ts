@@ -156,7 +156,8 @@ export class McpClientToolSource implements DynamicToolSource {
         signal,
         cacheMode: "refresh",
       } as { signal?: AbortSignal });
-      tools.push(...listed.tools);
+      // A loop, not push(...page): a page of tens of thousands of tools would overflow the call stack.
+      for (const tool of listed.tools) tools.push(tool);
       ttlMs = ttlMs === undefined ? listed.ttlMs : Math.min(ttlMs, listed.ttlMs ?? ttlMs);
       cursor = listed.nextCursor;
       if (!cursor) return { tools, ttlMs };
