@@ -91,6 +91,9 @@ export interface ResumeFrom {
   readonly followUp?: readonly ModelMessage[];
 }
 
+/** A resume whose snapshot has been checked and copied, with the live providers of its run, if any. */
+type CheckedResume = ResumeFrom & { readonly live: ReadonlyMap<string, object> | undefined };
+
 /**
  * The providers bound by the run that made a snapshot, by the snapshot object handed out: a conversation
  * continued in the same process re-binds the very objects (their state and dependencies intact) without
@@ -143,7 +146,14 @@ export interface RunOutcome extends RunRecord {
  */
 export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
   const started = performance.now();
-  const before = setup.resume?.snapshot.usage ?? emptyUsage();
+  // Checked (signature, then shape) before anything reads it, and copied: nothing the caller holds is
+  // what runs, and nothing the run changes is what the caller holds.
+  const resume = setup.resume && {
+    ...setup.resume,
+    live: liveProviders.get(setup.resume.snapshot),
+    snapshot: structuredClone(readSnapshot(setup.resume.snapshot, setup.snapshotKeys)),
+  };
+  const before = resume?.snapshot.usage ?? emptyUsage();
   setup.events.emit({ type: "RunStarted", resumed: setup.resume !== undefined });
   const finish = (init: {
     status: "completed" | "awaiting-approval" | "failed";
@@ -159,7 +169,7 @@ export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
       ...(setup.events.cost ? { cost: setup.events.cost } : {}),
     });
   try {
-    const outcome = await runAttempts(setup);
+    const outcome = await runAttempts(setup, resume);
     finish({ status: outcome.status, usage: outcome.usage });
     return outcome;
   } catch (error) {
@@ -170,15 +180,8 @@ export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
   }
 }
 
-async function runAttempts(setup: RunSetup): Promise<RunOutcome> {
+async function runAttempts(setup: RunSetup, resume: CheckedResume | undefined): Promise<RunOutcome> {
   checkToolSchemas({ discovery: setup.strategies.some((s) => s instanceof ToolProviderStrategy) });
-  const resume = setup.resume && {
-    ...setup.resume,
-    live: liveProviders.get(setup.resume.snapshot),
-    // Checked (signature, then shape) and copied: nothing the caller holds is what runs, and nothing the
-    // run changes is what the caller holds.
-    snapshot: structuredClone(readSnapshot(setup.resume.snapshot, setup.snapshotKeys)),
-  };
   const store = new VisibilityStore(
     (resume?.snapshot.visibility as VisibilitySnapshot | undefined) ?? setup.resumeFrom,
   );
