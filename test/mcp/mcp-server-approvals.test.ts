@@ -6,7 +6,8 @@ import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
-import { defineTool, LlmTool, ToolProvider } from "entity-tools";
+import { Checking, Savings } from "../fixtures/colliding-accounts.js";
+import { defineTool } from "entity-tools";
 import { createMcpServer, type McpServerOptions } from "entity-tools/mcp";
 import { modernEndpoint } from "../support/mcp-v2.js";
 
@@ -141,24 +142,6 @@ describe.each(revisions)("createMcpServer approvals on %s", (_revision, connect)
     ]);
   });
 });
-
-@ToolProvider({ prefix: "acct" })
-class Checking {
-  constructor(public id: string) {}
-  @LlmTool("Close this account")
-  close(): string {
-    return `closed checking ${this.id}`;
-  }
-}
-
-@ToolProvider({ prefix: "acct" })
-class Savings {
-  constructor(public id: string) {}
-  @LlmTool("Close this account")
-  close(): string {
-    return `closed savings ${this.id}`;
-  }
-}
 
 describe("createMcpServer approval rules on the provider (2025-11-25)", () => {
   it("a rule on the provider's identity catches a discovered tool whose name was changed by a collision", async () => {

@@ -6,6 +6,7 @@ import fc from "fast-check";
 import { Exclude } from "class-transformer";
 import { MockLanguageModelV3 } from "ai/test";
 import { describe, expect, it } from "vitest";
+import { Checking, Savings } from "../fixtures/colliding-accounts.js";
 import {
   bindProviderTools,
   DecoratorMisuseError,
@@ -33,24 +34,6 @@ class Customer {
   @LlmTool("This customer's recent orders")
   recent_orders(): string {
     return `recent orders of ${typeof this.id}:${String(this.id)}`;
-  }
-}
-
-@ToolProvider({ prefix: "acct" })
-class Checking {
-  constructor(public id: string) {}
-  @LlmTool("Close this account")
-  close(): string {
-    return `closed checking ${this.id}`;
-  }
-}
-
-@ToolProvider({ prefix: "acct" })
-class Savings {
-  constructor(public id: string) {}
-  @LlmTool("Close this account")
-  close(): string {
-    return `closed savings ${this.id}`;
   }
 }
 

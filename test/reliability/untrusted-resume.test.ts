@@ -3,6 +3,7 @@
 // a provider that comes back through resolveProvider is the one the snapshot names, or nothing.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { Checking, Savings } from "../fixtures/colliding-accounts.js";
 import {
   defineTool,
   EntityHandleCodec,
@@ -53,22 +54,6 @@ class Customer {
   }
 }
 
-@ToolProvider({ prefix: "acct" })
-class Checking {
-  constructor(public id: string) {}
-  @LlmTool("Close this account")
-  close(): string {
-    return `closed checking ${this.id}`;
-  }
-}
-@ToolProvider({ prefix: "acct" })
-class Savings {
-  constructor(public id: string) {}
-  @LlmTool("Close this account")
-  close(): string {
-    return `closed savings ${this.id}`;
-  }
-}
 const accounts = defineTool({
   name: "accounts",
   description: "accounts",
