@@ -1,5 +1,6 @@
 import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3Message } from "@ai-sdk/provider";
 import { wrapLanguageModel, type LanguageModel, type ModelMessage } from "ai";
+import { isRunHistory } from "../loop/run-history.js";
 
 /** The options of a provider call other than what changes at every step. */
 export type StepCallOptions = Omit<
@@ -37,9 +38,10 @@ export interface PromptSlice {
  * validated and converted by the SDK (once), and a middleware puts the converted earlier messages back in
  * front before the provider is called, so the provider receives the same prompt as before.
  *
- * What a step does is proportional to what it adds, with two pointer passes over the conversation: the
- * check that the history is the cached one extended, and the provider's own prompt array (so a provider
- * that adds or removes messages cannot change the cache). The messages of earlier steps are handed out as
+ * What a step does is proportional to what it adds, with one pointer pass over the conversation: the
+ * provider's own prompt array (so a provider that adds or removes messages cannot change the cache). The
+ * check that the history is the cached one extended walks it only for a history the caller owns: a run's
+ * own history (`isRunHistory`) is appended to only, so its length and last cached message tell. The messages of earlier steps are handed out as
  * the cache holds them, frozen: copying every one at every step made a late step of a 2 000-step run cost
  * several times an early one. A step's new messages reach the provider as the SDK converted them, free
  * to edit (a cache marker on the last message), while the cache keeps frozen copies. A provider that edits
@@ -108,10 +110,17 @@ export function systemMessages(system: string | undefined): LanguageModelV3Messa
   return system === undefined ? [] : [{ role: "system", content: system }];
 }
 
-/** Whether `history` is `sources` with at least one message appended, the first not a tool message. */
+/**
+ * Whether `history` is `sources` with at least one message appended, the first not a tool message. A run's own
+ * history (`isRunHistory`) is only appended to, so for it the length and the last cached message tell;
+ * any other array is compared message by message, so an edit anywhere in it is found.
+ */
 function extends_(history: readonly ModelMessage[], sources: readonly ModelMessage[]): boolean {
-  if (history.length <= sources.length || history[sources.length]!.role === "tool") return false;
-  for (let i = 0; i < sources.length; i++) if (history[i] !== sources[i]) return false;
+  const count = sources.length;
+  if (history.length <= count || history[count]!.role === "tool") return false;
+  if (count > 0 && history[count - 1] !== sources[count - 1]) return false;
+  if (isRunHistory(history)) return true;
+  for (let i = 0; i < count - 1; i++) if (history[i] !== sources[i]) return false;
   return true;
 }
 

@@ -21,6 +21,7 @@ import type { RunSettings } from "./run-settings.js";
 import type { PausedCalls, RunEnd, StepOutcome, ToolCallsOutcome } from "./step-outcome.js";
 import type { DynamicToolSource } from "./tool-source-port.js";
 import { listSource } from "./list-source.js";
+import { markRunHistory } from "./run-history.js";
 import { outputInstruction } from "./structured-output.js";
 import { untilAborted } from "./until-aborted.js";
 
@@ -115,6 +116,7 @@ export class RunSession {
 
   constructor(private readonly init: RunSessionInit) {
     this.history = [...init.messages];
+    markRunHistory(this.history);
     this.registry = new ToolRegistry(init.tools, {
       maxInjectedTools: init.settings.maxInjectedTools,
       maxInjectedTokens: init.settings.maxInjectedTokens,

@@ -20,6 +20,7 @@ import {
 } from "entity-tools";
 import { ScriptedLanguageModel } from "entity-tools/testing";
 import { sdkInternals } from "../../src/adapters/sdk-internals.js";
+import { markRunHistory } from "../../src/loop/run-history.js";
 import { NewestMockModel } from "../support/mock-model.js";
 
 const echo = defineTool<{ text: string }>({
@@ -225,6 +226,43 @@ describe("a run's later steps, on the provider spec", () => {
     history[0] = { role: "user", content: "go, edited" };
     await adapter.step({ system, messages: history, tools });
     expect(sent(model, 1)).toEqual((await throughTheSdk([[{ type: "text", text: "two" }]], history)).sent);
+  });
+
+  it("a message replaced in the middle of a caller's history is found, and the history converted whole", async () => {
+    const model = provider(
+      [{ type: "text", text: "one" }],
+      [{ type: "text", text: "two" }],
+      [{ type: "text", text: "three" }],
+    );
+    const adapter = new AiSdkAdapter(model);
+    const history: ModelMessage[] = [{ role: "user", content: "go" }];
+    const first = await adapter.step({ system, messages: history, tools });
+    history.push(...first.responseMessages, { role: "user", content: "more" });
+    const second = await adapter.step({ system, messages: history, tools });
+    history.push(...second.responseMessages, { role: "user", content: "again" });
+    history[1] = { role: "assistant", content: "one, edited" };
+    await adapter.step({ system, messages: history, tools });
+    expect(sent(model, 2)).toEqual((await throughTheSdk([[{ type: "text", text: "three" }]], history)).sent);
+  });
+
+  it("a run's own history, only appended to, is checked by its length and last message", async () => {
+    const model = provider(
+      [{ type: "text", text: "one" }],
+      [{ type: "text", text: "two" }],
+      [{ type: "text", text: "three" }],
+    );
+    const adapter = new AiSdkAdapter(model);
+    const history: ModelMessage[] = [{ role: "user", content: "go" }];
+    markRunHistory(history);
+    const first = await adapter.step({ system, messages: history, tools });
+    history.push(...first.responseMessages, { role: "user", content: "more" });
+    await adapter.step({ system, messages: history, tools });
+    expect(sent(model, 1)).toEqual((await throughTheSdk([[{ type: "text", text: "two" }]], history)).sent);
+    // its last message replaced (not a run's own edit, but cheap to catch): converted whole
+    history[history.length - 1] = { role: "user", content: "more, edited" };
+    history.push({ role: "user", content: "again" });
+    await adapter.step({ system, messages: history, tools });
+    expect(sent(model, 2)).toEqual((await throughTheSdk([[{ type: "text", text: "three" }]], history)).sent);
   });
 
   it("a tool message that follows a tool message is merged into it, as the SDK merges them", async () => {
