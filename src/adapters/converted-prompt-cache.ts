@@ -49,7 +49,8 @@ export interface PromptSlice {
  *
  * Runs are told apart by their history array (a run appends to one array); a history that is not the
  * cached one extended (a copy, an edit, a resumed run) is converted whole, as is a step that starts with
- * a tool message (the SDK merges consecutive tool messages). Models given by id, and specs before V3,
+ * a tool message (the SDK merges consecutive tool messages). For a run's own history an edit is seen only
+ * at its last cached message: the run only appends, and nobody else may edit it while it runs (README). Models given by id, and specs before V3,
  * are always given the whole history.
  */
 export class ConvertedPromptCache {
