@@ -1,6 +1,5 @@
 // 1. Loop overhead in a long run: a step late in a 2 000-step run against one early in it.
-import { PromptRunner } from "entity-tools";
-import { TOOL_COUNT, tools } from "./loop-overhead.js";
+import { modelCallTimes } from "./loop-overhead.js";
 import { median, ms, ratio, type BenchRow, type RatioSummary } from "./measure.js";
 import { forgetful } from "./mock-model.js";
 
@@ -19,17 +18,7 @@ async function longRun(): Promise<{ early: number; late: number; growth: RatioSu
   const late: number[] = [];
   const growths: number[] = [];
   for (let round = -1; round < LONG_ROUNDS; round++) {
-    const calledAt: number[] = [];
-    const model = forgetful((step) => {
-      calledAt.push(performance.now());
-      return step < LONG_RUN
-        ? { toolCalls: [{ toolName: `tool${step % TOOL_COUNT}`, input: { query: `q${step}` } }] }
-        : { text: "done" };
-    });
-    await new PromptRunner({ model })
-      .withTools(...tools)
-      .withMaxToolIterations(LONG_RUN)
-      .run("go");
+    const calledAt = await modelCallTimes(LONG_RUN, forgetful);
     if (round < 0) continue; // warm-up
     // calledAt[k] is call k + 1; a step is one call to the next
     const steps = (from: number) =>

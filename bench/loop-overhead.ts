@@ -4,15 +4,15 @@
 // whether the cost of a step grows with the conversation.
 import { generateText, jsonSchema, stepCountIs, streamText, type ModelMessage, type ToolSet } from "ai";
 import { defineTool, PromptRunner, type AnyTool } from "entity-tools";
-import { ScriptedLanguageModel } from "entity-tools/testing";
 import { median, ms, ratio, ratioRounds, type BenchRow, type RatioSummary } from "./measure.js";
+import { ScriptedLanguageModel, type ScriptedTurn } from "entity-tools/testing";
 import { playing } from "./mock-model.js";
 
 const STEPS = 20;
-export const TOOL_COUNT = 10;
+const TOOL_COUNT = 10;
 const ROUNDS = 21;
 
-export const tools: AnyTool[] = Array.from({ length: TOOL_COUNT }, (_, i) =>
+const tools: AnyTool[] = Array.from({ length: TOOL_COUNT }, (_, i) =>
   defineTool<{ query: string }>({
     name: `tool${i}`,
     description: `Static tool number ${i}`,
@@ -26,13 +26,33 @@ export const tools: AnyTool[] = Array.from({ length: TOOL_COUNT }, (_, i) =>
   }),
 );
 
+/** Step `step` of a `steps`-step conversation: a call of tool (step mod 10), or the answer at the last. */
+function conversationTurn(step: number, steps: number): ScriptedTurn {
+  return step < steps
+    ? { toolCalls: [{ toolName: `tool${step % TOOL_COUNT}`, input: { query: `q${step}` } }] }
+    : { text: "done" };
+}
+
 /** A model that calls tool (step mod 10) for `steps - 1` steps and answers at the last. */
 function conversationModel(steps: number) {
-  return playing((step) =>
-    step < steps
-      ? { toolCalls: [{ toolName: `tool${step % TOOL_COUNT}`, input: { query: `q${step}` } }] }
-      : { text: "done" },
-  );
+  return playing((step) => conversationTurn(step, steps));
+}
+
+/**
+ * When each model call of a `steps`-step `run()` over the static tools began (`[k]` is call k + 1), with the
+ * mock `mock` (`playing`, or `forgetful` for runs too long to record every prompt).
+ */
+export async function modelCallTimes(steps: number, mock = playing): Promise<number[]> {
+  const calledAt: number[] = [];
+  const model = mock((step) => {
+    calledAt.push(performance.now());
+    return conversationTurn(step, steps);
+  });
+  await new PromptRunner({ model })
+    .withTools(...tools)
+    .withMaxToolIterations(steps)
+    .run("go");
+  return calledAt;
 }
 
 /**
@@ -40,17 +60,7 @@ function conversationModel(steps: number) {
  * step (the run's set-up and its first call, which converts the caller's messages, are not in it).
  */
 async function stepCost(steps: number): Promise<number> {
-  const calledAt: number[] = [];
-  const model = playing((step) => {
-    calledAt.push(performance.now());
-    return step < steps
-      ? { toolCalls: [{ toolName: `tool${step % TOOL_COUNT}`, input: { query: `q${step}` } }] }
-      : { text: "done" };
-  });
-  await new PromptRunner({ model })
-    .withTools(...tools)
-    .withMaxToolIterations(steps)
-    .run("go");
+  const calledAt = await modelCallTimes(steps);
   return (calledAt.at(-1)! - calledAt[0]!) / (steps - 1);
 }
 
