@@ -1,15 +1,24 @@
 import { isDeepStrictEqual } from "node:util";
+import { declaredInputOf } from "../tools/declared-input.js";
 import { providerBindingOf, type ProviderToolIdentity } from "../tools/provider-binding.js";
 import type { AnyTool } from "../tools/tool.js";
+import { checkToolInput, type ResolvedCall } from "./execution/resolve-tool-call.js";
 import type { ModelToolCall } from "./model-port.js";
+import { untilAborted } from "./until-aborted.js";
 
 /**
  * A call waiting for a person's decision (also what an {@link ApprovalPredicate} judges). `approvalId` is
- * the call's id. `input` is a copy: editing it (to show it) changes nothing that runs.
+ * the call's id. Only calls that can run are judged or listed: the input has passed the tool's schema (an
+ * invalid call fails without asking anyone). `input` is a copy: editing it changes nothing that runs. A
+ * predicate gets it converted to the method's declared types (a `Date` parameter is a `Date`); the pending
+ * approvals a run returns hold it as JSON.
  */
 export interface PendingApproval {
   readonly approvalId: string;
-  /** The name the model called, which may be a renamed or shortened one: match rules on `provider`. */
+  /**
+   * The name the model called. A renamed provider tool keeps its method as the last `_` part
+   * (`acct_42_<hash>_close`), so a rule on the name's end still matches; `provider.method` is exact.
+   */
   readonly toolName: string;
   readonly input: unknown;
   /**
@@ -61,28 +70,36 @@ export class ApprovalGate {
     }
   }
 
-  async verdict(call: ModelToolCall, tool: AnyTool | undefined): Promise<GateVerdict> {
-    const decision = this.take(call);
+  /**
+   * What happens to a resolved call (its input valid): the decision given for it on resume, else "ask"
+   * when it needs approval, else "run". A predicate that never settles cannot outlive `signal`.
+   */
+  async verdict(resolved: ResolvedCall, signal?: AbortSignal): Promise<GateVerdict> {
+    const decision = this.take(resolved.call);
     if (decision)
       return decision.approved === true ? { kind: "run" } : { kind: "deny", reason: reasonOf(decision) };
-    return tool && (await this.needsApproval(call, tool)) ? { kind: "ask" } : { kind: "run" };
+    return (await needsApproval(this.predicate, resolved, signal)) ? { kind: "ask" } : { kind: "run" };
   }
 
   /**
    * The calls that wait for a decision, as the caller is shown them: `asking` (whose verdict was "ask")
-   * and those of `later` that need approval. `asking` is not judged again: a predicate runs once per
-   * call. A later call is listed even when this resume brought a decision for it: the run pauses before
-   * it, and decisions do not outlive the resume they came with, so it is asked for again.
+   * and those of `later` that could run (known tool, valid input) and need approval. `asking` is not
+   * judged again: a predicate runs once per call. A later call is listed even when this resume brought a
+   * decision for it: the run pauses before it, and decisions do not outlive the resume they came with,
+   * so it is asked for again.
    */
   async pending(
-    asking: ModelToolCall,
+    asking: ResolvedCall,
     later: readonly ModelToolCall[],
     toolOf: (name: string) => AnyTool | undefined,
+    signal?: AbortSignal,
   ): Promise<PendingApproval[]> {
-    const pending = [pendingOf(asking, toolOf(asking.toolName))];
+    const pending = [pendingOf(asking, false)];
     for (const call of later) {
       const tool = toolOf(call.toolName);
-      if (tool && (await this.needsApproval(call, tool))) pending.push(pendingOf(call, tool));
+      const resolved = tool && checkToolInput(call, tool);
+      if (resolved?.ok && (await needsApproval(this.predicate, resolved, signal)))
+        pending.push(pendingOf(resolved, false));
     }
     return pending;
   }
@@ -95,26 +112,22 @@ export class ApprovalGate {
     this.decided.delete(call.toolCallId);
     return entry.decision;
   }
-
-  private needsApproval(call: ModelToolCall, tool: AnyTool): Promise<boolean> {
-    return needsApproval(this.predicate, call, tool);
-  }
 }
 
 /**
- * Whether a call waits for a person: its tool is marked `needsApproval`, or the predicate picks it (judging
- * the call as {@link PendingApproval} shows it, provider identity included). The one rule of every path
- * that runs calls (a run, the MCP server).
+ * Whether a resolved call (its input valid) waits for a person: its tool is marked `needsApproval`, or the
+ * predicate picks it, judging the call as {@link PendingApproval} shows it (the declared-type input, the
+ * provider identity), raced against `signal`. The one rule of every path that runs calls (a run, the MCP
+ * server); the call pipeline asks it only after the input passed.
  */
 export async function needsApproval(
   predicate: ApprovalPredicate | undefined,
-  call: ModelToolCall,
-  tool: AnyTool,
+  resolved: ResolvedCall,
+  signal?: AbortSignal,
 ): Promise<boolean> {
-  // A call its tool refuses (a forged handle) fails on its own: no person is asked about it.
-  if (tool.checkInput && isRecord(call.input) && tool.checkInput(call.input) !== undefined) return false;
-  if (tool.needsApproval) return true;
-  return predicate !== undefined && (await predicate(pendingOf(call, tool)));
+  if (resolved.tool.needsApproval) return true;
+  if (predicate === undefined) return false;
+  return Boolean(await untilAborted(predicate(pendingOf(resolved, true)), signal));
 }
 
 function reasonOf(decision: ApprovalDecision): string | undefined {
@@ -122,17 +135,17 @@ function reasonOf(decision: ApprovalDecision): string | undefined {
   return typeof reason === "string" ? reason : undefined;
 }
 
-/** A call as a person (or a predicate) sees it: its input copied, its provider named. */
-function pendingOf(call: ModelToolCall, tool: AnyTool | undefined): PendingApproval {
-  const provider = tool && providerBindingOf(tool, call.input);
+/**
+ * A call as a person (or a predicate) sees it: its input copied (for a predicate, in the declared types),
+ * its provider named.
+ */
+function pendingOf(resolved: ResolvedCall, declared: boolean): PendingApproval {
+  const { call, tool, input } = resolved;
+  const provider = providerBindingOf(tool, input);
   return {
     approvalId: call.toolCallId,
     toolName: call.toolName,
-    input: structuredClone(call.input),
+    input: declared ? declaredInputOf(tool, input) : structuredClone(input),
     ...(provider ? { provider } : {}),
   };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -13,7 +13,8 @@ import {
   withConversation,
 } from "./errors.js";
 import { ApprovalGate } from "./approval-gate.js";
-import { ToolCallExecutor } from "./execution/tool-call-executor.js";
+import type { ResolvedCall } from "./execution/resolve-tool-call.js";
+import { ToolCallExecutor, type ApprovalAnswer } from "./execution/tool-call-executor.js";
 import type { ToolMiddleware } from "./execution/tool-middleware.js";
 import { FinalAnswerCheck } from "./final-answer-check.js";
 import type { ModelStepResult, ModelToolCall, TokenUsage } from "./model-port.js";
@@ -350,29 +351,23 @@ export class RunSession {
           continue;
         }
         seen.add(call.toolCallId);
-        const verdict = await this.gate.verdict(call, this.registry.get(call.toolName));
-        if (verdict.kind === "deny") {
-          const why = verdict.reason ? `: ${verdict.reason}` : "";
-          open.results.push(
-            this.executor.notRun(call, open.iteration, "denied", `Not run: a person denied this call${why}.`),
-          );
-          continue;
-        }
-        if (verdict.kind === "ask" && open.undecided) {
-          open.results.push(
-            this.executor.notRun(call, open.iteration, "not-run", `Not run: ${open.undecided}.`),
-          );
-          continue;
-        }
-        if (verdict.kind === "ask") {
+        const outcome = await this.executor.execute(call, open.iteration, this.history, (resolved) =>
+          this.approval(resolved, open),
+        );
+        if (outcome.held) {
           const waiting = open.calls.slice(index);
           this.paused = { iteration: open.iteration, calls: waiting };
           open.closed = true; // the waiting calls get their results on resume, not now
           this.open = undefined;
-          const pending = await this.gate.pending(call, waiting.slice(1), (name) => this.registry.get(name));
+          const pending = await this.gate.pending(
+            outcome.held,
+            waiting.slice(1),
+            (name) => this.registry.get(name),
+            this.signal,
+          );
           return { next: { type: "pause", pending }, results: open.results };
         }
-        const { part, restart } = await this.executor.execute(call, open.iteration, this.history);
+        const { part, restart } = outcome;
         if (open.closed) break; // the run ended while this call ran; its result came too late
         open.results.push(part);
         if (restart) {
@@ -386,6 +381,18 @@ export class RunSession {
     const tooMany = this.executor.tooManyUnknownTools();
     if (tooMany) throw tooMany;
     return { next: { type: "continue" }, results: open.results };
+  }
+
+  /** The approval step of a valid call: run, refused (denied, or undecided in a continued conversation), held. */
+  private async approval(resolved: ResolvedCall, open: OpenCalls): Promise<ApprovalAnswer> {
+    const verdict = await this.gate.verdict(resolved, this.signal);
+    if (verdict.kind === "run") return verdict;
+    if (verdict.kind === "deny") {
+      const why = verdict.reason ? `: ${verdict.reason}` : "";
+      return { kind: "refuse", reason: "denied", text: `Not run: a person denied this call${why}.` };
+    }
+    if (open.undecided) return { kind: "refuse", reason: "not-run", text: `Not run: ${open.undecided}.` };
+    return { kind: "hold" };
   }
 
   /**

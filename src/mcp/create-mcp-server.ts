@@ -16,7 +16,6 @@ import { RunEvents } from "../events/run-events.js";
 import type { ToolLoopObserver } from "../events/tool-loop-event.js";
 import type { ApprovalPredicate } from "../loop/approval-gate.js";
 import { dispatcherTool, dispatchNotice, unwrapDispatch } from "../loop/dispatcher-tool.js";
-import { resolveToolCall } from "../loop/execution/resolve-tool-call.js";
 import { ToolCallExecutor } from "../loop/execution/tool-call-executor.js";
 import type { ToolMiddleware } from "../loop/execution/tool-middleware.js";
 import { resultText } from "../loop/result-text.js";
@@ -161,29 +160,29 @@ export function createMcpServer(options: McpServerOptions): Server {
     };
     const call = !stateless && options.dispatch ? unwrapDispatch(requested) : requested;
     const iteration = ++calls;
-    const resolution = resolveToolCall(call, registry, executor.unknownTools);
-    if (resolution.ok) {
-      const step = await approvals.step({
-        callId: call.toolCallId,
-        tool: resolution.tool,
-        input: resolution.input,
-        answer: inputResponse(ctx.mcpReq.inputResponses, APPROVAL_INPUT),
-        requestState: ctx.mcpReq.requestState(),
-        canAsk: clientCanElicit(server, ctx),
-      });
-      if (step.kind === "ask") return askForApproval(step.message, step.requestState);
-      if (step.kind !== "run") {
-        const part = executor.notRun(call, iteration, "denied", step.text);
-        return { content: [{ type: "text", text: resultText(part.output) }], isError: true };
-      }
-    }
     const before = registry.size;
+    let question: { message: string; requestState: string } | undefined;
     let text: string;
     let isError: boolean;
     try {
-      const { part } = await executor.execute(call, iteration, []);
-      isError = part.output.type === "error-text";
-      text = resultText(part.output);
+      const outcome = await executor.execute(call, iteration, [], async (resolved) => {
+        const step = await approvals.step({
+          resolved,
+          answer: inputResponse(ctx.mcpReq.inputResponses, APPROVAL_INPUT),
+          requestState: ctx.mcpReq.requestState(),
+          canAsk: clientCanElicit(server, ctx),
+          signal: ctx.mcpReq.signal,
+        });
+        if (step.kind === "run") return step;
+        if (step.kind === "ask") {
+          question = step;
+          return { kind: "hold" };
+        }
+        return { kind: "refuse", reason: "denied", text: step.text };
+      });
+      if (outcome.held) return askForApproval(question!.message, question!.requestState);
+      isError = outcome.part.output.type === "error-text";
+      text = resultText(outcome.part.output);
     } catch {
       // Only cancellation ends a call this way; a failing strategy is reported the same.
       isError = true;

@@ -5,7 +5,7 @@
 // state naming the exact call, so an answer applies to the call it was asked for and to nothing else.
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { needsApproval, type ApprovalPredicate } from "../loop/approval-gate.js";
-import type { AnyTool } from "../tools/tool.js";
+import type { ResolvedCall } from "../loop/execution/resolve-tool-call.js";
 
 /** The key of the approval answer in `inputRequests` / `inputResponses`. */
 export const APPROVAL_INPUT = "approval";
@@ -34,17 +34,17 @@ export type ApprovalAnswer =
   | { readonly kind: "elicit"; readonly action: string; readonly content?: Record<string, unknown> }
   | { readonly kind: string };
 
-/** One call as the approval rule sees it. */
+/** One call as the approval rule sees it: resolved (its input valid), with what the client sent. */
 export interface ApprovalCall {
-  readonly callId: string;
-  readonly tool: AnyTool;
-  readonly input: unknown;
+  readonly resolved: ResolvedCall;
   /** The answer the client sent with this (retried) request, if any. */
   readonly answer: ApprovalAnswer;
   /** The state the client echoed back with its answer. */
   readonly requestState: unknown;
   /** Whether the client can show an elicitation form. */
   readonly canAsk: boolean;
+  /** The call's own signal: an approval rule that never settles cannot outlive it. */
+  readonly signal?: AbortSignal;
 }
 
 /**
@@ -62,12 +62,18 @@ export class McpApprovals {
   }
 
   async step(call: ApprovalCall): Promise<ApprovalStep> {
-    const { tool, input } = call;
-    const needed = await needsApproval(
-      this.predicate,
-      { toolCallId: call.callId, toolName: tool.name, input },
-      tool,
-    );
+    const { tool, input } = call.resolved;
+    let needed: boolean;
+    try {
+      needed = await needsApproval(this.predicate, call.resolved, call.signal);
+    } catch {
+      if (call.signal?.aborted) throw call.signal.reason;
+      // The rule's own message may hold anything (a credential): the client reads only that it failed.
+      return {
+        kind: "refuse",
+        text: `Not run: the server's approval rule failed for this call of "${tool.name}". Nothing ran; the server's operator can see why.`,
+      };
+    }
     if (!needed) return { kind: "run" };
     const state = this.stateOf(tool.name, input);
     const answer = call.answer;

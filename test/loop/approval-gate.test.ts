@@ -11,19 +11,21 @@ const refund = defineTool({
   execute: () => "refunded",
 });
 const waiting = { toolCallId: "c1", toolName: "refund", input: { amount: 40 } };
+/** A call as the gate gets it: resolved, its input valid. */
+const resolved = (call: typeof waiting) => ({ call, tool: refund, input: call.input });
 
 describe("ApprovalGate", () => {
   it("a decision applies to the waiting call with its id, tool and input, once", async () => {
     const gate = new ApprovalGate(undefined, { c1: { approved: true } }, [waiting]);
-    expect(await gate.verdict({ ...waiting, input: { amount: 4000 } }, refund)).toEqual({ kind: "ask" });
-    expect(await gate.verdict({ ...waiting, toolName: "refund2" }, refund)).toEqual({ kind: "ask" });
-    expect(await gate.verdict({ ...waiting, input: { amount: 40 } }, refund)).toEqual({ kind: "run" });
-    expect(await gate.verdict(waiting, refund)).toEqual({ kind: "ask" });
+    expect(await gate.verdict(resolved({ ...waiting, input: { amount: 4000 } }))).toEqual({ kind: "ask" });
+    expect(await gate.verdict(resolved({ ...waiting, toolName: "refund2" }))).toEqual({ kind: "ask" });
+    expect(await gate.verdict(resolved({ ...waiting, input: { amount: 40 } }))).toEqual({ kind: "run" });
+    expect(await gate.verdict(resolved(waiting))).toEqual({ kind: "ask" });
   });
 
   it("a decision for a call that was not waiting decides nothing", async () => {
     const gate = new ApprovalGate(undefined, { c2: { approved: true } }, [waiting]);
-    expect(await gate.verdict({ ...waiting, toolCallId: "c2" }, refund)).toEqual({ kind: "ask" });
+    expect(await gate.verdict(resolved({ ...waiting, toolCallId: "c2" }))).toEqual({ kind: "ask" });
   });
 
   it("only approved: true approves; anything else denies, with a reason only when it is text", async () => {
@@ -32,6 +34,6 @@ describe("ApprovalGate", () => {
       { approved: true }
     >;
     const gate = new ApprovalGate(undefined, decisions, [waiting]);
-    expect(await gate.verdict(waiting, refund)).toEqual({ kind: "deny", reason: undefined });
+    expect(await gate.verdict(resolved(waiting))).toEqual({ kind: "deny", reason: undefined });
   });
 });

@@ -6,14 +6,21 @@ import type { ModelToolCall } from "../model-port.js";
 import { inputShapeProblem } from "./input-shape.js";
 import type { UnknownToolPolicy } from "./unknown-tool-policy.js";
 
+/** A call that passed resolution: its tool, and its input checked against the tool's schema. */
+export interface ResolvedCall {
+  readonly call: ModelToolCall;
+  readonly tool: AnyTool;
+  readonly input: Record<string, unknown>;
+}
+
 /** A call ready to run, or why it cannot run (the error result's reason and text). */
 export type Resolution =
-  | { readonly ok: true; readonly tool: AnyTool; readonly input: Record<string, unknown> }
+  | ({ readonly ok: true } & ResolvedCall)
   | { readonly ok: false; readonly reason: ToolFailureReason; readonly message: string };
 
 /**
  * The first seam of a tool call: find the tool by name (recording the outcome with the unknown-tool
- * policy) and check the model's input (a JSON object of a safe shape that validates against the schema).
+ * policy) and check the model's input (see {@link checkToolInput}).
  */
 export function resolveToolCall(
   call: ModelToolCall,
@@ -29,30 +36,28 @@ export function resolveToolCall(
       message: unknownTools.message(call.toolName, registry.names()),
     };
   }
+  return checkToolInput(call, tool);
+}
+
+/**
+ * The input rule of a call of `tool`: a JSON object of a safe shape that validates against the schema and
+ * that the tool's own check (a handle's signature) accepts. Records nothing: a run also uses it to tell
+ * which of a paused message's later calls could run at all.
+ */
+export function checkToolInput(call: ModelToolCall, tool: AnyTool): Resolution {
+  const invalid = (problem: string): Resolution => ({
+    ok: false,
+    reason: "invalid-input",
+    message: `Invalid arguments for "${tool.name}": ${problem}`,
+  });
   const problem = inputProblem(call);
-  if (problem)
-    return {
-      ok: false,
-      reason: "invalid-input",
-      message: `Invalid arguments for "${tool.name}": ${problem}`,
-    };
+  if (problem) return invalid(problem);
   const input = call.input as Record<string, unknown>;
   const validation = validateAgainst(tool.inputSchema, input);
-  if (!validation.ok) {
-    return {
-      ok: false,
-      reason: "invalid-input",
-      message: `Invalid arguments for "${tool.name}": ${validation.problems.join("; ")}.`,
-    };
-  }
+  if (!validation.ok) return invalid(`${validation.problems.join("; ")}.`);
   const refused = tool.checkInput?.(input);
-  if (refused !== undefined)
-    return {
-      ok: false,
-      reason: "invalid-input",
-      message: `Invalid arguments for "${tool.name}": ${refused}.`,
-    };
-  return { ok: true, tool, input };
+  if (refused !== undefined) return invalid(`${refused}.`);
+  return { ok: true, call, tool, input };
 }
 
 function inputProblem(call: ModelToolCall): string | undefined {

@@ -11,7 +11,7 @@ import type { RunSettings } from "../run-settings.js";
 import { describeThrown } from "./describe-thrown.js";
 import { ToolInjector } from "./inject-tools.js";
 import { invokeTool, isToolTimeout } from "./invoke-tool.js";
-import { resolveToolCall } from "./resolve-tool-call.js";
+import { resolveToolCall, type ResolvedCall } from "./resolve-tool-call.js";
 import type { ToolMiddleware } from "./tool-middleware.js";
 import { UnknownToolPolicy } from "./unknown-tool-policy.js";
 import { toolFailedText } from "./tool-failed.js";
@@ -32,12 +32,32 @@ export interface ToolCallExecutorSetup {
 export interface ToolCallOutcome {
   readonly part: ToolResultPart;
   readonly restart?: RestartRequest;
+  readonly held?: undefined;
+}
+
+/** A call the approval step held back: it has no result yet (the run pauses, the client is asked). */
+export interface HeldCall {
+  readonly held: ResolvedCall;
 }
 
 /**
- * Runs one tool call the way every backend needs it run: resolve (name and input), invoke (middleware,
- * time limit, cancellation), serialize for the model, inject (strategies and the registry). Every failure
- * becomes an error result the model reads; only cancellation and a failing strategy throw.
+ * The approval step of the pipeline, given a call whose input is valid: run it, refuse it (an error result
+ * with `text`), or hold it (no result now; the driver asks a person).
+ */
+export type ApprovalStep = (resolved: ResolvedCall) => Promise<ApprovalAnswer>;
+
+/** What {@link ApprovalStep} decided. */
+export type ApprovalAnswer =
+  | { readonly kind: "run" }
+  | { readonly kind: "refuse"; readonly reason: ToolFailureReason; readonly text: string }
+  | { readonly kind: "hold" };
+
+/**
+ * The call pipeline: runs one tool call the way every driver (a run on any backend, the MCP server) needs
+ * it run, in this order: resolve (name → tool, input checked and a handle verified) → approval (the
+ * driver's step, which sees only valid calls) → invoke (middleware, time limit, cancellation; a handle
+ * bound to its provider) → serialize for the model → inject (strategies and the registry). Every failure
+ * becomes an error result the model reads; only cancellation, a failing strategy or approval rule throw.
  */
 export class ToolCallExecutor {
   readonly unknownTools: UnknownToolPolicy;
@@ -53,21 +73,23 @@ export class ToolCallExecutor {
     return this.injector.injected;
   }
 
+  /** Runs `call` through the pipeline; with `approve`, a valid call is run only when it says so. */
   async execute(
     call: ModelToolCall,
     iteration: number,
     history: readonly ModelMessage[],
-  ): Promise<ToolCallOutcome> {
+    approve?: ApprovalStep,
+  ): Promise<ToolCallOutcome | HeldCall> {
     const { registry, events, settings, signal } = this.setup;
-    events.emit({
-      type: "ToolCallStarted",
-      iteration,
-      toolCallId: call.toolCallId,
-      toolName: call.toolName,
-      input: call.input,
-    });
     const resolution = resolveToolCall(call, registry, this.unknownTools);
-    if (!resolution.ok) return { part: this.fail(call, iteration, resolution.reason, resolution.message) };
+    if (!resolution.ok) {
+      this.started(call, iteration);
+      return { part: this.fail(call, iteration, resolution.reason, resolution.message) };
+    }
+    const answer = approve ? await approve(resolution) : { kind: "run" as const };
+    if (answer.kind === "hold") return { held: resolution };
+    if (answer.kind === "refuse") return { part: this.fail(call, iteration, answer.reason, answer.text) };
+    this.started(call, iteration);
     const { tool, input } = resolution;
     registry.markUsed(tool.name);
     const started = performance.now();
@@ -117,6 +139,17 @@ export class ToolCallExecutor {
       durationMs,
     });
     return { part: resultPart(call, { type: "text", value: text }), restart };
+  }
+
+  /** Tells observers a call starts (a call held for approval has not started). */
+  private started(call: ModelToolCall, iteration: number): void {
+    this.setup.events.emit({
+      type: "ToolCallStarted",
+      iteration,
+      toolCallId: call.toolCallId,
+      toolName: call.toolName,
+      input: call.input,
+    });
   }
 
   /** Injects tools a dynamic source added (see `RunSession.refreshSources`); returns the names now held. */

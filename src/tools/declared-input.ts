@@ -1,0 +1,23 @@
+import type { AnyTool } from "./tool.js";
+import { toolMethodsOf } from "./tool-methods.js";
+import { toDeclaredType } from "./typed-input.js";
+
+/**
+ * A validated input as the tool's method declares it: each parameter converted to its declared type (a
+ * `Date`, a class instance), other properties (a handle) as they are. A fresh value: changing it changes
+ * nothing that runs (the tool converts its own copy). For a tool that is not a decorated method
+ * (`defineTool`, an MCP tool) a copy of the validated JSON. What an approval rule judges.
+ */
+export function declaredInputOf(
+  tool: AnyTool,
+  input: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
+  const target = tool.origin ?? tool.handleTarget;
+  const method =
+    target && toolMethodsOf(target.providerClass).find((m) => m.metadata.methodName === target.methodName);
+  const copy = structuredClone(input) as Record<string, unknown>;
+  if (!method?.types) return copy;
+  for (const [name, type] of Object.entries(method.types))
+    if (Object.hasOwn(copy, name)) copy[name] = toDeclaredType(copy[name], type);
+  return copy;
+}
