@@ -132,6 +132,37 @@ describe.each(revisions)("createMcpServer approvals on %s", (_revision, connect)
     expect(ran).toEqual([]);
   });
 
+  it("a call with invalid arguments gets Invalid arguments, and nobody is asked (tool or predicate)", async () => {
+    const judged: unknown[] = [];
+    const { ran, options } = setup({ approval: (call) => judged.push(call) > 0 });
+    const asked: string[] = [];
+    const client = await connect(options, "accept", asked);
+    const result = await client.callTool({ name: "refund", arguments: { orderId: 7 } });
+    expect([result.isError, text(result)]).toEqual([
+      true,
+      'Invalid arguments for "refund": field "orderId" must be string.',
+    ]);
+    const wipe = await client.callTool({ name: "wipe", arguments: { everything: true } });
+    expect(wipe.isError).toBe(true);
+    expect(text(wipe)).toMatch(/^Invalid arguments for "wipe"/);
+    expect([asked, judged, ran]).toEqual([[], [], []]);
+  });
+
+  it("an approval rule that throws is an isError result that does not carry the rule's message", async () => {
+    const { ran, options } = setup({
+      approval: () => {
+        throw new Error("cannot reach postgres://admin:hunter2@db");
+      },
+    });
+    const client = await connect(options, "accept", []);
+    const result = await client.callTool({ name: "wipe", arguments: {} });
+    expect([result.isError, text(result)]).toEqual([
+      true,
+      "Not run: the server's approval rule failed for this call of \"wipe\". Nothing ran; the server's operator can see why.",
+    ]);
+    expect(ran).toEqual([]);
+  });
+
   it("tools that need approval are listed as destructive", async () => {
     const { options } = setup();
     const client = await connect(options, "none", []);
