@@ -236,4 +236,21 @@ describe("CodexAppServerAdapter against a fake app-server", () => {
     const results = resumed.conversationHistory.filter((m) => m.role === "tool");
     expect(JSON.stringify(results)).toContain("refund #1");
   });
+
+  it("approvals on Codex come after validation: a needsApproval call with invalid input is an unsuccessful result, nobody is asked", async () => {
+    let refunds = 0;
+    const refund = defineTool<{ amount: number }>({
+      name: "refund",
+      description: "Refund",
+      inputSchema: { type: "object", properties: { amount: { type: "number" } }, required: ["amount"] },
+      needsApproval: true,
+      execute: () => `refund #${++refunds}`,
+    });
+    const run = await fakeRunner({ toolCalls: [{ tool: "refund", arguments: { amount: "everything" } }] })
+      .withTools(refund)
+      .run("Refund it");
+    expect([run.status, run.pendingApprovals, refunds]).toEqual(["completed", [], 0]);
+    expect(run.result).toContain('Invalid arguments for \\"refund\\": field \\"amount\\" must be number.');
+    expect(run.result).toContain('"success":false');
+  });
 });
