@@ -76,6 +76,7 @@ export { isToolProvider } from "./tools/provider-identity.js";
 export { TOOL_NAME_PATTERN, isValidToolName } from "./tools/tool-name-rules.js";
 export { EntityHandleCodec, EntityHandleError } from "./tools/entity-handle.js";
 export type { HandleKey, HandleIdentity, HandleReading, HandleProblem } from "./tools/entity-handle.js";
+export type { SigningKey, SigningKeys } from "./tools/signing-key.js";
 export { HandleBindings } from "./tools/entity-handle-bindings.js";
 export type { RememberedProvider } from "./tools/entity-handle-bindings.js";
 export { handleToolsOf, handleParameterOf, HANDLE_PARAMETER } from "./tools/handle-tools.js";

@@ -3,45 +3,30 @@
 // form (what survives JSON.stringify/JSON.parse, a store, a cookie) with object keys sorted, the
 // signature itself left out. Several keys may verify (rotation); the first one signs. Any other check of
 // a snapshot read back (its shape, its fields) belongs in `readSnapshot` too, after the signature.
-import { createHmac, timingSafeEqual } from "node:crypto";
-import { InvalidSettingError } from "../errors/entity-tools-error.js";
+import { KeyRing, type SigningKey, type SigningKeys } from "../tools/signing-key.js";
 import type { RunSnapshot } from "./run-snapshot.js";
 import { checkRunSnapshot } from "./run-snapshot-schema.js";
 import { SnapshotIntegrityError } from "./snapshot-integrity-error.js";
 
-/** A secret that signs snapshots: text (UTF-8) or bytes, at least 16 bytes (32 random bytes recommended). */
-export type SnapshotKey = string | Uint8Array;
+/** A secret that signs snapshots: the one signing-key type (text or bytes, at least 16 bytes). */
+export type SnapshotKey = SigningKey;
 
 const SCHEME = "hmac-sha256:";
-const MIN_KEY_BYTES = 16;
 
 /**
- * Checks the keys given to `withSnapshotKey` and returns them as bytes, the signing key first.
+ * Checks the keys given to `withSnapshotKey` (the one signing-key rule, see `KeyRing.of`).
  *
  * @throws InvalidSettingError for no key (an unset environment variable), an empty list or a short key.
  */
-export function snapshotKeys(keys: SnapshotKey | readonly SnapshotKey[] | undefined): readonly Buffer[] {
-  const list =
-    keys === undefined ? [] : typeof keys === "string" || keys instanceof Uint8Array ? [keys] : keys;
-  if (list.length === 0)
-    throw new InvalidSettingError("withSnapshotKey", keys, "a key or a non-empty list of keys");
-  return list.map((key) => {
-    const bytes = typeof key === "string" ? Buffer.from(key, "utf8") : Buffer.from(key);
-    if (bytes.length < MIN_KEY_BYTES)
-      throw new InvalidSettingError(
-        "withSnapshotKey",
-        `a key of ${bytes.length} bytes`,
-        `a key of at least ${MIN_KEY_BYTES} bytes (32 random bytes recommended)`,
-      );
-    return bytes;
-  });
+export function snapshotKeys(keys: SigningKeys | undefined): KeyRing {
+  return KeyRing.of("withSnapshotKey", keys);
 }
 
 /** `snapshot` with its signature (made with the first key); unchanged without keys. */
-export function signSnapshot(snapshot: RunSnapshot, keys: readonly Buffer[] | undefined): RunSnapshot {
-  if (!keys || keys.length === 0) return snapshot;
+export function signSnapshot(snapshot: RunSnapshot, keys: KeyRing | undefined): RunSnapshot {
+  if (!keys) return snapshot;
   const { signature: _old, ...content } = snapshot;
-  return { ...content, signature: SCHEME + mac(keys[0]!, content) };
+  return { ...content, signature: SCHEME + keys.sign(canonicalJson(content)) };
 }
 
 /**
@@ -52,29 +37,21 @@ export function signSnapshot(snapshot: RunSnapshot, keys: readonly Buffer[] | un
  * @throws SnapshotIntegrityError naming what failed, SnapshotError for a snapshot of the wrong shape or
  * version, before anything of the run happens.
  */
-export function readSnapshot(value: unknown, keys: readonly Buffer[] | undefined): RunSnapshot {
-  if (keys && keys.length > 0) checkSignature(value, keys);
+export function readSnapshot(value: unknown, keys: KeyRing | undefined): RunSnapshot {
+  if (keys) checkSignature(value, keys);
   checkRunSnapshot(value);
   return value;
 }
 
 /** @throws SnapshotIntegrityError unless one of `keys` signed exactly this content. */
-function checkSignature(value: unknown, keys: readonly Buffer[]): void {
+function checkSignature(value: unknown, keys: KeyRing): void {
   if (typeof value !== "object" || value === null || Array.isArray(value))
     throw new SnapshotIntegrityError("not-an-object");
   const { signature, ...content } = value as { signature?: unknown };
   if (typeof signature !== "string" || !signature.startsWith(SCHEME))
     throw new SnapshotIntegrityError("unsigned");
-  const given = Buffer.from(signature.slice(SCHEME.length), "base64url");
-  const trusted = keys.some((key) => {
-    const expected = Buffer.from(mac(key, content), "base64url");
-    return expected.length === given.length && timingSafeEqual(expected, given);
-  });
-  if (!trusted) throw new SnapshotIntegrityError("altered");
-}
-
-function mac(key: Buffer, content: unknown): string {
-  return createHmac("sha256", key).update(canonicalJson(content)).digest("base64url");
+  if (!keys.verify(canonicalJson(content), signature.slice(SCHEME.length)))
+    throw new SnapshotIntegrityError("altered");
 }
 
 /** The JSON form of `value` with every object's keys sorted: the same text for the same content. */

@@ -23,6 +23,7 @@ import { DEFAULT_RUN_SETTINGS, withSettings } from "../loop/run-settings.js";
 import type { ToolInjectionStrategy } from "../strategies/tool-injection-strategy.js";
 import { ToolProviderStrategy } from "../strategies/tool-provider-strategy.js";
 import type { HandleKey } from "../tools/entity-handle.js";
+import { KeyRing } from "../tools/signing-key.js";
 import type { ProviderResolver } from "../tools/entity-handle-bindings.js";
 import type { AnyTool } from "../tools/tool.js";
 import { ToolRegistry } from "../tools/tool-registry.js";
@@ -50,7 +51,8 @@ export interface McpServerOptions {
    */
   readonly classes?: readonly Function[];
   /**
-   * The key handles are signed with. Default: one random key per process, so handles work across the
+   * The key handles (and approval questions) are signed with, or a list for rotation (the first signs, any
+   * verifies); at least 16 bytes each. Default: one random key per process, so handles work across the
    * requests this process serves; give the same key to every process behind one endpoint.
    */
   readonly handleKey?: HandleKey;
@@ -101,13 +103,15 @@ export function createMcpServer(options: McpServerOptions): Server {
     toolTimeoutMs: options.toolTimeoutMs,
     maxResultChars: options.maxResultChars,
   });
+  const keys =
+    options.handleKey === undefined ? KeyRing.processWide() : KeyRing.of("handleKey", options.handleKey);
   const plain = toolsFrom(options.tools, []);
   const classes = options.classes ?? (options.discovery ? returnedProviderClasses(plain) : []);
   const surface =
     classes.length > 0
       ? new HandleSurface({
           classes,
-          handleKey: options.handleKey,
+          keys,
           resolveProvider: options.resolveProvider,
           takenNames: plain.map((t) => t.name),
         })
@@ -115,7 +119,7 @@ export function createMcpServer(options: McpServerOptions): Server {
   const modernList = [...plain, ...(surface?.forCall().tools ?? [])];
   const session = new ToolRegistry(plain, { maxInjectedTools: settings.maxInjectedTools });
   const events = new RunEvents(options.observers ?? []);
-  const approvals = new McpApprovals(options.approval, options.handleKey);
+  const approvals = new McpApprovals(options.approval, keys);
   const server = new SessionServer(
     { name: options.name, version: options.version },
     {

@@ -5,32 +5,29 @@
 // an earlier call is re-bound through resolveProvider.
 import { HandleDiscovery } from "../strategies/handle-discovery.js";
 import type { ProviderResolver } from "../tools/entity-handle-bindings.js";
-import { EntityHandleCodec, type HandleKey } from "../tools/entity-handle.js";
+import { EntityHandleCodec } from "../tools/entity-handle.js";
+import { KeyRing } from "../tools/signing-key.js";
 import type { AnyTool } from "../tools/tool.js";
 
 /** What the handle surface needs: the provider classes, the key, and how to find a provider again. */
 export interface HandleSurfaceOptions {
   /** The classes whose handle tools are listed, in this order. */
   readonly classes: readonly Function[];
-  readonly handleKey?: HandleKey;
+  /** The server's keys (its `handleKey`, checked), else the process's random key. */
+  readonly keys?: KeyRing;
   readonly resolveProvider?: ProviderResolver;
   /** The names of the plain tools: a handle tool never takes one. */
   readonly takenNames: readonly string[];
 }
-
-// Without a handleKey, every server of this process signs with one random key, so a handle minted while
-// serving one request is accepted while serving the next (each request gets a fresh server instance).
-let processCodec: EntityHandleCodec | undefined;
 
 /** The handle tools of one server configuration, and a fresh handles-mode discovery for each call. */
 export class HandleSurface {
   private readonly codec: EntityHandleCodec;
 
   constructor(private readonly options: HandleSurfaceOptions) {
-    this.codec =
-      options.handleKey !== undefined
-        ? new EntityHandleCodec(options.handleKey)
-        : (processCodec ??= new EntityHandleCodec());
+    // Without a handleKey, every server of this process signs with the process's one random key, so a
+    // handle minted while serving one request is accepted while serving the next (a fresh server each).
+    this.codec = new EntityHandleCodec(options.keys ?? KeyRing.processWide());
   }
 
   /**

@@ -3,9 +3,9 @@
 // an elicitation; 2025-11-25: the SDK turns that same result into an `elicitation/create` request), and a
 // client that cannot ask gets an error result saying approval is required. The question carries a signed
 // state naming the exact call, so an answer applies to the call it was asked for and to nothing else.
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { needsApproval, type ApprovalPredicate } from "../loop/approval-gate.js";
 import type { ResolvedCall } from "../loop/execution/resolve-tool-call.js";
+import { KeyRing } from "../tools/signing-key.js";
 
 /** The key of the approval answer in `inputRequests` / `inputResponses`. */
 export const APPROVAL_INPUT = "approval";
@@ -52,14 +52,14 @@ export interface ApprovalCall {
  * what happens to them (run once approved for exactly this tool and input; denied; asked; refused).
  */
 export class McpApprovals {
-  private readonly key: Uint8Array;
-
+  /**
+   * @param keys the server's keys (its `handleKey`), else the process's random key: a question asked while
+   * serving one request is honoured on the retry, served by a fresh server
+   */
   constructor(
     private readonly predicate: ApprovalPredicate | undefined,
-    key?: string | Uint8Array,
-  ) {
-    this.key = key === undefined ? processKey() : typeof key === "string" ? Buffer.from(key, "utf8") : key;
-  }
+    private readonly keys: KeyRing = KeyRing.processWide(),
+  ) {}
 
   async step(call: ApprovalCall): Promise<ApprovalStep> {
     const { tool, input } = call.resolved;
@@ -77,7 +77,7 @@ export class McpApprovals {
     if (!needed) return { kind: "run" };
     const state = this.stateOf(tool.name, input);
     const answer = call.answer;
-    if (answer.kind === "elicit" && this.matches(call.requestState, state)) {
+    if (answer.kind === "elicit" && this.matches(call.requestState, tool.name, input)) {
       const { action, content } = answer as { action: string; content?: Record<string, unknown> };
       if (action === "accept" && content?.approve === true) return { kind: "run" };
       return { kind: "deny", text: `Not run: a person denied this call of "${tool.name}".` };
@@ -98,19 +98,15 @@ export class McpApprovals {
 
   /** The signed name of one call (tool and input): what an answer must echo to count for it. */
   private stateOf(toolName: string, input: unknown): string {
-    return createHmac("sha256", this.key)
-      .update(`entity-tools/mcp-approval\n${toolName}\n${JSON.stringify(input ?? {})}`)
-      .digest("base64url");
+    return this.keys.sign(stateInput(toolName, input));
   }
 
-  private matches(echoed: unknown, expected: string): boolean {
-    if (typeof echoed !== "string" || echoed.length !== expected.length) return false;
-    return timingSafeEqual(Buffer.from(echoed), Buffer.from(expected));
+  /** Whether the echoed state names this call, signed with any of the server's keys (rotation). */
+  private matches(echoed: unknown, toolName: string, input: unknown): boolean {
+    return typeof echoed === "string" && this.keys.verify(stateInput(toolName, input), echoed);
   }
 }
 
-let key: Uint8Array | undefined;
-/** One random key per process: approvals asked while serving one request are honoured on the retry. */
-function processKey(): Uint8Array {
-  return (key ??= randomBytes(32));
+function stateInput(toolName: string, input: unknown): string {
+  return `entity-tools/mcp-approval\n${toolName}\n${JSON.stringify(input ?? {})}`;
 }

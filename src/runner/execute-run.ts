@@ -48,6 +48,7 @@ import {
   type ProviderResolver,
 } from "./restore-tools.js";
 import { ToolSourceClashError } from "./tool-source-clash-error.js";
+import type { KeyRing } from "../tools/signing-key.js";
 
 /** A sectioned system prompt and its parameters. */
 export interface TemplatePrompt {
@@ -78,7 +79,7 @@ export interface RunSetup {
   /** A streamed run's listener: model parts as they arrive, and step ends (step backends). */
   readonly listener?: StepListener;
   /** Keys that sign every snapshot and that a snapshot read back must verify against (first one signs). */
-  readonly snapshotKeys?: readonly Buffer[];
+  readonly snapshotKeys?: KeyRing;
 }
 
 /** What a resumed run starts from. */

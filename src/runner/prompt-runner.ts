@@ -32,6 +32,7 @@ import type { ProviderResolver } from "./restore-tools.js";
 import { RunStream, type StreamHooks } from "./run-stream.js";
 import { resolveOutput, type OutputTarget } from "./output-target.js";
 import type { ToolLoopResult } from "./tool-loop-result.js";
+import type { KeyRing } from "../tools/signing-key.js";
 
 /** How a runner reaches its model: an AI SDK model, or any adapter. */
 export type PromptRunnerOptions =
@@ -106,7 +107,7 @@ export interface RunnerConfig {
   readonly pricing?: Pricing;
   readonly logger?: DebugLogger;
   /** Keys that sign snapshots and verify those read back (the first signs). */
-  readonly snapshotKeys?: readonly Buffer[];
+  readonly snapshotKeys?: KeyRing;
 }
 
 export const DEFAULT_MAX_ITERATIONS = DEFAULT_RUN_SETTINGS.maxIterations;

@@ -1,10 +1,13 @@
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { EntityToolsError, InvalidSettingError } from "../errors/entity-tools-error.js";
+import { EntityToolsError } from "../errors/entity-tools-error.js";
 import { sourceNameOf } from "../schema/schema-store.js";
 import { providerIdentity } from "./provider-identity.js";
+import { KeyRing, type SigningKeys } from "./signing-key.js";
 
-/** The key handles are signed with: text (a secret from the environment) or bytes. */
-export type HandleKey = string | Uint8Array;
+/**
+ * The key handles are signed with: the one signing-key type (text or bytes, at least 16 bytes), or a list
+ * for rotation (`[newKey, oldKey]`: the first signs, any verifies).
+ */
+export type HandleKey = SigningKeys;
 
 /** The (provider class, typed id) a valid handle names. */
 export interface HandleIdentity {
@@ -54,15 +57,17 @@ const FORM =
  * - The MAC is HMAC-SHA-256 over the class's source name and the id with its type (`1`, `"1"` and `1n` are
  *   different providers, as for names), cut to 128 bits, in base64url.
  * - Without a key, a random one is drawn: handles are then valid only for this codec (its runner, its
- *   process). Give the same key to every process that must accept another's handles.
+ *   process). Give the same key to every process that must accept another's handles. A key list rotates
+ *   keys as snapshots do (the first signs, any verifies): one signing-key rule, see `KeyRing`.
+ *
+ * @throws InvalidSettingError (from the constructor) for an empty list or a key shorter than 16 bytes.
  */
 export class EntityHandleCodec {
-  private readonly key: Uint8Array;
+  private readonly keys: KeyRing;
 
-  constructor(key?: HandleKey) {
-    if (key !== undefined && key.length === 0)
-      throw new InvalidSettingError("handleKey", key, "a non-empty secret (or left out for a random key)");
-    this.key = key === undefined ? randomBytes(32) : typeof key === "string" ? Buffer.from(key, "utf8") : key;
+  constructor(key?: HandleKey | KeyRing) {
+    this.keys =
+      key === undefined ? KeyRing.random() : key instanceof KeyRing ? key : KeyRing.of("handleKey", key);
   }
 
   /** The handle of a provider instance (its class's source name and typed id). */
@@ -79,7 +84,7 @@ export class EntityHandleCodec {
     const text = instanceKey.slice(cut + 1);
     const body =
       type === "string" ? `${className}:${text}` : `${className}#${text}${type === "bigint" ? "n" : ""}`;
-    return `${body}${MAC_SEPARATOR}${this.mac(className, instanceKey)}`;
+    return `${body}${MAC_SEPARATOR}${this.keys.sign(macInput(className, instanceKey), MAC_BYTES)}`;
   }
 
   /** Reads and verifies a handle: the identity it names, or why it is refused (never throws). */
@@ -97,8 +102,7 @@ export class EntityHandleCodec {
     const text = body.slice(head[0].length);
     const typed = typedId(head[2] === ":", text);
     if (!typed) return malformed(handle, `"${text}" is not an id of that form`);
-    const expected = Buffer.from(this.mac(className, typed.instanceKey), "utf8");
-    if (!timingSafeEqual(expected, Buffer.from(mac, "utf8"))) {
+    if (!this.keys.verify(macInput(className, typed.instanceKey), mac, MAC_BYTES)) {
       return {
         ok: false,
         problem: "signature",
@@ -109,14 +113,11 @@ export class EntityHandleCodec {
     }
     return { ok: true, handle, className, ...typed };
   }
+}
 
-  private mac(className: string, instanceKey: string): string {
-    return createHmac("sha256", this.key)
-      .update(`entity-tools/handle\n${className}\n${instanceKey}`)
-      .digest()
-      .subarray(0, MAC_BYTES)
-      .toString("base64url");
-  }
+/** What a handle's MAC covers: the purpose, the class's source name and the typed id. */
+function macInput(className: string, instanceKey: string): string {
+  return `entity-tools/handle\n${className}\n${instanceKey}`;
 }
 
 function typedId(isText: boolean, text: string): Pick<HandleIdentity, "instanceKey" | "id"> | undefined {

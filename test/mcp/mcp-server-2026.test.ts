@@ -14,7 +14,7 @@ const shop = () =>
     tools: [search],
     discovery: true,
     classes: [Customer],
-    handleKey: "test key",
+    handleKey: "test key of the shop",
     resolveProvider: (_cls, id) => search.findCustomers("").find((c) => c.id === id),
   });
 const text = (result: Record<string, unknown>) => (result.content as { text: string }[])[0]!.text;
@@ -92,7 +92,7 @@ describe("createMcpServer on 2026-07-28", () => {
       version: "1.0.0",
       tools: [],
       classes: [Customer],
-      handleKey: "test key",
+      handleKey: "test key of the shop",
       resolveProvider: (_cls, id) => search.findCustomers("").find((c) => c.id === id),
     });
     const spend = await (

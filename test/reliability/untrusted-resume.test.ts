@@ -191,13 +191,13 @@ describe("approvals: a decision approves the call a person saw, once", () => {
       inputSchema: { type: "object", properties: {} },
       execute: () => tickets,
     });
-    const codec = new EntityHandleCodec("a10-key");
+    const codec = new EntityHandleCodec("a10-key-of-sixteen-bytes");
     const model = mockModel(call("openTickets"), {
       toolCalls: tickets.map((t) => ({ toolName: "ticket_close", input: { handle: codec.handleOf(t) } })),
     });
     const run = await new PromptRunner({ model })
       .withTools(open)
-      .withToolProviderDiscovery({ binding: "handles", handleKey: "a10-key" })
+      .withToolProviderDiscovery({ binding: "handles", handleKey: "a10-key-of-sixteen-bytes" })
       .withApproval((c) => c.provider?.providerClass === "Ticket" && c.provider.id === "t2")
       .run("close them");
     expect(run.pendingApprovals).toEqual([

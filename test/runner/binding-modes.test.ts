@@ -209,7 +209,7 @@ describe("handles mode", () => {
       ["a forged one", real.replace("Account#2", "Account#3"), "has a signature this runner did not make"],
       [
         "another key's",
-        new EntityHandleCodec("other").handleOf(bank.accounts[1]!),
+        new EntityHandleCodec("another-handle-key-entirely").handleOf(bank.accounts[1]!),
         "minted with another handleKey",
       ],
       ["a malformed one", "Account#2", 'is not a handle: it does not end in "~"'],

@@ -38,10 +38,10 @@ describe("FakePromptRunner in handles mode", () => {
     const stub = new Account(9, "Stub", 1);
     const fake = new FakePromptRunner()
       .withTools(new Bank())
-      .withToolProviderDiscovery({ binding: "handles", classes: [Account], handleKey: "k" })
+      .withToolProviderDiscovery({ binding: "handles", classes: [Account], handleKey: "k".repeat(16) })
       .expectToolProviderReturn("findAccounts", [stub])
       .callTool("findAccounts", { owner: "anyone" })
-      .callTool("account_getBalance", { handle: new EntityHandleCodec("k").handleOf(stub) })
+      .callTool("account_getBalance", { handle: new EntityHandleCodec("k".repeat(16)).handleOf(stub) })
       .respondWithText("1");
     await fake.run("?");
     expect(fake.callsAt(2)[0]).toMatchObject({ resultText: "1", isError: false });

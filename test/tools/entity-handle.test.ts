@@ -42,7 +42,7 @@ const context = { toolCallId: "call-1", signal: new AbortController().signal };
 const run = (tool: AnyTool, input: object) => tool.execute(input as never, context);
 
 describe("the handle codec", () => {
-  const codec = new EntityHandleCodec("key-1");
+  const codec = new EntityHandleCodec("key-1-of-the-handle-tests");
 
   it("mints a readable handle per (class, typed id): text, number and bigint ids are different providers", () => {
     const text = codec.handleOf(new Account("1"));
@@ -73,7 +73,10 @@ describe("the handle codec", () => {
     const handle = codec.handleOf(new Account("c1"));
     const forged = handle.replace("Account:c1", "Account:c2");
     expect(codec.read(forged)).toMatchObject({ ok: false, problem: "signature" });
-    expect(new EntityHandleCodec("key-2").read(handle)).toMatchObject({ ok: false, problem: "signature" });
+    expect(new EntityHandleCodec("key-2-of-the-handle-tests").read(handle)).toMatchObject({
+      ok: false,
+      problem: "signature",
+    });
     expect(new EntityHandleCodec().read(handle)).toMatchObject({ ok: false, problem: "signature" });
     for (const bad of ["c1", "Account:c1", `Account#x1~${"a".repeat(22)}`, 42, null, `:c1~${"a".repeat(22)}`])
       expect(codec.read(bad)).toMatchObject({ ok: false, problem: "malformed" });
@@ -89,13 +92,16 @@ describe("the handle codec", () => {
 
   it("the same key accepts another codec's handles; an empty key is refused", () => {
     const handle = codec.handleOf(new Account(7));
-    expect(new EntityHandleCodec(Buffer.from("key-1")).read(handle)).toMatchObject({ ok: true, id: 7 });
+    expect(new EntityHandleCodec(Buffer.from("key-1-of-the-handle-tests")).read(handle)).toMatchObject({
+      ok: true,
+      id: 7,
+    });
     expect(() => new EntityHandleCodec("")).toThrow(InvalidSettingError);
   });
 });
 
 describe("handle tools", () => {
-  const codec = new EntityHandleCodec("key-1");
+  const codec = new EntityHandleCodec("key-1-of-the-handle-tests");
 
   it("one tool per method, <prefix>_<method>, the method's schema plus a required handle property", () => {
     const bindings = new HandleBindings(codec);
@@ -144,7 +150,7 @@ describe("handle tools", () => {
   });
 
   describe("a valid handle this run has not seen", () => {
-    const handle = new EntityHandleCodec("key-1").handleOf(new AccountArchive("z9"));
+    const handle = new EntityHandleCodec("key-1-of-the-handle-tests").handleOf(new AccountArchive("z9"));
 
     it("is re-bound through resolveProvider with the class's source name and the id", async () => {
       const asked: unknown[] = [];
