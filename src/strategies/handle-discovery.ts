@@ -5,6 +5,7 @@ import { InvalidToolProviderError } from "../tools/errors.js";
 import { extractProviders } from "../tools/extract-providers.js";
 import { handleToolsOf } from "../tools/handle-tools.js";
 import type { AnyTool } from "../tools/tool.js";
+import { toolMethodOf } from "../tools/tool-methods.js";
 import { disambiguatedToolName } from "../tools/tool-names.js";
 import type {
   DiscoveredProvider,
@@ -60,6 +61,7 @@ export class HandleDiscovery implements ToolInjectionStrategy {
             tool.name,
             `${sourceNameOf(providerClass)}|${tool.handleTarget!.methodName}`,
             attempt,
+            toolMethodOf(tool)?.metadata.name,
           );
         this.taken.add(name);
         return name === tool.name ? tool : { ...tool, name };

@@ -1,5 +1,5 @@
 import type { AnyTool } from "./tool.js";
-import { toolMethodsOf } from "./tool-methods.js";
+import { toolMethodOf } from "./tool-methods.js";
 import { toDeclaredType } from "./typed-input.js";
 
 /**
@@ -12,9 +12,7 @@ export function declaredInputOf(
   tool: AnyTool,
   input: Readonly<Record<string, unknown>>,
 ): Record<string, unknown> {
-  const target = tool.origin ?? tool.handleTarget;
-  const method =
-    target && toolMethodsOf(target.providerClass).find((m) => m.metadata.methodName === target.methodName);
+  const method = toolMethodOf(tool);
   const copy = structuredClone(input) as Record<string, unknown>;
   if (!method?.types) return copy;
   for (const [name, type] of Object.entries(method.types))

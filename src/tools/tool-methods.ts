@@ -9,7 +9,7 @@ import type { InputType } from "../schema/generated-schemas.js";
 import { findToolSchema, keepsSourceName, schemaCommand } from "../schema/schema-store.js";
 import { MissingToolSchemaError, StaleToolSchemaError } from "./errors.js";
 import { parameterNames } from "./parameter-names.js";
-import type { ToolInputSchema } from "./tool.js";
+import type { AnyTool, ToolInputSchema } from "./tool.js";
 
 /** An `@LlmTool` method with its input schema and parameter order resolved, ready to bind. */
 export interface ToolMethod {
@@ -38,6 +38,14 @@ export function toolMethodsOf(cls: Function): readonly ToolMethod[] {
     cache.set(cls, methods);
   }
   return methods;
+}
+
+/** The method a decorated method's tool (bound, or a handle tool) calls; `undefined` for any other tool. */
+export function toolMethodOf(tool: AnyTool): ToolMethod | undefined {
+  const target = tool.origin ?? tool.handleTarget;
+  return (
+    target && toolMethodsOf(target.providerClass).find((m) => m.metadata.methodName === target.methodName)
+  );
 }
 
 /**

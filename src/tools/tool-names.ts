@@ -45,24 +45,48 @@ function alteredName(raw: string, prefix: string, id: string, method: string): s
 }
 
 /**
- * Another name for `name`, for a binding whose natural name is taken by a different one: `name` (cut to
- * fit) with a hash of the binding's identity and the attempt number, so it is deterministic and valid.
+ * Another name for `name`, for a binding whose natural name is taken by a different one: a hash of the
+ * binding's identity and the attempt number (deterministic and valid) inserted before the method, so the
+ * method stays the last part (`acct_42_close` → `acct_42_<hash>_close`) and a rule on the name's end
+ * (`/_close$/`) still matches. `method` is the method's part of the name (a decorated method's tool);
+ * without it (an MCP tool, `defineTool`), or when nothing fits, `name` cut to fit and the hash.
  */
-export function disambiguatedToolName(name: string, identity: string, attempt: number): string {
-  return `${name.slice(0, MAX_TOOL_NAME_LENGTH - HASH_SUFFIX_LENGTH)}_${shortHash(`${identity}#${attempt}`)}`;
+export function disambiguatedToolName(
+  name: string,
+  identity: string,
+  attempt: number,
+  method?: string,
+): string {
+  const suffix = `_${shortHash(`${identity}#${attempt}`)}`;
+  const tail = method && name.length > method.length && name.endsWith(`_${method}`) ? `_${method}` : "";
+  const room = MAX_TOOL_NAME_LENGTH - suffix.length - tail.length;
+  if (tail && room >= 1) return `${name.slice(0, name.length - tail.length).slice(0, room)}${suffix}${tail}`;
+  return `${name.slice(0, MAX_TOOL_NAME_LENGTH - HASH_SUFFIX_LENGTH)}${suffix}`;
 }
 
 /**
  * Whether `name` is what a binding whose natural name is `natural` can be called: `natural` itself, or
- * the {@link disambiguatedToolName} form of it (cut to fit, `_`, a short hash).
+ * a {@link disambiguatedToolName} form of it (the hash before any of its `_` parts, or, as snapshots of
+ * earlier versions recorded it, at the end).
  */
 export function isNameFor(name: string, natural: string): boolean {
   if (name === natural) return true;
-  const head = `${natural.slice(0, MAX_TOOL_NAME_LENGTH - HASH_SUFFIX_LENGTH)}_`;
+  if (isHashed(name, natural.slice(0, MAX_TOOL_NAME_LENGTH - HASH_SUFFIX_LENGTH), "")) return true;
+  for (let cut = natural.indexOf("_", 1); cut > 0; cut = natural.indexOf("_", cut + 1)) {
+    const tail = natural.slice(cut);
+    const room = MAX_TOOL_NAME_LENGTH - HASH_SUFFIX_LENGTH - tail.length;
+    if (room >= 1 && isHashed(name, natural.slice(0, cut).slice(0, room), tail)) return true;
+  }
+  return false;
+}
+
+/** Whether `name` is `head`, `_`, a short hash, then `tail`. */
+function isHashed(name: string, head: string, tail: string): boolean {
   return (
-    name.length === head.length + SHORT_HASH_LENGTH &&
-    name.startsWith(head) &&
-    HASH.test(name.slice(head.length))
+    name.length === head.length + HASH_SUFFIX_LENGTH + tail.length &&
+    name.startsWith(`${head}_`) &&
+    name.endsWith(tail) &&
+    HASH.test(name.slice(head.length + 1, head.length + HASH_SUFFIX_LENGTH))
   );
 }
 

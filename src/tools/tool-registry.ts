@@ -1,5 +1,6 @@
 import type { AnyTool } from "./tool.js";
 import { ToolBudget, type BudgetLoad, type ToolBudgetLimits } from "./tool-budget.js";
+import { toolMethodOf } from "./tool-methods.js";
 import { disambiguatedToolName } from "./tool-names.js";
 
 /** A binding that a newer instance with the same name took over. */
@@ -159,7 +160,7 @@ export class ToolRegistry {
     let name = this.nameOf.get(key) ?? tool.name;
     const identity = identityOf(tool);
     for (let attempt = 1; this.owners.has(name) && this.owners.get(name) !== key; attempt++) {
-      name = disambiguatedToolName(tool.name, identity, attempt);
+      name = disambiguatedToolName(tool.name, identity, attempt, toolMethodOf(tool)?.metadata.name);
     }
     this.reserve(name, key);
     if (name === tool.name) return tool;

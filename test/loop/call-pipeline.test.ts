@@ -4,6 +4,7 @@
 import "../fixtures/register.js";
 import { describe, expect, it } from "vitest";
 import { defineTool, PromptRunner, ToolLoopAbortedError, type PendingApproval } from "entity-tools";
+import { Checking, Savings } from "../fixtures/colliding-accounts.js";
 import { Planner, Place } from "../fixtures/planner.js";
 import { FakePromptRunner } from "entity-tools/testing";
 import { call, mockModel, text, toolResultsSeenAt } from "../support/mock-model.js";
@@ -101,5 +102,26 @@ describe("what an approval rule judges", () => {
     });
     const failure = await runner.run("Pay", { signal: controller.signal }).catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(ToolLoopAbortedError);
+  });
+
+  it("a rule on the name's end catches a provider tool renamed for a collision (the method stays last)", async () => {
+    const accounts = defineTool({
+      name: "accounts",
+      description: "Accounts",
+      execute: () => [new Checking("42"), new Savings("42")],
+    });
+    const model = mockModel(call("accounts"), (o) => ({
+      toolCalls: (o.tools ?? []).filter((t) => t.name.startsWith("acct_")).map((t) => ({ toolName: t.name })),
+    }));
+    const run = await new PromptRunner({ model })
+      .withTools(accounts)
+      .withToolProviderDiscovery()
+      .withApproval((c) => /_close$/.test(c.toolName))
+      .run("Close both");
+    expect(run.status).toBe("awaiting-approval");
+    expect(run.pendingApprovals.map((p) => [p.toolName, p.provider?.providerClass])).toEqual([
+      ["acct_42_close", "Checking"],
+      [expect.stringMatching(/^acct_42_[0-9a-z]{16}_close$/), "Savings"],
+    ]);
   });
 });

@@ -195,7 +195,7 @@ describe("createMcpServer approval rules on the provider (2025-11-25)", () => {
     );
     await client.callTool({ name: "accounts", arguments: {} });
     const names = (await client.listTools()).tools.map((t) => t.name).filter((n) => n.startsWith("acct_42"));
-    expect(names).toEqual(["acct_42_close", expect.stringMatching(/^acct_42_close_[0-9a-z]{16}$/)]);
+    expect(names).toEqual(["acct_42_close", expect.stringMatching(/^acct_42_[0-9a-z]{16}_close$/)]);
     expect(text(await client.callTool({ name: names[0]!, arguments: {} }))).toBe("closed checking 42");
     const savings = await client.callTool({ name: names[1]!, arguments: {} });
     expect(savings.isError).toBe(true);

@@ -79,7 +79,9 @@ describe("names reach exactly their own object", () => {
         (o) => ({
           toolCalls: (o.tools ?? [])
             .map((t) => t.name)
-            .filter((n) => n === "customer_c1_recent_orders" || n.startsWith("customer_c1_recent_orders_"))
+            .filter(
+              (n) => n === "customer_c1_recent_orders" || /^customer_c1_recent_[0-9a-z]{16}_orders$/.test(n),
+            )
             .map((toolName) => ({ toolName })),
         }),
         text("done"),
@@ -94,7 +96,7 @@ describe("names reach exactly their own object", () => {
       renamedTools: [
         {
           requested: "customer_c1_recent_orders",
-          name: expect.stringMatching(/^customer_c1_recent_orders_[0-9a-z]{16}$/),
+          name: expect.stringMatching(/^customer_c1_recent_[0-9a-z]{16}_orders$/),
         },
       ],
     });
@@ -107,7 +109,7 @@ describe("names reach exactly their own object", () => {
         call("accounts"),
         (o) => ({
           toolCalls: (o.tools ?? [])
-            .filter((t) => t.name.startsWith("acct_42_close"))
+            .filter((t) => t.name.startsWith("acct_42_") && t.name.endsWith("_close"))
             .map((t) => ({ toolName: t.name })),
         }),
         text("done"),

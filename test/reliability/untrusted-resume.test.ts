@@ -65,7 +65,7 @@ const accounts = defineTool({
 async function pausedOnSavings() {
   const model = mockModel(call("accounts"), (o) => ({
     toolCalls: (o.tools ?? [])
-      .filter((t) => t.name.startsWith("acct_42_close"))
+      .filter((t) => t.name.startsWith("acct_42_") && t.name.endsWith("_close"))
       .map((t) => ({ toolName: t.name })),
   }));
   const run = await accountsRunner(model).run("close the savings account");
@@ -160,13 +160,13 @@ describe("approvals: a decision approves the call a person saw, once", () => {
     expect(toolResultsSeenAt(model, 1).slice(-2)).toEqual(["refunded 40 on o1", '{"id":"o1"}']);
   });
 
-  it("A05 a rule on the provider's identity catches a renamed tool (acct_42_close_<hash>)", async () => {
+  it("A05 a rule on the provider's identity catches a renamed tool (acct_42_<hash>_close)", async () => {
     const { run } = await pausedOnSavings();
     expect(run.status).toBe("awaiting-approval");
     expect(run.pendingApprovals).toEqual([
       {
         approvalId: expect.any(String),
-        toolName: expect.stringMatching(/^acct_42_close_[0-9a-z]{16}$/),
+        toolName: expect.stringMatching(/^acct_42_[0-9a-z]{16}_close$/),
         input: {},
         provider: { providerClass: "Savings", id: "42", idType: "string", method: "close" },
       },
@@ -407,7 +407,7 @@ describe("resume: the snapshot is untrusted input", () => {
     expect(toolResultsSeenAt(model, 0).slice(-2)).toEqual(["order o1", "refunded 40 on o1"]);
   });
 
-  it("S08 a renamed tool (acct_42_close_<hash>) is restored under its name, and the approved call runs", async () => {
+  it("S08 a renamed tool (acct_42_<hash>_close) is restored under its name, and the approved call runs", async () => {
     const { run } = await pausedOnSavings();
     const renamed = run.pendingApprovals[0]!.toolName;
     const model = mockModel(text("closed"));

@@ -356,7 +356,7 @@ describe("handles mode", () => {
     const model = mockModel(
       (options) => {
         const names = (options.tools ?? []).map((t) => t.name);
-        const twinTool = names.find((n) => n.startsWith("account_getBalance_"))!;
+        const twinTool = names.find((n) => /^account_[0-9a-z]{16}_getBalance$/.test(n))!;
         return call(twinTool, { handle: handleOf(twin) });
       },
       call("account_getBalance", { handle: handleOf(twin) }),
@@ -373,7 +373,7 @@ describe("handles mode", () => {
     expect(offeredAt(model, 0)).toEqual([
       "account_getBalance",
       "account_withdraw",
-      expect.stringMatching(/^account_getBalance_[0-9a-z]{16}$/),
+      expect.stringMatching(/^account_[0-9a-z]{16}_getBalance$/),
     ]);
     expect(toolResultsSeenAt(model, 2)).toEqual([
       "twin 2",

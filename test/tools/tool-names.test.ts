@@ -30,6 +30,20 @@ describe("tool names", () => {
     );
   });
 
+  it("a renamed provider tool keeps its method as the last part; names of earlier versions are still its names", () => {
+    const renamed = disambiguatedToolName("acct_42_close", "Savings|string:42|close", 1, "close");
+    expect(renamed).toMatch(/^acct_42_[0-9a-z]{16}_close$/);
+    expect(/_close$/.test(renamed)).toBe(true);
+    expect(isNameFor(renamed, "acct_42_close")).toBe(true);
+    expect(
+      isNameFor(disambiguatedToolName("acct_42_close", "Savings|string:42|close", 1), "acct_42_close"),
+    ).toBe(true);
+    expect(isNameFor(renamed, "acct_42_open")).toBe(false);
+    const long = `acct_${"9".repeat(60)}_close`;
+    expect(disambiguatedToolName(long, "x", 1, "close")).toMatch(/^acct_9+_[0-9a-z]{16}_close$/);
+    expect(disambiguatedToolName(long, "x", 1, "close")).toHaveLength(64);
+  });
+
   it("keeps valid names as they are", () => {
     expect(providerToolName("customer", "c123", "getAverageSpend")).toBe("customer_c123_getAverageSpend");
     expect(plainToolName("searchCustomer")).toBe("searchCustomer");

@@ -24,7 +24,7 @@ const resolve = (toolName: string, input: unknown, inputError?: string) =>
 
 describe("resolveToolCall", () => {
   it("finds the tool and passes valid input through", () => {
-    expect(resolve("echo", { text: "hi" })).toEqual({ ok: true, tool: echo, input: { text: "hi" } });
+    expect(resolve("echo", { text: "hi" })).toMatchObject({ ok: true, tool: echo, input: { text: "hi" } });
   });
 
   it("reports an unknown tool, records it with the policy, and explains bad input", () => {
