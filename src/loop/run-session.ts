@@ -13,7 +13,7 @@ import {
   withConversation,
 } from "./errors.js";
 import { ApprovalGate } from "./approval-gate.js";
-import type { ResolvedCall } from "./execution/resolve-tool-call.js";
+import type { ResolvedCall } from "./execution/check-tool-input.js";
 import { ToolCallExecutor, type ApprovalAnswer } from "./execution/tool-call-executor.js";
 import type { ToolMiddleware } from "./execution/tool-middleware.js";
 import { FinalAnswerCheck } from "./final-answer-check.js";
