@@ -20,8 +20,9 @@ import { FinalAnswerCheck } from "./final-answer-check.js";
 import type { ModelStepResult, ModelToolCall, TokenUsage } from "./model-port.js";
 import type { RunSettings } from "./run-settings.js";
 import type { PausedCalls, RunEnd, StepOutcome, ToolCallsOutcome } from "./step-outcome.js";
-import type { DynamicToolSource } from "./tool-source-port.js";
-import { listSource } from "./list-source.js";
+import { SourceWatch, type SourceWithTools } from "./source-watch.js";
+import type { RunSnapshot } from "./run-snapshot.js";
+import { writeSnapshot, type SnapshotContext } from "./run-snapshot-writer.js";
 import { markRunHistory } from "./run-history.js";
 import { outputInstruction } from "./structured-output.js";
 import { untilAborted } from "./until-aborted.js";
@@ -54,13 +55,15 @@ export interface RunSessionInit {
    * calls are answered (those still undecided are not run: the conversation went on without a decision).
    */
   readonly followUp?: readonly ModelMessage[];
+  /** How the run is written down (what came before this attempt, disclosure state, keys). */
+  readonly snapshot?: SnapshotContext;
 }
 
-/** A dynamic source and the tools it had when the run started. */
-export interface SourceWithTools {
-  readonly source: DynamicToolSource;
-  readonly tools: readonly AnyTool[];
-}
+/** The context of a session used on its own (no runner): nothing before it, no disclosure state. */
+const FIRST_ATTEMPT: SnapshotContext = {
+  earlier: { iterations: 0, usage: emptyUsage() },
+  visibility: () => ({}),
+};
 
 const CANCELLED_TEXT = "The run was cancelled before this tool finished";
 const EMPTY_TURN: ModelMessage = { role: "assistant", content: "(empty response)" };
@@ -104,16 +107,7 @@ export class RunSession {
   private open: OpenCalls | undefined;
   private paused: PausedCalls | undefined;
   private readonly gate: ApprovalGate;
-  /**
-   * Each source's tools now (name → its definition, to tell a changed one), and whether it announced a
-   * change since it was last listed.
-   */
-  private readonly sources: {
-    source: DynamicToolSource;
-    definitions: Map<string, string>;
-    changed: boolean;
-    stop: () => void;
-  }[];
+  private readonly watch: SourceWatch;
 
   constructor(private readonly init: RunSessionInit) {
     this.history = [...init.messages];
@@ -139,68 +133,23 @@ export class RunSession {
     this.answers = new FinalAnswerCheck(init.outputSchema, init.settings.maxOutputRepairs, init.events);
     this.gate = init.approvals ?? new ApprovalGate(undefined);
     if (init.restored && init.restored.length > 0) this.registry.add(init.restored);
-    this.sources = (init.sources ?? []).map(({ source, tools }) => {
-      const definitions = new Map(tools.map((t) => [t.name, definitionOf(t)]));
-      const entry = { source, definitions, changed: false, stop: () => {} };
-      entry.stop = source.watch(() => {
-        entry.changed = true;
-      });
-      return entry;
-    });
+    this.watch = new SourceWatch(
+      init.sources ?? [],
+      this.registry,
+      init.events,
+      init.signal,
+      (tools, label) => this.executor.injectFromSource(tools, label),
+    );
   }
 
   /**
-   * Re-lists the sources that announced a change (or whose list expired) and applies the difference: new
-   * tools injected (they count against the budget like discovered ones), vanished tools removed, a tool
-   * listed again with another definition replaced and reported. A name already held by a local tool or
-   * another source stays theirs: the newcomer is skipped and reported. Called by drivers between steps,
-   * never during one.
+   * Re-lists the sources that announced a change (see {@link SourceWatch.refresh}). Called by drivers
+   * between steps, never during one.
    *
    * @throws ToolSourceError when a source cannot be listed
    */
-  async refreshSources(): Promise<void> {
-    for (const entry of this.sources) {
-      if (!entry.changed && !entry.source.expired?.()) continue;
-      entry.changed = false;
-      const { source } = entry;
-      const listing = await this.untilAborted(listSource(source, this.signal));
-      const now = new Map(listing.tools.map((t) => [t.name, t]));
-      const removed = this.registry.remove([...entry.definitions.keys()].filter((name) => !now.has(name)));
-      if (removed.length > 0)
-        this.init.events.emit({
-          type: "ToolsRemoved",
-          toolNames: removed.map((t) => t.name),
-          reason: "source",
-        });
-      for (const name of removed.map((t) => t.name)) entry.definitions.delete(name);
-      const skipped = [...listing.skipped];
-      const fresh: AnyTool[] = [];
-      const changed: AnyTool[] = [];
-      for (const tool of listing.tools) {
-        const held = entry.definitions.get(tool.name);
-        if (held === undefined && this.registry.get(tool.name)) {
-          skipped.push({ toolName: tool.name, reason: `the name is taken by ${this.ownerOf(tool.name)}` });
-        } else if (held === undefined) fresh.push(tool);
-        else if (held !== definitionOf(tool)) changed.push(tool);
-      }
-      for (const { toolName, reason } of skipped)
-        this.init.events.emit({ type: "SourceToolSkipped", source: source.label, toolName, reason });
-      if (changed.length > 0)
-        this.init.events.emit({
-          type: "SourceToolChanged",
-          source: source.label,
-          toolNames: changed.map((t) => t.name),
-        });
-      const held = this.executor.injectFromSource([...fresh, ...changed], source.label);
-      for (const tool of [...fresh, ...changed])
-        if (held.includes(tool.name)) entry.definitions.set(tool.name, definitionOf(tool));
-    }
-  }
-
-  /** Who offers a tool name: a source's label, or the run's own tools. */
-  private ownerOf(name: string): string {
-    const owner = this.sources.find((entry) => entry.definitions.has(name));
-    return owner ? owner.source.label : "a tool of the runner";
+  refreshSources(): Promise<void> {
+    return this.watch.refresh();
   }
 
   /** Iterations so far. */
@@ -427,23 +376,43 @@ export class RunSession {
   }
 
   /**
+   * The run as a snapshot now (the one format, see `run-snapshot-writer.ts`): its history, tools,
+   * iterations and usage with the earlier attempts', counters, settings and, for a pause, the waiting calls.
+   */
+  toSnapshot(paused?: PausedCalls): RunSnapshot {
+    const state = {
+      history: this.history,
+      tools: this.registry.all(),
+      iterations: this.iterations,
+      usage: this.tokens,
+      events: this.init.events,
+      settings: this.init.settings,
+    };
+    return writeSnapshot(state, this.init.snapshot ?? FIRST_ATTEMPT, paused);
+  }
+
+  /**
    * The error the run ends with: ours as it is, anything else wrapped (as a cancellation when the run's
-   * signal fired), carrying the conversation with every call answered.
+   * signal fired), completed here and only here: the conversation with every call answered, the
+   * iterations of the whole run, and a snapshot to resume from.
    */
   fail(error: unknown): ToolLoopError {
     this.stopWatching();
     this.closeOpenCalls("the run ended before this call ran");
-    return withConversation(error, this.history, this.iterations, (cause) =>
+    const earlier = this.init.snapshot?.earlier.iterations ?? 0;
+    const failure = withConversation(error, this.history, earlier + this.iterations, (cause) =>
       this.signal?.aborted
         ? new ToolLoopAbortedError(this.signal.reason ?? cause)
         : new ToolLoopError(`The run failed: ${cause instanceof Error ? cause.message : String(cause)}`, {
             cause,
           }),
     );
+    failure.snapshot = this.toSnapshot();
+    return failure;
   }
 
   private stopWatching(): void {
-    for (const entry of this.sources) entry.stop();
+    this.watch.stop();
   }
 
   private throwIfAborted(): void {
@@ -464,9 +433,4 @@ export class RunSession {
       open.results.push(part);
     }
   }
-}
-
-/** What a change of a tool's definition is judged by: what the model reads of it. */
-function definitionOf(tool: AnyTool): string {
-  return JSON.stringify([tool.description, tool.inputSchema]);
 }

@@ -4,51 +4,40 @@ import type { PromptTemplate } from "../disclosure/prompt-template.js";
 import type { PromptParams, VisibilityOverrides } from "../disclosure/section-visibility.js";
 import { VisibilityExpansionRequired } from "../disclosure/visibility-expansion-required.js";
 import { VisibilityStore, type VisibilitySnapshot } from "../disclosure/visibility-store.js";
+import { restoreCounters } from "../events/run-counters.js";
 import type { RunEvents } from "../events/run-events.js";
+import { addUsage, emptyUsage, type TokenUsage } from "../events/token-usage.js";
+import { ApprovalGate, type ApprovalPredicate, type PendingApproval } from "../loop/approval-gate.js";
 import { driveConversation } from "../loop/conversation-driver.js";
 import { isConversationAdapter, type ConversationAdapter } from "../loop/conversation-port.js";
-import { ToolLoopError, withConversation } from "../loop/errors.js";
 import type { ToolMiddleware } from "../loop/execution/tool-middleware.js";
 import type { ModelAdapter } from "../loop/model-port.js";
-import { addUsage, emptyUsage, type TokenUsage } from "../events/token-usage.js";
-import {
-  ApprovalGate,
-  type ApprovalDecision,
-  type ApprovalPredicate,
-  type PendingApproval,
-} from "../loop/approval-gate.js";
-import { RunSession, type SourceWithTools } from "../loop/run-session.js";
-import {
-  SNAPSHOT_FORMAT,
-  SNAPSHOT_VERSION,
-  snapshotTool,
-  type RunSnapshot,
-  type SnapshotTool,
-} from "../loop/run-snapshot.js";
-import { readSnapshot, signSnapshot } from "../loop/snapshot-codec.js";
-import { restoreCounters } from "../events/run-counters.js";
-import type { DynamicToolSource } from "../loop/tool-source-port.js";
-import { listSource } from "../loop/list-source.js";
+import { RunSession } from "../loop/run-session.js";
 import type { RunSettings } from "../loop/run-settings.js";
-import type { PausedCalls, RunRecord } from "../loop/step-outcome.js";
+import type { RunSnapshot } from "../loop/run-snapshot.js";
+import { readSnapshot } from "../loop/snapshot-codec.js";
+import type { RunRecord } from "../loop/step-outcome.js";
 import { driveSteps, type StepListener } from "../loop/step-driver.js";
+import type { DynamicToolSource } from "../loop/tool-source-port.js";
 import type { JsonSchema } from "../schema/json-schema.js";
-import type { HandleDiscovery } from "../strategies/handle-discovery.js";
 import type { ToolInjectionStrategy } from "../strategies/tool-injection-strategy.js";
 import { ToolProviderStrategy, type RunDiscovery } from "../strategies/tool-provider-strategy.js";
 import { returnedProviderClasses } from "../tools/provider-classes.js";
+import type { KeyRing } from "../tools/signing-key.js";
 import type { AnyTool } from "../tools/tool.js";
 import { checkToolSchemas } from "../tools/tool-methods.js";
 import { toolsFrom } from "../tools/tool-sources.js";
 import { ExpansionLimitError } from "./expansion-limit-error.js";
+import { listSources } from "./list-sources.js";
+import type { ProviderResolver } from "./restore-tools.js";
 import {
-  checkSnapshotTools,
-  restoreTools,
-  snapshotProviderKey,
-  type ProviderResolver,
-} from "./restore-tools.js";
-import { ToolSourceClashError } from "./tool-source-clash-error.js";
-import type { KeyRing } from "../tools/signing-key.js";
+  liveOf,
+  rememberLive,
+  resumeState,
+  withLive,
+  type CheckedResume,
+  type ResumeFrom,
+} from "./run-resume.js";
 
 /** A sectioned system prompt and its parameters. */
 export interface TemplatePrompt {
@@ -82,53 +71,6 @@ export interface RunSetup {
   readonly snapshotKeys?: KeyRing;
 }
 
-/** What a resumed run starts from. */
-export interface ResumeFrom {
-  readonly snapshot: RunSnapshot;
-  /** Decisions on the calls the snapshot paused before, by `approvalId`. */
-  readonly approvals: Readonly<Record<string, ApprovalDecision>>;
-  readonly resolveProvider?: ProviderResolver;
-  /** `continueFrom`: the new messages the conversation goes on with. */
-  readonly followUp?: readonly ModelMessage[];
-}
-
-/** A resume whose snapshot has been checked and copied, with the live providers of its run, if any. */
-type CheckedResume = ResumeFrom & { readonly live: ReadonlyMap<string, object> | undefined };
-
-/**
- * The providers bound by the run that made a snapshot, by the snapshot object handed out: a conversation
- * continued in the same process re-binds the very objects (their state and dependencies intact) without
- * asking `resolveProvider`. Weak: a snapshot nobody holds lets its providers go.
- */
-const liveProviders = new WeakMap<object, ReadonlyMap<string, object>>();
-
-/** The provider of each discovered tool, by the key a snapshot's entries give (`recorded[i]` is `tools[i]`). */
-function providersOf(
-  tools: readonly AnyTool[],
-  recorded: readonly SnapshotTool[],
-): ReadonlyMap<string, object> {
-  const providers = new Map<string, object>();
-  recorded.forEach((entry, i) => {
-    const instance = tools[i]!.origin?.instance;
-    if ("idType" in entry && instance)
-      providers.set(snapshotProviderKey(entry.providerClass, entry.idType, entry.id), instance);
-  });
-  return providers;
-}
-
-/**
- * A resolver that answers from the providers a run of this process bound (handles mode re-binds through
- * it), and asks `resolve` for any other.
- */
-function withLive(
-  live: ReadonlyMap<string, object> | undefined,
-  resolve: ProviderResolver | undefined,
-): ProviderResolver | undefined {
-  if (!live || live.size === 0) return resolve;
-  return (providerClass, id) =>
-    live.get(snapshotProviderKey(providerClass, typeof id, id)) ?? resolve?.(providerClass, id);
-}
-
 /** A run's outcome across restarts: completed with an answer, or paused for approval. */
 export interface RunOutcome extends RunRecord {
   readonly status: "completed" | "awaiting-approval";
@@ -151,7 +93,7 @@ export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
   // what runs, and nothing the run changes is what the caller holds.
   const resume = setup.resume && {
     ...setup.resume,
-    live: liveProviders.get(setup.resume.snapshot),
+    live: liveOf(setup.resume.snapshot),
     snapshot: structuredClone(readSnapshot(setup.resume.snapshot, setup.snapshotKeys)),
   };
   const before = resume?.snapshot.usage ?? emptyUsage();
@@ -221,34 +163,19 @@ async function runAttempts(setup: RunSetup, resume: CheckedResume | undefined): 
       signal: setup.signal,
       events: setup.events,
       approvals: gate,
+      snapshot: {
+        earlier: { iterations: total.iterations, usage: total.usage },
+        visibility: () => store.snapshot(),
+        keys: setup.snapshotKeys,
+        handles: handles && (() => handles.bindings.liveProviders()),
+        remember: rememberLive,
+      },
       ...resumed,
     });
-    const snapshotOf = (paused?: PausedCalls): RunSnapshot => {
-      const bound = session.registry.all();
-      const recorded = bound.map(snapshotTool);
-      const snapshot = signSnapshot(
-        {
-          format: SNAPSHOT_FORMAT,
-          version: SNAPSHOT_VERSION,
-          history: structuredClone(session.history),
-          tools: recorded,
-          ...(paused ? { paused: structuredClone(paused) } : {}),
-          visibility: store.snapshot(),
-          iterations: total.iterations + session.iteration,
-          usage: addUsage(total.usage, session.usage),
-          counters: { ...setup.events.counters },
-          settings: { ...setup.settings },
-        },
-        setup.snapshotKeys,
-      );
-      liveProviders.set(
-        snapshot,
-        new Map([...providersOf(bound, recorded), ...(handles?.bindings.liveProviders() ?? [])]),
-      );
-      return snapshot;
-    };
-    const end = await drive(setup.adapter, session, total.iterations, snapshotOf, setup.listener);
-    const snapshot = snapshotOf(end.type === "pause" ? end.paused : undefined);
+    const end = isConversationAdapter(setup.adapter)
+      ? await driveConversation(setup.adapter, session)
+      : await driveSteps(setup.adapter, session, setup.listener);
+    const snapshot = session.toSnapshot(end.type === "pause" ? end.paused : undefined);
     total.iterations += end.iterations;
     total.usage = addUsage(total.usage, end.usage);
     if (end.type !== "restart") {
@@ -266,11 +193,9 @@ async function runAttempts(setup: RunSetup, resume: CheckedResume | undefined): 
     const request = end.request;
     const expansion = request instanceof VisibilityExpansionRequired ? request : undefined;
     if (restarts >= setup.settings.maxExpansions) {
-      const error = new ExpansionLimitError(
-        setup.settings.maxExpansions,
-        expansion?.sectionKeys ?? [request.reason],
+      throw session.fail(
+        new ExpansionLimitError(setup.settings.maxExpansions, expansion?.sectionKeys ?? [request.reason]),
       );
-      throw withConversation(error, end.history, total.iterations, () => error);
     }
     for (const [sectionKey, visibility] of Object.entries(expansion?.requestedOverrides ?? {})) {
       store.dispatch({ type: "SetVisibilityOverride", sectionKey, visibility });
@@ -303,79 +228,6 @@ function startDiscovery(
         })
       : { strategy, tools: [] },
   );
-}
-
-/**
- * What a resumed or continued run's first session starts with: its checked snapshot's calls, tools,
- * notices and the names it lost, and a continued conversation's new messages.
- */
-async function resumeState(
-  resume: ResumeFrom & { readonly live?: ReadonlyMap<string, object> },
-  offered: readonly AnyTool[],
-  handles: HandleDiscovery | undefined,
-  signal: AbortSignal | undefined,
-) {
-  checkSnapshotTools(resume.snapshot, new Set(offered.map((t) => t.name)));
-  const { tools, notices, lost } = await restoreTools(
-    resume.snapshot,
-    resume.resolveProvider,
-    handles,
-    resume.live,
-    signal,
-  );
-  return { paused: resume.snapshot.paused, restored: tools, notices, lost, followUp: resume.followUp };
-}
-
-/**
- * One attempt. An error it throws counts the iterations of the attempts before it too, and carries a
- * snapshot of the run up to the failure, so it can be resumed.
- */
-async function drive(
-  adapter: ModelAdapter | ConversationAdapter,
-  session: RunSession,
-  earlier: number,
-  snapshotOf: () => RunSnapshot,
-  listener: StepListener | undefined,
-) {
-  try {
-    return isConversationAdapter(adapter)
-      ? await driveConversation(adapter, session)
-      : await driveSteps(adapter, session, listener);
-  } catch (error) {
-    if (error instanceof ToolLoopError) {
-      error.totalIterations += earlier;
-      error.snapshot = snapshotOf();
-    }
-    throw error;
-  }
-}
-
-/**
- * Every source's tools at the start of an attempt; tools a source lists but cannot offer are reported.
- *
- * @throws ToolSourceError when a source cannot be listed (down, not connected)
- * @throws ToolSourceClashError when a name is offered twice (by the runner's tools or another source)
- */
-async function listSources(
-  sources: readonly DynamicToolSource[],
-  ownTools: readonly AnyTool[],
-  signal: AbortSignal | undefined,
-  events: RunEvents,
-): Promise<SourceWithTools[]> {
-  const owners = new Map(ownTools.map((t) => [t.name, "the runner's own tools"]));
-  const listed: SourceWithTools[] = [];
-  for (const source of sources) {
-    const { tools, skipped } = await listSource(source, signal);
-    for (const { toolName, reason } of skipped)
-      events.emit({ type: "SourceToolSkipped", source: source.label, toolName, reason });
-    for (const tool of tools) {
-      const owner = owners.get(tool.name);
-      if (owner) throw new ToolSourceClashError(tool.name, owner, source.label);
-      owners.set(tool.name, source.label);
-    }
-    listed.push({ source, tools });
-  }
-  return listed;
 }
 
 /** `a - b`, for the usage of a resumed run's own part. */

@@ -1,5 +1,5 @@
 import { ToolLoopAbortedError } from "../loop/errors.js";
-import type { RunSnapshot, SnapshotTool } from "../loop/run-snapshot.js";
+import { snapshotProviderKey, type RunSnapshot, type SnapshotTool } from "../loop/run-snapshot.js";
 import { SnapshotError } from "../loop/snapshot-error.js";
 import { untilAborted } from "../loop/until-aborted.js";
 import type { HandleDiscovery } from "../strategies/handle-discovery.js";
@@ -41,15 +41,6 @@ export interface RestoredTools {
   readonly notices: string[];
   /** Names of tools that could not be restored, and whose they were (for the model's error results). */
   readonly lost: Map<string, string>;
-}
-
-/** The key of one provider in a snapshot (class, typed id): what {@link restoreTools}'s `live` map uses. */
-export function snapshotProviderKey(
-  providerClass: string,
-  idType: string,
-  id: string | number | bigint,
-): string {
-  return `${providerClass}|${idType}:${String(id)}`;
 }
 
 /**

@@ -1,0 +1,85 @@
+// What a run is written down as: the one place a `RunSnapshot` is made from a live run, for a pause, a
+// finished attempt and a failure alike, and where the providers behind it are remembered for a
+// continuation in the same process. The runner gives the context (what came before this attempt, the
+// disclosure state, the keys); the run state gives everything else.
+import type { ModelMessage } from "ai";
+import type { RunEvents } from "../events/run-events.js";
+import { addUsage } from "../events/token-usage.js";
+import type { KeyRing } from "../tools/signing-key.js";
+import type { AnyTool } from "../tools/tool.js";
+import type { TokenUsage } from "./model-port.js";
+import {
+  SNAPSHOT_FORMAT,
+  SNAPSHOT_VERSION,
+  snapshotProviderKey,
+  snapshotTool,
+  type RunSnapshot,
+  type SnapshotTool,
+} from "./run-snapshot.js";
+import type { RunSettings } from "./run-settings.js";
+import { signSnapshot } from "./snapshot-codec.js";
+import type { PausedCalls } from "./step-outcome.js";
+
+/** What a snapshot needs from outside the attempt's session. */
+export interface SnapshotContext {
+  /** Iterations and tokens of the run before this attempt (earlier attempts, the resumed snapshot). */
+  readonly earlier: { readonly iterations: number; readonly usage: TokenUsage };
+  /** The disclosure state (section visibility overrides) now. */
+  readonly visibility: () => Readonly<Record<string, string>>;
+  /** Keys that sign every snapshot (the first one signs). */
+  readonly keys?: KeyRing;
+  /** The providers live behind handles now (handles mode), by `className|instanceKey`. */
+  readonly handles?: () => ReadonlyMap<string, object>;
+  /** Told of every snapshot made, with the live providers it names (a same-process continuation re-binds them). */
+  readonly remember?: (snapshot: RunSnapshot, live: ReadonlyMap<string, object>) => void;
+}
+
+/** The state of an attempt a snapshot records. */
+export interface RunStateView {
+  readonly history: readonly ModelMessage[];
+  readonly tools: readonly AnyTool[];
+  readonly iterations: number;
+  readonly usage: TokenUsage;
+  readonly events: RunEvents;
+  readonly settings: RunSettings;
+}
+
+/** The snapshot of a run now (signed when the context has keys); `paused`: the calls that wait. */
+export function writeSnapshot(
+  state: RunStateView,
+  context: SnapshotContext,
+  paused?: PausedCalls,
+): RunSnapshot {
+  const recorded = state.tools.map(snapshotTool);
+  const snapshot = signSnapshot(
+    {
+      format: SNAPSHOT_FORMAT,
+      version: SNAPSHOT_VERSION,
+      history: structuredClone(state.history),
+      tools: recorded,
+      ...(paused ? { paused: structuredClone(paused) } : {}),
+      visibility: context.visibility(),
+      iterations: context.earlier.iterations + state.iterations,
+      usage: addUsage(context.earlier.usage, state.usage),
+      counters: { ...state.events.counters },
+      settings: { ...state.settings },
+    },
+    context.keys,
+  );
+  context.remember?.(
+    snapshot,
+    new Map([...providersOf(state.tools, recorded), ...(context.handles?.() ?? [])]),
+  );
+  return snapshot;
+}
+
+/** The provider of each discovered tool, by the key a snapshot's entries give (`recorded[i]` is `tools[i]`). */
+function providersOf(tools: readonly AnyTool[], recorded: readonly SnapshotTool[]): Map<string, object> {
+  const providers = new Map<string, object>();
+  recorded.forEach((entry, i) => {
+    const instance = tools[i]!.origin?.instance;
+    if ("idType" in entry && instance)
+      providers.set(snapshotProviderKey(entry.providerClass, entry.idType, entry.id), instance);
+  });
+  return providers;
+}
