@@ -1,9 +1,7 @@
 import type { ModelMessage, ToolResultPart } from "ai";
-import type { RunEvents } from "../events/run-events.js";
 import { addUsage, emptyUsage } from "../events/token-usage.js";
 import type { RunEventInit } from "../events/tool-loop-event.js";
 import type { JsonSchema } from "../schema/json-schema.js";
-import type { ToolInjectionStrategy } from "../strategies/tool-injection-strategy.js";
 import type { AnyTool } from "../tools/tool.js";
 import { ToolRegistry } from "../tools/tool-registry.js";
 import {
@@ -13,51 +11,18 @@ import {
   withConversation,
 } from "./errors.js";
 import { ApprovalGate } from "./approval-gate.js";
-import type { ResolvedCall } from "./execution/check-tool-input.js";
-import { ToolCallExecutor, type ApprovalAnswer } from "./execution/tool-call-executor.js";
-import type { ToolMiddleware } from "./execution/tool-middleware.js";
+import { ToolCallExecutor } from "./execution/tool-call-executor.js";
 import { FinalAnswerCheck } from "./final-answer-check.js";
 import type { ModelStepResult, ModelToolCall, TokenUsage } from "./model-port.js";
-import type { RunSettings } from "./run-settings.js";
 import type { PausedCalls, RunEnd, StepOutcome, ToolCallsOutcome } from "./step-outcome.js";
-import { SourceWatch, type SourceWithTools } from "./source-watch.js";
+import { SourceWatch } from "./source-watch.js";
 import type { RunSnapshot } from "./run-snapshot.js";
 import { writeSnapshot, type SnapshotContext } from "./run-snapshot-writer.js";
 import { markRunHistory } from "./run-history.js";
 import { outputInstruction } from "./structured-output.js";
-import { untilAborted } from "./until-aborted.js";
-
-/** Everything one run starts from. */
-export interface RunSessionInit {
-  readonly messages: readonly ModelMessage[];
-  readonly system?: string;
-  readonly tools: readonly AnyTool[];
-  readonly strategies: readonly ToolInjectionStrategy[];
-  readonly middleware: readonly ToolMiddleware[];
-  readonly settings: RunSettings;
-  readonly outputSchema?: JsonSchema;
-  readonly signal?: AbortSignal;
-  readonly events: RunEvents;
-  /** Sources whose tools (already among `tools`) are re-listed between steps when they change. */
-  readonly sources?: readonly SourceWithTools[];
-  /** Which calls need a person's approval, and the decisions given on resume. */
-  readonly approvals?: ApprovalGate;
-  /** On resume: the calls the snapshot's last message left waiting. */
-  readonly paused?: PausedCalls;
-  /** On resume: the discovered tools re-bound to their providers (added without events). */
-  readonly restored?: readonly AnyTool[];
-  /** On resume: what the model must be told (providers that could not be restored). */
-  readonly notices?: readonly string[];
-  /** On resume: tools of the snapshot that could not be restored, by name, with their provider's label. */
-  readonly lost?: ReadonlyMap<string, string>;
-  /**
-   * A continued conversation (`continueFrom`): the new messages, appended once the snapshot's waiting
-   * calls are answered (those still undecided are not run: the conversation went on without a decision).
-   */
-  readonly followUp?: readonly ModelMessage[];
-  /** How the run is written down (what came before this attempt, disclosure state, keys). */
-  readonly snapshot?: SnapshotContext;
-}
+import { throwIfAborted, untilAborted } from "./until-aborted.js";
+import { CallBatches } from "./call-batch.js";
+import type { RunSessionInit } from "./run-session-init.js";
 
 /** The context of a session used on its own (no runner): nothing before it, no disclosure state. */
 const FIRST_ATTEMPT: SnapshotContext = {
@@ -65,22 +30,7 @@ const FIRST_ATTEMPT: SnapshotContext = {
   visibility: () => ({}),
 };
 
-const CANCELLED_TEXT = "The run was cancelled before this tool finished";
 const EMPTY_TURN: ModelMessage = { role: "assistant", content: "(empty response)" };
-
-/** The calls of one model response whose results are still being written. */
-interface OpenCalls {
-  /** The calls still to answer (on resume, those that waited). */
-  readonly calls: readonly ModelToolCall[];
-  /** The content of the response's `role: "tool"` message, already in the history. */
-  readonly results: ToolResultPart[];
-  /** How many results the message had before these calls (earlier calls of a paused message). */
-  readonly start: number;
-  readonly iteration: number;
-  closed: boolean;
-  /** Why a call that still needs a decision is not run instead of pausing the run (a continued conversation). */
-  readonly undecided?: string;
-}
 
 /**
  * The state and rules of one run, shared by every backend's driver: the history, the tool registry and
@@ -104,9 +54,7 @@ export class RunSession {
   private readonly answers: FinalAnswerCheck;
   private tokens: TokenUsage = emptyUsage();
   private iterations = 0;
-  private open: OpenCalls | undefined;
-  private paused: PausedCalls | undefined;
-  private readonly gate: ApprovalGate;
+  private readonly batches: CallBatches;
   private readonly watch: SourceWatch;
 
   constructor(private readonly init: RunSessionInit) {
@@ -131,7 +79,13 @@ export class RunSession {
       lost: init.lost,
     });
     this.answers = new FinalAnswerCheck(init.outputSchema, init.settings.maxOutputRepairs, init.events);
-    this.gate = init.approvals ?? new ApprovalGate(undefined);
+    this.batches = new CallBatches(
+      this.history,
+      this.registry,
+      this.executor,
+      init.approvals ?? new ApprovalGate(undefined),
+      init.signal,
+    );
     if (init.restored && init.restored.length > 0) this.registry.add(init.restored);
     this.watch = new SourceWatch(
       init.sources ?? [],
@@ -168,7 +122,7 @@ export class RunSession {
    * @throws ToolLoopAbortedError, MaxIterationsExceededError
    */
   beginIteration(): readonly AnyTool[] {
-    this.throwIfAborted();
+    throwIfAborted(this.signal);
     if (this.iterations >= this.init.settings.maxIterations)
       throw new MaxIterationsExceededError(this.init.settings.maxIterations);
     this.iterations++;
@@ -245,7 +199,7 @@ export class RunSession {
   async handleToolCalls(calls: readonly ModelToolCall[]): Promise<ToolCallsOutcome> {
     const results: ToolResultPart[] = [];
     this.history.push({ role: "tool", content: results });
-    return this.runCalls({ calls, results, start: 0, iteration: this.iterations, closed: false });
+    return this.batches.run({ calls, results, start: 0, iteration: this.iterations, closed: false });
   }
 
   /**
@@ -255,93 +209,17 @@ export class RunSession {
    * could not be restored, then a continued conversation's new messages follow. A fresh run: continue.
    */
   async resumeStart(): Promise<StepOutcome> {
-    const next = this.init.paused ? (await this.resumePaused()).next : ({ type: "continue" } as const);
+    const undecided = this.init.followUp
+      ? "the conversation went on without a decision on this call (a new message came instead)"
+      : undefined;
+    const next = this.init.paused
+      ? (await this.batches.resume(this.init.paused, undecided)).next
+      : ({ type: "continue" } as const);
     if (next.type !== "continue") return next;
     if (this.init.notices && this.init.notices.length > 0)
       this.history.push({ role: "user", content: this.init.notices.map((n) => `[${n}]`).join("\n") });
     this.history.push(...(this.init.followUp ?? []));
     return next;
-  }
-
-  private async resumePaused(): Promise<ToolCallsOutcome> {
-    const paused = this.init.paused!;
-    const last = this.history.at(-1);
-    if (last?.role !== "tool")
-      throw new ToolLoopError("The snapshot's paused calls do not follow their model message");
-    const results = [...(last.content as ToolResultPart[])];
-    this.history[this.history.length - 1] = { role: "tool", content: results };
-    return this.runCalls({
-      calls: paused.calls,
-      results,
-      start: results.length,
-      iteration: paused.iteration,
-      closed: false,
-      undecided: this.init.followUp
-        ? "the conversation went on without a decision on this call (a new message came instead)"
-        : undefined,
-    });
-  }
-
-  private async runCalls(open: OpenCalls): Promise<ToolCallsOutcome> {
-    this.open = open;
-    const seen = new Set<string>(open.results.map((r) => r.toolCallId));
-    try {
-      for (const [index, call] of open.calls.entries()) {
-        this.throwIfAborted();
-        if (seen.has(call.toolCallId)) {
-          open.results.push(
-            this.executor.notRun(
-              call,
-              open.iteration,
-              "invalid-input",
-              `Not run: another call in this message already has the id "${call.toolCallId}".`,
-            ),
-          );
-          continue;
-        }
-        seen.add(call.toolCallId);
-        const outcome = await this.executor.execute(call, open.iteration, this.history, (resolved) =>
-          this.approval(resolved, open),
-        );
-        if (outcome.held) {
-          const waiting = open.calls.slice(index);
-          this.paused = { iteration: open.iteration, calls: waiting };
-          open.closed = true; // the waiting calls get their results on resume, not now
-          this.open = undefined;
-          const pending = await this.gate.pending(
-            outcome.held,
-            waiting.slice(1),
-            (name) => this.registry.get(name),
-            this.signal,
-          );
-          return { next: { type: "pause", pending }, results: open.results };
-        }
-        const { part, restart } = outcome;
-        if (open.closed) break; // the run ended while this call ran; its result came too late
-        open.results.push(part);
-        if (restart) {
-          this.closeOpenCalls("the run restarts with an updated prompt");
-          return { next: { type: "restart", request: restart }, results: open.results };
-        }
-      }
-    } finally {
-      this.closeOpenCalls("the run ended before this call ran");
-    }
-    const tooMany = this.executor.tooManyUnknownTools();
-    if (tooMany) throw tooMany;
-    return { next: { type: "continue" }, results: open.results };
-  }
-
-  /** The approval step of a valid call: run, refused (denied, or undecided in a continued conversation), held. */
-  private async approval(resolved: ResolvedCall, open: OpenCalls): Promise<ApprovalAnswer> {
-    const verdict = await this.gate.verdict(resolved, this.signal);
-    if (verdict.kind === "run") return verdict;
-    if (verdict.kind === "deny") {
-      const why = verdict.reason ? `: ${verdict.reason}` : "";
-      return { kind: "refuse", reason: "denied", text: `Not run: a person denied this call${why}.` };
-    }
-    if (open.undecided) return { kind: "refuse", reason: "not-run", text: `Not run: ${open.undecided}.` };
-    return { kind: "hold" };
   }
 
   /**
@@ -371,7 +249,7 @@ export class RunSession {
       case "restart":
         return { ...record, type: "restart", request: outcome.request };
       case "pause":
-        return { ...record, type: "pause", pending: outcome.pending, paused: this.paused! };
+        return { ...record, type: "pause", pending: outcome.pending, paused: this.batches.paused! };
     }
   }
 
@@ -398,7 +276,7 @@ export class RunSession {
    */
   fail(error: unknown): ToolLoopError {
     this.stopWatching();
-    this.closeOpenCalls("the run ended before this call ran");
+    this.batches.closeOpen("the run ended before this call ran");
     const earlier = this.init.snapshot?.earlier.iterations ?? 0;
     const failure = withConversation(error, this.history, earlier + this.iterations, (cause) =>
       this.signal?.aborted
@@ -413,24 +291,5 @@ export class RunSession {
 
   private stopWatching(): void {
     this.watch.stop();
-  }
-
-  private throwIfAborted(): void {
-    if (this.signal?.aborted) throw new ToolLoopAbortedError(this.signal.reason);
-  }
-
-  /** Gives every call of the open response that has no result yet a "cancelled" or "not run" result. */
-  private closeOpenCalls(why: string): void {
-    const open = this.open;
-    if (!open || open.closed) return;
-    open.closed = true;
-    this.open = undefined;
-    const cancelled = this.signal?.aborted === true;
-    for (const call of open.calls.slice(open.results.length - open.start)) {
-      const part = cancelled
-        ? this.executor.notRun(call, open.iteration, "cancelled", CANCELLED_TEXT)
-        : this.executor.notRun(call, open.iteration, "not-run", `Not run: ${why}.`);
-      open.results.push(part);
-    }
   }
 }

@@ -1,0 +1,144 @@
+import type { ModelMessage, ToolResultPart } from "ai";
+import type { ToolRegistry } from "../tools/tool-registry.js";
+import type { ApprovalGate } from "./approval-gate.js";
+import { ToolLoopError } from "./errors.js";
+import type { ResolvedCall } from "./execution/check-tool-input.js";
+import type { ApprovalAnswer, ToolCallExecutor } from "./execution/tool-call-executor.js";
+import type { ModelToolCall } from "./model-port.js";
+import type { PausedCalls, ToolCallsOutcome } from "./step-outcome.js";
+import { throwIfAborted } from "./until-aborted.js";
+
+const CANCELLED_TEXT = "The run was cancelled before this tool finished";
+
+/** The calls of one model response whose results are still being written. */
+export interface OpenCalls {
+  /** The calls still to answer (on resume, those that waited). */
+  readonly calls: readonly ModelToolCall[];
+  /** The content of the response's `role: "tool"` message, already in the history. */
+  readonly results: ToolResultPart[];
+  /** How many results the message had before these calls (earlier calls of a paused message). */
+  readonly start: number;
+  readonly iteration: number;
+  closed: boolean;
+  /** Why a call that still needs a decision is not run instead of pausing the run (a continued conversation). */
+  readonly undecided?: string;
+}
+
+/**
+ * The tool calls of a run's model responses, one response at a time, each call through the pipeline with
+ * the run's approval gate as its approval step; a held call pauses the run (the waiting calls are kept for
+ * the snapshot), and every call of a response ends with a result, whatever happens.
+ */
+export class CallBatches {
+  private open: OpenCalls | undefined;
+  /** The calls that wait for a decision, once a batch paused. */
+  paused: PausedCalls | undefined;
+
+  constructor(
+    private readonly history: ModelMessage[],
+    private readonly registry: ToolRegistry,
+    private readonly executor: ToolCallExecutor,
+    private readonly gate: ApprovalGate,
+    private readonly signal: AbortSignal | undefined,
+  ) {}
+
+  /** Answers the calls a resumed snapshot left waiting (`undecided`: why one still undecided is not run). */
+  async resume(paused: PausedCalls, undecided: string | undefined): Promise<ToolCallsOutcome> {
+    const last = this.history.at(-1);
+    if (last?.role !== "tool")
+      throw new ToolLoopError("The snapshot's paused calls do not follow their model message");
+    const results = [...(last.content as ToolResultPart[])];
+    this.history[this.history.length - 1] = { role: "tool", content: results };
+    return this.run({
+      calls: paused.calls,
+      results,
+      start: results.length,
+      iteration: paused.iteration,
+      closed: false,
+      undecided,
+    });
+  }
+
+  /**
+   * Runs the calls of one response through the pipeline, in order, and gives each a result: a repeated id,
+   * or a call a cancellation or restart stops, gets an error result; a held call pauses the batch.
+   *
+   * @throws ToolNotFoundError after too many unknown tools in a row; the cancellation; a strategy's failure
+   */
+  async run(open: OpenCalls): Promise<ToolCallsOutcome> {
+    this.open = open;
+    const seen = new Set<string>(open.results.map((r) => r.toolCallId));
+    try {
+      for (const [index, call] of open.calls.entries()) {
+        throwIfAborted(this.signal);
+        if (seen.has(call.toolCallId)) {
+          open.results.push(
+            this.executor.notRun(
+              call,
+              open.iteration,
+              "invalid-input",
+              `Not run: another call in this message already has the id "${call.toolCallId}".`,
+            ),
+          );
+          continue;
+        }
+        seen.add(call.toolCallId);
+        const outcome = await this.executor.execute(call, open.iteration, this.history, (resolved) =>
+          this.approval(resolved, open),
+        );
+        if (outcome.held) {
+          const waiting = open.calls.slice(index);
+          this.paused = { iteration: open.iteration, calls: waiting };
+          open.closed = true; // the waiting calls get their results on resume, not now
+          this.open = undefined;
+          const pending = await this.gate.pending(
+            outcome.held,
+            waiting.slice(1),
+            (name) => this.registry.get(name),
+            this.signal,
+          );
+          return { next: { type: "pause", pending }, results: open.results };
+        }
+        const { part, restart } = outcome;
+        if (open.closed) break; // the run ended while this call ran; its result came too late
+        open.results.push(part);
+        if (restart) {
+          this.closeOpen("the run restarts with an updated prompt");
+          return { next: { type: "restart", request: restart }, results: open.results };
+        }
+      }
+    } finally {
+      this.closeOpen("the run ended before this call ran");
+    }
+    const tooMany = this.executor.tooManyUnknownTools();
+    if (tooMany) throw tooMany;
+    return { next: { type: "continue" }, results: open.results };
+  }
+
+  /** The approval step of a valid call: run, refused (denied, or undecided in a continued conversation), held. */
+  private async approval(resolved: ResolvedCall, open: OpenCalls): Promise<ApprovalAnswer> {
+    const verdict = await this.gate.verdict(resolved, this.signal);
+    if (verdict.kind === "run") return verdict;
+    if (verdict.kind === "deny") {
+      const why = verdict.reason ? `: ${verdict.reason}` : "";
+      return { kind: "refuse", reason: "denied", text: `Not run: a person denied this call${why}.` };
+    }
+    if (open.undecided) return { kind: "refuse", reason: "not-run", text: `Not run: ${open.undecided}.` };
+    return { kind: "hold" };
+  }
+
+  /** Gives every call of the open response that has no result yet a "cancelled" or "not run" result. */
+  closeOpen(why: string): void {
+    const open = this.open;
+    if (!open || open.closed) return;
+    open.closed = true;
+    this.open = undefined;
+    const cancelled = this.signal?.aborted === true;
+    for (const call of open.calls.slice(open.results.length - open.start)) {
+      const part = cancelled
+        ? this.executor.notRun(call, open.iteration, "cancelled", CANCELLED_TEXT)
+        : this.executor.notRun(call, open.iteration, "not-run", `Not run: ${why}.`);
+      open.results.push(part);
+    }
+  }
+}
