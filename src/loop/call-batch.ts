@@ -1,12 +1,11 @@
 import type { ModelMessage, ToolResultPart } from "ai";
 import type { ToolRegistry } from "../tools/tool-registry.js";
 import type { ApprovalGate } from "./approval-gate.js";
-import { ToolLoopError } from "./errors.js";
+import { throwIfAborted, ToolLoopError } from "./errors.js";
 import type { ResolvedCall } from "./execution/check-tool-input.js";
 import type { ApprovalAnswer, ToolCallExecutor } from "./execution/tool-call-executor.js";
 import type { ModelToolCall } from "./model-port.js";
 import type { PausedCalls, ToolCallsOutcome } from "./step-outcome.js";
-import { throwIfAborted } from "./until-aborted.js";
 
 const CANCELLED_TEXT = "The run was cancelled before this tool finished";
 

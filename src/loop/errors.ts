@@ -93,3 +93,8 @@ export function withConversation(
   loopError.totalIterations = iterations;
   return loopError;
 }
+
+/** Throws the run's cancellation when `signal` has fired. */
+export function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new ToolLoopAbortedError(signal.reason);
+}

@@ -8,6 +8,7 @@ import {
   MaxIterationsExceededError,
   ToolLoopAbortedError,
   ToolLoopError,
+  throwIfAborted,
   withConversation,
 } from "./errors.js";
 import { ApprovalGate } from "./approval-gate.js";
@@ -20,7 +21,7 @@ import type { RunSnapshot } from "./run-snapshot.js";
 import { writeSnapshot, type SnapshotContext } from "./run-snapshot-writer.js";
 import { markRunHistory } from "./run-history.js";
 import { outputInstruction } from "./structured-output.js";
-import { throwIfAborted, untilAborted } from "./until-aborted.js";
+import { untilAborted } from "./until-aborted.js";
 import { CallBatches } from "./call-batch.js";
 import type { RunSessionInit } from "./run-session-init.js";
 

@@ -1,4 +1,3 @@
-import { ToolLoopAbortedError } from "./errors.js";
 /**
  * `work`, or a rejection with the signal's reason as soon as `signal` fires: a model call or strategy
  * that ignores its signal cannot keep a cancelled run pending. The work itself is left to settle on its
@@ -15,9 +14,4 @@ export function untilAborted<T>(work: Promise<T> | T, signal: AbortSignal | unde
   });
   running.catch(() => {}); // a late failure after an abort has no one left to hear it
   return Promise.race([running, aborted]).finally(() => signal.removeEventListener("abort", onAbort));
-}
-
-/** Throws the run's cancellation when `signal` has fired. */
-export function throwIfAborted(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) throw new ToolLoopAbortedError(signal.reason);
 }
