@@ -1,132 +1,51 @@
-import type { LanguageModel, ModelMessage } from "ai";
-import { AiSdkAdapter, type AiSdkAdapterSettings } from "../adapters/ai-sdk-adapter.js";
+import type { ModelMessage } from "ai";
+import { AiSdkAdapter } from "../adapters/ai-sdk-adapter.js";
 import {
   McpClientToolSource,
   type McpClientLike,
   type McpClientOptions,
 } from "../adapters/mcp-client-source.js";
-import type { DynamicToolSource } from "../loop/tool-source-port.js";
 import type { PromptTemplate } from "../disclosure/prompt-template.js";
 import type { PromptParams, VisibilityOverrides } from "../disclosure/section-visibility.js";
-import type { VisibilitySnapshot } from "../disclosure/visibility-store.js";
-import { debugLogObserver, STDERR_LOGGER, type DebugLogger } from "../events/debug-log.js";
+import { type DebugLogger } from "../events/debug-log.js";
 import type { Pricing } from "../events/pricing.js";
-import { RunEvents } from "../events/run-events.js";
 import type { ToolLoopObserver } from "../events/tool-loop-event.js";
-import type { ConversationAdapter } from "../loop/conversation-port.js";
 import type { ToolMiddleware } from "../loop/execution/tool-middleware.js";
-import type { ModelAdapter } from "../loop/model-port.js";
-import type { ApprovalDecision, ApprovalPredicate } from "../loop/approval-gate.js";
-import { DEFAULT_RUN_SETTINGS, withSettings, type RunSettings } from "../loop/run-settings.js";
+import type { ApprovalPredicate } from "../loop/approval-gate.js";
+import { withSettings, type RunSettings } from "../loop/run-settings.js";
 import type { RunSnapshot } from "../loop/run-snapshot.js";
 import { snapshotKeys, type SnapshotKey } from "../loop/snapshot-codec.js";
 import type { ToolInjectionStrategy } from "../strategies/tool-injection-strategy.js";
-import { ToolProviderStrategy, type ProviderBindingOptions } from "../strategies/tool-provider-strategy.js";
-import type { AnyTool } from "../tools/tool.js";
+import { ToolProviderStrategy } from "../strategies/tool-provider-strategy.js";
 import { toolsFrom, type ToolSource } from "../tools/tool-sources.js";
-import { runTelemetry } from "../telemetry/run-telemetry.js";
 import type { TelemetryOptions } from "../telemetry/telemetry-options.js";
-import { ApprovalRequiredError } from "./approval-required-error.js";
-import { executeRun, type RunSetup, type TemplatePrompt } from "./execute-run.js";
-import type { ProviderResolver } from "./restore-tools.js";
-import { RunStream, type StreamHooks } from "./run-stream.js";
-import { resolveOutput, type OutputTarget } from "./output-target.js";
+import { RunStream } from "./run-stream.js";
+import { type OutputTarget } from "./output-target.js";
 import type { ToolLoopResult } from "./tool-loop-result.js";
-import type { KeyRing } from "../tools/signing-key.js";
+import {
+  defaultRunnerConfig,
+  type DiscoveryOptions,
+  type PromptRunnerOptions,
+  type ResumeOptions,
+  type RunOptions,
+  type RunnerConfig,
+} from "./runner-options.js";
+import { completed, resumeOf, startOf } from "./run-start.js";
+import { runPrompt } from "./run-prompt.js";
 
-/** How a runner reaches its model: an AI SDK model, or any adapter. */
-export type PromptRunnerOptions =
-  | { readonly model: LanguageModel; readonly modelSettings?: AiSdkAdapterSettings }
-  | { readonly adapter: ModelAdapter | ConversationAdapter };
-
-/**
- * Options of {@link PromptRunner.withToolProviderDiscovery}: the tool budget, and how discovered
- * providers are reached (`binding`, default `"per-instance"`; see `ProviderBindingOptions`).
- */
-export interface DiscoveryOptions extends ProviderBindingOptions {
-  /** Most injected tools offered at once (least recently used go first). Default 64. */
-  readonly maxInjectedTools?: number;
-  /**
-   * Most definition tokens (estimated: characters / 4 of name, description and schema) the injected tools
-   * may add to each request; least recently used go first, as for `maxInjectedTools`. Unlimited by default.
-   */
-  readonly maxInjectedTokens?: number;
-}
-
-/** Options of one run. */
-export interface RunOptions<T> {
-  /** Ask for a structured answer: a class (result is an instance) or a JSON Schema. */
-  readonly output?: OutputTarget<T>;
-  /** Cancels the run; the error thrown carries the conversation so far. */
-  readonly signal?: AbortSignal;
-  /** Section visibility to resume from (the `visibility` of an earlier result). */
-  readonly visibility?: VisibilitySnapshot;
-  /**
-   * Continue this conversation (the `snapshot` of a completed or paused run, from this process or
-   * another) with the prompt as the next user message: its history, discovered tools, section visibility
-   * and counters carry over. Calls the snapshot left waiting for a decision are not run (the model reads
-   * why); decide them with `resume` instead.
-   */
-  readonly continueFrom?: RunSnapshot;
-  /**
-   * With `continueFrom`: returns the provider of a discovered tool, by class (source name) and id, sync or
-   * async. Not needed for a snapshot of a run of this process: its providers are re-bound as they are.
-   */
-  readonly resolveProvider?: ProviderResolver;
-}
-
-/** Options of {@link PromptRunner.resume}. */
-export interface ResumeOptions<T> extends Omit<RunOptions<T>, "visibility" | "continueFrom"> {
-  /**
-   * Decisions on the snapshot's pending calls, by `approvalId`. Each applies once, to the call the
-   * snapshot left waiting with that id (same tool, same input); an id that was not waiting decides
-   * nothing. Undecided calls pause the run again.
-   */
-  readonly approvals?: Readonly<Record<string, ApprovalDecision>>;
-  /**
-   * Returns the provider of a discovered tool, by class (source name) and id (with its own type); sync
-   * or async. Not needed for a snapshot of a run of this process: its providers are re-bound as they
-   * are. Another class's object, or one with another id, is refused (the model is told).
-   */
-  readonly resolveProvider?: ProviderResolver;
-}
-
-/** The runner's configuration; every `with*` makes a changed copy. */
-export interface RunnerConfig {
-  readonly adapter: ModelAdapter | ConversationAdapter;
-  readonly tools: readonly AnyTool[];
-  readonly strategies: readonly ToolInjectionStrategy[];
-  readonly middleware: readonly ToolMiddleware[];
-  readonly observers: readonly ToolLoopObserver[];
-  readonly system?: string | TemplatePrompt;
-  readonly visibilityOverrides: VisibilityOverrides;
-  readonly settings: RunSettings;
-  readonly sources: readonly DynamicToolSource[];
-  readonly approval?: ApprovalPredicate;
-  readonly telemetry?: TelemetryOptions;
-  readonly pricing?: Pricing;
-  readonly logger?: DebugLogger;
-  /** Keys that sign snapshots and verify those read back (the first signs). */
-  readonly snapshotKeys?: KeyRing;
-}
-
-export const DEFAULT_MAX_ITERATIONS = DEFAULT_RUN_SETTINGS.maxIterations;
-export const DEFAULT_MAX_INJECTED_TOOLS = DEFAULT_RUN_SETTINGS.maxInjectedTools;
-export const DEFAULT_MAX_EXPANSIONS = DEFAULT_RUN_SETTINGS.maxExpansions;
-
-/** A runner configuration with every default, for `adapter`. */
-export function defaultRunnerConfig(adapter: ModelAdapter | ConversationAdapter): RunnerConfig {
-  return {
-    adapter,
-    tools: [],
-    strategies: [],
-    middleware: [],
-    observers: [],
-    visibilityOverrides: {},
-    settings: DEFAULT_RUN_SETTINGS,
-    sources: [],
-  };
-}
+export {
+  DEFAULT_MAX_EXPANSIONS,
+  DEFAULT_MAX_INJECTED_TOOLS,
+  DEFAULT_MAX_ITERATIONS,
+  defaultRunnerConfig,
+} from "./runner-options.js";
+export type {
+  DiscoveryOptions,
+  PromptRunnerOptions,
+  ResumeOptions,
+  RunOptions,
+  RunnerConfig,
+} from "./runner-options.js";
 
 /**
  * Runs prompts through the framework-owned tool loop. Configuration only: every `with*` returns a new
@@ -291,7 +210,7 @@ export class PromptRunner {
     prompt: string | readonly ModelMessage[],
     options: RunOptions<T> = {},
   ): Promise<ToolLoopResult<T>> {
-    return this.execute(options, startOf(prompt, options));
+    return runPrompt(this.config, options, startOf(prompt, options));
   }
 
   /**
@@ -308,7 +227,7 @@ export class PromptRunner {
     snapshot: RunSnapshot,
     options: ResumeOptions<T> = {},
   ): Promise<ToolLoopResult<T>> {
-    return this.execute(options, resumeOf(snapshot, options));
+    return runPrompt(this.config, options, resumeOf(snapshot, options));
   }
 
   /**
@@ -316,7 +235,7 @@ export class PromptRunner {
    * run), and the same `result`.
    */
   resumeStream<T = string>(snapshot: RunSnapshot, options: ResumeOptions<T> = {}): RunStream<T> {
-    return new RunStream<T>((hooks) => this.execute(options, resumeOf(snapshot, options), hooks));
+    return new RunStream<T>((hooks) => runPrompt(this.config, options, resumeOf(snapshot, options), hooks));
   }
 
   /**
@@ -326,7 +245,7 @@ export class PromptRunner {
    * stream protocol (`toUIMessageStreamResponse()`), so `useChat` can show a run as it goes.
    */
   stream<T = string>(prompt: string | readonly ModelMessage[], options: RunOptions<T> = {}): RunStream<T> {
-    return new RunStream<T>((hooks) => this.execute(options, startOf(prompt, options), hooks));
+    return new RunStream<T>((hooks) => runPrompt(this.config, options, startOf(prompt, options), hooks));
   }
 
   /** Runs the prompt and returns the answer as an instance of `target` (or JSON of a schema). */
@@ -346,52 +265,6 @@ export class PromptRunner {
     return completed(await this.run<string>(prompt, options));
   }
 
-  private async execute<T>(
-    options: RunOptions<T>,
-    start: RunStart,
-    stream?: StreamHooks,
-  ): Promise<ToolLoopResult<T>> {
-    const output = options.output === undefined ? undefined : resolveOutput(options.output);
-    const { telemetry, logger, observers, pricing } = this.config;
-    const traced = telemetry && (await runTelemetry(telemetry));
-    const log = logger ?? (process.env["ENTITY_TOOLS_DEBUG"] === "1" ? STDERR_LOGGER : undefined);
-    // The runner's observers, then telemetry, the debug log and the stream's.
-    const events = new RunEvents(
-      [
-        ...observers,
-        ...(traced ? [traced.observe] : []),
-        ...(log ? [debugLogObserver(log)] : []),
-        ...(stream ? [stream.observe] : []),
-      ],
-      { pricing, scope: traced?.scope },
-    );
-    const { observers: _observers, ...config } = this.config;
-    const outcome = await executeRun({
-      ...config,
-      ...start,
-      listener: stream?.listener,
-      outputSchema: output?.schema,
-      signal: options.signal,
-      events,
-    });
-    const done = outcome.status === "completed";
-    return {
-      status: outcome.status,
-      result: (done && output ? output.build(outcome.answer) : outcome.answer) as T,
-      pendingApprovals: outcome.pending,
-      snapshot: outcome.snapshot,
-      // A copy: the run's own array keys what the model adapter keeps for the run (its converted prompt),
-      // which a caller holding the result would otherwise keep alive.
-      conversationHistory: [...outcome.history],
-      totalIterations: outcome.iterations,
-      injectedTools: outcome.injectedTools,
-      usage: outcome.usage,
-      counters: events.counters,
-      visibility: outcome.visibility,
-      ...(events.cost ? { cost: events.cost } : {}),
-    };
-  }
-
   /** A copy with some settings changed; each value is checked (see `RunSettings`). */
   private withSetting(patch: Partial<RunSettings>): this {
     return this.derive({ settings: withSettings(this.config.settings, patch) });
@@ -402,35 +275,4 @@ export class PromptRunner {
     const Self = this.constructor as new (options: PromptRunnerOptions, config: RunnerConfig) => this;
     return new Self({ adapter: this.config.adapter }, { ...this.config, ...patch });
   }
-}
-
-type RunStart = Pick<RunSetup, "messages" | "resumeFrom" | "resume">;
-
-/** Where a run starts: from the prompt, or from `continueFrom`'s snapshot with the prompt as its next message. */
-function startOf(prompt: string | readonly ModelMessage[], options: RunOptions<unknown>): RunStart {
-  const messages: ModelMessage[] =
-    typeof prompt === "string" ? [{ role: "user", content: prompt }] : [...prompt];
-  if (options.continueFrom === undefined) return { messages, resumeFrom: options.visibility };
-  return {
-    messages: [],
-    resume: {
-      snapshot: options.continueFrom,
-      approvals: {},
-      resolveProvider: options.resolveProvider,
-      followUp: messages,
-    },
-  };
-}
-
-function resumeOf(snapshot: RunSnapshot, options: ResumeOptions<unknown>): RunStart {
-  return {
-    messages: [],
-    resume: { snapshot, approvals: options.approvals ?? {}, resolveProvider: options.resolveProvider },
-  };
-}
-
-/** A run's answer, or the typed error of a run that is waiting for approval. */
-function completed<T>(run: ToolLoopResult<T>): T {
-  if (run.status === "awaiting-approval") throw new ApprovalRequiredError(run);
-  return run.result;
 }

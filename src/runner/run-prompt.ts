@@ -1,0 +1,59 @@
+// One run of a runner's configuration: its observers (the runner's, telemetry, the debug log, a stream's)
+// around the run, and the result the caller gets.
+import { debugLogObserver, STDERR_LOGGER } from "../events/debug-log.js";
+import { RunEvents } from "../events/run-events.js";
+import { runTelemetry } from "../telemetry/run-telemetry.js";
+import { executeRun } from "./execute-run.js";
+import { resolveOutput } from "./output-target.js";
+import type { StreamHooks } from "./run-stream.js";
+import type { RunStart } from "./run-start.js";
+import type { RunOptions, RunnerConfig } from "./runner-options.js";
+import type { ToolLoopResult } from "./tool-loop-result.js";
+
+/** Runs `start` with the runner's `config` and the call's `options`; `stream`: a streamed run's hooks. */
+export async function runPrompt<T>(
+  config: RunnerConfig,
+  options: RunOptions<T>,
+  start: RunStart,
+  stream?: StreamHooks,
+): Promise<ToolLoopResult<T>> {
+  const output = options.output === undefined ? undefined : resolveOutput(options.output);
+  const { telemetry, logger, observers, pricing } = config;
+  const traced = telemetry && (await runTelemetry(telemetry));
+  const log = logger ?? (process.env["ENTITY_TOOLS_DEBUG"] === "1" ? STDERR_LOGGER : undefined);
+  // The runner's observers, then telemetry, the debug log and the stream's.
+  const events = new RunEvents(
+    [
+      ...observers,
+      ...(traced ? [traced.observe] : []),
+      ...(log ? [debugLogObserver(log)] : []),
+      ...(stream ? [stream.observe] : []),
+    ],
+    { pricing, scope: traced?.scope },
+  );
+  const { observers: _observers, ...setup } = config;
+  const outcome = await executeRun({
+    ...setup,
+    ...start,
+    listener: stream?.listener,
+    outputSchema: output?.schema,
+    signal: options.signal,
+    events,
+  });
+  const done = outcome.status === "completed";
+  return {
+    status: outcome.status,
+    result: (done && output ? output.build(outcome.answer) : outcome.answer) as T,
+    pendingApprovals: outcome.pending,
+    snapshot: outcome.snapshot,
+    // A copy: the run's own array keys what the model adapter keeps for the run (its converted prompt),
+    // which a caller holding the result would otherwise keep alive.
+    conversationHistory: [...outcome.history],
+    totalIterations: outcome.iterations,
+    injectedTools: outcome.injectedTools,
+    usage: outcome.usage,
+    counters: events.counters,
+    visibility: outcome.visibility,
+    ...(events.cost ? { cost: events.cost } : {}),
+  };
+}

@@ -1,0 +1,118 @@
+// The runner's configuration and the options of one run: what `PromptRunner` holds and takes.
+import type { LanguageModel } from "ai";
+import type { AiSdkAdapterSettings } from "../adapters/ai-sdk-adapter.js";
+
+import type { VisibilityOverrides } from "../disclosure/section-visibility.js";
+import type { VisibilitySnapshot } from "../disclosure/visibility-store.js";
+import type { DebugLogger } from "../events/debug-log.js";
+import type { Pricing } from "../events/pricing.js";
+import type { ToolLoopObserver } from "../events/tool-loop-event.js";
+import type { ApprovalDecision, ApprovalPredicate } from "../loop/approval-gate.js";
+import type { ConversationAdapter } from "../loop/conversation-port.js";
+import type { ToolMiddleware } from "../loop/execution/tool-middleware.js";
+import type { ModelAdapter } from "../loop/model-port.js";
+import { DEFAULT_RUN_SETTINGS, type RunSettings } from "../loop/run-settings.js";
+import type { RunSnapshot } from "../loop/run-snapshot.js";
+import type { DynamicToolSource } from "../loop/tool-source-port.js";
+import type { ToolInjectionStrategy } from "../strategies/tool-injection-strategy.js";
+import type { ProviderBindingOptions } from "../strategies/tool-provider-strategy.js";
+import type { TelemetryOptions } from "../telemetry/telemetry-options.js";
+import type { KeyRing } from "../tools/signing-key.js";
+import type { AnyTool } from "../tools/tool.js";
+import type { TemplatePrompt } from "./execute-run.js";
+import type { ProviderResolver } from "./restore-tools.js";
+import type { OutputTarget } from "./output-target.js";
+
+/** How a runner reaches its model: an AI SDK model, or any adapter. */
+export type PromptRunnerOptions =
+  | { readonly model: LanguageModel; readonly modelSettings?: AiSdkAdapterSettings }
+  | { readonly adapter: ModelAdapter | ConversationAdapter };
+
+/**
+ * Options of {@link PromptRunner.withToolProviderDiscovery}: the tool budget, and how discovered
+ * providers are reached (`binding`, default `"per-instance"`; see `ProviderBindingOptions`).
+ */
+export interface DiscoveryOptions extends ProviderBindingOptions {
+  /** Most injected tools offered at once (least recently used go first). Default 64. */
+  readonly maxInjectedTools?: number;
+  /**
+   * Most definition tokens (estimated: characters / 4 of name, description and schema) the injected tools
+   * may add to each request; least recently used go first, as for `maxInjectedTools`. Unlimited by default.
+   */
+  readonly maxInjectedTokens?: number;
+}
+
+/** Options of one run. */
+export interface RunOptions<T> {
+  /** Ask for a structured answer: a class (result is an instance) or a JSON Schema. */
+  readonly output?: OutputTarget<T>;
+  /** Cancels the run; the error thrown carries the conversation so far. */
+  readonly signal?: AbortSignal;
+  /** Section visibility to resume from (the `visibility` of an earlier result). */
+  readonly visibility?: VisibilitySnapshot;
+  /**
+   * Continue this conversation (the `snapshot` of a completed or paused run, from this process or
+   * another) with the prompt as the next user message: its history, discovered tools, section visibility
+   * and counters carry over. Calls the snapshot left waiting for a decision are not run (the model reads
+   * why); decide them with `resume` instead.
+   */
+  readonly continueFrom?: RunSnapshot;
+  /**
+   * With `continueFrom`: returns the provider of a discovered tool, by class (source name) and id, sync or
+   * async. Not needed for a snapshot of a run of this process: its providers are re-bound as they are.
+   */
+  readonly resolveProvider?: ProviderResolver;
+}
+
+/** Options of {@link PromptRunner.resume}. */
+export interface ResumeOptions<T> extends Omit<RunOptions<T>, "visibility" | "continueFrom"> {
+  /**
+   * Decisions on the snapshot's pending calls, by `approvalId`. Each applies once, to the call the
+   * snapshot left waiting with that id (same tool, same input); an id that was not waiting decides
+   * nothing. Undecided calls pause the run again.
+   */
+  readonly approvals?: Readonly<Record<string, ApprovalDecision>>;
+  /**
+   * Returns the provider of a discovered tool, by class (source name) and id (with its own type); sync
+   * or async. Not needed for a snapshot of a run of this process: its providers are re-bound as they
+   * are. Another class's object, or one with another id, is refused (the model is told).
+   */
+  readonly resolveProvider?: ProviderResolver;
+}
+
+/** The runner's configuration; every `with*` makes a changed copy. */
+export interface RunnerConfig {
+  readonly adapter: ModelAdapter | ConversationAdapter;
+  readonly tools: readonly AnyTool[];
+  readonly strategies: readonly ToolInjectionStrategy[];
+  readonly middleware: readonly ToolMiddleware[];
+  readonly observers: readonly ToolLoopObserver[];
+  readonly system?: string | TemplatePrompt;
+  readonly visibilityOverrides: VisibilityOverrides;
+  readonly settings: RunSettings;
+  readonly sources: readonly DynamicToolSource[];
+  readonly approval?: ApprovalPredicate;
+  readonly telemetry?: TelemetryOptions;
+  readonly pricing?: Pricing;
+  readonly logger?: DebugLogger;
+  /** Keys that sign snapshots and verify those read back (the first signs). */
+  readonly snapshotKeys?: KeyRing;
+}
+
+export const DEFAULT_MAX_ITERATIONS = DEFAULT_RUN_SETTINGS.maxIterations;
+export const DEFAULT_MAX_INJECTED_TOOLS = DEFAULT_RUN_SETTINGS.maxInjectedTools;
+export const DEFAULT_MAX_EXPANSIONS = DEFAULT_RUN_SETTINGS.maxExpansions;
+
+/** A runner configuration with every default, for `adapter`. */
+export function defaultRunnerConfig(adapter: ModelAdapter | ConversationAdapter): RunnerConfig {
+  return {
+    adapter,
+    tools: [],
+    strategies: [],
+    middleware: [],
+    observers: [],
+    visibilityOverrides: {},
+    settings: DEFAULT_RUN_SETTINGS,
+    sources: [],
+  };
+}
