@@ -29,3 +29,50 @@ export class InvalidConversationIdError extends EntityToolsError {
     );
   }
 }
+
+/**
+ * A stored conversation that cannot be read back (a file cut short by a full disk or a crash, a row
+ * edited by hand): the store holds it but it is not a snapshot.
+ */
+export class StoredConversationUnreadableError extends EntityToolsError {
+  constructor(
+    readonly conversationId: string,
+    readonly where: string,
+    readonly reason: string,
+    options?: { cause?: unknown },
+  ) {
+    super(
+      `Conversation "${conversationId}" cannot be read: ${where} is not a stored conversation (${reason}). ` +
+        "Restore it from a backup, or delete it to start the conversation over.",
+      options,
+    );
+  }
+}
+
+/** A snapshot over the store's size limit (`maxSnapshotBytes`): not written; the stored version stays. */
+export class ConversationTooLargeError extends EntityToolsError {
+  constructor(
+    readonly conversationId: string,
+    readonly bytes: number,
+    readonly maxBytes: number,
+  ) {
+    super(
+      `Conversation "${conversationId}" was not saved: its snapshot is ${bytes} bytes, over the store's limit of ` +
+        `${maxBytes} (maxSnapshotBytes). Start a new conversation, or raise the limit.`,
+    );
+  }
+}
+
+/** The store could not be reached or answered with an error (a database that is down): nothing was written. */
+export class ConversationStoreUnavailableError extends EntityToolsError {
+  constructor(
+    readonly store: string,
+    readonly reason: string,
+    options?: { cause?: unknown },
+  ) {
+    super(
+      `The conversation store (${store}) is unavailable: ${reason}. Nothing was written; retry when it is back.`,
+      options,
+    );
+  }
+}

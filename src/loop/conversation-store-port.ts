@@ -3,7 +3,8 @@ import type { RunSnapshot } from "./run-snapshot.js";
 
 /** A conversation as a store holds it: the latest snapshot and its version (1 for the first write). */
 export interface StoredConversation {
-  readonly snapshot: RunSnapshot;
+  /** Undefined: a first turn claimed the id (`beginConversationTurn`) and has saved nothing yet. */
+  readonly snapshot: RunSnapshot | undefined;
   readonly version: number;
 }
 
@@ -17,11 +18,15 @@ export interface ConversationStore {
   get(conversationId: string): Promise<StoredConversation | undefined>;
   /**
    * Writes `snapshot` if the stored version is still `expectedVersion` (undefined: nothing stored yet),
-   * and returns the new version.
+   * and returns the new version. An undefined `snapshot` claims the id for a first turn.
    *
    * @throws ConversationConflictError when another write came first; InvalidConversationIdError
    */
-  put(conversationId: string, snapshot: RunSnapshot, expectedVersion: number | undefined): Promise<number>;
+  put(
+    conversationId: string,
+    snapshot: RunSnapshot | undefined,
+    expectedVersion: number | undefined,
+  ): Promise<number>;
 }
 
 const MAX_ID_BYTES = 180;
@@ -54,8 +59,9 @@ export interface StoredConversationTurn {
  * Starts a turn of a stored conversation: reads it and claims it (writes it again at the next version)
  * before anything runs, so of two requests that read the same version only one goes on; the other gets
  * `ConversationConflictError` and runs nothing. That is what keeps a paused run from being resumed twice
- * (an approved call would run twice). A turn that dies before `save` leaves the claimed snapshot: the
- * next turn starts from it.
+ * (an approved call would run twice) and a double-submitted first message from running twice: a new
+ * conversation is claimed too (an empty claim, version 1). A turn that dies before `save` leaves the
+ * claimed snapshot: the next turn starts from it.
  *
  * @throws ConversationConflictError
  */
@@ -64,7 +70,7 @@ export async function beginConversationTurn(
   conversationId: string,
 ): Promise<StoredConversationTurn> {
   const stored = await store.get(conversationId);
-  let version = stored && (await store.put(conversationId, stored.snapshot, stored.version));
+  let version = await store.put(conversationId, stored?.snapshot, stored?.version);
   return {
     snapshot: stored?.snapshot,
     save: async (snapshot) => {
