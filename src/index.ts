@@ -192,8 +192,9 @@ export type { RunSnapshot, SnapshotTool } from "./loop/run-snapshot.js";
 export type { SnapshotKey } from "./loop/snapshot-codec.js";
 
 // Conversations
-export { beginConversationTurn } from "./loop/conversation-store-port.js";
+export { beginConversationTurn, DEFAULT_TURN_LEASE_MS } from "./loop/conversation-store-port.js";
 export type {
+  ConversationTurnOptions,
   ConversationStore,
   StoredConversationTurn,
   StoredConversation,

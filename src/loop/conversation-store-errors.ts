@@ -2,18 +2,24 @@ import { EntityToolsError } from "../errors/entity-tools-error.js";
 
 /**
  * A write to a conversation that someone else wrote first (two requests for one conversation at once):
- * the stored conversation is at `actualVersion`, not the `expectedVersion` this write was based on.
+ * the stored conversation is at `actualVersion`, not the `expectedVersion` this write was based on. With
+ * `busyUntil`: a turn was refused before it started, because another turn holds the conversation.
  */
 export class ConversationConflictError extends EntityToolsError {
   constructor(
     readonly conversationId: string,
     readonly expectedVersion: number | undefined,
     readonly actualVersion: number | undefined,
+    readonly busyUntil?: number,
   ) {
     super(
-      `Conversation "${conversationId}" was written by another request meanwhile ` +
-        `(expected version ${expectedVersion ?? "none"}, found ${actualVersion ?? "none"}); this turn was not saved. ` +
-        "Read the conversation again and retry the turn, or tell the user it is busy.",
+      busyUntil !== undefined
+        ? `Conversation "${conversationId}" has a turn in progress (another request started it; it holds the ` +
+            `conversation until it saves, at most until ${new Date(busyUntil).toISOString()}); this turn did not start. ` +
+            "Retry when that turn has ended, or tell the user it is busy."
+        : `Conversation "${conversationId}" was written by another request meanwhile ` +
+            `(expected version ${expectedVersion ?? "none"}, found ${actualVersion ?? "none"}); this turn was not saved. ` +
+            "Read the conversation again and retry the turn, or tell the user it is busy.",
     );
   }
 }

@@ -50,3 +50,39 @@ export function snapshotFromText(
     throw new StoredConversationUnreadableError(conversationId, where, "it is not a JSON object");
   return value as RunSnapshot;
 }
+
+const TURN = "entity-tools/turn";
+
+/**
+ * The stored text of a write for a store that keeps one text per version (files, memory): the snapshot's
+ * text, or, for a turn's claim, `{"entity-tools/turn": {"busyUntil": …}, "snapshot": …}`.
+ *
+ * @throws ConversationTooLargeError
+ */
+export function recordText(
+  conversationId: string,
+  snapshot: RunSnapshot | undefined,
+  busyUntil: number | undefined,
+  maxBytes?: number,
+): string {
+  const text = snapshotText(conversationId, snapshot, maxBytes);
+  return busyUntil === undefined ? text : `{"${TURN}":{"busyUntil":${busyUntil}},"snapshot":${text}}`;
+}
+
+/**
+ * A write's text read back (see {@link recordText}).
+ *
+ * @throws StoredConversationUnreadableError
+ */
+export function recordFromText(
+  conversationId: string,
+  text: string,
+  where: string,
+): { snapshot: RunSnapshot | undefined; busyUntil?: number } {
+  const value = snapshotFromText(conversationId, text, where) as
+    (RunSnapshot & { [TURN]?: { busyUntil?: unknown }; snapshot?: RunSnapshot | null }) | undefined;
+  const turn = value?.[TURN];
+  if (!turn) return { snapshot: value };
+  const busyUntil = typeof turn.busyUntil === "number" ? turn.busyUntil : undefined;
+  return { snapshot: value.snapshot ?? undefined, ...(busyUntil === undefined ? {} : { busyUntil }) };
+}

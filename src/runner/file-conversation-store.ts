@@ -13,7 +13,7 @@ import {
   type StoredConversation,
 } from "../loop/conversation-store-port.js";
 import type { RunSnapshot } from "../loop/run-snapshot.js";
-import { snapshotFromText, snapshotText } from "../loop/stored-snapshot-text.js";
+import { recordFromText, recordText } from "../loop/stored-snapshot-text.js";
 
 const VERSION_FILE = /^(\d{12})\.json$/;
 const TEMPORARY_FILE = /^\.[0-9a-f-]{36}\.tmp$/;
@@ -55,7 +55,7 @@ export class FileConversationStore implements ConversationStore {
         if (isCode(error, "ENOENT")) continue; // a newer write removed it meanwhile: read that one
         throw error;
       }
-      return { snapshot: snapshotFromText(conversationId, json, `the file ${file}`), version };
+      return { ...recordFromText(conversationId, json, `the file ${file}`), version };
     }
   }
 
@@ -63,9 +63,10 @@ export class FileConversationStore implements ConversationStore {
     conversationId: string,
     snapshot: RunSnapshot | undefined,
     expectedVersion: number | undefined,
+    busyUntil?: number,
   ): Promise<number> {
     const folder = this.folderOf(conversationId);
-    const text = snapshotText(conversationId, snapshot, this.options.maxSnapshotBytes);
+    const text = recordText(conversationId, snapshot, busyUntil, this.options.maxSnapshotBytes);
     await this.open();
     await mkdir(folder, { recursive: true });
     checkVersion(conversationId, expectedVersion, await latestVersion(folder));

@@ -5,7 +5,7 @@ import {
   type StoredConversation,
 } from "../loop/conversation-store-port.js";
 import type { RunSnapshot } from "../loop/run-snapshot.js";
-import { snapshotFromText, snapshotText } from "../loop/stored-snapshot-text.js";
+import { recordFromText, recordText } from "../loop/stored-snapshot-text.js";
 
 /** Options of {@link InMemoryConversationStore}. */
 export interface InMemoryConversationStoreOptions {
@@ -26,10 +26,7 @@ export class InMemoryConversationStore implements ConversationStore {
     checkConversationId(conversationId);
     const stored = this.conversations.get(conversationId);
     return (
-      stored && {
-        snapshot: snapshotFromText(conversationId, stored.json, "its stored copy"),
-        version: stored.version,
-      }
+      stored && { ...recordFromText(conversationId, stored.json, "its stored copy"), version: stored.version }
     );
   }
 
@@ -37,9 +34,10 @@ export class InMemoryConversationStore implements ConversationStore {
     conversationId: string,
     snapshot: RunSnapshot | undefined,
     expectedVersion: number | undefined,
+    busyUntil?: number,
   ): Promise<number> {
     checkConversationId(conversationId);
-    const json = snapshotText(conversationId, snapshot, this.options.maxSnapshotBytes);
+    const json = recordText(conversationId, snapshot, busyUntil, this.options.maxSnapshotBytes);
     checkVersion(conversationId, expectedVersion, this.conversations.get(conversationId)?.version);
     const version = (expectedVersion ?? 0) + 1;
     this.conversations.set(conversationId, { json, version });

@@ -110,9 +110,24 @@ export function conversationStoreContract(name: string, factory: StoreFactory): 
       expect(next.snapshot?.history.map((m) => m.content)).toEqual(["Hi", expect.anything()]);
     });
 
-    it("a first turn that died before saving leaves an empty claim: the next turn starts the conversation", async () => {
+    it("a turn in progress holds the conversation: a second turn is refused at its start (busy) until the first saves", async () => {
       const store = make();
-      await beginConversationTurn(store, "new-2"); // the process dies here
+      const first = await beginConversationTurn(store, "busy-1");
+      const refused = await beginConversationTurn(store, "busy-1").catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(ConversationConflictError);
+      expect((refused as Error).message).toMatch(
+        /^Conversation "busy-1" has a turn in progress \(another request started it; it holds the conversation until it saves, at most until \d{4}-.*Z\); this turn did not start\. Retry when that turn has ended, or tell the user it is busy\.$/,
+      );
+      await first.save(snapshotSaying("first"));
+      const second = await beginConversationTurn(store, "busy-1");
+      expect(second.snapshot).toEqual(snapshotSaying("first"));
+    });
+
+    it("a first turn that died before saving: once its lease ran out, the next turn starts the conversation", async () => {
+      const store = make();
+      await beginConversationTurn(store, "new-2", { leaseMs: 50 }); // the process dies here
+      await expect(beginConversationTurn(store, "new-2")).rejects.toThrow("has a turn in progress");
+      await new Promise((resolve) => setTimeout(resolve, 80)); // only a lower bound: never flaky
       const next = await beginConversationTurn(store, "new-2");
       expect(next.snapshot).toBeUndefined();
       await next.save(snapshotSaying("first"));
