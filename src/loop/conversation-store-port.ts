@@ -61,6 +61,11 @@ export interface StoredConversationTurn {
    * @throws ConversationConflictError when another turn of this conversation claimed it meanwhile
    */
   save(snapshot: RunSnapshot): Promise<void>;
+  /**
+   * Ends the turn without saving (it produced no snapshot): the conversation stays as it was and the next
+   * turn may start at once. A `save` that fails (too large, the store down) releases too, when it can.
+   */
+  release(): Promise<void>;
 }
 
 /** Options of {@link beginConversationTurn}. */
@@ -100,11 +105,21 @@ export async function beginConversationTurn(
   if (stored?.busyUntil !== undefined && stored.busyUntil > now)
     throw new ConversationConflictError(conversationId, stored.version, stored.version, stored.busyUntil);
   let version = await store.put(conversationId, stored?.snapshot, stored?.version, now + leaseMs);
+  const release = async () => {
+    version = await store.put(conversationId, stored?.snapshot, version);
+  };
   return {
     snapshot: stored?.snapshot,
     save: async (snapshot) => {
-      version = await store.put(conversationId, snapshot, version);
+      try {
+        version = await store.put(conversationId, snapshot, version);
+      } catch (error) {
+        // Another turn took over: the conversation is not ours to release.
+        if (!ConversationConflictError.isInstance(error)) await release().catch(() => {});
+        throw error;
+      }
     },
+    release,
   };
 }
 

@@ -143,6 +143,11 @@ export function conversationStoreContract(name: string, factory: StoreFactory): 
         /^Conversation "c-1" was not saved: its snapshot is 2\d{4} bytes, over the store's limit of 10000 \(maxSnapshotBytes\)\./,
       );
       expect(await store.get("c-1")).toEqual({ snapshot: snapshotSaying("small"), version: 1 });
+      // A turn whose save is too large: refused, and the conversation is free again at once.
+      const turn = await beginConversationTurn(store, "c-1");
+      await expect(turn.save(snapshotSaying("x".repeat(20_000)))).rejects.toThrow(ConversationTooLargeError);
+      const next = await beginConversationTurn(store, "c-1");
+      expect(next.snapshot).toEqual(snapshotSaying("small"));
     });
 
     it("a signed snapshot reads back verifiable: a signed runner continues it", async () => {
