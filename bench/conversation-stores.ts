@@ -106,7 +106,7 @@ export async function conversationStores(): Promise<BenchRow[]> {
   const server = process.env.DATABASE_URL
     ? undefined
     : postgresBinaries()
-      ? await startPostgres()
+      ? await startPostgres({ fsync: true })
       : undefined;
   const url = process.env.DATABASE_URL ?? server?.url;
   if (!url) {
