@@ -5,8 +5,9 @@ import { InvalidSettingError } from "../errors/entity-tools-error.js";
 
 const IDENTIFIER = /^[a-z_][a-z0-9_]{0,47}$/;
 
-/** The default schema and table. */
+/** The default schema of the conversations table. */
 export const DEFAULT_SCHEMA = "public";
+/** The default name of the conversations table. */
 export const DEFAULT_TABLE = "entity_tools_conversations";
 
 /** One conversation store table, and the SQL the store runs on it. */
@@ -49,6 +50,7 @@ export class PostgresTable {
     ].join("\n");
   }
 
+  /** Reads one conversation ($1: its id). */
   get selectSql(): string {
     return `SELECT version, snapshot, busy_until FROM ${this.qualified} WHERE conversation_id = $1`;
   }
@@ -69,10 +71,12 @@ export class PostgresTable {
     );
   }
 
+  /** Deletes one conversation ($1: its id); a row back when there was one. */
   get deleteSql(): string {
     return `DELETE FROM ${this.qualified} WHERE conversation_id = $1 RETURNING version`;
   }
 
+  /** Deletes the conversations not written since $1, and counts them. */
   get expireSql(): string {
     return (
       `WITH gone AS (DELETE FROM ${this.qualified} WHERE updated_at < $1 RETURNING 1) ` +
