@@ -204,6 +204,23 @@ describe("the built package, imported by its own name (npm test builds first)", 
     expect(await loads("entity-tools/codex")).toBe("true");
   });
 
+  it("pg is loaded by neither entity-tools nor entity-tools/postgres until a store opens its own pool", async () => {
+    const script = `
+      const { createRequire } = await import("node:module");
+      const cache = createRequire(process.cwd() + "/").cache;
+      const pg = () => Object.keys(cache).some((k) => k.includes("/node_modules/pg/"));
+      await import("entity-tools");
+      const core = pg();
+      const { PostgresConversationStore } = await import("entity-tools/postgres");
+      const entry = pg();
+      const store = new PostgresConversationStore({ connectionString: "postgres://127.0.0.1:1/x", connectTimeoutMs: 1000 });
+      await store.get("c-1").catch(() => {});
+      await store.close();
+      console.log(JSON.stringify({ core, entry, used: pg() }));`;
+    const { stdout } = await run(process.execPath, ["--input-type=module", "-e", script]);
+    expect(JSON.parse(stdout)).toEqual({ core: false, entry: false, used: true });
+  });
+
   it("ships the schema CLI as the entity-tools bin", async () => {
     const { stdout } = await run(process.execPath, ["dist/src/schema/cli.js", "--help"]);
     expect(stdout).toContain("Usage: entity-tools schemas --project tsconfig.json");
