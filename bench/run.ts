@@ -6,6 +6,7 @@ import { discoveryInLoop, discoveryRepeatedInLoop, discoveryScaling } from "./di
 import { longRunRows } from "./long-run.js";
 import { loopOverhead } from "./loop-overhead.js";
 import { promptCache } from "./prompt-cache.js";
+import { conversationStores } from "./conversation-stores.js";
 import type { BenchRow } from "./measure.js";
 import { schemas } from "./schemas.js";
 import { tokens } from "./tokens.js";
@@ -19,6 +20,7 @@ const rows: BenchRow[] = [
   ...(await tokens()),
   ...(await schemas()),
   ...(await promptCache()),
+  ...(await conversationStores()),
 ];
 
 const header = ["bench", "measure", "value", "goal", "met"];

@@ -57,7 +57,13 @@ export { UnsupportedModelSettingError } from "./adapters/model-settings.js";
 export { TelemetryUnavailableError } from "./telemetry/telemetry-unavailable-error.js";
 export { SnapshotIntegrityError } from "./loop/snapshot-integrity-error.js";
 export type { SnapshotIntegrityProblem } from "./loop/snapshot-integrity-error.js";
-export { ConversationConflictError, InvalidConversationIdError } from "./loop/conversation-store-errors.js";
+export {
+  ConversationConflictError,
+  ConversationStoreUnavailableError,
+  ConversationTooLargeError,
+  InvalidConversationIdError,
+  StoredConversationUnreadableError,
+} from "./loop/conversation-store-errors.js";
 
 // Tools
 export { defineTool } from "./tools/define-tool.js";
@@ -187,13 +193,16 @@ export type { RunSnapshot, SnapshotTool } from "./loop/run-snapshot.js";
 export type { SnapshotKey } from "./loop/snapshot-codec.js";
 
 // Conversations
-export { beginConversationTurn } from "./loop/conversation-store-port.js";
+export { beginConversationTurn, DEFAULT_TURN_LEASE_MS } from "./loop/conversation-store-port.js";
 export type {
+  ConversationTurnOptions,
   ConversationStore,
   StoredConversationTurn,
   StoredConversation,
 } from "./loop/conversation-store-port.js";
 export { FileConversationStore } from "./runner/file-conversation-store.js";
+export type { FileConversationStoreOptions } from "./runner/file-conversation-store.js";
+export { DEFAULT_MAX_SNAPSHOT_BYTES } from "./loop/stored-snapshot-text.js";
 export type { ToolLoopResult } from "./runner/tool-loop-result.js";
 export { RunStream } from "./runner/run-stream.js";
 export type { RunStreamPart, UIStreamOptions } from "./runner/run-stream.js";

@@ -2,8 +2,10 @@
 // trigger }), continues the stored conversation `id` with the last user message (tools found in earlier
 // turns stay bound), or, when the last message is the assistant's with approval responses (useChat's
 // addToolApprovalResponse), resumes the paused run; the reply streams in the AI SDK UI message protocol.
-// Conversations live in a FileConversationStore, so they survive a restart of the server.
-//   node --import tsx examples/web-chat/server.ts [port] [--model id] [--data dir]   then open the page
+// Conversations live in a FileConversationStore, so they survive a restart of the server; with
+// --store postgres://… in PostgreSQL, so several server processes can serve one conversation.
+//   node --import tsx examples/web-chat/server.ts [port] [--model id] [--store dir | postgres://…]
+//     [--lease-ms ms] [--max-snapshot-bytes n]                                    then open the page
 // Offline (no OPENAI_API_KEY / OPENAI_BASE_URL) a model that reads the conversation plays the chat;
 // OPENAI_BASE_URL (any OpenAI-compatible server) needs --model (or OPENAI_MODEL).
 import { randomUUID } from "node:crypto";
@@ -17,6 +19,7 @@ import { pathToFileURL } from "node:url";
 import { pipeUIMessageStreamToResponse, type UIMessage, type UIMessageChunk } from "ai";
 import {
   ConversationConflictError,
+  ConversationStoreUnavailableError,
   FileConversationStore,
   InvalidConversationIdError,
   PromptRunner,
@@ -26,11 +29,14 @@ import {
   type ConversationStore,
   type RunStream,
 } from "entity-tools";
+import { PostgresConversationStore } from "entity-tools/postgres";
 import { chooseModel } from "../demo/choose-model.js";
 import { chatAgent, resolveCustomer } from "./chat-agent.js";
 
 const page = readFileSync(new URL("./index.html", import.meta.url), "utf8");
 const MAX_BODY_BYTES = 1_000_000;
+/** The page's ids are UUIDs; useChat's own are shorter: letters, digits, - and _ only, never a path. */
+const CONVERSATION_ID = /^[A-Za-z0-9_-]{1,100}$/;
 
 /** Where the server keeps conversations and which model it talks to. */
 export interface WebChatOptions {
@@ -40,6 +46,8 @@ export interface WebChatOptions {
   readonly modelId?: string;
   /** Where OPENAI_BASE_URL / OPENAI_API_KEY / OPENAI_MODEL / SNAPSHOT_KEY are read. Default: process.env. */
   readonly env?: NodeJS.ProcessEnv;
+  /** How long a turn holds its conversation at most (beginConversationTurn's leaseMs). */
+  readonly turnLeaseMs?: number;
 }
 
 /** A request the server answers with an HTTP error (and the reason as JSON), not a stream. */
@@ -74,7 +82,7 @@ export async function startWebChat(
       return;
     }
     if (req.method === "POST" && req.url === "/api/chat") {
-      chat(req, res, store, runnerFor()).catch((error: unknown) => fail(res, error));
+      chat(req, res, store, runnerFor(), options.turnLeaseMs).catch((error: unknown) => fail(res, error));
       return;
     }
     res.writeHead(404).end();
@@ -89,6 +97,7 @@ async function chat(
   res: ServerResponse,
   store: ConversationStore,
   runner: PromptRunner,
+  leaseMs: number | undefined,
 ): Promise<void> {
   // The page went away (closed, navigated, stopped): the run stops with it.
   const abort = new AbortController();
@@ -98,18 +107,20 @@ async function chat(
   const body = await readJson(req);
   const { id, messages } = chatRequest(body);
   const last = messages.at(-1);
-  const turn = await beginConversationTurn(store, id);
+  const text = last?.role === "assistant" ? "" : last ? textOf(last) : "";
+  if (last?.role !== "assistant" && !text) throw new HttpError(400, "The last message has no text.");
+  const turn = await beginConversationTurn(store, id, { leaseMs });
   const common = { resolveProvider: resolveCustomer, signal: abort.signal };
   let stream: RunStream<string>;
   if (last?.role === "assistant") {
     const approvals = approvalsIn(last);
     const waiting = new Set(turn.snapshot?.paused?.calls.map((c) => c.toolCallId));
-    if (Object.keys(approvals).length === 0 || !Object.keys(approvals).every((a) => waiting.has(a)))
+    if (Object.keys(approvals).length === 0 || !Object.keys(approvals).every((a) => waiting.has(a))) {
+      await turn.release(); // nothing ran: the conversation is free again
       throw new HttpError(409, "Nothing in this conversation waits for these decisions (already decided?).");
+    }
     stream = runner.resumeStream(turn.snapshot!, { ...common, approvals });
   } else {
-    const text = last ? textOf(last) : "";
-    if (!text) throw new HttpError(400, "The last message has no text.");
     stream = runner.stream(text, { ...common, continueFrom: turn.snapshot });
   }
   // The turn is saved (a failed run's snapshot too: it can go on) before the response ends, so the
@@ -119,7 +130,12 @@ async function chat(
       (run) => run.snapshot,
       (error: unknown) => (ToolLoopError.isInstance(error) ? error.snapshot : undefined),
     )
-    .then((snapshot) => snapshot && turn.save(snapshot));
+    .then((snapshot) => (snapshot ? turn.save(snapshot) : turn.release()))
+    .catch((error: unknown) => {
+      console.error(`web-chat: conversation ${id}: the turn was not saved:`, (error as Error).message);
+      throw error;
+    });
+  saved.catch(() => {}); // read at the end of the stream (below); never an unhandled rejection before then
   const ui = stream.toUIMessageStream({ originalMessages: messages }).pipeThrough(
     new TransformStream<UIMessageChunk, UIMessageChunk>({
       flush: async (controller) => {
@@ -146,6 +162,11 @@ function chatRequest(body: unknown): { id: string; messages: UIMessage[] } {
     };
   if (typeof id !== "string" || !Array.isArray(messages) || messages.length === 0)
     throw new HttpError(400, "Expected useChat's body: { id, messages: [...] }.");
+  if (!CONVERSATION_ID.test(id))
+    throw new HttpError(
+      400,
+      "The conversation id must be 1 to 100 letters, digits, - or _ (the page sends a UUID).",
+    );
   return { id, messages: messages as UIMessage[] };
 }
 
@@ -187,19 +208,43 @@ function fail(res: ServerResponse, error: unknown): void {
         ? 409
         : InvalidConversationIdError.isInstance(error)
           ? 400
-          : 500;
-  if (status === 500) console.error(error);
+          : ConversationStoreUnavailableError.isInstance(error)
+            ? 503
+            : 500;
+  if (status >= 500) console.error(error);
   const message = status === 500 ? "Internal error" : (error as Error).message;
   if (!res.headersSent) res.writeHead(status, { "content-type": "application/json" });
   res.end(JSON.stringify({ error: message }));
 }
 
+/** `--store`: a postgres:// URL (PostgreSQL) or a directory (files). */
+export function storeFrom(
+  where: string | undefined,
+  maxSnapshotBytes: number | undefined,
+): ConversationStore | undefined {
+  if (where === undefined) return undefined;
+  return /^postgres(ql)?:\/\//.test(where)
+    ? new PostgresConversationStore({ connectionString: where, maxSnapshotBytes })
+    : new FileConversationStore(where, { maxSnapshotBytes });
+}
+
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
-    options: { model: { type: "string" }, data: { type: "string" } },
+    options: {
+      model: { type: "string" },
+      data: { type: "string" },
+      store: { type: "string" },
+      "lease-ms": { type: "string" },
+      "max-snapshot-bytes": { type: "string" },
+    },
   });
-  const store = values.data ? new FileConversationStore(values.data) : undefined;
-  const { url } = await startWebChat(Number(positionals[0] ?? 3000), { modelId: values.model, store });
+  const number = (text: string | undefined) => (text === undefined ? undefined : Number(text));
+  const store = storeFrom(values.store ?? values.data, number(values["max-snapshot-bytes"]));
+  const { url } = await startWebChat(Number(positionals[0] ?? 3000), {
+    modelId: values.model,
+    store,
+    turnLeaseMs: number(values["lease-ms"]),
+  });
   console.log(`entity-tools web chat on ${url}`);
 }

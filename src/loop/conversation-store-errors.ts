@@ -2,18 +2,24 @@ import { EntityToolsError } from "../errors/entity-tools-error.js";
 
 /**
  * A write to a conversation that someone else wrote first (two requests for one conversation at once):
- * the stored conversation is at `actualVersion`, not the `expectedVersion` this write was based on.
+ * the stored conversation is at `actualVersion`, not the `expectedVersion` this write was based on. With
+ * `busyUntil`: a turn was refused before it started, because another turn holds the conversation.
  */
 export class ConversationConflictError extends EntityToolsError {
   constructor(
     readonly conversationId: string,
     readonly expectedVersion: number | undefined,
     readonly actualVersion: number | undefined,
+    readonly busyUntil?: number,
   ) {
     super(
-      `Conversation "${conversationId}" was written by another request meanwhile ` +
-        `(expected version ${expectedVersion ?? "none"}, found ${actualVersion ?? "none"}); this turn was not saved. ` +
-        "Read the conversation again and retry the turn, or tell the user it is busy.",
+      busyUntil !== undefined
+        ? `Conversation "${conversationId}" has a turn in progress (another request started it; it holds the ` +
+            `conversation until it saves, at most until ${new Date(busyUntil).toISOString()}); this turn did not start. ` +
+            "Retry when that turn has ended, or tell the user it is busy."
+        : `Conversation "${conversationId}" was written by another request meanwhile ` +
+            `(expected version ${expectedVersion ?? "none"}, found ${actualVersion ?? "none"}); this turn was not saved. ` +
+            "Read the conversation again and retry the turn, or tell the user it is busy.",
     );
   }
 }
@@ -26,6 +32,53 @@ export class InvalidConversationIdError extends EntityToolsError {
   ) {
     super(
       `Invalid conversation id ${JSON.stringify(conversationId.slice(0, 80))}: ${reason}. Use a short opaque id (a UUID).`,
+    );
+  }
+}
+
+/**
+ * A stored conversation that cannot be read back (a file cut short by a full disk or a crash, a row
+ * edited by hand): the store holds it but it is not a snapshot.
+ */
+export class StoredConversationUnreadableError extends EntityToolsError {
+  constructor(
+    readonly conversationId: string,
+    readonly where: string,
+    readonly reason: string,
+    options?: { cause?: unknown },
+  ) {
+    super(
+      `Conversation "${conversationId}" cannot be read: ${where} is not a stored conversation (${reason}). ` +
+        "Restore it from a backup, or delete it to start the conversation over.",
+      options,
+    );
+  }
+}
+
+/** A snapshot over the store's size limit (`maxSnapshotBytes`): not written; the stored version stays. */
+export class ConversationTooLargeError extends EntityToolsError {
+  constructor(
+    readonly conversationId: string,
+    readonly bytes: number,
+    readonly maxBytes: number,
+  ) {
+    super(
+      `Conversation "${conversationId}" was not saved: its snapshot is ${bytes} bytes, over the store's limit of ` +
+        `${maxBytes} (maxSnapshotBytes). Start a new conversation, or raise the limit.`,
+    );
+  }
+}
+
+/** The store could not be reached or answered with an error (a database that is down): nothing was written. */
+export class ConversationStoreUnavailableError extends EntityToolsError {
+  constructor(
+    readonly store: string,
+    readonly reason: string,
+    options?: { cause?: unknown },
+  ) {
+    super(
+      `The conversation store (${store}) is unavailable: ${reason}. Nothing was written; retry when it is back.`,
+      options,
     );
   }
 }

@@ -1,9 +1,9 @@
 // The embedded default ConversationStore: files, with no dependency. Each write is a new file named after
 // its version, created with link(2), which fails when the name exists: of two writers of one version
 // exactly one wins, also across processes, and a reader never sees a half-written file (the content is
-// complete before it gets its name). Why files rather than SQLite: see README, "Conversations".
+// complete before it gets its name). Why files rather than SQLite: see docs/conversation-stores.md.
 import { randomUUID } from "node:crypto";
-import { link, mkdir, open, readdir, readFile, unlink } from "node:fs/promises";
+import { link, mkdir, open, readdir, readFile, stat, unlink } from "node:fs/promises";
 import path from "node:path";
 import { ConversationConflictError } from "../loop/conversation-store-errors.js";
 import {
@@ -13,45 +13,68 @@ import {
   type StoredConversation,
 } from "../loop/conversation-store-port.js";
 import type { RunSnapshot } from "../loop/run-snapshot.js";
+import { recordFromText, recordText } from "../loop/stored-snapshot-text.js";
 
 const VERSION_FILE = /^(\d{12})\.json$/;
+const TEMPORARY_FILE = /^\.[0-9a-f-]{36}\.tmp$/;
+/** A temporary file older than this is a crashed writer's: a live write lasts milliseconds. */
+const STALE_TEMPORARY_MS = 10 * 60_000;
+
+/** Options of {@link FileConversationStore}. */
+export interface FileConversationStoreOptions {
+  /** A snapshot whose JSON is larger is refused (`ConversationTooLargeError`). Default 32 MiB. */
+  readonly maxSnapshotBytes?: number;
+}
 
 /**
  * A {@link ConversationStore} in a directory (one folder per conversation, one file per version; older
  * versions are removed as newer ones land): it survives a restart, and several processes may share the
- * directory on one machine's local disk.
+ * directory on one machine's local disk. On its first use it removes the temporary files a writer that
+ * crashed mid-write left behind (those older than ten minutes: younger ones may be another process's).
  */
 export class FileConversationStore implements ConversationStore {
+  private opened: Promise<void> | undefined;
+
   /** @param directory created when missing */
-  constructor(readonly directory: string) {}
+  constructor(
+    readonly directory: string,
+    private readonly options: FileConversationStoreOptions = {},
+  ) {}
 
   async get(conversationId: string): Promise<StoredConversation | undefined> {
     const folder = this.folderOf(conversationId);
+    await this.open();
     for (;;) {
       const version = await latestVersion(folder);
       if (version === undefined) return undefined;
+      const file = path.join(folder, fileOf(version));
+      let json: string;
       try {
-        const json = await readFile(path.join(folder, fileOf(version)), "utf8");
-        return { snapshot: JSON.parse(json) as RunSnapshot, version };
+        json = await readFile(file, "utf8");
       } catch (error) {
-        if (!isCode(error, "ENOENT")) throw error; // a newer write removed it meanwhile: read that one
+        if (isCode(error, "ENOENT")) continue; // a newer write removed it meanwhile: read that one
+        throw error;
       }
+      return { ...recordFromText(conversationId, json, `the file ${file}`), version };
     }
   }
 
   async put(
     conversationId: string,
-    snapshot: RunSnapshot,
+    snapshot: RunSnapshot | undefined,
     expectedVersion: number | undefined,
+    busyUntil?: number,
   ): Promise<number> {
     const folder = this.folderOf(conversationId);
+    const text = recordText(conversationId, snapshot, busyUntil, this.options.maxSnapshotBytes);
+    await this.open();
     await mkdir(folder, { recursive: true });
     checkVersion(conversationId, expectedVersion, await latestVersion(folder));
     const version = (expectedVersion ?? 0) + 1;
     const temporary = path.join(folder, `.${randomUUID()}.tmp`);
     const file = await open(temporary, "wx");
     try {
-      await file.writeFile(JSON.stringify(snapshot), "utf8");
+      await file.writeFile(text, "utf8");
       await file.sync();
     } finally {
       await file.close();
@@ -70,10 +93,29 @@ export class FileConversationStore implements ConversationStore {
     return version;
   }
 
+  /** Once per store: the crashed writers' temporary files go (best effort: a failure only leaves them). */
+  private open(): Promise<void> {
+    this.opened ??= removeStaleTemporaries(this.directory).catch(() => {});
+    return this.opened;
+  }
+
   /** The conversation's folder: its id in base64url, so any id is a safe file name. */
   private folderOf(conversationId: string): string {
     checkConversationId(conversationId);
     return path.join(this.directory, Buffer.from(conversationId, "utf8").toString("base64url"));
+  }
+}
+
+async function removeStaleTemporaries(directory: string): Promise<void> {
+  const folders = await readdir(directory).catch(() => [] as string[]);
+  for (const name of folders) {
+    const folder = path.join(directory, name);
+    const entries = await readdir(folder).catch(() => [] as string[]);
+    for (const entry of entries.filter((e) => TEMPORARY_FILE.test(e))) {
+      const file = path.join(folder, entry);
+      const info = await stat(file).catch(() => undefined);
+      if (info && Date.now() - info.mtimeMs > STALE_TEMPORARY_MS) await unlink(file).catch(() => {});
+    }
   }
 }
 

@@ -60,7 +60,9 @@ export async function resumeState(
   handles: HandleDiscovery | undefined,
   signal: AbortSignal | undefined,
 ) {
-  checkSnapshotTools(resume.snapshot, new Set(offered.map((t) => t.name)));
+  // A resumed run's waiting calls need the tools they name. A continued conversation goes on with this
+  // runner's tools: one a deploy renamed or removed is an unknown tool if the model calls it again.
+  if (!resume.followUp) checkSnapshotTools(resume.snapshot, new Set(offered.map((t) => t.name)));
   const { tools, notices, lost } = await restoreTools(
     resume.snapshot,
     resume.resolveProvider,

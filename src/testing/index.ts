@@ -8,3 +8,4 @@ export type { RecordedStep, RecordedCall } from "./run-recorder.js";
 export { startAnthropicMessagesMock, MESSAGES_MOCK_USAGE } from "./anthropic-messages-mock.js";
 export type { AnthropicMessagesMock, MessagesReply, MessagesRequest } from "./anthropic-messages-mock.js";
 export { InMemoryConversationStore } from "./in-memory-conversation-store.js";
+export type { InMemoryConversationStoreOptions } from "./in-memory-conversation-store.js";

@@ -187,7 +187,7 @@ describe("examples/restate-agent on restate-server", () => {
       version: number;
       snapshot: { history: { role: string }[] };
     };
-    expect(stored.version).toBe(3); // turn 1 saved; turn 2 claimed, then saved
+    expect(stored.version).toBe(4); // each turn claimed (the first too: a new id is claimed), then saved
     expect(stored.snapshot.history.filter((m) => m.role === "user")).toHaveLength(2);
   }, 60_000);
 });

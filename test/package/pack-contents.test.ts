@@ -21,6 +21,8 @@ describe("the packed package", () => {
         "dist/src/codex/index.js",
         "dist/src/mcp/index.js",
         "dist/src/claude/index.js",
+        "dist/src/postgres/index.js",
+        "docs/postgres-conversation-store.sql",
         "dist/src/schema/cli.js",
         "docs/architecture.md",
         "docs/reliability.md",

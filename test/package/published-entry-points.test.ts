@@ -32,18 +32,23 @@ describe("the built package, imported by its own name (npm test builds first)", 
       const codex = await import("entity-tools/codex");
       const mcp = await import("entity-tools/mcp");
       const claude = await import("entity-tools/claude");
+      const postgres = await import("entity-tools/postgres");
       console.log(JSON.stringify({ core: Object.keys(core).sort(), codex: Object.keys(codex).sort(), mcp: Object.keys(mcp),
-        claude: Object.keys(claude).sort() }));`;
+        claude: Object.keys(claude).sort(), postgres: Object.keys(postgres).sort() }));`;
     const { stdout } = await run(process.execPath, ["--input-type=module", "-e", script]);
     expect(JSON.parse(stdout)).toEqual({
       core: [
         "AiSdkAdapter",
         "ApprovalRequiredError",
         "ConversationConflictError",
+        "ConversationStoreUnavailableError",
+        "ConversationTooLargeError",
         "DEFAULT_MAX_EXPANSIONS",
         "DEFAULT_MAX_INJECTED_TOOLS",
         "DEFAULT_MAX_ITERATIONS",
+        "DEFAULT_MAX_SNAPSHOT_BYTES",
         "DEFAULT_RUN_SETTINGS",
+        "DEFAULT_TURN_LEASE_MS",
         "DecoratorMisuseError",
         "DuplicateToolNameError",
         "EntityHandleCodec",
@@ -75,6 +80,7 @@ describe("the built package, imported by its own name (npm test builds first)", 
         "SnapshotError",
         "SnapshotIntegrityError",
         "StaleToolSchemaError",
+        "StoredConversationUnreadableError",
         "StrategyError",
         "StreamAlreadyReadError",
         "TOOL_NAME_PATTERN",
@@ -113,7 +119,45 @@ describe("the built package, imported by its own name (npm test builds first)", 
       ],
       mcp: ["DEFAULT_LIST_TTL_MS", "createMcpServer"],
       claude: ["ClaudeAgentSdkAdapter", "ClaudeAgentSdkError"],
+      postgres: [
+        "DEFAULT_SCHEMA",
+        "DEFAULT_TABLE",
+        "PostgresConversationStore",
+        "PostgresStoreError",
+        "PostgresTable",
+      ],
     });
+  });
+
+  it("without pg installed, entity-tools and entity-tools/postgres load; the store says what to install when first used", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "no-pg-"));
+    writeFileSync(
+      path.join(dir, "hooks.mjs"),
+      `export async function resolve(specifier, context, next) {
+        if (specifier === "pg" || specifier.startsWith("pg/"))
+          throw Object.assign(new Error("Cannot find package '" + specifier + "'"), { code: "ERR_MODULE_NOT_FOUND" });
+        return next(specifier, context);
+      }`,
+    );
+    writeFileSync(
+      path.join(dir, "register.mjs"),
+      `import { register } from "node:module"; register(${JSON.stringify(new URL(`file://${dir}/hooks.mjs`).href)});`,
+    );
+    const script = `
+      await import("entity-tools");
+      const { PostgresConversationStore } = await import("entity-tools/postgres");
+      const store = new PostgresConversationStore({ connectionString: "postgres://127.0.0.1:1/x" });
+      try { await store.get("c-1"); } catch (error) { console.log(error.constructor.name, "|", error.message); }`;
+    const { stdout } = await run(process.execPath, [
+      "--import",
+      path.join(dir, "register.mjs"),
+      "--input-type=module",
+      "-e",
+      script,
+    ]);
+    expect(stdout.trim()).toMatch(
+      /^PostgresStoreError \| PostgresConversationStore could not load pg \(node-postgres\): .*Install it with `npm install pg`\.$/,
+    );
   });
 
   it("without the Claude Agent SDK installed, entity-tools and entity-tools/claude load; the backend says what to install when a run starts", async () => {
@@ -158,6 +202,23 @@ describe("the built package, imported by its own name (npm test builds first)", 
     expect(await loads("entity-tools/mcp")).toBe("false");
     expect(await loads("entity-tools/claude")).toBe("false"); // the SDK, which spawns, loads when a run starts
     expect(await loads("entity-tools/codex")).toBe("true");
+  });
+
+  it("pg is loaded by neither entity-tools nor entity-tools/postgres until a store opens its own pool", async () => {
+    const script = `
+      const { createRequire } = await import("node:module");
+      const cache = createRequire(process.cwd() + "/").cache;
+      const pg = () => Object.keys(cache).some((k) => k.includes("/node_modules/pg/"));
+      await import("entity-tools");
+      const core = pg();
+      const { PostgresConversationStore } = await import("entity-tools/postgres");
+      const entry = pg();
+      const store = new PostgresConversationStore({ connectionString: "postgres://127.0.0.1:1/x", connectTimeoutMs: 1000 });
+      await store.get("c-1").catch(() => {});
+      await store.close();
+      console.log(JSON.stringify({ core, entry, used: pg() }));`;
+    const { stdout } = await run(process.execPath, ["--input-type=module", "-e", script]);
+    expect(JSON.parse(stdout)).toEqual({ core: false, entry: false, used: true });
   });
 
   it("ships the schema CLI as the entity-tools bin", async () => {

@@ -1,20 +1,21 @@
 // ConversationStore: get/put by conversation id with an optimistic version, in memory (the testing kit)
 // and in files (the embedded default, which survives a restart); and a stored conversation's turn, which
 // claims the conversation before anything runs, so a paused run is never resumed twice.
-import { mkdtempSync, rmSync } from "node:fs";
+import { randomUUID } from "node:crypto";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import {
   ConversationConflictError,
+  EntityToolsError,
   FileConversationStore,
-  InvalidConversationIdError,
+  StoredConversationUnreadableError,
   beginConversationTurn,
   defineTool,
-  type ConversationStore,
-  type RunSnapshot,
 } from "entity-tools";
 import { FakePromptRunner, InMemoryConversationStore } from "entity-tools/testing";
+import { conversationStoreContract, snapshotSaying } from "../support/conversation-store-contract.js";
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -26,98 +27,44 @@ function scratch(): string {
   return dir;
 }
 
-const snapshotSaying = (text: string) =>
-  ({
-    format: "entity-tools/run-snapshot",
-    version: 1,
-    history: [{ role: "user", content: text }],
-  }) as unknown as RunSnapshot;
-
-const stores: [string, () => ConversationStore][] = [
-  ["InMemoryConversationStore", () => new InMemoryConversationStore()],
-  ["FileConversationStore", () => new FileConversationStore(scratch())],
-];
-
-describe.each(stores)("%s", (_name, makeStore) => {
-  it("keeps the latest snapshot of each conversation with its version", async () => {
-    const store = makeStore();
-    expect(await store.get("c-1")).toBeUndefined();
-    expect(await store.put("c-1", snapshotSaying("one"), undefined)).toBe(1);
-    expect(await store.put("c-1", snapshotSaying("two"), 1)).toBe(2);
-    expect(await store.put("c-2", snapshotSaying("other"), undefined)).toBe(1);
-    expect(await store.get("c-1")).toEqual({ snapshot: snapshotSaying("two"), version: 2 });
-    expect((await store.get("c-2"))?.version).toBe(1);
-  });
-
-  it("two concurrent writes to one conversation: one wins, the other gets a clear conflict error", async () => {
-    const store = makeStore();
-    await store.put("c-1", snapshotSaying("start"), undefined);
-    const outcomes = await Promise.allSettled([
-      store.put("c-1", snapshotSaying("from request A"), 1),
-      store.put("c-1", snapshotSaying("from request B"), 1),
-    ]);
-    const won = outcomes.filter((o) => o.status === "fulfilled");
-    const lost = outcomes.flatMap((o) => (o.status === "rejected" ? [o.reason as unknown] : []));
-    expect(won).toHaveLength(1);
-    expect(lost).toHaveLength(1);
-    expect(lost[0]).toBeInstanceOf(ConversationConflictError);
-    expect(lost[0]).toMatchObject({ conversationId: "c-1", expectedVersion: 1, actualVersion: 2 });
-    expect((lost[0] as Error).message).toBe(
-      'Conversation "c-1" was written by another request meanwhile (expected version 1, found 2); this turn was not saved. Read the conversation again and retry the turn, or tell the user it is busy.',
-    );
-    const winner = outcomes.findIndex((o) => o.status === "fulfilled");
-    expect((await store.get("c-1"))?.snapshot).toEqual(
-      snapshotSaying(winner === 0 ? "from request A" : "from request B"),
-    );
-  });
-
-  it("a write based on no version conflicts with an existing conversation; an empty or huge id is refused", async () => {
-    const store = makeStore();
-    await store.put("c-1", snapshotSaying("one"), undefined);
-    await expect(store.put("c-1", snapshotSaying("again"), undefined)).rejects.toThrow(
-      ConversationConflictError,
-    );
-    await expect(store.get("")).rejects.toThrow(InvalidConversationIdError);
-    await expect(store.put("x".repeat(500), snapshotSaying("x"), undefined)).rejects.toThrow(
-      "it is longer than 180 bytes",
-    );
-  });
-
-  it("ids are opaque: slashes, dots and unicode name one conversation each", async () => {
-    const store = makeStore();
-    for (const id of ["../etc/passwd", ".", "a/b", "ü 🚀"])
-      await store.put(id, snapshotSaying(id), undefined);
-    for (const id of ["../etc/passwd", ".", "a/b", "ü 🚀"])
-      expect((await store.get(id))?.snapshot).toEqual(snapshotSaying(id));
-  });
+conversationStoreContract("InMemoryConversationStore", {
+  make: (options) => new InMemoryConversationStore(options),
+});
+conversationStoreContract("FileConversationStore", {
+  make: (options) => new FileConversationStore(scratch(), options),
+  sameAs: (store) => new FileConversationStore((store as FileConversationStore).directory),
 });
 
-describe("FileConversationStore across restarts and processes", () => {
-  it("nothing is lost after a restart: a new store on the same directory reads every conversation at its version", async () => {
+describe("FileConversationStore after a crash", () => {
+  it("a stored file cut short (a crash, a full disk): get and the next turn reject with an EntityToolsError naming the conversation and what to do", async () => {
     const dir = scratch();
-    const before = new FileConversationStore(dir);
-    for (let i = 1; i <= 5; i++)
-      await before.put("c-1", snapshotSaying(`turn ${i}`), i === 1 ? undefined : i - 1);
-    await before.put("c-2", snapshotSaying("other"), undefined);
-    const after = new FileConversationStore(dir);
-    expect(await after.get("c-1")).toEqual({ snapshot: snapshotSaying("turn 5"), version: 5 });
-    expect(await after.get("c-2")).toEqual({ snapshot: snapshotSaying("other"), version: 1 });
-    expect(await after.put("c-1", snapshotSaying("turn 6"), 5)).toBe(6);
+    const store = new FileConversationStore(dir);
+    await store.put("chat-7", snapshotSaying("one"), undefined);
+    const folder = path.join(dir, Buffer.from("chat-7").toString("base64url"));
+    const file = path.join(folder, "000000000001.json");
+    writeFileSync(file, readFileSync(file, "utf8").slice(0, 20));
+    const error = await store.get("chat-7").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StoredConversationUnreadableError);
+    expect(error).toBeInstanceOf(EntityToolsError);
+    expect((error as Error).message).toMatch(
+      /^Conversation "chat-7" cannot be read: the file .*000000000001\.json is not a stored conversation \(.*JSON.*\)\. Restore it from a backup, or delete it to start the conversation over\.$/,
+    );
+    await expect(beginConversationTurn(store, "chat-7")).rejects.toThrow(StoredConversationUnreadableError);
   });
 
-  it("two stores on one directory (two servers) racing on one version: exactly one write lands each round", async () => {
+  it("on its first use the store removes the temporary files a crashed writer left (old ones only)", async () => {
     const dir = scratch();
-    const a = new FileConversationStore(dir);
-    const b = new FileConversationStore(dir);
-    await a.put("c-1", snapshotSaying("start"), undefined);
-    for (let round = 1; round <= 10; round++) {
-      const outcomes = await Promise.allSettled([
-        a.put("c-1", snapshotSaying(`a${round}`), round),
-        b.put("c-1", snapshotSaying(`b${round}`), round),
-      ]);
-      expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(1);
-      expect((await b.get("c-1"))?.version).toBe(round + 1);
-    }
+    await new FileConversationStore(dir).put("c-1", snapshotSaying("one"), undefined);
+    const folder = path.join(dir, Buffer.from("c-1").toString("base64url"));
+    const stale = path.join(folder, `.${randomUUID()}.tmp`);
+    const live = path.join(folder, `.${randomUUID()}.tmp`); // another process writing right now
+    writeFileSync(stale, "{half");
+    writeFileSync(live, "{half");
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    utimesSync(stale, hourAgo, hourAgo);
+    const reopened = new FileConversationStore(dir);
+    expect((await reopened.get("c-1"))?.version).toBe(1);
+    expect(readdirSync(folder).sort()).toEqual([path.basename(live), "000000000001.json"].sort());
   });
 });
 
@@ -176,6 +123,26 @@ describe("a stored conversation's turn", () => {
       typeof m.content === "string" ? m.content : m.content.map((p) => ("text" in p ? p.text : "")).join(""),
     );
     expect(said).toEqual(["Hi", "Hello.", "Are you there?", "Still here."]);
-    expect((await store.get("chat-9"))?.version).toBe(3); // the first turn's save, the second's claim and save
+    expect((await store.get("chat-9"))?.version).toBe(4); // each turn's claim and save
+  });
+
+  it("a deploy renamed a tool: the stored conversation continues with the runner's own tools; a call to the old name is an unknown tool", async () => {
+    const store = new InMemoryConversationStore();
+    const lookup = (name: string) =>
+      defineTool({ name, description: "Find an order", execute: () => "order o1: shipped" });
+    const before = new FakePromptRunner().withTools(lookup("lookupOrder"));
+    before.callTool("lookupOrder").respondWithText("Shipped.");
+    const first = await beginConversationTurn(store, "c-1");
+    await first.save((await before.run("Where is my order?")).snapshot);
+
+    const after = new FakePromptRunner().withTools(lookup("findOrder"));
+    after.callUnknownTool("lookupOrder").callTool("findOrder").respondWithText("Still shipped.");
+    const second = await beginConversationTurn(store, "c-1");
+    const run = await after.run("And now?", { continueFrom: second.snapshot });
+    await second.save(run.snapshot);
+    expect(run.result).toBe("Still shipped.");
+    expect(after.toolsOfferedAt(1)).toEqual(["findOrder"]);
+    expect(after.callsAt(1)[0]?.resultText).toBe('Unknown tool "lookupOrder". Available tools: findOrder.');
+    expect(after.callsAt(2)[0]?.resultText).toBe("order o1: shipped");
   });
 });
