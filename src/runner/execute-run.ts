@@ -34,6 +34,7 @@ import type { PausedCalls, RunRecord } from "../loop/step-outcome.js";
 import { driveSteps, type StepListener } from "../loop/step-driver.js";
 import type { JsonSchema } from "../schema/json-schema.js";
 import type { HandleDiscovery } from "../strategies/handle-discovery.js";
+import { deliveredAs, type ToolDelivery } from "../tools/tool-delivery.js";
 import type { ToolInjectionStrategy } from "../strategies/tool-injection-strategy.js";
 import { ToolProviderStrategy, type RunDiscovery } from "../strategies/tool-provider-strategy.js";
 import { returnedProviderClasses } from "../tools/provider-classes.js";
@@ -200,8 +201,11 @@ async function runAttempts(setup: RunSetup, resume: CheckedResume | undefined): 
     discoveries ??= startDiscovery(setup.strategies, listed, withLive(resume?.live, resume?.resolveProvider));
     const tools = [...listed, ...discoveries.flatMap((d) => d.tools)];
     const handles = discoveries.find((d) => d.handles)?.handles;
+    const delivery = discoveries.find((d) => d.delivery)?.delivery;
     const resumed =
-      resume && restarts === 0 ? await resumeState(resume, tools, handles, setup.signal) : undefined;
+      resume && restarts === 0
+        ? await resumeState(resume, tools, handles, setup.signal, delivery)
+        : undefined;
     const strategies = discoveries.map((d) => d.strategy);
     const session = new RunSession({
       // A restart of a continued conversation starts from the snapshot and the new messages.
@@ -313,6 +317,7 @@ async function resumeState(
   offered: readonly AnyTool[],
   handles: HandleDiscovery | undefined,
   signal: AbortSignal | undefined,
+  delivery: ToolDelivery | undefined,
 ) {
   checkSnapshotTools(resume.snapshot, new Set(offered.map((t) => t.name)));
   const { tools, notices, lost } = await restoreTools(
@@ -322,7 +327,9 @@ async function resumeState(
     resume.live,
     signal,
   );
-  return { paused: resume.snapshot.paused, restored: tools, notices, lost, followUp: resume.followUp };
+  // Restored discovered tools reach the model as the run's discovery delivers them.
+  const restored = deliveredAs(tools, delivery);
+  return { paused: resume.snapshot.paused, restored, notices, lost, followUp: resume.followUp };
 }
 
 /**
