@@ -82,7 +82,7 @@ function namespaces(tools: readonly AnyTool[]): JSONObject[] {
     const origin = group[0]!.origin;
     return {
       type: "namespace",
-      name: namespaceName(group.map((t) => t.name)),
+      name: namespaceName(group),
       description: origin
         ? `The tools of ${origin.providerClass.name} ${origin.instanceId ?? ""}`.trim()
         : group[0]!.description,
@@ -97,10 +97,19 @@ function namespaces(tools: readonly AnyTool[]): JSONObject[] {
   });
 }
 
-/** The entity's part of its tools' names (`customer_c1` of `customer_c1_getSpend`): their common prefix. */
-function namespaceName(names: readonly string[]): string {
+/**
+ * The entity's part of its tools' names (`customer_c1` of `customer_c1_getSpend`): their common prefix. A
+ * binding renamed because its natural names were another's (`1` and `"1"`) keeps its names' hash, so two
+ * entities never share a namespace.
+ */
+function namespaceName(group: readonly AnyTool[]): string {
+  const names = group.map((t) => t.name);
   let prefix = names[0]!;
   for (const name of names) while (!name.startsWith(prefix)) prefix = prefix.slice(0, -1);
   const cut = prefix.lastIndexOf("_", names.length === 1 ? prefix.length - 1 : prefix.length);
-  return cut > 0 ? prefix.slice(0, cut) : names[0]!;
+  if (cut <= 0) return names[0]!;
+  const renamed = group.some((t) => t.origin && !t.name.endsWith(`_${t.origin.methodName}`));
+  return renamed
+    ? `${prefix.slice(0, cut)}_${names[0]!.slice(names[0]!.lastIndexOf("_") + 1)}`
+    : prefix.slice(0, cut);
 }
