@@ -99,4 +99,26 @@ describe("deferred delivery on Anthropic Messages", () => {
     expect(discovered.map((e) => e.delivery)).toEqual(["deferred", "deferred", "deferred"]);
     expect(events.filter((e) => e.type === "ModelWarning")).toEqual([]);
   });
+
+  it("streamed, delivers the same way: the tool list unchanged, each request the last one extended", async () => {
+    ran.length = 0;
+    const model = await scripted([
+      { toolCalls: [{ name: "findAccounts", input: { owner: "Bob" } }] },
+      { toolCalls: [{ name: "account_2_getBalance", input: {} }] },
+      { text: "Bob has 50." },
+    ]);
+    const stream = new PromptRunner({ model, modelSettings: { maxRetries: 0 } })
+      .withTools(new Bank())
+      .withToolProviderDiscovery({ delivery: "deferred" })
+      .stream("What does Bob have?");
+    const run = await stream.result;
+
+    expect(run.result).toBe("Bob has 50.");
+    expect(ran).toEqual(["getBalance 2"]);
+    const requests = mock!.requests;
+    expect(requests.map((r) => r.body.stream)).toEqual([true, true, true]);
+    expect(new Set(requests.map((r) => JSON.stringify(r.body.tools))).size).toBe(1);
+    expectAppendOnly(requests.map((r) => r.body.messages));
+    expect(JSON.stringify(systemMessages(requests[1]!))).toContain('"name":"account_2_getBalance"');
+  });
 });
