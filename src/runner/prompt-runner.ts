@@ -161,10 +161,10 @@ export class PromptRunner {
     const others = this.config.strategies.filter((s) => !(s instanceof ToolProviderStrategy));
     const { maxInjectedTools: _tools, maxInjectedTokens: _tokens, ...binding } = options;
     const { adapter } = this.config;
+    // Deferred delivery is the model adapter's to do (an AI SDK model's provider has the form, or not).
+    const delivery = options.binding === "handles" ? "inline" : (options.delivery ?? "inline");
     return this.derive({
-      // Deferred delivery is the model adapter's to do (an AI SDK model's provider has the form, or not).
-      adapter:
-        adapter instanceof AiSdkAdapter ? adapter.withToolDelivery(options.delivery ?? "inline") : adapter,
+      adapter: adapter instanceof AiSdkAdapter ? adapter.withToolDelivery(delivery) : adapter,
       strategies: [...others, new ToolProviderStrategy(binding)],
       settings: withSettings(this.config.settings, {
         maxInjectedTools: options.maxInjectedTools,
