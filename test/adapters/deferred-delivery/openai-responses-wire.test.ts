@@ -4,7 +4,7 @@ import "../../fixtures/register.js";
 import { createOpenAI } from "@ai-sdk/openai";
 import { afterEach, describe, expect, it } from "vitest";
 import { PromptRunner, type ToolLoopEvent } from "entity-tools";
-import { Bank, ran } from "../../fixtures/bank.js";
+import { Account, Bank, ran } from "../../fixtures/bank.js";
 import { startOpenAiWireMock, type WireMock, type WireReply } from "../../support/openai-wire-mock.js";
 import { expectAppendOnly } from "./append-only.js";
 
@@ -142,5 +142,16 @@ describe("deferred delivery on OpenAI Responses", () => {
     expect(warnings).toHaveLength(1);
     expect(warnings[0]!.message).toContain("openai.chat");
     expect(warnings[0]!.message).toContain("inline");
+  });
+
+  it("with handles, delivery changes nothing: no tool search tool, the handle tools listed", async () => {
+    const model = await responsesModel([{ text: "ok" }]);
+    await new PromptRunner({ model, modelSettings: { maxRetries: 0 } })
+      .withTools(new Bank())
+      .withToolProviderDiscovery({ binding: "handles", classes: [Account], delivery: "deferred" })
+      .run("?");
+
+    const tools = (mock!.requests[0]!.body.tools as Item[]).map((t) => t.name ?? t.type);
+    expect(tools).toEqual(["findAccounts", "byOwner", "notes", "account_getBalance", "account_withdraw"]);
   });
 });
