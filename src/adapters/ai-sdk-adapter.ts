@@ -4,30 +4,20 @@ import type {
   LanguageModelV3GenerateResult,
   LanguageModelV3Message,
 } from "@ai-sdk/provider";
-import {
-  generateText,
-  streamText,
-  wrapLanguageModel,
-  InvalidToolInputError,
-  type LanguageModel,
-  type ModelMessage,
-} from "ai";
-import { MAX_INPUT_DEPTH } from "../loop/execution/input-shape.js";
+import { generateText, streamText, wrapLanguageModel, type LanguageModel } from "ai";
 import { untilAborted } from "../loop/until-aborted.js";
+import type { ToolDelivery } from "../tools/tool-delivery.js";
 import { ConvertedPromptCache, systemMessages, type PromptSlice } from "./converted-prompt-cache.js";
 import { guardDeepArguments } from "./deep-arguments-guard.js";
 import { checkModelSettings, stepTimeoutMs, type AiSdkAdapterSettings } from "./model-settings.js";
 import { sdkInternals, type SdkInternals } from "./sdk-internals.js";
 import { gatherStream } from "./provider-stream.js";
-import { parseToolCall, readStepContent, type SdkToolCall } from "./step-content.js";
-import { toProviderTools, toSdkTools, type ProviderTools } from "./tool-definitions.js";
-import type {
-  ModelAdapter,
-  ModelStepRequest,
-  ModelStepResult,
-  ModelStreamPart,
-  ModelToolCall,
-} from "../loop/model-port.js";
+import { parseToolCall, readStepContent } from "./step-content.js";
+import { toSdkTools, type ProviderTools } from "./tool-definitions.js";
+import { DeferredDelivery, type DeliveredStep } from "./deferred-delivery/deferred-delivery.js";
+import { sdkStepTools } from "./deferred-delivery/sdk-step-tools.js";
+import { modelIdOf, stepResult, toolCallOf } from "./sdk-step-result.js";
+import type { ModelAdapter, ModelStepRequest, ModelStepResult, ModelStreamPart } from "../loop/model-port.js";
 
 export type { AiSdkAdapterSettings } from "./model-settings.js";
 
@@ -43,6 +33,9 @@ export type { AiSdkAdapterSettings } from "./model-settings.js";
  * every step while the SDK's own `experimental_telemetry` is on (its spans are then one per step) or when
  * the SDK's internals fail their check (see `sdkInternals`).
  *
+ * With deferred delivery (`withToolDelivery("deferred")`), discovered tools reach an Anthropic Messages or
+ * OpenAI Responses model in its provider's deferred form instead of the tool list (see `DeferredDelivery`).
+ *
  * @throws UnsupportedModelSettingError for a setting it cannot apply to every step.
  */
 export class AiSdkAdapter implements ModelAdapter {
@@ -52,24 +45,32 @@ export class AiSdkAdapter implements ModelAdapter {
   /** Why later steps go through the SDK (the internals failed their check), until it has been reported. */
   private unreported: string | undefined;
   private degraded = false;
+  private readonly delivery: DeferredDelivery;
 
   constructor(
     private readonly model: LanguageModel,
     settings: AiSdkAdapterSettings = {},
+    private readonly toolDelivery: ToolDelivery = "inline",
   ) {
     this.settings = checkModelSettings(settings);
+    this.delivery = new DeferredDelivery(model, toolDelivery);
+  }
+
+  /** This adapter's model and settings, delivering discovered tools as `delivery` says (see `ToolDelivery`). */
+  withToolDelivery(delivery: ToolDelivery): AiSdkAdapter {
+    return delivery === this.toolDelivery ? this : new AiSdkAdapter(this.model, this.settings, delivery);
   }
 
   async step(original: ModelStepRequest): Promise<ModelStepResult> {
-    return this.limited(original, async (request) => {
+    return this.limited(original, async (request, delivered) => {
       const tooDeep = new Set<string>();
       const slice = this.slice(request, tooDeep);
-      const direct = await this.directCall(request, slice);
+      const direct = await this.directCall(request, slice, delivered);
       if (direct) {
         const result = await direct.retry(() => direct.model.doGenerate(direct.options));
         return this.finish(request, direct, result, tooDeep);
       }
-      const result = await generateText(this.call(request, slice));
+      const result = await generateText(this.call(request, slice, delivered));
       return stepResult(result.content, result.response.messages, result.text, result.usage, tooDeep);
     });
   }
@@ -79,16 +80,17 @@ export class AiSdkAdapter implements ModelAdapter {
     original: ModelStepRequest,
     onPart: (part: ModelStreamPart) => void,
   ): Promise<ModelStepResult> {
-    return this.limited(original, (request) => this.streamStep(request, onPart));
+    return this.limited(original, (request, delivered) => this.streamStep(request, delivered, onPart));
   }
 
   private async streamStep(
     request: ModelStepRequest,
+    delivered: DeliveredStep,
     onPart: (part: ModelStreamPart) => void,
   ): Promise<ModelStepResult> {
     const tooDeep = new Set<string>();
     const slice = this.slice(request, tooDeep);
-    const direct = await this.directCall(request, slice);
+    const direct = await this.directCall(request, slice, delivered);
     if (direct) {
       const { stream } = await direct.retry(() => direct.model.doStream(direct.options));
       const gathered = await gatherStream(stream, {
@@ -98,7 +100,7 @@ export class AiSdkAdapter implements ModelAdapter {
       });
       return this.finish(request, direct, gathered, tooDeep);
     }
-    const result = streamText({ ...this.call(request, slice), onError: () => {} });
+    const result = streamText({ ...this.call(request, slice, delivered), onError: () => {} });
     for await (const part of result.fullStream) {
       if (part.type === "error") throw part.error;
       if (part.type === "text-delta") onPart({ type: "text-delta", text: part.text });
@@ -115,22 +117,25 @@ export class AiSdkAdapter implements ModelAdapter {
 
   /**
    * Runs one step under the `timeout` setting (one rule for the direct path and the SDK's: the step's
-   * signal aborts when it passes), and adds the model id and a pending warning to the result.
+   * signal aborts when it passes), with the deliveries of deferred tools in its messages, and adds the
+   * model id and pending warnings to the result.
    */
   private async limited(
-    request: ModelStepRequest,
-    step: (request: ModelStepRequest) => Promise<ModelStepResult>,
+    original: ModelStepRequest,
+    step: (request: ModelStepRequest, delivered: DeliveredStep) => Promise<ModelStepResult>,
   ): Promise<ModelStepResult> {
+    const delivered = this.delivery.step(original);
+    const request = { ...original, messages: delivered.messages };
     const ms = stepTimeoutMs(this.settings.timeout);
     const signals = [request.signal, ms === undefined ? undefined : AbortSignal.timeout(ms)].filter(
       (s): s is AbortSignal => s !== undefined,
     );
     const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
     // A provider that ignores its signal is cut off all the same once the step's time is up.
-    const result = await untilAborted(step({ ...request, signal }), signal);
-    const warning = this.unreported;
+    const result = await untilAborted(step({ ...request, signal }, delivered), signal);
+    const warnings = [this.unreported, delivered.warning].filter((w): w is string => w !== undefined);
     this.unreported = undefined;
-    return { ...result, modelId: modelIdOf(this.model), ...(warning ? { warnings: [warning] } : {}) };
+    return { ...result, modelId: modelIdOf(this.model), ...(warnings.length > 0 ? { warnings } : {}) };
   }
 
   /** What of the run's conversation this step still converts, and the (guarded, caching) model to call. */
@@ -139,13 +144,13 @@ export class AiSdkAdapter implements ModelAdapter {
   }
 
   /** The options of one SDK call: tools without `execute`, so the SDK stops after the model's turn. */
-  private call(request: ModelStepRequest, slice: PromptSlice) {
+  private call(request: ModelStepRequest, slice: PromptSlice, delivered: DeliveredStep) {
     const { timeout: _timeout, ...settings } = this.settings; // applied as the step's signal (`limited`)
     return {
       model: slice.model,
       system: request.system,
       messages: slice.messages,
-      tools: request.tools.length > 0 ? toSdkTools(request.tools) : undefined,
+      ...sdkStepTools(request.tools, delivered),
       abortSignal: request.signal,
       ...settings,
     };
@@ -156,7 +161,11 @@ export class AiSdkAdapter implements ModelAdapter {
    * options are then known): the prompt and tools of this step, and the SDK's retries around the call.
    * Undefined when the step must go through the SDK.
    */
-  private async directCall(request: ModelStepRequest, slice: PromptSlice): Promise<DirectCall | undefined> {
+  private async directCall(
+    request: ModelStepRequest,
+    slice: PromptSlice,
+    delivered: DeliveredStep,
+  ): Promise<DirectCall | undefined> {
     if (!slice.options || this.degraded || this.settings.experimental_telemetry?.isEnabled) return undefined;
     const { internals, problem } = await sdkInternals();
     if (!internals) return this.degrade(problem);
@@ -168,7 +177,7 @@ export class AiSdkAdapter implements ModelAdapter {
       if (request.signal?.aborted) throw error;
       return this.degrade(`convertToLanguageModelPrompt failed (${String(error)})`);
     }
-    const offered = toProviderTools(request.tools);
+    const { offered } = delivered;
     // The provider gets its own array, as from the SDK (a pointer copy; the definitions are shared).
     const tools = offered.definitions.length > 0 ? [...offered.definitions] : undefined;
     return {
@@ -251,70 +260,4 @@ interface DirectCall {
   readonly offered: ProviderTools;
   readonly options: LanguageModelV3CallOptions;
   readonly retry: <T>(call: () => PromiseLike<T>) => Promise<T>;
-}
-
-/** The SDK's usage of a call, as ai 6 and ai 7 report it (the flat counts are ai 6's older names). */
-interface SdkUsage {
-  readonly inputTokens?: number;
-  readonly outputTokens?: number;
-  readonly inputTokenDetails?: { readonly cacheReadTokens?: number };
-  readonly outputTokenDetails?: { readonly reasoningTokens?: number };
-  readonly cachedInputTokens?: number;
-  readonly reasoningTokens?: number;
-}
-
-/** The model's id, as the provider names it. */
-function modelIdOf(model: LanguageModel): string {
-  return typeof model === "string" ? model : model.modelId;
-}
-
-/** A step's result from the SDK's content, messages, text and usage (generate or stream alike). */
-function stepResult(
-  content: readonly { type: string }[],
-  messages: readonly ModelMessage[],
-  text: string,
-  usage: SdkUsage,
-  tooDeep: ReadonlySet<string>,
-): ModelStepResult {
-  const toolCalls = content
-    .filter((p) => p.type === "tool-call")
-    .map((p) => toolCallOf(p as unknown as SdkToolCall, tooDeep));
-  // The SDK adds its own error results for calls it could not parse; the loop writes every result itself.
-  const responseMessages = messages.filter((m) => m.role === "assistant");
-  return {
-    responseMessages,
-    toolCalls,
-    text,
-    usage: {
-      inputTokens: usage.inputTokens,
-      outputTokens: usage.outputTokens,
-      cachedInputTokens: usage.inputTokenDetails?.cacheReadTokens ?? usage.cachedInputTokens,
-      reasoningTokens: usage.outputTokenDetails?.reasoningTokens ?? usage.reasoningTokens,
-    },
-  };
-}
-
-function toolCallOf(part: SdkToolCall, tooDeep: ReadonlySet<string>): ModelToolCall {
-  const rejected = part.invalid === true && InvalidToolInputError.isInstance(part.error);
-  return {
-    toolCallId: part.toolCallId,
-    toolName: part.toolName,
-    ...(tooDeep.has(part.toolCallId)
-      ? { input: {}, inputError: `the arguments are nested more than ${MAX_INPUT_DEPTH} levels deep` }
-      : readInput(part.input, rejected)),
-  };
-}
-
-/**
- * The SDK refuses both malformed JSON and JSON with `__proto__`/`constructor` keys (secure parsing) and then
- * hands over the raw text. Tell the two apart, so the model hears which it was: plain `JSON.parse` makes such
- * keys own properties (no pollution), and the loop rejects them by name.
- */
-function readInput(input: unknown, rejected: boolean): { input: unknown; inputError?: string } {
-  if (!rejected || typeof input !== "string") return { input };
-  try {
-    return { input: JSON.parse(input) as unknown };
-  } catch {
-    return { input, inputError: "the arguments are not valid JSON" };
-  }
 }

@@ -1,4 +1,4 @@
-import type { JSONSchema7, LanguageModelV3FunctionTool } from "@ai-sdk/provider";
+import type { JSONSchema7, LanguageModelV3FunctionTool, LanguageModelV3ProviderTool } from "@ai-sdk/provider";
 import { jsonSchema, type ToolSet } from "ai";
 import type { AnyTool } from "../tools/tool.js";
 
@@ -10,8 +10,12 @@ export function toSdkTools(tools: readonly AnyTool[]): ToolSet {
 
 /** A step's tools as the provider receives them, and their names. */
 export interface ProviderTools {
-  /** What the SDK's tool preparation makes of {@link toSdkTools}: a function tool each, its schema as given. */
-  readonly definitions: readonly LanguageModelV3FunctionTool[];
+  /**
+   * What the SDK's tool preparation makes of {@link toSdkTools}: a function tool each, its schema as given
+   * (and, with deferred delivery, the provider tools of the provider's deferred form).
+   */
+  readonly definitions: readonly (LanguageModelV3FunctionTool | LanguageModelV3ProviderTool)[];
+  /** Every tool the model may call, deferred ones included. */
   readonly names: ReadonlySet<string>;
 }
 

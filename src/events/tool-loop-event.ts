@@ -13,6 +13,7 @@ export type ToolFailureReason =
   | "denied"
   | "not-run";
 
+import type { ToolDelivery } from "../tools/tool-delivery.js";
 import type { RunCost } from "./run-cost.js";
 import type { TokenUsage } from "./token-usage.js";
 
@@ -126,6 +127,12 @@ export interface ToolProviderDiscoveredEvent extends RunEvent {
   readonly definitionTokens: Readonly<Record<string, number>>;
   /** In handles mode (`binding: "handles"`): the provider's handle, as the model read it. */
   readonly handle?: string;
+  /**
+   * How the tools reach the model: `"inline"` in the request's tool list, `"deferred"` in the model
+   * provider's deferred form (`withToolProviderDiscovery({ delivery: "deferred" })`; a provider without one
+   * gets them inline, and a `ModelWarning` says so).
+   */
+  readonly delivery: ToolDelivery;
 }
 
 /** Tools were added to the running conversation. */

@@ -143,8 +143,11 @@ async function runAttempts(setup: RunSetup, resume: CheckedResume | undefined): 
     discoveries ??= startDiscovery(setup.strategies, listed, withLive(resume?.live, resume?.resolveProvider));
     const tools = [...listed, ...discoveries.flatMap((d) => d.tools)];
     const handles = discoveries.find((d) => d.handles)?.handles;
+    const delivery = discoveries.find((d) => d.delivery)?.delivery;
     const resumed =
-      resume && restarts === 0 ? await resumeState(resume, tools, handles, setup.signal) : undefined;
+      resume && restarts === 0
+        ? await resumeState(resume, tools, handles, setup.signal, delivery)
+        : undefined;
     const strategies = discoveries.map((d) => d.strategy);
     const session = new RunSession({
       // A restart of a continued conversation starts from the snapshot and the new messages.

@@ -71,13 +71,20 @@ export class PromptRunner {
   /**
    * Turns on discovery: `@ToolProvider` instances returned by tools add their tools to the run, under
    * their own names (`binding: "per-instance"`, the default), or through handles (`binding: "handles"`:
-   * one stable tool per class and method, the instance named by a handle argument). Without a
+   * one stable tool per class and method, the instance named by a handle argument). With
+   * `delivery: "deferred"` (per-instance) the discovered tools reach an Anthropic Messages or OpenAI
+   * Responses model in its provider's deferred form, so the cached front of each request never changes
+   * (docs/deferred-delivery.md); other models get them inline, and a `ModelWarning` says so. Without a
    * `handleKey`, handles are signed with a random key drawn here, valid only for this runner.
    */
   withToolProviderDiscovery(options: DiscoveryOptions = {}): this {
     const others = this.config.strategies.filter((s) => !(s instanceof ToolProviderStrategy));
     const { maxInjectedTools: _tools, maxInjectedTokens: _tokens, ...binding } = options;
+    const { adapter } = this.config;
+    // Deferred delivery is the model adapter's to do (an AI SDK model's provider has the form, or not).
+    const delivery = options.binding === "handles" ? "inline" : (options.delivery ?? "inline");
     return this.derive({
+      adapter: adapter instanceof AiSdkAdapter ? adapter.withToolDelivery(delivery) : adapter,
       strategies: [...others, new ToolProviderStrategy(binding)],
       settings: withSettings(this.config.settings, {
         maxInjectedTools: options.maxInjectedTools,

@@ -5,6 +5,7 @@ import type { ApprovalDecision } from "../loop/approval-gate.js";
 import { snapshotProviderKey, type RunSnapshot } from "../loop/run-snapshot.js";
 import type { HandleDiscovery } from "../strategies/handle-discovery.js";
 import type { AnyTool } from "../tools/tool.js";
+import { deliveredAs, type ToolDelivery } from "../tools/tool-delivery.js";
 import { checkSnapshotTools, restoreTools, type ProviderResolver } from "./restore-tools.js";
 
 /** What a resumed run starts from. */
@@ -59,6 +60,7 @@ export async function resumeState(
   offered: readonly AnyTool[],
   handles: HandleDiscovery | undefined,
   signal: AbortSignal | undefined,
+  delivery: ToolDelivery | undefined,
 ) {
   // A resumed run's waiting calls need the tools they name. A continued conversation goes on with this
   // runner's tools: one a deploy renamed or removed is an unknown tool if the model calls it again.
@@ -70,5 +72,7 @@ export async function resumeState(
     resume.live,
     signal,
   );
-  return { paused: resume.snapshot.paused, restored: tools, notices, lost, followUp: resume.followUp };
+  // Restored discovered tools reach the model as the run's discovery delivers them.
+  const restored = deliveredAs(tools, delivery);
+  return { paused: resume.snapshot.paused, restored, notices, lost, followUp: resume.followUp };
 }

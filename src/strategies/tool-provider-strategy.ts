@@ -5,6 +5,7 @@ import { InvalidToolProviderError } from "../tools/errors.js";
 import { extractProviders } from "../tools/extract-providers.js";
 import { providerOptionsOf } from "../tools/provider-identity.js";
 import type { AnyTool } from "../tools/tool.js";
+import { deliveredAs, type ToolDelivery } from "../tools/tool-delivery.js";
 import { HandleDiscovery } from "./handle-discovery.js";
 import type {
   ToolInjectionContext,
@@ -23,6 +24,11 @@ export type ProviderBinding = "per-instance" | "handles";
 export interface ProviderBindingOptions {
   /** Default `"per-instance"`. */
   readonly binding?: ProviderBinding;
+  /**
+   * Per-instance mode: how the discovered tools reach the model (default `"inline"`; see {@link ToolDelivery}).
+   * `"deferred"` keeps the request's tool list, and so the provider's cached prefix, unchanged on discovery.
+   */
+  readonly delivery?: ToolDelivery;
   /**
    * Handles mode: classes whose tools are offered from the first step, so the tool list never changes.
    * Default: the classes the generated schema module says the run's tools can return (transitively);
@@ -49,6 +55,8 @@ export interface RunDiscovery {
   readonly tools: readonly AnyTool[];
   /** Handles mode: the run's handle discovery (for restoring a snapshot's handle tools). */
   readonly handles?: HandleDiscovery;
+  /** How the discovered tools reach the model (for restoring a snapshot's tools the same way). */
+  readonly delivery?: ToolDelivery;
 }
 
 /**
@@ -85,7 +93,7 @@ export class ToolProviderStrategy implements ToolInjectionStrategy {
     readonly takenNames: Iterable<string>;
     readonly resolveProvider?: ProviderResolver;
   }): RunDiscovery {
-    if (!this.codec) return { strategy: this, tools: [] };
+    if (!this.codec) return { strategy: this, tools: [], delivery: this.options.delivery };
     const handles = new HandleDiscovery({
       codec: this.codec,
       resolveProvider: this.options.resolveProvider ?? run.resolveProvider,
@@ -112,7 +120,7 @@ export class ToolProviderStrategy implements ToolInjectionStrategy {
     }
     for (const provider of providers) {
       try {
-        add.push(...bindProviderTools(provider));
+        add.push(...deliveredAs(bindProviderTools(provider), this.options.delivery));
       } catch (error) {
         if (!(error instanceof InvalidToolProviderError)) throw error;
         notices.push(`${error.message}; no tools were added for it.`);

@@ -14,6 +14,7 @@ export interface MessagesRequest {
   /** The request body as sent. */
   readonly body: {
     readonly model?: string;
+    readonly stream?: boolean;
     readonly tools?: readonly { readonly name: string }[];
     readonly messages: readonly { readonly role: string; readonly content: unknown }[];
   };
@@ -25,6 +26,8 @@ export interface MessagesRequest {
   readonly toolResults: readonly { readonly text: string; readonly isError: boolean }[];
   /** All the text of the messages, for checks that something was (or was not) said. */
   readonly text: string;
+  /** The betas the request asked for (its `anthropic-beta` header). */
+  readonly betas: readonly string[];
 }
 
 /** A running mock; `close` stops it. */
@@ -41,7 +44,8 @@ export const MESSAGES_MOCK_USAGE = { inputTokens: 100, outputTokens: 7 } as cons
 
 /**
  * Starts a mock of `POST /v1/messages` on 127.0.0.1 (a free port) that answers each request, streamed
- * (SSE) as the real API does, with what `reply` returns for it. Anything else gets a 404.
+ * (SSE) when it asks for a stream and as one JSON message when it does not, as the real API does, with
+ * what `reply` returns for it. Anything else gets a 404.
  */
 export async function startAnthropicMessagesMock(
   reply: (request: MessagesRequest) => MessagesReply,
@@ -53,7 +57,9 @@ export async function startAnthropicMessagesMock(
       res.writeHead(404).end();
       return;
     }
-    const request = readRequest(JSON.parse(text) as MessagesRequest["body"]);
+    const beta = req.headers["anthropic-beta"];
+    const betas = (Array.isArray(beta) ? beta.join(",") : (beta ?? "")).split(",").filter(Boolean);
+    const request = readRequest(JSON.parse(text) as MessagesRequest["body"], betas);
     requests.push(request);
     const n = requests.length;
     let answer: MessagesReply;
@@ -62,6 +68,11 @@ export async function startAnthropicMessagesMock(
     } catch (error) {
       res.writeHead(500, { "content-type": "application/json" });
       res.end(JSON.stringify({ type: "error", error: { type: "api_error", message: String(error) } }));
+      return;
+    }
+    if (request.body.stream !== true) {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify(messageOf(answer, n, request.body.model)));
       return;
     }
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
@@ -118,7 +129,29 @@ type Block = { type?: string; name?: string; is_error?: boolean; content?: unkno
 /** What Claude Code appends to tool results for its model (token budget notes): not part of the result. */
 const SYSTEM_REMINDER = /<system-reminder>[\s\S]*?<\/system-reminder>/g;
 
-function readRequest(body: MessagesRequest["body"]): MessagesRequest {
+/** A whole (not streamed) Messages API response carrying `answer`. */
+function messageOf(answer: MessagesReply, n: number, model: string | undefined): Record<string, unknown> {
+  return {
+    id: `msg_${n}`,
+    type: "message",
+    role: "assistant",
+    model: model ?? "claude-mock",
+    content:
+      "text" in answer
+        ? [{ type: "text", text: answer.text }]
+        : answer.toolCalls.map((c, i) => ({
+            type: "tool_use",
+            id: `toolu_${n}_${i}`,
+            name: c.name,
+            input: c.input,
+          })),
+    stop_reason: "text" in answer ? "end_turn" : "tool_use",
+    stop_sequence: null,
+    usage: { input_tokens: MESSAGES_MOCK_USAGE.inputTokens, output_tokens: MESSAGES_MOCK_USAGE.outputTokens },
+  };
+}
+
+function readRequest(body: MessagesRequest["body"], betas: readonly string[]): MessagesRequest {
   const blocks = (content: unknown): Block[] => (Array.isArray(content) ? (content as Block[]) : []);
   const of = (role: string) => body.messages.filter((m) => m.role === role).flatMap((m) => blocks(m.content));
   return {
@@ -140,6 +173,7 @@ function readRequest(body: MessagesRequest["body"]): MessagesRequest {
         : [],
     ),
     text: JSON.stringify(body.messages),
+    betas,
   };
 }
 

@@ -45,6 +45,11 @@ export interface Tool<Input = never, Output = unknown> {
   readonly checkInput?: (input: Readonly<Record<string, unknown>>) => string | undefined;
   /** Set on a handle tool: the provider class and method it calls, on the instance its handle names. */
   readonly handleTarget?: HandleTarget;
+  /**
+   * `"deferred"` on a discovered tool of `withToolProviderDiscovery({ delivery: "deferred" })`: offered in the
+   * model provider's deferred form, when it has one, instead of in the request's tool list.
+   */
+  readonly delivery?: "deferred";
 }
 
 /** What a handle tool calls (see `binding: "handles"`). */

@@ -6,7 +6,14 @@ import { readBody } from "./read-body.js";
 
 export type WireReply =
   | { readonly text: string }
-  | { readonly toolCalls: readonly { readonly name: string; readonly arguments: string }[] }
+  | {
+      readonly toolCalls: readonly {
+        readonly name: string;
+        readonly arguments: string;
+        /** Responses API: the tool namespace the called function belongs to. */
+        readonly namespace?: string;
+      }[];
+    }
   | { readonly status: number; readonly error: string };
 
 export interface RecordedRequest {
@@ -103,6 +110,7 @@ function responsesPayload(reply: Exclude<WireReply, { status: number }>, n: numb
           id: `fc_${n}_${i}`,
           call_id: `call_${n}_${i}`,
           name: c.name,
+          ...(c.namespace ? { namespace: c.namespace } : {}),
           arguments: c.arguments,
           status: "completed",
         }));

@@ -118,6 +118,7 @@ export class ToolInjector {
       // The handle tools are the class's, offered to every run from its start: this provider adds none.
       definitionTokens: {},
       handle: provider.handle,
+      delivery: "inline",
     }));
   }
 
@@ -144,6 +145,7 @@ export class ToolInjector {
         replacedEarlierInstance: tools.some((t) => replacedNames.has(t.name)),
         renamedTools: tools.flatMap((t) => renamed.get(t.name) ?? []),
         definitionTokens: Object.fromEntries(tools.map((t) => [t.name, estimateDefinitionTokens(t)])),
+        delivery: tools[0]!.delivery ?? "inline",
       };
     });
     this.events.emit({ type: "ToolsInjected", toolNames: fresh.map((t) => t.name), triggeredBy });

@@ -1,0 +1,115 @@
+import type { JSONObject } from "@ai-sdk/provider";
+import { jsonSchema, type ModelMessage } from "ai";
+import type { AnyTool } from "../../tools/tool.js";
+import type { DeliveryChange, DeliveryForm } from "./delivery-form.js";
+
+/** The SDK name of the tool search tool (the wire type is `tool_search` whatever it is called). */
+const TOOL_SEARCH = "tool_search";
+
+const args = {
+  execution: "client",
+  description:
+    "Tools of the entities that tool results return are loaded here automatically, as soon as a result " +
+    "contains them; there is no need to call this.",
+  parameters: {
+    type: "object",
+    properties: { query: { type: "string" } },
+    required: ["query"],
+    additionalProperties: false,
+  },
+};
+
+/**
+ * OpenAI Responses (`@ai-sdk/openai` `.responses`): client-executed tool search. Every request declares
+ * one `tool_search` tool (`execution: "client"`); a discovery is delivered, right after the results of
+ * the call that found the entities, as a completed client tool search: a `tool_search_call` and its
+ * `tool_search_output`, whose tools are one namespace per entity holding its functions with
+ * `defer_loading: true`. OpenAI loads such tools at the end of the context, so the cached prefix is kept.
+ * Tool search has no unloading: a tool the budget evicts stays in the model's context, and a call to it is
+ * answered as a call to any tool the run does not offer.
+ */
+export const openAiToolSearch: DeliveryForm = {
+  name: "OpenAI client tool search",
+  providerTools: [{ type: "provider", id: "openai.tool_search", name: TOOL_SEARCH, args }],
+  sdkTools: {
+    [TOOL_SEARCH]: {
+      type: "provider",
+      id: "openai.tool_search",
+      args,
+      inputSchema: jsonSchema({ type: "object" }),
+    },
+  },
+  systemMessages: false,
+  deliver: ({ added, sequence }: DeliveryChange): ModelMessage[] => {
+    if (added.length === 0) return [];
+    const toolCallId = `entity_tools_${sequence}`;
+    const query = added.map((t) => t.name).join(" ");
+    return [
+      {
+        role: "assistant",
+        content: [
+          {
+            type: "tool-call",
+            toolCallId,
+            toolName: TOOL_SEARCH,
+            input: { call_id: toolCallId, arguments: { query } },
+          },
+        ],
+      },
+      {
+        role: "tool",
+        content: [
+          {
+            type: "tool-result",
+            toolCallId,
+            toolName: TOOL_SEARCH,
+            output: { type: "json", value: { tools: namespaces(added) } },
+          },
+        ],
+      },
+    ];
+  },
+};
+
+/** One namespace per entity (OpenAI advises fewer than 10 functions in one), in discovery order. */
+function namespaces(tools: readonly AnyTool[]): JSONObject[] {
+  const groups = new Map<object, AnyTool[]>();
+  for (const tool of tools) {
+    const key = tool.origin?.instance ?? tool;
+    groups.set(key, [...(groups.get(key) ?? []), tool]);
+  }
+  return [...groups.values()].map((group) => {
+    const origin = group[0]!.origin;
+    return {
+      type: "namespace",
+      name: namespaceName(group),
+      description: origin
+        ? `The tools of ${origin.providerClass.name} ${origin.instanceId ?? ""}`.trim()
+        : group[0]!.description,
+      tools: group.map((tool) => ({
+        type: "function",
+        name: tool.name,
+        description: tool.description,
+        parameters: tool.inputSchema as JSONObject,
+        defer_loading: true,
+      })),
+    };
+  });
+}
+
+/**
+ * The entity's part of its tools' names (`customer_c1` of `customer_c1_getSpend`): their common prefix. A
+ * binding renamed because its natural names were another's (`1` and `"1"`) keeps its names' hash, so two
+ * entities never share a namespace.
+ */
+function namespaceName(group: readonly AnyTool[]): string {
+  const names = group.map((t) => t.name);
+  let prefix = names[0]!;
+  for (const name of names) while (!name.startsWith(prefix)) prefix = prefix.slice(0, -1);
+  const cut = prefix.lastIndexOf("_", names.length === 1 ? prefix.length - 1 : prefix.length);
+  if (cut <= 0) return names[0]!;
+  const renamed = group.some((t) => t.origin && !t.name.endsWith(`_${t.origin.methodName}`));
+  return renamed
+    ? `${prefix.slice(0, cut)}_${names[0]!.slice(names[0]!.lastIndexOf("_") + 1)}`
+    : prefix.slice(0, cut);
+}

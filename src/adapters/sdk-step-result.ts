@@ -1,0 +1,71 @@
+import { InvalidToolInputError, type LanguageModel, type ModelMessage } from "ai";
+import { MAX_INPUT_DEPTH } from "../loop/execution/input-shape.js";
+import type { ModelStepResult, ModelToolCall } from "../loop/model-port.js";
+import type { SdkToolCall } from "./step-content.js";
+
+/** The SDK's usage of a call, as ai 6 and ai 7 report it (the flat counts are ai 6's older names). */
+interface SdkUsage {
+  readonly inputTokens?: number;
+  readonly outputTokens?: number;
+  readonly inputTokenDetails?: { readonly cacheReadTokens?: number };
+  readonly outputTokenDetails?: { readonly reasoningTokens?: number };
+  readonly cachedInputTokens?: number;
+  readonly reasoningTokens?: number;
+}
+
+/** The model's id, as the provider names it. */
+export function modelIdOf(model: LanguageModel): string {
+  return typeof model === "string" ? model : model.modelId;
+}
+
+/** A step's result from the SDK's content, messages, text and usage (generate or stream alike). */
+export function stepResult(
+  content: readonly { type: string }[],
+  messages: readonly ModelMessage[],
+  text: string,
+  usage: SdkUsage,
+  tooDeep: ReadonlySet<string>,
+): ModelStepResult {
+  const toolCalls = content
+    .filter((p) => p.type === "tool-call")
+    .map((p) => toolCallOf(p as unknown as SdkToolCall, tooDeep));
+  // The SDK adds its own error results for calls it could not parse; the loop writes every result itself.
+  const responseMessages = messages.filter((m) => m.role === "assistant");
+  return {
+    responseMessages,
+    toolCalls,
+    text,
+    usage: {
+      inputTokens: usage.inputTokens,
+      outputTokens: usage.outputTokens,
+      cachedInputTokens: usage.inputTokenDetails?.cacheReadTokens ?? usage.cachedInputTokens,
+      reasoningTokens: usage.outputTokenDetails?.reasoningTokens ?? usage.reasoningTokens,
+    },
+  };
+}
+
+/** A tool call as the loop reads it: arguments too deep or refused by the SDK become an input error. */
+export function toolCallOf(part: SdkToolCall, tooDeep: ReadonlySet<string>): ModelToolCall {
+  const rejected = part.invalid === true && InvalidToolInputError.isInstance(part.error);
+  return {
+    toolCallId: part.toolCallId,
+    toolName: part.toolName,
+    ...(tooDeep.has(part.toolCallId)
+      ? { input: {}, inputError: `the arguments are nested more than ${MAX_INPUT_DEPTH} levels deep` }
+      : readInput(part.input, rejected)),
+  };
+}
+
+/**
+ * The SDK refuses both malformed JSON and JSON with `__proto__`/`constructor` keys (secure parsing) and then
+ * hands over the raw text. Tell the two apart, so the model hears which it was: plain `JSON.parse` makes such
+ * keys own properties (no pollution), and the loop rejects them by name.
+ */
+function readInput(input: unknown, rejected: boolean): { input: unknown; inputError?: string } {
+  if (!rejected || typeof input !== "string") return { input };
+  try {
+    return { input: JSON.parse(input) as unknown };
+  } catch {
+    return { input, inputError: "the arguments are not valid JSON" };
+  }
+}
