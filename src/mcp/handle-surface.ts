@@ -6,6 +6,7 @@
 import { HandleDiscovery } from "../strategies/handle-discovery.js";
 import type { ProviderResolver } from "../tools/entity-handle-bindings.js";
 import { EntityHandleCodec, type HandleKey } from "../tools/entity-handle.js";
+import { SourceNameClaims } from "../tools/same-named-classes.js";
 import type { AnyTool } from "../tools/tool.js";
 
 /** What the handle surface needs: the provider classes, the key, and how to find a provider again. */
@@ -26,7 +27,9 @@ let processCodec: EntityHandleCodec | undefined;
 export class HandleSurface {
   private readonly codec: EntityHandleCodec;
 
+  /** @throws InvalidToolProviderError when two of the classes have the same source name. */
   constructor(private readonly options: HandleSurfaceOptions) {
+    SourceNameClaims.claimAll(options.classes);
     this.codec =
       options.handleKey !== undefined
         ? new EntityHandleCodec(options.handleKey)

@@ -1,6 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { EntityToolsError, InvalidSettingError } from "../errors/entity-tools-error.js";
 import { sourceNameOf } from "../schema/schema-store.js";
+import { echoed } from "./echoed-text.js";
 import { providerIdentity } from "./provider-identity.js";
 
 /** The key handles are signed with: text (a secret from the environment) or bytes. */
@@ -96,14 +97,14 @@ export class EntityHandleCodec {
     const className = head[1]!;
     const text = body.slice(head[0].length);
     const typed = typedId(head[2] === ":", text);
-    if (!typed) return malformed(handle, `"${text}" is not an id of that form`);
+    if (!typed) return malformed(handle, `"${echoed(text)}" is not an id of that form`);
     const expected = Buffer.from(this.mac(className, typed.instanceKey), "utf8");
     if (!timingSafeEqual(expected, Buffer.from(mac, "utf8"))) {
       return {
         ok: false,
         problem: "signature",
         message:
-          `The handle "${handle}" has a signature this runner did not make: it was changed, or minted with another ` +
+          `The handle "${echoed(handle)}" has a signature this runner did not make: it was changed, or minted with another ` +
           "handleKey. Use a handle exactly as a tool result gave it",
       };
     }
@@ -136,7 +137,7 @@ function malformed(handle: string, why: string): HandleReading {
   return {
     ok: false,
     problem: "malformed",
-    message: `"${handle}" is not a handle: ${why}. ${FORM}; pass one exactly as a tool result gave it`,
+    message: `"${echoed(handle)}" is not a handle: ${why}. ${FORM}; pass one exactly as a tool result gave it`,
   };
 }
 
