@@ -96,6 +96,11 @@ export class RunSession {
   /** The schema of the run's structured output, when it has one. */
   readonly outputSchema: JsonSchema | undefined;
   readonly signal: AbortSignal | undefined;
+  /**
+   * Aborted when the run fails: a tool still running then (a conversation backend's turn timed out
+   * around it) has its `context.signal` aborted too, so its side effect can stop.
+   */
+  private readonly ended = new AbortController();
   private readonly executor: ToolCallExecutor;
   private readonly answers: FinalAnswerCheck;
   private tokens: TokenUsage = emptyUsage();
@@ -132,7 +137,7 @@ export class RunSession {
       settings: init.settings,
       strategies: init.strategies,
       middleware: init.middleware,
-      signal: init.signal,
+      signal: init.signal ? AbortSignal.any([init.signal, this.ended.signal]) : this.ended.signal,
       lost: init.lost,
     });
     this.answers = new FinalAnswerCheck(init.outputSchema, init.settings.maxOutputRepairs, init.events);
@@ -426,13 +431,15 @@ export class RunSession {
   fail(error: unknown): ToolLoopError {
     this.stopWatching();
     this.closeOpenCalls("the run ended before this call ran");
-    return withConversation(error, this.history, this.iterations, (cause) =>
+    const failure = withConversation(error, this.history, this.iterations, (cause) =>
       this.signal?.aborted
         ? new ToolLoopAbortedError(this.signal.reason ?? cause)
         : new ToolLoopError(`The run failed: ${cause instanceof Error ? cause.message : String(cause)}`, {
             cause,
           }),
     );
+    this.ended.abort(failure);
+    return failure;
   }
 
   private stopWatching(): void {
