@@ -128,7 +128,11 @@ async function chat(
   const saved = stream.result
     .then(
       (run) => run.snapshot,
-      (error: unknown) => (ToolLoopError.isInstance(error) ? error.snapshot : undefined),
+      (error: unknown) => {
+        // The page reads a masked error (the AI SDK's default text); the operator needs the cause.
+        if (!abort.signal.aborted) console.error(`web-chat: a turn of conversation ${id} failed:`, error);
+        return ToolLoopError.isInstance(error) ? error.snapshot : undefined;
+      },
     )
     .then((snapshot) => (snapshot ? turn.save(snapshot) : turn.release()))
     .catch((error: unknown) => {

@@ -24,6 +24,8 @@ export class CostLedger {
   private readonly steps: StepCost[] = [];
   private readonly providers = new Map<string, ProviderEntry>();
   private readonly owners = new Map<string, { entry: ProviderEntry; tokens: number }>();
+  /** Handles mode: a class tool's call belongs to the provider whose handle it passes. */
+  private readonly byHandle = new Map<string, ProviderEntry>();
   private offered = new Map<ProviderEntry, number>();
 
   constructor(private readonly pricing: Pricing) {}
@@ -45,7 +47,9 @@ export class CostLedger {
           };
           this.providers.set(key, entry);
         }
-        // Tools of this provider alone (a handle tool serves every instance of its class: not attributed).
+        if (event.handle !== undefined) this.byHandle.set(event.handle, entry);
+        // Tools of this provider alone (a handle tool serves every instance of its class: its definition is
+        // not attributed, its calls are, by the handle they pass).
         for (const name of event.exposedTools) {
           const tokens = event.definitionTokens[name];
           if (tokens !== undefined) this.owners.set(name, { entry, tokens });
@@ -64,7 +68,7 @@ export class CostLedger {
         break;
       case "ToolInvoked":
       case "ToolFailed": {
-        const entry = this.owners.get(event.toolName)?.entry;
+        const entry = this.owners.get(event.toolName)?.entry ?? this.handleOwner(event.input);
         if (!entry) break;
         entry.calls++;
         entry.heldResultTokens += estimateTextTokens(
@@ -75,6 +79,19 @@ export class CostLedger {
       default:
         break;
     }
+  }
+
+  /**
+   * The discovered provider whose handle a call's input passes (a handle is signed, so no other text
+   * equals it), whatever the handle property is named (`handle`, `_handle`).
+   */
+  private handleOwner(input: unknown): ProviderEntry | undefined {
+    if (this.byHandle.size === 0 || typeof input !== "object" || input === null) return undefined;
+    for (const value of Object.values(input)) {
+      const entry = typeof value === "string" ? this.byHandle.get(value) : undefined;
+      if (entry) return entry;
+    }
+    return undefined;
   }
 
   /** The cost so far. */

@@ -1,3 +1,4 @@
+import { toolFailureSummary } from "./tool-failure-summary.js";
 import type { ToolLoopEvent, ToolLoopObserver } from "./tool-loop-event.js";
 
 /** Where debug lines go: `console` fits, as do pino, winston and most loggers. */
@@ -16,7 +17,8 @@ export const STDERR_LOGGER: DebugLogger = {
 
 /**
  * An observer that logs a run's steps, tool-set changes and errors, one line each, prefixed with
- * `[entity-tools <run id>]`. Tool arguments and results are never logged (they may hold personal data).
+ * `[entity-tools <run id>]`. Tool arguments and results are never logged (they may hold personal data),
+ * nor a failed call's message (it may quote them): only the tool and the kind of failure.
  */
 export function debugLogObserver(logger: DebugLogger): ToolLoopObserver {
   return (event) => {
@@ -43,7 +45,8 @@ function lineOf(event: ToolLoopEvent): { level: keyof DebugLogger; text: string 
     case "ModelWarning":
       return { level: "warn", text: `step ${event.iteration}: ${event.message}` };
     case "ToolFailed":
-      return { level: "warn", text: `tool ${event.toolName} failed (${event.reason}): ${event.message}` };
+      // The message may quote the model's arguments: only the kind of failure is logged.
+      return { level: "warn", text: toolFailureSummary(event) };
     case "ToolProviderDiscovered":
       return info(
         `discovered ${event.providerClass.name} ${event.instanceId}: ${event.exposedTools.join(", ")}`,

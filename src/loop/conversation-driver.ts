@@ -22,6 +22,11 @@ const MAX_TRANSCRIPT_RESULT = 2_000;
  * `call_discovered_tool`.
  */
 export async function driveConversation(adapter: ConversationAdapter, session: RunSession): Promise<RunEnd> {
+  // Handles mode with its classes known up front offers every operation from the start: nothing is left
+  // for a dispatcher to reach, so none is offered; a tool that still appears (a class not known up
+  // front) restarts the thread once, as in restart mode.
+  const dispatching =
+    adapter.newTools === "dispatch" && !session.registry.all().some((t) => t.handleTarget !== undefined);
   let offered = new Set<string>();
   let conversation: Conversation | undefined;
   let stop: Exclude<StepOutcome, { type: "continue" } | { type: "final" }> | undefined;
@@ -52,7 +57,7 @@ export async function driveConversation(adapter: ConversationAdapter, session: R
     const now = session.registry.all();
     // Tools the conversation was not opened with (or was told about, in dispatch mode).
     const fresh = now.filter((t) => !offered.has(t.name));
-    if (fresh.length > 0 && adapter.newTools === "dispatch") {
+    if (fresh.length > 0 && dispatching) {
       text = `${text}\n\n${dispatchNotice(fresh)}`;
       for (const t of fresh) offered.add(t.name);
     }
@@ -62,7 +67,7 @@ export async function driveConversation(adapter: ConversationAdapter, session: R
     return {
       text,
       isError: output.type === "error-text",
-      stopTurn: stop !== undefined || (fresh.length > 0 && adapter.newTools === "restart"),
+      stopTurn: stop !== undefined || (fresh.length > 0 && adapter.newTools !== "dynamic" && !dispatching),
       ...(changed ? { tools: now } : {}),
     };
   };
@@ -79,10 +84,7 @@ export async function driveConversation(adapter: ConversationAdapter, session: R
     for (;;) {
       if (!conversation) {
         await session.refreshSources();
-        const tools =
-          adapter.newTools === "dispatch"
-            ? [...session.registry.all(), dispatcherTool]
-            : session.registry.all();
+        const tools = dispatching ? [...session.registry.all(), dispatcherTool] : session.registry.all();
         offered = new Set(tools.map((t) => t.name));
         const setup = {
           system: session.system,

@@ -51,6 +51,11 @@ export class RunSession {
   /** The schema of the run's structured output, when it has one. */
   readonly outputSchema: JsonSchema | undefined;
   readonly signal: AbortSignal | undefined;
+  /**
+   * Aborted when the run fails: a tool still running then (a conversation backend's turn timed out
+   * around it) has its `context.signal` aborted too, so its side effect can stop.
+   */
+  private readonly ended = new AbortController();
   private readonly executor: ToolCallExecutor;
   private readonly answers: FinalAnswerCheck;
   private tokens: TokenUsage = emptyUsage();
@@ -76,7 +81,7 @@ export class RunSession {
       settings: init.settings,
       strategies: init.strategies,
       middleware: init.middleware,
-      signal: init.signal,
+      signal: init.signal ? AbortSignal.any([init.signal, this.ended.signal]) : this.ended.signal,
       lost: init.lost,
     });
     this.answers = new FinalAnswerCheck(init.outputSchema, init.settings.maxOutputRepairs, init.events);
@@ -287,6 +292,7 @@ export class RunSession {
           }),
     );
     failure.snapshot = this.toSnapshot();
+    this.ended.abort(failure);
     return failure;
   }
 

@@ -7,6 +7,7 @@ import { HandleDiscovery } from "../strategies/handle-discovery.js";
 import type { ProviderResolver } from "../tools/entity-handle-bindings.js";
 import { EntityHandleCodec } from "../tools/entity-handle.js";
 import { KeyRing } from "../tools/signing-key.js";
+import { SourceNameClaims } from "../tools/same-named-classes.js";
 import type { AnyTool } from "../tools/tool.js";
 
 /** What the handle surface needs: the provider classes, the key, and how to find a provider again. */
@@ -24,7 +25,9 @@ export interface HandleSurfaceOptions {
 export class HandleSurface {
   private readonly codec: EntityHandleCodec;
 
+  /** @throws InvalidToolProviderError when two of the classes have the same source name. */
   constructor(private readonly options: HandleSurfaceOptions) {
+    SourceNameClaims.claimAll(options.classes);
     // Without a handleKey, every server of this process signs with the process's one random key, so a
     // handle minted while serving one request is accepted while serving the next (a fresh server each).
     this.codec = new EntityHandleCodec(options.keys ?? KeyRing.processWide());

@@ -32,6 +32,8 @@ export interface GeneratedSource {
   readonly request: { readonly project: string; readonly outputTypes: readonly string[] };
   /** The provider classes each tool method (`Class.method`) can return, for methods that return any. */
   readonly returns: Readonly<Record<string, readonly string[]>>;
+  /** What was generated but will not be converted at run time (a union of classes), one line each. */
+  readonly warnings: readonly string[];
 }
 
 const SYNTHETIC_PREFIX = "__EntityToolsInput_";
@@ -156,6 +158,7 @@ export function generateSchemas(options: GenerateSchemasOptions): GeneratedSourc
     hiddenFields,
     request: { project: options.project, outputTypes: options.outputTypes ?? [] },
     returns: sortKeys(returns),
+    warnings: classes.warnings,
   };
 }
 

@@ -62,6 +62,7 @@ export function main(argv: readonly string[]): number {
   try {
     const source = generateSchemas({ project: values.project, outputTypes: values.type });
     warnIfEmpty(source, values.project);
+    for (const warning of source.warnings) console.warn(`entity-tools schemas: warning: ${warning}`);
     const text = emitSchemaModule(source, values.out);
     if (values.check) return check(values.out, text);
     mkdirSync(path.dirname(values.out), { recursive: true });

@@ -15,6 +15,8 @@ export interface ClassImport {
  */
 export class SourceClasses {
   readonly imports = new Map<string, ClassImport>();
+  /** What the generation could express but not convert (a union of classes), for the CLI to print. */
+  readonly warnings: string[] = [];
 
   constructor(private readonly checker: TS.TypeChecker) {}
 

@@ -46,8 +46,10 @@ export class TypeReading {
   inputTypeOf(type: TS.Type, seen = new Set<TS.Type>()): InputType | undefined {
     if (type.isUnion()) {
       const parts = type.types.filter((t) => !(t.flags & (ts.TypeFlags.Undefined | ts.TypeFlags.Null)));
-      // `Date | string` and the like have no single target type: their JSON is passed as it is.
-      return parts.length === 1 ? this.inputTypeOf(parts[0]!, seen) : undefined;
+      // `Date | string`, `Cat | Dog` and the like have no single target type: their JSON is passed as it is.
+      if (parts.length === 1) return this.inputTypeOf(parts[0]!, seen);
+      this.warnUnconverted(type, parts);
+      return undefined;
     }
     const symbol = type.getSymbol();
     if (symbol?.name === "Date" && this.isGlobal(symbol)) return { kind: "date" };
@@ -72,6 +74,20 @@ export class TypeReading {
     if (seen.has(type)) return undefined;
     const fields = this.fieldsOf(type, new Set([...seen, type]));
     return fields ? { kind: "object", fields } : undefined;
+  }
+
+  /** A union with a class or `Date` among its members reaches the method as JSON: the CLI says so. */
+  private warnUnconverted(union: TS.Type, parts: readonly TS.Type[]): void {
+    const typed = parts.filter((part) => {
+      const symbol = part.getSymbol();
+      return symbol !== undefined && (symbol.flags & ts.SymbolFlags.Class) !== 0;
+    });
+    if (typed.length === 0) return;
+    const warning =
+      `${this.context} has the union type ${this.text(union)}: its JSON reaches the method as it is (a plain ` +
+      `object, not an instance of ${typed.map((t) => t.getSymbol()!.name).join(" or ")}). Take one class ` +
+      "(with a field that tells the kinds apart), or build the instance in the method.";
+    if (!this.classes.warnings.includes(warning)) this.classes.warnings.push(warning);
   }
 
   private fieldsOf(type: TS.Type, seen: Set<TS.Type>): Record<string, InputType> | undefined {

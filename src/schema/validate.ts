@@ -9,12 +9,28 @@ const addFormats = ((addFormatsModule as { default?: unknown }).default ?? addFo
 
 // Formats are checked (a `Date` parameter's `date-time` above all: text that is not a date is a validation
 // error, not a call with an Invalid Date); unknown formats in hand-written schemas are ignored quietly.
-const ajv = addFormats(new Ajv({ allErrors: true, strict: false, logger: false }));
+const newAjv = () => addFormats(new Ajv({ allErrors: true, strict: false, logger: false }));
 // Compiled once per schema: bound tools of one class share their schema object, and tools of different
 // classes often share a shape (no parameters, one id...), so validators are also shared by content.
-// The content cache is bounded (least recently used out first): a server whose runs each bring their own output
-// schema would otherwise keep every validator, and ajv's compiled code with it, for ever.
+// The content cache is bounded (least recently used out first): a server whose runs each bring their own
+// output schema would otherwise keep every validator for ever. Dropping a validator is not enough: an ajv
+// instance keeps every function it compiled in its code scope, which `removeSchema` does not prune. So
+// schemas are compiled in generations: an ajv compiles at most MAX_CACHED_SCHEMAS schemas, then a fresh
+// one takes over; a validator of a retired ajv is compiled again when next used, and a retired ajv is
+// garbage once the cache holds none of its validators (after at most MAX_CACHED_SCHEMAS more compiles).
 const MAX_CACHED_SCHEMAS = 500;
+
+/** One ajv and how many schemas it compiled, and how many of its validators the content cache holds. */
+interface Generation {
+  readonly ajv: Ajv;
+  compiled: number;
+  cached: number;
+}
+
+let current: Generation = { ajv: newAjv(), compiled: 0, cached: 0 };
+const generationOf = new WeakMap<ValidateFunction, Generation>();
+/** The retired generations the content cache still holds validators of. */
+const retired = new Set<Generation>();
 const byObject = new WeakMap<object, ValidateFunction>();
 const byContent = new Map<string, ValidateFunction>();
 
@@ -42,33 +58,48 @@ export function schemaProblem(schema: JsonSchema): string | undefined {
 }
 
 function validatorFor(schema: JsonSchema): ValidateFunction {
-  let validator = byObject.get(schema);
-  if (!validator) {
-    const content = JSON.stringify(schema);
-    validator = byContent.get(content);
-    if (validator) {
-      // least recently used out first: a hit moves the schema to the back of the line
-      byContent.delete(content);
-      byContent.set(content, validator);
-    } else {
-      validator = compile(schema);
-      byContent.set(content, validator);
-      if (byContent.size > MAX_CACHED_SCHEMAS) forget(byContent.keys().next().value!);
-    }
-    byObject.set(schema, validator);
+  const known = byObject.get(schema);
+  if (known && generationOf.get(known) === current) return known;
+  const content = JSON.stringify(schema);
+  let validator = byContent.get(content);
+  if (validator) {
+    // least recently used out first: a hit moves the schema to the back of the line
+    byContent.delete(content);
+    release(validator);
   }
+  if (!validator || generationOf.get(validator) !== current) validator = compile(schema);
+  byContent.set(content, validator);
+  generationOf.get(validator)!.cached++;
+  if (byContent.size > MAX_CACHED_SCHEMAS) forget(byContent.keys().next().value!);
+  byObject.set(schema, validator);
   return validator;
 }
 
 function compile(schema: JsonSchema): ValidateFunction {
-  return ajv.compile(schema);
+  if (current.compiled >= MAX_CACHED_SCHEMAS) {
+    if (current.cached > 0) retired.add(current);
+    current = { ajv: newAjv(), compiled: 0, cached: 0 };
+  }
+  const validator = current.ajv.compile(schema);
+  current.compiled++;
+  generationOf.set(validator, current);
+  return validator;
 }
 
-/** Drops a schema from the content cache and from ajv's own (which keys compiled schemas by object). */
+/** Drops a schema from the content cache, and from its ajv's own cache (which keys schemas by object). */
 function forget(content: string): void {
   const validator = byContent.get(content);
   byContent.delete(content);
-  if (validator) ajv.removeSchema(validator.schema as object);
+  if (!validator) return;
+  release(validator);
+  generationOf.get(validator)!.ajv.removeSchema(validator.schema as object);
+}
+
+/** One validator fewer in the content cache: a retired ajv with none left is let go. */
+function release(validator: ValidateFunction): void {
+  const generation = generationOf.get(validator)!;
+  generation.cached--;
+  if (generation.cached === 0) retired.delete(generation);
 }
 
 function describeError(error: ErrorObject): string {
@@ -101,4 +132,14 @@ function joinPath(path: string, key: string): string {
 /** How many validators the content cache holds (for the test that checks it stays bounded). */
 export function validatorCacheSize(): number {
   return byContent.size;
+}
+
+/**
+ * How many compiled schemas the ajv instances behind the content cache hold in their code scope (for the
+ * test that checks it stays bounded; at most twice the cache's size).
+ */
+export function compiledSchemasHeld(): number {
+  let held = current.compiled;
+  for (const generation of retired) held += generation.compiled;
+  return held;
 }

@@ -50,10 +50,13 @@ export class HandleDiscovery implements ToolInjectionStrategy {
   /**
    * The handle tools of a class in this run (the same objects every time), their names made unique in
    * the run: two classes with one prefix and method get a deterministic other name for the second.
+   *
+   * @throws InvalidToolProviderError when another class of this run has the same source name.
    */
   toolsOf(providerClass: Function): AnyTool[] {
     let tools = this.classTools.get(providerClass);
     if (!tools) {
+      this.bindings.claims.claim(providerClass); // a second class named like a known one is refused
       tools = handleToolsOf(providerClass, this.bindings).map((tool) => {
         let name = tool.name;
         for (let attempt = 1; this.taken.has(name); attempt++)

@@ -4,6 +4,7 @@ import { EntityHandleCodec, type HandleKey } from "../tools/entity-handle.js";
 import { InvalidToolProviderError } from "../tools/errors.js";
 import { extractProviders } from "../tools/extract-providers.js";
 import { providerOptionsOf } from "../tools/provider-identity.js";
+import { SourceNameClaims } from "../tools/same-named-classes.js";
 import type { AnyTool } from "../tools/tool.js";
 import { deliveredAs, type ToolDelivery } from "../tools/tool-delivery.js";
 import { HandleDiscovery } from "./handle-discovery.js";
@@ -75,12 +76,16 @@ export class ToolProviderStrategy implements ToolInjectionStrategy {
   private readonly codec: EntityHandleCodec | undefined;
   private direct: HandleDiscovery | undefined;
 
-  /** @throws InvalidToolProviderError for a class in `classes` that is not a `@ToolProvider`. */
+  /**
+   * @throws InvalidToolProviderError for a class in `classes` that is not a `@ToolProvider`, or (handles
+   * mode) that has the source name of another class in `classes`.
+   */
   constructor(private readonly options: ProviderBindingOptions = {}) {
     for (const cls of options.classes ?? [])
       if (!providerOptionsOf(cls))
         throw new InvalidToolProviderError(cls, "it is in `classes` but not decorated with @ToolProvider");
     this.binding = options.binding ?? "per-instance";
+    if (this.binding === "handles") SourceNameClaims.claimAll(options.classes ?? []);
     this.codec = this.binding === "handles" ? new EntityHandleCodec(options.handleKey) : undefined;
   }
 

@@ -1,6 +1,7 @@
 import type * as Api from "@opentelemetry/api";
 import type { Attributes, Span, Tracer } from "@opentelemetry/api";
 import type { RunScope } from "../events/run-events.js";
+import { toolFailureSummary } from "../events/tool-failure-summary.js";
 import type { ToolLoopEvent } from "../events/tool-loop-event.js";
 import type { TokenUsage } from "../events/token-usage.js";
 
@@ -160,7 +161,10 @@ export class SpanRecorder {
           );
         tool.setAttribute("error.type", event.reason);
         if (this.recordContent) tool.setAttribute("gen_ai.tool.call.result", event.message);
-        tool.setStatus({ code: this.api.SpanStatusCode.ERROR, message: event.message });
+        tool.setStatus({
+          code: this.api.SpanStatusCode.ERROR,
+          message: this.recordContent ? event.message : toolFailureSummary(event),
+        });
         tool.end();
         break;
       }

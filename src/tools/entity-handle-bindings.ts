@@ -1,7 +1,9 @@
 import { sourceNameOf } from "../schema/schema-store.js";
 import { closestNames } from "./did-you-mean.js";
+import { echoed } from "./echoed-text.js";
 import { EntityHandleError, type EntityHandleCodec, type HandleIdentity } from "./entity-handle.js";
 import { providerIdentity } from "./provider-identity.js";
+import { SourceNameClaims } from "./same-named-classes.js";
 import type { ProviderKey } from "./tool.js";
 import {
   checkResolvedProvider,
@@ -35,6 +37,8 @@ export class HandleBindings {
   constructor(
     readonly codec: EntityHandleCodec,
     private readonly resolveProvider?: ProviderResolver,
+    /** Which class holds each source name in this run (two classes named `Customer` are refused). */
+    readonly claims = new SourceNameClaims(),
   ) {}
 
   /** The live providers so far, by `className|instanceKey` (what a continued conversation re-binds). */
@@ -45,7 +49,7 @@ export class HandleBindings {
   /** Records a discovered provider as the live instance of its handle. */
   remember(instance: object): RememberedProvider {
     const { instanceKey, instanceId } = providerIdentity(instance);
-    const className = sourceNameOf(instance.constructor);
+    const className = this.claims.claim(instance.constructor);
     const key = `${className}|${instanceKey}`;
     const previous = this.live.get(key);
     this.live.set(key, instance);
@@ -63,11 +67,16 @@ export class HandleBindings {
    */
   problem(handle: unknown, providerClass: Function): string | undefined {
     const reading = this.codec.read(handle);
-    const className = sourceNameOf(providerClass);
+    let className: string;
+    try {
+      className = this.claims.claim(providerClass);
+    } catch (error) {
+      return (error as Error).message;
+    }
     if (!reading.ok) return `${reading.message}${this.suggestion(String(handle), className)}`;
     if (reading.className === className) return undefined;
     return (
-      `The handle "${reading.handle}" is of class ${reading.className}, and this tool takes handles of class ` +
+      `The handle "${echoed(reading.handle)}" is of class ${reading.className}, and this tool takes handles of class ` +
       `${className}. Call a tool of ${reading.className} with it, or pass a handle of class ${className}`
     );
   }
@@ -92,17 +101,20 @@ export class HandleBindings {
     if (!reading.ok) throw new EntityHandleError(String(handle), reading.problem, reading.message);
     const live = this.live.get(`${reading.className}|${reading.instanceKey}`);
     if (live) return live;
-    const found = await this.resolve(reading);
+    const found = await this.resolve(reading, providerClass);
     this.live.set(`${reading.className}|${reading.instanceKey}`, found);
     return found;
   }
 
-  private async resolve(reading: HandleIdentity & { readonly handle: string }): Promise<object> {
+  private async resolve(
+    reading: HandleIdentity & { readonly handle: string },
+    providerClass: Function,
+  ): Promise<object> {
     const unresolved = (why: string) =>
       new EntityHandleError(
         reading.handle,
         "unresolved",
-        `The handle "${reading.handle}" is valid, but ${reading.className} ${JSON.stringify(reading.id)} ` +
+        `The handle "${echoed(reading.handle)}" is valid, but ${reading.className} ${echoed(JSON.stringify(reading.id))} ` +
           `is not available: ${why}. Use a handle from a tool result of this run${this.suggestion(reading.handle, reading.className)}`,
       );
     if (!this.resolveProvider)
@@ -120,11 +132,15 @@ export class HandleBindings {
     }
     if (found === undefined || found === null) throw unresolved("resolveProvider returned nothing");
     try {
-      return checkResolvedProvider(found, { providerClass: reading.className, id });
+      checkResolvedProvider(found, { providerClass: reading.className, id });
     } catch (error) {
       if (error instanceof ProviderMismatchError) throw unresolved(`resolveProvider ${error.reason}`);
       throw error;
     }
+    // Same source name is not same class: another module's `Customer` must not run this tool's method.
+    if (!(found instanceof providerClass))
+      throw unresolved(`resolveProvider returned another class that is also named ${reading.className}`);
+    return found as object;
   }
 
   /** ` Did you mean …?` over this run's handles of one class, or nothing. */

@@ -1,5 +1,6 @@
 import { EntityToolsError } from "../errors/entity-tools-error.js";
 import { sourceNameOf } from "../schema/schema-store.js";
+import { echoed } from "./echoed-text.js";
 import { providerIdentity } from "./provider-identity.js";
 import { KeyRing, type SigningKeys } from "./signing-key.js";
 
@@ -101,13 +102,13 @@ export class EntityHandleCodec {
     const className = head[1]!;
     const text = body.slice(head[0].length);
     const typed = typedId(head[2] === ":", text);
-    if (!typed) return malformed(handle, `"${text}" is not an id of that form`);
+    if (!typed) return malformed(handle, `"${echoed(text)}" is not an id of that form`);
     if (!this.keys.verify(macInput(className, typed.instanceKey), mac, MAC_BYTES)) {
       return {
         ok: false,
         problem: "signature",
         message:
-          `The handle "${handle}" has a signature this runner did not make: it was changed, or minted with another ` +
+          `The handle "${echoed(handle)}" has a signature this runner did not make: it was changed, or minted with another ` +
           "handleKey. Use a handle exactly as a tool result gave it",
       };
     }
@@ -137,7 +138,7 @@ function malformed(handle: string, why: string): HandleReading {
   return {
     ok: false,
     problem: "malformed",
-    message: `"${handle}" is not a handle: ${why}. ${FORM}; pass one exactly as a tool result gave it`,
+    message: `"${echoed(handle)}" is not a handle: ${why}. ${FORM}; pass one exactly as a tool result gave it`,
   };
 }
 

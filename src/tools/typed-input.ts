@@ -9,20 +9,32 @@ import { findGeneratedClass } from "../schema/schema-store.js";
  * does not cover (`null`, an absent optional parameter) pass through.
  */
 export function toDeclaredType(value: unknown, type: InputType | undefined): unknown {
+  return convert(value, type, new Map());
+}
+
+/**
+ * Fields of the classes met on the way down, by name. The generator cuts a recursive class short (the
+ * inner `Category` of a `Category` is `{ kind: "class", name }` without fields); its fields are the
+ * outer occurrence's, so a tree is converted at every level, not only the first.
+ */
+export type KnownFields = Map<string, Readonly<Record<string, InputType>>>;
+
+function convert(value: unknown, type: InputType | undefined, known: KnownFields): unknown {
   if (type === undefined || value === undefined || value === null) return value;
   switch (type.kind) {
     case "date":
       if (typeof value === "string") return dateFrom(value);
       return typeof value === "number" ? new Date(value) : value;
     case "array":
-      return Array.isArray(value) ? value.map((item) => toDeclaredType(item, type.items)) : value;
+      return Array.isArray(value) ? value.map((item) => convert(item, type.items, known)) : value;
     case "object":
-      return isRecord(value) ? withFields({ ...value }, value, type.fields) : value;
+      return isRecord(value) ? withFields({ ...value }, value, type.fields, known) : value;
     case "class": {
       if (!isRecord(value)) return value;
       const cls = findGeneratedClass(type.name);
       if (!cls) return value; // unreachable after the run-start check; keep the validated JSON
-      return toClassInstance(cls, value, type.fields);
+      if (type.fields) known.set(type.name, type.fields);
+      return toClassInstance(cls, value, type.fields ?? known.get(type.name), known);
     }
   }
 }
@@ -48,9 +60,10 @@ export function toClassInstance(
   cls: Function,
   value: Record<string, unknown>,
   fields: Readonly<Record<string, InputType>> | undefined,
+  known: KnownFields = new Map(),
 ): unknown {
   const instance = plainToInstance(cls as ClassConstructor<object>, value) as Record<string, unknown>;
-  return fields ? withFields(instance, value, fields) : instance;
+  return fields ? withFields(instance, value, fields, known) : instance;
 }
 
 /** Sets each typed field of `target` from `source`, unless class-transformer already built it (`@Type`). */
@@ -58,10 +71,11 @@ function withFields(
   target: Record<string, unknown>,
   source: Record<string, unknown>,
   fields: Readonly<Record<string, InputType>>,
+  known: KnownFields,
 ): Record<string, unknown> {
   for (const [name, type] of Object.entries(fields)) {
     if (!Object.hasOwn(source, name) || alreadyTyped(target[name], type)) continue;
-    target[name] = toDeclaredType(source[name], type);
+    target[name] = convert(source[name], type, known);
   }
   return target;
 }

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { DefaultChatTransport, readUIMessageStream, type UIMessage } from "ai";
 import { chromium, type Browser } from "playwright-core";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { FileConversationStore } from "entity-tools";
 import { issuedCredit } from "../../examples/web-chat/chat-agent.js";
 import { startWebChat } from "../../examples/web-chat/server.js";
@@ -238,5 +238,38 @@ describe("examples/web-chat over HTTP", () => {
     page.abort();
     await response.catch(() => {});
     await gone; // times out (the test fails) if the run went on waiting for the model
+  });
+});
+
+describe("examples/web-chat over HTTP", () => {
+  it("a failed model call: the page reads the masked error, the server logs the cause", async () => {
+    const mock = await startOpenAiWireMock([
+      { status: 400, error: "the model rejected the request: context_length_exceeded" },
+    ]);
+    const logged: unknown[][] = [];
+    const spy = vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => void logged.push(args));
+    try {
+      const { url } = await start(0, {
+        env: { OPENAI_BASE_URL: mock.baseURL },
+        modelId: "m",
+        store: new FileConversationStore(scratch()),
+      });
+      const response = await fetch(`${url}/api/chat`, {
+        method: "POST",
+        body: JSON.stringify({
+          id: "c-fail",
+          messages: [{ id: "1", role: "user", parts: [{ type: "text", text: "Hi" }] }],
+        }),
+      });
+      const page = await response.text();
+      expect(page).toContain("An error occurred.");
+      expect(page).not.toContain("context_length_exceeded");
+      const line = logged.find((args) => String(args[0]).includes("conversation c-fail failed"));
+      expect(line).toBeDefined();
+      expect(String((line![1] as Error).message)).toContain("context_length_exceeded");
+    } finally {
+      spy.mockRestore();
+      await mock.close();
+    }
   });
 });

@@ -155,3 +155,44 @@ describe("usage and cost", () => {
     });
   });
 });
+
+describe("usage and cost in handles mode", () => {
+  it("a class tool's call and its result are attributed to the provider whose handle it passed", async () => {
+    const events: ToolLoopEvent[] = [];
+    const handleOf = (id: string) =>
+      events
+        .filter((e): e is ToolProviderDiscoveredEvent => e.type === "ToolProviderDiscovered")
+        .find((e) => e.instanceId === id)!.handle!;
+    const model = mockModel(
+      { ...call("findCustomers", { text: "Smith" }), usage: { inputTokens: 1_000, outputTokens: 20 } },
+      () => ({ ...call("customer_getAverageSpend", { handle: handleOf("c123") }) }),
+      { text: "46.83", usage: { inputTokens: 4_000, outputTokens: 200 } },
+    );
+    const run = await new PromptRunner({ model })
+      .withTools(new CustomerSearchTools())
+      .withToolProviderDiscovery({ binding: "handles" })
+      .withPricing(PRICES)
+      .withObserver((e) => events.push(e))
+      .run("What does John Smith spend?");
+    const result = events.find((e) => e.type === "ToolInvoked" && e.toolName === "customer_getAverageSpend");
+    const resultTokens = Math.ceil((result as { resultText: string }).resultText.length / 4);
+    expect(run.cost!.perProvider).toEqual([
+      {
+        providerClass: "Customer",
+        instanceId: "c123",
+        definitionTokens: 0,
+        calls: 1,
+        resultTokens,
+        cost: (resultTokens * 2) / 1e6,
+      },
+      {
+        providerClass: "Customer",
+        instanceId: "c456",
+        definitionTokens: 0,
+        calls: 0,
+        resultTokens: 0,
+        cost: 0,
+      },
+    ]);
+  });
+});

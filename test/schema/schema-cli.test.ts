@@ -20,7 +20,7 @@ describe("entity-tools schemas", () => {
     writeFileSync(out, "// edited\n");
     expect(main(["schemas", "--project", project, "--out", out, "--check"])).toBe(1);
     expect(error).toHaveBeenCalledWith(expect.stringContaining("is stale"));
-  }, 120_000); // two generations of a whole project
+  }, 0); // two generations of a whole project: no time limit (a loaded machine takes minutes)
 
   it("prints --help to stdout", () => {
     const log = vi.spyOn(console, "log").mockImplementation(() => {});
@@ -63,5 +63,27 @@ describe("entity-tools schemas", () => {
     expect(String(warn.mock.calls[0]?.[0])).toContain(
       "no @LlmTool method and no createObject/run output class",
     );
-  });
+  }, 0); // a generation: no time limit
+
+  it("prints the generation's warnings (a parameter typed as a union of classes)", () => {
+    vi.spyOn(console, "log").mockImplementation(() => {});
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const dir = scratchProject(
+      {
+        "src/tools.ts": `declare function LlmTool(d: string): MethodDecorator;
+export class Cat { lives!: number; }
+export class Dog { born!: Date; }
+export class Tools { @LlmTool("Pet") pet(pet: Cat | Dog): string { return ""; } }
+`,
+      },
+      "src",
+    );
+    const out = path.join(dir, "src", "generated", "tool-schemas.ts");
+    expect(main(["schemas", "--project", path.join(dir, "tsconfig.json"), "--out", out])).toBe(0);
+    expect(warn.mock.calls.map((c) => String(c[0]))).toEqual([
+      expect.stringMatching(
+        /^entity-tools schemas: warning: .*Tools\.pet parameter "pet" has the union type Cat \| Dog/,
+      ),
+    ]);
+  }, 0); // a generation: no time limit
 });

@@ -1,10 +1,10 @@
 import { ToolNotFoundError } from "../errors.js";
 import { closestNames } from "../../tools/did-you-mean.js";
+import { echoed as echo } from "../../tools/echoed-text.js";
 
 const MAX_LISTED_TOOLS = 30;
 // Names longer than any valid tool name are not worth an edit-distance search (and could make it slow).
 const MAX_MATCHED_NAME = 128;
-const MAX_ECHOED_NAME = 80;
 
 /**
  * What happens when the model calls a tool that does not exist: each such call gets an error result with
@@ -60,13 +60,6 @@ export class UnknownToolPolicy {
       .filter(Boolean)
       .join(" ");
   }
-}
-
-/** A name as the model may read it back: long ones are cut (a hostile name could be megabytes). */
-function echo(name: string): string {
-  return name.length <= MAX_ECHOED_NAME
-    ? name
-    : `${name.slice(0, MAX_ECHOED_NAME)}… (${name.length} characters)`;
 }
 
 function listed(names: readonly string[]): string {

@@ -1,0 +1,32 @@
+// `entity-tools/mcp` for `import`: the same exports as ./index.ts, loaded only after the MCP SDK loaded.
+// Static imports are linked before any code runs, so a missing `@modelcontextprotocol/server` would be
+// Node's bare ERR_MODULE_NOT_FOUND; loading it first with a dynamic import lets the error say what to
+// install, as the Claude entry does. `require` keeps ./index.ts (a CommonJS caller cannot wait for
+// top-level await), where Node's own error names the package.
+import { EntityToolsError } from "../errors/entity-tools-error.js";
+import type * as McpEntry from "./index.js";
+
+export type { McpServerOptions } from "./index.js";
+
+/** The package `entity-tools/mcp` serves MCP with (an optional peer). */
+const SERVER_PACKAGE = "@modelcontextprotocol/server";
+
+const entry: typeof McpEntry = await loadEntry();
+
+/** See {@link McpEntry.createMcpServer}. */
+export const createMcpServer = entry.createMcpServer;
+/** See {@link McpEntry.DEFAULT_LIST_TTL_MS}. */
+export const DEFAULT_LIST_TTL_MS = entry.DEFAULT_LIST_TTL_MS;
+
+async function loadEntry(): Promise<typeof McpEntry> {
+  try {
+    await import(SERVER_PACKAGE);
+  } catch (error) {
+    throw new EntityToolsError(
+      `entity-tools/mcp could not load ${SERVER_PACKAGE}: ${error instanceof Error ? error.message : String(error)}. ` +
+        `Install it with \`npm install ${SERVER_PACKAGE}\` (and \`@modelcontextprotocol/node\` to serve over HTTP).`,
+      { cause: error },
+    );
+  }
+  return import("./index.js");
+}

@@ -1,0 +1,73 @@
+// Typed input the generator cuts short or cannot type: a recursive class nested 60 levels (under the
+// 64-level argument limit) is converted at every level; a union of classes is generated with a warning
+// (its JSON reaches the method as it is), which the CLI prints.
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { LlmTool, PromptRunner, registerToolSchemas } from "entity-tools";
+import { generateSchemas, type GeneratedSource } from "../../src/schema/generate-schemas.js";
+import { call, mockModel, text, toolResultsSeenAt } from "../support/mock-model.js";
+import { scratchProject } from "../support/scratch-project.js";
+
+const SOURCE = `declare function LlmTool(d: string): MethodDecorator;
+export class Folder { name!: string; created!: Date; child?: Folder; }
+export class Cat { kind!: "cat"; lives!: number; }
+export class Dog { kind!: "dog"; born!: Date; }
+export class Tools {
+  @LlmTool("Walk a folder tree") walk(root: Folder): string { return ""; }
+  @LlmTool("Pet a pet") pet(pet: Cat | Dog): string { return ""; }
+}
+`;
+
+let generated: GeneratedSource | undefined;
+const generate = () =>
+  (generated ??= generateSchemas({
+    project: path.join(scratchProject({ "tools.ts": SOURCE }, "*.ts"), "tsconfig.json"),
+  }));
+
+// The runtime classes the generated module would import (same names, same shapes).
+class Folder {
+  name!: string;
+  created!: Date;
+  child?: Folder;
+}
+class Tools {
+  @LlmTool("Walk a folder tree")
+  walk(root: Folder): string {
+    const broken: number[] = [];
+    let level = 0;
+    for (let f: Folder | undefined = root; f; f = f.child, level++)
+      if (!(f instanceof Folder) || !(f.created instanceof Date)) broken.push(level);
+    return `${level} levels; not converted at: ${broken.length === 0 ? "none" : broken.slice(0, 3).join(", ")}`;
+  }
+}
+
+function nested(depth: number): object {
+  let folder: Record<string, unknown> = { name: `f${depth}`, created: "2026-01-01T00:00:00Z" };
+  for (let i = depth - 1; i > 0; i--)
+    folder = { name: `f${i}`, created: "2026-01-01T00:00:00Z", child: folder };
+  return folder;
+}
+
+describe("typed input the generator cuts short", () => {
+  it("a recursive class nested 60 levels: every level is an instance with a Date", async () => {
+    const source = generate();
+    registerToolSchemas({
+      tools: { "Tools.walk": source.tools["Tools.walk"]! },
+      outputs: {},
+      classes: { Folder, Tools },
+    });
+    const model = mockModel(call("walk", { root: nested(60) }), text("done"));
+    await new PromptRunner({ model }).withTools(new Tools()).run("walk");
+    expect(toolResultsSeenAt(model, 1)).toEqual(["60 levels; not converted at: none"]);
+  }, 0); // the first test generates: no time limit
+
+  it("a union of classes (Cat | Dog): generated, with a warning that says its JSON is passed as it is", () => {
+    const source = generate();
+    expect(source.tools["Tools.pet"]!.types?.pet).toBeUndefined();
+    expect(source.warnings).toEqual([
+      expect.stringMatching(
+        /Tools\.pet parameter "pet" has the union type Cat \| Dog: its JSON reaches the method as it is \(a plain object, not an instance of Cat or Dog\)/,
+      ),
+    ]);
+  });
+});
