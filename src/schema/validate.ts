@@ -1,15 +1,39 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
-import addFormatsModule from "ajv-formats";
+import type { Ajv, ErrorObject, ValidateFunction } from "ajv";
 import type { JsonSchema } from "./json-schema.js";
+import { LazyDependency } from "../lazy/lazy-dependency.js";
 
-// ajv-formats is CommonJS: its default export arrives as the module object under some loaders.
-const addFormats = ((addFormatsModule as { default?: unknown }).default ?? addFormatsModule) as (
-  a: Ajv,
-) => Ajv;
+type AjvModule = { Ajv: typeof Ajv };
+type FormatsPlugin = (ajv: Ajv) => Ajv;
 
+// ajv and ajv-formats are loaded and set up at the first validation, not at import: their load and the
+// formats' set-up are a fifth of `import("entity-tools")` otherwise, and a process that never validates
+// (a CLI that only prints `--help`) never needs them.
 // Formats are checked (a `Date` parameter's `date-time` above all: text that is not a date is a validation
 // error, not a call with an Invalid Date); unknown formats in hand-written schemas are ignored quietly.
-const ajv = addFormats(new Ajv({ allErrors: true, strict: false, logger: false }));
+const ajvModule = new LazyDependency(
+  "ajv",
+  () => import("ajv"),
+  (m) => m as AjvModule,
+);
+// ajv-formats is CommonJS: its plugin is `default` of the module, or the module itself under some loaders.
+const formatsModule = new LazyDependency(
+  "ajv-formats",
+  () => import("ajv-formats"),
+  (m) => ((m as { default?: unknown }).default ?? m) as FormatsPlugin,
+);
+let engine: Ajv | undefined;
+
+function ajv(): Ajv {
+  return (engine ??= formatsModule.get()(
+    new (ajvModule.get().Ajv)({ allErrors: true, strict: false, logger: false }),
+  ));
+}
+
+/** Loads the validator with `import()` (what a bundle needs); validating before it loads it with `require`. */
+export async function loadValidator(): Promise<void> {
+  await Promise.all([ajvModule.load(), formatsModule.load()]);
+}
+
 // Compiled once per schema: bound tools of one class share their schema object, and tools of different
 // classes often share a shape (no parameters, one id...), so validators are also shared by content.
 // The content cache is bounded (least recently used out first): a server whose runs each bring their own output
@@ -61,14 +85,14 @@ function validatorFor(schema: JsonSchema): ValidateFunction {
 }
 
 function compile(schema: JsonSchema): ValidateFunction {
-  return ajv.compile(schema);
+  return ajv().compile(schema);
 }
 
 /** Drops a schema from the content cache and from ajv's own (which keys compiled schemas by object). */
 function forget(content: string): void {
   const validator = byContent.get(content);
   byContent.delete(content);
-  if (validator) ajv.removeSchema(validator.schema as object);
+  if (validator) engine?.removeSchema(validator.schema as object);
 }
 
 function describeError(error: ErrorObject): string {
