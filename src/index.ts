@@ -3,7 +3,7 @@
  * name by name; anything not here is internal. The Codex backend is `entity-tools/codex` and the testing
  * kit `entity-tools/testing`, so importing this module never loads `node:child_process`.
  */
-import "reflect-metadata";
+import "../decorators/reflect-metadata.cjs";
 
 // Decorators
 export {
