@@ -24,13 +24,16 @@ export const classTransformer = new LazyDependency<ClassTransformerApi>(
 );
 
 /**
- * Runs `listener` with class-transformer once it is loaded: now, if it is; else when it loads, which
- * this starts (with `import()`, so nothing blocks). Whatever loads it first (a `require` from a
+ * Runs `listener` with class-transformer once it is loaded: now, if it is (by us or by the user's own
+ * import); else when it loads, which this starts (with `import()`, so nothing blocks). Whatever loads it first (a `require` from a
  * serialization included) runs the listeners before it is used.
  */
 export function whenClassTransformerLoads(listener: (api: ClassTransformerApi) => void): void {
-  if (classTransformer.loaded) {
-    listener(classTransformer.get());
+  // Already loaded (by us, or by the user's own import of it): at once, so that the user's own
+  // `instanceToPlain` right after a class definition honours the field too.
+  const loaded = classTransformer.ifInProcess();
+  if (loaded) {
+    listener(loaded);
     return;
   }
   loadedListeners.push(listener);

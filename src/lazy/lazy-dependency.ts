@@ -46,6 +46,22 @@ export class LazyDependency<T> {
     return this.settle(nodeRequire(this.specifier));
   }
 
+  /**
+   * The dependency if it is loaded, or if Node has already loaded it for someone else (the user's own
+   * `import`), which {@link get} then takes at no cost; otherwise `undefined`, and nothing is loaded.
+   */
+  ifInProcess(): T | undefined {
+    if (this.value !== undefined) return this.value;
+    nodeRequire ??= createRequire(import.meta.url);
+    let file: string;
+    try {
+      file = nodeRequire.resolve(this.specifier);
+    } catch {
+      return undefined; // not resolvable from here (a bundle): only `load` can get it
+    }
+    return nodeRequire.cache[file] ? this.get() : undefined;
+  }
+
   private settle(module: unknown): T {
     if (this.value === undefined) {
       this.value = this.make(module);
