@@ -2,6 +2,7 @@
 import os from "node:os";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { coldImport } from "./cold-import.js";
 import { discoveryInLoop, discoveryRepeatedInLoop, discoveryScaling } from "./discovery-scaling.js";
 import { longRunRows } from "./long-run.js";
 import { loopOverhead } from "./loop-overhead.js";
@@ -12,6 +13,7 @@ import { schemas } from "./schemas.js";
 import { tokens } from "./tokens.js";
 
 const rows: BenchRow[] = [
+  ...(await coldImport()),
   ...(await loopOverhead()),
   ...(await longRunRows()),
   ...(await discoveryScaling()),

@@ -143,8 +143,8 @@ export async function schemas(): Promise<BenchRow[]> {
       bench: "4 schemas",
       measure: `CLI / tsc --noEmit (TypeScript 5.9) on a 7-class consumer project importing entity-tools, ${CLI_ROUNDS} rounds`,
       value: ratio(consumer),
-      goal: "≤ 1.30",
-      met: consumer.median <= 1.3,
+      goal: "≤ 1.15", // issue 37 (it was ≤ 1.30)
+      met: consumer.median <= 1.15,
     },
     {
       bench: "4 schemas",

@@ -1,10 +1,12 @@
-import { Exclude } from "class-transformer";
+import { whenClassTransformerLoads } from "../src/lazy/class-transformer.js";
 import { DecoratorMisuseError, memberLabel } from "./decorator-misuse-error.js";
 import { isStandardCall } from "./standard-decorators.js";
 
 // Hiding goes through class-transformer's own metadata (its `@Exclude`), the one store the result
 // serializer reads: a field hidden here is dropped wherever class-transformer turns an object into JSON,
 // nested objects included. Only the way the class and field are learned differs between decorator modes.
+// class-transformer is not loaded at import: a hidden field is recorded here, and written to its metadata
+// as soon as it loads (which the first hidden field starts, and which happens before any serialization).
 
 /**
  * Keeps a field away from the model: it never appears in a tool result, an error result or a snapshot.
@@ -64,5 +66,5 @@ export function hideField(cls: Function, name: string): void {
   if (names?.has(name)) return;
   if (!names) hidden.set(cls, (names = new Set()));
   names.add(name);
-  Exclude()(cls, name);
+  whenClassTransformerLoads(({ Exclude }) => Exclude()(cls, name));
 }

@@ -1,4 +1,4 @@
-import "reflect-metadata";
+import "./reflect-metadata.cjs";
 import { DecoratorMisuseError, memberLabel } from "./decorator-misuse-error.js";
 import { LLM_TOOLS_KEY } from "./metadata-keys.js";
 import { isStandardCall, ownStandardMetadata, type StandardContext } from "./standard-decorators.js";

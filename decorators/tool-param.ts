@@ -1,4 +1,4 @@
-import "reflect-metadata";
+import "./reflect-metadata.cjs";
 import { DecoratorMisuseError, memberLabel } from "./decorator-misuse-error.js";
 import { TOOL_PARAMS_KEY } from "./metadata-keys.js";
 import { isStandardCall } from "./standard-decorators.js";

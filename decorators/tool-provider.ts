@@ -1,4 +1,4 @@
-import "reflect-metadata";
+import "./reflect-metadata.cjs";
 import { DecoratorMisuseError } from "./decorator-misuse-error.js";
 import { TOOL_PROVIDER_KEY } from "./metadata-keys.js";
 import "./standard-decorators.js";

@@ -3,7 +3,7 @@
  * name by name; anything not here is internal. The Codex backend is `entity-tools/codex` and the testing
  * kit `entity-tools/testing`, so importing this module never loads `node:child_process`.
  */
-import "reflect-metadata";
+import "../decorators/reflect-metadata.cjs";
 
 // Decorators
 export {
@@ -141,6 +141,7 @@ export type {
   LastToolCall,
   RestartRequest,
 } from "./strategies/tool-injection-strategy.js";
+export type { ToolBudgetCheck } from "./tools/tool-budget.js";
 
 // The loop's ports and settings (for adapters of other backends)
 export type {

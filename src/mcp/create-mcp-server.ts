@@ -16,6 +16,7 @@ import { RunEvents } from "../events/run-events.js";
 import type { ToolLoopObserver } from "../events/tool-loop-event.js";
 import type { ApprovalPredicate } from "../loop/approval-gate.js";
 import { dispatcherTool, dispatchNotice, unwrapDispatch } from "../loop/dispatcher-tool.js";
+import { loadRuntimeDependencies } from "../tools/runtime-dependencies.js";
 import { ToolCallExecutor } from "../loop/execution/tool-call-executor.js";
 import type { ToolMiddleware } from "../loop/execution/tool-middleware.js";
 import { resultText } from "../loop/result-text.js";
@@ -141,6 +142,7 @@ export function createMcpServer(options: McpServerOptions): Server {
 
   let calls = 0;
   server.setRequestHandler("tools/call", async (request, ctx): Promise<CallToolResult> => {
+    await loadRuntimeDependencies(); // validation and class-transformer are not loaded at import
     const stateless = modern();
     const handles = stateless ? surface?.forCall() : undefined;
     const registry = stateless ? new ToolRegistry([...plain, ...(handles?.tools ?? [])]) : session;

@@ -24,6 +24,7 @@ import type { ToolInjectionStrategy } from "../strategies/tool-injection-strateg
 import { ToolProviderStrategy, type RunDiscovery } from "../strategies/tool-provider-strategy.js";
 import { returnedProviderClasses } from "../tools/provider-classes.js";
 import type { KeyRing } from "../tools/signing-key.js";
+import { loadRuntimeDependencies } from "../tools/runtime-dependencies.js";
 import type { AnyTool } from "../tools/tool.js";
 import { checkToolSchemas } from "../tools/tool-methods.js";
 import { toolsFrom } from "../tools/tool-sources.js";
@@ -88,6 +89,7 @@ export interface RunOutcome extends RunRecord {
  * tools are those of the attempt that finished.
  */
 export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
+  await loadRuntimeDependencies(); // validation and class-transformer are not loaded at import
   const started = performance.now();
   // Checked (signature, then shape) before anything reads it, and copied: nothing the caller holds is
   // what runs, and nothing the run changes is what the caller holds.

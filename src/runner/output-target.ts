@@ -1,5 +1,5 @@
 import { EntityToolsError } from "../errors/entity-tools-error.js";
-import { plainToInstance } from "class-transformer";
+import { classTransformer } from "../lazy/class-transformer.js";
 import { findOutputSchema, findOutputType, schemaCommand } from "../schema/schema-store.js";
 import { isRecord, toClassInstance } from "../tools/typed-input.js";
 import type { JsonSchema } from "../schema/json-schema.js";
@@ -39,6 +39,6 @@ export function resolveOutput<T>(target: OutputTarget<T>): ResolvedOutput<T> {
     build: (value) =>
       type?.kind === "class" && isRecord(value)
         ? (toClassInstance(cls, value, type.fields) as T)
-        : plainToInstance(cls, value),
+        : classTransformer.get().plainToInstance(cls, value),
   };
 }

@@ -1,15 +1,34 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
-import addFormatsModule from "ajv-formats";
+import type { Ajv, ErrorObject, ValidateFunction } from "ajv";
 import type { JsonSchema } from "./json-schema.js";
+import { LazyDependency } from "../lazy/lazy-dependency.js";
 
-// ajv-formats is CommonJS: its default export arrives as the module object under some loaders.
-const addFormats = ((addFormatsModule as { default?: unknown }).default ?? addFormatsModule) as (
-  a: Ajv,
-) => Ajv;
+type AjvModule = { Ajv: typeof Ajv };
+type FormatsPlugin = (ajv: Ajv) => Ajv;
 
+// ajv and ajv-formats are loaded and set up at the first validation, not at import: their load and the
+// formats' set-up are a fifth of `import("entity-tools")` otherwise, and a process that never validates
+// (a CLI that only prints `--help`) never needs them.
 // Formats are checked (a `Date` parameter's `date-time` above all: text that is not a date is a validation
 // error, not a call with an Invalid Date); unknown formats in hand-written schemas are ignored quietly.
-const newAjv = () => addFormats(new Ajv({ allErrors: true, strict: false, logger: false }));
+const ajvModule = new LazyDependency(
+  "ajv",
+  () => import("ajv"),
+  (m) => m as AjvModule,
+);
+// ajv-formats is CommonJS: its plugin is `default` of the module, or the module itself under some loaders.
+const formatsModule = new LazyDependency(
+  "ajv-formats",
+  () => import("ajv-formats"),
+  (m) => ((m as { default?: unknown }).default ?? m) as FormatsPlugin,
+);
+const newAjv = (): Ajv =>
+  formatsModule.get()(new (ajvModule.get().Ajv)({ allErrors: true, strict: false, logger: false }));
+
+/** Loads the validator with `import()` (what a bundle needs); validating before it loads it with `require`. */
+export async function loadValidator(): Promise<void> {
+  await Promise.all([ajvModule.load(), formatsModule.load()]);
+}
+
 // Compiled once per schema: bound tools of one class share their schema object, and tools of different
 // classes often share a shape (no parameters, one id...), so validators are also shared by content.
 // The content cache is bounded (least recently used out first): a server whose runs each bring their own
@@ -22,12 +41,18 @@ const MAX_CACHED_SCHEMAS = 500;
 
 /** One ajv and how many schemas it compiled, and how many of its validators the content cache holds. */
 interface Generation {
-  readonly ajv: Ajv;
+  ajv?: Ajv;
   compiled: number;
   cached: number;
 }
 
-let current: Generation = { ajv: newAjv(), compiled: 0, cached: 0 };
+/** A generation's ajv, made when it first compiles. */
+function ajvOf(generation: Generation): Ajv {
+  return (generation.ajv ??= newAjv());
+}
+
+// The first generation's ajv is made on first use, so importing the package loads no validator.
+let current: Generation = { compiled: 0, cached: 0 };
 const generationOf = new WeakMap<ValidateFunction, Generation>();
 /** The retired generations the content cache still holds validators of. */
 const retired = new Set<Generation>();
@@ -78,9 +103,9 @@ function validatorFor(schema: JsonSchema): ValidateFunction {
 function compile(schema: JsonSchema): ValidateFunction {
   if (current.compiled >= MAX_CACHED_SCHEMAS) {
     if (current.cached > 0) retired.add(current);
-    current = { ajv: newAjv(), compiled: 0, cached: 0 };
+    current = { compiled: 0, cached: 0 };
   }
-  const validator = current.ajv.compile(schema);
+  const validator = ajvOf(current).compile(schema);
   current.compiled++;
   generationOf.set(validator, current);
   return validator;
@@ -92,7 +117,7 @@ function forget(content: string): void {
   byContent.delete(content);
   if (!validator) return;
   release(validator);
-  generationOf.get(validator)!.ajv.removeSchema(validator.schema as object);
+  generationOf.get(validator)!.ajv?.removeSchema(validator.schema as object);
 }
 
 /** One validator fewer in the content cache: a retired ajv with none left is let go. */

@@ -1,5 +1,6 @@
 import type { ModelMessage } from "ai";
 import type { AnyTool } from "../tools/tool.js";
+import type { ToolBudgetCheck } from "../tools/tool-budget.js";
 
 /** The tool call a strategy is asked about. */
 export interface LastToolCall {
@@ -18,6 +19,13 @@ export interface ToolInjectionContext {
   readonly lastToolCall: LastToolCall;
   /** The iteration (1-based) whose tool call this is. */
   readonly iterationCount: number;
+  /**
+   * The run's tool budget (`maxInjectedTools`, `maxInjectedTokens`): a strategy that finds many entities
+   * can stop building tools at the first one it would skip, and say how many it left out in
+   * {@link ToolInjectionResult.unbound}. Absent where no budget applies; a strategy may ignore it (the
+   * budget still skips what does not fit).
+   */
+  readonly toolBudget?: ToolBudgetCheck;
 }
 
 /**
@@ -53,6 +61,11 @@ export interface ToolInjectionResult {
   readonly notices?: readonly string[];
   readonly restart?: RestartRequest;
   readonly discovered?: readonly DiscoveredProvider[];
+  /**
+   * Entities (providers) of the result after those in `add` for which no tools were built, because
+   * `toolBudget` said they would not fit. The model's notice counts them with the skipped ones.
+   */
+  readonly unbound?: number;
 }
 
 /** Decides, after every successful tool call, which tools to add or remove before the next model call. */

@@ -123,13 +123,19 @@ export class ToolProviderStrategy implements ToolInjectionStrategy {
       const why = error instanceof Error ? error.message : String(error);
       return { notices: [`The result could not be searched for entities (${why}); no tools were added.`] };
     }
-    for (const provider of providers) {
+    const budget = context.toolBudget;
+    for (let i = 0; i < providers.length; i++) {
       try {
-        add.push(...deliveredAs(bindProviderTools(provider), this.options.delivery));
+        for (const tool of deliveredAs(bindProviderTools(providers[i]!), this.options.delivery))
+          add.push(tool);
       } catch (error) {
         if (!(error instanceof InvalidToolProviderError)) throw error;
         notices.push(`${error.message}; no tools were added for it.`);
       }
+      // The budget binds leading entities only: once this one does not fit, none after it would. Their
+      // tools are not built (binding 100 000 providers to keep 32 was nearly all of such a step).
+      if (budget && i + 1 < providers.length && !budget.fits(add))
+        return { add, notices, unbound: providers.length - i - 1 };
     }
     return { add, notices };
   }

@@ -1,4 +1,4 @@
-import { instanceToPlain } from "class-transformer";
+import { classTransformer } from "../lazy/class-transformer.js";
 
 /** Options of {@link serializeToolResult}. */
 export interface SerializeOptions {
@@ -133,7 +133,7 @@ function binarySummary(value: object): string | undefined {
 /** A class instance as class-transformer exposes it (`@Exclude`, `@Expose`, `@Transform` honoured). */
 function classToPlain(instance: object): unknown {
   try {
-    return instanceToPlain(instance, { enableCircularCheck: true });
+    return classTransformer.get().instanceToPlain(instance, { enableCircularCheck: true });
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
     throw new Error(`class-transformer could not read a ${instance.constructor?.name ?? "value"}: ${why}`, {

@@ -27,7 +27,7 @@ export interface BudgetSplit {
  * - What is admitted makes room by dropping the least recently used injected tools of earlier additions
  *   (see `ToolRegistry`); an addition never drops its own tools, so repeating it binds the same ones.
  */
-export class ToolBudget {
+export class ToolBudget implements ToolBudgetCheck {
   constructor(private readonly limits: ToolBudgetLimits) {}
 
   /** A running total of held tools, measured against this budget. */
@@ -35,8 +35,22 @@ export class ToolBudget {
     return new BudgetLoad(this.limits);
   }
 
+  // The last array `fits` measured: a strategy asks again after each entity it pushes to one array, so
+  // only the tools pushed since are added (asking from the start each time was quadratic in the budget).
+  private measured: { tools: readonly AnyTool[]; counted: number; load: BudgetLoad } | undefined;
+
+  /** Whether {@link admit} takes all of `tools` (an array only grown by `push` is measured once). */
+  fits(tools: readonly AnyTool[]): boolean {
+    let m = this.measured;
+    if (!m || m.tools !== tools || m.counted > tools.length)
+      m = this.measured = { tools, counted: 0, load: this.load() };
+    while (m.counted < tools.length) m.load.add(tools[m.counted++]!);
+    return !m.load.over();
+  }
+
   /** The leading entities of `tools` that fit the budget together, and the rest. */
   admit(tools: readonly AnyTool[]): BudgetSplit {
+    this.measured = undefined; // the addition `fits` measured is now added: it need not be kept
     const load = this.load();
     let taken = 0;
     for (const end of entityEnds(tools)) {
@@ -49,6 +63,17 @@ export class ToolBudget {
     }
     return { admitted: tools.slice(0, taken), skipped: tools.slice(taken) };
   }
+}
+
+/**
+ * What a strategy may ask of the run's tool budget before it builds tools: whether an addition would be
+ * bound whole. A strategy that finds many entities can stop building at the first one that does not fit
+ * (the budget would skip it and every one after it) and report how many it left out
+ * (`ToolInjectionResult.unbound`).
+ */
+export interface ToolBudgetCheck {
+  /** Whether adding `tools` (one addition, in this order) binds them all. */
+  fits(tools: readonly AnyTool[]): boolean;
 }
 
 /** How much of the budget a set of tools uses. */

@@ -1,5 +1,5 @@
 import type { AnyTool } from "./tool.js";
-import { ToolBudget, type BudgetLoad, type ToolBudgetLimits } from "./tool-budget.js";
+import { ToolBudget, type BudgetLoad, type ToolBudgetCheck, type ToolBudgetLimits } from "./tool-budget.js";
 import { toolMethodOf } from "./tool-methods.js";
 import { disambiguatedToolName } from "./tool-names.js";
 
@@ -69,6 +69,11 @@ export class ToolRegistry {
       this.tools.set(tool.name, tool);
       this.permanent.add(tool.name);
     }
+  }
+
+  /** The budget of its injected tools, for a strategy to check an addition against before building it. */
+  get toolBudget(): ToolBudgetCheck {
+    return this.budget;
   }
 
   /** Every tool, in the order it first arrived (the same frozen array until the registry changes). */

@@ -1,4 +1,5 @@
-import { plainToInstance, type ClassConstructor } from "class-transformer";
+import type { ClassConstructor } from "class-transformer";
+import { classTransformer } from "../lazy/class-transformer.js";
 import type { InputType } from "../schema/generated-schemas.js";
 import { findGeneratedClass } from "../schema/schema-store.js";
 
@@ -62,7 +63,10 @@ export function toClassInstance(
   fields: Readonly<Record<string, InputType>> | undefined,
   known: KnownFields = new Map(),
 ): unknown {
-  const instance = plainToInstance(cls as ClassConstructor<object>, value) as Record<string, unknown>;
+  const instance = classTransformer.get().plainToInstance(cls as ClassConstructor<object>, value) as Record<
+    string,
+    unknown
+  >;
   return fields ? withFields(instance, value, fields, known) : instance;
 }
 

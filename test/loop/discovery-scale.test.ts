@@ -2,7 +2,7 @@
 // rule says (the first entities, whole) and reads how many were left out. Nothing on the way spreads
 // an unbounded array into a call (that overflowed the stack at about 45 000).
 import { describe, expect, it } from "vitest";
-import { defineTool, LlmTool, ToolProvider, type ToolLoopEvent } from "entity-tools";
+import { defineTool, LlmTool, ToolProvider, ToolProviderStrategy, type ToolLoopEvent } from "entity-tools";
 import { FakePromptRunner } from "entity-tools/testing";
 
 @ToolProvider({ prefix: "node" })
@@ -56,5 +56,29 @@ describe("one result with 100 000 providers", () => {
     expect(run.injectedTools).toHaveLength(2 * COUNT);
     expect(discovered).toHaveLength(COUNT);
     expect(fake.callsAt(2)[0]!.resultText).toBe("node n99999");
+  });
+
+  it("the strategy builds tools only for what the budget can bind, and says how many it left out", () => {
+    const context = (toolBudget?: { fits(tools: readonly unknown[]): boolean }) => ({
+      conversationHistory: [],
+      currentTools: [],
+      lastToolCall: { toolName: "listNodes", toolInput: {}, result: "", resultObject: nodes },
+      iterationCount: 1,
+      ...(toolBudget ? { toolBudget } : {}),
+    });
+    const asked: number[] = [];
+    const room = { fits: (tools: readonly unknown[]) => (asked.push(tools.length), tools.length <= 64) };
+    const seen = new ToolProviderStrategy().evaluateToolResult(context(room)) as {
+      add: readonly { name: string }[];
+      unbound: number;
+    };
+    // 33 providers built (the 33rd is the first that does not fit; the budget skips it), not 100 000
+    expect(seen.add).toHaveLength(66);
+    expect(seen.unbound).toBe(COUNT - 33);
+    expect(asked).toHaveLength(33);
+    // a caller that passes no budget (the old shape) gets every provider's tools
+    const all = new ToolProviderStrategy().evaluateToolResult(context()) as { add: readonly unknown[] };
+    expect(all.add).toHaveLength(2 * COUNT);
+    expect(all).not.toHaveProperty("unbound");
   });
 });

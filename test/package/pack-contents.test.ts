@@ -33,6 +33,6 @@ describe("the packed package", () => {
     );
     expect(stray).toEqual([]);
     const map = JSON.parse(readFileSync("dist/src/index.js.map", "utf8")) as { sourcesContent?: string[] };
-    expect(map.sourcesContent?.[0]).toContain('import "reflect-metadata";');
+    expect(map.sourcesContent?.[0]).toContain('import "../decorators/reflect-metadata.cjs";');
   });
 });

@@ -221,6 +221,22 @@ describe("the built package, imported by its own name (npm test builds first)", 
     expect(JSON.parse(stdout)).toEqual({ core: false, entry: false, used: true });
   });
 
+  it("importing entity-tools loads neither ajv nor class-transformer: a run loads them before its first call", async () => {
+    // What `require` has loaded: ajv and class-transformer are CommonJS, so an import of them shows here too.
+    const script = `const { createRequire } = await import("node:module");
+      const core = await import("entity-tools");
+      const loaded = () => Object.keys(createRequire(import.meta.url).cache)
+        .map((file) => /node_modules\\/(ajv|ajv-formats|class-transformer)\\//.exec(file)?.[1]).filter(Boolean);
+      const atImport = [...new Set(loaded())];
+      await new core.PromptRunner({ model: "unused" }).run("q").catch(() => undefined);
+      console.log(JSON.stringify({ atImport, afterRun: [...new Set(loaded())].sort() }));`;
+    const { stdout } = await run(process.execPath, ["--input-type=module", "-e", script]);
+    expect(JSON.parse(stdout)).toEqual({
+      atImport: [],
+      afterRun: ["ajv", "ajv-formats", "class-transformer"],
+    });
+  });
+
   it("ships the schema CLI as the entity-tools bin", async () => {
     const { stdout } = await run(process.execPath, ["dist/src/schema/cli.js", "--help"]);
     expect(stdout).toContain("Usage: entity-tools schemas --project tsconfig.json");

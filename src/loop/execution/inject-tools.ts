@@ -63,7 +63,9 @@ export class ToolInjector {
       if (delta.add && delta.add.length > 0) {
         const outcome = this.registry.add(delta.add);
         this.report(outcome, trigger.toolName);
-        if (outcome.skipped.length > 0) notices.push(skippedNotice(delta.add, outcome.skipped));
+        const unbound = delta.unbound ?? 0;
+        if (outcome.skipped.length > 0 || unbound > 0)
+          notices.push(skippedNotice(delta.add, outcome.skipped, unbound));
         if (outcome.evicted.length > 0) notices.push(evictionNotice(outcome.evicted));
       }
       if (delta.discovered && delta.discovered.length > 0) this.reportHandles(delta.discovered);
@@ -97,6 +99,7 @@ export class ToolInjector {
             resultObject: trigger.value,
           },
           iterationCount: trigger.iteration,
+          toolBudget: this.registry.toolBudget,
         }),
       );
       return await untilAborted(evaluation, this.signal);
@@ -164,14 +167,14 @@ export class ToolInjector {
  * got tools, how many did not, and how to reach those (the same call again binds the same first ones).
  * The budget admits a leading part of what was requested, so the bound ones are the first ones.
  */
-function skippedNotice(requested: readonly AnyTool[], skipped: readonly AnyTool[]): string {
+function skippedNotice(requested: readonly AnyTool[], skipped: readonly AnyTool[], unbound: number): string {
   const bound = requested.slice(0, requested.length - skipped.length);
   const boundCount = entityCount(bound);
-  const others = entityCount(requested) - boundCount;
+  const others = entityCount(requested) + unbound - boundCount;
   // An entity larger than the whole budget, when first, is bound in part.
   const partly = boundCount + entityCount(skipped) > entityCount(requested);
   return (
-    `Tool budget reached: of this result's ${counted(requested)}, only the first ${boundCount} ` +
+    `Tool budget reached: of this result's ${counted(requested, unbound)}, only the first ${boundCount} ` +
     `got tools (${bound.length} tool${bound.length === 1 ? "" : "s"}${partly ? ", not all of its own" : ""})` +
     `${others > 0 ? `; the other ${others} did not` : ""}. Calling the same tool again binds the same ` +
     "first ones. To reach one of the others, call a tool that returns fewer results with it among the " +
@@ -180,8 +183,8 @@ function skippedNotice(requested: readonly AnyTool[], skipped: readonly AnyTool[
 }
 
 /** "3 entities" (provider instances), or "3 items" when some tools have no provider. */
-function counted(tools: readonly AnyTool[]): string {
-  const count = entityCount(tools);
+function counted(tools: readonly AnyTool[], unbound: number): string {
+  const count = entityCount(tools) + unbound;
   if (tools.every((t) => t.origin?.instanceId !== undefined))
     return `${count} ${count === 1 ? "entity" : "entities"}`;
   return `${count} ${count === 1 ? "item" : "items"}`;
