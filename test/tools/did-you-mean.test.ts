@@ -17,7 +17,7 @@ const longId = (i: number) => `${String(i).padStart(4, "0")}-${"x".repeat(10_000
 
 describe("the closest-name suggestion does bounded work", () => {
   it("a 20 kB junk text against 1 000 live 10 kB handles: at most 64 × 64 steps per handle", () => {
-    const codec = new EntityHandleCodec("k");
+    const codec = new EntityHandleCodec("a-handle-key-of-16-bytes");
     const handles = Array.from({ length: 1000 }, (_, i) => codec.handleOf(new Doc(longId(i))));
     const work = { cells: 0 };
     closestNames("j".repeat(20_000), handles, 3, work);
@@ -25,7 +25,7 @@ describe("the closest-name suggestion does bounded work", () => {
   });
 
   it("six providers with 10 kB ids: a mistyped handle still gets its suggestion, within the same bound", () => {
-    const codec = new EntityHandleCodec("k");
+    const codec = new EntityHandleCodec("a-handle-key-of-16-bytes");
     const handles = Array.from({ length: 6 }, (_, i) => codec.handleOf(new Doc(longId(i))));
     const work = { cells: 0 };
     const wrong = `${handles[2]!.slice(0, -1)}A`;
@@ -34,7 +34,7 @@ describe("the closest-name suggestion does bounded work", () => {
   });
 
   it("a 20 kB wrong handle is quoted cut, with its length, in the message the model reads", () => {
-    const codec = new EntityHandleCodec("k");
+    const codec = new EntityHandleCodec("a-handle-key-of-16-bytes");
     const bindings = new HandleBindings(codec);
     const [read] = handleToolsOf(Doc, bindings);
     for (let i = 0; i < 1000; i++) bindings.remember(new Doc(longId(i)));

@@ -63,7 +63,7 @@ describe("two provider classes with the same source name, in handles mode", () =
 
   it("the second one discovered gets no handle: the model is told, and no call reaches the other class", async () => {
     ran.length = 0;
-    const codec = new EntityHandleCodec("k");
+    const codec = new EntityHandleCodec("a-handle-key-of-16-bytes");
     const crmHandle = codec.handleOf(new crm("c1"));
     const model = mockModel(
       call("find", {}),
@@ -73,7 +73,7 @@ describe("two provider classes with the same source name, in handles mode", () =
     );
     const result = await new PromptRunner({ model })
       .withTools(new Directory())
-      .withToolProviderDiscovery({ binding: "handles", handleKey: "k" })
+      .withToolProviderDiscovery({ binding: "handles", handleKey: "a-handle-key-of-16-bytes" })
       .run("close c1 in billing");
     expect(toolResultsSeenAt(model, 1)[0]).toContain(
       "Cannot expose tools of Customer: another @ToolProvider class is also named Customer",
@@ -87,15 +87,15 @@ describe("two provider classes with the same source name, in handles mode", () =
   });
 
   it("handle tools of a same-named class on one bindings object refuse every handle", () => {
-    const bindings = new HandleBindings(new EntityHandleCodec("k"));
+    const bindings = new HandleBindings(new EntityHandleCodec("a-handle-key-of-16-bytes"));
     const { handle } = bindings.remember(new crm("c1"));
     const [close] = handleToolsOf(billing, bindings);
     expect(close!.checkInput!({ handle })).toContain("another @ToolProvider class is also named Customer");
   });
 
   it("resolveProvider answering with the other same-named class is refused", async () => {
-    const handle = new EntityHandleCodec("k").handleOf(new billing("c9"));
-    const bindings = new HandleBindings(new EntityHandleCodec("k"), () => new crm("c9"));
+    const handle = new EntityHandleCodec("a-handle-key-of-16-bytes").handleOf(new billing("c9"));
+    const bindings = new HandleBindings(new EntityHandleCodec("a-handle-key-of-16-bytes"), () => new crm("c9"));
     const [close] = handleToolsOf(billing, bindings);
     await expect(bindings.bind(handle, billing)).rejects.toThrow(
       "resolveProvider returned another class that is also named Customer",
