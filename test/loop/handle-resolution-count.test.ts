@@ -81,7 +81,9 @@ describe("resolveProvider on Codex (fake app server)", () => {
       command: process.execPath,
       args: [path.resolve("test/support/fake-app-server.mjs")],
       env: {
-        FAKE_APP_SERVER: JSON.stringify({ toolCalls: [{ tool: "customer_getAverageSpend", arguments: { handle } }] }),
+        FAKE_APP_SERVER: JSON.stringify({
+          toolCalls: [{ tool: "customer_getAverageSpend", arguments: { handle } }],
+        }),
       },
     });
     const run = await new PromptRunner({ adapter })

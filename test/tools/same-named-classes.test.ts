@@ -95,7 +95,10 @@ describe("two provider classes with the same source name, in handles mode", () =
 
   it("resolveProvider answering with the other same-named class is refused", async () => {
     const handle = new EntityHandleCodec("a-handle-key-of-16-bytes").handleOf(new billing("c9"));
-    const bindings = new HandleBindings(new EntityHandleCodec("a-handle-key-of-16-bytes"), () => new crm("c9"));
+    const bindings = new HandleBindings(
+      new EntityHandleCodec("a-handle-key-of-16-bytes"),
+      () => new crm("c9"),
+    );
     const [close] = handleToolsOf(billing, bindings);
     await expect(bindings.bind(handle, billing)).rejects.toThrow(
       "resolveProvider returned another class that is also named Customer",
