@@ -19,6 +19,8 @@ import { guardDeepArguments } from "./deep-arguments-guard.js";
 import { checkModelSettings, stepTimeoutMs, type AiSdkAdapterSettings } from "./model-settings.js";
 import { sdkInternals, type SdkInternals } from "./sdk-internals.js";
 import { gatherStream } from "./provider-stream.js";
+import { providerMediaTypes } from "./provider-media-types.js";
+import type { ToolResultMediaTypes } from "../loop/media-types.js";
 import { parseToolCall, readStepContent, type SdkToolCall } from "./step-content.js";
 import { toProviderTools, toSdkTools, type ProviderTools } from "./tool-definitions.js";
 import type {
@@ -47,6 +49,7 @@ export type { AiSdkAdapterSettings } from "./model-settings.js";
  */
 export class AiSdkAdapter implements ModelAdapter {
   readonly supportsDynamicTools = true;
+  readonly toolResultMediaTypes: ToolResultMediaTypes | undefined;
   private readonly prompts = new ConvertedPromptCache();
   private readonly settings: AiSdkAdapterSettings;
   /** Why later steps go through the SDK (the internals failed their check), until it has been reported. */
@@ -58,6 +61,7 @@ export class AiSdkAdapter implements ModelAdapter {
     settings: AiSdkAdapterSettings = {},
   ) {
     this.settings = checkModelSettings(settings);
+    this.toolResultMediaTypes = providerMediaTypes(model);
   }
 
   async step(original: ModelStepRequest): Promise<ModelStepResult> {

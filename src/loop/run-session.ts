@@ -21,6 +21,7 @@ import type { RunSettings } from "./run-settings.js";
 import type { PausedCalls, RunEnd, StepOutcome, ToolCallsOutcome } from "./step-outcome.js";
 import type { DynamicToolSource } from "./tool-source-port.js";
 import { listSource } from "./list-source.js";
+import type { ToolResultMediaTypes } from "./media-types.js";
 import { markRunHistory } from "./run-history.js";
 import { outputInstruction } from "./structured-output.js";
 import { untilAborted } from "./until-aborted.js";
@@ -53,6 +54,8 @@ export interface RunSessionInit {
    * calls are answered (those still undecided are not run: the conversation went on without a decision).
    */
   readonly followUp?: readonly ModelMessage[];
+  /** The media the backend's model takes in a tool result (the adapter's `toolResultMediaTypes`). */
+  readonly toolResultMediaTypes?: ToolResultMediaTypes;
 }
 
 /** A dynamic source and the tools it had when the run started. */
@@ -134,6 +137,7 @@ export class RunSession {
       middleware: init.middleware,
       signal: init.signal,
       lost: init.lost,
+      mediaTypes: init.toolResultMediaTypes,
     });
     this.answers = new FinalAnswerCheck(init.outputSchema, init.settings.maxOutputRepairs, init.events);
     this.gate = init.approvals ?? new ApprovalGate(undefined);

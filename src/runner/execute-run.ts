@@ -220,6 +220,7 @@ async function runAttempts(setup: RunSetup, resume: CheckedResume | undefined): 
       signal: setup.signal,
       events: setup.events,
       approvals: gate,
+      toolResultMediaTypes: setup.adapter.toolResultMediaTypes,
       ...resumed,
     });
     const snapshotOf = (paused?: PausedCalls): RunSnapshot => {
