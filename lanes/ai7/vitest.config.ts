@@ -15,6 +15,7 @@ export default defineConfig({
       { find: /^ai\/internal$/, replacement: lane("ai/dist/internal/index.js") },
       { find: /^@ai-sdk\/provider$/, replacement: lane("@ai-sdk/provider/dist/index.js") },
       { find: /^@ai-sdk\/openai$/, replacement: lane("@ai-sdk/openai/dist/index.js") },
+      { find: /^@ai-sdk\/anthropic$/, replacement: lane("@ai-sdk/anthropic/dist/index.js") },
       ...packageAliases,
     ],
   },
