@@ -20,6 +20,9 @@ import { resolveToolCall } from "../loop/execution/resolve-tool-call.js";
 import { ToolCallExecutor } from "../loop/execution/tool-call-executor.js";
 import type { ToolMiddleware } from "../loop/execution/tool-middleware.js";
 import { resultText } from "../loop/result-text.js";
+import { partsOfOutput } from "../loop/content-output.js";
+import { mcpContentBlocks } from "../loop/mcp-content-blocks.js";
+import type { ToolContentPart } from "../tools/tool-content.js";
 import { DEFAULT_RUN_SETTINGS, withSettings } from "../loop/run-settings.js";
 import type { ToolInjectionStrategy } from "../strategies/tool-injection-strategy.js";
 import { ToolProviderStrategy } from "../strategies/tool-provider-strategy.js";
@@ -180,10 +183,13 @@ export function createMcpServer(options: McpServerOptions): Server {
     const before = registry.size;
     let text: string;
     let isError: boolean;
+    let parts: ToolContentPart[] | undefined;
     try {
       const { part } = await executor.execute(call, iteration, []);
       isError = part.output.type === "error-text";
       text = resultText(part.output);
+      // Media (a provider tool's picture or file) goes out as MCP image/audio/resource blocks.
+      if (part.output.type === "content") parts = partsOfOutput(part.output);
     } catch {
       // Only cancellation ends a call this way; a failing strategy is reported the same.
       isError = true;
@@ -193,10 +199,13 @@ export function createMcpServer(options: McpServerOptions): Server {
     }
     if (!stateless) {
       const fresh = executor.injected;
-      if (fresh.length > 0 && options.dispatch) text = `${text}\n\n${dispatchNotice(fresh)}`;
+      if (fresh.length > 0 && options.dispatch) {
+        text = `${text}\n\n${dispatchNotice(fresh)}`;
+        parts?.push({ type: "text", text: dispatchNotice(fresh) });
+      }
       if (fresh.length > 0 || registry.size !== before) await server.sendToolListChanged().catch(() => {});
     }
-    return { content: [{ type: "text", text }], isError };
+    return { content: parts ? mcpContentBlocks(parts) : [{ type: "text", text }], isError };
   });
   return server;
 }
