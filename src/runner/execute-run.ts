@@ -48,6 +48,7 @@ import {
   type ProviderResolver,
 } from "./restore-tools.js";
 import { ToolSourceClashError } from "./tool-source-clash-error.js";
+import type { ToolResultMediaTypes } from "../loop/media-types.js";
 
 /** A sectioned system prompt and its parameters. */
 export interface TemplatePrompt {
@@ -79,6 +80,8 @@ export interface RunSetup {
   readonly listener?: StepListener;
   /** Keys that sign every snapshot and that a snapshot read back must verify against (first one signs). */
   readonly snapshotKeys?: readonly Buffer[];
+  /** The media the model takes in a tool result, in place of the adapter's `toolResultMediaTypes`. */
+  readonly toolResultMediaTypes?: ToolResultMediaTypes;
 }
 
 /** What a resumed run starts from. */
@@ -220,7 +223,7 @@ async function runAttempts(setup: RunSetup, resume: CheckedResume | undefined): 
       signal: setup.signal,
       events: setup.events,
       approvals: gate,
-      toolResultMediaTypes: setup.adapter.toolResultMediaTypes,
+      toolResultMediaTypes: setup.toolResultMediaTypes ?? setup.adapter.toolResultMediaTypes,
       ...resumed,
     });
     const snapshotOf = (paused?: PausedCalls): RunSnapshot => {

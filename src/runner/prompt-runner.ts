@@ -20,6 +20,7 @@ import type { ApprovalDecision, ApprovalPredicate } from "../loop/approval-gate.
 import { DEFAULT_RUN_SETTINGS, withSettings, type RunSettings } from "../loop/run-settings.js";
 import type { RunSnapshot } from "../loop/run-snapshot.js";
 import { snapshotKeys, type SnapshotKey } from "../loop/snapshot-codec.js";
+import type { ToolResultMediaTypes } from "../loop/media-types.js";
 import type { ToolInjectionStrategy } from "../strategies/tool-injection-strategy.js";
 import { ToolProviderStrategy, type ProviderBindingOptions } from "../strategies/tool-provider-strategy.js";
 import type { AnyTool } from "../tools/tool.js";
@@ -107,6 +108,8 @@ export interface RunnerConfig {
   readonly logger?: DebugLogger;
   /** Keys that sign snapshots and verify those read back (the first signs). */
   readonly snapshotKeys?: readonly Buffer[];
+  /** The media the model takes in a tool result, in place of what the backend declares. */
+  readonly toolResultMediaTypes?: ToolResultMediaTypes;
 }
 
 export const DEFAULT_MAX_ITERATIONS = DEFAULT_RUN_SETTINGS.maxIterations;
@@ -287,6 +290,15 @@ export class PromptRunner {
    */
   withMaxResultMediaBytes(bytes: number): this {
     return this.withSetting({ maxResultMediaBytes: bytes });
+  }
+
+  /**
+   * The media the model takes in a tool result (`["image/png", "image/jpeg"]`; `[]` for text only), in place
+   * of what the backend declares: for an AI SDK provider this library does not know. Other media parts
+   * reach the model as a text description, with a `ModelWarning`.
+   */
+  withToolResultMediaTypes(types: ToolResultMediaTypes): this {
+    return this.derive({ toolResultMediaTypes: [...types] });
   }
 
   /**
