@@ -5,6 +5,8 @@ import { EntityToolsError } from "../errors/entity-tools-error.js";
  * the stored conversation is at `actualVersion`, not the `expectedVersion` this write was based on.
  */
 export class ConversationConflictError extends EntityToolsError {
+  static override readonly errorName: string = "ConversationConflictError";
+
   constructor(
     readonly conversationId: string,
     readonly expectedVersion: number | undefined,
@@ -20,6 +22,8 @@ export class ConversationConflictError extends EntityToolsError {
 
 /** A conversation id a store cannot keep: empty, or too long. */
 export class InvalidConversationIdError extends EntityToolsError {
+  static override readonly errorName: string = "InvalidConversationIdError";
+
   constructor(
     readonly conversationId: string,
     readonly reason: string,

@@ -195,7 +195,9 @@ async function runAttempts(setup: RunSetup, resume: CheckedResume | undefined): 
   for (let restarts = 0; ; restarts++) {
     const disclosure = disclosureFor(setup, store);
     const ownTools = disclosure ? toolsFrom(disclosure.initialTools(), setup.tools) : setup.tools;
-    const sources = await listSources(setup.sources, ownTools, setup.signal, setup.events);
+    const sources = await listSources(setup.sources, ownTools, setup.signal, setup.events).catch(
+      (error: unknown) => Promise.reject(beforeFirstStep(error, setup, resume, total.iterations)),
+    );
     const listed = [...ownTools, ...sources.flatMap((s) => s.tools)];
     discoveries ??= startDiscovery(setup.strategies, listed, withLive(resume?.live, resume?.resolveProvider));
     const tools = [...listed, ...discoveries.flatMap((d) => d.tools)];
@@ -375,6 +377,23 @@ async function listSources(
     listed.push({ source, tools });
   }
   return listed;
+}
+
+/**
+ * A run error raised before the attempt's first step (a source down or clashing) carries the conversation
+ * as it stood and, for a resumed or continued run, the snapshot it came from, so it can be resumed later.
+ */
+function beforeFirstStep(
+  error: unknown,
+  setup: RunSetup,
+  resume: CheckedResume | undefined,
+  iterations: number,
+) {
+  if (!(error instanceof ToolLoopError)) return error;
+  error.conversationHistory = resume ? [...resume.snapshot.history] : [...setup.messages];
+  error.totalIterations = iterations;
+  if (resume) error.snapshot = resume.snapshot;
+  return error;
 }
 
 /** `a - b`, for the usage of a resumed run's own part. */
