@@ -193,7 +193,12 @@ export type {
   StoredConversation,
 } from "./loop/conversation-store-port.js";
 export { FileConversationStore } from "./runner/file-conversation-store.js";
-export type { ToolLoopResult } from "./runner/tool-loop-result.js";
+export type {
+  AwaitingApprovalRun,
+  CompletedRun,
+  RunOutcomeFields,
+  ToolLoopResult,
+} from "./runner/tool-loop-result.js";
 export { RunStream } from "./runner/run-stream.js";
 export type { RunStreamPart, UIStreamOptions } from "./runner/run-stream.js";
 export { StreamAlreadyReadError } from "./runner/stream-read-error.js";
