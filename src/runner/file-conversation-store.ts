@@ -1,7 +1,7 @@
 // The embedded default ConversationStore: files, with no dependency. Each write is a new file named after
 // its version, created with link(2), which fails when the name exists: of two writers of one version
 // exactly one wins, also across processes, and a reader never sees a half-written file (the content is
-// complete before it gets its name). Why files rather than SQLite: see README, "Conversations".
+// complete before it gets its name). Why files rather than SQLite: see docs/conversations.md.
 import { randomUUID } from "node:crypto";
 import { link, mkdir, open, readdir, readFile, unlink } from "node:fs/promises";
 import path from "node:path";
