@@ -60,6 +60,7 @@ export class AiSdkAdapter implements ModelAdapter {
     this.settings = checkModelSettings(settings);
   }
 
+  /** One model call (see {@link ModelAdapter.step}). */
   async step(original: ModelStepRequest): Promise<ModelStepResult> {
     return this.limited(original, async (request) => {
       const tooDeep = new Set<string>();
