@@ -98,18 +98,23 @@ function namespaces(tools: readonly AnyTool[]): JSONObject[] {
 }
 
 /**
- * The entity's part of its tools' names (`customer_c1` of `customer_c1_getSpend`): their common prefix. A
- * binding renamed because its natural names were another's (`1` and `"1"`) keeps its names' hash, so two
- * entities never share a namespace.
+ * The entity's part of its tools' names (`customer_c1` of `customer_c1_getSpend`). A binding renamed because
+ * its natural names were another's (`1` and `"1"`) has a hash in each name (`account_1_<hash>_withdraw`, one
+ * hash per tool): its namespace takes the first tool's hash, so two entities never share a namespace.
  */
 function namespaceName(group: readonly AnyTool[]): string {
-  const names = group.map((t) => t.name);
-  let prefix = names[0]!;
-  for (const name of names) while (!name.startsWith(prefix)) prefix = prefix.slice(0, -1);
-  const cut = prefix.lastIndexOf("_", names.length === 1 ? prefix.length - 1 : prefix.length);
-  if (cut <= 0) return names[0]!;
-  const renamed = group.some((t) => t.origin && !t.name.endsWith(`_${t.origin.methodName}`));
-  return renamed
-    ? `${prefix.slice(0, cut)}_${names[0]!.slice(names[0]!.lastIndexOf("_") + 1)}`
-    : prefix.slice(0, cut);
+  const entities = group.map(entityPart);
+  const first = entities[0]!;
+  if (entities.every((e) => e === first)) return first;
+  let prefix = first;
+  for (const entity of entities) while (!entity.startsWith(prefix)) prefix = prefix.slice(0, -1);
+  const cut = prefix.lastIndexOf("_");
+  if (cut <= 0) return first;
+  return `${prefix.slice(0, cut)}_${first.slice(first.lastIndexOf("_") + 1)}`;
+}
+
+/** A tool's name without its method (`customer_c1` of `customer_c1_getSpend`), or the whole name. */
+function entityPart(tool: AnyTool): string {
+  const method = tool.origin?.methodName;
+  return method && tool.name.endsWith(`_${method}`) ? tool.name.slice(0, -(method.length + 1)) : tool.name;
 }
