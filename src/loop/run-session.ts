@@ -51,10 +51,7 @@ export class RunSession {
   /** The schema of the run's structured output, when it has one. */
   readonly outputSchema: JsonSchema | undefined;
   readonly signal: AbortSignal | undefined;
-  /**
-   * Aborted when the run fails: a tool still running then (a conversation backend's turn timed out
-   * around it) has its `context.signal` aborted too, so its side effect can stop.
-   */
+  /** Aborted when the run fails, so a tool still running then (a backend's turn timed out) can stop. */
   private readonly ended = new AbortController();
   private readonly executor: ToolCallExecutor;
   private readonly answers: FinalAnswerCheck;
