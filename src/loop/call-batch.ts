@@ -41,12 +41,12 @@ export class CallBatches {
   /** Answers the calls a resumed snapshot left waiting (`undecided`: why one still undecided is not run). */
   async resume(paused: PausedCalls, undecided: string | undefined): Promise<ToolCallsOutcome> {
     const { history } = this.state;
+    this.state.hold(undefined); // answered now, or held again below
     const last = history.at(-1);
     if (last?.role !== "tool")
       throw new ToolLoopError("The snapshot's paused calls do not follow their model message");
     const results = [...(last.content as ToolResultPart[])];
     history[history.length - 1] = { role: "tool", content: results };
-    this.state.hold(undefined); // answered now, or held again below
     return this.run({
       calls: paused.calls,
       results,

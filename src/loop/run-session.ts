@@ -214,7 +214,7 @@ export class RunSession {
       case "restart":
         return { ...record, type: "restart", request: outcome.request };
       case "pause":
-        return { ...record, type: "pause", pending: outcome.pending, paused: this.state.pending! };
+        return { ...record, type: "pause", pending: outcome.pending };
     }
   }
 

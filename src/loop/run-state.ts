@@ -136,10 +136,10 @@ export class RunState {
 
   /**
    * The run as a snapshot now (the one format, see `run-snapshot-writer.ts`): its history, tools,
-   * iterations and usage with the earlier attempts', counters, settings and, for a pause, the waiting
-   * calls. The providers live behind it are remembered for a continuation in this process.
+   * iterations and usage with the earlier attempts', counters, settings and the calls waiting for a
+   * decision. The providers live behind it are remembered for a continuation in this process.
    */
-  toSnapshot(paused?: PausedCalls): RunSnapshot {
+  toSnapshot(): RunSnapshot {
     const tools = this.registry.all();
     const view = {
       history: this.history,
@@ -149,7 +149,7 @@ export class RunState {
       events: this.events,
       settings: this.settings,
     };
-    const snapshot = writeSnapshot(view, this.context, paused);
+    const snapshot = writeSnapshot(view, this.context, this.waiting);
     live.set(snapshot, liveProviders(snapshot, tools, this.context));
     return snapshot;
   }

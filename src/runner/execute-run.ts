@@ -179,7 +179,7 @@ async function runAttempts(setup: RunSetup, resume: CheckedResume | undefined): 
     const end = isConversationAdapter(setup.adapter)
       ? await driveConversation(setup.adapter, session)
       : await driveSteps(setup.adapter, session, setup.listener);
-    const snapshot = state.toSnapshot(end.type === "pause" ? end.paused : undefined);
+    const snapshot = state.toSnapshot();
     total.iterations += end.iterations;
     total.usage = addUsage(total.usage, end.usage);
     if (end.type !== "restart") {
