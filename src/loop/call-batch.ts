@@ -1,10 +1,10 @@
-import type { ModelMessage, ToolResultPart } from "ai";
-import type { ToolRegistry } from "../tools/tool-registry.js";
+import type { ToolResultPart } from "ai";
 import type { ApprovalGate } from "./approval-gate.js";
 import { throwIfAborted, ToolLoopError } from "./errors.js";
 import type { ResolvedCall } from "./execution/check-tool-input.js";
 import type { ApprovalAnswer, ToolCallExecutor } from "./execution/tool-call-executor.js";
 import type { ModelToolCall } from "./model-port.js";
+import type { RunState } from "./run-state.js";
 import type { PausedCalls, ToolCallsOutcome } from "./step-outcome.js";
 
 const CANCELLED_TEXT = "The run was cancelled before this tool finished";
@@ -25,17 +25,14 @@ export interface OpenCalls {
 
 /**
  * The tool calls of a run's model responses, one response at a time, each call through the pipeline with
- * the run's approval gate as its approval step; a held call pauses the run (the waiting calls are kept for
- * the snapshot), and every call of a response ends with a result, whatever happens.
+ * the run's approval gate as its approval step; a held call pauses the run (the waiting calls are kept in
+ * the run state, for the snapshot), and every call of a response ends with a result, whatever happens.
  */
 export class CallBatches {
   private open: OpenCalls | undefined;
-  /** The calls that wait for a decision, once a batch paused. */
-  paused: PausedCalls | undefined;
 
   constructor(
-    private readonly history: ModelMessage[],
-    private readonly registry: ToolRegistry,
+    private readonly state: RunState,
     private readonly executor: ToolCallExecutor,
     private readonly gate: ApprovalGate,
     private readonly signal: AbortSignal | undefined,
@@ -43,11 +40,13 @@ export class CallBatches {
 
   /** Answers the calls a resumed snapshot left waiting (`undecided`: why one still undecided is not run). */
   async resume(paused: PausedCalls, undecided: string | undefined): Promise<ToolCallsOutcome> {
-    const last = this.history.at(-1);
+    const { history } = this.state;
+    this.state.hold(undefined); // answered now, or held again below
+    const last = history.at(-1);
     if (last?.role !== "tool")
       throw new ToolLoopError("The snapshot's paused calls do not follow their model message");
     const results = [...(last.content as ToolResultPart[])];
-    this.history[this.history.length - 1] = { role: "tool", content: results };
+    history[history.length - 1] = { role: "tool", content: results };
     return this.run({
       calls: paused.calls,
       results,
@@ -82,18 +81,18 @@ export class CallBatches {
           continue;
         }
         seen.add(call.toolCallId);
-        const outcome = await this.executor.execute(call, open.iteration, this.history, (resolved) =>
+        const outcome = await this.executor.execute(call, open.iteration, this.state.history, (resolved) =>
           this.approval(resolved, open),
         );
         if (outcome.held) {
           const waiting = open.calls.slice(index);
-          this.paused = { iteration: open.iteration, calls: waiting };
+          this.state.hold({ iteration: open.iteration, calls: waiting });
           open.closed = true; // the waiting calls get their results on resume, not now
           this.open = undefined;
           const pending = await this.gate.pending(
             outcome.held,
             waiting.slice(1),
-            (name) => this.registry.get(name),
+            (name) => this.state.registry.get(name),
             this.signal,
           );
           return { next: { type: "pause", pending }, results: open.results };

@@ -26,7 +26,8 @@ export async function driveConversation(adapter: ConversationAdapter, session: R
   // for a dispatcher to reach, so none is offered; a tool that still appears (a class not known up
   // front) restarts the thread once, as in restart mode.
   const dispatching =
-    adapter.newTools === "dispatch" && !session.registry.all().some((t) => t.handleTarget !== undefined);
+    adapter.newTools === "dispatch" &&
+    !session.state.registry.all().some((t) => t.handleTarget !== undefined);
   let offered = new Set<string>();
   let conversation: Conversation | undefined;
   let stop: Exclude<StepOutcome, { type: "continue" } | { type: "final" }> | undefined;
@@ -54,7 +55,7 @@ export async function driveConversation(adapter: ConversationAdapter, session: R
       value: "Waiting for a person's approval.",
     };
     let text = resultText(output);
-    const now = session.registry.all();
+    const now = session.state.registry.all();
     // Tools the conversation was not opened with (or was told about, in dispatch mode).
     const fresh = now.filter((t) => !offered.has(t.name));
     if (fresh.length > 0 && dispatching) {
@@ -76,15 +77,17 @@ export async function driveConversation(adapter: ConversationAdapter, session: R
     const start = await session.resumeStart();
     if (start.type !== "continue") return session.end(start);
     // Read after resumeStart: a continued conversation's new message is part of the task.
-    const prompt = promptText(session.history);
+    const prompt = promptText(session.state.history);
     // A resumed run starts a new thread that carries what was done, as a restart does.
-    let input = hasToolCalls(session.history)
-      ? continuation(prompt, transcriptOf(session.history), session.registry.names())
+    let input = hasToolCalls(session.state.history)
+      ? continuation(prompt, transcriptOf(session.state.history), session.state.registry.names())
       : prompt;
     for (;;) {
       if (!conversation) {
         await session.refreshSources();
-        const tools = dispatching ? [...session.registry.all(), dispatcherTool] : session.registry.all();
+        const tools = dispatching
+          ? [...session.state.registry.all(), dispatcherTool]
+          : session.state.registry.all();
         offered = new Set(tools.map((t) => t.name));
         const setup = {
           system: session.system,
@@ -105,8 +108,8 @@ export async function driveConversation(adapter: ConversationAdapter, session: R
           session.emit({ type: "DynamicToolsFallback", fallback: "restart", ...turn.toolsNotOffered });
         await conversation.close();
         conversation = undefined;
-        session.emit({ type: "ConversationRestarted", toolNames: session.registry.names() });
-        input = continuation(prompt, transcriptOf(session.history), session.registry.names());
+        session.emit({ type: "ConversationRestarted", toolNames: session.state.registry.names() });
+        input = continuation(prompt, transcriptOf(session.state.history), session.state.registry.names());
         session.append({ role: "user", content: input });
         continue;
       }

@@ -2,15 +2,61 @@ import type { ModelMessage } from "ai";
 import { EntityToolsError } from "../errors/entity-tools-error.js";
 import type { RunSnapshot } from "./run-snapshot.js";
 
+/** What a run had when it failed, given to its error at construction (see `RunState.error`). */
+export interface RunFailure {
+  /** The conversation, every call answered. */
+  readonly history: readonly ModelMessage[];
+  /** Iterations of the whole run (earlier attempts and a resumed snapshot's included). */
+  readonly iterations: number;
+  readonly snapshot: RunSnapshot;
+}
+
+/** How a {@link ToolLoopError} is built. */
+export interface ToolLoopErrorOptions {
+  readonly cause?: unknown;
+  /** The run it ends: its history, iterations and snapshot. */
+  readonly run?: RunFailure;
+  /**
+   * The error thrown where the failure was noticed, before the run could be written down: this one is
+   * its completed form and keeps its details (`maxIterations`, `requestedTool`, …) and stack (see
+   * {@link withRun}).
+   */
+  readonly completes?: ToolLoopError;
+}
+
 /**
  * Base of every error a run throws. It carries the conversation up to the failure, so nothing the model
- * or the tools said is lost, and the number of model calls made.
+ * or the tools said is lost, and the number of model calls made; all three are given when it is built.
  */
 export class ToolLoopError extends EntityToolsError {
-  conversationHistory: readonly ModelMessage[] = [];
-  totalIterations = 0;
+  readonly conversationHistory: readonly ModelMessage[];
+  readonly totalIterations: number;
   /** The run up to the failure, as plain JSON: pass it to `runner.resume` to go on from there. */
-  snapshot?: RunSnapshot;
+  readonly snapshot?: RunSnapshot;
+
+  constructor(message: string, options: ToolLoopErrorOptions = {}) {
+    super(message, Object.hasOwn(options, "cause") ? { cause: options.cause } : undefined);
+    const { run, completes } = options;
+    if (completes) {
+      const { conversationHistory: _h, totalIterations: _i, snapshot: _s, ...details } = completes;
+      Object.assign(this, details);
+      this.stack = completes.stack;
+    }
+    this.conversationHistory = run ? [...run.history] : [];
+    this.totalIterations = run?.iterations ?? 0;
+    if (run) this.snapshot = run.snapshot;
+  }
+}
+
+/**
+ * `thrown` as the run ends with it: an error of the same class (so `instanceof`, `name` and `isInstance`
+ * hold), built once with the run and keeping the thrown error's message, cause, details and stack.
+ */
+export function withRun<E extends ToolLoopError>(thrown: E, run: RunFailure): E {
+  const options: ToolLoopErrorOptions = Object.hasOwn(thrown, "cause")
+    ? { cause: thrown.cause, run, completes: thrown }
+    : { run, completes: thrown };
+  return Reflect.construct(ToolLoopError, [thrown.message, options], thrown.constructor) as E;
 }
 
 /** The model was still calling tools when the iteration limit was reached. */
@@ -48,8 +94,11 @@ export class OutputValidationError extends ToolLoopError {
 
 /** The run was cancelled through its AbortSignal. */
 export class ToolLoopAbortedError extends ToolLoopError {
-  constructor(reason: unknown) {
-    super(`The run was aborted${reason instanceof Error ? `: ${reason.message}` : ""}`, { cause: reason });
+  constructor(reason: unknown, run?: RunFailure) {
+    super(`The run was aborted${reason instanceof Error ? `: ${reason.message}` : ""}`, {
+      cause: reason,
+      run,
+    });
   }
 }
 
@@ -79,19 +128,6 @@ export class StrategyError extends ToolLoopError {
 export function modelFailure(error: unknown, signal: AbortSignal | undefined): ToolLoopError {
   if (error instanceof ToolLoopError) return error;
   return signal?.aborted ? new ToolLoopAbortedError(signal.reason ?? error) : new ModelCallError(error);
-}
-
-/** Attaches the conversation so far to a run error, wrapping anything that is not one of ours. */
-export function withConversation(
-  error: unknown,
-  history: readonly ModelMessage[],
-  iterations: number,
-  wrap: (cause: unknown) => ToolLoopError,
-): ToolLoopError {
-  const loopError = error instanceof ToolLoopError ? error : wrap(error);
-  loopError.conversationHistory = [...history];
-  loopError.totalIterations = iterations;
-  return loopError;
 }
 
 /** Throws the run's cancellation when `signal` has fired. */

@@ -3,49 +3,35 @@ import { addUsage, emptyUsage } from "../events/token-usage.js";
 import type { RunEventInit } from "../events/tool-loop-event.js";
 import type { JsonSchema } from "../schema/json-schema.js";
 import type { AnyTool } from "../tools/tool.js";
-import { ToolRegistry } from "../tools/tool-registry.js";
-import {
-  MaxIterationsExceededError,
-  ToolLoopAbortedError,
-  ToolLoopError,
-  throwIfAborted,
-  withConversation,
-} from "./errors.js";
+import { MaxIterationsExceededError, ToolLoopError, throwIfAborted } from "./errors.js";
 import { ApprovalGate } from "./approval-gate.js";
 import { ToolCallExecutor } from "./execution/tool-call-executor.js";
 import { FinalAnswerCheck } from "./final-answer-check.js";
 import type { ModelStepResult, ModelToolCall, TokenUsage } from "./model-port.js";
-import type { PausedCalls, RunEnd, StepOutcome, ToolCallsOutcome } from "./step-outcome.js";
+import type { RunEnd, StepOutcome, ToolCallsOutcome } from "./step-outcome.js";
 import { SourceWatch } from "./source-watch.js";
-import type { RunSnapshot } from "./run-snapshot.js";
-import { writeSnapshot, type SnapshotContext } from "./run-snapshot-writer.js";
-import { markRunHistory } from "./run-history.js";
+import type { RunState } from "./run-state.js";
 import { outputInstruction } from "./structured-output.js";
 import { untilAborted } from "./until-aborted.js";
 import { CallBatches } from "./call-batch.js";
 import type { RunSessionInit } from "./run-session-init.js";
 
-/** The context of a session used on its own (no runner): nothing before it, no disclosure state. */
-const FIRST_ATTEMPT: SnapshotContext = {
-  earlier: { iterations: 0, usage: emptyUsage() },
-  visibility: () => ({}),
-};
-
 const EMPTY_TURN: ModelMessage = { role: "assistant", content: "(empty response)" };
 
 /**
- * The state and rules of one run, shared by every backend's driver: the history, the tool registry and
- * budget, the iteration cap, the final-answer check, the unknown-tool limit, cancellation, token usage and
- * error wrapping. A driver only decides who calls whom: it begins an iteration, records what the model
- * said, and hands over tool calls or a final answer; each returns what happens next.
+ * The rules of one run over its {@link RunState} (history, registry, counters, usage, waiting calls),
+ * shared by every backend's driver: the iteration cap, the call pipeline, the final-answer check, the
+ * unknown-tool limit, cancellation and the error the run ends with. A driver only decides who calls whom:
+ * it begins an iteration, records what the model said, and hands over tool calls or a final answer; each
+ * returns what happens next.
  *
  * An **iteration** is one model response the run handles: on a step backend, one model call; on a
  * conversation backend (Codex), each tool call it asks us to run and each final message, because each
  * stands for a response of its model and its own model calls are not visible to us.
  */
 export class RunSession {
-  readonly history: ModelMessage[];
-  readonly registry: ToolRegistry;
+  /** The run: what a snapshot records and the run's error carries. */
+  readonly state: RunState;
   /** The configured system prompt plus, for structured output, the JSON instruction. */
   readonly system: string | undefined;
   /** The schema of the run's structured output, when it has one. */
@@ -55,45 +41,37 @@ export class RunSession {
   private readonly ended = new AbortController();
   private readonly executor: ToolCallExecutor;
   private readonly answers: FinalAnswerCheck;
-  private tokens: TokenUsage = emptyUsage();
-  private iterations = 0;
   private readonly batches: CallBatches;
   private readonly watch: SourceWatch;
 
   constructor(private readonly init: RunSessionInit) {
-    this.history = [...init.messages];
-    markRunHistory(this.history);
-    this.registry = new ToolRegistry(init.tools, {
-      maxInjectedTools: init.settings.maxInjectedTools,
-      maxInjectedTokens: init.settings.maxInjectedTokens,
-    });
+    const { state } = init;
+    this.state = state;
     this.signal = init.signal;
     this.outputSchema = init.outputSchema;
     this.system =
       [init.system, init.outputSchema && outputInstruction(init.outputSchema)].filter(Boolean).join("\n\n") ||
       undefined;
     this.executor = new ToolCallExecutor({
-      registry: this.registry,
-      events: init.events,
-      settings: init.settings,
+      registry: state.registry,
+      events: state.events,
+      settings: state.settings,
       strategies: init.strategies,
       middleware: init.middleware,
       signal: init.signal ? AbortSignal.any([init.signal, this.ended.signal]) : this.ended.signal,
       lost: init.lost,
     });
-    this.answers = new FinalAnswerCheck(init.outputSchema, init.settings.maxOutputRepairs, init.events);
+    this.answers = new FinalAnswerCheck(init.outputSchema, state.settings.maxOutputRepairs, state.events);
     this.batches = new CallBatches(
-      this.history,
-      this.registry,
+      state,
       this.executor,
       init.approvals ?? new ApprovalGate(undefined),
       init.signal,
     );
-    if (init.restored && init.restored.length > 0) this.registry.add(init.restored);
     this.watch = new SourceWatch(
       init.sources ?? [],
-      this.registry,
-      init.events,
+      state.registry,
+      state.events,
       init.signal,
       (tools, label) => this.executor.injectFromSource(tools, label),
     );
@@ -109,16 +87,6 @@ export class RunSession {
     return this.watch.refresh();
   }
 
-  /** Iterations so far. */
-  get iteration(): number {
-    return this.iterations;
-  }
-
-  /** Tokens so far. */
-  get usage(): TokenUsage {
-    return { ...this.tokens };
-  }
-
   /**
    * Starts an iteration: checks cancellation and the cap, and tells observers which tools are offered.
    *
@@ -126,21 +94,18 @@ export class RunSession {
    */
   beginIteration(): readonly AnyTool[] {
     throwIfAborted(this.signal);
-    if (this.iterations >= this.init.settings.maxIterations)
-      throw new MaxIterationsExceededError(this.init.settings.maxIterations);
-    this.iterations++;
-    const tools = this.registry.all();
-    this.init.events.emit({
-      type: "ToolLoopIteration",
-      iteration: this.iterations,
-      toolNames: this.registry.names(),
-    });
+    const { registry, settings, events } = this.state;
+    if (this.state.iteration >= settings.maxIterations)
+      throw new MaxIterationsExceededError(settings.maxIterations);
+    const iteration = this.state.countIteration();
+    const tools = registry.all();
+    events.emit({ type: "ToolLoopIteration", iteration, toolNames: registry.names() });
     return tools;
   }
 
   /** `work` (this step's model call) inside the observers' scope for the step (see `RunEvents.within`). */
   inStep<T>(work: () => Promise<T>): Promise<T> {
-    return this.init.events.within({ kind: "step" }, work);
+    return this.state.events.within({ kind: "step" }, work);
   }
 
   /**
@@ -162,13 +127,13 @@ export class RunSession {
     >,
     durationMs = 0,
   ): void {
-    this.history.push(...(response.responseMessages.length > 0 ? response.responseMessages : [EMPTY_TURN]));
-    this.addUsage(response.usage);
-    for (const message of response.warnings ?? [])
-      this.init.events.emit({ type: "ModelWarning", iteration: this.iterations, message });
-    this.init.events.emit({
+    const { history, events, iteration } = this.state;
+    history.push(...(response.responseMessages.length > 0 ? response.responseMessages : [EMPTY_TURN]));
+    this.state.addUsage(response.usage);
+    for (const message of response.warnings ?? []) events.emit({ type: "ModelWarning", iteration, message });
+    events.emit({
       type: "ModelResponded",
-      iteration: this.iterations,
+      iteration,
       text: response.text,
       toolCalls: response.toolCalls.map((c) => ({ toolName: c.toolName, input: c.input })),
       usage: addUsage(emptyUsage(), response.usage),
@@ -179,17 +144,17 @@ export class RunSession {
 
   /** Tells observers what a driver saw happen (a backend's fallback), with the run's counters kept. */
   emit(event: RunEventInit): void {
-    this.init.events.emit(event);
+    this.state.events.emit(event);
   }
 
   /** Appends a message that is not a model response (a driver's continuation prompt, a partial turn). */
   append(message: ModelMessage): void {
-    this.history.push(message);
+    this.state.history.push(message);
   }
 
   /** Adds tokens a backend reported apart from a response (a whole Codex turn). */
   addUsage(usage: Partial<TokenUsage> | undefined): void {
-    this.tokens = addUsage(this.tokens, usage);
+    this.state.addUsage(usage);
   }
 
   /**
@@ -201,8 +166,8 @@ export class RunSession {
    */
   async handleToolCalls(calls: readonly ModelToolCall[]): Promise<ToolCallsOutcome> {
     const results: ToolResultPart[] = [];
-    this.history.push({ role: "tool", content: results });
-    return this.batches.run({ calls, results, start: 0, iteration: this.iterations, closed: false });
+    this.state.history.push({ role: "tool", content: results });
+    return this.batches.run({ calls, results, start: 0, iteration: this.state.iteration, closed: false });
   }
 
   /**
@@ -215,13 +180,15 @@ export class RunSession {
     const undecided = this.init.followUp
       ? "the conversation went on without a decision on this call (a new message came instead)"
       : undefined;
-    const next = this.init.paused
-      ? (await this.batches.resume(this.init.paused, undecided)).next
+    const waiting = this.state.pending;
+    const next = waiting
+      ? (await this.batches.resume(waiting, undecided)).next
       : ({ type: "continue" } as const);
     if (next.type !== "continue") return next;
+    const { history } = this.state;
     if (this.init.notices && this.init.notices.length > 0)
-      this.history.push({ role: "user", content: this.init.notices.map((n) => `[${n}]`).join("\n") });
-    this.history.push(...(this.init.followUp ?? []));
+      history.push({ role: "user", content: this.init.notices.map((n) => `[${n}]`).join("\n") });
+    history.push(...(this.init.followUp ?? []));
     return next;
   }
 
@@ -231,64 +198,34 @@ export class RunSession {
    * @throws OutputValidationError when no repair is left
    */
   handleFinalAnswer(text: string): StepOutcome {
-    const verdict = this.answers.judge(text, this.iterations);
+    const verdict = this.answers.judge(text, this.state.iteration);
     if (verdict.ok) return { type: "final", answer: verdict.value };
-    this.history.push({ role: "user", content: verdict.repair });
+    this.state.history.push({ role: "user", content: verdict.repair });
     return { type: "continue", reply: verdict.repair };
   }
 
   /** How the run ended, once a step said so. */
   end(outcome: Exclude<StepOutcome, { type: "continue" }>): RunEnd {
     this.stopWatching();
-    const record = {
-      history: this.history,
-      iterations: this.iterations,
-      injectedTools: [...this.executor.injected],
-      usage: this.usage,
-    };
+    const record = this.state.record([...this.executor.injected]);
     switch (outcome.type) {
       case "final":
         return { ...record, type: "final", answer: outcome.answer };
       case "restart":
         return { ...record, type: "restart", request: outcome.request };
       case "pause":
-        return { ...record, type: "pause", pending: outcome.pending, paused: this.batches.paused! };
+        return { ...record, type: "pause", pending: outcome.pending };
     }
   }
 
   /**
-   * The run as a snapshot now (the one format, see `run-snapshot-writer.ts`): its history, tools,
-   * iterations and usage with the earlier attempts', counters, settings and, for a pause, the waiting calls.
-   */
-  toSnapshot(paused?: PausedCalls): RunSnapshot {
-    const state = {
-      history: this.history,
-      tools: this.registry.all(),
-      iterations: this.iterations,
-      usage: this.tokens,
-      events: this.init.events,
-      settings: this.init.settings,
-    };
-    return writeSnapshot(state, this.init.snapshot ?? FIRST_ATTEMPT, paused);
-  }
-
-  /**
-   * The error the run ends with: ours as it is, anything else wrapped (as a cancellation when the run's
-   * signal fired), completed here and only here: the conversation with every call answered, the
-   * iterations of the whole run, and a snapshot to resume from.
+   * Ends the run with an error: the open calls get their results, then the run state builds the error
+   * once, with the conversation, the iterations of the whole run and a snapshot (see `RunState.error`).
    */
   fail(error: unknown): ToolLoopError {
     this.stopWatching();
     this.batches.closeOpen("the run ended before this call ran");
-    const earlier = this.init.snapshot?.earlier.iterations ?? 0;
-    const failure = withConversation(error, this.history, earlier + this.iterations, (cause) =>
-      this.signal?.aborted
-        ? new ToolLoopAbortedError(this.signal.reason ?? cause)
-        : new ToolLoopError(`The run failed: ${cause instanceof Error ? cause.message : String(cause)}`, {
-            cause,
-          }),
-    );
-    failure.snapshot = this.toSnapshot();
+    const failure = this.state.error(error, this.signal);
     this.ended.abort(failure);
     return failure;
   }

@@ -1,6 +1,6 @@
 // What a run is written down as: the one place a `RunSnapshot` is made from a live run, for a pause, a
-// finished attempt and a failure alike, and where the providers behind it are remembered for a
-// continuation in the same process. The runner gives the context (what came before this attempt, the
+// finished attempt and a failure alike, and the providers live behind it (which `RunState` remembers for
+// a continuation in the same process). The runner gives the context (what came before this attempt, the
 // disclosure state, the keys); the run state gives everything else.
 import type { ModelMessage } from "ai";
 import type { RunEvents } from "../events/run-events.js";
@@ -30,8 +30,6 @@ export interface SnapshotContext {
   readonly keys?: KeyRing;
   /** The providers live behind handles now (handles mode), by `className|instanceKey`. */
   readonly handles?: () => ReadonlyMap<string, object>;
-  /** Told of every snapshot made, with the live providers it names (a same-process continuation re-binds them). */
-  readonly remember?: (snapshot: RunSnapshot, live: ReadonlyMap<string, object>) => void;
 }
 
 /** The state of an attempt a snapshot records. */
@@ -50,13 +48,12 @@ export function writeSnapshot(
   context: SnapshotContext,
   paused?: PausedCalls,
 ): RunSnapshot {
-  const recorded = state.tools.map(snapshotTool);
-  const snapshot = signSnapshot(
+  return signSnapshot(
     {
       format: SNAPSHOT_FORMAT,
       version: SNAPSHOT_VERSION,
       history: structuredClone(state.history),
-      tools: recorded,
+      tools: state.tools.map(snapshotTool),
       ...(paused ? { paused: structuredClone(paused) } : {}),
       visibility: context.visibility(),
       iterations: context.earlier.iterations + state.iterations,
@@ -66,20 +63,23 @@ export function writeSnapshot(
     },
     context.keys,
   );
-  context.remember?.(
-    snapshot,
-    new Map([...providersOf(state.tools, recorded), ...(context.handles?.() ?? [])]),
-  );
-  return snapshot;
 }
 
-/** The provider of each discovered tool, by the key a snapshot's entries give (`recorded[i]` is `tools[i]`). */
-function providersOf(tools: readonly AnyTool[], recorded: readonly SnapshotTool[]): Map<string, object> {
+/**
+ * The providers live behind `snapshot` (written from `tools`, in order): each discovered tool's, by the key
+ * the snapshot's entries give, and those behind handles.
+ */
+export function liveProviders(
+  snapshot: RunSnapshot,
+  tools: readonly AnyTool[],
+  context: SnapshotContext,
+): Map<string, object> {
   const providers = new Map<string, object>();
-  recorded.forEach((entry, i) => {
+  snapshot.tools.forEach((entry: SnapshotTool, i) => {
     const instance = tools[i]!.origin?.instance;
     if ("idType" in entry && instance)
       providers.set(snapshotProviderKey(entry.providerClass, entry.idType, entry.id), instance);
   });
+  for (const [key, provider] of context.handles?.() ?? []) providers.set(key, provider);
   return providers;
 }

@@ -24,7 +24,12 @@ export async function driveSteps(
     for (;;) {
       await session.refreshSources();
       const tools = session.beginIteration();
-      const request = { system: session.system, messages: session.history, tools, signal: session.signal };
+      const request = {
+        system: session.system,
+        messages: session.state.history,
+        tools,
+        signal: session.signal,
+      };
       const onPart = listener?.onModelPart;
       const ask =
         onPart && adapter.stream ? () => adapter.stream!(request, onPart) : () => adapter.step(request);
@@ -35,7 +40,7 @@ export async function driveSteps(
         response.toolCalls.length === 0
           ? session.handleFinalAnswer(response.text)
           : (await session.handleToolCalls(response.toolCalls)).next;
-      listener?.onStepFinish?.(session.iteration);
+      listener?.onStepFinish?.(session.state.iteration);
       if (next.type !== "continue") return session.end(next);
     }
   } catch (error) {

@@ -40,9 +40,4 @@ export interface RunRecord {
 export type RunEnd =
   | (RunRecord & { readonly type: "final"; readonly answer: unknown })
   | (RunRecord & { readonly type: "restart"; readonly request: RestartRequest })
-  | (RunRecord & {
-      readonly type: "pause";
-      readonly pending: readonly PendingApproval[];
-      /** The waiting calls, for the snapshot. */
-      readonly paused: PausedCalls;
-    });
+  | (RunRecord & { readonly type: "pause"; readonly pending: readonly PendingApproval[] });

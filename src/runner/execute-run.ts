@@ -13,6 +13,7 @@ import { isConversationAdapter, type ConversationAdapter } from "../loop/convers
 import type { ToolMiddleware } from "../loop/execution/tool-middleware.js";
 import type { ModelAdapter } from "../loop/model-port.js";
 import { RunSession } from "../loop/run-session.js";
+import { RunState } from "../loop/run-state.js";
 import type { RunSettings } from "../loop/run-settings.js";
 import type { RunSnapshot } from "../loop/run-snapshot.js";
 import { readSnapshot } from "../loop/snapshot-codec.js";
@@ -31,14 +32,7 @@ import { toolsFrom } from "../tools/tool-sources.js";
 import { ExpansionLimitError } from "./expansion-limit-error.js";
 import { listSources } from "./list-sources.js";
 import type { ProviderResolver } from "./restore-tools.js";
-import {
-  liveOf,
-  rememberLive,
-  resumeState,
-  withLive,
-  type CheckedResume,
-  type ResumeFrom,
-} from "./run-resume.js";
+import { resumeState, withLive, type CheckedResume, type ResumeFrom } from "./run-resume.js";
 
 /** A sectioned system prompt and its parameters. */
 export interface TemplatePrompt {
@@ -95,7 +89,7 @@ export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
   // what runs, and nothing the run changes is what the caller holds.
   const resume = setup.resume && {
     ...setup.resume,
-    live: liveOf(setup.resume.snapshot),
+    live: RunState.liveProviders(setup.resume.snapshot),
     snapshot: structuredClone(readSnapshot(setup.resume.snapshot, setup.snapshotKeys)),
   };
   const before = resume?.snapshot.usage ?? emptyUsage();
@@ -151,36 +145,41 @@ async function runAttempts(setup: RunSetup, resume: CheckedResume | undefined): 
         ? await resumeState(resume, tools, handles, setup.signal, delivery)
         : undefined;
     const strategies = discoveries.map((d) => d.strategy);
-    const session = new RunSession({
-      // A restart of a continued conversation starts from the snapshot and the new messages.
-      messages: !resume
-        ? setup.messages
-        : resumed
-          ? resume.snapshot.history
-          : [...resume.snapshot.history, ...(resume.followUp ?? [])],
-      system: disclosure ? disclosure.render() : (setup.system as string | undefined),
+    const init = {
       tools,
-      sources,
-      strategies: disclosure ? [...strategies, disclosure] : strategies,
-      middleware: setup.middleware,
       settings: setup.settings,
-      outputSchema: setup.outputSchema,
-      signal: setup.signal,
       events: setup.events,
-      approvals: gate,
       snapshot: {
-        earlier: { iterations: total.iterations, usage: total.usage },
         visibility: () => store.snapshot(),
         keys: setup.snapshotKeys,
         handles: handles && (() => handles.bindings.liveProviders()),
-        remember: rememberLive,
       },
-      ...resumed,
+    };
+    // A resumed run's first attempt is its snapshot read back; a restart of a continued conversation
+    // starts from the snapshot's history and the new messages.
+    const state =
+      resume && resumed
+        ? RunState.fromSnapshot(resume.snapshot, { ...init, restored: resumed.restored })
+        : new RunState({
+            ...init,
+            messages: resume ? [...resume.snapshot.history, ...(resume.followUp ?? [])] : setup.messages,
+            snapshot: { ...init.snapshot, earlier: { iterations: total.iterations, usage: total.usage } },
+          });
+    const session = new RunSession({
+      state,
+      system: disclosure ? disclosure.render() : (setup.system as string | undefined),
+      sources,
+      strategies: disclosure ? [...strategies, disclosure] : strategies,
+      middleware: setup.middleware,
+      outputSchema: setup.outputSchema,
+      signal: setup.signal,
+      approvals: gate,
+      ...(resumed && { notices: resumed.notices, lost: resumed.lost, followUp: resumed.followUp }),
     });
     const end = isConversationAdapter(setup.adapter)
       ? await driveConversation(setup.adapter, session)
       : await driveSteps(setup.adapter, session, setup.listener);
-    const snapshot = session.toSnapshot(end.type === "pause" ? end.paused : undefined);
+    const snapshot = state.toSnapshot();
     total.iterations += end.iterations;
     total.usage = addUsage(total.usage, end.usage);
     if (end.type !== "restart") {

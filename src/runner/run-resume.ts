@@ -1,5 +1,6 @@
 // What a resumed or continued run starts from, besides its checked snapshot: the providers a run of this
-// process bound behind the snapshot it handed out (re-bound as the very objects), and the restored tools.
+// process bound behind the snapshot it handed out (`RunState.liveProviders`, re-bound as the very
+// objects), and the restored tools.
 import type { ModelMessage } from "ai";
 import type { ApprovalDecision } from "../loop/approval-gate.js";
 import { snapshotProviderKey, type RunSnapshot } from "../loop/run-snapshot.js";
@@ -22,23 +23,6 @@ export interface ResumeFrom {
 export type CheckedResume = ResumeFrom & { readonly live: ReadonlyMap<string, object> | undefined };
 
 /**
- * The providers bound by the run that made a snapshot, by the snapshot object handed out: a conversation
- * continued in the same process re-binds the very objects (their state and dependencies intact) without
- * asking `resolveProvider`. Weak: a snapshot nobody holds lets its providers go.
- */
-const liveProviders = new WeakMap<object, ReadonlyMap<string, object>>();
-
-/** Remembers the live providers behind a snapshot this process handed out. */
-export function rememberLive(snapshot: RunSnapshot, live: ReadonlyMap<string, object>): void {
-  liveProviders.set(snapshot, live);
-}
-
-/** The live providers behind a snapshot this process handed out, if it is one. */
-export function liveOf(snapshot: RunSnapshot): ReadonlyMap<string, object> | undefined {
-  return liveProviders.get(snapshot);
-}
-
-/**
  * A resolver that answers from the providers a run of this process bound (handles mode re-binds through
  * it), and asks `resolve` for any other.
  */
@@ -52,8 +36,9 @@ export function withLive(
 }
 
 /**
- * What a resumed or continued run's first session starts with: its checked snapshot's calls, tools,
- * notices and the names it lost, and a continued conversation's new messages.
+ * What a resumed or continued run's first attempt starts with besides its state (`RunState.fromSnapshot`:
+ * the history, the waiting calls, the counts): the restored tools, the notices and the names it lost, and a
+ * continued conversation's new messages.
  */
 export async function resumeState(
   resume: ResumeFrom & { readonly live?: ReadonlyMap<string, object> },
@@ -74,5 +59,5 @@ export async function resumeState(
   );
   // Restored discovered tools reach the model as the run's discovery delivers them.
   const restored = deliveredAs(tools, delivery);
-  return { paused: resume.snapshot.paused, restored, notices, lost, followUp: resume.followUp };
+  return { restored, notices, lost, followUp: resume.followUp };
 }
