@@ -5,6 +5,7 @@ import type { ToolInjectionStrategy } from "../strategies/tool-injection-strateg
 import type { AnyTool } from "../tools/tool.js";
 import type { ApprovalGate } from "./approval-gate.js";
 import type { ToolMiddleware } from "./execution/tool-middleware.js";
+import type { ToolResultMediaTypes } from "./media-types.js";
 import type { SnapshotContext } from "./run-snapshot-writer.js";
 import type { RunSettings } from "./run-settings.js";
 import type { SourceWithTools } from "./source-watch.js";
@@ -40,4 +41,6 @@ export interface RunSessionInit {
   readonly followUp?: readonly ModelMessage[];
   /** How the run is written down (what came before this attempt, disclosure state, keys). */
   readonly snapshot?: SnapshotContext;
+  /** The media the backend's model takes in a tool result (the adapter's `toolResultMediaTypes`). */
+  readonly toolResultMediaTypes?: ToolResultMediaTypes;
 }

@@ -168,6 +168,7 @@ async function runAttempts(setup: RunSetup, resume: CheckedResume | undefined): 
       signal: setup.signal,
       events: setup.events,
       approvals: gate,
+      toolResultMediaTypes: setup.adapter.toolResultMediaTypes,
       snapshot: {
         earlier: { iterations: total.iterations, usage: total.usage },
         visibility: () => store.snapshot(),

@@ -209,6 +209,14 @@ export class PromptRunner {
   }
 
   /**
+   * Most bytes of media (images, audio, files, decoded) in one tool result (default 20 000 000); a part
+   * past it is left out with a note the model reads and a `ModelWarning`.
+   */
+  withMaxResultMediaBytes(bytes: number): this {
+    return this.withSetting({ maxResultMediaBytes: bytes });
+  }
+
+  /**
    * Runs the prompt and returns the answer, with the conversation, what was injected, and a snapshot.
    * A run that reaches a call needing approval stops before it: `status: "awaiting-approval"`, the
    * calls in `pendingApprovals`, and `result` undefined; go on with {@link resume}.
