@@ -19,7 +19,8 @@ const KNOWN: readonly (readonly [prefix: string, types: ToolResultMediaTypes])[]
 
 /** The media `model` takes inside a tool result, when its provider is one we know (see {@link KNOWN}). */
 export function providerMediaTypes(model: LanguageModel): ToolResultMediaTypes | undefined {
-  const provider = typeof model === "object" && model !== null ? (model as { provider?: unknown }).provider : undefined;
+  const provider =
+    typeof model === "object" && model !== null ? (model as { provider?: unknown }).provider : undefined;
   if (typeof provider !== "string") return undefined;
   return KNOWN.find(([prefix]) => provider === prefix || provider.startsWith(`${prefix}.`))?.[1];
 }

@@ -51,7 +51,11 @@ function partOfItem(item: ContentOutputItem): ToolContentPart {
     case "file-url":
     case "file": {
       const mediaType = loose.mediaType ?? "application/octet-stream";
-      const kind = mediaType.startsWith("image/") ? "image" : mediaType.startsWith("audio/") ? "audio" : "file";
+      const kind = mediaType.startsWith("image/")
+        ? "image"
+        : mediaType.startsWith("audio/")
+          ? "audio"
+          : "file";
       return media(kind, mediaType, loose);
     }
     default:

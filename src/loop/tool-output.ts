@@ -44,7 +44,10 @@ export function buildToolOutput(toolName: string, value: unknown, limits: ToolOu
     const room = limits.maxChars - chars;
     if (room <= 0 && text.length > 0 && !cut) {
       cut = true;
-      parts.push({ type: "text", text: `[truncated: the result's text passed ${limits.maxChars} characters]` });
+      parts.push({
+        type: "text",
+        text: `[truncated: the result's text passed ${limits.maxChars} characters]`,
+      });
     }
     if (room <= 0) return;
     const shown = serializeToolResult(text, { maxChars: room });
@@ -60,12 +63,18 @@ export function buildToolOutput(toolName: string, value: unknown, limits: ToolOu
         warnings.push(
           `The result of "${toolName}" holds ${describe(item, size)}, which this model does not take in a tool result; it read a text description instead`,
         );
-        parts.push({ type: "text", text: `${mediaLabel(item)} (not shown: this model does not take ${item.mediaType} in tool results)` });
+        parts.push({
+          type: "text",
+          text: `${mediaLabel(item)} (not shown: this model does not take ${item.mediaType} in tool results)`,
+        });
       } else if (bytes + size > limits.maxMediaBytes) {
         warnings.push(
           `The result of "${toolName}" holds ${describe(item, size)}, left out: the result's media would pass ${limits.maxMediaBytes} bytes (withMaxResultMediaBytes)`,
         );
-        parts.push({ type: "text", text: `${mediaLabel(item)} (not shown: ${size} bytes, over the limit of ${limits.maxMediaBytes} bytes for a result's media)` });
+        parts.push({
+          type: "text",
+          text: `${mediaLabel(item)} (not shown: ${size} bytes, over the limit of ${limits.maxMediaBytes} bytes for a result's media)`,
+        });
       } else {
         bytes += size;
         parts.push(item);
@@ -80,7 +89,8 @@ export function buildToolOutput(toolName: string, value: unknown, limits: ToolOu
 /** `output` with `text` added at its end (a notice): a text output's text, or a content output's last part. */
 export function appendToOutput(output: ToolOutput, text: string): ToolOutput {
   if (output.type === "content") return { type: "content", value: [...output.value, { type: "text", text }] };
-  if (output.type === "text" || output.type === "error-text") return { ...output, value: `${output.value}${text}` };
+  if (output.type === "text" || output.type === "error-text")
+    return { ...output, value: `${output.value}${text}` };
   return output;
 }
 

@@ -2,7 +2,10 @@ import { createAnthropic } from "@ai-sdk/anthropic";
 import { createOpenAI } from "@ai-sdk/openai";
 import { afterEach, describe, expect, it } from "vitest";
 import { defineTool, PromptRunner, toolContent, toolImage, type ToolLoopEvent } from "entity-tools";
-import { startAnthropicMessagesMock, type AnthropicMessagesMock } from "../../src/testing/anthropic-messages-mock.js";
+import {
+  startAnthropicMessagesMock,
+  type AnthropicMessagesMock,
+} from "../../src/testing/anthropic-messages-mock.js";
 import { startOpenAiWireMock, type WireMock } from "../support/openai-wire-mock.js";
 import { TINY_PNG, TINY_PNG_BASE64 } from "../support/tiny-png.js";
 
@@ -52,10 +55,15 @@ describe("a local tool returning an image, through the real providers over HTTP"
 
   it("Anthropic Messages: the picture is an image block in the tool_result", async () => {
     anthropicMock = await startAnthropicMessagesMock((request) =>
-      request.toolResults.length === 0 ? { toolCalls: [{ name: "spendChart", input: {} }] } : { text: "It rises." },
+      request.toolResults.length === 0
+        ? { toolCalls: [{ name: "spendChart", input: {} }] }
+        : { text: "It rises." },
     );
     const anthropic = createAnthropic({ baseURL: `${anthropicMock.baseURL}/v1`, apiKey: "test-key" });
-    const stream = new PromptRunner({ model: anthropic("claude-sonnet-4-5"), modelSettings: { maxRetries: 0 } })
+    const stream = new PromptRunner({
+      model: anthropic("claude-sonnet-4-5"),
+      modelSettings: { maxRetries: 0 },
+    })
       .withTools(chart)
       .stream("How does the spend go?");
     expect((await stream.result).result).toBe("It rises.");
