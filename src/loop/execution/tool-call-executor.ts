@@ -17,6 +17,7 @@ import type { ToolMiddleware } from "./tool-middleware.js";
 import { UnknownToolPolicy } from "./unknown-tool-policy.js";
 import { toolFailedText } from "./tool-failed.js";
 import type { ToolResultMediaTypes } from "../media-types.js";
+import { partsOfOutput } from "../content-output.js";
 import { appendToOutput, buildToolOutput, type BuiltToolOutput } from "../tool-output.js";
 
 /** What the executor needs for every call of one run. */
@@ -151,6 +152,7 @@ export class ToolCallExecutor {
       toolName: tool.name,
       input,
       resultText: text,
+      ...(output.type === "content" ? { parts: partsOfOutput(output) } : {}),
       durationMs,
     });
     return { part: resultPart(call, output), restart };
