@@ -6,6 +6,9 @@ export type ToolOutput = ToolResultPart["output"];
 /** One item of a `{ type: "content" }` output. */
 export type ContentOutputItem = Extract<ToolOutput, { type: "content" }>["value"][number];
 
+/** Our key in a content item's provider options (providers read only their own key). */
+const OWN_KEY = "entityTools";
+
 /**
  * Our parts as the AI SDK's content tool output items, which ai 6 and ai 7 both take and turn into each
  * provider's own form (OpenAI Responses `input_image`/`input_file`, Anthropic `image`/`document` blocks):
@@ -16,7 +19,13 @@ export function contentItemOf(part: ToolContentPart): ContentOutputItem {
   if (part.type === "image")
     return part.data !== undefined
       ? { type: "image-data", data: part.data, mediaType: part.mediaType }
-      : { type: "image-url", url: part.url ?? "" };
+      : // The SDK's image-url item has no media type: it is kept under our own provider-options key,
+        // which providers ignore, so backends that read the parts back still know it.
+        {
+          type: "image-url",
+          url: part.url ?? "",
+          providerOptions: { [OWN_KEY]: { mediaType: part.mediaType } },
+        };
   return part.data !== undefined
     ? {
         type: "file-data",
@@ -39,13 +48,21 @@ export function partsOfOutput(output: ToolOutput): ToolContentPart[] {
 }
 
 function partOfItem(item: ContentOutputItem): ToolContentPart {
-  const loose = item as { type: string; data?: unknown; url?: string; mediaType?: string; filename?: string };
+  const loose = item as {
+    type: string;
+    data?: unknown;
+    url?: string;
+    mediaType?: string;
+    filename?: string;
+    providerOptions?: Record<string, { mediaType?: unknown } | undefined>;
+  };
+  const kept = loose.providerOptions?.[OWN_KEY]?.mediaType;
   switch (loose.type) {
     case "text":
       return { type: "text", text: (item as { text: string }).text };
     case "image-data":
     case "image-url":
-      return media("image", loose.mediaType ?? "image/*", loose);
+      return media("image", loose.mediaType ?? (typeof kept === "string" ? kept : "image/*"), loose);
     case "media":
     case "file-data":
     case "file-url":
