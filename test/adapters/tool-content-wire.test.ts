@@ -1,7 +1,7 @@
 import { createAnthropic } from "@ai-sdk/anthropic";
 import { createOpenAI } from "@ai-sdk/openai";
 import { afterEach, describe, expect, it } from "vitest";
-import { defineTool, PromptRunner, toolContent, toolImage, type ToolLoopEvent } from "entity-tools";
+import { defineTool, LlmTool, PromptRunner, toolContent, toolImage, type ToolLoopEvent } from "entity-tools";
 import {
   startAnthropicMessagesMock,
   type AnthropicMessagesMock,
@@ -23,9 +23,17 @@ const chart = defineTool({
   execute: () => toolContent("Monthly spend, last 12 months:", toolImage(TINY_PNG, "image/png")),
 });
 
+/** The same tool as an `@LlmTool` method of a plain tool object. */
+class Charts {
+  @LlmTool("A chart of the customer's monthly spend")
+  spendChart() {
+    return toolContent("Monthly spend, last 12 months:", toolImage(TINY_PNG, "image/png"));
+  }
+}
+
 const script = [{ toolCalls: [{ name: "spendChart", arguments: "{}" }] }, { text: "It rises." }];
 
-async function overOpenAi(api: "chat" | "responses") {
+async function overOpenAi(api: "chat" | "responses", tools: object = chart) {
   openAiMock = await startOpenAiWireMock(script);
   const openai = createOpenAI({ baseURL: openAiMock.baseURL, apiKey: "test-key" });
   const events: ToolLoopEvent[] = [];
@@ -33,15 +41,15 @@ async function overOpenAi(api: "chat" | "responses") {
     model: api === "chat" ? openai.chat("gpt-test") : openai.responses("gpt-test"),
     modelSettings: { maxRetries: 0 },
   })
-    .withTools(chart)
+    .withTools(tools)
     .withObserver((e) => events.push(e))
     .run("How does the spend go?");
   return { run, events, body: openAiMock.requests[1]!.body };
 }
 
 describe("a local tool returning an image, through the real providers over HTTP", () => {
-  it("OpenAI Responses: the picture is an input_image in the function_call_output, after the text", async () => {
-    const { run, events, body } = await overOpenAi("responses");
+  it("OpenAI Responses (an @LlmTool method): the picture is an input_image in the function_call_output, after the text", async () => {
+    const { run, events, body } = await overOpenAi("responses", new Charts());
     expect(run.result).toBe("It rises.");
     const output = (body.input as { type: string; output?: unknown }[]).find(
       (item) => item.type === "function_call_output",
@@ -53,7 +61,7 @@ describe("a local tool returning an image, through the real providers over HTTP"
     expect(events.filter((e) => e.type === "ModelWarning")).toEqual([]);
   });
 
-  it("Anthropic Messages: the picture is an image block in the tool_result", async () => {
+  it("Anthropic Messages (a defineTool tool): the picture is an image block in the tool_result", async () => {
     anthropicMock = await startAnthropicMessagesMock((request) =>
       request.toolResults.length === 0
         ? { toolCalls: [{ name: "spendChart", input: {} }] }

@@ -3,14 +3,16 @@ import type { ModelMessage, ToolResultPart } from "ai";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   defineTool,
+  LlmTool,
   PromptRunner,
+  ToolProvider,
   toolContent,
   toolImage,
   type AnyTool,
   type ToolLoopEvent,
 } from "entity-tools";
 import { startOpenAiWireMock, type WireMock } from "../support/openai-wire-mock.js";
-import { call, mockModel, text } from "../support/mock-model.js";
+import { call, mockModel, offeredAt, text } from "../support/mock-model.js";
 import { TINY_PNG, TINY_PNG_BASE64 } from "../support/tiny-png.js";
 
 let mock: WireMock | undefined;
@@ -194,6 +196,25 @@ describe("limits of a result with media", () => {
     expect(result.output).toMatchObject({
       type: "content",
       value: [{ type: "text", text: '{"total":46.83}' }, { type: "image-data" }],
+    });
+  });
+
+  it("discovery finds a provider given beside the picture, and the model reads it as JSON text", async () => {
+    @ToolProvider({ prefix: "report" })
+    class Report {
+      constructor(public id: string) {}
+      @LlmTool("Summarize this report")
+      summary(): string {
+        return "flat";
+      }
+    }
+    const tool = parts(new Report("r1"), toolImage(TINY_PNG, "image/png"));
+    const model = mockModel(call("parts"), text("done"));
+    const run = await new PromptRunner({ model }).withTools(tool).withToolProviderDiscovery().run("go");
+    expect(offeredAt(model, 1)).toContain("report_r1_summary");
+    expect(toolOutputs(run.conversationHistory)[0]).toMatchObject({
+      type: "content",
+      value: [{ type: "text", text: '{"id":"r1"}' }, { type: "image-data" }],
     });
   });
 });
