@@ -67,7 +67,10 @@ function partsOf(block: McpBlock): ToolContentPart[] {
 
 /** `[resource link: Text Resource 2 <demo://resource/static/document/2> text/plain: Resource 2: ...]` */
 function linkText(block: McpBlock): string {
-  const name = block.title ?? block.name;
+  const name =
+    block.title && block.name && block.title !== block.name
+      ? `${block.title} (${block.name})`
+      : (block.title ?? block.name);
   const type = block.mimeType ? ` ${block.mimeType}` : "";
   const about = block.description ? `: ${block.description}` : "";
   return `[resource link: ${name ? `${name} ` : ""}<${block.uri ?? ""}>${type}${about}]`;
