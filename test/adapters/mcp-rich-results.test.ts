@@ -10,8 +10,8 @@ import { Client as ClientV2 } from "@modelcontextprotocol/client";
 import { StdioClientTransport as StdioV2 } from "@modelcontextprotocol/client/stdio";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PromptRunner, type ToolLoopEvent } from "entity-tools";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { PromptRunner, ToolLoopAbortedError, type ToolLoopEvent } from "entity-tools";
 import type { McpClientLike } from "../../src/adapters/mcp-client-source.js";
 import { startAnthropicMessagesMock } from "../../src/testing/anthropic-messages-mock.js";
 import { startOpenAiWireMock } from "../support/openai-wire-mock.js";
@@ -167,7 +167,8 @@ describe.each<Provider>(["openai-responses", "anthropic"])("official MCP servers
     )!;
     expect(embedded.resource!.text).toBeTruthy();
     const seen = await callThrough(provider, everything, "get-resource-reference", args);
-    expect(seen.text).toContain(embedded.resource!.text);
+    // The server stamps the text with the time it made it: compare what comes before the stamp.
+    expect(seen.text).toContain(embedded.resource!.text!.replace(/ created at .*$/, " created at "));
     expect(seen.text).toContain(embedded.resource!.uri);
   }, 60_000);
 
@@ -193,6 +194,38 @@ describe("a task-required tool (everything's simulate-research-query, execution.
     expect(seen.text).toContain("tides");
     expect(seen.text).not.toMatch(/requires task-based execution/i);
     expect(events.filter((e) => e.type === "ToolFailed")).toEqual([]);
+  }, 60_000);
+
+  it("the run's abort stops it: the run rejects, and the task is cancelled on the server", async () => {
+    const client = await connect([EVERYTHING, "stdio"]);
+    const mock = await startOpenAiWireMock([
+      { toolCalls: [{ name: "simulate-research-query", arguments: '{"topic":"tides"}' }] },
+      { text: "done" },
+    ]);
+    closers.push(() => mock.close());
+    const openai = createOpenAI({ baseURL: mock.baseURL, apiKey: "test-key" });
+    const controller = new AbortController();
+    const running = new PromptRunner({
+      model: openai.responses("gpt-test"),
+      modelSettings: { maxRetries: 0 },
+    })
+      .withMcpClient(client)
+      .run("go", { signal: controller.signal });
+    let taskId: string | undefined;
+    await vi.waitFor(
+      async () => {
+        const { tasks } = await client.experimental.tasks.listTasks();
+        taskId = tasks.find((t) => t.status === "working")?.taskId;
+        expect(taskId).toBeDefined();
+      },
+      { timeout: 30_000, interval: 20 },
+    );
+    controller.abort();
+    await expect(running).rejects.toBeInstanceOf(ToolLoopAbortedError);
+    await vi.waitFor(
+      async () => expect((await client.experimental.tasks.getTask(taskId!)).status).toBe("cancelled"),
+      { timeout: 30_000, interval: 50 },
+    );
   }, 60_000);
 
   it("is not offered through a client without a task API (SDK v2), and an event says why", async () => {
