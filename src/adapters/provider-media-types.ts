@@ -6,14 +6,14 @@ import type { ToolResultMediaTypes } from "../loop/media-types.js";
  * content output (checked against `@ai-sdk/openai` 3/4 and `@ai-sdk/anthropic` 3/4):
  * - OpenAI Chat Completions: a tool message is text only (the SDK would send the parts as JSON, base64 and
  *   all), so nothing;
- * - OpenAI Responses: images as `input_image`, PDFs as `input_file`;
+ * - OpenAI Responses: images (PNG, JPEG, WebP, GIF: what the API reads) as `input_image`, PDFs as `input_file`;
  * - Anthropic Messages: images (JPEG, PNG, GIF, WebP) as `image` blocks, PDFs as `document` blocks.
  * Keyed by the model's `provider` prefix; a provider not listed gets every part, and decides.
  */
 const KNOWN: readonly (readonly [prefix: string, types: ToolResultMediaTypes])[] = [
   ["openai.chat", []],
   ["openai.completion", []],
-  ["openai.responses", ["image/*", "application/pdf"]],
+  ["openai.responses", ["image/png", "image/jpeg", "image/webp", "image/gif", "application/pdf"]],
   ["anthropic.messages", ["image/jpeg", "image/png", "image/gif", "image/webp", "application/pdf"]],
 ];
 
