@@ -39,6 +39,7 @@ import {
   type CheckedResume,
   type ResumeFrom,
 } from "./run-resume.js";
+import type { ToolResultMediaTypes } from "../loop/media-types.js";
 
 /** A sectioned system prompt and its parameters. */
 export interface TemplatePrompt {
@@ -70,6 +71,8 @@ export interface RunSetup {
   readonly listener?: StepListener;
   /** Keys that sign every snapshot and that a snapshot read back must verify against (first one signs). */
   readonly snapshotKeys?: KeyRing;
+  /** The media the model takes in a tool result, in place of the adapter's `toolResultMediaTypes`. */
+  readonly toolResultMediaTypes?: ToolResultMediaTypes;
 }
 
 /** A run's outcome across restarts: completed with an answer, or paused for approval. */
@@ -168,7 +171,7 @@ async function runAttempts(setup: RunSetup, resume: CheckedResume | undefined): 
       signal: setup.signal,
       events: setup.events,
       approvals: gate,
-      toolResultMediaTypes: setup.adapter.toolResultMediaTypes,
+      toolResultMediaTypes: setup.toolResultMediaTypes ?? setup.adapter.toolResultMediaTypes,
       snapshot: {
         earlier: { iterations: total.iterations, usage: total.usage },
         visibility: () => store.snapshot(),

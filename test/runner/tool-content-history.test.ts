@@ -191,6 +191,20 @@ describe("limits of a result with media", () => {
     ]);
   });
 
+  it("withToolResultMediaTypes overrides what the backend declares: a provider we do not know, text only", async () => {
+    const tool = parts("chart:", toolImage(TINY_PNG, "image/png"));
+    const passed = await outputOf(tool, (r) => r);
+    expect(passed.output).toMatchObject({ type: "content" });
+    const textOnly = await outputOf(tool, (r) => r.withToolResultMediaTypes([]));
+    expect(textOnly.output).toEqual({
+      type: "text",
+      value: "chart:\n[image image/png] (not shown: this model does not take image/png in tool results)",
+    });
+    expect(textOnly.warnings).toHaveLength(1);
+    const pngOnly = await outputOf(tool, (r) => r.withToolResultMediaTypes(["image/png"]));
+    expect(pngOnly.output).toMatchObject({ type: "content" });
+  });
+
   it("a value given beside the parts is sent as JSON text, in its place", async () => {
     const result = await outputOf(parts({ total: 46.83 }, toolImage(TINY_PNG, "image/png")), (r) => r);
     expect(result.output).toMatchObject({
