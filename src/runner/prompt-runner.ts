@@ -209,10 +209,7 @@ export class PromptRunner {
     return this.withSetting({ maxResultChars: chars });
   }
 
-  /**
-   * Most bytes of media (images, audio, files, decoded) in one tool result (default 20 000 000); a part
-   * past it is left out with a note the model reads and a `ModelWarning`.
-   */
+  /** Most bytes of media (decoded) in one tool result (default 20 000 000); past it, a part is described. */
   withMaxResultMediaBytes(bytes: number): this {
     return this.withSetting({ maxResultMediaBytes: bytes });
   }
