@@ -78,6 +78,8 @@ export interface McpServerOptions {
   readonly toolTimeoutMs?: number;
   /** Longest result text sent back. Default 16 000. */
   readonly maxResultChars?: number;
+  /** Most bytes of media (decoded) in one result; past it, a part is described in text. Default 20 000 000. */
+  readonly maxResultMediaBytes?: number;
   /** Receives every event of the server (tool calls, discoveries, injections). */
   readonly observers?: readonly ToolLoopObserver[];
   /**
@@ -106,6 +108,7 @@ export function createMcpServer(options: McpServerOptions): Server {
     maxInjectedTools: options.maxInjectedTools,
     toolTimeoutMs: options.toolTimeoutMs,
     maxResultChars: options.maxResultChars,
+    maxResultMediaBytes: options.maxResultMediaBytes,
   });
   const keys =
     options.handleKey === undefined ? KeyRing.processWide() : KeyRing.of("handleKey", options.handleKey);

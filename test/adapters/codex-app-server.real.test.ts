@@ -2,7 +2,7 @@
 // pointed (through a fresh CODEX_HOME) at a Responses API mock on 127.0.0.1.
 import "../fixtures/store/register.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { defineTool, PromptRunner, toolContent, toolFile, toolImage, type NewToolsMode } from "entity-tools";
+import { defineTool, PromptRunner, type NewToolsMode } from "entity-tools";
 import { CodexAppServerAdapter } from "entity-tools/codex";
 import { SpendAnswer } from "../fixtures/store/answers.js";
 import { CustomerSearchTools } from "../fixtures/store/customer-search-tools.js";
@@ -13,7 +13,8 @@ import {
   type ResponsesMock,
   type ResponsesReply,
 } from "../support/responses-sse-mock.js";
-import { TINY_PNG, TINY_PNG_BASE64 } from "../support/tiny-png.js";
+import { spendChartWithPdf } from "../support/spend-chart.js";
+import { TINY_PNG_BASE64 } from "../support/tiny-png.js";
 
 let mock: ResponsesMock | undefined;
 afterEach(async () => mock?.close());
@@ -149,22 +150,12 @@ describe("CodexAppServerAdapter against the real codex app-server", () => {
   });
 
   it("a tool returning a picture: codex sends it to its model as an input_image in the function output; a PDF as text", async () => {
-    const chart = defineTool({
-      name: "chart",
-      description: "The spend chart",
-      execute: () =>
-        toolContent(
-          "Monthly spend:",
-          toolImage(TINY_PNG, "image/png"),
-          toolFile(Buffer.from("%PDF"), "application/pdf"),
-        ),
-    });
     const { runner, mock } = await codexRunner((body) =>
       calledTools(body).includes("chart")
         ? { message: "Flat." }
         : { functionCalls: [{ name: "chart", arguments: {} }] },
     );
-    const run = await runner.withTools(chart).run("Chart the spend");
+    const run = await runner.withTools(spendChartWithPdf).run("Chart the spend");
     expect(run.result).toBe("Flat.");
     const outputs = (mock.requests[1]!.input as { type: string; output?: unknown }[])
       .filter((item) => item.type === "function_call_output")

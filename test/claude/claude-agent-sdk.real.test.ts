@@ -13,9 +13,6 @@ import {
   ModelCallError,
   PromptRunner,
   ToolLoopAbortedError,
-  toolContent,
-  toolFile,
-  toolImage,
   type ConversationNewTools,
   type ToolLoopEvent,
 } from "entity-tools";
@@ -26,7 +23,8 @@ import { CustomerSearchTools } from "../fixtures/store/customer-search-tools.js"
 import { OrderRepository } from "../fixtures/store/repositories.js";
 import { supportPrompt } from "../fixtures/store/support-prompt.js";
 import { processesIn, claudeCodeUnavailable } from "../support/claude-code.js";
-import { TINY_PNG, TINY_PNG_BASE64 } from "../support/tiny-png.js";
+import { spendChartWithPdf } from "../support/spend-chart.js";
+import { TINY_PNG_BASE64 } from "../support/tiny-png.js";
 import {
   MESSAGES_MOCK_USAGE,
   startAnthropicMessagesMock,
@@ -303,16 +301,6 @@ describe.skipIf(unavailable !== undefined)("ClaudeAgentSdkAdapter against the re
   });
 
   it("a tool returning a picture: Claude Code's model gets it as an image block in the tool_result; a PDF as a text description", async () => {
-    const chart = defineTool({
-      name: "chart",
-      description: "The spend chart",
-      execute: () =>
-        toolContent(
-          "Monthly spend:",
-          toolImage(TINY_PNG, "image/png"),
-          toolFile(Buffer.from("%PDF"), "application/pdf"),
-        ),
-    });
     const { runner, mock } = await claude((request) =>
       request.calledTools.includes(m("chart"))
         ? { text: "Flat." }
@@ -320,7 +308,7 @@ describe.skipIf(unavailable !== undefined)("ClaudeAgentSdkAdapter against the re
     );
     const events: ToolLoopEvent[] = [];
     const run = await runner
-      .withTools(chart)
+      .withTools(spendChartWithPdf)
       .withObserver((e) => events.push(e))
       .run("Chart the spend");
     expect(run.result).toBe("Flat.");

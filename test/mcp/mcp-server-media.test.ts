@@ -63,5 +63,18 @@ describe.each(["2026-07-28", "2025-11-25"] as const)(
       ]);
       await client.close();
     });
+
+    it("maxResultMediaBytes: a picture past it is described in text, not sent", async () => {
+      const small = modernEndpoint({ name: "shop", version: "1.0.0", tools, maxResultMediaBytes: 10 });
+      const client = await small.connect({ revision });
+      const result = await client.callTool({ name: "chart", arguments: {} });
+      expect(result.content).toEqual([
+        {
+          type: "text",
+          text: `Monthly spend:\n[image image/png] (not shown: ${TINY_PNG.length} bytes, over the limit of 10 bytes for a result's media)`,
+        },
+      ]);
+      await client.close();
+    });
   },
 );
