@@ -62,8 +62,10 @@ export type ApprovalAnswer =
  * The call pipeline: runs one tool call the way every driver (a run on any backend, the MCP server) needs
  * it run, in this order: resolve (name → tool, input checked and a handle verified) → approval (the
  * driver's step, which sees only valid calls) → invoke (middleware, time limit, cancellation; a handle
- * bound to its provider) → serialize for the model → inject (strategies and the registry). Every failure
- * becomes an error result the model reads; only cancellation, a failing strategy or approval rule throw.
+ * bound to its provider) → build the result (text, or media parts the backend's model takes, once for
+ * every driver: `buildToolOutput`) → inject (strategies and the registry). Every failure becomes an error
+ * result the model reads; only cancellation, a failing strategy or approval rule throw. Each driver renders
+ * the result in its own protocol (AI SDK content output, MCP blocks, Codex content items).
  */
 export class ToolCallExecutor {
   readonly unknownTools: UnknownToolPolicy;
