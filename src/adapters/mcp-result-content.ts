@@ -1,3 +1,4 @@
+import { partsText } from "../loop/content-output.js";
 import { ToolContent, type ToolContentPart, type ToolMediaPart } from "../tools/tool-content.js";
 
 /** One content block of an MCP tool result (text, image, audio, resource_link, resource), loosely read. */
@@ -41,10 +42,7 @@ export function mcpResultContent(content: unknown, structured: unknown): string 
 /** The text of an MCP result's blocks, for an error result (media named, not sent). */
 export function mcpResultText(content: unknown): string {
   const blocks = Array.isArray(content) ? (content as McpBlock[]) : [];
-  return blocks
-    .flatMap(partsOf)
-    .map((p) => (p.type === "text" ? p.text : `[${p.type} ${p.mediaType}]`))
-    .join("\n");
+  return partsText(blocks.flatMap(partsOf));
 }
 
 function partsOf(block: McpBlock): ToolContentPart[] {

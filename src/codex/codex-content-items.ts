@@ -1,4 +1,4 @@
-import type { ToolContentPart } from "../tools/tool-content.js";
+import { mediaUrlOf, type ToolContentPart } from "../tools/tool-content.js";
 
 /**
  * What the Codex app-server takes in an `item/tool/call` response (`DynamicToolCallOutputContentItem` in the
@@ -18,7 +18,7 @@ export const CODEX_RESULT_MEDIA_TYPES: readonly string[] = ["image/*", "audio/*"
 export function codexContentItems(parts: readonly ToolContentPart[]): CodexContentItem[] {
   return parts.map((part): CodexContentItem => {
     if (part.type === "text") return { type: "inputText", text: part.text };
-    const url = part.url ?? `data:${part.mediaType};base64,${part.data ?? ""}`;
+    const url = mediaUrlOf(part);
     if (part.type === "image") return { type: "inputImage", imageUrl: url };
     if (part.type === "audio") return { type: "inputAudio", audioUrl: url };
     return { type: "inputText", text: `[file ${part.filename ?? ""} ${part.mediaType}]` };

@@ -98,6 +98,11 @@ function media(
   return { type, mediaType, ...where, ...(item.filename ? { filename: item.filename } : {}) };
 }
 
+/** Parts as one text, one part a line, each media part named (see {@link mediaLabel}). */
+export function partsText(parts: readonly ToolContentPart[]): string {
+  return parts.map((part) => (part.type === "text" ? part.text : mediaLabel(part))).join("\n");
+}
+
 /** How a media part is named in text: `[image image/png]`, `[file report.pdf application/pdf]`. */
 export function mediaLabel(part: ToolMediaPart): string {
   return `[${part.type}${part.filename ? ` ${part.filename}` : ""} ${part.mediaType}]`;

@@ -1,5 +1,5 @@
 import type { ToolResultPart } from "ai";
-import { mediaLabel, partsOfOutput } from "./content-output.js";
+import { partsOfOutput, partsText } from "./content-output.js";
 
 /**
  * The text of a tool result as the model reads it, and as events, strategies and the stream report it: a
@@ -7,7 +7,5 @@ import { mediaLabel, partsOfOutput } from "./content-output.js";
  * anything else as JSON.
  */
 export function resultText(output: ToolResultPart["output"]): string {
-  return partsOfOutput(output)
-    .map((part) => (part.type === "text" ? part.text : mediaLabel(part)))
-    .join("\n");
+  return partsText(partsOfOutput(output));
 }

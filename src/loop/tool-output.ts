@@ -1,6 +1,6 @@
 import { serializeToolResult } from "../tools/serialize-result.js";
 import { isToolContent, type ToolContentPart, type ToolMediaPart } from "../tools/tool-content.js";
-import { contentItemOf, mediaLabel, type ToolOutput } from "./content-output.js";
+import { contentItemOf, mediaLabel, partsText, type ToolOutput } from "./content-output.js";
 import { acceptsMedia, type ToolResultMediaTypes } from "./media-types.js";
 
 /** What decides how a tool's value reaches the model. */
@@ -81,7 +81,7 @@ export function buildToolOutput(toolName: string, value: unknown, limits: ToolOu
       }
     }
   }
-  const text = parts.map((p) => (p.type === "text" ? p.text : mediaLabel(p))).join("\n");
+  const text = partsText(parts);
   if (!parts.some((p) => p.type !== "text")) return { output: { type: "text", value: text }, text, warnings };
   return { output: { type: "content", value: parts.map(contentItemOf) }, text, warnings };
 }

@@ -7,7 +7,7 @@ import {
   type UIMessageChunk,
 } from "ai";
 import type { ToolLoopEvent } from "../events/tool-loop-event.js";
-import type { ToolContentPart } from "../tools/tool-content.js";
+import { mediaUrlOf, type ToolContentPart } from "../tools/tool-content.js";
 import type { ModelStreamPart } from "../loop/model-port.js";
 import type { StepListener } from "../loop/step-driver.js";
 import { PartChannel } from "./part-channel.js";
@@ -249,7 +249,7 @@ function uiChunks(part: RunStreamPart, text: { id: number; open: boolean }): UIM
             : [
                 {
                   type: "file",
-                  url: p.url ?? `data:${p.mediaType};base64,${p.data ?? ""}`,
+                  url: mediaUrlOf(p),
                   mediaType: p.mediaType,
                 },
               ],

@@ -68,6 +68,11 @@ export function isMediaPart(part: ToolContentPart): part is ToolMediaPart {
   return part.type !== "text";
 }
 
+/** Where a media part is, as one URL: its own URL, or a `data:` URL of its bytes. */
+export function mediaUrlOf(part: ToolMediaPart): string {
+  return part.url ?? `data:${part.mediaType};base64,${part.data ?? ""}`;
+}
+
 /**
  * A tool result of several items, in order: text, the parts `toolImage`/`toolAudio`/`toolFile` made, and
  * any other value (an entity, a list), which is sent as text as a plain result is and searched for
