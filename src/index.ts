@@ -68,6 +68,17 @@ export {
 // Tools
 export { defineTool } from "./tools/define-tool.js";
 export type { ToolDefinition } from "./tools/define-tool.js";
+export { ToolContent, isToolContent, toolContent } from "./tools/tool-content.js";
+export type {
+  ToolContentItem,
+  ToolContentPart,
+  ToolMediaPart,
+  ToolTextPart,
+  ToolValueItem,
+} from "./tools/tool-content.js";
+export { toolAudio, toolFile, toolImage } from "./tools/tool-media.js";
+export type { MediaSource, ToolFileOptions } from "./tools/tool-media.js";
+export type { ToolResultMediaTypes } from "./loop/media-types.js";
 export type {
   Tool,
   AnyTool,

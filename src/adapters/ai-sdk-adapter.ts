@@ -18,6 +18,8 @@ import { DeferredDelivery, type DeliveredStep } from "./deferred-delivery/deferr
 import { sdkStepTools } from "./deferred-delivery/sdk-step-tools.js";
 import { modelIdOf, stepResult, toolCallOf } from "./sdk-step-result.js";
 import type { ModelAdapter, ModelStepRequest, ModelStepResult, ModelStreamPart } from "../loop/model-port.js";
+import { providerMediaTypes } from "./provider-media-types.js";
+import type { ToolResultMediaTypes } from "../loop/media-types.js";
 
 export type { AiSdkAdapterSettings } from "./model-settings.js";
 
@@ -40,6 +42,7 @@ export type { AiSdkAdapterSettings } from "./model-settings.js";
  */
 export class AiSdkAdapter implements ModelAdapter {
   readonly supportsDynamicTools = true;
+  readonly toolResultMediaTypes: ToolResultMediaTypes | undefined;
   private readonly prompts = new ConvertedPromptCache();
   private readonly settings: AiSdkAdapterSettings;
   /** Why later steps go through the SDK (the internals failed their check), until it has been reported. */
@@ -53,6 +56,7 @@ export class AiSdkAdapter implements ModelAdapter {
     private readonly toolDelivery: ToolDelivery = "inline",
   ) {
     this.settings = checkModelSettings(settings);
+    this.toolResultMediaTypes = providerMediaTypes(model);
     this.delivery = new DeferredDelivery(model, toolDelivery);
   }
 

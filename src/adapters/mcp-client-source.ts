@@ -4,18 +4,16 @@ import { failureReason } from "../loop/execution/tool-failed.js";
 import { untrustedSchemaProblem } from "../schema/untrusted-schema.js";
 import type { AnyTool } from "../tools/tool.js";
 import { plainToolName } from "../tools/tool-names.js";
+import { mcpResultContent, mcpResultText } from "./mcp-result-content.js";
+import { callToolAsTask, NO_TASK_API, requiresTask, taskApiOf } from "./mcp-task-call.js";
 
 /** A tool as an MCP server lists it. */
 interface McpTool {
   readonly name: string;
   readonly description?: string;
   readonly inputSchema: { readonly type: "object"; readonly properties?: Record<string, unknown> };
-}
-
-/** One content block of an MCP tool result. */
-interface McpContent {
-  readonly type: string;
-  readonly text?: string;
+  /** `taskSupport: "required"`: the tool runs only as an MCP task. */
+  readonly execution?: { readonly taskSupport?: unknown };
 }
 
 /** A page of `tools/list`; `ttlMs` (2026-07-28) says how long the list stays valid. */
@@ -83,7 +81,10 @@ const fanOuts = new WeakMap<McpClientLike, { listeners: Set<() => void>; ready: 
  * - `notifications/tools/list_changed` marks the list for re-listing between steps: on 2026-07-28 through
  *   a `subscriptions/listen` stream this source opens (once per client), on 2025-11-25 as the server sends
  *   it; a list whose `ttlMs` passed is re-listed too;
- * - a result with `isError` becomes an error result the model reads.
+ * - a result's images and audio reach the model as parts, resource links and embedded resources as text
+ *   (binary resources as parts) — see `mcpResultContent`; a result with `isError` becomes an error result;
+ * - a tool that runs only as a task (`execution.taskSupport: "required"`) is called through the client's
+ *   task API with the call's signal; a client without one does not offer it, and says why (skipped).
  */
 export class McpClientToolSource implements DynamicToolSource {
   private readonly listeners = new Set<() => void>();
@@ -129,7 +130,9 @@ export class McpClientToolSource implements DynamicToolSource {
       // servers declare JSON Schema 2020-12) is dropped, as `$schema` is before anything reaches a model.
       const { $schema: _dialect, ...inputSchema } = listed.inputSchema as Record<string, unknown>;
       const tool = { ...listed, inputSchema: inputSchema as McpTool["inputSchema"] };
-      const problem = untrustedSchemaProblem(tool.inputSchema);
+      const problem =
+        untrustedSchemaProblem(tool.inputSchema) ??
+        (requiresTask(tool) && !taskApiOf(this.client) ? NO_TASK_API : undefined);
       if (problem) skipped.push({ toolName: tool.name, reason: problem });
       else tools.push(this.toTool(tool));
     }
@@ -175,16 +178,18 @@ export class McpClientToolSource implements DynamicToolSource {
       execute: async (input, context) => {
         const params = { name: serverName, arguments: input as Record<string, unknown> };
         const options = { signal: context.signal };
+        const tasks = requiresTask(tool) ? taskApiOf(this.client) : undefined;
         // v2's callTool takes (params, options); v1's (params, resultSchema, options).
-        const result = isV2(this.client)
-          ? await this.client.callTool(params, options as never)
-          : await this.client.callTool(params, undefined as never, options as never);
-        const text =
-          textOf(result.content) ||
-          (result.structuredContent ? JSON.stringify(result.structuredContent) : "");
+        const result = tasks
+          ? await callToolAsTask(tasks, params, context.signal)
+          : isV2(this.client)
+            ? await this.client.callTool(params, options as never)
+            : await this.client.callTool(params, undefined as never, options as never);
         if (result.isError === true)
-          throw new Error(failureReason(serverName, text) || "the MCP server reported an error");
-        return text;
+          throw new Error(
+            failureReason(serverName, mcpResultText(result.content)) || "the MCP server reported an error",
+          );
+        return mcpResultContent(result.content, result.structuredContent);
       },
     };
   }
@@ -224,12 +229,4 @@ async function withDeadline<T>(work: Promise<T>, ms: number, label: string): Pro
   } finally {
     clearTimeout(timer);
   }
-}
-
-/** The text of MCP content blocks; other blocks (images, resources) are named, not inlined. */
-function textOf(content: unknown): string {
-  if (!Array.isArray(content)) return "";
-  return (content as McpContent[])
-    .map((block) => (block.type === "text" ? (block.text ?? "") : `[${block.type} content]`))
-    .join("\n");
 }

@@ -6,6 +6,7 @@ import type {
   ConversationSetup,
 } from "../loop/conversation-port.js";
 import { ClaudeConversation } from "./claude-conversation.js";
+import { CLAUDE_RESULT_MEDIA_TYPES } from "./claude-tool-server.js";
 import { loadClaudeAgentSdk, type Options, type SettingSource } from "./claude-sdk.js";
 
 /** SDK options this backend sets itself (see {@link ClaudeAgentSdkOptions} for the ones it exposes). */
@@ -91,6 +92,8 @@ export class ClaudeAgentSdkAdapter implements ConversationAdapter {
    */
   readonly supportsDynamicTools: boolean;
   readonly newTools: ConversationNewTools;
+  /** Images reach Claude Code's model as MCP image blocks; other media is described in text. */
+  readonly toolResultMediaTypes = CLAUDE_RESULT_MEDIA_TYPES;
   private readonly serverName: string;
   private readonly relistTimeoutMs: number;
   private readonly turnTimeoutMs: number;

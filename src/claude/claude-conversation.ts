@@ -167,7 +167,7 @@ export class ClaudeConversation implements Conversation {
         }
       }
       if (result.stopTurn) await this.stop(turn);
-      return { text: result.text, isError: result.isError };
+      return { text: result.text, ...(result.parts ? { parts: result.parts } : {}), isError: result.isError };
     } catch (error) {
       // The run cannot go on (a limit, cancellation, a failing strategy): it ends with this error now.
       this.turn = undefined;

@@ -1,4 +1,6 @@
+import { mcpContentBlocks } from "../loop/mcp-content-blocks.js";
 import type { AnyTool } from "../tools/tool.js";
+import type { ToolContentPart } from "../tools/tool-content.js";
 import { fittedToolName } from "../tools/tool-names.js";
 import { MAX_TOOL_NAME_LENGTH } from "../tools/tool-name-rules.js";
 import { toolUseIdOf, type ClaudeAgentSdk, type McpSdkServerConfigWithInstance } from "./claude-sdk.js";
@@ -13,8 +15,18 @@ export interface ServedCall {
 /** What the model reads back for a call. */
 export interface ServedResult {
   readonly text: string;
+  /** The result with its media (images), when it has any: sent as MCP content blocks. */
+  readonly parts?: readonly ToolContentPart[];
   readonly isError: boolean;
 }
+
+/** The media Claude Code's model takes from an MCP tool result: images (its Messages API's image types). */
+export const CLAUDE_RESULT_MEDIA_TYPES: readonly string[] = [
+  "image/jpeg",
+  "image/png",
+  "image/gif",
+  "image/webp",
+];
 
 /**
  * Our tools as Claude Code's in-process MCP server (`createSdkMcpServer`), answering `tools/list` and
@@ -67,7 +79,11 @@ export class ClaudeToolServer {
         input: request.params.arguments ?? {},
         toolCallId: toolUseIdOf(request.params._meta) ?? `mcp-${String(extra.requestId)}`,
       });
-      return { content: [{ type: "text" as const, text: result.text }], isError: result.isError };
+      // Claude Code hands MCP image blocks to its model as images.
+      const content = result.parts
+        ? mcpContentBlocks(result.parts)
+        : [{ type: "text" as const, text: result.text }];
+      return { content, isError: result.isError };
     });
   }
 

@@ -9,6 +9,7 @@ import type {
 } from "../loop/conversation-port.js";
 import { emptyUsage, type TokenUsage } from "../events/token-usage.js";
 import type { AnyTool } from "../tools/tool.js";
+import { CODEX_RESULT_MEDIA_TYPES, codexContentItems } from "./codex-content-items.js";
 import { buildDynamicTools, type OpenAiFunctionTool, type OpenAiToolChoice } from "./dynamic-tools.js";
 import { CodexAppServerError, JsonRpcConnection } from "./json-rpc-connection.js";
 
@@ -55,6 +56,8 @@ export const DEFAULT_CODEX_ARGS = [
 export class CodexAppServerAdapter implements ConversationAdapter {
   readonly supportsDynamicTools = false;
   readonly newTools: NewToolsMode;
+  /** Images and audio reach Codex's model as `inputImage`/`inputAudio` items; files are described in text. */
+  readonly toolResultMediaTypes = CODEX_RESULT_MEDIA_TYPES;
 
   constructor(private readonly options: CodexAppServerOptions = {}) {
     this.newTools = options.newTools ?? "restart";
@@ -187,7 +190,10 @@ class CodexConversation implements Conversation {
             stopForTools = true;
             interrupt();
           }
-          return { contentItems: [{ type: "inputText", text: result.text }], success: !result.isError };
+          const contentItems = result.parts
+            ? codexContentItems(result.parts)
+            : [{ type: "inputText", text: result.text }];
+          return { contentItems, success: !result.isError };
         } catch (error) {
           // The run cannot go on (a limit, cancellation, a failing strategy): stop the turn and report it.
           interrupt();

@@ -16,6 +16,7 @@ export type ToolFailureReason =
 import type { ToolDelivery } from "../tools/tool-delivery.js";
 import type { RunCost } from "./run-cost.js";
 import type { TokenUsage } from "./token-usage.js";
+import type { ToolContentPart } from "../tools/tool-content.js";
 
 interface RunEvent {
   /** Identifies the run (a runner serves many runs, possibly at once). */
@@ -91,6 +92,11 @@ export interface ToolInvokedEvent extends RunEvent {
   readonly toolName: string;
   readonly input: unknown;
   readonly resultText: string;
+  /**
+   * Set when the result reaches the model with media (images, audio, files): its parts, text included;
+   * `resultText` then names each media part.
+   */
+  readonly parts?: readonly ToolContentPart[];
   readonly durationMs: number;
 }
 

@@ -3,6 +3,7 @@ import type { Conversation, ConversationAdapter, ConversationToolResult } from "
 import { dispatcherTool, dispatchNotice, unwrapDispatch } from "./dispatcher-tool.js";
 import { callBackend } from "./call-backend.js";
 import { resultText } from "./result-text.js";
+import { partsOfOutput } from "./content-output.js";
 import type { ModelToolCall } from "./model-port.js";
 import type { RunSession } from "./run-session.js";
 import type { RunEnd, StepOutcome } from "./step-outcome.js";
@@ -55,11 +56,13 @@ export async function driveConversation(adapter: ConversationAdapter, session: R
       value: "Waiting for a person's approval.",
     };
     let text = resultText(output);
+    const parts = output.type === "content" ? partsOfOutput(output) : undefined;
     const now = session.state.registry.all();
     // Tools the conversation was not opened with (or was told about, in dispatch mode).
     const fresh = now.filter((t) => !offered.has(t.name));
     if (fresh.length > 0 && dispatching) {
       text = `${text}\n\n${dispatchNotice(fresh)}`;
+      parts?.push({ type: "text", text: `\n\n${dispatchNotice(fresh)}` });
       for (const t of fresh) offered.add(t.name);
     }
     // In dynamic mode the conversation takes any change of the set: additions, removals, evictions.
@@ -67,6 +70,7 @@ export async function driveConversation(adapter: ConversationAdapter, session: R
     if (changed) offered = new Set(now.map((t) => t.name));
     return {
       text,
+      ...(parts ? { parts } : {}),
       isError: output.type === "error-text",
       stopTurn: stop !== undefined || (fresh.length > 0 && adapter.newTools !== "dynamic" && !dispatching),
       ...(changed ? { tools: now } : {}),

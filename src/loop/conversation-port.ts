@@ -1,11 +1,18 @@
 import type { JsonSchema } from "../schema/json-schema.js";
 import type { AnyTool } from "../tools/tool.js";
+import type { ToolContentPart } from "../tools/tool-content.js";
+import type { ToolResultMediaTypes } from "./media-types.js";
 import type { ModelToolCall, TokenUsage } from "./model-port.js";
 
 /** What the backend gets back for one tool call it asked us to run. */
 export interface ConversationToolResult {
   /** The text the model reads (a result or an error message). */
   readonly text: string;
+  /**
+   * Set when the result holds media (images, audio, files) the backend takes: the result as parts, text
+   * included; `text` then names each media part. A backend that cannot carry a part sends `text`.
+   */
+  readonly parts?: readonly ToolContentPart[];
   readonly isError: boolean;
   /**
    * The run cannot go on in this conversation (its tool set changed, or a restart was asked for): a
@@ -77,6 +84,8 @@ export interface ConversationAdapter {
   /** Whether a running conversation takes new tools (true exactly when `newTools` is `"dynamic"`). */
   readonly supportsDynamicTools: boolean;
   readonly newTools: ConversationNewTools;
+  /** The media its agent takes inside a tool result, as on `ModelAdapter`. Undefined: every part is sent. */
+  readonly toolResultMediaTypes?: ToolResultMediaTypes;
   openConversation(setup: ConversationSetup): Promise<Conversation>;
 }
 

@@ -1,6 +1,7 @@
 import type { ModelMessage } from "ai";
 import type { TokenUsage } from "../events/token-usage.js";
 import type { AnyTool } from "../tools/tool.js";
+import type { ToolResultMediaTypes } from "./media-types.js";
 
 /** A tool call as the model made it; the run validates and runs it. */
 export interface ModelToolCall {
@@ -49,6 +50,11 @@ export type ModelStreamPart =
  */
 export interface ModelAdapter {
   readonly supportsDynamicTools: boolean;
+  /**
+   * The media its model takes inside a tool result (`["image/*", "application/pdf"]`; `[]`: text only);
+   * other media parts reach it as a text description, with a `ModelWarning`. Undefined: every part is sent.
+   */
+  readonly toolResultMediaTypes?: ToolResultMediaTypes;
   step(request: ModelStepRequest): Promise<ModelStepResult>;
   /** The same step, streamed: `onPart` hears text and tool calls as they arrive. Optional. */
   stream?(request: ModelStepRequest, onPart: (part: ModelStreamPart) => void): Promise<ModelStepResult>;

@@ -3,6 +3,7 @@ import type { JsonSchema } from "../schema/json-schema.js";
 import type { ToolInjectionStrategy } from "../strategies/tool-injection-strategy.js";
 import type { ApprovalGate } from "./approval-gate.js";
 import type { ToolMiddleware } from "./execution/tool-middleware.js";
+import type { ToolResultMediaTypes } from "./media-types.js";
 import type { RunState } from "./run-state.js";
 import type { SourceWithTools } from "./source-watch.js";
 
@@ -28,4 +29,6 @@ export interface RunSessionInit {
    * calls are answered (those still undecided are not run: the conversation went on without a decision).
    */
   readonly followUp?: readonly ModelMessage[];
+  /** The media the backend's model takes in a tool result (the adapter's `toolResultMediaTypes`). */
+  readonly toolResultMediaTypes?: ToolResultMediaTypes;
 }

@@ -60,6 +60,7 @@ export class RunSession {
       middleware: init.middleware,
       signal: init.signal ? AbortSignal.any([init.signal, this.ended.signal]) : this.ended.signal,
       lost: init.lost,
+      mediaTypes: init.toolResultMediaTypes,
     });
     this.answers = new FinalAnswerCheck(init.outputSchema, state.settings.maxOutputRepairs, state.events);
     this.batches = new CallBatches(

@@ -19,6 +19,8 @@ export interface RunSettings {
   readonly maxExpansions: number;
   /** Longest tool result text (and error or notice text) sent to the model, in characters. */
   readonly maxResultChars: number;
+  /** Most bytes of media (images, audio, files) in one tool result; a part past it is left out, with a note. */
+  readonly maxResultMediaBytes: number;
   /** Per-call time limit in milliseconds; none when absent. */
   readonly toolTimeoutMs?: number;
 }
@@ -31,6 +33,7 @@ export const DEFAULT_RUN_SETTINGS: RunSettings = Object.freeze({
   maxUnknownToolCalls: 3,
   maxExpansions: 10,
   maxResultChars: 16_000,
+  maxResultMediaBytes: 20_000_000,
 });
 
 // Node's timers overflow past 2^31-1 ms (about 24.8 days) and then fire after 1 ms.
@@ -52,6 +55,7 @@ const RULES: { readonly [K in keyof RunSettings]-?: Rule } = {
   maxUnknownToolCalls: count(1),
   maxExpansions: count(0),
   maxResultChars: count(1),
+  maxResultMediaBytes: count(0),
   toolTimeoutMs: { min: 1, max: MAX_TIMER_MS, integer: false },
 };
 

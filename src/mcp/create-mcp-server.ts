@@ -20,6 +20,9 @@ import { loadRuntimeDependencies } from "../tools/runtime-dependencies.js";
 import { ToolCallExecutor } from "../loop/execution/tool-call-executor.js";
 import type { ToolMiddleware } from "../loop/execution/tool-middleware.js";
 import { resultText } from "../loop/result-text.js";
+import { partsOfOutput } from "../loop/content-output.js";
+import { mcpContentBlocks } from "../loop/mcp-content-blocks.js";
+import type { ToolContentPart } from "../tools/tool-content.js";
 import { DEFAULT_RUN_SETTINGS, withSettings } from "../loop/run-settings.js";
 import type { ToolInjectionStrategy } from "../strategies/tool-injection-strategy.js";
 import { ToolProviderStrategy } from "../strategies/tool-provider-strategy.js";
@@ -75,6 +78,8 @@ export interface McpServerOptions {
   readonly toolTimeoutMs?: number;
   /** Longest result text sent back. Default 16 000. */
   readonly maxResultChars?: number;
+  /** Most bytes of media (decoded) in one result; past it, a part is described in text. Default 20 000 000. */
+  readonly maxResultMediaBytes?: number;
   /** Receives every event of the server (tool calls, discoveries, injections). */
   readonly observers?: readonly ToolLoopObserver[];
   /**
@@ -103,6 +108,7 @@ export function createMcpServer(options: McpServerOptions): Server {
     maxInjectedTools: options.maxInjectedTools,
     toolTimeoutMs: options.toolTimeoutMs,
     maxResultChars: options.maxResultChars,
+    maxResultMediaBytes: options.maxResultMediaBytes,
   });
   const keys =
     options.handleKey === undefined ? KeyRing.processWide() : KeyRing.of("handleKey", options.handleKey);
@@ -170,6 +176,7 @@ export function createMcpServer(options: McpServerOptions): Server {
     let question: { message: string; requestState: string } | undefined;
     let text: string;
     let isError: boolean;
+    let parts: ToolContentPart[] | undefined;
     try {
       const outcome = await executor.execute(call, iteration, [], async (resolved) => {
         const step = await approvals.step({
@@ -189,6 +196,8 @@ export function createMcpServer(options: McpServerOptions): Server {
       if (outcome.held) return askForApproval(question!.message, question!.requestState);
       isError = outcome.part.output.type === "error-text";
       text = resultText(outcome.part.output);
+      // Media (a provider tool's picture or file) goes out as MCP image/audio/resource blocks.
+      if (outcome.part.output.type === "content") parts = partsOfOutput(outcome.part.output);
     } catch {
       // Only cancellation ends a call this way; a failing strategy is reported the same.
       isError = true;
@@ -198,10 +207,13 @@ export function createMcpServer(options: McpServerOptions): Server {
     }
     if (!stateless) {
       const fresh = executor.injected;
-      if (fresh.length > 0 && options.dispatch) text = `${text}\n\n${dispatchNotice(fresh)}`;
+      if (fresh.length > 0 && options.dispatch) {
+        text = `${text}\n\n${dispatchNotice(fresh)}`;
+        parts?.push({ type: "text", text: dispatchNotice(fresh) });
+      }
       if (fresh.length > 0 || registry.size !== before) await server.sendToolListChanged().catch(() => {});
     }
-    return { content: [{ type: "text", text }], isError };
+    return { content: parts ? mcpContentBlocks(parts) : [{ type: "text", text }], isError };
   });
   return server;
 }

@@ -33,6 +33,7 @@ import { ExpansionLimitError } from "./expansion-limit-error.js";
 import { listSources } from "./list-sources.js";
 import type { ProviderResolver } from "./restore-tools.js";
 import { resumeState, withLive, type CheckedResume, type ResumeFrom } from "./run-resume.js";
+import type { ToolResultMediaTypes } from "../loop/media-types.js";
 
 /** A sectioned system prompt and its parameters. */
 export interface TemplatePrompt {
@@ -64,6 +65,8 @@ export interface RunSetup {
   readonly listener?: StepListener;
   /** Keys that sign every snapshot and that a snapshot read back must verify against (first one signs). */
   readonly snapshotKeys?: KeyRing;
+  /** The media the model takes in a tool result, in place of the adapter's `toolResultMediaTypes`. */
+  readonly toolResultMediaTypes?: ToolResultMediaTypes;
 }
 
 /** A run's outcome across restarts: completed with an answer, or paused for approval. */
@@ -174,6 +177,7 @@ async function runAttempts(setup: RunSetup, resume: CheckedResume | undefined): 
       outputSchema: setup.outputSchema,
       signal: setup.signal,
       approvals: gate,
+      toolResultMediaTypes: setup.toolResultMediaTypes ?? setup.adapter.toolResultMediaTypes,
       ...(resumed && { notices: resumed.notices, lost: resumed.lost, followUp: resumed.followUp }),
     });
     const end = isConversationAdapter(setup.adapter)

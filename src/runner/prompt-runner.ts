@@ -15,6 +15,7 @@ import type { ApprovalPredicate } from "../loop/approval-gate.js";
 import { withSettings, type RunSettings } from "../loop/run-settings.js";
 import type { RunSnapshot } from "../loop/run-snapshot.js";
 import { snapshotKeys, type SnapshotKey } from "../loop/snapshot-codec.js";
+import type { ToolResultMediaTypes } from "../loop/media-types.js";
 import type { ToolInjectionStrategy } from "../strategies/tool-injection-strategy.js";
 import { ToolProviderStrategy } from "../strategies/tool-provider-strategy.js";
 import { toolsFrom, type ToolSource } from "../tools/tool-sources.js";
@@ -206,6 +207,20 @@ export class PromptRunner {
   /** Longest tool result text sent to the model (default 16 000 characters). */
   withMaxResultChars(chars: number): this {
     return this.withSetting({ maxResultChars: chars });
+  }
+
+  /** Most bytes of media (decoded) in one tool result (default 20 000 000); past it, a part is described. */
+  withMaxResultMediaBytes(bytes: number): this {
+    return this.withSetting({ maxResultMediaBytes: bytes });
+  }
+
+  /**
+   * The media the model takes in a tool result (`["image/png", "image/jpeg"]`; `[]` for text only), in place
+   * of what the backend declares: for an AI SDK provider this library does not know. Other media parts
+   * reach the model as a text description, with a `ModelWarning`.
+   */
+  withToolResultMediaTypes(types: ToolResultMediaTypes): this {
+    return this.derive({ toolResultMediaTypes: [...types] });
   }
 
   /**

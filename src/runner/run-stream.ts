@@ -7,6 +7,7 @@ import {
   type UIMessageChunk,
 } from "ai";
 import type { ToolLoopEvent } from "../events/tool-loop-event.js";
+import { mediaUrlOf, type ToolContentPart } from "../tools/tool-content.js";
 import type { ModelStreamPart } from "../loop/model-port.js";
 import type { StepListener } from "../loop/step-driver.js";
 import { PartChannel } from "./part-channel.js";
@@ -25,8 +26,10 @@ export type RunStreamPart =
       readonly type: "tool-result";
       readonly toolCallId: string;
       readonly toolName: string;
-      /** The text the model reads (an error message when `isError`). */
+      /** The text the model reads (an error message when `isError`); media parts are named in it. */
       readonly output: string;
+      /** The result's parts when it holds media the model reads (images, audio, files), text included. */
+      readonly parts?: readonly ToolContentPart[];
       readonly isError: boolean;
       /** A person denied the call (it did not run; `output` says so, with the reason). */
       readonly denied?: boolean;
@@ -183,6 +186,7 @@ function eventPart(event: ToolLoopEvent): RunStreamPart | undefined {
         toolCallId: event.toolCallId,
         toolName: event.toolName,
         output: event.resultText,
+        ...(event.parts ? { parts: event.parts } : {}),
         isError: false,
       };
     case "ToolFailed":
@@ -238,6 +242,18 @@ function uiChunks(part: RunStreamPart, text: { id: number; open: boolean }): UIM
               output: part.output,
               dynamic: true,
             },
+        // The media the model saw, as file parts of the message (a data URL for bytes), for the UI to show.
+        ...(part.parts ?? []).flatMap((p): UIMessageChunk[] =>
+          p.type === "text"
+            ? []
+            : [
+                {
+                  type: "file",
+                  url: mediaUrlOf(p),
+                  mediaType: p.mediaType,
+                },
+              ],
+        ),
       ];
     case "tools-injected":
     case "tools-removed":

@@ -10,6 +10,7 @@ import type { ToolLoopObserver } from "../events/tool-loop-event.js";
 import type { ApprovalDecision, ApprovalPredicate } from "../loop/approval-gate.js";
 import type { ConversationAdapter } from "../loop/conversation-port.js";
 import type { ToolMiddleware } from "../loop/execution/tool-middleware.js";
+import type { ToolResultMediaTypes } from "../loop/media-types.js";
 import type { ModelAdapter } from "../loop/model-port.js";
 import { DEFAULT_RUN_SETTINGS, type RunSettings } from "../loop/run-settings.js";
 import type { RunSnapshot } from "../loop/run-snapshot.js";
@@ -97,6 +98,8 @@ export interface RunnerConfig {
   readonly logger?: DebugLogger;
   /** Keys that sign snapshots and verify those read back (the first signs). */
   readonly snapshotKeys?: KeyRing;
+  /** The media the model takes in a tool result, in place of what the backend declares. */
+  readonly toolResultMediaTypes?: ToolResultMediaTypes;
 }
 
 export const DEFAULT_MAX_ITERATIONS = DEFAULT_RUN_SETTINGS.maxIterations;

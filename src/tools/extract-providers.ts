@@ -1,4 +1,5 @@
 import { isToolProvider } from "./provider-identity.js";
+import { isToolContent } from "./tool-content.js";
 
 /**
  * The provider instances a tool's return value holds: the value itself, or the providers among the
@@ -7,8 +8,10 @@ import { isToolProvider } from "./provider-identity.js";
  * Not walked, on purpose: fields of plain objects and of providers (a provider method that returns
  * providers is how nesting happens, and walking object graphs would expose whatever a domain object
  * happens to reference), and one-shot iterators such as generators (walking would consume them).
+ * In a `ToolContent` result only the values given beside the parts are searched, never the media bytes.
  */
 export function extractProviders(value: unknown): object[] {
+  if (isToolContent(value)) return [...new Set(value.values.flatMap((v) => extractProviders(v)))];
   if (isToolProvider(value)) return [value];
   const elements = collectionElements(value);
   if (!elements) return [];

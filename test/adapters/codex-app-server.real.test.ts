@@ -13,6 +13,8 @@ import {
   type ResponsesMock,
   type ResponsesReply,
 } from "../support/responses-sse-mock.js";
+import { spendChartWithPdf } from "../support/spend-chart.js";
+import { TINY_PNG_BASE64 } from "../support/tiny-png.js";
 
 let mock: ResponsesMock | undefined;
 afterEach(async () => mock?.close());
@@ -145,5 +147,31 @@ describe("CodexAppServerAdapter against the real codex app-server", () => {
     expect(run.result).toBe("The warehouse is offline.");
     expect(functionOutputs(mock.requests[1]!)).toEqual(['Tool "boom" failed: warehouse offline']);
     expect(run.counters.toolFailures).toBe(1);
+  });
+
+  it("a tool returning a picture: codex sends it to its model as an input_image in the function output; a PDF as text", async () => {
+    const { runner, mock } = await codexRunner((body) =>
+      calledTools(body).includes("chart")
+        ? { message: "Flat." }
+        : { functionCalls: [{ name: "chart", arguments: {} }] },
+    );
+    const run = await runner.withTools(spendChartWithPdf).run("Chart the spend");
+    expect(run.result).toBe("Flat.");
+    const outputs = (mock.requests[1]!.input as { type: string; output?: unknown }[])
+      .filter((item) => item.type === "function_call_output")
+      .map((item) => item.output);
+    expect(outputs).toEqual([
+      [
+        { type: "input_text", text: "Monthly spend:" },
+        expect.objectContaining({
+          type: "input_image",
+          image_url: `data:image/png;base64,${TINY_PNG_BASE64}`,
+        }),
+        {
+          type: "input_text",
+          text: "[file application/pdf] (not shown: this model does not take application/pdf in tool results)",
+        },
+      ],
+    ]);
   });
 });

@@ -23,6 +23,8 @@ import { CustomerSearchTools } from "../fixtures/store/customer-search-tools.js"
 import { OrderRepository } from "../fixtures/store/repositories.js";
 import { supportPrompt } from "../fixtures/store/support-prompt.js";
 import { processesIn, claudeCodeUnavailable } from "../support/claude-code.js";
+import { spendChartWithPdf } from "../support/spend-chart.js";
+import { TINY_PNG_BASE64 } from "../support/tiny-png.js";
 import {
   MESSAGES_MOCK_USAGE,
   startAnthropicMessagesMock,
@@ -296,6 +298,31 @@ describe.skipIf(unavailable !== undefined)("ClaudeAgentSdkAdapter against the re
       { text: 'Tool "boom" failed: warehouse offline', isError: true },
     ]);
     expect(run.counters.toolFailures).toBe(1);
+  });
+
+  it("a tool returning a picture: Claude Code's model gets it as an image block in the tool_result; a PDF as a text description", async () => {
+    const { runner, mock } = await claude((request) =>
+      request.calledTools.includes(m("chart"))
+        ? { text: "Flat." }
+        : { toolCalls: [{ name: m("chart"), input: {} }] },
+    );
+    const events: ToolLoopEvent[] = [];
+    const run = await runner
+      .withTools(spendChartWithPdf)
+      .withObserver((e) => events.push(e))
+      .run("Chart the spend");
+    expect(run.result).toBe("Flat.");
+    const blocks = mock.requests[1]!.body.messages.flatMap((msg) =>
+      Array.isArray(msg.content) ? (msg.content as { type: string; content?: unknown }[]) : [],
+    );
+    const result = JSON.stringify(blocks.find((b) => b.type === "tool_result")?.content);
+    expect(result).toContain(
+      `{"type":"image","source":{"type":"base64","media_type":"image/png","data":"${TINY_PNG_BASE64}"}}`,
+    );
+    expect(result).toContain(
+      "[file application/pdf] (not shown: this model does not take application/pdf in tool results)",
+    );
+    expect(events.filter((e) => e.type === "ModelWarning")).toHaveLength(1);
   });
 
   it("an approval pauses the run before the call; a fresh runner resumes from the JSON snapshot in a new process, and the call runs once", async () => {

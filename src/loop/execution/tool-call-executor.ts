@@ -16,6 +16,9 @@ import { resolveToolCall } from "./resolve-tool-call.js";
 import type { ToolMiddleware } from "./tool-middleware.js";
 import { UnknownToolPolicy } from "./unknown-tool-policy.js";
 import { toolFailedText } from "./tool-failed.js";
+import type { ToolResultMediaTypes } from "../media-types.js";
+import { partsOfOutput } from "../content-output.js";
+import { appendToOutput, buildToolOutput, type BuiltToolOutput } from "../tool-output.js";
 
 /** What the executor needs for every call of one run. */
 export interface ToolCallExecutorSetup {
@@ -27,6 +30,8 @@ export interface ToolCallExecutorSetup {
   readonly signal?: AbortSignal;
   /** Tools of an earlier turn that are no longer bound, by name, with their provider's label. */
   readonly lost?: ReadonlyMap<string, string>;
+  /** The media the backend's model takes in a tool result (see `ToolResultMediaTypes`); undefined: all. */
+  readonly mediaTypes?: ToolResultMediaTypes;
 }
 
 /** One call's result part, and the restart a strategy asked for after it, if any. */
@@ -57,8 +62,10 @@ export type ApprovalAnswer =
  * The call pipeline: runs one tool call the way every driver (a run on any backend, the MCP server) needs
  * it run, in this order: resolve (name → tool, input checked and a handle verified) → approval (the
  * driver's step, which sees only valid calls) → invoke (middleware, time limit, cancellation; a handle
- * bound to its provider) → serialize for the model → inject (strategies and the registry). Every failure
- * becomes an error result the model reads; only cancellation, a failing strategy or approval rule throw.
+ * bound to its provider) → build the result (text, or media parts the backend's model takes, once for
+ * every driver: `buildToolOutput`) → inject (strategies and the registry). Every failure becomes an error
+ * result the model reads; only cancellation, a failing strategy or approval rule throw. Each driver renders
+ * the result in its own protocol (AI SDK content output, MCP blocks, Codex content items).
  */
 export class ToolCallExecutor {
   readonly unknownTools: UnknownToolPolicy;
@@ -112,13 +119,19 @@ export class ToolCallExecutor {
       const message = toolFailedText(tool.name, describeThrown(error, settings.maxResultChars));
       return { part: this.fail(call, iteration, "threw", message) };
     }
-    let text: string;
+    let built: BuiltToolOutput;
     try {
-      text = serializeToolResult(value, { maxChars: settings.maxResultChars });
+      built = buildToolOutput(tool.name, value, {
+        maxChars: settings.maxResultChars,
+        maxMediaBytes: settings.maxResultMediaBytes,
+        mediaTypes: this.setup.mediaTypes,
+      });
     } catch (error) {
       const message = `The result of "${tool.name}" could not be read: ${describeThrown(error, settings.maxResultChars)}`;
       return { part: this.fail(call, iteration, "unreadable-result", message) };
     }
+    for (const message of built.warnings) events.emit({ type: "ModelWarning", iteration, message });
+    let { text, output } = built;
     const durationMs = performance.now() - started;
     const { notices, restart } = await this.injector.evaluate({
       toolName: tool.name,
@@ -128,7 +141,11 @@ export class ToolCallExecutor {
       iteration,
       history,
     });
-    if (notices.length > 0) text = `${text}\n\n${this.capped(notices.map((n) => `[${n}]`).join("\n"))}`;
+    if (notices.length > 0) {
+      const notice = `\n\n${this.capped(notices.map((n) => `[${n}]`).join("\n"))}`;
+      text = `${text}${notice}`;
+      output = appendToOutput(output, notice);
+    }
     // Reported once the strategies have run, so observers read exactly what the model reads, notices included.
     events.emit({
       type: "ToolInvoked",
@@ -137,9 +154,10 @@ export class ToolCallExecutor {
       toolName: tool.name,
       input,
       resultText: text,
+      ...(output.type === "content" ? { parts: partsOfOutput(output) } : {}),
       durationMs,
     });
-    return { part: resultPart(call, { type: "text", value: text }), restart };
+    return { part: resultPart(call, output), restart };
   }
 
   /** Tells observers a call starts (a call held for approval has not started). */
