@@ -6,6 +6,8 @@ import { EntityToolsError } from "../errors/entity-tools-error.js";
  * `busyUntil`: a turn was refused before it started, because another turn holds the conversation.
  */
 export class ConversationConflictError extends EntityToolsError {
+  static override readonly errorName: string = "ConversationConflictError";
+
   constructor(
     readonly conversationId: string,
     readonly expectedVersion: number | undefined,
@@ -26,6 +28,8 @@ export class ConversationConflictError extends EntityToolsError {
 
 /** A conversation id a store cannot keep: empty, or too long. */
 export class InvalidConversationIdError extends EntityToolsError {
+  static override readonly errorName: string = "InvalidConversationIdError";
+
   constructor(
     readonly conversationId: string,
     readonly reason: string,

@@ -7,6 +7,8 @@ import type { RunSnapshot } from "./run-snapshot.js";
  * or the tools said is lost, and the number of model calls made.
  */
 export class ToolLoopError extends EntityToolsError {
+  static override readonly errorName: string = "ToolLoopError";
+
   conversationHistory: readonly ModelMessage[] = [];
   totalIterations = 0;
   /** The run up to the failure, as plain JSON: pass it to `runner.resume` to go on from there. */
@@ -15,6 +17,8 @@ export class ToolLoopError extends EntityToolsError {
 
 /** The model was still calling tools when the iteration limit was reached. */
 export class MaxIterationsExceededError extends ToolLoopError {
+  static override readonly errorName: string = "MaxIterationsExceededError";
+
   constructor(readonly maxIterations: number) {
     super(
       `The model did not finish within ${maxIterations} iterations (model responses); raise withMaxToolIterations() or simplify the task`,
@@ -24,6 +28,8 @@ export class MaxIterationsExceededError extends ToolLoopError {
 
 /** The model kept calling tools that do not exist. */
 export class ToolNotFoundError extends ToolLoopError {
+  static override readonly errorName: string = "ToolNotFoundError";
+
   constructor(
     readonly requestedTool: string,
     readonly availableTools: readonly string[],
@@ -37,6 +43,8 @@ export class ToolNotFoundError extends ToolLoopError {
 
 /** The final answer never parsed or validated, even after the repairs allowed. */
 export class OutputValidationError extends ToolLoopError {
+  static override readonly errorName: string = "OutputValidationError";
+
   constructor(
     readonly problems: readonly string[],
     readonly lastText: string,
@@ -48,6 +56,8 @@ export class OutputValidationError extends ToolLoopError {
 
 /** The run was cancelled through its AbortSignal. */
 export class ToolLoopAbortedError extends ToolLoopError {
+  static override readonly errorName: string = "ToolLoopAbortedError";
+
   constructor(reason: unknown) {
     super(`The run was aborted${reason instanceof Error ? `: ${reason.message}` : ""}`, { cause: reason });
   }
@@ -55,6 +65,8 @@ export class ToolLoopAbortedError extends ToolLoopError {
 
 /** The model call itself failed (network, HTTP status, provider error); `cause` is the original error. */
 export class ModelCallError extends ToolLoopError {
+  static override readonly errorName: string = "ModelCallError";
+
   constructor(cause: unknown) {
     super(`The model call failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
   }
@@ -62,6 +74,8 @@ export class ModelCallError extends ToolLoopError {
 
 /** A strategy threw while evaluating a tool result (a bug in the strategy, not in the model's input). */
 export class StrategyError extends ToolLoopError {
+  static override readonly errorName: string = "StrategyError";
+
   constructor(toolName: string, cause: unknown) {
     super(
       `An injection strategy failed after "${toolName}": ${cause instanceof Error ? cause.message : String(cause)}`,

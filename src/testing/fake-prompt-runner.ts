@@ -14,6 +14,7 @@ import {
   type ToolNameMatcher,
 } from "./scripted-language-model.js";
 import type { ScriptedTurn } from "./generate-result.js";
+import { UnmetExpectationsError } from "./unmet-expectations-error.js";
 
 /** What a stubbed tool returns instead of running: a value, or a function of the call's input. */
 export type StubbedReturn = unknown;
@@ -151,7 +152,11 @@ export class FakePromptRunner extends PromptRunner {
     return this.state.model.calls;
   }
 
-  /** Throws if scripted turns were not played or stubs never used. */
+  /**
+   * Throws if scripted turns were not played or stubs never used.
+   *
+   * @throws UnmetExpectationsError listing every problem found
+   */
   verifyExpectations(): void {
     const problems: string[] = [];
     if (this.state.model.remainingTurns > 0)
@@ -159,7 +164,7 @@ export class FakePromptRunner extends PromptRunner {
     for (const stub of this.state.stubs) {
       if (stub.uses === 0) problems.push(`the stubbed tool ${String(stub.matcher)} was never called`);
     }
-    if (problems.length > 0) throw new Error(`FakePromptRunner expectations not met: ${problems.join("; ")}`);
+    if (problems.length > 0) throw new UnmetExpectationsError(problems);
   }
 
   protected override derive(patch: Partial<RunnerConfig>): this {

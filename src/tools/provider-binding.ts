@@ -80,6 +80,8 @@ export type ProviderResolver = {
 
 /** A provider that came back from outside the run is not the one its record names. */
 export class ProviderMismatchError extends EntityToolsError {
+  static override readonly errorName: string = "ProviderMismatchError";
+
   constructor(
     /** What was asked for. */
     readonly expected: ProviderRef,
