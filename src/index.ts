@@ -204,7 +204,12 @@ export type {
 export { FileConversationStore } from "./runner/file-conversation-store.js";
 export type { FileConversationStoreOptions } from "./runner/file-conversation-store.js";
 export { DEFAULT_MAX_SNAPSHOT_BYTES } from "./loop/stored-snapshot-text.js";
-export type { ToolLoopResult } from "./runner/tool-loop-result.js";
+export type {
+  AwaitingApprovalRun,
+  CompletedRun,
+  RunOutcomeFields,
+  ToolLoopResult,
+} from "./runner/tool-loop-result.js";
 export { RunStream } from "./runner/run-stream.js";
 export type { RunStreamPart, UIStreamOptions } from "./runner/run-stream.js";
 export { StreamAlreadyReadError } from "./runner/stream-read-error.js";
