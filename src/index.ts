@@ -159,6 +159,7 @@ export type {
   ConversationTurn,
   ConversationToolResult,
   NewToolsMode,
+  FixedToolsMode,
   ConversationNewTools,
 } from "./loop/conversation-port.js";
 export type { RunSettings } from "./loop/run-settings.js";
@@ -188,7 +189,12 @@ export type {
 export type { ProviderResolver } from "./runner/restore-tools.js";
 export type { PendingApproval, ApprovalDecision, ApprovalPredicate } from "./loop/approval-gate.js";
 /** A provider tool's identity (class source name, typed id, method), as approvals and snapshots name it. */
-export type { ProviderToolIdentity, ProviderRef, ProviderIdType } from "./tools/provider-binding.js";
+export type {
+  ProviderIdentity,
+  ProviderToolIdentity,
+  ProviderRef,
+  ProviderIdType,
+} from "./tools/provider-binding.js";
 export type { ProviderKey } from "./tools/tool.js";
 export type { RunSnapshot, SnapshotTool } from "./loop/run-snapshot.js";
 export type { SnapshotKey } from "./loop/snapshot-codec.js";

@@ -2,7 +2,7 @@ import { InvalidSettingError } from "../errors/entity-tools-error.js";
 import type {
   Conversation,
   ConversationAdapter,
-  ConversationNewTools,
+  NewToolsMode,
   ConversationSetup,
 } from "../loop/conversation-port.js";
 import { ClaudeConversation } from "./claude-conversation.js";
@@ -38,7 +38,7 @@ export interface ClaudeAgentSdkOptions {
    * running process from its next model request; `"restart"` stops the turn and continues in a new process
    * that has them; `"dispatch"` keeps the process and reaches them through `call_discovered_tool`.
    */
-  readonly newTools?: ConversationNewTools;
+  readonly newTools?: NewToolsMode;
   /**
    * Longest wait, in milliseconds, for Claude Code to list the tools again after a call changed them
    * (dynamic mode). Past it the run continues in a new process, as in restart mode, and observers get a
@@ -90,7 +90,7 @@ export class ClaudeAgentSdkAdapter implements ConversationAdapter {
    * `"dispatch"`, which then behave as on Codex (a section read restarts the run with the re-rendered prompt).
    */
   readonly supportsDynamicTools: boolean;
-  readonly newTools: ConversationNewTools;
+  readonly newTools: NewToolsMode;
   private readonly serverName: string;
   private readonly relistTimeoutMs: number;
   private readonly turnTimeoutMs: number;

@@ -5,8 +5,10 @@ import type {
   ConversationAdapter,
   ConversationSetup,
   ConversationTurn,
+  FixedToolsMode,
   NewToolsMode,
 } from "../loop/conversation-port.js";
+import { InvalidSettingError } from "../errors/entity-tools-error.js";
 import { emptyUsage, type TokenUsage } from "../events/token-usage.js";
 import type { AnyTool } from "../tools/tool.js";
 import { buildDynamicTools, type OpenAiFunctionTool, type OpenAiToolChoice } from "./dynamic-tools.js";
@@ -33,6 +35,7 @@ export interface CodexAppServerOptions {
   /**
    * When tools appear during a turn (discovery): `"restart"` (default) interrupts the turn and continues in
    * a new thread that has them; `"dispatch"` keeps the thread and offers a fixed `call_discovered_tool`.
+   * `"dynamic"` is refused: Codex fixes a thread's tools when it starts.
    */
   readonly newTools?: NewToolsMode;
   /** OpenAI-style tool choice applied to the tools sent at `thread/start`. */
@@ -54,10 +57,17 @@ export const DEFAULT_CODEX_ARGS = [
  */
 export class CodexAppServerAdapter implements ConversationAdapter {
   readonly supportsDynamicTools = false;
-  readonly newTools: NewToolsMode;
+  readonly newTools: FixedToolsMode;
 
   constructor(private readonly options: CodexAppServerOptions = {}) {
-    this.newTools = options.newTools ?? "restart";
+    const mode = options.newTools ?? "restart";
+    if (mode === "dynamic")
+      throw new InvalidSettingError(
+        "newTools",
+        mode,
+        '"restart" or "dispatch" (Codex fixes a thread\'s tools when it starts)',
+      );
+    this.newTools = mode;
   }
 
   async openConversation(setup: ConversationSetup): Promise<Conversation> {

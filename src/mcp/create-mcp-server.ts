@@ -95,7 +95,7 @@ export const DEFAULT_LIST_TTL_MS = 300_000;
  *
  * Every call goes through the same executor as a run (validation, typed input, time limit, serialization,
  * strategies, events); a failure is an `isError` result with the message. A call that needs approval
- * runs only once the client's person approved it (see README, "MCP"). Closing a 2025-11-25 session
+ * runs only once the client's person approved it (see docs/mcp.md). Closing a 2025-11-25 session
  * releases the providers it discovered; its configured tools stay for a later connection.
  */
 export function createMcpServer(options: McpServerOptions): Server {

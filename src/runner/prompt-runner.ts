@@ -122,7 +122,7 @@ export class PromptRunner {
 
   /** Most model calls per run (default 20); past it the run fails with `MaxIterationsExceededError`. */
   withMaxToolIterations(maxIterations: number): this {
-    return this.withSetting({ maxIterations });
+    return this.withSetting({ maxIterations }, "withMaxToolIterations(maxIterations)");
   }
 
   /**
@@ -142,7 +142,7 @@ export class PromptRunner {
 
   /** Most restarts per run for section expansions on backends without dynamic tools (default 10). */
   withMaxExpansions(maxExpansions: number): this {
-    return this.withSetting({ maxExpansions });
+    return this.withSetting({ maxExpansions }, "withMaxExpansions(maxExpansions)");
   }
 
   /** Receives every event of every run. */
@@ -183,12 +183,20 @@ export class PromptRunner {
 
   /** Time limit of each tool call; a call past it becomes an error result the model reads. */
   withToolTimeout(ms: number): this {
-    return this.withSetting({ toolTimeoutMs: ms });
+    return this.withSetting({ toolTimeoutMs: ms }, "withToolTimeout(ms)");
+  }
+
+  /**
+   * Unknown tools the model may call in a row (default 3) before the run fails with `ToolNotFoundError`;
+   * each one before that is an error result naming the closest tools.
+   */
+  withMaxUnknownToolCalls(maxUnknownToolCalls: number): this {
+    return this.withSetting({ maxUnknownToolCalls }, "withMaxUnknownToolCalls(maxUnknownToolCalls)");
   }
 
   /** How many times an unusable final answer is sent back for repair (default 2). */
   withMaxOutputRepairs(repairs: number): this {
-    return this.withSetting({ maxOutputRepairs: repairs });
+    return this.withSetting({ maxOutputRepairs: repairs }, "withMaxOutputRepairs(repairs)");
   }
 
   /**
@@ -205,7 +213,7 @@ export class PromptRunner {
 
   /** Longest tool result text sent to the model (default 16 000 characters). */
   withMaxResultChars(chars: number): this {
-    return this.withSetting({ maxResultChars: chars });
+    return this.withSetting({ maxResultChars: chars }, "withMaxResultChars(chars)");
   }
 
   /**
@@ -273,8 +281,10 @@ export class PromptRunner {
   }
 
   /** A copy with some settings changed; each value is checked (see `RunSettings`). */
-  private withSetting(patch: Partial<RunSettings>): this {
-    return this.derive({ settings: withSettings(this.config.settings, patch) });
+  private withSetting(patch: Partial<RunSettings>, as: string): this {
+    // One setting per builder: a bad value is reported as the caller wrote it (`withToolTimeout(ms)`).
+    const names = Object.fromEntries(Object.keys(patch).map((key) => [key, as]));
+    return this.derive({ settings: withSettings(this.config.settings, patch, names) });
   }
 
   /** A copy of this runner (of the same class) with part of the configuration replaced. */

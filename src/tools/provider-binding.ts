@@ -20,16 +20,23 @@ export interface ProviderRef {
 }
 
 /**
- * A provider tool's binding as plain JSON (what snapshots and pending approvals record): the provider
- * class's source name, its id with the id's type, and the method the tool runs.
+ * What names one provider everywhere (tool names, handles, snapshots, `resolveProvider`): its class's
+ * source name and its id, with the id's type. See "Provider identity" in docs/glossary.md.
  */
-export interface ProviderToolIdentity {
+export interface ProviderIdentity {
   /** The provider class's source name (what `resolveProvider` receives). */
   readonly providerClass: string;
   /** The provider's id: a number for a number id, else text (a bigint's digits). */
   readonly id: string | number;
   /** The id's type: `1` and `"1"` (and `1n`) are different providers. */
   readonly idType: ProviderIdType;
+}
+
+/**
+ * A provider tool's binding as plain JSON (what snapshots and pending approvals record): the provider's
+ * identity and the method the tool runs.
+ */
+export interface ProviderToolIdentity extends ProviderIdentity {
   /** The method's name in the class (not the tool name, which may have been shortened or renamed). */
   readonly method: string;
 }
