@@ -2,7 +2,7 @@
 // @microsoft/api-extractor from the build's declarations. `node scripts/api-report.mjs` fails when the
 // public surface differs from the committed report; `--update` rewrites the reports (npm run api:update).
 // Run after `npm run build`.
-import { mkdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { Extractor, ExtractorConfig } from "@microsoft/api-extractor";
 
 const update = process.argv.includes("--update");
@@ -14,6 +14,11 @@ const quiet = { logLevel: "none" };
 let failed = false;
 for (const [key, target] of Object.entries(manifest.exports)) {
   if (typeof target !== "object" || !target.types) continue;
+  if (!existsSync(target.types)) {
+    failed = true;
+    console.error(`${target.types} is missing: run npm run build first.`);
+    continue;
+  }
   const name = key === "." ? "entity-tools" : `entity-tools-${key.slice(2).replaceAll("/", "-")}`;
   const config = ExtractorConfig.prepare({
     configObjectFullPath: undefined,
