@@ -106,6 +106,7 @@ export class ClaudeAgentSdkAdapter implements ConversationAdapter {
     this.turnTimeoutMs = positiveMs("turnTimeoutMs", options.turnTimeoutMs ?? 600_000);
   }
 
+  /** Starts a Claude Code process with the run's tools behind an in-process MCP server. */
   async openConversation(setup: ConversationSetup): Promise<Conversation> {
     const sdk = await loadClaudeAgentSdk();
     const o = this.options;

@@ -70,6 +70,7 @@ export class CodexAppServerAdapter implements ConversationAdapter {
     this.newTools = mode;
   }
 
+  /** Starts the app-server process and a thread with the run's tools. */
   async openConversation(setup: ConversationSetup): Promise<Conversation> {
     const child = this.spawnServer();
     const conversation = new CodexConversation(child, setup, this.options);

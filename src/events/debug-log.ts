@@ -3,8 +3,11 @@ import type { ToolLoopEvent, ToolLoopObserver } from "./tool-loop-event.js";
 
 /** Where debug lines go: `console` fits, as do pino, winston and most loggers. */
 export interface DebugLogger {
+  /** One line about a step or a tool-set change. */
   info(line: string): void;
+  /** One line about something the run worked around. */
   warn(line: string): void;
+  /** One line about a failure. */
   error(line: string): void;
 }
 

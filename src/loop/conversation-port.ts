@@ -85,6 +85,7 @@ export interface ConversationAdapter {
   /** Whether a running conversation takes new tools (true exactly when `newTools` is `"dynamic"`). */
   readonly supportsDynamicTools: boolean;
   readonly newTools: NewToolsMode;
+  /** Starts a thread on the backend with the run's tools and instructions. */
   openConversation(setup: ConversationSetup): Promise<Conversation>;
 }
 

@@ -49,6 +49,7 @@ export type ModelStreamPart =
  */
 export interface ModelAdapter {
   readonly supportsDynamicTools: boolean;
+  /** One model call: the conversation and tools so far in, the model's text or tool calls out. */
   step(request: ModelStepRequest): Promise<ModelStepResult>;
   /** The same step, streamed: `onPart` hears text and tool calls as they arrive. Optional. */
   stream?(request: ModelStepRequest, onPart: (part: ModelStreamPart) => void): Promise<ModelStepResult>;

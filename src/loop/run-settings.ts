@@ -2,10 +2,10 @@ import { InvalidSettingError } from "../errors/entity-tools-error.js";
 
 /**
  * The limits of one run. One type for every layer: the runner stores it, the run session enforces it,
- * the executor reads the per-call parts. A new setting is added here, with its rule in {@link RULES}.
+ * the executor reads the per-call parts. A new setting is added here, with its rule in `RULES`.
  */
 export interface RunSettings {
-  /** Most iterations (see {@link RunSession}) per run; past it the run fails with `MaxIterationsExceededError`. */
+  /** Most iterations (model responses; see "Step" in docs/glossary.md) per run; past it the run fails with `MaxIterationsExceededError`. */
   readonly maxIterations: number;
   /** Most injected tools offered at once; the least recently used go first. */
   readonly maxInjectedTools: number;

@@ -77,11 +77,12 @@ export function typedId(idType: ProviderIdType, text: string): string | number |
  * Returns the live provider of a class (by source name) and id, the id with its own type (a `bigint` id is
  * a `bigint`): what re-binds a snapshot's tools (and handles) in a process that does not hold the object.
  * Sync or async. It must return that class's object with that id (or `undefined` when it is gone):
- * anything else is refused, see {@link checkResolvedProvider}.
+ * anything else is refused, see `checkResolvedProvider`.
  */
 // Declared as a method so a resolver written before bigint ids were passed (`id: string | number`) still
 // type-checks: method parameters are compared bivariantly.
 export type ProviderResolver = {
+  /** Returns the provider of that class source name and id (or a promise of it). */
   resolve(providerClass: string, id: string | number | bigint): unknown;
 }["resolve"];
 
