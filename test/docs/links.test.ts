@@ -36,6 +36,10 @@ function relativeLinks(file: string): string[] {
 }
 
 describe("links in README.md and docs/", () => {
+  it("start from a README short enough to read: at most 350 lines", () => {
+    expect(readFileSync("README.md", "utf8").split("\n").length).toBeLessThanOrEqual(350);
+  });
+
   it("are found (the check reads the pages it should)", () => {
     expect(pages).toContain("docs/glossary.md");
     expect(relativeLinks("README.md").length).toBeGreaterThan(10);
