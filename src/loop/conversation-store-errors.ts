@@ -45,6 +45,8 @@ export class InvalidConversationIdError extends EntityToolsError {
  * edited by hand): the store holds it but it is not a snapshot.
  */
 export class StoredConversationUnreadableError extends EntityToolsError {
+  static override readonly errorName: string = "StoredConversationUnreadableError";
+
   constructor(
     readonly conversationId: string,
     readonly where: string,
@@ -61,6 +63,8 @@ export class StoredConversationUnreadableError extends EntityToolsError {
 
 /** A snapshot over the store's size limit (`maxSnapshotBytes`): not written; the stored version stays. */
 export class ConversationTooLargeError extends EntityToolsError {
+  static override readonly errorName: string = "ConversationTooLargeError";
+
   constructor(
     readonly conversationId: string,
     readonly bytes: number,
@@ -75,6 +79,8 @@ export class ConversationTooLargeError extends EntityToolsError {
 
 /** The store could not be reached or answered with an error (a database that is down): nothing was written. */
 export class ConversationStoreUnavailableError extends EntityToolsError {
+  static override readonly errorName: string = "ConversationStoreUnavailableError";
+
   constructor(
     readonly store: string,
     readonly reason: string,

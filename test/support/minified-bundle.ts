@@ -19,6 +19,8 @@ export async function runMinified<T>(entry: string): Promise<T> {
     target: "node20",
     outfile,
     logLevel: "silent",
+    // An optional peer the app installs itself (entity-tools/postgres loads it on first use).
+    external: ["pg"],
     // CommonJS dependencies bundled into ESM call require() for Node built-ins.
     banner: {
       js: 'import { createRequire as __cr } from "node:module"; const require = __cr(import.meta.url);',
