@@ -173,19 +173,19 @@ export { AiSdkAdapter } from "./adapters/ai-sdk-adapter.js";
 export type { AiSdkAdapterSettings } from "./adapters/ai-sdk-adapter.js";
 
 // The runner
+export { PromptRunner } from "./runner/prompt-runner.js";
 export {
-  PromptRunner,
   DEFAULT_MAX_ITERATIONS,
   DEFAULT_MAX_INJECTED_TOOLS,
   DEFAULT_MAX_EXPANSIONS,
-} from "./runner/prompt-runner.js";
+} from "./runner/runner-options.js";
 export type {
   PromptRunnerOptions,
   DiscoveryOptions,
   RunOptions,
   ResumeOptions,
   RunnerConfig,
-} from "./runner/prompt-runner.js";
+} from "./runner/runner-options.js";
 export type { ProviderResolver } from "./runner/restore-tools.js";
 export type { PendingApproval, ApprovalDecision, ApprovalPredicate } from "./loop/approval-gate.js";
 /** A provider tool's identity (class source name, typed id, method), as approvals and snapshots name it. */

@@ -33,20 +33,6 @@ import {
 import { completed, resumeOf, startOf } from "./run-start.js";
 import { runPrompt } from "./run-prompt.js";
 
-export {
-  DEFAULT_MAX_EXPANSIONS,
-  DEFAULT_MAX_INJECTED_TOOLS,
-  DEFAULT_MAX_ITERATIONS,
-  defaultRunnerConfig,
-} from "./runner-options.js";
-export type {
-  DiscoveryOptions,
-  PromptRunnerOptions,
-  ResumeOptions,
-  RunOptions,
-  RunnerConfig,
-} from "./runner-options.js";
-
 /**
  * Runs prompts through the framework-owned tool loop. Configuration only: every `with*` returns a new
  * runner and leaves this one unchanged, and each call builds a fresh loop, so one runner serves many
@@ -179,6 +165,19 @@ export class PromptRunner {
   /** Wraps every tool execution; the first added is the outermost. */
   withToolMiddleware(middleware: ToolMiddleware): this {
     return this.derive({ middleware: [...this.config.middleware, middleware] });
+  }
+
+  /**
+   * Most injected tools offered at once (default 64): discovered providers' tools and MCP servers' tools
+   * joining mid-run; the least recently used go first. Same setting as `withToolProviderDiscovery`'s.
+   */
+  withMaxInjectedTools(maxInjectedTools: number): this {
+    return this.withSetting({ maxInjectedTools }, "withMaxInjectedTools(maxInjectedTools)");
+  }
+
+  /** Most estimated definition tokens injected tools add to each request (unlimited by default). */
+  withMaxInjectedTokens(maxInjectedTokens: number): this {
+    return this.withSetting({ maxInjectedTokens }, "withMaxInjectedTokens(maxInjectedTokens)");
   }
 
   /** Time limit of each tool call; a call past it becomes an error result the model reads. */

@@ -1,12 +1,12 @@
 import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
 import { AiSdkAdapter } from "../adapters/ai-sdk-adapter.js";
 import type { ToolMiddleware } from "../loop/execution/tool-middleware.js";
+import { PromptRunner } from "../runner/prompt-runner.js";
 import {
   defaultRunnerConfig,
-  PromptRunner,
   type PromptRunnerOptions,
   type RunnerConfig,
-} from "../runner/prompt-runner.js";
+} from "../runner/runner-options.js";
 import { RunRecorder, type RecordedCall, type RecordedStep } from "./run-recorder.js";
 import {
   ScriptedLanguageModel,

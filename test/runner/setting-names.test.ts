@@ -1,5 +1,6 @@
 // One name per setting and one type per concept (docs/glossary.md): the builders added for settings that
 // had none, and the deprecated names that still compile.
+import "../fixtures/store/register.js";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import {
   InvalidSettingError,
@@ -11,7 +12,8 @@ import {
   type ProviderToolIdentity,
 } from "entity-tools";
 import { CodexAppServerAdapter } from "entity-tools/codex";
-import { call, mockModel, text } from "../support/mock-model.js";
+import { CustomerSearchTools } from "../fixtures/store/customer-search-tools.js";
+import { call, mockModel, offeredAt, text } from "../support/mock-model.js";
 
 describe("withMaxUnknownToolCalls", () => {
   it("ends the run after that many unknown tools in a row, not the default 3", async () => {
@@ -22,6 +24,39 @@ describe("withMaxUnknownToolCalls", () => {
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ToolNotFoundError);
     expect((error as ToolNotFoundError).message).toMatch(/unknown tools 2 times in a row/);
+  });
+});
+
+describe("withMaxInjectedTools and withMaxInjectedTokens", () => {
+  const everyone = () => mockModel(call("findCustomers", { text: "" }), text("ok")); // three customers
+  const discovering = (model: ReturnType<typeof mockModel>) =>
+    new PromptRunner({ model }).withTools(new CustomerSearchTools()).withToolProviderDiscovery();
+
+  it("set the same budget as withToolProviderDiscovery's options", async () => {
+    const byOption = everyone();
+    await new PromptRunner({ model: byOption })
+      .withTools(new CustomerSearchTools())
+      .withToolProviderDiscovery({ maxInjectedTools: 2 })
+      .run("q");
+    const byBuilder = everyone();
+    await discovering(byBuilder).withMaxInjectedTools(2).run("q");
+    expect(offeredAt(byBuilder, 1)).toEqual(offeredAt(byOption, 1));
+    expect(offeredAt(byBuilder, 1)).toHaveLength(4); // the two own tools and one customer's two
+
+    const byTokens = everyone();
+    await discovering(byTokens).withMaxInjectedTokens(1).run("q");
+    expect(offeredAt(byTokens, 1)).toEqual(["searchCustomer", "findCustomers"]);
+  });
+
+  it("report a bad value under the builder's name", () => {
+    const runner = new PromptRunner({ model: mockModel(text("ok")) });
+    expect(() => runner.withMaxInjectedTools(0)).toThrow(
+      /^withMaxInjectedTools\(maxInjectedTools\) must be a whole number of at least 1, got 0/,
+    );
+    expect(() => runner.withMaxInjectedTokens(1.5)).toThrow(
+      /^withMaxInjectedTokens\(maxInjectedTokens\) must be/,
+    );
+    expect(() => runner.withToolTimeout(-1)).toThrow(/^withToolTimeout\(ms\) must be/);
   });
 });
 
