@@ -133,6 +133,7 @@ export type {
   RunDiscovery,
 } from "./strategies/tool-provider-strategy.js";
 export type { DiscoveredProvider } from "./strategies/tool-injection-strategy.js";
+export type { ToolDelivery } from "./tools/tool-delivery.js";
 export type { HandleDiscovery, HandleDiscoveryInit } from "./strategies/handle-discovery.js";
 export type {
   ToolInjectionStrategy,

@@ -26,6 +26,9 @@ export type { HandleKey, HandleIdentity, HandleReading, HandleProblem } from "..
 export { HandleBindings } from "../tools/entity-handle-bindings.js";
 export type { RememberedProvider } from "../tools/entity-handle-bindings.js";
 export { handleToolsOf, handleParameterOf, HANDLE_PARAMETER } from "../tools/handle-tools.js";
+export { KeyRing, MIN_SIGNING_KEY_BYTES } from "../tools/signing-key.js";
+export type { SigningKey, SigningKeys } from "../tools/signing-key.js";
+export { SourceNameClaims } from "../tools/same-named-classes.js";
 export type { HandleResolution } from "../tools/handle-tools.js";
 
 // Discovery as a strategy, for servers that drive it themselves
