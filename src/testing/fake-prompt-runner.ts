@@ -1,5 +1,6 @@
 import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
 import { AiSdkAdapter } from "../adapters/ai-sdk-adapter.js";
+import { InvalidSettingError } from "../errors/entity-tools-error.js";
 import type { ToolMiddleware } from "../loop/execution/tool-middleware.js";
 import { PromptRunner } from "../runner/prompt-runner.js";
 import {
@@ -176,8 +177,10 @@ export class FakePromptRunner extends PromptRunner {
   private stepAt(step: number): RecordedStep {
     const found = this.steps[step - 1];
     if (!found)
-      throw new RangeError(
-        `No step ${step}: the latest run has ${this.steps.length} step(s), numbered from 1`,
+      throw new InvalidSettingError(
+        "step",
+        step,
+        `a step of the latest run, which has ${this.steps.length} step(s) numbered from 1`,
       );
     return found;
   }
