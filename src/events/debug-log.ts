@@ -68,9 +68,9 @@ function lineOf(event: ToolLoopEvent): { level: keyof DebugLogger; text: string 
       return event.error
         ? {
             level: "error",
-            text: `run failed after ${event.iterations} steps: ${event.error.name}: ${event.error.message}`,
+            text: `run failed after ${event.totalIterations} steps: ${event.error.name}: ${event.error.message}`,
           }
-        : info(`run ${event.status} after ${event.iterations} steps, ${Math.round(event.durationMs)} ms`);
+        : info(`run ${event.status} after ${event.totalIterations} steps, ${Math.round(event.durationMs)} ms`);
     default:
       return undefined;
   }

@@ -109,6 +109,7 @@ export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
       type: "RunFinished",
       ...init,
       usage: subtractUsage(init.usage, before),
+      totalIterations: setup.events.counters.modelCalls,
       iterations: setup.events.counters.modelCalls,
       durationMs: performance.now() - started,
       ...(setup.events.cost ? { cost: setup.events.cost } : {}),

@@ -60,6 +60,17 @@ describe("withMaxInjectedTools and withMaxInjectedTokens", () => {
   });
 });
 
+describe("the run's step count", () => {
+  it("is totalIterations on the result and on RunFinished; the event's older iterations says the same", async () => {
+    const finished: { totalIterations: number; iterations: number }[] = [];
+    const run = await new PromptRunner({ model: mockModel(call("nope"), text("ok")) })
+      .withObserver((event) => void (event.type === "RunFinished" && finished.push(event)))
+      .run("q");
+    expect(run.totalIterations).toBe(2);
+    expect(finished).toEqual([expect.objectContaining({ totalIterations: 2, iterations: 2 })]);
+  });
+});
+
 describe("new-tools mode", () => {
   it("is one type for every backend; the old name is an alias", () => {
     expectTypeOf<ConversationNewTools>().toEqualTypeOf<NewToolsMode>();
