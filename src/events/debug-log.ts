@@ -70,7 +70,9 @@ function lineOf(event: ToolLoopEvent): { level: keyof DebugLogger; text: string 
             level: "error",
             text: `run failed after ${event.totalIterations} steps: ${event.error.name}: ${event.error.message}`,
           }
-        : info(`run ${event.status} after ${event.totalIterations} steps, ${Math.round(event.durationMs)} ms`);
+        : info(
+            `run ${event.status} after ${event.totalIterations} steps, ${Math.round(event.durationMs)} ms`,
+          );
     default:
       return undefined;
   }
