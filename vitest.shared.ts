@@ -10,6 +10,7 @@ export const packageAliases = [
   { find: /^entity-tools\/mcp$/, replacement: here("./src/mcp/index.ts") },
   { find: /^entity-tools\/claude$/, replacement: here("./src/claude/index.ts") },
   { find: /^entity-tools\/postgres$/, replacement: here("./src/postgres/index.ts") },
+  { find: /^entity-tools\/building-blocks$/, replacement: here("./src/building-blocks/index.ts") },
   { find: /^entity-tools$/, replacement: here("./src/index.ts") },
 ];
 

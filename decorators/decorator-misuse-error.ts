@@ -5,7 +5,9 @@ import { EntityToolsError } from "../src/errors/entity-tools-error.js";
  * (an `@LlmTool` on a field, two tools with one name, an empty description...). The message names the
  * class and member so the mistake is found at import time, not mid-conversation.
  */
-export class DecoratorMisuseError extends EntityToolsError {}
+export class DecoratorMisuseError extends EntityToolsError {
+  static override readonly errorName: string = "DecoratorMisuseError";
+}
 
 /** `Customer.getRecentOrders`, or `Customer.constructor` for a class-level problem. */
 export function memberLabel(target: object, member: string | symbol): string {

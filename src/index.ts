@@ -144,6 +144,7 @@ export type {
   RunDiscovery,
 } from "./strategies/tool-provider-strategy.js";
 export type { DiscoveredProvider } from "./strategies/tool-injection-strategy.js";
+export type { ToolDelivery } from "./tools/tool-delivery.js";
 export type { HandleDiscovery, HandleDiscoveryInit } from "./strategies/handle-discovery.js";
 export type {
   ToolInjectionStrategy,
@@ -170,6 +171,7 @@ export type {
   ConversationTurn,
   ConversationToolResult,
   NewToolsMode,
+  FixedToolsMode,
   ConversationNewTools,
 } from "./loop/conversation-port.js";
 export type { RunSettings } from "./loop/run-settings.js";
@@ -183,23 +185,28 @@ export { AiSdkAdapter } from "./adapters/ai-sdk-adapter.js";
 export type { AiSdkAdapterSettings } from "./adapters/ai-sdk-adapter.js";
 
 // The runner
+export { PromptRunner } from "./runner/prompt-runner.js";
 export {
-  PromptRunner,
   DEFAULT_MAX_ITERATIONS,
   DEFAULT_MAX_INJECTED_TOOLS,
   DEFAULT_MAX_EXPANSIONS,
-} from "./runner/prompt-runner.js";
+} from "./runner/runner-options.js";
 export type {
   PromptRunnerOptions,
   DiscoveryOptions,
   RunOptions,
   ResumeOptions,
   RunnerConfig,
-} from "./runner/prompt-runner.js";
+} from "./runner/runner-options.js";
 export type { ProviderResolver } from "./runner/restore-tools.js";
 export type { PendingApproval, ApprovalDecision, ApprovalPredicate } from "./loop/approval-gate.js";
 /** A provider tool's identity (class source name, typed id, method), as approvals and snapshots name it. */
-export type { ProviderToolIdentity, ProviderRef, ProviderIdType } from "./tools/provider-binding.js";
+export type {
+  ProviderIdentity,
+  ProviderToolIdentity,
+  ProviderRef,
+  ProviderIdType,
+} from "./tools/provider-binding.js";
 export type { ProviderKey } from "./tools/tool.js";
 export type { RunSnapshot, SnapshotTool } from "./loop/run-snapshot.js";
 export type { SnapshotKey } from "./loop/snapshot-codec.js";
@@ -215,7 +222,12 @@ export type {
 export { FileConversationStore } from "./runner/file-conversation-store.js";
 export type { FileConversationStoreOptions } from "./runner/file-conversation-store.js";
 export { DEFAULT_MAX_SNAPSHOT_BYTES } from "./loop/stored-snapshot-text.js";
-export type { ToolLoopResult } from "./runner/tool-loop-result.js";
+export type {
+  AwaitingApprovalRun,
+  CompletedRun,
+  RunOutcomeFields,
+  ToolLoopResult,
+} from "./runner/tool-loop-result.js";
 export { RunStream } from "./runner/run-stream.js";
 export type { RunStreamPart, UIStreamOptions } from "./runner/run-stream.js";
 export { StreamAlreadyReadError } from "./runner/stream-read-error.js";

@@ -34,7 +34,7 @@ export function shopServer(dispatch = false) {
     version: "1.0.0",
     tools: [search],
     discovery: true,
-    dispatch,
+    newTools: dispatch ? "dispatch" : "dynamic",
     classes: [Customer],
     handleKey: process.env.SHOP_HANDLE_KEY,
     // A handle names (class, id); each request finds the customer again by id.

@@ -65,6 +65,7 @@ export class AiSdkAdapter implements ModelAdapter {
     return delivery === this.toolDelivery ? this : new AiSdkAdapter(this.model, this.settings, delivery);
   }
 
+  /** One model call (see {@link ModelAdapter.step}). */
   async step(original: ModelStepRequest): Promise<ModelStepResult> {
     return this.limited(original, async (request, delivered) => {
       const tooDeep = new Set<string>();

@@ -29,6 +29,7 @@ interface McpToolPage {
  * and 2025-11-25), written out so that entity-tools' own types do not depend on either being installed.
  */
 export interface McpClientLike {
+  /** One page of the server's `tools/list`. */
   listTools(params?: { cursor?: string }, options?: { signal?: AbortSignal }): Promise<McpToolPage>;
   /** v1: `(params, resultSchema?, options?)`; v2: `(params, options?)`. */
   callTool(
@@ -37,12 +38,19 @@ export interface McpClientLike {
   ): Promise<Record<string, unknown>>;
   /** v1 takes the notification's schema, v2 its method name. */
   setNotificationHandler(schemaOrMethod: never, handler: () => void | Promise<void>): void;
+  /** The server's name, for labels (`mcp:<name>`). */
   getServerVersion?(): { name: string } | undefined;
+  /** The protocol revision agreed with the server. */
   getNegotiatedProtocolVersion?(): string | undefined;
   /** v2 only: `"modern"` (2026-07-28) or `"legacy"` (2025-era). */
   getProtocolEra?(): string | undefined;
   /** v2 only: opens a `subscriptions/listen` stream (2026-07-28). */
-  listen?(filter: { toolsListChanged?: boolean }): Promise<{ close(): Promise<void> }>;
+  /** 2026-07-28: a `subscriptions/listen` stream of change announcements; `close` ends it. */
+  listen?(filter: { toolsListChanged?: boolean }): Promise<{
+    /** Ends the stream. */
+    close(): Promise<void>;
+  }>;
+  /** What the server said it can do (whether it announces tool-list changes). */
   getServerCapabilities?(): { tools?: { listChanged?: boolean } } | undefined;
   /** v1 keeps the negotiated revision on its HTTP transport (`protocolVersion`). */
   readonly transport?: object;

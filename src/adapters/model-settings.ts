@@ -51,6 +51,8 @@ const ACCEPTED: ReadonlySet<string> = new Set<keyof AiSdkAdapterSettings>([
 
 /** A model setting the adapter cannot apply to every step: refused, so it is never half-applied. */
 export class UnsupportedModelSettingError extends EntityToolsError {
+  static override readonly errorName: string = "UnsupportedModelSettingError";
+
   constructor(
     readonly setting: string,
     readonly reason: string,

@@ -2,7 +2,7 @@ import { InvalidSettingError } from "../errors/entity-tools-error.js";
 import type {
   Conversation,
   ConversationAdapter,
-  ConversationNewTools,
+  NewToolsMode,
   ConversationSetup,
 } from "../loop/conversation-port.js";
 import { ClaudeConversation } from "./claude-conversation.js";
@@ -39,7 +39,7 @@ export interface ClaudeAgentSdkOptions {
    * running process from its next model request; `"restart"` stops the turn and continues in a new process
    * that has them; `"dispatch"` keeps the process and reaches them through `call_discovered_tool`.
    */
-  readonly newTools?: ConversationNewTools;
+  readonly newTools?: NewToolsMode;
   /**
    * Longest wait, in milliseconds, for Claude Code to list the tools again after a call changed them
    * (dynamic mode). Past it the run continues in a new process, as in restart mode, and observers get a
@@ -91,7 +91,7 @@ export class ClaudeAgentSdkAdapter implements ConversationAdapter {
    * `"dispatch"`, which then behave as on Codex (a section read restarts the run with the re-rendered prompt).
    */
   readonly supportsDynamicTools: boolean;
-  readonly newTools: ConversationNewTools;
+  readonly newTools: NewToolsMode;
   /** Images reach Claude Code's model as MCP image blocks; other media is described in text. */
   readonly toolResultMediaTypes = CLAUDE_RESULT_MEDIA_TYPES;
   private readonly serverName: string;
@@ -109,6 +109,7 @@ export class ClaudeAgentSdkAdapter implements ConversationAdapter {
     this.turnTimeoutMs = positiveMs("turnTimeoutMs", options.turnTimeoutMs ?? 600_000);
   }
 
+  /** Starts a Claude Code process with the run's tools behind an in-process MCP server. */
   async openConversation(setup: ConversationSetup): Promise<Conversation> {
     const sdk = await loadClaudeAgentSdk();
     const o = this.options;

@@ -6,6 +6,8 @@ import { EntityToolsError } from "../errors/entity-tools-error.js";
  * own `cause` is the SDK's, when there is one.
  */
 export class ClaudeAgentSdkError extends EntityToolsError {
+  static override readonly errorName: string = "ClaudeAgentSdkError";
+
   constructor(
     message: string,
     /** The last lines Claude Code wrote to stderr, when it wrote any. */

@@ -5,8 +5,10 @@ import type {
   ConversationAdapter,
   ConversationSetup,
   ConversationTurn,
+  FixedToolsMode,
   NewToolsMode,
 } from "../loop/conversation-port.js";
+import { InvalidSettingError } from "../errors/entity-tools-error.js";
 import { emptyUsage, type TokenUsage } from "../events/token-usage.js";
 import type { AnyTool } from "../tools/tool.js";
 import { CODEX_RESULT_MEDIA_TYPES, codexContentItems } from "./codex-content-items.js";
@@ -34,6 +36,7 @@ export interface CodexAppServerOptions {
   /**
    * When tools appear during a turn (discovery): `"restart"` (default) interrupts the turn and continues in
    * a new thread that has them; `"dispatch"` keeps the thread and offers a fixed `call_discovered_tool`.
+   * `"dynamic"` is refused: Codex fixes a thread's tools when it starts.
    */
   readonly newTools?: NewToolsMode;
   /** OpenAI-style tool choice applied to the tools sent at `thread/start`. */
@@ -55,14 +58,22 @@ export const DEFAULT_CODEX_ARGS = [
  */
 export class CodexAppServerAdapter implements ConversationAdapter {
   readonly supportsDynamicTools = false;
-  readonly newTools: NewToolsMode;
+  readonly newTools: FixedToolsMode;
   /** Images and audio reach Codex's model as `inputImage`/`inputAudio` items; files are described in text. */
   readonly toolResultMediaTypes = CODEX_RESULT_MEDIA_TYPES;
 
   constructor(private readonly options: CodexAppServerOptions = {}) {
-    this.newTools = options.newTools ?? "restart";
+    const mode = options.newTools ?? "restart";
+    if (mode === "dynamic")
+      throw new InvalidSettingError(
+        "newTools",
+        mode,
+        '"restart" or "dispatch" (Codex fixes a thread\'s tools when it starts)',
+      );
+    this.newTools = mode;
   }
 
+  /** Starts the app-server process and a thread with the run's tools. */
   async openConversation(setup: ConversationSetup): Promise<Conversation> {
     const child = this.spawnServer();
     const conversation = new CodexConversation(child, setup, this.options);

@@ -4,6 +4,8 @@ import { EntityToolsError } from "../errors/entity-tools-error.js";
 
 /** A failure talking to the app-server: a JSON-RPC error, a timeout, or the process going away. */
 export class CodexAppServerError extends EntityToolsError {
+  static override readonly errorName: string = "CodexAppServerError";
+
   constructor(
     message: string,
     /** The last lines the process wrote to stderr, when it died. */

@@ -13,6 +13,7 @@ import type {
 import { VisibilityExpansionRequired } from "./visibility-expansion-required.js";
 import type { VisibilityStore } from "./visibility-store.js";
 
+/** The name of the tool that expands a summarized section (`{ section_key }`). */
 export const READ_SECTION = "read_section";
 
 /**

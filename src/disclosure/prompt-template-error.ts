@@ -4,4 +4,6 @@ import { EntityToolsError } from "../errors/entity-tools-error.js";
  * A prompt template that cannot be rendered: two sections with one key, a SUMMARY section without a
  * summary, a placeholder without a parameter. The message names the template and section.
  */
-export class PromptTemplateError extends EntityToolsError {}
+export class PromptTemplateError extends EntityToolsError {
+  static override readonly errorName: string = "PromptTemplateError";
+}

@@ -52,6 +52,7 @@ export class PromptTemplate {
     return [...this.byKey.keys()];
   }
 
+  /** The section with this dotted key, if any. */
   find(sectionKey: string): SectionNode | undefined {
     return this.byKey.get(sectionKey);
   }

@@ -3,8 +3,11 @@ import type { ToolLoopEvent, ToolLoopObserver } from "./tool-loop-event.js";
 
 /** Where debug lines go: `console` fits, as do pino, winston and most loggers. */
 export interface DebugLogger {
+  /** One line about a step or a tool-set change. */
   info(line: string): void;
+  /** One line about something the run worked around. */
   warn(line: string): void;
+  /** One line about a failure. */
   error(line: string): void;
 }
 
@@ -65,9 +68,11 @@ function lineOf(event: ToolLoopEvent): { level: keyof DebugLogger; text: string 
       return event.error
         ? {
             level: "error",
-            text: `run failed after ${event.iterations} steps: ${event.error.name}: ${event.error.message}`,
+            text: `run failed after ${event.totalIterations} steps: ${event.error.name}: ${event.error.message}`,
           }
-        : info(`run ${event.status} after ${event.iterations} steps, ${Math.round(event.durationMs)} ms`);
+        : info(
+            `run ${event.status} after ${event.totalIterations} steps, ${Math.round(event.durationMs)} ms`,
+          );
     default:
       return undefined;
   }

@@ -34,6 +34,9 @@ export interface RunStartedEvent extends RunEvent {
 export interface RunFinishedEvent extends RunEvent {
   readonly type: "RunFinished";
   readonly status: "completed" | "awaiting-approval" | "failed";
+  /** Steps (model calls) of the run, a resumed run's earlier part included: the result's `totalIterations`. */
+  readonly totalIterations: number;
+  /** @deprecated Use `totalIterations`, the result's name for the same count. */
   readonly iterations: number;
   /** Tokens of this call of `run`/`stream`/`resume` (a resumed run's earlier part not included). */
   readonly usage: TokenUsage;

@@ -64,14 +64,22 @@ export interface Conversation {
   close(): Promise<void>;
 }
 
-/** What a backend with fixed tools does when tools appear during a turn. */
-export type NewToolsMode = "restart" | "dispatch";
+/**
+ * What a backend that keeps its own thread does when tools appear during a turn (see "New-tools mode" in
+ * docs/glossary.md): `"dynamic"`, the running thread takes them (a backend that can, such as Claude Code);
+ * `"restart"`, a new thread with the new tool set; `"dispatch"`, one fixed dispatcher tool reaches them.
+ */
+export type NewToolsMode = "dynamic" | "restart" | "dispatch";
 
 /**
- * What a conversation backend does when tools appear during a turn: the fixed-tool modes, or `dynamic`,
- * where the running conversation takes them (a backend that can, such as Claude Code).
+ * The new-tools modes of a backend whose tools are fixed when a thread starts (Codex).
  */
-export type ConversationNewTools = NewToolsMode | "dynamic";
+export type FixedToolsMode = Exclude<NewToolsMode, "dynamic">;
+
+/**
+ * @deprecated Use {@link NewToolsMode}, which now names all three modes.
+ */
+export type ConversationNewTools = NewToolsMode;
 
 /**
  * The port of a backend that runs the agent's model loop itself and asks us to run tools (the Codex
@@ -83,9 +91,10 @@ export type ConversationNewTools = NewToolsMode | "dynamic";
 export interface ConversationAdapter {
   /** Whether a running conversation takes new tools (true exactly when `newTools` is `"dynamic"`). */
   readonly supportsDynamicTools: boolean;
-  readonly newTools: ConversationNewTools;
+  readonly newTools: NewToolsMode;
   /** The media its agent takes inside a tool result, as on `ModelAdapter`. Undefined: every part is sent. */
   readonly toolResultMediaTypes?: ToolResultMediaTypes;
+  /** Starts a thread on the backend with the run's tools and instructions. */
   openConversation(setup: ConversationSetup): Promise<Conversation>;
 }
 

@@ -6,6 +6,8 @@ import { EntityToolsError } from "../errors/entity-tools-error.js";
  * `busyUntil`: a turn was refused before it started, because another turn holds the conversation.
  */
 export class ConversationConflictError extends EntityToolsError {
+  static override readonly errorName: string = "ConversationConflictError";
+
   constructor(
     readonly conversationId: string,
     readonly expectedVersion: number | undefined,
@@ -26,6 +28,8 @@ export class ConversationConflictError extends EntityToolsError {
 
 /** A conversation id a store cannot keep: empty, or too long. */
 export class InvalidConversationIdError extends EntityToolsError {
+  static override readonly errorName: string = "InvalidConversationIdError";
+
   constructor(
     readonly conversationId: string,
     readonly reason: string,
@@ -41,6 +45,8 @@ export class InvalidConversationIdError extends EntityToolsError {
  * edited by hand): the store holds it but it is not a snapshot.
  */
 export class StoredConversationUnreadableError extends EntityToolsError {
+  static override readonly errorName: string = "StoredConversationUnreadableError";
+
   constructor(
     readonly conversationId: string,
     readonly where: string,
@@ -57,6 +63,8 @@ export class StoredConversationUnreadableError extends EntityToolsError {
 
 /** A snapshot over the store's size limit (`maxSnapshotBytes`): not written; the stored version stays. */
 export class ConversationTooLargeError extends EntityToolsError {
+  static override readonly errorName: string = "ConversationTooLargeError";
+
   constructor(
     readonly conversationId: string,
     readonly bytes: number,
@@ -71,6 +79,8 @@ export class ConversationTooLargeError extends EntityToolsError {
 
 /** The store could not be reached or answered with an error (a database that is down): nothing was written. */
 export class ConversationStoreUnavailableError extends EntityToolsError {
+  static override readonly errorName: string = "ConversationStoreUnavailableError";
+
   constructor(
     readonly store: string,
     readonly reason: string,

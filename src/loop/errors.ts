@@ -8,7 +8,8 @@ export interface RunFailure {
   readonly history: readonly ModelMessage[];
   /** Iterations of the whole run (earlier attempts and a resumed snapshot's included). */
   readonly iterations: number;
-  readonly snapshot: RunSnapshot;
+  /** Absent only for an error raised before a new run's first step (nothing to resume yet). */
+  readonly snapshot?: RunSnapshot;
 }
 
 /** How a {@link ToolLoopError} is built. */
@@ -29,6 +30,8 @@ export interface ToolLoopErrorOptions {
  * or the tools said is lost, and the number of model calls made; all three are given when it is built.
  */
 export class ToolLoopError extends EntityToolsError {
+  static override readonly errorName: string = "ToolLoopError";
+
   readonly conversationHistory: readonly ModelMessage[];
   readonly totalIterations: number;
   /** The run up to the failure, as plain JSON: pass it to `runner.resume` to go on from there. */
@@ -44,7 +47,7 @@ export class ToolLoopError extends EntityToolsError {
     }
     this.conversationHistory = run ? [...run.history] : [];
     this.totalIterations = run?.iterations ?? 0;
-    if (run) this.snapshot = run.snapshot;
+    if (run?.snapshot) this.snapshot = run.snapshot;
   }
 }
 
@@ -61,6 +64,8 @@ export function withRun<E extends ToolLoopError>(thrown: E, run: RunFailure): E 
 
 /** The model was still calling tools when the iteration limit was reached. */
 export class MaxIterationsExceededError extends ToolLoopError {
+  static override readonly errorName: string = "MaxIterationsExceededError";
+
   constructor(readonly maxIterations: number) {
     super(
       `The model did not finish within ${maxIterations} iterations (model responses); raise withMaxToolIterations() or simplify the task`,
@@ -70,6 +75,8 @@ export class MaxIterationsExceededError extends ToolLoopError {
 
 /** The model kept calling tools that do not exist. */
 export class ToolNotFoundError extends ToolLoopError {
+  static override readonly errorName: string = "ToolNotFoundError";
+
   constructor(
     readonly requestedTool: string,
     readonly availableTools: readonly string[],
@@ -83,6 +90,8 @@ export class ToolNotFoundError extends ToolLoopError {
 
 /** The final answer never parsed or validated, even after the repairs allowed. */
 export class OutputValidationError extends ToolLoopError {
+  static override readonly errorName: string = "OutputValidationError";
+
   constructor(
     readonly problems: readonly string[],
     readonly lastText: string,
@@ -94,6 +103,8 @@ export class OutputValidationError extends ToolLoopError {
 
 /** The run was cancelled through its AbortSignal. */
 export class ToolLoopAbortedError extends ToolLoopError {
+  static override readonly errorName: string = "ToolLoopAbortedError";
+
   constructor(reason: unknown, run?: RunFailure) {
     super(`The run was aborted${reason instanceof Error ? `: ${reason.message}` : ""}`, {
       cause: reason,
@@ -104,6 +115,8 @@ export class ToolLoopAbortedError extends ToolLoopError {
 
 /** The model call itself failed (network, HTTP status, provider error); `cause` is the original error. */
 export class ModelCallError extends ToolLoopError {
+  static override readonly errorName: string = "ModelCallError";
+
   constructor(cause: unknown) {
     super(`The model call failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
   }
@@ -111,6 +124,8 @@ export class ModelCallError extends ToolLoopError {
 
 /** A strategy threw while evaluating a tool result (a bug in the strategy, not in the model's input). */
 export class StrategyError extends ToolLoopError {
+  static override readonly errorName: string = "StrategyError";
+
   constructor(toolName: string, cause: unknown) {
     super(
       `An injection strategy failed after "${toolName}": ${cause instanceof Error ? cause.message : String(cause)}`,

@@ -55,6 +55,7 @@ export interface ModelAdapter {
    * other media parts reach it as a text description, with a `ModelWarning`. Undefined: every part is sent.
    */
   readonly toolResultMediaTypes?: ToolResultMediaTypes;
+  /** One model call: the conversation and tools so far in, the model's text or tool calls out. */
   step(request: ModelStepRequest): Promise<ModelStepResult>;
   /** The same step, streamed: `onPart` hears text and tool calls as they arrive. Optional. */
   stream?(request: ModelStepRequest, onPart: (part: ModelStreamPart) => void): Promise<ModelStepResult>;

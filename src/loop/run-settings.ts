@@ -2,10 +2,10 @@ import { InvalidSettingError } from "../errors/entity-tools-error.js";
 
 /**
  * The limits of one run. One type for every layer: the runner stores it, the run session enforces it,
- * the executor reads the per-call parts. A new setting is added here, with its rule in {@link RULES}.
+ * the executor reads the per-call parts. A new setting is added here, with its rule in `RULES`.
  */
 export interface RunSettings {
-  /** Most iterations (see {@link RunSession}) per run; past it the run fails with `MaxIterationsExceededError`. */
+  /** Most iterations (model responses; see "Step" in docs/glossary.md) per run; past it the run fails with `MaxIterationsExceededError`. */
   readonly maxIterations: number;
   /** Most injected tools offered at once; the least recently used go first. */
   readonly maxInjectedTools: number;
@@ -59,12 +59,19 @@ const RULES: { readonly [K in keyof RunSettings]-?: Rule } = {
   toolTimeoutMs: { min: 1, max: MAX_TIMER_MS, integer: false },
 };
 
+/** The name a caller wrote for a setting (`withToolTimeout(ms)`), where it is not the setting's own. */
+export type SettingNames = Partial<Record<keyof RunSettings, string>>;
+
 /**
  * `value` if it is a valid value of `setting`.
  *
- * @throws InvalidSettingError naming the setting, the value and what it must be.
+ * @throws InvalidSettingError naming the setting as the caller wrote it (`as`), the value and what it must be.
  */
-export function checkSetting<K extends keyof RunSettings>(setting: K, value: number): number {
+export function checkSetting<K extends keyof RunSettings>(
+  setting: K,
+  value: number,
+  as: string = setting,
+): number {
   const rule = RULES[setting];
   const ok =
     typeof value === "number" &&
@@ -73,14 +80,21 @@ export function checkSetting<K extends keyof RunSettings>(setting: K, value: num
     value <= rule.max &&
     (!rule.integer || Number.isInteger(value));
   if (ok) return value;
-  throw new InvalidSettingError(setting, value, expectation(rule));
+  throw new InvalidSettingError(as, value, expectation(rule));
 }
 
-/** Settings with `patch` applied, every patched value checked; `undefined` values change nothing. */
-export function withSettings(settings: RunSettings, patch: Partial<RunSettings>): RunSettings {
+/**
+ * Settings with `patch` applied, every patched value checked (a bad one reported under its name in
+ * `names`, else its own); `undefined` values change nothing.
+ */
+export function withSettings(
+  settings: RunSettings,
+  patch: Partial<RunSettings>,
+  names: SettingNames = {},
+): RunSettings {
   const next: Partial<Record<keyof RunSettings, number>> = { ...settings };
   for (const [key, value] of Object.entries(patch) as [keyof RunSettings, number | undefined][]) {
-    if (value !== undefined) next[key] = checkSetting(key, value);
+    if (value !== undefined) next[key] = checkSetting(key, value, names[key]);
   }
   return next as RunSettings;
 }

@@ -8,6 +8,8 @@ export type SnapshotIntegrityProblem = "not-an-object" | "unsigned" | "altered";
  * altered, truncated or signed with a key the runner does not hold. Nothing of the run ran.
  */
 export class SnapshotIntegrityError extends EntityToolsError {
+  static override readonly errorName: string = "SnapshotIntegrityError";
+
   constructor(readonly problem: SnapshotIntegrityProblem) {
     super(`${WHY[problem]}; nothing ran. ${WHAT_TO_DO}`);
   }

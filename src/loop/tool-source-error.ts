@@ -5,6 +5,8 @@ import { ToolLoopError } from "./errors.js";
  * error, or did not finish its list in time. `cause` is the source's own error.
  */
 export class ToolSourceError extends ToolLoopError {
+  static override readonly errorName: string = "ToolSourceError";
+
   constructor(
     readonly source: string,
     readonly reason: string,

@@ -13,82 +13,23 @@ import {
   type ServerContext,
 } from "@modelcontextprotocol/server";
 import { RunEvents } from "../events/run-events.js";
-import type { ToolLoopObserver } from "../events/tool-loop-event.js";
-import type { ApprovalPredicate } from "../loop/approval-gate.js";
 import { dispatcherTool, dispatchNotice, unwrapDispatch } from "../loop/dispatcher-tool.js";
 import { loadRuntimeDependencies } from "../tools/runtime-dependencies.js";
 import { ToolCallExecutor } from "../loop/execution/tool-call-executor.js";
-import type { ToolMiddleware } from "../loop/execution/tool-middleware.js";
 import { resultText } from "../loop/result-text.js";
 import { partsOfOutput } from "../loop/content-output.js";
 import { mcpContentBlocks } from "../loop/mcp-content-blocks.js";
 import type { ToolContentPart } from "../tools/tool-content.js";
 import { DEFAULT_RUN_SETTINGS, withSettings } from "../loop/run-settings.js";
-import type { ToolInjectionStrategy } from "../strategies/tool-injection-strategy.js";
 import { ToolProviderStrategy } from "../strategies/tool-provider-strategy.js";
-import type { HandleKey } from "../tools/entity-handle.js";
 import { KeyRing } from "../tools/signing-key.js";
-import type { ProviderResolver } from "../tools/entity-handle-bindings.js";
 import type { AnyTool } from "../tools/tool.js";
 import { ToolRegistry } from "../tools/tool-registry.js";
-import { toolsFrom, type ToolSource } from "../tools/tool-sources.js";
+import { toolsFrom } from "../tools/tool-sources.js";
 import { returnedProviderClasses } from "../tools/provider-classes.js";
 import { HandleSurface } from "./handle-surface.js";
+import { mcpServerParts, type McpServerOptions } from "./mcp-server-options.js";
 import { APPROVAL_INPUT, approvalForm, McpApprovals } from "./mcp-approval.js";
-
-/** Options of {@link createMcpServer}. */
-export interface McpServerOptions {
-  readonly name: string;
-  readonly version: string;
-  /** The tools every caller gets: objects with `@LlmTool` methods, or `defineTool` tools. */
-  readonly tools: readonly ToolSource[];
-  /**
-   * 2025-11-25: `@ToolProvider` instances returned by a call add their tools to that session. On
-   * 2026-07-28, providers are reached through the handle tools of `classes` instead.
-   */
-  readonly discovery?: boolean;
-  /**
-   * The `@ToolProvider` classes whose handle tools the 2026-07-28 list offers (`customer_getAverageSpend`
-   * with a `handle` argument); a call's result names the handle of every provider it returned. Default,
-   * with `discovery`: the classes the generated schema module says the tools can return; else none. A
-   * class not listed cannot be reached on 2026-07-28 (the list never changes).
-   */
-  readonly classes?: readonly Function[];
-  /**
-   * The key handles (and approval questions) are signed with, or a list for rotation (the first signs, any
-   * verifies); at least 16 bytes each. Default: one random key per process, so handles work across the
-   * requests this process serves; give the same key to every process behind one endpoint.
-   */
-  readonly handleKey?: HandleKey;
-  /**
-   * Finds a provider again by class (source name) and id, for a handle minted by another call: required
-   * for handles over HTTP, where every request is served by a fresh server.
-   */
-  readonly resolveProvider?: ProviderResolver;
-  /** Calls this picks (besides tools marked `needsApproval`) need a person's approval. */
-  readonly approval?: ApprovalPredicate;
-  /** How long a client may keep the 2026-07-28 tool list, in milliseconds. Default 300 000 (5 minutes). */
-  readonly listTtlMs?: number;
-  /** Most discovered tools a 2025-11-25 session holds (least recently used go first). Default 64. */
-  readonly maxInjectedTools?: number;
-  /** More strategies, run after discovery, after every successful call. */
-  readonly strategies?: readonly ToolInjectionStrategy[];
-  readonly middleware?: readonly ToolMiddleware[];
-  /** Per-call time limit in milliseconds. */
-  readonly toolTimeoutMs?: number;
-  /** Longest result text sent back. Default 16 000. */
-  readonly maxResultChars?: number;
-  /** Most bytes of media (decoded) in one result; past it, a part is described in text. Default 20 000 000. */
-  readonly maxResultMediaBytes?: number;
-  /** Receives every event of the server (tool calls, discoveries, injections). */
-  readonly observers?: readonly ToolLoopObserver[];
-  /**
-   * 2025-11-25, for clients that do not re-list tools on `list_changed` (the Codex CLI, as of 0.169): also
-   * offer a fixed `call_discovered_tool { tool_name, arguments }`, and describe newly discovered tools in
-   * the result of the call that found them.
-   */
-  readonly dispatch?: boolean;
-}
 
 /** Default `ttlMs` of the 2026-07-28 tool list. */
 export const DEFAULT_LIST_TTL_MS = 300_000;
@@ -100,10 +41,11 @@ export const DEFAULT_LIST_TTL_MS = 300_000;
  *
  * Every call goes through the same executor as a run (validation, typed input, time limit, serialization,
  * strategies, events); a failure is an `isError` result with the message. A call that needs approval
- * runs only once the client's person approved it (see README, "MCP"). Closing a 2025-11-25 session
+ * runs only once the client's person approved it (see docs/mcp.md). Closing a 2025-11-25 session
  * releases the providers it discovered; its configured tools stay for a later connection.
  */
 export function createMcpServer(options: McpServerOptions): Server {
+  const { toolMiddleware, injectionStrategies, dispatch } = mcpServerParts(options);
   const settings = withSettings(DEFAULT_RUN_SETTINGS, {
     maxInjectedTools: options.maxInjectedTools,
     toolTimeoutMs: options.toolTimeoutMs,
@@ -138,11 +80,7 @@ export function createMcpServer(options: McpServerOptions): Server {
   const modern = () => (server.getNegotiatedProtocolVersion() ?? "") >= "2026";
 
   server.setRequestHandler("tools/list", () => {
-    const tools = modern()
-      ? modernList
-      : options.dispatch
-        ? [...session.all(), dispatcherTool]
-        : session.all();
+    const tools = modern() ? modernList : dispatch ? [...session.all(), dispatcherTool] : session.all();
     return { tools: tools.map(describeTool) };
   });
 
@@ -153,8 +91,8 @@ export function createMcpServer(options: McpServerOptions): Server {
     const handles = stateless ? surface?.forCall() : undefined;
     const registry = stateless ? new ToolRegistry([...plain, ...(handles?.tools ?? [])]) : session;
     const strategies = stateless
-      ? [...(handles ? [handles.discovery] : []), ...(options.strategies ?? [])]
-      : [...(options.discovery ? [new ToolProviderStrategy()] : []), ...(options.strategies ?? [])];
+      ? [...(handles ? [handles.discovery] : []), ...injectionStrategies]
+      : [...(options.discovery ? [new ToolProviderStrategy()] : []), ...injectionStrategies];
     // One executor per call, so the call's own signal (the client cancelled, or left) stops it, and what
     // it injected is this call's alone.
     const executor = new ToolCallExecutor({
@@ -162,7 +100,7 @@ export function createMcpServer(options: McpServerOptions): Server {
       events,
       settings,
       strategies,
-      middleware: options.middleware ?? [],
+      middleware: toolMiddleware,
       signal: ctx.mcpReq.signal,
     });
     const requested = {
@@ -170,7 +108,7 @@ export function createMcpServer(options: McpServerOptions): Server {
       toolName: request.params.name,
       input: request.params.arguments ?? {},
     };
-    const call = !stateless && options.dispatch ? unwrapDispatch(requested) : requested;
+    const call = !stateless && dispatch ? unwrapDispatch(requested) : requested;
     const iteration = ++calls;
     const before = registry.size;
     let question: { message: string; requestState: string } | undefined;
@@ -207,7 +145,7 @@ export function createMcpServer(options: McpServerOptions): Server {
     }
     if (!stateless) {
       const fresh = executor.injected;
-      if (fresh.length > 0 && options.dispatch) {
+      if (fresh.length > 0 && dispatch) {
         text = `${text}\n\n${dispatchNotice(fresh)}`;
         parts?.push({ type: "text", text: dispatchNotice(fresh) });
       }

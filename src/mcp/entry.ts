@@ -6,7 +6,7 @@
 import { EntityToolsError } from "../errors/entity-tools-error.js";
 import type * as McpEntry from "./index.js";
 
-export type { McpServerOptions } from "./index.js";
+export type { McpNewToolsMode, McpServerOptions } from "./index.js";
 
 /** The package `entity-tools/mcp` serves MCP with (an optional peer). */
 const SERVER_PACKAGE = "@modelcontextprotocol/server";

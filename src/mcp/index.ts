@@ -4,4 +4,4 @@
  * tool sources of a run are `runner.withMcpClient(client)`.
  */
 export { createMcpServer, DEFAULT_LIST_TTL_MS } from "./create-mcp-server.js";
-export type { McpServerOptions } from "./create-mcp-server.js";
+export type { McpNewToolsMode, McpServerOptions } from "./mcp-server-options.js";

@@ -6,6 +6,8 @@ import type { ToolLoopResult } from "./tool-loop-result.js";
  * failed. `run` has the pending calls and the snapshot to resume from.
  */
 export class ApprovalRequiredError extends EntityToolsError {
+  static override readonly errorName: string = "ApprovalRequiredError";
+
   constructor(readonly run: ToolLoopResult<unknown>) {
     super(
       `The run is waiting for approval of ${run.pendingApprovals.map((p) => `${p.toolName} (${p.approvalId})`).join(", ")}: ` +

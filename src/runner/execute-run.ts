@@ -30,7 +30,7 @@ import type { AnyTool } from "../tools/tool.js";
 import { checkToolSchemas } from "../tools/tool-methods.js";
 import { toolsFrom } from "../tools/tool-sources.js";
 import { ExpansionLimitError } from "./expansion-limit-error.js";
-import { listSources } from "./list-sources.js";
+import { beforeFirstStep, listSources } from "./list-sources.js";
 import type { ProviderResolver } from "./restore-tools.js";
 import { resumeState, withLive, type CheckedResume, type ResumeFrom } from "./run-resume.js";
 import type { ToolResultMediaTypes } from "../loop/media-types.js";
@@ -106,6 +106,7 @@ export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
       type: "RunFinished",
       ...init,
       usage: subtractUsage(init.usage, before),
+      totalIterations: setup.events.counters.modelCalls,
       iterations: setup.events.counters.modelCalls,
       durationMs: performance.now() - started,
       ...(setup.events.cost ? { cost: setup.events.cost } : {}),
@@ -137,7 +138,10 @@ async function runAttempts(setup: RunSetup, resume: CheckedResume | undefined): 
   for (let restarts = 0; ; restarts++) {
     const disclosure = disclosureFor(setup, store);
     const ownTools = disclosure ? toolsFrom(disclosure.initialTools(), setup.tools) : setup.tools;
-    const sources = await listSources(setup.sources, ownTools, setup.signal, setup.events);
+    const sources = await listSources(setup.sources, ownTools, setup.signal, setup.events).catch(
+      (error: unknown) =>
+        Promise.reject(beforeFirstStep(error, setup.messages, resume?.snapshot, total.iterations)),
+    );
     const listed = [...ownTools, ...sources.flatMap((s) => s.tools)];
     discoveries ??= startDiscovery(setup.strategies, listed, withLive(resume?.live, resume?.resolveProvider));
     const tools = [...listed, ...discoveries.flatMap((d) => d.tools)];

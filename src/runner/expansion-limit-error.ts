@@ -2,6 +2,8 @@ import { ToolLoopError } from "../loop/errors.js";
 
 /** The run needed more restarts for section expansions than allowed. */
 export class ExpansionLimitError extends ToolLoopError {
+  static override readonly errorName: string = "ExpansionLimitError";
+
   constructor(
     readonly maxExpansions: number,
     readonly sectionKeys: readonly string[],

@@ -15,6 +15,8 @@ export interface ResolvedOutput<T> {
 
 /** A class used as `createObject` target has no generated schema. */
 export class MissingOutputSchemaError extends EntityToolsError {
+  static override readonly errorName: string = "MissingOutputSchemaError";
+
   constructor(readonly className: string) {
     super(
       `No output schema for class ${className}: generate schemas with \`${schemaCommand()}\` (classes passed to ` +

@@ -17,7 +17,6 @@ import type { RunSnapshot } from "../loop/run-snapshot.js";
 import { snapshotKeys, type SnapshotKey } from "../loop/snapshot-codec.js";
 import type { ToolResultMediaTypes } from "../loop/media-types.js";
 import type { ToolInjectionStrategy } from "../strategies/tool-injection-strategy.js";
-import { ToolProviderStrategy } from "../strategies/tool-provider-strategy.js";
 import { toolsFrom, type ToolSource } from "../tools/tool-sources.js";
 import type { TelemetryOptions } from "../telemetry/telemetry-options.js";
 import { RunStream } from "./run-stream.js";
@@ -33,20 +32,7 @@ import {
 } from "./runner-options.js";
 import { completed, resumeOf, startOf } from "./run-start.js";
 import { runPrompt } from "./run-prompt.js";
-
-export {
-  DEFAULT_MAX_EXPANSIONS,
-  DEFAULT_MAX_INJECTED_TOOLS,
-  DEFAULT_MAX_ITERATIONS,
-  defaultRunnerConfig,
-} from "./runner-options.js";
-export type {
-  DiscoveryOptions,
-  PromptRunnerOptions,
-  ResumeOptions,
-  RunOptions,
-  RunnerConfig,
-} from "./runner-options.js";
+import { discoveryConfig } from "./discovery-config.js";
 
 /**
  * Runs prompts through the framework-owned tool loop. Configuration only: every `with*` returns a new
@@ -79,19 +65,7 @@ export class PromptRunner {
    * `handleKey`, handles are signed with a random key drawn here, valid only for this runner.
    */
   withToolProviderDiscovery(options: DiscoveryOptions = {}): this {
-    const others = this.config.strategies.filter((s) => !(s instanceof ToolProviderStrategy));
-    const { maxInjectedTools: _tools, maxInjectedTokens: _tokens, ...binding } = options;
-    const { adapter } = this.config;
-    // Deferred delivery is the model adapter's to do (an AI SDK model's provider has the form, or not).
-    const delivery = options.binding === "handles" ? "inline" : (options.delivery ?? "inline");
-    return this.derive({
-      adapter: adapter instanceof AiSdkAdapter ? adapter.withToolDelivery(delivery) : adapter,
-      strategies: [...others, new ToolProviderStrategy(binding)],
-      settings: withSettings(this.config.settings, {
-        maxInjectedTools: options.maxInjectedTools,
-        maxInjectedTokens: options.maxInjectedTokens,
-      }),
-    });
+    return this.derive(discoveryConfig(this.config, options));
   }
 
   /**
@@ -123,7 +97,7 @@ export class PromptRunner {
 
   /** Most model calls per run (default 20); past it the run fails with `MaxIterationsExceededError`. */
   withMaxToolIterations(maxIterations: number): this {
-    return this.withSetting({ maxIterations });
+    return this.withSetting({ maxIterations }, "withMaxToolIterations(maxIterations)");
   }
 
   /**
@@ -143,7 +117,7 @@ export class PromptRunner {
 
   /** Most restarts per run for section expansions on backends without dynamic tools (default 10). */
   withMaxExpansions(maxExpansions: number): this {
-    return this.withSetting({ maxExpansions });
+    return this.withSetting({ maxExpansions }, "withMaxExpansions(maxExpansions)");
   }
 
   /** Receives every event of every run. */
@@ -182,14 +156,35 @@ export class PromptRunner {
     return this.derive({ middleware: [...this.config.middleware, middleware] });
   }
 
+  /**
+   * Most injected tools offered at once (default 64): discovered providers' tools and MCP servers' tools
+   * joining mid-run; the least recently used go first. Same setting as `withToolProviderDiscovery`'s.
+   */
+  withMaxInjectedTools(maxInjectedTools: number): this {
+    return this.withSetting({ maxInjectedTools }, "withMaxInjectedTools(maxInjectedTools)");
+  }
+
+  /** Most estimated definition tokens injected tools add to each request (unlimited by default). */
+  withMaxInjectedTokens(maxInjectedTokens: number): this {
+    return this.withSetting({ maxInjectedTokens }, "withMaxInjectedTokens(maxInjectedTokens)");
+  }
+
   /** Time limit of each tool call; a call past it becomes an error result the model reads. */
   withToolTimeout(ms: number): this {
-    return this.withSetting({ toolTimeoutMs: ms });
+    return this.withSetting({ toolTimeoutMs: ms }, "withToolTimeout(ms)");
+  }
+
+  /**
+   * Unknown tools the model may call in a row (default 3) before the run fails with `ToolNotFoundError`;
+   * each one before that is an error result naming the closest tools.
+   */
+  withMaxUnknownToolCalls(maxUnknownToolCalls: number): this {
+    return this.withSetting({ maxUnknownToolCalls }, "withMaxUnknownToolCalls(maxUnknownToolCalls)");
   }
 
   /** How many times an unusable final answer is sent back for repair (default 2). */
   withMaxOutputRepairs(repairs: number): this {
-    return this.withSetting({ maxOutputRepairs: repairs });
+    return this.withSetting({ maxOutputRepairs: repairs }, "withMaxOutputRepairs(repairs)");
   }
 
   /**
@@ -206,12 +201,12 @@ export class PromptRunner {
 
   /** Longest tool result text sent to the model (default 16 000 characters). */
   withMaxResultChars(chars: number): this {
-    return this.withSetting({ maxResultChars: chars });
+    return this.withSetting({ maxResultChars: chars }, "withMaxResultChars(chars)");
   }
 
   /** Most bytes of media (decoded) in one tool result (default 20 000 000); past it, a part is described. */
   withMaxResultMediaBytes(bytes: number): this {
-    return this.withSetting({ maxResultMediaBytes: bytes });
+    return this.withSetting({ maxResultMediaBytes: bytes }, "withMaxResultMediaBytes(bytes)");
   }
 
   /**
@@ -288,8 +283,10 @@ export class PromptRunner {
   }
 
   /** A copy with some settings changed; each value is checked (see `RunSettings`). */
-  private withSetting(patch: Partial<RunSettings>): this {
-    return this.derive({ settings: withSettings(this.config.settings, patch) });
+  private withSetting(patch: Partial<RunSettings>, as: string): this {
+    // One setting per builder: a bad value is reported as the caller wrote it (`withToolTimeout(ms)`).
+    const names = Object.fromEntries(Object.keys(patch).map((key) => [key, as]));
+    return this.derive({ settings: withSettings(this.config.settings, patch, names) });
   }
 
   /** A copy of this runner (of the same class) with part of the configuration replaced. */

@@ -40,10 +40,7 @@ export async function runPrompt<T>(
     signal: options.signal,
     events,
   });
-  const done = outcome.status === "completed";
-  return {
-    status: outcome.status,
-    result: (done && output ? output.build(outcome.answer) : outcome.answer) as T,
+  const common = {
     pendingApprovals: outcome.pending,
     snapshot: outcome.snapshot,
     // A copy: the run's own array keys what the model adapter keeps for the run (its converted prompt),
@@ -55,5 +52,11 @@ export async function runPrompt<T>(
     counters: events.counters,
     visibility: outcome.visibility,
     ...(events.cost ? { cost: events.cost } : {}),
+  };
+  if (outcome.status !== "completed") return { ...common, status: outcome.status };
+  return {
+    ...common,
+    status: "completed",
+    result: (output ? output.build(outcome.answer) : outcome.answer) as T,
   };
 }

@@ -102,8 +102,11 @@ export interface RunnerConfig {
   readonly toolResultMediaTypes?: ToolResultMediaTypes;
 }
 
+/** Default of `withMaxToolIterations`: model responses (steps) per run. */
 export const DEFAULT_MAX_ITERATIONS = DEFAULT_RUN_SETTINGS.maxIterations;
+/** Default of `maxInjectedTools` (`withToolProviderDiscovery`): injected tools offered at once. */
 export const DEFAULT_MAX_INJECTED_TOOLS = DEFAULT_RUN_SETTINGS.maxInjectedTools;
+/** Default of `withMaxExpansions`: restarts per run for section expansions. */
 export const DEFAULT_MAX_EXPANSIONS = DEFAULT_RUN_SETTINGS.maxExpansions;
 
 /** A runner configuration with every default, for `adapter`. */

@@ -5,6 +5,8 @@ import { EntityToolsError } from "../errors/entity-tools-error.js";
  * reader, and a second would wait for parts the first already took.
  */
 export class StreamAlreadyReadError extends EntityToolsError {
+  static override readonly errorName: string = "StreamAlreadyReadError";
+
   constructor() {
     super(
       "This run's parts already have a reader (parts, toUIMessageStream, toUIMessageStreamResponse or pipeUIMessageStreamToResponse): a RunStream has one. Read parts once and fan them out, or await result for the outcome",

@@ -7,16 +7,32 @@ import type { TokenUsage } from "../loop/model-port.js";
 import type { RunSnapshot } from "../loop/run-snapshot.js";
 import type { AnyTool } from "../tools/tool.js";
 
-/** What a run returns: completed with its answer, or paused before calls that need approval. */
-export interface ToolLoopResult<T> {
-  readonly status: "completed" | "awaiting-approval";
-  /**
-   * The answer: text, or the structured output (a class instance when the target was a class).
-   * Undefined while `status` is `"awaiting-approval"`.
-   */
+/**
+ * What a run returns: completed with its answer, or paused before calls that need approval. Narrow on
+ * `status` to read the answer: `if (run.status === "completed") run.result` is the answer's type `T`.
+ */
+export type ToolLoopResult<T> = CompletedRun<T> | AwaitingApprovalRun;
+
+/** A run that finished with an answer. */
+export interface CompletedRun<T> extends RunOutcomeFields {
+  readonly status: "completed";
+  /** The answer: text, or the structured output (a class instance when the target was a class). */
   readonly result: T;
-  /** The calls that wait for a decision (empty when completed); decide them in `resume`. */
+  /** Empty: a completed run waits for nothing. */
   readonly pendingApprovals: readonly PendingApproval[];
+}
+
+/** A run paused before tool calls that need a decision; `resume` it with the decisions. */
+export interface AwaitingApprovalRun extends RunOutcomeFields {
+  readonly status: "awaiting-approval";
+  /** No answer yet: the run has not finished. */
+  readonly result?: undefined;
+  /** The calls that wait for a decision; decide them in `resume`. */
+  readonly pendingApprovals: readonly PendingApproval[];
+}
+
+/** What every run reports, completed or paused. */
+export interface RunOutcomeFields {
   /** The run as plain JSON, to resume from (in this process or another). */
   readonly snapshot: RunSnapshot;
   /** The whole conversation as AI SDK messages, tool calls and results included. */

@@ -1,7 +1,13 @@
-import { EntityToolsError } from "../errors/entity-tools-error.js";
+import { ToolLoopError } from "../loop/errors.js";
 
-/** Two sources offer a tool of one name (an MCP server and the runner's own tools, or two servers). */
-export class ToolSourceClashError extends EntityToolsError {
+/**
+ * Two sources offer a tool of one name (an MCP server and the runner's own tools, or two servers). Like
+ * `ToolSourceError` it is a run error: it carries the conversation so far (and, for a resumed or
+ * continued run, the snapshot it started from), so the run can be resumed once the clash is fixed.
+ */
+export class ToolSourceClashError extends ToolLoopError {
+  static override readonly errorName: string = "ToolSourceClashError";
+
   constructor(
     readonly toolName: string,
     readonly firstSource: string,

@@ -18,7 +18,7 @@ export interface GeneratedToolSchema {
   /** Parameter names in declaration order: how an input object maps to positional arguments. */
   readonly parameters: readonly string[];
   readonly inputSchema: ToolInputSchema;
-  /** Parameters whose JSON is converted before the call (see {@link InputType}), by name. */
+  /** Parameters whose JSON is converted before the call (see `InputType`), by name. */
   readonly types?: Readonly<Record<string, InputType>>;
 }
 

@@ -1,4 +1,6 @@
 import { EntityToolsError } from "../errors/entity-tools-error.js";
 
 /** A problem in the sources that makes a schema impossible; the message names file, line and what to do. */
-export class SchemaSourceError extends EntityToolsError {}
+export class SchemaSourceError extends EntityToolsError {
+  static override readonly errorName: string = "SchemaSourceError";
+}

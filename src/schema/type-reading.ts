@@ -17,7 +17,7 @@ const UNSUPPORTED_BY_NAME: Readonly<Record<string, string>> = {
 /**
  * What the schema generator needs to know about a parameter's TypeScript type beyond its schema: whether
  * JSON can carry it at all (else a {@link SchemaSourceError} that names the parameter and what to do), and
- * how JSON becomes it at run time (an {@link InputType} for dates and classes, at any depth).
+ * how JSON becomes it at run time (an `InputType` for dates and classes, at any depth).
  */
 export class TypeReading {
   constructor(

@@ -17,6 +17,7 @@ import type {
 /** What one run's handle discovery starts from. */
 export interface HandleDiscoveryInit {
   readonly codec: EntityHandleCodec;
+  /** Re-binds a handle minted elsewhere (same key) that this run has not seen. */
   readonly resolveProvider?: ProviderResolver;
   /** Classes whose tools are offered from the first step, in this order. */
   readonly classes: readonly Function[];
@@ -74,6 +75,7 @@ export class HandleDiscovery implements ToolInjectionStrategy {
     return tools;
   }
 
+  /** Mints handles for the providers the call returned and tells the model which tools take them. */
   evaluateToolResult(context: ToolInjectionContext): ToolInjectionResult {
     let providers: object[];
     try {

@@ -70,5 +70,6 @@ export interface ToolInjectionResult {
 
 /** Decides, after every successful tool call, which tools to add or remove before the next model call. */
 export interface ToolInjectionStrategy {
+  /** Called after every successful tool call: the tools to add or remove, notices, or a restart. */
   evaluateToolResult(context: ToolInjectionContext): ToolInjectionResult | Promise<ToolInjectionResult>;
 }

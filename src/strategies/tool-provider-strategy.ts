@@ -108,6 +108,7 @@ export class ToolProviderStrategy implements ToolInjectionStrategy {
     return { strategy: handles, tools: handles.initialTools(), handles };
   }
 
+  /** Binds the providers the call returned; see {@link ToolInjectionStrategy.evaluateToolResult}. */
   evaluateToolResult(context: ToolInjectionContext): ToolInjectionResult {
     if (this.codec) {
       this.direct ??= this.forRun({ takenNames: context.currentTools.map((t) => t.name) }).handles!;

@@ -244,7 +244,7 @@ export class SpanRecorder {
     spans.run.setAttributes({
       ...usageAttributes(event.usage),
       "entity_tools.run.status": event.status,
-      "entity_tools.run.iterations": event.iterations,
+      "entity_tools.run.iterations": event.totalIterations,
     });
     if (error) this.fail(spans.run, error);
     spans.run.end();

@@ -3,6 +3,7 @@
  * do not need the API installed: any tracer of a tracer provider fits.
  */
 export interface TelemetryTracer {
+  /** Starts a span, as `@opentelemetry/api`'s `Tracer.startSpan` does. */
   startSpan(name: string, options?: object, context?: unknown): unknown;
 }
 

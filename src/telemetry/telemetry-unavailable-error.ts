@@ -2,6 +2,8 @@ import { EntityToolsError } from "../errors/entity-tools-error.js";
 
 /** `withTelemetry` was asked for spans and `@opentelemetry/api` could not be loaded. */
 export class TelemetryUnavailableError extends EntityToolsError {
+  static override readonly errorName: string = "TelemetryUnavailableError";
+
   constructor(cause: unknown) {
     super(
       `withTelemetry needs the package @opentelemetry/api, which could not be loaded (${String(cause)}). ` +

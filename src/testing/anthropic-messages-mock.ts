@@ -36,6 +36,7 @@ export interface AnthropicMessagesMock {
   readonly baseURL: string;
   /** Every `POST /v1/messages` so far, in order. */
   readonly requests: readonly MessagesRequest[];
+  /** Stops the server. */
   close(): Promise<void>;
 }
 

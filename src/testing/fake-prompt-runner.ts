@@ -1,12 +1,13 @@
 import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
 import { AiSdkAdapter } from "../adapters/ai-sdk-adapter.js";
+import { InvalidSettingError } from "../errors/entity-tools-error.js";
 import type { ToolMiddleware } from "../loop/execution/tool-middleware.js";
+import { PromptRunner } from "../runner/prompt-runner.js";
 import {
   defaultRunnerConfig,
-  PromptRunner,
   type PromptRunnerOptions,
   type RunnerConfig,
-} from "../runner/prompt-runner.js";
+} from "../runner/runner-options.js";
 import { RunRecorder, type RecordedCall, type RecordedStep } from "./run-recorder.js";
 import {
   ScriptedLanguageModel,
@@ -14,6 +15,7 @@ import {
   type ToolNameMatcher,
 } from "./scripted-language-model.js";
 import type { ScriptedTurn } from "./generate-result.js";
+import { UnmetExpectationsError } from "./unmet-expectations-error.js";
 
 /** What a stubbed tool returns instead of running: a value, or a function of the call's input. */
 export type StubbedReturn = unknown;
@@ -151,7 +153,11 @@ export class FakePromptRunner extends PromptRunner {
     return this.state.model.calls;
   }
 
-  /** Throws if scripted turns were not played or stubs never used. */
+  /**
+   * Throws if scripted turns were not played or stubs never used.
+   *
+   * @throws UnmetExpectationsError listing every problem found
+   */
   verifyExpectations(): void {
     const problems: string[] = [];
     if (this.state.model.remainingTurns > 0)
@@ -159,7 +165,7 @@ export class FakePromptRunner extends PromptRunner {
     for (const stub of this.state.stubs) {
       if (stub.uses === 0) problems.push(`the stubbed tool ${String(stub.matcher)} was never called`);
     }
-    if (problems.length > 0) throw new Error(`FakePromptRunner expectations not met: ${problems.join("; ")}`);
+    if (problems.length > 0) throw new UnmetExpectationsError(problems);
   }
 
   protected override derive(patch: Partial<RunnerConfig>): this {
@@ -171,8 +177,10 @@ export class FakePromptRunner extends PromptRunner {
   private stepAt(step: number): RecordedStep {
     const found = this.steps[step - 1];
     if (!found)
-      throw new RangeError(
-        `No step ${step}: the latest run has ${this.steps.length} step(s), numbered from 1`,
+      throw new InvalidSettingError(
+        "step",
+        step,
+        `a step of the latest run, which has ${this.steps.length} step(s) numbered from 1`,
       );
     return found;
   }

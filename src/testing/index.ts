@@ -1,6 +1,7 @@
 export { FakePromptRunner } from "./fake-prompt-runner.js";
 export type { StubbedReturn } from "./fake-prompt-runner.js";
 export { ScriptedLanguageModel, ScriptError } from "./scripted-language-model.js";
+export { UnmetExpectationsError } from "./unmet-expectations-error.js";
 export type { ToolNameMatcher, ScriptedRequest } from "./scripted-language-model.js";
 export { generateResult } from "./generate-result.js";
 export type { ScriptedTurn, ScriptedToolCall } from "./generate-result.js";

@@ -5,6 +5,7 @@ import type {
   LanguageModelV3StreamPart,
   LanguageModelV3StreamResult,
 } from "@ai-sdk/provider";
+import { EntityToolsError } from "../errors/entity-tools-error.js";
 import { generateResult, type ScriptedToolCall, type ScriptedTurn } from "./generate-result.js";
 
 /** A tool to call: its exact name, or a pattern matched against the tools offered at that step. */
@@ -31,11 +32,8 @@ type Step =
     };
 
 /** The script cannot be played: it ran out, or a tool it names was not offered. */
-export class ScriptError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "ScriptError";
-  }
+export class ScriptError extends EntityToolsError {
+  static override readonly errorName: string = "ScriptError";
 }
 
 /**

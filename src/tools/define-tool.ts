@@ -8,6 +8,7 @@ export interface ToolDefinition<Input, Output> {
   description: string;
   /** Defaults to an object with no properties. */
   inputSchema?: ToolInputSchema;
+  /** Runs the tool with validated input; what it returns is serialized for the model. */
   execute(input: Input, context: ToolExecutionContext): Output | Promise<Output>;
   /** The run stops before each call until it is approved. */
   needsApproval?: boolean;

@@ -30,6 +30,8 @@ export type HandleReading =
 
 /** A handle that cannot be used: malformed, not signed with this key, another class's, or not resolvable. */
 export class EntityHandleError extends EntityToolsError {
+  static override readonly errorName: string = "EntityHandleError";
+
   constructor(
     readonly handle: string,
     readonly problem: HandleProblem | "wrong-class" | "unresolved",

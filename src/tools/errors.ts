@@ -6,6 +6,8 @@ import { EntityToolsError } from "../errors/entity-tools-error.js";
  * model instead and skips that instance.
  */
 export class InvalidToolProviderError extends EntityToolsError {
+  static override readonly errorName: string = "InvalidToolProviderError";
+
   constructor(
     readonly providerClass: Function,
     readonly reason: string,
@@ -15,10 +17,14 @@ export class InvalidToolProviderError extends EntityToolsError {
 }
 
 /** A tool method whose schema is missing or no longer matches it; the message says what to run. */
-export class ToolSchemaError extends EntityToolsError {}
+export class ToolSchemaError extends EntityToolsError {
+  static override readonly errorName: string = "ToolSchemaError";
+}
 
 /** A tool method with parameters but no schema: neither generated nor given in `@LlmTool`. */
 export class MissingToolSchemaError extends ToolSchemaError {
+  static override readonly errorName: string = "MissingToolSchemaError";
+
   constructor(
     readonly className: string,
     readonly methodName: string,
@@ -33,6 +39,8 @@ export class MissingToolSchemaError extends ToolSchemaError {
 
 /** A hand-written tool whose name the providers would reject. */
 export class InvalidToolNameError extends EntityToolsError {
+  static override readonly errorName: string = "InvalidToolNameError";
+
   constructor(readonly toolName: string) {
     super(`Tool name "${toolName}" must match ^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$`);
   }
@@ -40,6 +48,8 @@ export class InvalidToolNameError extends EntityToolsError {
 
 /** A generated schema that no longer matches its method: parameters renamed, reordered, added or removed. */
 export class StaleToolSchemaError extends ToolSchemaError {
+  static override readonly errorName: string = "StaleToolSchemaError";
+
   constructor(
     readonly method: string,
     readonly declared: readonly string[],

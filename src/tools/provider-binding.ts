@@ -20,16 +20,23 @@ export interface ProviderRef {
 }
 
 /**
- * A provider tool's binding as plain JSON (what snapshots and pending approvals record): the provider
- * class's source name, its id with the id's type, and the method the tool runs.
+ * What names one provider everywhere (tool names, handles, snapshots, `resolveProvider`): its class's
+ * source name and its id, with the id's type. See "Provider identity" in docs/glossary.md.
  */
-export interface ProviderToolIdentity {
+export interface ProviderIdentity {
   /** The provider class's source name (what `resolveProvider` receives). */
   readonly providerClass: string;
   /** The provider's id: a number for a number id, else text (a bigint's digits). */
   readonly id: string | number;
   /** The id's type: `1` and `"1"` (and `1n`) are different providers. */
   readonly idType: ProviderIdType;
+}
+
+/**
+ * A provider tool's binding as plain JSON (what snapshots and pending approvals record): the provider's
+ * identity and the method the tool runs.
+ */
+export interface ProviderToolIdentity extends ProviderIdentity {
   /** The method's name in the class (not the tool name, which may have been shortened or renamed). */
   readonly method: string;
 }
@@ -70,16 +77,19 @@ export function typedId(idType: ProviderIdType, text: string): string | number |
  * Returns the live provider of a class (by source name) and id, the id with its own type (a `bigint` id is
  * a `bigint`): what re-binds a snapshot's tools (and handles) in a process that does not hold the object.
  * Sync or async. It must return that class's object with that id (or `undefined` when it is gone):
- * anything else is refused, see {@link checkResolvedProvider}.
+ * anything else is refused, see `checkResolvedProvider`.
  */
 // Declared as a method so a resolver written before bigint ids were passed (`id: string | number`) still
 // type-checks: method parameters are compared bivariantly.
 export type ProviderResolver = {
+  /** Returns the provider of that class source name and id (or a promise of it). */
   resolve(providerClass: string, id: string | number | bigint): unknown;
 }["resolve"];
 
 /** A provider that came back from outside the run is not the one its record names. */
 export class ProviderMismatchError extends EntityToolsError {
+  static override readonly errorName: string = "ProviderMismatchError";
+
   constructor(
     /** What was asked for. */
     readonly expected: ProviderRef,

@@ -9,6 +9,8 @@ export type ToolSource = AnyTool | object;
 
 /** A tool set with two tools of one name. */
 export class DuplicateToolNameError extends EntityToolsError {
+  static override readonly errorName: string = "DuplicateToolNameError";
+
   constructor(readonly toolName: string) {
     super(`Two tools are named "${toolName}": give one of them another name with @LlmTool({ name })`);
   }
@@ -16,6 +18,8 @@ export class DuplicateToolNameError extends EntityToolsError {
 
 /** Something given to `withTools` that is neither a tool nor an object with `@LlmTool` methods. */
 export class InvalidToolSourceError extends EntityToolsError {
+  static override readonly errorName: string = "InvalidToolSourceError";
+
   constructor(readonly sourceName: string) {
     super(
       `withTools() takes tools from defineTool() or objects with @LlmTool methods; ${sourceName} has neither`,

@@ -33,6 +33,7 @@ export interface Tool<Input = never, Output = unknown> {
   readonly name: string;
   readonly description: string;
   readonly inputSchema: ToolInputSchema;
+  /** Runs the tool with validated (and converted) input; what it returns is serialized for the model. */
   execute(input: Input, context: ToolExecutionContext): Output | Promise<Output>;
   /** Set on tools bound to an object's `@LlmTool` method. */
   readonly origin?: ToolOrigin;

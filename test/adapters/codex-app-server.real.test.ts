@@ -51,7 +51,7 @@ describe("CodexAppServerAdapter against the real codex app-server", () => {
       .run("What is John Smith's average monthly spend?", { output: SpendAnswer });
 
     expect(run.result).toBeInstanceOf(SpendAnswer);
-    expect(run.result.averageMonthlySpend).toBe(46.83);
+    expect(run.result?.averageMonthlySpend).toBe(46.83);
     const first = mock.requests[0]!;
     expect(toolNames(first)).toEqual(expect.arrayContaining(["searchCustomer", "findCustomers"]));
     expect(toolNames(first)).not.toContain("customer_c123_getAverageSpend");

@@ -18,7 +18,7 @@ const LAYERS: readonly (readonly string[])[] = [
   // Telemetry is an observer of events (with @opentelemetry/api, loaded lazily); the runner attaches it.
   ["src/adapters", "src/disclosure", "src/telemetry"],
   ["src/runner"],
-  ["src/testing", "src/codex", "src/mcp", "src/claude", "src/postgres"],
+  ["src/testing", "src/codex", "src/mcp", "src/claude", "src/postgres", "src/building-blocks"],
   ["src/index.ts"],
 ];
 

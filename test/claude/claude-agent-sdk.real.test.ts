@@ -112,7 +112,7 @@ describe.skipIf(unavailable !== undefined)("ClaudeAgentSdkAdapter against the re
       .run("What is John Smith's average monthly spend?", { output: SpendAnswer });
 
     expect(run.result).toBeInstanceOf(SpendAnswer);
-    expect(run.result.averageMonthlySpend).toBe(46.83);
+    expect(run.result?.averageMonthlySpend).toBe(46.83);
     // Our tools only: no built-in Claude Code tool (StructuredOutput carries the run's output schema).
     expect([...mock.requests[0]!.offeredTools].sort()).toEqual(
       ["StructuredOutput", m("findCustomers"), m("searchCustomer")].sort(),

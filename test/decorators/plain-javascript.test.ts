@@ -1,4 +1,4 @@
-// The README's plain JavaScript example, as written there: decorators called as functions.
+// The plain JavaScript example of docs/schemas.md, as written there: decorators called as functions.
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -6,18 +6,18 @@ import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { FakePromptRunner } from "entity-tools/testing";
 
-async function readmeExample(): Promise<{ Customer: new (id: string, orders: string[]) => object }> {
-  const readme = readFileSync("README.md", "utf8");
-  const code = /<!-- plain-javascript -->\s*```js\n([\s\S]*?)\n```/.exec(readme)?.[1];
-  expect(code, "the README's plain JavaScript example").toBeDefined();
+async function docExample(): Promise<{ Customer: new (id: string, orders: string[]) => object }> {
+  const doc = readFileSync("docs/schemas.md", "utf8");
+  const code = /<!-- plain-javascript -->\s*```js\n([\s\S]*?)\n```/.exec(doc)?.[1];
+  expect(code, "the plain JavaScript example of docs/schemas.md").toBeDefined();
   const file = path.join(mkdtempSync(path.join(tmpdir(), "plain-js-")), "customer.mjs");
   writeFileSync(file, code!);
   return (await import(pathToFileURL(file).href)) as never;
 }
 
-describe("plain JavaScript (the README's example)", () => {
+describe("plain JavaScript (the example in docs/schemas.md)", () => {
   it("a provider decorated by calling the decorators is discovered, called with its explicit schema, and hides its field", async () => {
-    const { Customer } = await readmeExample();
+    const { Customer } = await docExample();
     const fake = new FakePromptRunner();
     const find = {
       name: "findCustomer",

@@ -23,13 +23,15 @@ describe("the packed package", () => {
         "dist/src/claude/index.js",
         "dist/src/postgres/index.js",
         "docs/postgres-conversation-store.sql",
+        "dist/src/building-blocks/index.js",
         "dist/src/schema/cli.js",
         "docs/architecture.md",
         "docs/reliability.md",
+        "docs/glossary.md",
       ]),
     );
     const stray = files.filter((f) =>
-      /^(test|bench|examples|lanes|src|decorators)\/|\.test\.|fixtures/.test(f),
+      /^(test|bench|examples|lanes|src|decorators|etc|scripts|docs\/api)\/|\.test\.|fixtures/.test(f),
     );
     expect(stray).toEqual([]);
     const map = JSON.parse(readFileSync("dist/src/index.js.map", "utf8")) as { sourcesContent?: string[] };

@@ -15,7 +15,11 @@ describe("the built package, imported by its own name (npm test builds first)", 
     const script = `
       const core = await import("entity-tools");
       const testing = await import("entity-tools/testing");
+      const blocks = await import("entity-tools/building-blocks");
       console.log(JSON.stringify({
+        blocks: ["EntityHandleCodec", "HandleBindings", "bindProviderTools"].filter(
+          (name) => typeof blocks[name] !== "function" || blocks[name] !== core[name],
+        ),
         core: ["PromptRunner", "ToolProvider", "LlmTool", "ToolParam", "defineTool", "registerToolSchemas",
                "ToolProviderStrategy", "MaxIterationsExceededError", "ToolNotFoundError", "InvalidToolProviderError"]
                .filter((name) => typeof core[name] !== "function"),
@@ -23,7 +27,7 @@ describe("the built package, imported by its own name (npm test builds first)", 
         fakeInCore: "FakePromptRunner" in core,
       }));`;
     const { stdout } = await run(process.execPath, ["--input-type=module", "-e", script]);
-    expect(JSON.parse(stdout)).toEqual({ core: [], testing: [], fakeInCore: false });
+    expect(JSON.parse(stdout)).toEqual({ blocks: [], core: [], testing: [], fakeInCore: false });
   });
 
   it("lists its public names: exactly these runtime exports, and Codex only under entity-tools/codex", async () => {

@@ -91,28 +91,38 @@ describe("PromptRunner", () => {
   it("refuses nonsensical settings the same way everywhere, naming the setting and the rule", () => {
     const runner = new PromptRunner({ model: mockModel() });
     const refusals: [() => unknown, string][] = [
-      [() => runner.withMaxToolIterations(0), "maxIterations must be a whole number of at least 1, got 0"],
+      [
+        () => runner.withMaxToolIterations(0),
+        "withMaxToolIterations(maxIterations) must be a whole number of at least 1, got 0",
+      ],
       [
         () => runner.withMaxToolIterations(2.5),
-        "maxIterations must be a whole number of at least 1, got 2.5",
+        "withMaxToolIterations(maxIterations) must be a whole number of at least 1, got 2.5",
       ],
-      [() => runner.withToolTimeout(-1), "toolTimeoutMs must be a number from 1 to 2147483647, got -1"],
+      [() => runner.withToolTimeout(-1), "withToolTimeout(ms) must be a number from 1 to 2147483647, got -1"],
       [
         () => runner.withToolTimeout(2 ** 31),
-        "toolTimeoutMs must be a number from 1 to 2147483647, got 2147483648",
+        "withToolTimeout(ms) must be a number from 1 to 2147483647, got 2147483648",
       ],
       [
         () => runner.withToolTimeout(Number.NaN),
-        "toolTimeoutMs must be a number from 1 to 2147483647, got NaN",
+        "withToolTimeout(ms) must be a number from 1 to 2147483647, got NaN",
       ],
       [
         () => runner.withMaxOutputRepairs(-1),
-        "maxOutputRepairs must be a whole number of at least 0, got -1",
+        "withMaxOutputRepairs(repairs) must be a whole number of at least 0, got -1",
       ],
-      [() => runner.withMaxResultChars(0), "maxResultChars must be a whole number of at least 1, got 0"],
+      [
+        () => runner.withMaxResultChars(0),
+        "withMaxResultChars(chars) must be a whole number of at least 1, got 0",
+      ],
       [
         () => runner.withMaxExpansions(Infinity),
-        "maxExpansions must be a whole number of at least 0, got Infinity",
+        "withMaxExpansions(maxExpansions) must be a whole number of at least 0, got Infinity",
+      ],
+      [
+        () => runner.withMaxUnknownToolCalls(0),
+        "withMaxUnknownToolCalls(maxUnknownToolCalls) must be a whole number of at least 1, got 0",
       ],
       [
         () => runner.withToolProviderDiscovery({ maxInjectedTools: -3 }),

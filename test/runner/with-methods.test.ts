@@ -79,6 +79,16 @@ const cases: Case[] = [
     base: (r) => r.withToolProviderDiscovery(),
     derive: (r) => r.withToolProviderDiscovery({ maxInjectedTools: 1 }),
   },
+  {
+    name: "withMaxInjectedTools",
+    base: (r) => r.withToolProviderDiscovery(),
+    derive: (r) => r.withMaxInjectedTools(1),
+  },
+  {
+    name: "withMaxInjectedTokens",
+    base: (r) => r.withToolProviderDiscovery(),
+    derive: (r) => r.withMaxInjectedTokens(1),
+  },
   { name: "withInjectionStrategy", derive: (r) => r.withInjectionStrategy(addsExtra) },
   { name: "withMaxToolIterations", derive: (r) => r.withMaxToolIterations(1) },
   { name: "withSystemPrompt", derive: (r) => r.withSystemPrompt("Be brief.") },

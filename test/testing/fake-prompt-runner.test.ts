@@ -1,6 +1,6 @@
 import "../fixtures/store/register.js";
 import { describe, expect, it } from "vitest";
-import { ModelCallError, PromptRunner } from "entity-tools";
+import { InvalidSettingError, ModelCallError, PromptRunner } from "entity-tools";
 import { FakePromptRunner, ScriptedLanguageModel } from "entity-tools/testing";
 import { SpendAnswer } from "../fixtures/store/answers.js";
 import { Customer } from "../fixtures/store/customer.js";
@@ -33,6 +33,11 @@ describe("FakePromptRunner", () => {
     expect(fake.steps).toHaveLength(3);
     expect(fake.steps[2]!.text).toContain('"customerName":"John Smith"');
     fake.verifyExpectations();
+    // A step the run did not have is the library's own error, naming the steps there are.
+    expect(() => fake.callsAt(4)).toThrow(InvalidSettingError);
+    expect(() => fake.toolsOfferedAt(0)).toThrow(
+      "step must be a step of the latest run, which has 3 step(s) numbered from 1, got 0",
+    );
   });
 
   it("records what the model read, notices included", async () => {

@@ -1,4 +1,4 @@
-import { PromptRunner } from "entity-tools";
+import { ApprovalRequiredError, PromptRunner } from "entity-tools";
 import type { CustomerLookupTools } from "./customer-lookup-tools.js";
 
 /**
@@ -13,6 +13,8 @@ export class SupportAgentService {
 
   async ask(question: string): Promise<{ answer: string; discovered: string[] }> {
     const run = await this.runner.withTools(this.lookup).withToolProviderDiscovery().run(question);
+    // None of these tools needs approval, but the type says a run may pause: narrow on its status.
+    if (run.status !== "completed") throw new ApprovalRequiredError(run);
     return { answer: run.result, discovered: run.injectedTools.map((t) => t.name) };
   }
 }

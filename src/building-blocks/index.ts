@@ -1,0 +1,64 @@
+/**
+ * entity-tools/building-blocks: the parts an application does not need, for people writing their own MCP
+ * server, backend (model adapter) or tool source on top of the library: binding tools to objects, the
+ * handle codec and bindings, provider identity helpers, decorator metadata readers, the loop's ports and
+ * token estimates. The root entry (`entity-tools`) still exports these names for existing code; new code
+ * imports them from here.
+ */
+
+// Binding tools to objects, by hand
+export { bindProviderTools, bindObjectTools } from "../tools/bind-tools.js";
+export { isToolProvider } from "../tools/provider-identity.js";
+export { TOOL_NAME_PATTERN, isValidToolName } from "../tools/tool-name-rules.js";
+export { getToolProviderOptions, getLlmTools, getToolParamDescriptions } from "../../decorators/index.js";
+export type { ToolOrigin, HandleTarget } from "../tools/tool.js";
+export type { ProviderKey } from "../tools/tool.js";
+export type {
+  ProviderRef,
+  ProviderIdType,
+  ProviderIdentity,
+  ProviderToolIdentity,
+} from "../tools/provider-binding.js";
+
+// Entity handles
+export { EntityHandleCodec, EntityHandleError } from "../tools/entity-handle.js";
+export type { HandleKey, HandleIdentity, HandleReading, HandleProblem } from "../tools/entity-handle.js";
+export { HandleBindings } from "../tools/entity-handle-bindings.js";
+export type { RememberedProvider } from "../tools/entity-handle-bindings.js";
+export { handleToolsOf, handleParameterOf, HANDLE_PARAMETER } from "../tools/handle-tools.js";
+export { KeyRing, MIN_SIGNING_KEY_BYTES } from "../tools/signing-key.js";
+export type { SigningKey, SigningKeys } from "../tools/signing-key.js";
+export { SourceNameClaims } from "../tools/same-named-classes.js";
+export type { HandleResolution } from "../tools/handle-tools.js";
+
+// Discovery as a strategy, for servers that drive it themselves
+export type {
+  ProviderBinding,
+  ProviderBindingOptions,
+  RunDiscovery,
+} from "../strategies/tool-provider-strategy.js";
+export type { HandleDiscovery, HandleDiscoveryInit } from "../strategies/handle-discovery.js";
+
+// The loop's ports and settings (for adapters of other backends and tool sources)
+export type {
+  ModelAdapter,
+  ModelStepRequest,
+  ModelStepResult,
+  ModelStreamPart,
+  ModelToolCall,
+} from "../loop/model-port.js";
+export type {
+  ConversationAdapter,
+  Conversation,
+  ConversationSetup,
+  ConversationTurn,
+  ConversationToolResult,
+  NewToolsMode,
+  FixedToolsMode,
+} from "../loop/conversation-port.js";
+export type { DynamicToolSource, SourceListing, SkippedSourceTool } from "../loop/tool-source-port.js";
+export { DEFAULT_RUN_SETTINGS } from "../loop/run-settings.js";
+export type { RunSettings } from "../loop/run-settings.js";
+
+// Token estimates
+export { estimateDefinitionTokens } from "../tools/definition-tokens.js";
