@@ -86,14 +86,13 @@ export class ConvertedPromptCache {
             const run = reused ?? { sources: [], prompt: [], options };
             if (run.sources.length !== sourceCount) run.sources.length = sourceCount;
             if (run.prompt.length !== promptCount) run.prompt.length = promptCount;
+            // The provider's own array, made before this step's messages are cached: one copy of the
+            // cached pointers per step, as a block (concat copies them wholesale), not two.
+            const prompt = sliced.slice(0, systemCount).concat(run.prompt, sliced.slice(systemCount));
             for (const message of messages) run.sources.push(message);
             for (let i = systemCount; i < sliced.length; i++) run.prompt.push(frozenCopy(sliced[i]!));
             run.options = options;
             runs.set(history, run);
-            // Copied as blocks (concat and slice copy pointers wholesale), not element by element.
-            const prompt = sliced
-              .slice(0, systemCount)
-              .concat(run.prompt.slice(0, promptCount), sliced.slice(systemCount));
             return { ...params, prompt };
           },
         },

@@ -18,6 +18,7 @@ import {
 } from "./run-snapshot.js";
 import type { RunSettings } from "./run-settings.js";
 import { signSnapshot } from "./snapshot-codec.js";
+import { snapshotCopy } from "./snapshot-copy.js";
 import type { PausedCalls } from "./step-outcome.js";
 
 /** What a snapshot needs from outside the attempt's session. */
@@ -52,7 +53,7 @@ export function writeSnapshot(
     {
       format: SNAPSHOT_FORMAT,
       version: SNAPSHOT_VERSION,
-      history: structuredClone(state.history),
+      history: snapshotCopy(state.history),
       tools: state.tools.map(snapshotTool),
       ...(paused ? { paused: structuredClone(paused) } : {}),
       visibility: context.visibility(),

@@ -43,32 +43,39 @@ export function findToolMethods(
   checker: TS.TypeChecker,
   classes: SourceClasses,
 ): SourceToolMethod[] {
-  const found: SourceToolMethod[] = [];
+  return toolMethodNodes(sourceFile).map(({ named, member, explicitSchema }) => {
+    const symbol = named.symbolNode && checker.getSymbolAtLocation(named.symbolNode);
+    const methodName = memberName(member, sourceFile);
+    const label = `${named.name}.${methodName}`;
+    return {
+      className: named.name,
+      classImport: symbol ? classes.importOf(symbol) : undefined,
+      methodName,
+      explicitSchema,
+      returns: returnedProviders(member, checker, classes),
+      parameters: member.parameters.map((p) =>
+        describeParameter(p, sourceFile, checker, explicitSchema ? undefined : { classes, label }),
+      ),
+    };
+  });
+}
+
+/** An `@LlmTool` method's declaration, as the syntax alone gives it (no checker: see `synthetic-inputs`). */
+export interface ToolMethodNode {
+  readonly named: { readonly name: string; readonly symbolNode?: TS.Node };
+  readonly member: TS.MethodDeclaration;
+  /** `@LlmTool({ parameters })` given explicitly. */
+  readonly explicitSchema: boolean;
+}
+
+/** The `@LlmTool` methods of a file's named classes, in source order. */
+export function toolMethodNodes(sourceFile: TS.SourceFile): ToolMethodNode[] {
+  const found: ToolMethodNode[] = [];
   const visit = (node: TS.Node): void => {
-    if (ts.isClassDeclaration(node) || ts.isClassExpression(node)) {
-      const named = classNameOf(node);
-      if (named) {
-        const symbol = named.symbolNode && checker.getSymbolAtLocation(named.symbolNode);
-        const classImport = symbol ? classes.importOf(symbol) : undefined;
-        for (const member of node.members) {
-          if (!ts.isMethodDeclaration(member)) continue;
-          const decorator = findDecorator(member, "LlmTool");
-          if (!decorator) continue;
-          const methodName = memberName(member, sourceFile);
-          const label = `${named.name}.${methodName}`;
-          const explicitSchema = hasExplicitParameters(decorator);
-          found.push({
-            className: named.name,
-            classImport,
-            methodName,
-            explicitSchema,
-            returns: returnedProviders(member, checker, classes),
-            parameters: member.parameters.map((p) =>
-              describeParameter(p, sourceFile, checker, explicitSchema ? undefined : { classes, label }),
-            ),
-          });
-        }
-      }
+    const named = (ts.isClassDeclaration(node) || ts.isClassExpression(node)) && classNameOf(node);
+    for (const member of named ? node.members : []) {
+      const decorator = ts.isMethodDeclaration(member) && findDecorator(member, "LlmTool");
+      if (named && decorator) found.push({ named, member, explicitSchema: hasExplicitParameters(decorator) });
     }
     ts.forEachChild(node, visit);
   };
@@ -137,9 +144,8 @@ function describeParameter(
   }
   if (param.dotDotDotToken) throw new SchemaSourceError(`${where()}: a tool cannot take a rest parameter`);
   const type = checker.getTypeAtLocation(param);
-  const typeText = param.type
-    ? param.type.getText(sourceFile)
-    : checker.typeToString(type, param, ts.TypeFormatFlags.NoTruncation);
+  const declared = declaredParameter(param, sourceFile);
+  const typeText = declared.typeText ?? checker.typeToString(type, param, ts.TypeFormatFlags.NoTruncation);
   let inputType: InputType | undefined;
   const context = `${where()}: ${typing?.label ?? "a tool"} parameter "${param.name.text}"`;
   if (typing) {
@@ -148,17 +154,32 @@ function describeParameter(
     inputType = reading.inputTypeOf(type);
   }
   return {
-    name: param.name.text,
-    optional: param.questionToken !== undefined || param.initializer !== undefined,
+    ...declared,
     typeText,
-    description: toolParamText(param) ?? jsDocParamText(param),
-    defaultText:
-      param.initializer && isLiteral(param.initializer) ? param.initializer.getText(sourceFile) : undefined,
     inputType,
     label: context,
     acceptsAnything:
       (type.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown)) !== 0 &&
       (type as { intrinsicName?: string }).intrinsicName !== "error",
+  };
+}
+
+/**
+ * What a parameter's declaration says by itself: its type text only when it is annotated (else the
+ * checker's). `descriptions` and `@default` are read from the syntax, so a synthetic interface can be
+ * written before any type is known.
+ */
+export function declaredParameter(
+  param: TS.ParameterDeclaration,
+  sourceFile: TS.SourceFile,
+): Pick<SourceParameter, "name" | "optional" | "description" | "defaultText"> & { typeText?: string } {
+  return {
+    name: ts.isIdentifier(param.name) ? param.name.text : param.name.getText(sourceFile),
+    optional: param.questionToken !== undefined || param.initializer !== undefined,
+    typeText: param.type?.getText(sourceFile),
+    description: toolParamText(param) ?? jsDocParamText(param),
+    defaultText:
+      param.initializer && isLiteral(param.initializer) ? param.initializer.getText(sourceFile) : undefined,
   };
 }
 
@@ -178,7 +199,8 @@ function jsDocParamText(param: TS.ParameterDeclaration): string | undefined {
   return undefined;
 }
 
-function isLiteral(node: TS.Expression): boolean {
+/** A literal a schema's `default` can quote: a number (signed), a string, `true` or `false`. */
+export function isLiteral(node: TS.Expression): boolean {
   return (
     ts.isNumericLiteral(node) ||
     ts.isStringLiteral(node) ||

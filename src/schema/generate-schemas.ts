@@ -10,6 +10,14 @@ import { inlineRefs } from "./inline-refs.js";
 import type { JsonSchema } from "./json-schema.js";
 import { SchemaSourceError } from "./schema-source-error.js";
 import { SourceClasses, type ClassImport } from "./source-classes.js";
+import {
+  correctedProgram,
+  guessingHost,
+  sameBlocks,
+  syntheticBlock,
+  syntheticName,
+  type SyntheticBlocks,
+} from "./synthetic-inputs.js";
 
 /** Options of {@link generateSchemas}. */
 export interface GenerateSchemasOptions {
@@ -36,8 +44,6 @@ export interface GeneratedSource {
   readonly warnings: readonly string[];
 }
 
-const SYNTHETIC_PREFIX = "__EntityToolsInput_";
-
 /**
  * Generates the input schema of every `@LlmTool` method (and the schema of every structured-output
  * class) in a TypeScript project, with `typescript-json-schema`. Build-time only: this loads the compiler
@@ -53,32 +59,38 @@ const SYNTHETIC_PREFIX = "__EntityToolsInput_";
  */
 export function generateSchemas(options: GenerateSchemasOptions): GeneratedSource {
   const config = readProject(options.project);
-  const firstProgram = ts.createProgram(config.fileNames, config.options);
+  // The project's own files (its `include`), not every file they import, with their index.
+  const own = new Map(config.fileNames.map((f, i) => [path.resolve(f), i]));
+  const guessed: SyntheticBlocks = new Map();
+  const firstProgram = ts.createProgram(
+    config.fileNames,
+    config.options,
+    guessingHost(config.options, own, guessed),
+  );
   const checker = firstProgram.getTypeChecker();
   const classes = new SourceClasses(checker);
-  // The project's own files (its `include`), not every file they import.
-  const own = new Set(config.fileNames.map((f) => path.resolve(f)));
   const sources = firstProgram
     .getSourceFiles()
     .filter((f) => !f.isDeclarationFile && own.has(path.resolve(f.fileName)));
 
   const methods: { method: SourceToolMethod; synthetic: string }[] = [];
-  const appended = new Map<string, string>();
+  const appended: SyntheticBlocks = new Map();
   const returns: Record<string, readonly string[]> = {};
   const outputs = new Map<string, string>(); // output class → the file it is found in
   for (const sourceFile of sources) {
+    const file = own.get(path.resolve(sourceFile.fileName))!;
     for (const name of findOutputClasses(sourceFile, checker, classes))
       outputs.set(name, sourceFile.fileName);
-    const blocks: string[] = [];
-    for (const method of findToolMethods(sourceFile, checker, classes)) {
+    const found = findToolMethods(sourceFile, checker, classes);
+    for (const method of found) {
       if (method.classImport) classes.add(method.className, method.classImport, sourceFile.fileName);
       if (method.returns.length > 0) returns[`${method.className}.${method.methodName}`] = method.returns;
-      if (method.explicitSchema) continue;
-      const synthetic = `${SYNTHETIC_PREFIX}${methods.length}`;
-      methods.push({ method, synthetic });
-      blocks.push(syntheticInterface(synthetic, method));
     }
-    if (blocks.length > 0) appended.set(path.resolve(sourceFile.fileName), blocks.join("\n"));
+    found
+      .filter((method) => !method.explicitSchema)
+      .forEach((method, index) => methods.push({ method, synthetic: syntheticName(file, index) }));
+    const block = syntheticBlock(file, found);
+    if (block !== undefined) appended.set(path.resolve(sourceFile.fileName), block);
   }
   for (const name of options.outputTypes ?? []) {
     const found = classes.findExported(name, sources);
@@ -86,22 +98,12 @@ export function generateSchemas(options: GenerateSchemasOptions): GeneratedSourc
     outputs.set(name, found?.file ?? "");
   }
 
-  const host = ts.createCompilerHost(config.options);
-  const readSource = host.getSourceFile.bind(host);
-  host.getSourceFile = (fileName, languageVersion, onError, shouldCreate) => {
-    const extra = appended.get(path.resolve(fileName));
-    // Unchanged files (lib and node_modules typings above all) are the first program's, not parsed
-    // again: the second program then reuses them, and only the files with a synthetic interface are new.
-    if (extra === undefined) {
-      const parsed = firstProgram.getSourceFile(fileName);
-      // (a deduplicated package's file is a redirect, which a host must not return: read that one again)
-      if (parsed && !("redirectInfo" in parsed && parsed.redirectInfo)) return parsed;
-      return readSource(fileName, languageVersion, onError, shouldCreate);
-    }
-    const text = `${ts.sys.readFile(fileName) ?? ""}\n${extra}\n`;
-    return ts.createSourceFile(fileName, text, languageVersion, true);
-  };
-  const program = ts.createProgram(config.fileNames, config.options, host, firstProgram);
+  // One program, one checker, for reading the sources and for the generator, unless a synthetic
+  // interface written from the syntax is not the checker's (an unannotated parameter of a type the
+  // syntax does not give): then the files that differ are parsed again into a second program.
+  const program = sameBlocks(guessed, appended)
+    ? firstProgram
+    : correctedProgram(config, firstProgram, guessed, appended);
   // Only the files that hold a synthetic interface or an output class are searched for symbols: the
   // generator otherwise walks every declaration of every file, lib and node_modules typings included.
   const searched = [...appended.keys(), ...[...outputs.values()].filter(Boolean).map((f) => path.resolve(f))];
@@ -210,17 +212,6 @@ function readProject(project: string): TS.ParsedCommandLine {
     throw new SchemaSourceError(`cannot read ${project}: ${text || "unknown error"}`);
   }
   return parsed;
-}
-
-function syntheticInterface(name: string, method: SourceToolMethod): string {
-  const fields = method.parameters.map((p) => {
-    const doc = [p.description, p.defaultText !== undefined ? `@default ${p.defaultText}` : undefined]
-      .filter((line): line is string => line !== undefined)
-      .map((line) => `   * ${line.replace(/\*\//g, "* /")}`);
-    const comment = doc.length > 0 ? `  /**\n${doc.join("\n")}\n   */\n` : "";
-    return `${comment}  ${p.name}${p.optional ? "?" : ""}: ${p.typeText};`;
-  });
-  return `interface ${name} {\n${fields.join("\n")}\n}`;
 }
 
 function sortKeys<T>(record: Record<string, T>): Record<string, T> {
