@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import { coldImport } from "./cold-import.js";
 import { discoveryInLoop, discoveryRepeatedInLoop, discoveryScaling } from "./discovery-scaling.js";
 import { longRunRows } from "./long-run.js";
+import { loopWithDiscovery } from "./loop-discovery.js";
 import { loopOverhead } from "./loop-overhead.js";
 import { promptCache } from "./prompt-cache.js";
 import { conversationStores } from "./conversation-stores.js";
@@ -15,6 +16,7 @@ import { tokens } from "./tokens.js";
 const rows: BenchRow[] = [
   ...(await coldImport()),
   ...(await loopOverhead()),
+  ...(await loopWithDiscovery()),
   ...(await longRunRows()),
   ...(await discoveryScaling()),
   ...(await discoveryInLoop()),
