@@ -1,4 +1,4 @@
-import { providerIdentity } from "./provider-identity.js";
+import { readProviderId } from "./provider-identity.js";
 import type { AnyTool, ToolOrigin } from "./tool.js";
 import { toolMethodsOf, type ToolMethod } from "./tool-methods.js";
 import { toDeclaredType } from "./typed-input.js";
@@ -11,7 +11,7 @@ import { plainToolName, providerToolNames } from "./tool-names.js";
  * @throws InvalidToolProviderError when the instance has no usable id.
  */
 export function bindProviderTools(instance: object): AnyTool[] {
-  const { options, instanceId, instanceKey } = providerIdentity(instance);
+  const { options, instanceId, instanceKey } = readProviderId(instance);
   const methods = toolMethodsOf(instance.constructor);
   const names = providerToolNames(
     options.prefix,

@@ -2,7 +2,7 @@ import { sourceNameOf } from "../schema/schema-store.js";
 import { closestNames } from "./did-you-mean.js";
 import { echoed } from "./echoed-text.js";
 import { EntityHandleError, type EntityHandleCodec, type HandleIdentity } from "./entity-handle.js";
-import { providerIdentity } from "./provider-identity.js";
+import { readProviderId } from "./provider-identity.js";
 import { SourceNameClaims } from "./same-named-classes.js";
 import type { ProviderKey } from "./tool.js";
 import {
@@ -48,7 +48,7 @@ export class HandleBindings {
 
   /** Records a discovered provider as the live instance of its handle. */
   remember(instance: object): RememberedProvider {
-    const { instanceKey, instanceId } = providerIdentity(instance);
+    const { instanceKey, instanceId } = readProviderId(instance);
     const className = this.claims.claim(instance.constructor);
     const key = `${className}|${instanceKey}`;
     const previous = this.live.get(key);

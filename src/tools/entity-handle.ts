@@ -1,7 +1,7 @@
 import { EntityToolsError } from "../errors/entity-tools-error.js";
 import { sourceNameOf } from "../schema/schema-store.js";
 import { echoed } from "./echoed-text.js";
-import { providerIdentity } from "./provider-identity.js";
+import { readProviderId } from "./provider-identity.js";
 import { KeyRing, type SigningKeys } from "./signing-key.js";
 
 /**
@@ -75,7 +75,7 @@ export class EntityHandleCodec {
 
   /** The handle of a provider instance (its class's source name and typed id). */
   handleOf(instance: object): string {
-    const { instanceKey } = providerIdentity(instance);
+    const { instanceKey } = readProviderId(instance);
     return this.mint({ className: sourceNameOf(instance.constructor), instanceKey });
   }
 

@@ -5,7 +5,7 @@
 import { EntityToolsError } from "../errors/entity-tools-error.js";
 import { sourceNameOf } from "../schema/schema-store.js";
 import { InvalidToolProviderError } from "./errors.js";
-import { providerIdentity } from "./provider-identity.js";
+import { readProviderId } from "./provider-identity.js";
 import type { AnyTool } from "./tool.js";
 
 /** A provider id's type, as snapshots and handles record it (`1` and `"1"` are different providers). */
@@ -66,7 +66,7 @@ function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** An id of type `idType` from its text, as `providerIdentity` writes it (`-0` stays `-0`). */
+/** An id of type `idType` from its text, as `readProviderId` writes it (`-0` stays `-0`). */
 export function typedId(idType: ProviderIdType, text: string): string | number | bigint {
   if (idType === "number") return Number(text);
   if (idType === "bigint") return BigInt(text);
@@ -120,7 +120,7 @@ export function checkResolvedProvider(value: unknown, expected: ProviderRef): ob
     );
   let instanceKey: string;
   try {
-    instanceKey = providerIdentity(value).instanceKey;
+    instanceKey = readProviderId(value).instanceKey;
   } catch (error) {
     if (!(error instanceof InvalidToolProviderError)) throw error;
     throw new ProviderMismatchError(expected, `returned an object without a usable id (${error.reason})`);

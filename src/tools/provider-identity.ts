@@ -28,8 +28,11 @@ export function isToolProvider(value: unknown): value is object {
   return typeof value === "object" && value !== null && providerOptionsOf(value.constructor) !== undefined;
 }
 
-/** A provider's options, its id as text, and its id with its type. */
-export interface ProviderIdentity {
+/**
+ * What reading a live provider's id gives: its options, its id as text, and its id with its type. Not the
+ * public `ProviderIdentity` (provider-binding.ts), which is plain JSON: this one holds the class's options.
+ */
+export interface ProviderIdRead {
   readonly options: ResolvedToolProviderOptions;
   readonly instanceId: string;
   /** `number:1` and `string:1` are different providers even though both are named with `1`. */
@@ -42,7 +45,7 @@ export interface ProviderIdentity {
  * @throws InvalidToolProviderError when the id is missing, `null`, `undefined`, empty, not a string,
  * finite number or bigint, or when reading it throws.
  */
-export function providerIdentity(instance: object): ProviderIdentity {
+export function readProviderId(instance: object): ProviderIdRead {
   const providerClass = instance.constructor;
   const options = providerOptionsOf(providerClass);
   if (!options)
