@@ -89,7 +89,7 @@ export type {
 } from "./tools/tool.js";
 export type { ToolSource } from "./tools/tool-sources.js";
 export { bindProviderTools, bindObjectTools } from "./tools/bind-tools.js";
-export { isToolProvider } from "./tools/provider-identity.js";
+export { isToolProvider } from "./tools/read-provider-id.js";
 export { TOOL_NAME_PATTERN, isValidToolName } from "./tools/tool-name-rules.js";
 export { EntityHandleCodec, EntityHandleError } from "./tools/entity-handle.js";
 export type { HandleKey, HandleIdentity, HandleReading, HandleProblem } from "./tools/entity-handle.js";
@@ -201,12 +201,8 @@ export type {
 export type { ProviderResolver } from "./runner/restore-tools.js";
 export type { PendingApproval, ApprovalDecision, ApprovalPredicate } from "./loop/approval-gate.js";
 /** A provider tool's identity (class source name, typed id, method), as approvals and snapshots name it. */
-export type {
-  ProviderIdentity,
-  ProviderToolIdentity,
-  ProviderRef,
-  ProviderIdType,
-} from "./tools/provider-binding.js";
+export type { ProviderIdentity, ProviderToolIdentity, ProviderIdType } from "./tools/provider-identity.js";
+export type { ProviderRef } from "./tools/provider-binding.js";
 export type { ProviderKey } from "./tools/tool.js";
 export type { RunSnapshot, SnapshotTool } from "./loop/run-snapshot.js";
 export type { SnapshotKey } from "./loop/snapshot-codec.js";

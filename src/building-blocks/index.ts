@@ -8,17 +8,14 @@
 
 // Binding tools to objects, by hand
 export { bindProviderTools, bindObjectTools } from "../tools/bind-tools.js";
-export { isToolProvider } from "../tools/provider-identity.js";
+export { isToolProvider } from "../tools/read-provider-id.js";
 export { TOOL_NAME_PATTERN, isValidToolName } from "../tools/tool-name-rules.js";
 export { getToolProviderOptions, getLlmTools, getToolParamDescriptions } from "../../decorators/index.js";
 export type { ToolOrigin, HandleTarget } from "../tools/tool.js";
 export type { ProviderKey } from "../tools/tool.js";
-export type {
-  ProviderRef,
-  ProviderIdType,
-  ProviderIdentity,
-  ProviderToolIdentity,
-} from "../tools/provider-binding.js";
+export type { ProviderRef } from "../tools/provider-binding.js";
+export type { ProviderIdType, ProviderIdentity, ProviderToolIdentity } from "../tools/provider-identity.js";
+export { instanceKeyOf } from "../tools/provider-identity.js";
 
 // Entity handles
 export { EntityHandleCodec, EntityHandleError } from "../tools/entity-handle.js";

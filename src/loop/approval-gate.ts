@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from "node:util";
 import { declaredInputOf } from "../tools/declared-input.js";
-import { providerBindingOf, type ProviderToolIdentity } from "../tools/provider-binding.js";
+import { providerBindingOf } from "../tools/provider-binding.js";
+import type { ProviderToolIdentity } from "../tools/provider-identity.js";
 import type { AnyTool } from "../tools/tool.js";
 import { checkToolInput, type ResolvedCall } from "./execution/check-tool-input.js";
 import type { ModelToolCall } from "./model-port.js";

@@ -1,7 +1,8 @@
 import type { ModelMessage } from "ai";
 import type { RunCounters } from "../events/run-counters.js";
 import { sourceNameOf } from "../schema/schema-store.js";
-import { providerBindingOf, type ProviderToolIdentity } from "../tools/provider-binding.js";
+import { providerBindingOf } from "../tools/provider-binding.js";
+import type { ProviderToolIdentity } from "../tools/provider-identity.js";
 import type { AnyTool } from "../tools/tool.js";
 import type { TokenUsage } from "./model-port.js";
 import type { RunSettings } from "./run-settings.js";

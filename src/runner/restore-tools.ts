@@ -8,7 +8,7 @@ import { bindProviderTools } from "../tools/bind-tools.js";
 import {
   checkResolvedProvider,
   ProviderMismatchError,
-  typedId,
+  nativeIdOf,
   type ProviderResolver,
 } from "../tools/provider-binding.js";
 import type { AnyTool } from "../tools/tool.js";
@@ -71,13 +71,14 @@ export async function restoreTools(
     groups.set(key, [...(groups.get(key) ?? []), tool]);
   }
   for (const [key, entries] of groups) {
-    const { providerClass, idType } = entries[0]!;
-    const id = typedId(idType, String(entries[0]!.id));
+    const identity = entries[0]!;
+    const { providerClass } = identity;
+    const id = nativeIdOf(identity);
     const label = `${providerClass} ${typeof id === "bigint" ? `${id}n` : JSON.stringify(id)}`;
     try {
       const instance = live.get(key) ?? (await untilAborted(resolved(resolve, providerClass, id), signal));
       if (instance === undefined || instance === null) throw new Error("resolveProvider returned nothing");
-      const bound = bindProviderTools(checkResolvedProvider(instance, { providerClass, id }));
+      const bound = bindProviderTools(checkResolvedProvider(instance, identity));
       const tools = entries.map((entry) => {
         const tool = bound.find((t) => t.origin?.methodName === entry.method);
         if (!tool) throw new Error(`it has no tool method ${entry.method}`);

@@ -104,6 +104,7 @@ export class HandleDiscovery implements ToolInjectionStrategy {
         discovered.push({
           instance: provider,
           instanceId: remembered.instanceId,
+          identity: remembered.identity,
           handle: remembered.handle,
           tools: this.toolsOf(cls).map((t) => t.name),
           replaced: remembered.replaced,

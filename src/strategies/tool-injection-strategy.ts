@@ -1,4 +1,5 @@
 import type { ModelMessage } from "ai";
+import type { ProviderIdentity } from "../tools/provider-identity.js";
 import type { AnyTool } from "../tools/tool.js";
 import type { ToolBudgetCheck } from "../tools/tool-budget.js";
 
@@ -41,8 +42,10 @@ export interface RestartRequest {
 /** A provider that handle discovery made live: reported as `ToolProviderDiscovered` with its handle. */
 export interface DiscoveredProvider {
   readonly instance: object;
-  /** Its id as text. */
+  /** Its id as text (what `ToolProviderDiscovered` reports). */
   readonly instanceId: string;
+  /** Its identity, as its handle names it (optional for strategies written before it existed). */
+  readonly identity?: ProviderIdentity;
   readonly handle: string;
   /** The handle tools that run on it. */
   readonly tools: readonly string[];

@@ -3,7 +3,7 @@ import type { ProviderResolver } from "../tools/entity-handle-bindings.js";
 import { EntityHandleCodec, type HandleKey } from "../tools/entity-handle.js";
 import { InvalidToolProviderError } from "../tools/errors.js";
 import { extractProviders } from "../tools/extract-providers.js";
-import { providerOptionsOf } from "../tools/provider-identity.js";
+import { providerOptionsOf } from "../tools/read-provider-id.js";
 import { SourceNameClaims } from "../tools/same-named-classes.js";
 import type { AnyTool } from "../tools/tool.js";
 import { deliveredAs, type ToolDelivery } from "../tools/tool-delivery.js";

@@ -1,4 +1,4 @@
-import { readProviderId } from "./provider-identity.js";
+import { readProviderId } from "./read-provider-id.js";
 import type { AnyTool, ToolOrigin } from "./tool.js";
 import { toolMethodsOf, type ToolMethod } from "./tool-methods.js";
 import { toDeclaredType } from "./typed-input.js";
@@ -11,14 +11,16 @@ import { plainToolName, providerToolNames } from "./tool-names.js";
  * @throws InvalidToolProviderError when the instance has no usable id.
  */
 export function bindProviderTools(instance: object): AnyTool[] {
-  const { options, instanceId, instanceKey } = readProviderId(instance);
+  const { options, instanceId, instanceKey, identity } = readProviderId(instance);
   const methods = toolMethodsOf(instance.constructor);
   const names = providerToolNames(
     options.prefix,
     instanceId,
     methods.map((m) => m.metadata.name),
   );
-  return methods.map((method, i) => bindMethod(instance, method, names[i]!, { instanceId, instanceKey }));
+  return methods.map((method, i) =>
+    bindMethod(instance, method, names[i]!, { identity, instanceId, instanceKey }),
+  );
 }
 
 /** The `@LlmTool` methods of an ordinary object (a tool group), named by `name` or the method name. */
@@ -32,7 +34,7 @@ function bindMethod(
   instance: object,
   method: ToolMethod,
   name: string,
-  id: Pick<ToolOrigin, "instanceId" | "instanceKey">,
+  id: Pick<ToolOrigin, "identity" | "instanceId" | "instanceKey">,
 ): AnyTool {
   const { metadata } = method;
   const origin: ToolOrigin = {

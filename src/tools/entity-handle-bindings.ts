@@ -1,15 +1,19 @@
 import { sourceNameOf } from "../schema/schema-store.js";
 import { closestNames } from "./did-you-mean.js";
 import { echoed } from "./echoed-text.js";
-import { EntityHandleError, type EntityHandleCodec, type HandleIdentity } from "./entity-handle.js";
-import { readProviderId } from "./provider-identity.js";
+import { EntityHandleError, type EntityHandleCodec } from "./entity-handle.js";
+import { readProviderId } from "./read-provider-id.js";
 import { SourceNameClaims } from "./same-named-classes.js";
-import type { ProviderKey } from "./tool.js";
+import {
+  identityOfKey,
+  instanceKeyOf,
+  type HandleIdentity,
+  type ProviderIdentity,
+} from "./provider-identity.js";
 import {
   checkResolvedProvider,
+  nativeIdOf,
   ProviderMismatchError,
-  typedId,
-  type ProviderIdType,
   type ProviderResolver,
 } from "./provider-binding.js";
 
@@ -18,7 +22,13 @@ export type { ProviderResolver } from "./provider-binding.js";
 /** What {@link HandleBindings.remember} did with a discovered provider. */
 export interface RememberedProvider {
   readonly handle: string;
-  /** The provider's id as text. */
+  /** The provider's identity (the handle names it). */
+  readonly identity: ProviderIdentity;
+  /**
+   * The provider's id as text.
+   *
+   * @deprecated Read `identity.id`.
+   */
   readonly instanceId: string;
   /** An older instance with the same identity was live before (the newest state wins, as for names). */
   readonly replaced: boolean;
@@ -48,13 +58,14 @@ export class HandleBindings {
 
   /** Records a discovered provider as the live instance of its handle. */
   remember(instance: object): RememberedProvider {
-    const { instanceKey, instanceId } = readProviderId(instance);
+    const { instanceKey, instanceId, identity } = readProviderId(instance);
     const className = this.claims.claim(instance.constructor);
     const key = `${className}|${instanceKey}`;
     const previous = this.live.get(key);
     this.live.set(key, instance);
     return {
-      handle: this.codec.mint({ className, instanceKey }),
+      handle: this.codec.mint(identity),
+      identity,
       instanceId,
       replaced: previous !== undefined && previous !== instance,
       known: previous === instance,
@@ -74,18 +85,19 @@ export class HandleBindings {
       return (error as Error).message;
     }
     if (!reading.ok) return `${reading.message}${this.suggestion(String(handle), className)}`;
-    if (reading.className === className) return undefined;
+    if (reading.providerClass === className) return undefined;
     return (
-      `The handle "${echoed(reading.handle)}" is of class ${reading.className}, and this tool takes handles of class ` +
-      `${className}. Call a tool of ${reading.className} with it, or pass a handle of class ${className}`
+      `The handle "${echoed(reading.handle)}" is of class ${reading.providerClass}, and this tool takes handles of class ` +
+      `${className}. Call a tool of ${reading.providerClass} with it, or pass a handle of class ${className}`
     );
   }
 
   /** The (class, typed id) a valid handle of `providerClass` names; `undefined` for any other handle. */
-  identify(handle: unknown, providerClass: Function): ProviderKey | undefined {
+  identify(handle: unknown, providerClass: Function): HandleIdentity | undefined {
     const reading = this.codec.read(handle);
-    if (!reading.ok || reading.className !== sourceNameOf(providerClass)) return undefined;
-    return { className: reading.className, instanceKey: reading.instanceKey };
+    if (!reading.ok || reading.providerClass !== sourceNameOf(providerClass)) return undefined;
+    const { ok: _ok, handle: _handle, ...identity } = reading;
+    return identity;
   }
 
   /**
@@ -99,10 +111,10 @@ export class HandleBindings {
     if (problem !== undefined)
       throw new EntityHandleError(String(handle), reading.ok ? "wrong-class" : reading.problem, problem);
     if (!reading.ok) throw new EntityHandleError(String(handle), reading.problem, reading.message);
-    const live = this.live.get(`${reading.className}|${reading.instanceKey}`);
+    const live = this.live.get(`${reading.providerClass}|${instanceKeyOf(reading)}`);
     if (live) return live;
     const found = await this.resolve(reading, providerClass);
-    this.live.set(`${reading.className}|${reading.instanceKey}`, found);
+    this.live.set(`${reading.providerClass}|${instanceKeyOf(reading)}`, found);
     return found;
   }
 
@@ -114,32 +126,28 @@ export class HandleBindings {
       new EntityHandleError(
         reading.handle,
         "unresolved",
-        `The handle "${echoed(reading.handle)}" is valid, but ${reading.className} ${echoed(JSON.stringify(reading.id))} ` +
-          `is not available: ${why}. Use a handle from a tool result of this run${this.suggestion(reading.handle, reading.className)}`,
+        `The handle "${echoed(reading.handle)}" is valid, but ${reading.providerClass} ${echoed(JSON.stringify(reading.id))} ` +
+          `is not available: ${why}. Use a handle from a tool result of this run${this.suggestion(reading.handle, reading.providerClass)}`,
       );
     if (!this.resolveProvider)
       throw unresolved("it was not found in this run and no resolveProvider was given");
-    const cut = reading.instanceKey.indexOf(":");
-    const id = typedId(
-      reading.instanceKey.slice(0, cut) as ProviderIdType,
-      reading.instanceKey.slice(cut + 1),
-    );
+    const id = nativeIdOf(reading);
     let found: unknown;
     try {
-      found = await this.resolveProvider(reading.className, id);
+      found = await this.resolveProvider(reading.providerClass, id);
     } catch (error) {
       throw unresolved(`resolveProvider threw: ${error instanceof Error ? error.message : String(error)}`);
     }
     if (found === undefined || found === null) throw unresolved("resolveProvider returned nothing");
     try {
-      checkResolvedProvider(found, { providerClass: reading.className, id });
+      checkResolvedProvider(found, reading);
     } catch (error) {
       if (error instanceof ProviderMismatchError) throw unresolved(`resolveProvider ${error.reason}`);
       throw error;
     }
     // Same source name is not same class: another module's `Customer` must not run this tool's method.
     if (!(found instanceof providerClass))
-      throw unresolved(`resolveProvider returned another class that is also named ${reading.className}`);
+      throw unresolved(`resolveProvider returned another class that is also named ${reading.providerClass}`);
     return found as object;
   }
 
@@ -149,7 +157,7 @@ export class HandleBindings {
     for (const key of this.live.keys()) {
       const cut = key.indexOf("|");
       if (key.slice(0, cut) === className)
-        candidates.push(this.codec.mint({ className, instanceKey: key.slice(cut + 1) }));
+        candidates.push(this.codec.mint(identityOfKey(className, key.slice(cut + 1))));
     }
     const close = closestNames(wanted, candidates);
     return close.length > 0 ? ` (did you mean ${close.map((h) => `"${h}"`).join(" or ")}?)` : "";

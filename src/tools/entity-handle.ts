@@ -1,7 +1,7 @@
 import { EntityToolsError } from "../errors/entity-tools-error.js";
-import { sourceNameOf } from "../schema/schema-store.js";
 import { echoed } from "./echoed-text.js";
-import { readProviderId } from "./provider-identity.js";
+import { instanceKeyOf, type HandleIdentity, type ProviderIdentity } from "./provider-identity.js";
+import { readProviderId } from "./read-provider-id.js";
 import { KeyRing, type SigningKeys } from "./signing-key.js";
 
 /**
@@ -10,15 +10,7 @@ import { KeyRing, type SigningKeys } from "./signing-key.js";
  */
 export type HandleKey = SigningKeys;
 
-/** The (provider class, typed id) a valid handle names. */
-export interface HandleIdentity {
-  /** The provider class's source name (what `resolveProvider` receives). */
-  readonly className: string;
-  /** The id with its type, as names use it (`number:1`, `string:1`, `bigint:1`). */
-  readonly instanceKey: string;
-  /** The id as `resolveProvider` receives it: a number for a number id, else its text (bigint too). */
-  readonly id: string | number;
-}
+export type { HandleIdentity } from "./provider-identity.js";
 
 /** Why a text is not a handle this codec accepts. */
 export type HandleProblem = "malformed" | "signature";
@@ -75,13 +67,15 @@ export class EntityHandleCodec {
 
   /** The handle of a provider instance (its class's source name and typed id). */
   handleOf(instance: object): string {
-    const { instanceKey } = readProviderId(instance);
-    return this.mint({ className: sourceNameOf(instance.constructor), instanceKey });
+    return this.mint(readProviderId(instance).identity);
   }
 
-  /** The handle of a (class source name, typed id). */
-  mint(identity: Pick<HandleIdentity, "className" | "instanceKey">): string {
-    const { className, instanceKey } = identity;
+  /**
+   * The handle of a provider identity. (The old form, `{ className, instanceKey }`, is still accepted.)
+   */
+  mint(identity: ProviderIdentity | Pick<HandleIdentity, "className" | "instanceKey">): string {
+    const className = "providerClass" in identity ? identity.providerClass : identity.className;
+    const instanceKey = "idType" in identity ? instanceKeyOf(identity) : identity.instanceKey;
     const cut = instanceKey.indexOf(":");
     const type = instanceKey.slice(0, cut);
     const text = instanceKey.slice(cut + 1);
@@ -114,7 +108,7 @@ export class EntityHandleCodec {
           "handleKey. Use a handle exactly as a tool result gave it",
       };
     }
-    return { ok: true, handle, className, ...typed };
+    return { ok: true, handle, providerClass: className, className, ...typed };
   }
 }
 
@@ -123,17 +117,22 @@ function macInput(className: string, instanceKey: string): string {
   return `entity-tools/handle\n${className}\n${instanceKey}`;
 }
 
-function typedId(isText: boolean, text: string): Pick<HandleIdentity, "instanceKey" | "id"> | undefined {
+function typedId(
+  isText: boolean,
+  text: string,
+): Pick<HandleIdentity, "instanceKey" | "id" | "idType"> | undefined {
   if (text.trim() === "") return undefined;
-  if (isText) return { instanceKey: `string:${text}`, id: text };
+  if (isText) return { instanceKey: `string:${text}`, id: text, idType: "string" };
   if (text.endsWith("n")) {
     const digits = text.slice(0, -1);
-    return /^-?\d+$/.test(digits) ? { instanceKey: `bigint:${digits}`, id: digits } : undefined;
+    return /^-?\d+$/.test(digits)
+      ? { instanceKey: `bigint:${digits}`, id: digits, idType: "bigint" }
+      : undefined;
   }
   const value = Number(text);
   // Only the text String(number) gives (or "-0", as ids are read) is a number id's form.
   if (!Number.isFinite(value) || (String(value) !== text && text !== "-0")) return undefined;
-  return { instanceKey: `number:${text}`, id: text === "-0" ? -0 : value };
+  return { instanceKey: `number:${text}`, id: text === "-0" ? -0 : value, idType: "number" };
 }
 
 function malformed(handle: string, why: string): HandleReading {

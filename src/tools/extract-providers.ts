@@ -1,4 +1,4 @@
-import { isToolProvider } from "./provider-identity.js";
+import { isToolProvider } from "./read-provider-id.js";
 import { isToolContent } from "./tool-content.js";
 
 /**

@@ -1,8 +1,9 @@
 import { sourceNameOf } from "../schema/schema-store.js";
 import { callToolMethod } from "./bind-tools.js";
 import { InvalidToolProviderError } from "./errors.js";
-import { providerOptionsOf } from "./provider-identity.js";
-import type { AnyTool, ProviderKey, ToolInputSchema } from "./tool.js";
+import { providerOptionsOf } from "./read-provider-id.js";
+import type { HandleIdentity } from "./provider-identity.js";
+import type { AnyTool, ToolInputSchema } from "./tool.js";
 import { toolMethodsOf, type ToolMethod } from "./tool-methods.js";
 import { handleToolName } from "./tool-names.js";
 
@@ -14,7 +15,7 @@ export interface HandleResolution {
   /** Why `handle` cannot be used with a tool of `providerClass`, or `undefined` when it can. */
   problem(handle: unknown, providerClass: Function): string | undefined;
   /** The (class, typed id) a valid `handle` of `providerClass` names, for approval rules and events. */
-  identify?(handle: unknown, providerClass: Function): ProviderKey | undefined;
+  identify?(handle: unknown, providerClass: Function): HandleIdentity | undefined;
   /** The live provider `handle` names; throws (an error the model reads) when there is none. */
   bind(handle: unknown, providerClass: Function): object | Promise<object>;
 }

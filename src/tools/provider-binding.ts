@@ -5,40 +5,20 @@
 import { EntityToolsError } from "../errors/entity-tools-error.js";
 import { sourceNameOf } from "../schema/schema-store.js";
 import { InvalidToolProviderError } from "./errors.js";
-import { readProviderId } from "./provider-identity.js";
+import { readProviderId } from "./read-provider-id.js";
+import { instanceKeyOf, type ProviderIdentity, type ProviderToolIdentity } from "./provider-identity.js";
 import type { AnyTool } from "./tool.js";
 
-/** A provider id's type, as snapshots and handles record it (`1` and `"1"` are different providers). */
-export type ProviderIdType = "string" | "number" | "bigint";
-
-/** Which provider object a tool is bound to, by its class's source name and its typed id. */
+/**
+ * Which provider object a tool is bound to, by its class's source name and its id in its own type.
+ *
+ * @deprecated Use {@link ProviderIdentity} (`providerClass`, `id`, `idType`), the one provider-identity type.
+ */
 export interface ProviderRef {
   /** The provider class's source name (what `resolveProvider` receives). */
   readonly providerClass: string;
   /** The provider's id, with its own type (a `bigint` id is a `bigint`). */
   readonly id: string | number | bigint;
-}
-
-/**
- * What names one provider everywhere (tool names, handles, snapshots, `resolveProvider`): its class's
- * source name and its id, with the id's type. See "Provider identity" in docs/glossary.md.
- */
-export interface ProviderIdentity {
-  /** The provider class's source name (what `resolveProvider` receives). */
-  readonly providerClass: string;
-  /** The provider's id: a number for a number id, else text (a bigint's digits). */
-  readonly id: string | number;
-  /** The id's type: `1` and `"1"` (and `1n`) are different providers. */
-  readonly idType: ProviderIdType;
-}
-
-/**
- * A provider tool's binding as plain JSON (what snapshots and pending approvals record): the provider's
- * identity and the method the tool runs.
- */
-export interface ProviderToolIdentity extends ProviderIdentity {
-  /** The method's name in the class (not the tool name, which may have been shortened or renamed). */
-  readonly method: string;
 }
 
 /**
@@ -48,29 +28,27 @@ export interface ProviderToolIdentity extends ProviderIdentity {
  */
 export function providerBindingOf(tool: AnyTool, input?: unknown): ProviderToolIdentity | undefined {
   const origin = tool.origin;
-  if (origin?.instanceKey !== undefined)
-    return identityOf(sourceNameOf(origin.providerClass), origin.instanceKey, origin.methodName);
+  if (origin?.identity) return { ...plainIdentity(origin.identity), method: origin.methodName };
   const target = tool.handleTarget;
   const named = isRecord(input) ? target?.providerOf?.(input) : undefined;
-  return named && target ? identityOf(named.className, named.instanceKey, target.methodName) : undefined;
+  return named && target ? { ...plainIdentity(named), method: target.methodName } : undefined;
 }
 
-function identityOf(providerClass: string, instanceKey: string, method: string): ProviderToolIdentity {
-  const cut = instanceKey.indexOf(":");
-  const idType = instanceKey.slice(0, cut) as ProviderIdType;
-  const text = instanceKey.slice(cut + 1);
-  return { providerClass, id: idType === "number" ? Number(text) : text, idType, method };
+/** Only the identity's own fields (a handle's reading carries more), as snapshots and approvals record it. */
+function plainIdentity({ providerClass, id, idType }: ProviderIdentity): ProviderIdentity {
+  return { providerClass, id, idType };
 }
 
 function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** An id of type `idType` from its text, as `readProviderId` writes it (`-0` stays `-0`). */
-export function typedId(idType: ProviderIdType, text: string): string | number | bigint {
-  if (idType === "number") return Number(text);
-  if (idType === "bigint") return BigInt(text);
-  return text;
+/** An identity's id in its own type, as `resolveProvider` receives it (a `bigint` id is a `bigint`). */
+export function nativeIdOf(identity: Pick<ProviderIdentity, "id" | "idType">): string | number | bigint {
+  const { id, idType } = identity;
+  if (idType === "number") return Number(id);
+  if (idType === "bigint") return BigInt(id);
+  return String(id);
 }
 
 /**
@@ -92,12 +70,12 @@ export class ProviderMismatchError extends EntityToolsError {
 
   constructor(
     /** What was asked for. */
-    readonly expected: ProviderRef,
+    readonly expected: ProviderIdentity,
     /** What is wrong with what came back ("returned …"), for a message to the model. */
     readonly reason: string,
   ) {
     super(
-      `resolveProvider ${reason}. Return the ${expected.providerClass} with id ${describeId(expected.id)} (or undefined when it is gone)`,
+      `resolveProvider ${reason}. Return the ${expected.providerClass} with id ${describeKey(instanceKeyOf(expected))} (or undefined when it is gone)`,
     );
   }
 }
@@ -108,7 +86,7 @@ export class ProviderMismatchError extends EntityToolsError {
  *
  * @throws ProviderMismatchError naming what came back instead.
  */
-export function checkResolvedProvider(value: unknown, expected: ProviderRef): object {
+export function checkResolvedProvider(value: unknown, expected: ProviderIdentity): object {
   if (typeof value !== "object" || value === null)
     throw new ProviderMismatchError(expected, `returned ${value === null ? "null" : `a ${typeof value}`}`);
   const cls: unknown = value.constructor;
@@ -125,22 +103,16 @@ export function checkResolvedProvider(value: unknown, expected: ProviderRef): ob
     if (!(error instanceof InvalidToolProviderError)) throw error;
     throw new ProviderMismatchError(expected, `returned an object without a usable id (${error.reason})`);
   }
-  if (instanceKey !== keyOf(expected.id))
+  const expectedKey = instanceKeyOf(expected);
+  if (instanceKey !== expectedKey)
     throw new ProviderMismatchError(
       expected,
-      `returned the one with id ${describeKey(instanceKey)}, not ${describeId(expected.id)}`,
+      `returned the one with id ${describeKey(instanceKey)}, not ${describeKey(expectedKey)}`,
     );
   return value;
 }
 
-const keyOf = (id: string | number | bigint) => `${typeof id}:${Object.is(id, -0) ? "-0" : String(id)}`;
-
-/** An id as code writes it: `"1"` (text), `1` (number), `1n` (bigint). */
-function describeId(id: string | number | bigint): string {
-  return describeKey(keyOf(id));
-}
-
-/** `number:1` → `1`, `string:1` → `"1"`, `bigint:1` → `1n`. */
+/** An id as code writes it: `number:1` → `1`, `string:1` → `"1"`, `bigint:1` → `1n`. */
 function describeKey(instanceKey: string): string {
   const cut = instanceKey.indexOf(":");
   const type = instanceKey.slice(0, cut);

@@ -1,6 +1,6 @@
 import { getLlmTools, getToolClasses } from "../../decorators/index.js";
 import { findGeneratedClass, findReturnedClasses, sourceNameOf } from "../schema/schema-store.js";
-import { providerOptionsOf } from "./provider-identity.js";
+import { providerOptionsOf } from "./read-provider-id.js";
 import type { AnyTool } from "./tool.js";
 
 /**

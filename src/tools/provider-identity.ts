@@ -1,84 +1,63 @@
-import { getToolProviderOptions, type ResolvedToolProviderOptions } from "../../decorators/index.js";
-import { sourceNameOf } from "../schema/schema-store.js";
-import { InvalidToolProviderError } from "./errors.js";
+// The one provider-identity type (issue 39) and the one rule between it and the `instanceKey` text that
+// names, handles and run-local maps use. Plain types and two pure functions: every layer may import it.
 
-// Per class: discovery asks this for every element of every tool result, and reflect-metadata is slow.
-const optionsCache = new WeakMap<Function, ResolvedToolProviderOptions | null>();
+/** A provider id's type, as snapshots and handles record it (`1` and `"1"` are different providers). */
+export type ProviderIdType = "string" | "number" | "bigint";
 
-/** The `@ToolProvider` options of a class (its prefix with the default applied), if it is one. */
-export function providerOptionsOf(cls: Function): ResolvedToolProviderOptions | undefined {
-  let options = optionsCache.get(cls);
-  if (options === undefined) {
-    options = withSourcePrefix(getToolProviderOptions(cls)) ?? null;
-    optionsCache.set(cls, options);
-  }
-  return options ?? undefined;
-}
-
-/** A default prefix from the class's source name (see `prefixIsDefault`). */
-function withSourcePrefix(
-  options: ResolvedToolProviderOptions | undefined,
-): ResolvedToolProviderOptions | undefined {
-  if (!options?.prefixIsDefault) return options;
-  return { ...options, prefix: sourceNameOf(options.decoratedClass).toLowerCase() };
-}
-
-/** Whether `value` is an instance of a `@ToolProvider` class (or a subclass of one). */
-export function isToolProvider(value: unknown): value is object {
-  return typeof value === "object" && value !== null && providerOptionsOf(value.constructor) !== undefined;
+/**
+ * What names one provider everywhere (tool names, handles, snapshots, cost, `resolveProvider`): its class's
+ * source name and its id, with the id's type. Plain JSON. See "Provider identity" in docs/glossary.md.
+ */
+export interface ProviderIdentity {
+  /** The provider class's source name (what `resolveProvider` receives). */
+  readonly providerClass: string;
+  /** The provider's id: a number for a number id, else text (a bigint's digits). */
+  readonly id: string | number;
+  /** The id's type: `1` and `"1"` (and `1n`) are different providers. */
+  readonly idType: ProviderIdType;
 }
 
 /**
- * What reading a live provider's id gives: its options, its id as text, and its id with its type. Not the
- * public `ProviderIdentity` (provider-binding.ts), which is plain JSON: this one holds the class's options.
+ * A provider tool's binding as plain JSON (what snapshots and pending approvals record): the provider's
+ * identity and the method the tool runs.
  */
-export interface ProviderIdRead {
-  readonly options: ResolvedToolProviderOptions;
-  readonly instanceId: string;
-  /** `number:1` and `string:1` are different providers even though both are named with `1`. */
+export interface ProviderToolIdentity extends ProviderIdentity {
+  /** The method's name in the class (not the tool name, which may have been shortened or renamed). */
+  readonly method: string;
+}
+
+/**
+ * The provider a valid entity handle names: a {@link ProviderIdentity}, with the two fields this type had
+ * before there was one identity type, kept so that code reading them still compiles.
+ */
+export interface HandleIdentity extends ProviderIdentity {
+  /**
+   * The provider class's source name.
+   *
+   * @deprecated The same as `providerClass`.
+   */
+  readonly className: string;
+  /**
+   * The id with its type (`number:1`, `string:1`, `bigint:1`).
+   *
+   * @deprecated `instanceKeyOf(identity)` gives it.
+   */
   readonly instanceKey: string;
 }
 
 /**
- * Reads a provider's id.
- *
- * @throws InvalidToolProviderError when the id is missing, `null`, `undefined`, empty, not a string,
- * finite number or bigint, or when reading it throws.
+ * An identity's id with its type as one text: `number:1`, `string:1`, `bigint:1` (`-0` stays `-0`). Names,
+ * handles and run-local maps key providers by it, so ids that read the same as text stay apart.
  */
-export function readProviderId(instance: object): ProviderIdRead {
-  const providerClass = instance.constructor;
-  const options = providerOptionsOf(providerClass);
-  if (!options)
-    throw new InvalidToolProviderError(providerClass, "the class is not decorated with @ToolProvider");
-  const property = options.instanceIdProperty;
-  const id = readId(instance, property, providerClass);
-  if (id === undefined || id === null) {
-    throw new InvalidToolProviderError(providerClass, `its id property "${property}" is ${String(id)}`);
-  }
-  if (typeof id === "number" && !Number.isFinite(id)) {
-    throw new InvalidToolProviderError(
-      providerClass,
-      `its id property "${property}" is ${id}, not a finite number`,
-    );
-  }
-  if (typeof id !== "string" && typeof id !== "number" && typeof id !== "bigint") {
-    throw new InvalidToolProviderError(
-      providerClass,
-      `its id property "${property}" is a ${typeof id}, not a string or number`,
-    );
-  }
-  const instanceId = Object.is(id, -0) ? "-0" : String(id);
-  if (instanceId.trim() === "") {
-    throw new InvalidToolProviderError(providerClass, `its id property "${property}" is empty`);
-  }
-  return { options, instanceId, instanceKey: `${typeof id}:${instanceId}` };
+export function instanceKeyOf(identity: ProviderIdentity | Pick<ProviderIdentity, "id" | "idType">): string {
+  const { id, idType } = identity;
+  return `${idType}:${Object.is(id, -0) ? "-0" : String(id)}`;
 }
 
-function readId(instance: object, property: string, providerClass: Function): unknown {
-  try {
-    return (instance as Record<string, unknown>)[property];
-  } catch (error) {
-    const why = error instanceof Error ? error.message : String(error);
-    throw new InvalidToolProviderError(providerClass, `reading its id property "${property}" threw: ${why}`);
-  }
+/** The identity of a class source name and an `instanceKey` (the inverse of {@link instanceKeyOf}). */
+export function identityOfKey(providerClass: string, instanceKey: string): ProviderIdentity {
+  const cut = instanceKey.indexOf(":");
+  const idType = instanceKey.slice(0, cut) as ProviderIdType;
+  const text = instanceKey.slice(cut + 1);
+  return { providerClass, id: idType === "number" ? Number(text) : text, idType };
 }

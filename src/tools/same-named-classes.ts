@@ -1,6 +1,6 @@
 import { sourceNameOf } from "../schema/schema-store.js";
 import { InvalidToolProviderError } from "./errors.js";
-import { providerOptionsOf } from "./provider-identity.js";
+import { providerOptionsOf } from "./read-provider-id.js";
 
 /**
  * The one rule for provider classes that share a source name (two bounded contexts' `Customer`): a handle,

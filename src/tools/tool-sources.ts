@@ -1,6 +1,6 @@
 import { getLlmTools } from "../../decorators/index.js";
 import { bindObjectTools, bindProviderTools } from "./bind-tools.js";
-import { isToolProvider } from "./provider-identity.js";
+import { isToolProvider } from "./read-provider-id.js";
 import type { AnyTool } from "./tool.js";
 import { EntityToolsError } from "../errors/entity-tools-error.js";
 

@@ -1,4 +1,5 @@
 import type { ParametersSchema } from "../../decorators/index.js";
+import type { HandleIdentity, ProviderIdentity } from "./provider-identity.js";
 
 /** A JSON Schema object describing a tool's input (always an object keyed by parameter name). */
 export type ToolInputSchema = ParametersSchema;
@@ -11,15 +12,29 @@ export interface ToolExecutionContext {
   readonly signal: AbortSignal;
 }
 
-/** Where a bound tool comes from, so discovery can be reported and re-discovery recognised. */
+/**
+ * Where a bound tool comes from, so discovery can be reported and re-discovery recognised. A live binding:
+ * it holds the object and its class itself (a constructor, which a snapshot cannot hold); the provider's
+ * plain identity, as snapshots, handles and approvals name it, is `identity`.
+ */
 export interface ToolOrigin {
   /** The live object the tool is bound to. */
   readonly instance: object;
-  /** Its class. */
+  /** Its class itself (the constructor); the class's source name is `identity.providerClass`. */
   readonly providerClass: Function;
-  /** The provider's id as text (`undefined` for plain tool objects). */
+  /** The provider's identity (`undefined` for plain tool objects, which have none). */
+  readonly identity?: ProviderIdentity;
+  /**
+   * The provider's id as text (`undefined` for plain tool objects).
+   *
+   * @deprecated Read `identity.id`.
+   */
   readonly instanceId?: string;
-  /** The id with its type (`number:1`, `string:1`), which tells ids apart that read the same as text. */
+  /**
+   * The id with its type (`number:1`, `string:1`), which tells ids apart that read the same as text.
+   *
+   * @deprecated `instanceKeyOf(identity)` gives it.
+   */
   readonly instanceKey?: string;
   /** The bound method. */
   readonly methodName: string;
@@ -60,10 +75,15 @@ export interface HandleTarget {
   /** The input property that carries the handle. */
   readonly parameter: string;
   /** The provider a call's input names by its handle (`undefined` for a handle that is not valid). */
-  readonly providerOf?: (input: Readonly<Record<string, unknown>>) => ProviderKey | undefined;
+  readonly providerOf?: (input: Readonly<Record<string, unknown>>) => HandleIdentity | undefined;
 }
 
-/** A provider named by its class's source name and its id with the id's type (`string:c1`, `number:1`). */
+/**
+ * A provider named by its class's source name and its id with the id's type (`string:c1`, `number:1`).
+ *
+ * @deprecated Use {@link ProviderIdentity} (`providerClass`, `id`, `idType`); `instanceKeyOf(identity)`
+ * gives the `instanceKey`.
+ */
 export interface ProviderKey {
   readonly className: string;
   readonly instanceKey: string;

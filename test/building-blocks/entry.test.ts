@@ -24,6 +24,7 @@ describe("entity-tools/building-blocks", () => {
       "getToolProviderOptions",
       "handleParameterOf",
       "handleToolsOf",
+      "instanceKeyOf",
       "isToolProvider",
       "isValidToolName",
     ]);
@@ -31,7 +32,7 @@ describe("entity-tools/building-blocks", () => {
 
   it("hands out the same objects the root entry still exports; blocks newer than the subpath are only here", () => {
     const fromRoot = root as Record<string, unknown>;
-    const onlyHere = ["KeyRing", "MIN_SIGNING_KEY_BYTES", "SourceNameClaims"];
+    const onlyHere = ["KeyRing", "MIN_SIGNING_KEY_BYTES", "SourceNameClaims", "instanceKeyOf"];
     for (const [name, value] of Object.entries(blocks))
       expect(fromRoot[name], name).toBe(onlyHere.includes(name) ? undefined : value);
   });

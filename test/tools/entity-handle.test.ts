@@ -9,6 +9,7 @@ import {
   ToolProvider,
   type AnyTool,
 } from "entity-tools";
+import { bindProviderTools, instanceKeyOf } from "entity-tools/building-blocks";
 import { Customer, OrderRepository } from "../fixtures/shop.js";
 
 @ToolProvider({ prefix: "acct" })
@@ -83,6 +84,26 @@ describe("the handle codec", () => {
     expect(codec.read("Account:c1").ok === false && codec.read("Account:c1")).toMatchObject({
       message: expect.stringContaining("pass one exactly as a tool result gave it"),
     });
+  });
+
+  it("reads a handle as the one ProviderIdentity, mints from one, and still takes the old { className, instanceKey }", () => {
+    for (const [id, identity] of [
+      ["1", { providerClass: "Account", id: "1", idType: "string" }],
+      [1, { providerClass: "Account", id: 1, idType: "number" }],
+      [-0, { providerClass: "Account", id: -0, idType: "number" }],
+      [12345678901234567890n, { providerClass: "Account", id: "12345678901234567890", idType: "bigint" }],
+    ] as const) {
+      const account = new Account(id);
+      const handle = codec.handleOf(account);
+      expect(codec.read(handle)).toMatchObject({ ok: true, handle, ...identity });
+      expect(codec.mint(identity)).toBe(handle);
+      const old = { className: "Account", instanceKey: instanceKeyOf(identity) };
+      expect(codec.mint(old)).toBe(handle);
+      expect(codec.read(handle)).toMatchObject(old);
+      expect(bindProviderTools(account)[0]!.origin?.identity).toEqual(identity);
+      expect(new HandleBindings(codec).remember(account)).toMatchObject({ handle, identity });
+    }
+    expect(instanceKeyOf({ id: -0, idType: "number" })).toBe("number:-0");
   });
 
   it("reads back the handle of a class with a non-ASCII name", () => {
