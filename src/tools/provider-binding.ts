@@ -6,7 +6,12 @@ import { EntityToolsError } from "../errors/entity-tools-error.js";
 import { sourceNameOf } from "../schema/schema-store.js";
 import { InvalidToolProviderError } from "./errors.js";
 import { readProviderId } from "./read-provider-id.js";
-import { instanceKeyOf, type ProviderIdentity, type ProviderToolIdentity } from "./provider-identity.js";
+import {
+  identityOfKey,
+  instanceKeyOf,
+  type ProviderIdentity,
+  type ProviderToolIdentity,
+} from "./provider-identity.js";
 import type { AnyTool } from "./tool.js";
 
 /**
@@ -28,7 +33,13 @@ export interface ProviderRef {
  */
 export function providerBindingOf(tool: AnyTool, input?: unknown): ProviderToolIdentity | undefined {
   const origin = tool.origin;
-  if (origin?.identity) return { ...plainIdentity(origin.identity), method: origin.methodName };
+  // An origin made by hand before `identity` existed still names its provider by `instanceKey`.
+  const identity =
+    origin?.identity ??
+    (origin?.instanceKey === undefined
+      ? undefined
+      : identityOfKey(sourceNameOf(origin.providerClass), origin.instanceKey));
+  if (origin && identity) return { ...plainIdentity(identity), method: origin.methodName };
   const target = tool.handleTarget;
   const named = isRecord(input) ? target?.providerOf?.(input) : undefined;
   return named && target ? { ...plainIdentity(named), method: target.methodName } : undefined;

@@ -37,3 +37,22 @@ describe("ApprovalGate", () => {
     expect(await gate.verdict(resolved(waiting))).toEqual({ kind: "deny", reason: undefined });
   });
 });
+
+describe("the provider a rule sees", () => {
+  class Ledger {}
+  const origin = { instance: new Ledger(), providerClass: Ledger, methodName: "refund" };
+  const seen = async (tool: typeof refund) => {
+    let provider: unknown;
+    const gate = new ApprovalGate((call) => ((provider = call.provider), false));
+    await gate.verdict({ call: waiting, tool: { ...tool, needsApproval: false }, input: waiting.input });
+    return provider;
+  };
+
+  it("is the origin's identity, and an origin made before `identity` still names it by instanceKey", async () => {
+    const identity = { providerClass: "Ledger", id: 7, idType: "number" } as const;
+    const expected = { ...identity, method: "refund" };
+    expect(await seen({ ...refund, origin: { ...origin, identity } })).toEqual(expected);
+    expect(await seen({ ...refund, origin: { ...origin, instanceKey: "number:7" } })).toEqual(expected);
+    expect(await seen({ ...refund, origin })).toBeUndefined();
+  });
+});
