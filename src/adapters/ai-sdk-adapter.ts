@@ -7,9 +7,19 @@ import type {
 import { generateText, streamText, wrapLanguageModel, type LanguageModel } from "ai";
 import { untilAborted } from "../loop/until-aborted.js";
 import type { ToolDelivery } from "../tools/tool-delivery.js";
-import { ConvertedPromptCache, systemMessages, type PromptSlice } from "./converted-prompt-cache.js";
+import {
+  ConvertedPromptCache,
+  learnedOptionsKey,
+  systemMessages,
+  type PromptSlice,
+} from "./converted-prompt-cache.js";
 import { guardDeepArguments } from "./deep-arguments-guard.js";
-import { checkModelSettings, stepTimeoutMs, type AiSdkAdapterSettings } from "./model-settings.js";
+import {
+  checkModelSettings,
+  sdkTelemetryObserves,
+  stepTimeoutMs,
+  type AiSdkAdapterSettings,
+} from "./model-settings.js";
 import { sdkInternals, type SdkInternals } from "./sdk-internals.js";
 import { gatherStream } from "./provider-stream.js";
 import { parseToolCall, readStepContent } from "./step-content.js";
@@ -28,12 +38,14 @@ export type { AiSdkAdapterSettings } from "./model-settings.js";
  * call and our loop runs the tools. The tool set may differ at every step.
  *
  * A run's first step is one `generateText` (or `streamText`) call, which validates and converts the
- * caller's messages. Its later steps call the provider spec (`doGenerate`, `doStream`) directly, with the
- * SDK's own conversion (of the new messages only), retries and tool-call parsing, so a step costs the same
- * at step 40 as at step 2 and the provider receives what the SDK would have sent. Models given by id and
- * specs before V3 go through the SDK at every step (each message is still converted once), and so does
- * every step while the SDK's own `experimental_telemetry` is on (its spans are then one per step) or when
- * the SDK's internals fail their check (see `sdkInternals`).
+ * caller's messages and builds the provider call's options from the settings. Its later steps call the
+ * provider spec (`doGenerate`, `doStream`) directly, with those options and the SDK's own conversion (of
+ * the new messages only), retries and tool-call parsing, so a step costs the same at step 40 as at step 2
+ * and the provider receives what the SDK would have sent. Once the SDK has built the options for some run,
+ * a later run with the same settings whose prompt is user text makes its first step directly too (see
+ * `ConvertedPromptCache`). Models given by id and specs before V3 go through the SDK at every step (each
+ * message is still converted once), and so does every step while the SDK's own telemetry watches (see
+ * `sdkTelemetryObserves`) or when the SDK's internals fail their check (see `sdkInternals`).
  *
  * With deferred delivery (`withToolDelivery("deferred")`), discovered tools reach an Anthropic Messages or
  * OpenAI Responses model in its provider's deferred form instead of the tool list (see `DeferredDelivery`).
@@ -49,6 +61,8 @@ export class AiSdkAdapter implements ModelAdapter {
   private unreported: string | undefined;
   private degraded = false;
   private readonly delivery: DeferredDelivery;
+  /** The key of the settings that shape a provider call's options, to share them across runs (see `slice`). */
+  private readonly optionsKey: string | undefined;
 
   constructor(
     private readonly model: LanguageModel,
@@ -56,6 +70,14 @@ export class AiSdkAdapter implements ModelAdapter {
     private readonly toolDelivery: ToolDelivery = "inline",
   ) {
     this.settings = checkModelSettings(settings);
+    // What the SDK builds a call's options from: not the retries, the time limit or telemetry.
+    const {
+      maxRetries: _retries,
+      timeout: _timeout,
+      experimental_telemetry: _telemetry,
+      ...shaping
+    } = this.settings;
+    this.optionsKey = learnedOptionsKey(shaping);
     this.toolResultMediaTypes = providerMediaTypes(model);
     this.delivery = new DeferredDelivery(model, toolDelivery);
   }
@@ -69,7 +91,7 @@ export class AiSdkAdapter implements ModelAdapter {
   async step(original: ModelStepRequest): Promise<ModelStepResult> {
     return this.limited(original, async (request, delivered) => {
       const tooDeep = new Set<string>();
-      const slice = this.slice(request, tooDeep);
+      const slice = this.slice(request, tooDeep, "generate");
       const direct = await this.directCall(request, slice, delivered);
       if (direct) {
         const result = await direct.retry(() => direct.model.doGenerate(direct.options));
@@ -94,7 +116,7 @@ export class AiSdkAdapter implements ModelAdapter {
     onPart: (part: ModelStreamPart) => void,
   ): Promise<ModelStepResult> {
     const tooDeep = new Set<string>();
-    const slice = this.slice(request, tooDeep);
+    const slice = this.slice(request, tooDeep, "stream");
     const direct = await this.directCall(request, slice, delivered);
     if (direct) {
       const { stream } = await direct.retry(() => direct.model.doStream(direct.options));
@@ -143,9 +165,18 @@ export class AiSdkAdapter implements ModelAdapter {
     return { ...result, modelId: modelIdOf(this.model), ...(warnings.length > 0 ? { warnings } : {}) };
   }
 
-  /** What of the run's conversation this step still converts, and the (guarded, caching) model to call. */
-  private slice(request: ModelStepRequest, tooDeep: Set<string>): PromptSlice {
-    return this.prompts.slice(guardDeepArguments(this.model, tooDeep), request.system, request.messages);
+  /**
+   * What of the run's conversation this step still converts, and the (guarded, caching) model to call. A
+   * run's first step may take the options an earlier run with the same settings learned from the SDK.
+   */
+  private slice(request: ModelStepRequest, tooDeep: Set<string>, kind: "generate" | "stream"): PromptSlice {
+    const shared = this.optionsKey === undefined ? undefined : { kind, settings: this.optionsKey };
+    return this.prompts.slice(
+      guardDeepArguments(this.model, tooDeep),
+      request.system,
+      request.messages,
+      shared,
+    );
   }
 
   /** The options of one SDK call: tools without `execute`, so the SDK stops after the model's turn. */
@@ -171,7 +202,7 @@ export class AiSdkAdapter implements ModelAdapter {
     slice: PromptSlice,
     delivered: DeliveredStep,
   ): Promise<DirectCall | undefined> {
-    if (!slice.options || this.degraded || this.settings.experimental_telemetry?.isEnabled) return undefined;
+    if (!slice.options || this.degraded || sdkTelemetryObserves(this.settings)) return undefined;
     const { internals, problem } = await sdkInternals();
     if (!internals) return this.degrade(problem);
     const model = slice.model as LanguageModelV3;
@@ -217,8 +248,10 @@ export class AiSdkAdapter implements ModelAdapter {
     tooDeep: ReadonlySet<string>,
   ): Promise<ModelStepResult> {
     const read = readStepContent(result.content, direct.offered.names);
-    if (!read) return this.replay(request, direct.model, result, tooDeep);
     const warnings = result.warnings ?? []; // as the SDK reads them: a provider may leave them out
+    // ai 6 does not export its warning logger: a step with warnings is read by the SDK, which logs them.
+    const unlogged = warnings.length > 0 && !direct.internals.logWarnings;
+    if (!read || unlogged) return this.replay(request, direct.model, result, tooDeep);
     if (warnings.length > 0)
       direct.internals.logWarnings?.({
         warnings,

@@ -21,6 +21,46 @@ interface Converted {
 }
 
 /**
+ * Which call options a step may take from an earlier run: the kind of call (the SDK builds a streamed
+ * call's options apart) and the settings they were built from (see {@link learnedOptionsKey}).
+ */
+export interface SharedOptions {
+  readonly kind: "generate" | "stream";
+  readonly settings: string;
+}
+
+/**
+ * The options the SDK built for a provider call, by kind, spec and settings: every run's own, shared. The
+ * SDK builds them from the call's settings alone (sampling, limits, provider options, headers with its
+ * user agent), not from the model or the conversation, so once the SDK has built them for some run, a
+ * run with the same settings can make its first step on the provider spec too: its `generateText` call
+ * (validating and converting the prompt, telemetry plumbing, reading the result: about a third of a
+ * 20-step run, issue 46) is then not needed. Bounded: a process sees few distinct settings.
+ */
+const learned = new Map<string, StepCallOptions>();
+const MAX_LEARNED = 64;
+
+/**
+ * The key of `settings` for sharing the options built from them, or `undefined` when they hold anything
+ * but plain data (a run with such settings learns its own options at its first step, as before).
+ */
+export function learnedOptionsKey(settings: object): string | undefined {
+  try {
+    return JSON.stringify(settings, (_key, value: unknown) => {
+      if (typeof value === "function" || typeof value === "symbol" || typeof value === "bigint")
+        throw new TypeError("not plain data");
+      if (typeof value === "object" && value !== null && !Array.isArray(value)) {
+        const proto: unknown = Object.getPrototypeOf(value);
+        if (proto !== Object.prototype && proto !== null) throw new TypeError("not plain data");
+      }
+      return value;
+    });
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * One step's view of the cache: the model to call (it puts the converted earlier messages back in front of
  * the prompt, and records the result), the messages not converted yet, and, once the SDK has called the
  * provider for this run, the options it built for that call.
@@ -56,12 +96,24 @@ export interface PromptSlice {
 export class ConvertedPromptCache {
   private readonly runs = new WeakMap<readonly ModelMessage[], Converted>();
 
-  /** The slice of `history` a step over `system` still has to convert, and the model that completes it. */
-  slice(model: LanguageModel, system: string | undefined, history: readonly ModelMessage[]): PromptSlice {
+  /**
+   * The slice of `history` a step over `system` still has to convert, and the model that completes it.
+   * With `shared`, a history the cache does not hold yet may start with the options an earlier run's
+   * first step learned (when it is only user text: nothing the SDK's validation could refuse).
+   */
+  slice(
+    model: LanguageModel,
+    system: string | undefined,
+    history: readonly ModelMessage[],
+    shared?: SharedOptions,
+  ): PromptSlice {
     const version: string = typeof model === "object" ? model.specificationVersion : "";
     if (version !== "v3" && version !== "v4") return { model, messages: [...history] };
     const cached = this.runs.get(history);
     const reused = cached && extends_(history, cached.sources) ? cached : undefined;
+    const sharedKey = shared && `${shared.kind} ${version} ${shared.settings}`;
+    const options =
+      reused?.options ?? (sharedKey && onlyUserText(history) ? learned.get(sharedKey) : undefined);
     // Where this step starts: a retried provider call runs the middleware again, from the same point.
     const sourceCount = reused?.sources.length ?? 0;
     const promptCount = reused?.prompt.length ?? 0;
@@ -70,7 +122,7 @@ export class ConvertedPromptCache {
     const runs = this.runs;
     return {
       messages,
-      ...(reused ? { options: reused.options } : {}),
+      ...(options ? { options } : {}),
       model: wrapLanguageModel({
         model: model as LanguageModelV3,
         middleware: {
@@ -93,6 +145,10 @@ export class ConvertedPromptCache {
             for (let i = systemCount; i < sliced.length; i++) run.prompt.push(frozenCopy(sliced[i]!));
             run.options = options;
             runs.set(history, run);
+            if (sharedKey && !learned.has(sharedKey)) {
+              if (learned.size >= MAX_LEARNED) learned.delete(learned.keys().next().value!);
+              learned.set(sharedKey, options);
+            }
             return { ...params, prompt };
           },
         },
@@ -108,6 +164,18 @@ export class ConvertedPromptCache {
  */
 export function systemMessages(system: string | undefined): LanguageModelV3Message[] {
   return system === undefined ? [] : [{ role: "system", content: system }];
+}
+
+/**
+ * Whether every message is a user message of plain text (`runner.run("…")`'s prompt): what the SDK's
+ * prompt validation would accept without looking further. Anything else goes through `generateText`.
+ */
+function onlyUserText(history: readonly ModelMessage[]): boolean {
+  for (const message of history) {
+    if (message.role !== "user" || typeof message.content !== "string") return false;
+    for (const key in message) if (key !== "role" && key !== "content") return false;
+  }
+  return history.length > 0;
 }
 
 /**

@@ -363,8 +363,8 @@ describe("a run's later steps, on the provider spec", () => {
     const first = await adapter.step({ system, messages: history, tools });
     history.push(...first.responseMessages, ...resultsFor(first));
     await adapter.step({ system, messages: history, tools });
-    // ai 6 does not export its logger: a run's later steps then log nothing (README, "Backends").
-    expect(logged).toEqual((await sdkInternals()).internals?.logWarnings ? [warning, warning] : [warning]);
+    // ai 6 does not export its logger: a direct step with warnings is then read by the SDK, which logs them.
+    expect(logged).toEqual([warning, warning]);
   });
 
   it("a provider that leaves out a step's warnings is read as the SDK reads it", async () => {
@@ -509,6 +509,7 @@ describe("a streamed run's later steps, on the provider spec", () => {
     const history: ModelMessage[] = [{ role: "user", content: "go" }];
     const first = await adapter.stream({ system, messages: history, tools }, () => {});
     history.push(...first.responseMessages, ...resultsFor(first));
+    convert.mockClear(); // the first step may be direct too (options learned by an earlier run)
     const heard: ModelStreamPart[] = [];
     const second = await adapter.stream({ system, messages: history, tools }, (p) => heard.push(p));
     expect(convert).toHaveBeenCalledTimes(1);
