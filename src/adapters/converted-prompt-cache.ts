@@ -61,38 +61,24 @@ export function learnedOptionsKey(settings: object): string | undefined {
 }
 
 /**
- * One step's view of the cache: the model to call (it puts the converted earlier messages back in front of
- * the prompt, and records the result), the messages not converted yet, and, once the SDK has called the
- * provider for this run, the options it built for that call.
+ * One step's view of the cache: the messages not converted yet, once the SDK has called the provider for
+ * this run (or an earlier run with the same settings) the options it built for that call, and two ways
+ * to complete a prompt with the converted earlier messages (and record the step's new ones): a model for
+ * a step through the SDK, and `complete` for a step on the provider spec.
  */
 export interface PromptSlice {
-  readonly model: LanguageModel;
   readonly messages: ModelMessage[];
   readonly options?: StepCallOptions;
+  /** `model` with a middleware that completes the SDK's prompt and records it (built only when asked). */
+  sdkModel(model: LanguageModel): LanguageModel;
+  /**
+   * A direct step's full prompt: `prompt` (the system messages, then the step's new messages converted)
+   * with the cached earlier messages put in between, the new ones recorded. Called again by a retried
+   * call, it starts from the same point, as the middleware does.
+   */
+  complete(prompt: LanguageModelV3Message[], options: StepCallOptions): LanguageModelV3Message[];
 }
 
-/**
- * Keeps each run's conversation converted to the provider's prompt, so a step converts only the messages
- * added since the last step. `generateText` validates (zod) and converts every message it is given; given
- * the whole history at every step, a run's cost grew with the square of its steps. Each message is still
- * validated and converted by the SDK (once), and a middleware puts the converted earlier messages back in
- * front before the provider is called, so the provider receives the same prompt as before.
- *
- * What a step does is proportional to what it adds, with one pointer pass over the conversation: the
- * provider's own prompt array (so a provider that adds or removes messages cannot change the cache). The
- * check that the history is the cached one extended walks it only for a history the caller owns: a run's
- * own history (`isRunHistory`) is appended to only, so its length and last cached message tell. The messages of earlier steps are handed out as
- * the cache holds them, frozen: copying every one at every step made a late step of a 2 000-step run cost
- * several times an early one. A step's new messages reach the provider as the SDK converted them, free
- * to edit (a cache marker on the last message), while the cache keeps frozen copies. A provider that edits
- * a message of an earlier step in place gets a `TypeError` instead of changing later prompts unseen.
- *
- * Runs are told apart by their history array (a run appends to one array); a history that is not the
- * cached one extended (a copy, an edit, a resumed run) is converted whole, as is a step that starts with
- * a tool message (the SDK merges consecutive tool messages). For a run's own history an edit is seen only
- * at its last cached message: the run only appends, and nobody else may edit it while it runs (README). Models given by id, and specs before V3,
- * are always given the whole history.
- */
 export class ConvertedPromptCache {
   private readonly runs = new WeakMap<readonly ModelMessage[], Converted>();
 
@@ -108,51 +94,57 @@ export class ConvertedPromptCache {
     shared?: SharedOptions,
   ): PromptSlice {
     const version: string = typeof model === "object" ? model.specificationVersion : "";
-    if (version !== "v3" && version !== "v4") return { model, messages: [...history] };
+    if (version !== "v3" && version !== "v4")
+      return { messages: [...history], sdkModel: (m) => m, complete: (prompt) => prompt };
     const cached = this.runs.get(history);
     const reused = cached && extends_(history, cached.sources) ? cached : undefined;
     const sharedKey = shared && `${shared.kind} ${version} ${shared.settings}`;
     const options =
       reused?.options ?? (sharedKey && onlyUserText(history) ? learned.get(sharedKey) : undefined);
-    // Where this step starts: a retried provider call runs the middleware again, from the same point.
+    // Where this step starts: a retried provider call completes the prompt again, from the same point.
     const sourceCount = reused?.sources.length ?? 0;
     const promptCount = reused?.prompt.length ?? 0;
     const messages = history.slice(sourceCount);
     const systemCount = systemMessages(system).length;
     const runs = this.runs;
+    const complete = (sliced: LanguageModelV3Message[], options: StepCallOptions) => {
+      const run = reused ?? { sources: [], prompt: [], options };
+      if (run.sources.length !== sourceCount) run.sources.length = sourceCount;
+      if (run.prompt.length !== promptCount) run.prompt.length = promptCount;
+      // The provider's own array, made before this step's messages are cached: one copy of the
+      // cached pointers per step, as a block (concat copies them wholesale), not two.
+      const prompt = sliced.slice(0, systemCount).concat(run.prompt, sliced.slice(systemCount));
+      for (const message of messages) run.sources.push(message);
+      for (let i = systemCount; i < sliced.length; i++) run.prompt.push(frozenCopy(sliced[i]!));
+      run.options = options;
+      runs.set(history, run);
+      if (sharedKey && !learned.has(sharedKey)) {
+        if (learned.size >= MAX_LEARNED) learned.delete(learned.keys().next().value!);
+        learned.set(sharedKey, options);
+      }
+      return prompt;
+    };
     return {
       messages,
       ...(options ? { options } : {}),
-      model: wrapLanguageModel({
-        model: model as LanguageModelV3,
-        middleware: {
-          specificationVersion: "v3",
-          transformParams: async ({ params }) => {
-            const {
-              prompt: sliced,
-              tools: _tools,
-              toolChoice: _choice,
-              abortSignal: _signal,
-              ...options
-            } = params;
-            const run = reused ?? { sources: [], prompt: [], options };
-            if (run.sources.length !== sourceCount) run.sources.length = sourceCount;
-            if (run.prompt.length !== promptCount) run.prompt.length = promptCount;
-            // The provider's own array, made before this step's messages are cached: one copy of the
-            // cached pointers per step, as a block (concat copies them wholesale), not two.
-            const prompt = sliced.slice(0, systemCount).concat(run.prompt, sliced.slice(systemCount));
-            for (const message of messages) run.sources.push(message);
-            for (let i = systemCount; i < sliced.length; i++) run.prompt.push(frozenCopy(sliced[i]!));
-            run.options = options;
-            runs.set(history, run);
-            if (sharedKey && !learned.has(sharedKey)) {
-              if (learned.size >= MAX_LEARNED) learned.delete(learned.keys().next().value!);
-              learned.set(sharedKey, options);
-            }
-            return { ...params, prompt };
+      complete,
+      sdkModel: (inner) =>
+        wrapLanguageModel({
+          model: inner as LanguageModelV3,
+          middleware: {
+            specificationVersion: "v3",
+            transformParams: async ({ params }) => {
+              const {
+                prompt: sliced,
+                tools: _tools,
+                toolChoice: _choice,
+                abortSignal: _signal,
+                ...built
+              } = params;
+              return { ...params, prompt: complete(sliced, built) };
+            },
           },
-        },
-      }),
+        }),
     };
   }
 }
