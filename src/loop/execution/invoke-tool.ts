@@ -37,15 +37,15 @@ export async function invokeTool(
   toolCallId: string,
   options: InvokeOptions,
 ): Promise<unknown> {
-  const controller = new AbortController();
   const { signal: runSignal, timeoutMs, middleware } = options;
+  const stop = new CallStop();
   const stops: Promise<never>[] = [];
   const cleanup: (() => void)[] = [];
   if (runSignal) {
     stops.push(
       new Promise<never>((_, reject) => {
         const onAbort = () => {
-          controller.abort(runSignal.reason);
+          stop.abort(runSignal.reason);
           reject(runSignal.reason);
         };
         runSignal.addEventListener("abort", onAbort, { once: true });
@@ -57,7 +57,7 @@ export async function invokeTool(
     stops.push(
       new Promise<never>((_, reject) => {
         const timer = setTimeout(() => {
-          controller.abort(new ToolTimeout(timeoutMs));
+          stop.abort(new ToolTimeout(timeoutMs));
           reject(new ToolTimeout(timeoutMs));
         }, timeoutMs);
         cleanup.push(() => clearTimeout(timer));
@@ -68,10 +68,38 @@ export async function invokeTool(
     const running = runThroughMiddleware(middleware, {
       tool,
       input,
-      context: { toolCallId, signal: controller.signal },
+      context: {
+        toolCallId,
+        get signal() {
+          return stop.signal;
+        },
+      },
     });
     return await Promise.race([running, ...stops]);
   } finally {
     for (const undo of cleanup) undo();
+  }
+}
+
+/**
+ * A call's own abort signal, made when the tool (or a middleware) first reads `context.signal`: most
+ * tools never do, and an `AbortController` per call was a few per cent of a step (issue 46). Aborted
+ * before it is read, it is made aborted, with the reason.
+ */
+class CallStop {
+  private controller: AbortController | undefined;
+  private stopped: { reason: unknown } | undefined;
+
+  get signal(): AbortSignal {
+    if (!this.controller) {
+      this.controller = new AbortController();
+      if (this.stopped) this.controller.abort(this.stopped.reason);
+    }
+    return this.controller.signal;
+  }
+
+  abort(reason: unknown): void {
+    this.stopped ??= { reason };
+    this.controller?.abort(reason);
   }
 }
