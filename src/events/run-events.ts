@@ -56,6 +56,12 @@ export class RunEvents {
   }
 
   emit(init: RunEventInit): void {
+    if (this.observers.length === 0 && !this.ledger) {
+      // Nobody reads the event: only the counters move (they read the fields the init has). Stamping
+      // a copy of every event of every step for nobody was a few per cent of a step (issue 46).
+      countEvent(this.counters, init as ToolLoopEvent);
+      return;
+    }
     const event = { ...init, runId: this.runId } as ToolLoopEvent;
     countEvent(this.counters, event);
     this.ledger?.record(event);
