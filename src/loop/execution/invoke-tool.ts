@@ -40,18 +40,12 @@ export async function invokeTool(
   const { signal: runSignal, timeoutMs, middleware } = options;
   const stop = new CallStop();
   const stops: Promise<never>[] = [];
-  const cleanup: (() => void)[] = [];
-  if (runSignal) {
-    stops.push(
-      new Promise<never>((_, reject) => {
-        const onAbort = () => {
-          stop.abort(runSignal.reason);
-          reject(runSignal.reason);
-        };
-        runSignal.addEventListener("abort", onAbort, { once: true });
-        cleanup.push(() => runSignal.removeEventListener("abort", onAbort));
-      }),
-    );
+  let clearTimer: (() => void) | undefined;
+  // A signal that already fired stops nothing new (as a listener added to it would never be called).
+  const run = runSignal && !runSignal.aborted ? runStopOf(runSignal) : undefined;
+  if (run) {
+    run.live.add(stop);
+    stops.push(run.stopped);
   }
   if (timeoutMs !== undefined) {
     stops.push(
@@ -60,7 +54,7 @@ export async function invokeTool(
           stop.abort(new ToolTimeout(timeoutMs));
           reject(new ToolTimeout(timeoutMs));
         }, timeoutMs);
-        cleanup.push(() => clearTimeout(timer));
+        clearTimer = () => clearTimeout(timer);
       }),
     );
   }
@@ -75,10 +69,44 @@ export async function invokeTool(
         },
       },
     });
-    return await Promise.race([running, ...stops]);
+    return await (stops.length > 0 ? Promise.race([running, ...stops]) : running);
   } finally {
-    for (const undo of cleanup) undo();
+    run?.live.delete(stop);
+    clearTimer?.();
   }
+}
+
+/** A run signal's one listener: it stops the calls running when it fires, and rejects `stopped`. */
+interface RunStop {
+  readonly stopped: Promise<never>;
+  readonly live: Set<CallStop>;
+}
+
+const runStops = new WeakMap<AbortSignal, RunStop>();
+
+/**
+ * The run signal's stop, made at its first call: one listener and one promise per run, not per call (a
+ * listener added and removed and a promise for every call were a few per cent of a step, issue 46).
+ */
+function runStopOf(signal: AbortSignal): RunStop {
+  let run = runStops.get(signal);
+  if (!run) {
+    const live = new Set<CallStop>();
+    const stopped = new Promise<never>((_, reject) => {
+      signal.addEventListener(
+        "abort",
+        () => {
+          for (const stop of live) stop.abort(signal.reason);
+          reject(signal.reason);
+        },
+        { once: true },
+      );
+    });
+    stopped.catch(() => {}); // a run that stops with no call running has no one to hear it
+    run = { stopped, live };
+    runStops.set(signal, run);
+  }
+  return run;
 }
 
 /**

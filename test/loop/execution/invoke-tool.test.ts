@@ -55,6 +55,27 @@ describe("invokeTool", () => {
     expect(context!.signal.reason).toBe(reason);
   });
 
+  it("cancelling a run stops every call running on it and aborts each call's signal; a finished call's stays", async () => {
+    const controller = new AbortController();
+    const signals: AbortSignal[] = [];
+    const hang = defineTool({
+      name: "hang",
+      description: "hang",
+      execute: (_input, { signal }) => (signals.push(signal), new Promise(() => {})),
+    });
+    const quick = defineTool({
+      name: "quick",
+      description: "quick",
+      execute: (_input, { signal }) => signals.push(signal),
+    });
+    const options = { middleware: [], signal: controller.signal };
+    await invokeTool(quick, {}, "0", options);
+    const running = [invokeTool(hang, {}, "1", options), invokeTool(hang, {}, "2", options)];
+    controller.abort(new Error("stop"));
+    for (const call of running) await expect(call).rejects.toThrow("stop");
+    expect(signals.map((s) => s.aborted)).toEqual([false, true, true]);
+  });
+
   it("gives every call its own signal, read through middleware as the tool reads it", async () => {
     const seen: AbortSignal[] = [];
     const tool = defineTool({
