@@ -157,7 +157,10 @@ export class AiSdkAdapter implements ModelAdapter {
     const result = await untilAborted(step({ ...request, signal }, delivered), signal);
     const warnings = [this.unreported, delivered.warning].filter((w): w is string => w !== undefined);
     this.unreported = undefined;
-    return { ...result, modelId: modelIdOf(this.model), ...(warnings.length > 0 ? { warnings } : {}) };
+    // `modelId` before the spread: see `directCall` (a key added after a spread copy is slow on Node 20).
+    const stamped: ModelStepResult = { modelId: modelIdOf(this.model), ...result };
+    if (warnings.length > 0) return { ...stamped, warnings };
+    return stamped;
   }
 
   /**
@@ -223,12 +226,15 @@ export class AiSdkAdapter implements ModelAdapter {
       // The model is called as it is, not through the wrappers a step through the SDK gets (two
       // `wrapLanguageModel` layers a step, issue 46): the prompt is completed here, once per attempt as
       // their middleware did, and the deep-arguments guard is applied to the result by the caller.
+      // The step's own keys first: on Node 20, keys added after a spread copy cost microseconds each
+      // (V8 finds no map transition for them), a quarter of a direct step here. The learned options
+      // never hold these keys, so the order changes nothing else.
       options: () => ({
-        ...learned,
         prompt: slice.complete(prompt, learned),
         tools,
         toolChoice: tools ? { type: "auto" } : undefined,
         abortSignal: request.signal,
+        ...learned,
       }),
       retry: (call) => internals.retry(this.settings.maxRetries, request.signal, call),
     };

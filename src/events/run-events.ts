@@ -62,7 +62,9 @@ export class RunEvents {
       countEvent(this.counters, init as ToolLoopEvent);
       return;
     }
-    const event = { ...init, runId: this.runId } as ToolLoopEvent;
+    // Not `{ ...init, runId }`: on Node 20 a key added after a spread copy costs microseconds (V8 finds no
+    // map transition for it); assign keeps the same keys in the same order.
+    const event = Object.assign({}, init, { runId: this.runId }) as ToolLoopEvent;
     countEvent(this.counters, event);
     this.ledger?.record(event);
     for (const observer of this.observers) {
