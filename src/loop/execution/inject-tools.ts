@@ -7,6 +7,8 @@ import type {
   ToolInjectionStrategy,
 } from "../../strategies/tool-injection-strategy.js";
 import { estimateDefinitionTokens } from "../../tools/definition-tokens.js";
+import type { ProviderIdentity } from "../../tools/provider-identity.js";
+import { sourceNameOf } from "../../schema/schema-store.js";
 import type { AnyTool } from "../../tools/tool.js";
 import { entityCount } from "../../tools/tool-budget.js";
 import type { ToolAddOutcome, ToolRegistry } from "../../tools/tool-registry.js";
@@ -16,6 +18,7 @@ import { untilAborted } from "../until-aborted.js";
 /** A successful call as the strategies see it. */
 export interface InjectionTrigger {
   readonly toolName: string;
+  readonly toolCallId: string;
   readonly input: unknown;
   readonly resultText: string;
   readonly value: unknown;
@@ -58,17 +61,19 @@ export class ToolInjector {
             type: "ToolsRemoved",
             toolNames: removed.map((t) => t.name),
             reason: "strategy",
+            toolCallId: trigger.toolCallId,
           });
       }
       if (delta.add && delta.add.length > 0) {
         const outcome = this.registry.add(delta.add);
-        this.report(outcome, trigger.toolName);
+        this.report(outcome, trigger.toolName, trigger.toolCallId);
         const unbound = delta.unbound ?? 0;
         if (outcome.skipped.length > 0 || unbound > 0)
           notices.push(skippedNotice(delta.add, outcome.skipped, unbound));
         if (outcome.evicted.length > 0) notices.push(evictionNotice(outcome.evicted));
       }
-      if (delta.discovered && delta.discovered.length > 0) this.reportHandles(delta.discovered);
+      if (delta.discovered && delta.discovered.length > 0)
+        this.reportHandles(delta.discovered, trigger.toolCallId);
     }
     return { notices };
   }
@@ -110,11 +115,13 @@ export class ToolInjector {
   }
 
   /** Providers reached through handles: one `ToolProviderDiscovered` each, with the handle. */
-  private reportHandles(discovered: readonly DiscoveredProvider[]): void {
+  private reportHandles(discovered: readonly DiscoveredProvider[], toolCallId: string): void {
     this.events.discovered(discovered, (provider) => ({
       type: "ToolProviderDiscovered",
       providerClass: provider.instance.constructor,
       instanceId: provider.instanceId,
+      identity: provider.identity ?? identityOf(provider.instance.constructor, provider.instanceId),
+      toolCallId,
       exposedTools: provider.tools,
       replacedEarlierInstance: provider.replaced,
       renamedTools: [],
@@ -125,7 +132,7 @@ export class ToolInjector {
     }));
   }
 
-  private report(outcome: ToolAddOutcome, triggeredBy: string): void {
+  private report(outcome: ToolAddOutcome, triggeredBy: string, toolCallId?: string): void {
     const fresh = [...outcome.added, ...outcome.replaced.map((r) => r.next)];
     if (fresh.length === 0) return;
     for (const tool of fresh) this.injected.push(tool);
@@ -144,6 +151,8 @@ export class ToolInjector {
         type: "ToolProviderDiscovered",
         providerClass: origin.providerClass,
         instanceId: origin.instanceId!,
+        identity: origin.identity ?? identityOf(origin.providerClass, origin.instanceId!),
+        ...(toolCallId === undefined ? {} : { toolCallId }),
         exposedTools: tools.map((t) => t.name),
         replacedEarlierInstance: tools.some((t) => replacedNames.has(t.name)),
         renamedTools: tools.flatMap((t) => renamed.get(t.name) ?? []),
@@ -151,12 +160,14 @@ export class ToolInjector {
         delivery: tools[0]!.delivery ?? "inline",
       };
     });
-    this.events.emit({ type: "ToolsInjected", toolNames: fresh.map((t) => t.name), triggeredBy });
+    const cause = toolCallId === undefined ? {} : { toolCallId };
+    this.events.emit({ type: "ToolsInjected", toolNames: fresh.map((t) => t.name), triggeredBy, ...cause });
     if (outcome.evicted.length > 0) {
       this.events.emit({
         type: "ToolsRemoved",
         toolNames: outcome.evicted.map((t) => t.name),
         reason: "budget",
+        ...cause,
       });
     }
   }
@@ -188,6 +199,11 @@ function counted(tools: readonly AnyTool[], unbound: number): string {
   if (tools.every((t) => t.origin?.instanceId !== undefined))
     return `${count} ${count === 1 ? "entity" : "entities"}`;
   return `${count} ${count === 1 ? "item" : "items"}`;
+}
+
+/** The identity of a provider whose tool origin predates identities (a hand-made origin): its id as text. */
+function identityOf(providerClass: Function, instanceId: string): ProviderIdentity {
+  return { providerClass: sourceNameOf(providerClass), id: instanceId, idType: "string" };
 }
 
 function evictionNotice(evicted: readonly AnyTool[]): string {
