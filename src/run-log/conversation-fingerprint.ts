@@ -1,0 +1,24 @@
+// How the run log puts a conversation's turns together without an id the caller must invent: a run that
+// ends writes a fingerprint of its conversation (the history its snapshot holds), and a run that goes on
+// from a snapshot (`resume`, `continueFrom`) writes the fingerprint of that snapshot's history. Equal
+// fingerprints link the two, across processes too: the canonical JSON form (keys sorted) does not depend on
+// how the snapshot was stored (a database may reorder an object's keys).
+import { createHash } from "node:crypto";
+import { canonicalJson } from "../loop/snapshot-codec.js";
+
+/** The fingerprint of a conversation's history: `sha256:` and 22 characters of base64url. */
+export function conversationFingerprint(history: readonly unknown[]): string {
+  const digest = createHash("sha256").update(canonicalJson(history)).digest("base64url");
+  return `sha256:${digest.slice(0, 22)}`;
+}
+
+/** The fingerprint of a snapshot's history; undefined for what is not a snapshot (it fails the run anyway). */
+export function snapshotFingerprint(snapshot: unknown): string | undefined {
+  const history = (snapshot as { history?: unknown } | undefined)?.history;
+  if (!Array.isArray(history)) return undefined;
+  try {
+    return conversationFingerprint(history);
+  } catch {
+    return undefined;
+  }
+}
