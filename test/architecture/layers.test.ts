@@ -15,8 +15,9 @@ const LAYERS: readonly (readonly string[])[] = [
   ["src/events"],
   ["src/strategies"],
   ["src/loop"],
-  // Telemetry is an observer of events (with @opentelemetry/api, loaded lazily); the runner attaches it.
-  ["src/adapters", "src/disclosure", "src/telemetry"],
+  // Telemetry and the run log are observers of events (telemetry with @opentelemetry/api, loaded
+  // lazily); the runner attaches them.
+  ["src/adapters", "src/disclosure", "src/telemetry", "src/run-log"],
   ["src/runner"],
   ["src/testing", "src/codex", "src/mcp", "src/claude", "src/postgres", "src/building-blocks"],
   ["src/index.ts"],
