@@ -51,7 +51,11 @@ export function summarizeRun(file: string, read: RunLogRead): RunSummary {
     ...(header ? { kind: header.kind, startedAt: header.startedAt } : {}),
     status: end?.status ?? "open",
     ...(end
-      ? { totalIterations: end.totalIterations, usage: end.usage, ...(end.cost ? { cost: end.cost.total } : {}) }
+      ? {
+          totalIterations: end.totalIterations,
+          usage: end.usage,
+          ...(end.cost ? { cost: end.cost.total } : {}),
+        }
       : {}),
     ...(header?.continues === undefined ? {} : { continues: header.continues }),
     ...(end?.conversation === undefined ? {} : { conversation: end.conversation }),

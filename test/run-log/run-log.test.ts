@@ -121,11 +121,11 @@ describe("a discovery conversation with pricing, a picture and an approval", () 
       approved: true,
     });
     const chart = paused!.read.records.find((r) => r.type === "call" && r.tool === "spendChart");
-    const media = (chart as { media: { file: string; mediaType: string }[] }).media;
+    const media = (chart as CallRecord).media!;
     expect(media).toEqual([
       { type: "image", mediaType: "image/png", file: expect.stringMatching(/\.media\/1\.png$/) },
     ]);
-    expect(readFileSync(path.join(dir, media[0]!.file))).toEqual(spendChartPng());
+    expect(readFileSync(path.join(dir, media[0]!.file!))).toEqual(spendChartPng());
     const end = paused!.read.records.find((r) => r.type === "end") as Extract<RunLogRecord, { type: "end" }>;
     expect(end.status).toBe("awaiting-approval");
     expect(end.cost?.perProvider).toEqual([
