@@ -14,6 +14,7 @@ import {
   readRunLog,
   RunLogError,
   runView,
+  type CallRecord,
   type RunLogRecord,
   type ToolLoopEvent,
 } from "entity-tools";
