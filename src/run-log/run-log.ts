@@ -15,6 +15,12 @@ import { RunLogRecorder } from "./run-log-recorder.js";
 import { makePrivateDir, openPrivateFile } from "./private-files.js";
 
 /**
+ * Folders found writable in this process: an MCP server made per HTTP request checks its folder once, not
+ * at every request (a folder that stops being writable later is a `RunLogWarning` at the run's first write).
+ */
+const checked = new Set<string>();
+
+/**
  * The run log's settings with `dir` made absolute, after checking that the folder can be written (it is
  * created for its owner only when missing).
  *
@@ -30,6 +36,7 @@ export function runLogTarget(dir: string, options: RunLogOptions = {}): RunLogTa
     );
   if (typeof dir !== "string" || dir.length === 0) throw new RunLogError(String(dir), "no folder was given");
   const resolved = path.resolve(dir);
+  if (checked.has(resolved)) return { dir: resolved, recordContent, maxFileBytes };
   try {
     makePrivateDir(resolved);
     if (!statSync(resolved).isDirectory()) throw new RunLogError(resolved, "it is not a folder");
@@ -42,6 +49,7 @@ export function runLogTarget(dir: string, options: RunLogOptions = {}): RunLogTa
     if (RunLogError.isInstance(error)) throw error;
     throw new RunLogError(resolved, error instanceof Error ? error.message : String(error), error);
   }
+  checked.add(resolved);
   return { dir: resolved, recordContent, maxFileBytes };
 }
 
