@@ -161,6 +161,7 @@ export type {
   ApprovalDecidedRecord,
   NoteRecord,
   CutRecord,
+  CostsRecord,
   EndRecord,
 } from "./run-log/run-log-format.js";
 export { readRunLog } from "./run-log/read-run-log.js";

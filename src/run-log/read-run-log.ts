@@ -38,6 +38,7 @@ const NUMBERED: Readonly<Record<string, "step" | "ms">> = {
   "approval-decided": "step",
   note: "step",
   cut: "step",
+  costs: "step",
   end: "ms",
 };
 

@@ -5,7 +5,7 @@
 // Invariants the writer keeps: the header is line 1; every record after it names the step it belongs to
 // (0: before the run's first model call, as a resumed run's decided calls are); a step's tool set is written
 // whole at step 1 and every `TOOL_SET_CHECKPOINT` steps, and as a change against the step before otherwise.
-import type { RunCost } from "../events/run-cost.js";
+import type { ProviderCost } from "../events/run-cost.js";
 import type { TokenUsage } from "../events/token-usage.js";
 import type { ProviderIdentity, ProviderToolIdentity } from "../tools/provider-identity.js";
 
@@ -198,6 +198,13 @@ export interface CutRecord {
   readonly note: string;
 }
 
+/** With pricing, just before the end: what each discovered provider added to the run's cost. */
+export interface CostsRecord {
+  readonly type: "costs";
+  readonly step: number;
+  readonly perProvider: readonly ProviderCost[];
+}
+
 /** The run ended. */
 export interface EndRecord {
   readonly type: "end";
@@ -208,8 +215,8 @@ export interface EndRecord {
   /** Tokens of this run (a resumed run's earlier part not included). */
   readonly usage: TokenUsage;
   readonly error?: { readonly name: string; readonly message?: string };
-  /** With pricing: the whole cost, per step and per discovered provider. */
-  readonly cost?: RunCost;
+  /** With pricing: what the run cost, USD (each step's is on its response; each provider's on `costs`). */
+  readonly cost?: number;
   /** The fingerprint of the conversation as the run left it (a later turn's `continues`). */
   readonly conversation?: string;
 }
@@ -229,4 +236,5 @@ export type RunLogRecord =
   | ApprovalDecidedRecord
   | NoteRecord
   | CutRecord
+  | CostsRecord
   | EndRecord;

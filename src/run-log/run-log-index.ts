@@ -54,7 +54,7 @@ export function summarizeRun(file: string, read: RunLogRead): RunSummary {
       ? {
           totalIterations: end.totalIterations,
           usage: end.usage,
-          ...(end.cost ? { cost: end.cost.total } : {}),
+          ...(end.cost === undefined ? {} : { cost: end.cost }),
         }
       : {}),
     ...(header?.continues === undefined ? {} : { continues: header.continues }),

@@ -191,6 +191,7 @@ export class RunLogRecorder {
         this.note("output-rejected", this.content ? event.problems.join("; ") : undefined);
         break;
       case "RunFinished":
+        if (event.cost) this.add({ type: "costs", step: this.step, perProvider: event.cost.perProvider });
         this.end = {
           type: "end",
           ms: this.ms(),
@@ -200,7 +201,7 @@ export class RunLogRecorder {
           ...(event.error
             ? { error: { name: event.error.name, ...(this.content ? { message: event.error.message } : {}) } }
             : {}),
-          ...(event.cost ? { cost: event.cost } : {}),
+          ...(event.cost ? { cost: event.cost.total } : {}),
         };
         this.file.flush();
         break;
