@@ -2,11 +2,11 @@
 // every step before the one it died in; a size limit that ends the file with a note instead of filling a
 // disk; media written as files beside it. A write that fails (a full disk) is reported once and ends the
 // writing, never the run.
-import { closeSync, openSync, writeSync } from "node:fs";
+import { closeSync, openSync } from "node:fs";
 import path from "node:path";
 import type { ToolMediaPart } from "../tools/tool-content.js";
 import type { MediaRecord, RunLogRecord } from "./run-log-format.js";
-import { makePrivateDir, openPrivateFile } from "./private-files.js";
+import { makePrivateDir, openPrivateFile, writeAll } from "./private-files.js";
 
 /** How a {@link RunLogFile} writes. */
 export interface RunLogFileOptions {
@@ -70,9 +70,7 @@ export class RunLogFile {
         this.fd = this.created ? openSync(this.path, "a") : openPrivateFile(this.path, "wx");
         this.created = true;
       }
-      const data = Buffer.from(text);
-      for (let written = 0; written < data.length;)
-        written += writeSync(this.fd, data, written, data.length - written);
+      writeAll(this.fd, text);
       if (!this.options.keepOpen) this.close();
     } catch (error) {
       this.broken = true;
@@ -108,8 +106,7 @@ export class RunLogFile {
       makePrivateDir(path.join(this.options.dir, folder));
       const fd = openPrivateFile(path.join(this.options.dir, file));
       try {
-        for (let written = 0; written < bytes.length;)
-          written += writeSync(fd, bytes, written, bytes.length - written);
+        writeAll(fd, bytes);
       } finally {
         closeSync(fd);
       }

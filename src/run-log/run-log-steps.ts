@@ -5,6 +5,7 @@
 import type { ProviderIdentity } from "../tools/provider-identity.js";
 import type {
   CallRecord,
+  CostsRecord,
   DiscoveredRecord,
   EndRecord,
   ResponseRecord,
@@ -55,6 +56,8 @@ export interface RunView {
   readonly header?: RunHeaderRecord;
   readonly steps: readonly StepView[];
   readonly end?: EndRecord;
+  /** With pricing: what each discovered provider added to the cost. */
+  readonly costs?: CostsRecord;
   /** True when the file reached its size limit. */
   readonly cut: boolean;
   readonly problems: readonly RunLogProblem[];
@@ -85,6 +88,7 @@ export function runView(read: RunLogRead): RunView {
   let current: Set<string> | undefined;
   let lastStep = 0;
   let end: EndRecord | undefined;
+  let costs: CostsRecord | undefined;
   let cut = false;
   let at = steps[0]!;
   for (const record of read.records) {
@@ -140,6 +144,9 @@ export function runView(read: RunLogRead): RunView {
       case "end":
         end = record;
         break;
+      case "costs":
+        costs = record;
+        break;
       case "cut":
         cut = true;
         at.other.push(record);
@@ -157,6 +164,7 @@ export function runView(read: RunLogRead): RunView {
     ...(read.header ? { header: read.header } : {}),
     steps: shown,
     ...(end ? { end } : {}),
+    ...(costs ? { costs } : {}),
     cut,
     problems: read.problems,
     toolsAt: (step) => toolsAt(stepRecords, step),

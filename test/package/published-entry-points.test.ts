@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -247,8 +247,12 @@ describe("the built package, imported by its own name (npm test builds first)", 
     });
   });
 
-  it("ships the schema CLI as the entity-tools bin", async () => {
-    const { stdout } = await run(process.execPath, ["dist/src/schema/cli.js", "--help"]);
-    expect(stdout).toContain("Usage: entity-tools schemas --project tsconfig.json");
+  it("ships the schema CLI and the run viewer as the entity-tools bin", async () => {
+    const bin = (JSON.parse(readFileSync("package.json", "utf8")) as { bin: Record<string, string> }).bin;
+    expect(bin).toEqual({ "entity-tools": "./dist/src/cli.js" });
+    const schemas = await run(process.execPath, ["dist/src/cli.js", "schemas", "--help"]);
+    expect(schemas.stdout).toContain("Usage: entity-tools schemas --project tsconfig.json");
+    const view = await run(process.execPath, ["dist/src/cli.js", "view", "--help"]);
+    expect(view.stdout).toContain("Usage: entity-tools view <dir-or-file> [--html out.html]");
   });
 });
