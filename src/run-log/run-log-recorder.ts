@@ -39,6 +39,11 @@ export class RunLogRecorder {
     this.content = options.header.recordContent;
   }
 
+  /** The run's file. */
+  get path(): string {
+    return this.file.path;
+  }
+
   /** The observer: one event in, its record out (written at the next step, or at the end). */
   readonly observe = (event: ToolLoopEvent): void => {
     if (!this.begun) {

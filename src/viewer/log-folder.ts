@@ -71,7 +71,10 @@ export class LogFolder {
       .join("|");
   }
 
-  /** What a file holds from byte `from` to its last newline (whole lines only), and where the next read starts. */
+  /**
+   * What a file holds from byte `from` to its end, and where the next read starts: after its last newline,
+   * so a line still being written (or cut short by a crash) is read again, whole, next time.
+   */
   read(name: string, from = 0): { text: string; next: number } | undefined {
     const file = this.runFile(name);
     if (!file) return undefined;
@@ -82,7 +85,7 @@ export class LogFolder {
       const buffer = Buffer.alloc(size - start);
       const read = readSync(fd, buffer, 0, buffer.length, start);
       const whole = buffer.lastIndexOf(0x0a, read - 1) + 1;
-      return { text: buffer.toString("utf8", 0, whole), next: start + whole };
+      return { text: buffer.toString("utf8", 0, read), next: start + whole };
     } finally {
       closeSync(fd);
     }

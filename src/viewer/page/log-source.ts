@@ -17,7 +17,7 @@ export interface LogSource {
   readonly label: string;
   readonly live: boolean;
   list(): Promise<LogEntry[]>;
-  /** A file's text from byte `from` (whole lines), and where the next read starts. */
+  /** A file's text from byte `from` to its end, and where the next read starts (after its last newline). */
   read(name: string, from: number): Promise<{ text: string; next: number }>;
   /** Where the page finds a media file (`<run>.media/1.png`); undefined when it is not there. */
   mediaUrl(file: string): string | undefined;
@@ -52,9 +52,10 @@ export function inlineSource(): LogSource | undefined {
           };
         }),
       ),
-    read: (name) => {
-      const text = files.get(name) ?? "";
-      return Promise.resolve({ text, next: text.length });
+    // The whole text at the first read; an exported page never changes, so there is nothing after it.
+    read: (name, from) => {
+      const text = from === 0 ? (files.get(name) ?? "") : "";
+      return Promise.resolve({ text, next: from + text.length });
     },
     mediaUrl: (file) => data.media[file],
     watch: () => undefined,

@@ -19,10 +19,31 @@ let entries: LogEntry[] = [];
 let groups: ConversationGroup[] = [];
 let order: string[] = [];
 let turns = new Map<string, number>();
-let open: { name: string; text: string; next: number; size: number; panel: RunPanelState } | undefined;
+let open:
+  | { name: string; text: string; partial: string; next: number; size: number; panel: RunPanelState }
+  | undefined;
 let painted = false;
 
-async function refresh(): Promise<void> {
+let refreshing: Promise<void> | undefined;
+let again = false;
+
+/** Reads the list again (and what the open run gained); one at a time, the last change never missed. */
+function refresh(): Promise<void> {
+  if (refreshing) {
+    again = true;
+    return refreshing;
+  }
+  refreshing = reread().finally(() => {
+    refreshing = undefined;
+    if (again) {
+      again = false;
+      void refresh();
+    }
+  });
+  return refreshing;
+}
+
+async function reread(): Promise<void> {
   entries = await source.list();
   const summaries = entries.map(({ name, head, tail }) =>
     summarizeRun(name, readRunLog(tail && tail !== head ? `${head}\n${tail}\n` : `${head}\n`)),
@@ -49,21 +70,37 @@ function drawList(): void {
 
 async function select(name: string | undefined): Promise<void> {
   if (name === undefined) return;
-  open = { name, text: "", next: 0, size: 0, panel: { page: 0, open: new Set() } };
+  open = { name, text: "", partial: "", next: 0, size: 0, panel: { page: 0, open: new Set() } };
   history.replaceState(null, "", `#${encodeURIComponent(name)}`);
   drawList();
   await load(entries.find((e) => e.name === name)?.size ?? 0);
 }
 
-/** Reads what the open run's file gained since the last read, and draws the run again. */
-async function load(size: number): Promise<void> {
+/**
+ * Reads what the open run's file gained since the last read, and draws the run again. A last line without
+ * its newline (being written, or cut short by a crash) is read with the rest, and read again next time.
+ */
+function load(size: number): Promise<void> {
+  // One read at a time: two reads from the same offset would add the same lines twice.
+  loading = loading
+    .then(() => loadNow(size))
+    .catch((error: unknown) => {
+      runBox.replaceChildren(h("p", { className: "error" }, `Could not read the run: ${String(error)}`));
+    });
+  return loading;
+}
+let loading = Promise.resolve();
+
+async function loadNow(size: number): Promise<void> {
   const run = open!;
   const read = await source.read(run.name, run.next);
   if (open !== run) return; // another run was opened meanwhile
-  run.text += read.text;
+  const cut = read.text.lastIndexOf("\n") + 1;
+  run.text += read.text.slice(0, cut);
+  run.partial = read.text.slice(cut);
   run.next = read.next;
   run.size = size;
-  const view = runView(readRunLog(run.text));
+  const view = runView(readRunLog(run.text + run.partial));
   runBox.replaceChildren(
     runPanel(run.name, view, turns.get(run.name), run.panel, (file) => source.mediaUrl(file)),
   );
@@ -79,6 +116,10 @@ listenToKeys((delta) => {
   const at = open ? order.indexOf(open.name) : -1;
   const next = order[Math.max(0, Math.min(order.length - 1, at + delta))];
   if (next !== undefined && next !== open?.name) void select(next);
+});
+window.addEventListener("hashchange", () => {
+  const wanted = decodeURIComponent(location.hash.slice(1));
+  if (wanted !== open?.name && order.includes(wanted)) void select(wanted);
 });
 if (source.live) {
   document.getElementById("live")!.hidden = false;
