@@ -55,7 +55,7 @@ function checkSignature(value: unknown, keys: KeyRing): void {
 }
 
 /** The JSON form of `value` with every object's keys sorted: the same text for the same content. */
-export function canonicalJson(value: unknown): string {
+function canonicalJson(value: unknown): string {
   return JSON.stringify(sorted(JSON.parse(JSON.stringify(value)) as unknown));
 }
 

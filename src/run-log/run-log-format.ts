@@ -72,8 +72,8 @@ export interface ResponseRecord {
   /** USD, with pricing (`withPricing`). */
   readonly cost?: number;
   readonly text?: string;
-  /** The calls the model asked for, in order (`input` with content only). */
-  readonly calls: readonly { readonly tool: string; readonly input?: unknown }[];
+  /** The tools the model asked to call, in order (each call's `call` record holds its input). */
+  readonly calls: readonly { readonly tool: string }[];
 }
 
 /** A media part of a call's result, written as a file beside the log. */

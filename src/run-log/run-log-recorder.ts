@@ -71,9 +71,8 @@ export class RunLogRecorder {
           usage,
           ...(pricing ? { cost: costOf(usage, pricesFor(pricing, modelId)) } : {}),
           ...(this.content ? { text } : {}),
-          calls: event.toolCalls.map((c) =>
-            this.content ? { tool: c.toolName, input: c.input } : { tool: c.toolName },
-          ),
+          // By name: each call's own record (or its approval's) holds its input, written once.
+          calls: event.toolCalls.map((c) => ({ tool: c.toolName })),
         });
         break;
       }
