@@ -34,17 +34,6 @@ beforeAll(async () => {
   files = readdirSync(dir)
     .filter((f) => f.endsWith(".jsonl"))
     .sort();
-  // A crash's file: a corrupt line in the middle, the last line cut short, a picture that is not there.
-  const lines = readFileSync(path.join(dir, files[0]!), "utf8").trimEnd().split("\n");
-  const damaged = lines.map((l) =>
-    l.replace(/"file":"[^"]+"/, '"file":"2026-01-01T00-00-00-000Z-damage.media/1.png"'),
-  );
-  damaged.splice(3, 0, '{"type":"step",,"oops"');
-  writeFileSync(
-    path.join(dir, DAMAGED),
-    `${damaged.slice(0, -1).join("\n")}\n${damaged.at(-1)!.slice(0, 30)}`,
-  );
-  writeFileSync(path.join(dir, NEWER_FORMAT), `${lines[0]!.replace('"version":1', '"version":2')}\n`);
   longRun = writeLongRun(dir);
   viewer = await startViewServer(dir, { port: 0 });
   browser = await chromium.launch({
@@ -197,6 +186,17 @@ describe.skipIf(!present)("the run viewer in headless Chromium", () => {
   });
 
   it("damaged files: shows what it could read and names each skipped line or file; never crashes", async () => {
+    // A crash's file: a corrupt line in the middle, the last line cut short, a picture that is not there.
+    const lines = readFileSync(path.join(dir, files[0]!), "utf8").trimEnd().split("\n");
+    const damaged = lines.map((l) =>
+      l.replace(/"file":"[^"]+"/, '"file":"2026-01-01T00-00-00-000Z-damage.media/1.png"'),
+    );
+    damaged.splice(3, 0, '{"type":"step",,"oops"');
+    writeFileSync(
+      path.join(dir, DAMAGED),
+      `${damaged.slice(0, -1).join("\n")}\n${damaged.at(-1)!.slice(0, 30)}`,
+    );
+    writeFileSync(path.join(dir, NEWER_FORMAT), `${lines[0]!.replace('"version":1', '"version":2')}\n`);
     const { page, errors } = await openPage(viewer.url);
     expect(await page.textContent(`.run-item[data-file="${NEWER_FORMAT}"]`)).toContain(
       "the file is run log format version 2; this viewer reads version 1: skipped",
