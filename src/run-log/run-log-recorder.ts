@@ -1,6 +1,7 @@
 // The run log's observer: turns a run's events into the records of its file (run-log-format.ts), as
 // telemetry turns them into spans. Every record names the step it happened in; without `recordContent`
 // no input, result, text, prompt or reason is written.
+import { byPassedHandle } from "../events/passed-handle.js";
 import { costOf, pricesFor, type Pricing } from "../events/pricing.js";
 import type { ToolLoopEvent } from "../events/tool-loop-event.js";
 import type { ProviderIdentity } from "../tools/provider-identity.js";
@@ -79,7 +80,7 @@ export class RunLogRecorder {
       case "ToolInvoked":
       case "ToolFailed": {
         const ok = event.type === "ToolInvoked";
-        const provider = this.handleOf(event.input);
+        const provider = byPassedHandle(event.input, this.handles);
         const media = ok ? (event.parts ?? []).filter(isMediaPart) : [];
         this.add({
           type: "call",
@@ -252,16 +253,6 @@ export class RunLogRecorder {
       ...(added.length > 0 ? { added } : {}),
       ...(removed.length > 0 ? { removed } : {}),
     };
-  }
-
-  /** In handles mode: the provider whose handle a call's input passes (a signed handle equals no other text). */
-  private handleOf(input: unknown): ProviderIdentity | undefined {
-    if (this.handles.size === 0 || typeof input !== "object" || input === null) return undefined;
-    for (const value of Object.values(input)) {
-      const identity = typeof value === "string" ? this.handles.get(value) : undefined;
-      if (identity) return identity;
-    }
-    return undefined;
   }
 }
 

@@ -6,6 +6,9 @@ import { deflateSync } from "node:zlib";
 import { defineTool, toolContent, toolImage, type RunLogOptions, type ToolLoopEvent } from "entity-tools";
 import { FakePromptRunner } from "entity-tools/testing";
 import { CustomerSearchTools } from "../../examples/domain/customer-search-tools.js";
+import { issuedCredit as issued, issueStoreCredit } from "../../examples/web-chat/chat-agent.js";
+
+export { issued };
 
 /** List prices (USD per million tokens) the runs are priced at. */
 export const PRICES = { input: 0.25, cachedInput: 0.025, output: 2 };
@@ -54,24 +57,6 @@ function crc32(data: Buffer): number {
   }
   return (crc ^ 0xffffffff) >>> 0;
 }
-
-/** Store credit issued by the runs, in order (the side effect the approval guards). */
-export const issued: string[] = [];
-
-const issueStoreCredit = defineTool<{ customerId: string; amount: number }>({
-  name: "issueStoreCredit",
-  description: "Issue store credit to a customer (a person approves it first)",
-  inputSchema: {
-    type: "object",
-    properties: { customerId: { type: "string" }, amount: { type: "number" } },
-    required: ["customerId", "amount"],
-  },
-  needsApproval: true,
-  execute: ({ customerId, amount }) => {
-    issued.push(`${customerId} ${amount}`);
-    return `Issued ${amount} USD of store credit to ${customerId}.`;
-  },
-});
 
 const spendChart = defineTool<{ customerId: string }>({
   name: "spendChart",
