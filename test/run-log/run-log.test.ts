@@ -17,6 +17,7 @@ import {
   type CallRecord,
   type CostsRecord,
   type RunLogRecord,
+  type ToolInjectionStrategy,
   type ToolLoopEvent,
 } from "entity-tools";
 import { FakePromptRunner } from "entity-tools/testing";
@@ -262,4 +263,28 @@ it("in handles mode each discovered provider's handle is logged, and a call name
   expect(records.find((r) => r.type === "call" && r.tool === "customer_getAverageSpend")).toMatchObject({
     provider: { providerClass: "Customer", id: "c123", idType: "string" },
   });
+});
+
+it("a restart is logged, and the tools the earlier attempt added leave with the reason restart", async () => {
+  const dir = scratch();
+  let restarted = false;
+  const restartOnce: ToolInjectionStrategy = {
+    evaluateToolResult: ({ lastToolCall }) => {
+      if (lastToolCall.toolName !== "findCustomers" || restarted) return {};
+      restarted = true;
+      return { restart: { reason: "a fresh start" } };
+    },
+  };
+  const { fake, runner } = customerRunner(dir);
+  fake
+    .callTool("searchCustomer", { name: "John Smith" })
+    .callTool("findCustomers", { text: "Smith" })
+    .respondWithText("done");
+  await runner.withInjectionStrategy(restartOnce).run("Find John");
+  const view = runView(runs(dir)[0]!.read);
+  expect(view.steps[1]!.other).toContainEqual({ type: "restart", step: 2, reason: "a fresh start" });
+  expect(view.steps[2]!.removed).toEqual([
+    { tool: "customer_c123_getAverageSpend", cause: { reason: "restart" } },
+    { tool: "customer_c123_recentOrders", cause: { reason: "restart" } },
+  ]);
 });

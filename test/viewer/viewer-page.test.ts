@@ -165,6 +165,13 @@ describe.skipIf(!present)("the run viewer in headless Chromium", () => {
     await page.focus('li[data-step="1"] .step-head');
     await page.keyboard.press("Enter");
     expect(await texts(page, ".discovered .pager-label")).toEqual(["1–100 of 10,000 providers"]);
+    // Handles mode: each provider's handle, and the entity a later call's handle names.
+    expect((await texts(page, ".discovered li"))[0]).toBe(
+      "Customer c0 · handle Customer:c0~mac · found by call-1",
+    );
+    expect(await texts(page, 'li[data-step="2"] .call')).toEqual([
+      expect.stringMatching(/^✓ customer_getAverageSpend → Customer c2 · \d+ ms$/),
+    ]);
     expect(await page.$$eval(".discovered li", (all) => all.length)).toBe(100);
     await page.keyboard.press("j");
     const focused = () =>
