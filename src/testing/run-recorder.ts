@@ -23,7 +23,11 @@ export interface RecordedStep {
   text: string;
 }
 
-/** Builds, from a runner's events, the steps of each run it serves. */
+/**
+ * Builds, from a runner's events, the steps of each run it serves: attach it with
+ * `runner.withObserver(recorder.observe)` (a `FakePromptRunner` has one built in). Its steps are what
+ * `scoreToolUse` reads best: the tools offered at every step.
+ */
 export class RunRecorder {
   private readonly runs = new Map<string, RecordedStep[]>();
   private latest: string | undefined;
