@@ -29,6 +29,7 @@ export type { ReplayProblem } from "./replay/cassette-errors.js";
 export { startOpenAiResponsesMock, RESPONSES_MOCK_USAGE } from "./openai-responses-mock.js";
 export type { OpenAiResponsesMock, ResponsesReply, ResponsesRequest } from "./openai-responses-mock.js";
 export { scoreToolUse } from "./scoring/score-tool-use.js";
+export type { ScoreToolUse } from "./scoring/score-tool-use.js";
 export type {
   ScoreToolUseOptions,
   ToolUseScore,

@@ -34,6 +34,7 @@ export interface OpenAiResponsesMock {
   readonly baseURL: string;
   /** Every `POST /v1/responses` so far, in order. */
   readonly requests: readonly ResponsesRequest[];
+  /** Stops the server. */
   close(): Promise<void>;
 }
 

@@ -23,6 +23,7 @@ export interface RecordedCall {
 
 /** A provider a step's calls discovered. */
 export interface RecordedDiscovery {
+  /** Which provider (class, id). */
   readonly provider: ProviderIdentity;
   /** In handles mode: its handle, as the model read it. */
   readonly handle?: string;
@@ -58,6 +59,7 @@ export class RunRecorder {
   private readonly runs = new Map<string, RunBindings>();
   private latest: string | undefined;
 
+  /** The observer to attach: `runner.withObserver(recorder.observe)`. */
   readonly observe = (event: ToolLoopEvent): void => {
     let run = this.runs.get(event.runId);
     if (!run) {

@@ -36,6 +36,7 @@ export class ReplayMismatchError extends EntityToolsError {
     readonly file: string,
     /** The model call (from 1) that could not be replayed. */
     readonly step: number,
+    /** Past the end of the recording, or a recorded call's tool not offered. */
     readonly problem: ReplayProblem,
     /** The recorded calls' tools this run does not offer at `step` (empty for `past-end`). */
     readonly missingTools: readonly string[],

@@ -15,7 +15,9 @@ export type CassetteJson = Readonly<Record<string, unknown>>;
 
 /** A recorded run's model calls, as plain JSON (see docs/testing.md, "Record and replay"). */
 export interface Cassette {
+  /** Always {@link CASSETTE_FORMAT}. */
   readonly format: typeof CASSETTE_FORMAT;
+  /** The format version ({@link CASSETTE_VERSION} when recorded by this package). */
   readonly version: number;
   /** The recorded model. A replay answers as it: deferred delivery takes the same form. */
   readonly model: CassetteModel;
@@ -27,6 +29,7 @@ export interface Cassette {
 export interface CassetteModel {
   /** The AI SDK provider id (`openai.responses`). */
   readonly provider: string;
+  /** The model's id at its provider (`gpt-5-mini`). */
   readonly modelId: string;
   /** The provider spec the model implemented (`v3` with ai 6, `v4` with ai 7). */
   readonly specificationVersion: string;
@@ -36,10 +39,12 @@ export interface CassetteModel {
 export interface CassetteStep {
   /** The call's number, from 1. */
   readonly step: number;
+  /** What the request offered (never its prompt, body or headers). */
   readonly request: {
     /** The tools the model could call: the request's tool list, and tools delivered deferred in its prompt. */
     readonly tools: readonly string[];
   };
+  /** What the model answered. */
   readonly response: CassetteResponse;
 }
 

@@ -46,6 +46,7 @@ export class ReplayLanguageModel implements LanguageModelV3 {
    * @throws CassetteError when `cassette` is not one this version of entity-tools replays.
    */
   constructor(
+    /** The cassette played. */
     readonly cassette: Cassette,
     options: ReplayOptions & { readonly file?: string } = {},
   ) {

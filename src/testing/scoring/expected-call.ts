@@ -6,9 +6,11 @@ import type { ToolUseCall, ToolUseRun, ToolUseStep } from "./tool-use-run.js";
 
 /** The provider (entity) an expected call must run on: its class's source name, its id, or both. */
 export interface ExpectedProvider {
+  /** The provider class's source name (`Customer`). */
   readonly providerClass?: string;
   /** Compared as text: `42` and `"42"` both match either (give `idType` to tell them apart). */
   readonly id?: string | number;
+  /** The id's type, to tell `42` from `"42"`. */
   readonly idType?: ProviderIdentity["idType"];
 }
 

@@ -17,16 +17,34 @@ import type {
 import { toolUseRunOf, type ToolUseSource } from "./tool-use-source.js";
 import type { ToolUseCall, ToolUseRun } from "./tool-use-run.js";
 
+/** {@link scoreToolUse}: a function, with `many` for a summary over runs. */
+export interface ScoreToolUse {
+  /**
+   * Scores a run's tool use against the calls expected of it: per expected call a verdict with its step,
+   * and a score from 0 to 1. Only entity-tools can tell "not offered" (the discovery or the budget never
+   * put the tool in front of the model) from "offered, not chosen" (it was there; the model picked
+   * otherwise), because it knows what each step offered. A pure function; see docs/testing.md, "Scoring
+   * tool use", for what each source knows.
+   */
+  (run: ToolUseSource, expected: readonly ExpectedToolCall[], options?: ScoreToolUseOptions): ToolUseScore;
+  /** Summarizes many runs (an eval over N prompts), scoring each against `expected` first. */
+  many(
+    runs: readonly ToolUseSource[],
+    expected: readonly ExpectedToolCall[],
+    options?: ScoreToolUseOptions,
+  ): ToolUseSummary;
+  /** Summarizes scores already made (each run with its own expected calls). */
+  many(scores: readonly ToolUseScore[]): ToolUseSummary;
+}
+
 /**
- * Scores a run's tool use against the calls expected of it: per expected call a verdict with its step,
- * and a score from 0 to 1. Only entity-tools can tell "not offered" (the discovery or the budget never
- * put the tool in front of the model) from "offered, not chosen" (it was there; the model picked
- * otherwise), because it knows what each step offered. A pure function; see docs/testing.md, "Scoring tool
- * use", for what each source knows.
- *
- * `scoreToolUse.many` summarizes many runs (an eval over N prompts).
+ * Scores a run's tool use: per expected call a verdict (called, out of order, on another entity, offered
+ * but not chosen, not offered) with its step, and a score from 0 to 1; `scoreToolUse.many` summarizes runs.
+ * See {@link ScoreToolUse}.
  */
-export function scoreToolUse(
+export const scoreToolUse: ScoreToolUse = Object.assign(score, { many });
+
+function score(
   run: ToolUseSource,
   expected: readonly ExpectedToolCall[],
   options: ScoreToolUseOptions = {},
@@ -60,14 +78,13 @@ export function scoreToolUse(
   };
 }
 
-/** Summarizes many runs: `many(runs, expected, options)` scores each first; `many(scores)` takes scores. */
-scoreToolUse.many = function many(
+function many(
   runs: readonly ToolUseSource[] | readonly ToolUseScore[],
   expected: readonly ExpectedToolCall[] = [],
   options: ScoreToolUseOptions = {},
 ): ToolUseSummary {
-  return summarize(runs.map((run) => (isScore(run) ? run : scoreToolUse(run, expected, options))));
-};
+  return summarize(runs.map((run) => (isScore(run) ? run : score(run, expected, options))));
+}
 
 /** Why an expected call was not made: out of order, on another entity, offered and not chosen, or not offered. */
 function missed(

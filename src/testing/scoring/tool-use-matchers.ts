@@ -11,7 +11,10 @@ import type { ScoreToolUseOptions, ToolUseScore } from "./tool-use-verdict.js";
 export class ToolUseExpectationError extends EntityToolsError {
   static override readonly errorName: string = "ToolUseExpectationError";
 
-  constructor(readonly score: ToolUseScore) {
+  constructor(
+    /** The score, with every verdict. */
+    readonly score: ToolUseScore,
+  ) {
     super(`The run did not use its tools as expected:\n${formatToolUseScore(score)}`);
   }
 }
@@ -34,12 +37,15 @@ export function expectToolUse(
 
 /** What a matcher receives as `this` from vitest or jest (only `isNot` is read). */
 export interface ToolUseMatcherContext {
+  /** True under `expect(…).not`. */
   readonly isNot?: boolean;
 }
 
 /** What a matcher returns to vitest or jest. */
 export interface ToolUseMatcherResult {
+  /** Whether the expectation holds. */
   readonly pass: boolean;
+  /** The failure message: every verdict, readably. */
   readonly message: () => string;
 }
 
@@ -81,7 +87,9 @@ export const toolUseMatchers = {
 
 /** The matchers' types, to merge into your test framework's assertion type (see {@link toolUseMatchers}). */
 export interface ToolUseMatchers<R = unknown> {
+  /** Every expected call was made. */
   toUseTools(expected: readonly ExpectedToolCall[], options?: ScoreToolUseOptions): R;
+  /** The tool-use score is at least `minimum` (0 to 1). */
   toScoreToolUseAtLeast(
     expected: readonly ExpectedToolCall[],
     minimum: number,

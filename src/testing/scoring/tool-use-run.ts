@@ -7,7 +7,9 @@ import type { ProviderIdentity } from "../../tools/provider-identity.js";
 export interface ToolUseCall {
   /** The step (model call, from 1) the call was made at. */
   readonly step: number;
+  /** The tool's name, as the model called it. */
   readonly toolName: string;
+  /** The call's input, as the model sent it. */
   readonly input: unknown;
   /** The provider (entity) it ran on: a per-instance tool's, or the one its handle named. */
   readonly provider?: ProviderIdentity;
@@ -21,6 +23,7 @@ export interface ToolUseStep {
   readonly step: number;
   /** The tools the model could call at this step; absent when the source does not know them. */
   readonly offered?: readonly string[];
+  /** The calls the model made at this step, in order. */
   readonly calls: readonly ToolUseCall[];
 }
 
@@ -36,6 +39,7 @@ export interface ToolBinding {
 
 /** A run, as `scoreToolUse` reads it. */
 export interface ToolUseRun {
+  /** The model steps, in order. */
   readonly steps: readonly ToolUseStep[];
   /** What each tool name runs on, where the source knows (tools of no provider are absent). */
   readonly tools?: Readonly<Record<string, ToolBinding>>;

@@ -35,9 +35,11 @@ export type ToolUseVerdictKind =
 
 /** The verdict on one expected call. */
 export interface ToolUseVerdict {
+  /** The expected call, as given. */
   readonly expected: ExpectedToolCall;
   /** The expected call's name in reports. */
   readonly label: string;
+  /** What became of it. */
   readonly verdict: ToolUseVerdictKind;
   /**
    * The step it is about: the call's (called, out of order, another entity), the first step it was offered
@@ -61,6 +63,7 @@ export interface ToolUseScore {
   readonly verdicts: readonly ToolUseVerdict[];
   /** The run's calls that matched no expected call. */
   readonly otherCalls: readonly ToolUseCall[];
+  /** The options it was scored with, defaults filled in. */
   readonly options: Required<ScoreToolUseOptions>;
 }
 
