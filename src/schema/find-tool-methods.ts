@@ -25,7 +25,10 @@ export interface SourceParameter {
 
 /** An `@LlmTool` method found in the sources. */
 export interface SourceToolMethod {
-  /** The class's name in the sources (a class expression's variable name when it has none). */
+  /**
+   * The class's key in the generated module: its name in the sources (a class expression's variable name
+   * when it has none), qualified when another exported class of the project has it too.
+   */
   readonly className: string;
   /** How to import the class, when it is exported. */
   readonly classImport?: ClassImport;
@@ -47,9 +50,10 @@ export function findToolMethods(
     const symbol = named.symbolNode && checker.getSymbolAtLocation(named.symbolNode);
     const methodName = memberName(member, sourceFile);
     const label = `${named.name}.${methodName}`;
+    const classImport = symbol ? classes.importOf(symbol) : undefined;
     return {
-      className: named.name,
-      classImport: symbol ? classes.importOf(symbol) : undefined,
+      className: classImport ? classes.add(named.name, classImport, sourceFile.fileName) : named.name,
+      classImport,
       methodName,
       explicitSchema,
       returns: returnedProviders(member, checker, classes),
@@ -226,7 +230,12 @@ export function findOutputClasses(
     const target = symbol && symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
     if (!target || !(target.flags & ts.SymbolFlags.Class)) return undefined;
     const classImport = classes.importOf(target);
-    if (classImport) classes.add(target.name, classImport, sourceFile.fileName);
+    if (classImport && classes.add(target.name, classImport, sourceFile.fileName) !== target.name) {
+      throw new SchemaSourceError(
+        `${sourceFile.fileName}: the output class ${target.name} shares its name with another class of the ` +
+          "project; output schemas are keyed by class name: rename one",
+      );
+    }
     return target.name;
   };
   const visit = (node: TS.Node): void => {

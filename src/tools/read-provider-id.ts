@@ -1,5 +1,5 @@
 import { getToolProviderOptions, type ResolvedToolProviderOptions } from "../../decorators/index.js";
-import { sourceNameOf } from "../schema/schema-store.js";
+import { declaredNameOf, sourceNameOf } from "../schema/schema-store.js";
 import { InvalidToolProviderError } from "./errors.js";
 import { identityOf, type ProviderIdentity } from "./provider-identity.js";
 
@@ -21,7 +21,7 @@ function withSourcePrefix(
   options: ResolvedToolProviderOptions | undefined,
 ): ResolvedToolProviderOptions | undefined {
   if (!options?.prefixIsDefault) return options;
-  return { ...options, prefix: sourceNameOf(options.decoratedClass).toLowerCase() };
+  return { ...options, prefix: declaredNameOf(options.decoratedClass).toLowerCase() };
 }
 
 /** Whether `value` is an instance of a `@ToolProvider` class (or a subclass of one). */
