@@ -176,4 +176,13 @@ describe("same-named classes no module registered, in handles mode", () => {
     expect(close!.checkInput!({ handle })).toContain("another @ToolProvider class is also named Customer");
     expect(ran).toEqual([]);
   });
+
+  it("resolveProvider answering with the other same-named class is refused; nothing runs", async () => {
+    const handle = codec.handleOf(new support("c9"));
+    const bindings = new HandleBindings(codec, () => new sales("c9"));
+    await expect(bindings.bind(handle, support)).rejects.toThrow(
+      "resolveProvider returned another class that is also named Customer",
+    );
+    expect(ran).toEqual([]);
+  });
 });
