@@ -1,6 +1,7 @@
 import type * as TS from "typescript";
 import ts from "./typescript.js";
 import type { InputType } from "./generated-schemas.js";
+import { findDecorator } from "./decorator-calls.js";
 import { SchemaSourceError } from "./schema-source-error.js";
 import type { ClassImport, SourceClasses } from "./source-classes.js";
 import { returnedProviders } from "./returned-providers.js";
@@ -103,21 +104,6 @@ function memberName(member: TS.MethodDeclaration, sourceFile: TS.SourceFile): st
   if (ts.isIdentifier(name) || ts.isStringLiteral(name) || ts.isNumericLiteral(name)) return name.text;
   if (ts.isPrivateIdentifier(name)) return name.text;
   return name.getText(sourceFile);
-}
-
-function findDecorator(node: TS.HasDecorators, name: string): TS.CallExpression | undefined {
-  for (const decorator of ts.getDecorators(node) ?? []) {
-    const call = decorator.expression;
-    if (!ts.isCallExpression(call)) continue;
-    const callee = call.expression;
-    const calleeName = ts.isIdentifier(callee)
-      ? callee.text
-      : ts.isPropertyAccessExpression(callee)
-        ? callee.name.text
-        : "";
-    if (calleeName === name) return call;
-  }
-  return undefined;
 }
 
 function hasExplicitParameters(call: TS.CallExpression): boolean {

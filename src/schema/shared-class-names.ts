@@ -9,6 +9,7 @@
 import path from "node:path";
 import type * as TS from "typescript";
 import ts from "./typescript.js";
+import { findDecorator } from "./decorator-calls.js";
 
 /** The module keys of the project's classes that share a name, by name and file. */
 export class SharedClassNames {
@@ -46,26 +47,16 @@ export class SharedClassNames {
 
 /** The `prefix` of a `@ToolProvider({ prefix: "crm" })` decorator, when it is a literal. */
 function literalPrefixOf(declaration: TS.ClassLikeDeclaration): string | undefined {
-  for (const decorator of ts.getDecorators(declaration) ?? []) {
-    const call = decorator.expression;
-    if (!ts.isCallExpression(call)) continue;
-    const callee = call.expression;
-    const name = ts.isIdentifier(callee)
-      ? callee.text
-      : ts.isPropertyAccessExpression(callee)
-        ? callee.name.text
-        : "";
-    const options = call.arguments[0];
-    if (name !== "ToolProvider" || !options || !ts.isObjectLiteralExpression(options)) continue;
-    for (const property of options.properties) {
-      if (
-        ts.isPropertyAssignment(property) &&
-        property.name.getText() === "prefix" &&
-        ts.isStringLiteralLike(property.initializer) &&
-        property.initializer.text.trim() !== ""
-      )
-        return property.initializer.text;
-    }
+  const options = findDecorator(declaration, "ToolProvider")?.arguments[0];
+  if (!options || !ts.isObjectLiteralExpression(options)) return undefined;
+  for (const property of options.properties) {
+    if (
+      ts.isPropertyAssignment(property) &&
+      property.name.getText() === "prefix" &&
+      ts.isStringLiteralLike(property.initializer) &&
+      property.initializer.text.trim() !== ""
+    )
+      return property.initializer.text;
   }
   return undefined;
 }

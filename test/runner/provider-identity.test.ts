@@ -11,7 +11,7 @@ import {
   type ToolLoopEvent,
   type ToolProviderDiscoveredEvent,
 } from "entity-tools";
-import { call, mockModel, offeredAt, text, toolResultsSeenAt } from "../support/mock-model.js";
+import { call, mockModel, offeredAt, text, toolResultsSeenAt, type MockTurn } from "../support/mock-model.js";
 import { memoryTracer } from "../support/span-tree.js";
 
 @ToolProvider({ prefix: "account" })
@@ -37,6 +37,13 @@ class Bank {
   }
 }
 
+/** A model turn calling every balance tool it is offered. */
+const everyBalance: MockTurn = (o) => ({
+  toolCalls: (o.tools ?? [])
+    .filter((t) => t.name.endsWith("_balance"))
+    .map((t) => ({ toolName: t.name, input: {} })),
+});
+
 const handleKey = "a-handle-key-of-16-bytes";
 
 const discoveries = (events: readonly ToolLoopEvent[]) =>
@@ -47,12 +54,7 @@ describe("one provider identity", () => {
     const events: ToolLoopEvent[] = [];
     const model = mockModel(
       call("find"),
-      (o) => ({
-        // every balance tool offered: the natural name, and the other provider's renamed one
-        toolCalls: (o.tools ?? [])
-          .filter((t) => t.name.endsWith("_balance"))
-          .map((t) => ({ toolName: t.name, input: {} })),
-      }),
+      everyBalance, // the natural name, and the other provider's renamed one
       text("done"),
     );
     const { tracer, spans } = memoryTracer();
@@ -138,15 +140,7 @@ describe("one provider identity", () => {
         lastToolCall.toolName === "find" ? { add: [built(new Account(42)), built(new Account("42"))] } : {},
     };
     const events: ToolLoopEvent[] = [];
-    const model = mockModel(
-      call("find"),
-      (o) => ({
-        toolCalls: (o.tools ?? [])
-          .filter((t) => t.name.endsWith("_balance"))
-          .map((t) => ({ toolName: t.name, input: {} })),
-      }),
-      text("done"),
-    );
+    const model = mockModel(call("find"), everyBalance, text("done"));
     await new PromptRunner({ model })
       .withTools(new Bank(() => []))
       .withInjectionStrategy(binds)
