@@ -1,10 +1,13 @@
 // The embedded default ConversationStore: files, with no dependency. Each write is a new file named after
 // its version, created with link(2), which fails when the name exists: of two writers of one version
 // exactly one wins, also across processes, and a reader never sees a half-written file (the content is
-// complete before it gets its name). Why files rather than SQLite: see docs/conversation-stores.md.
+// complete before it gets its name). A live turn renews its claim in a lease file beside the claim's
+// version (`000000000007.lease`), replaced whole by rename(2), so the version stays. Everything is made
+// for the owner only (folders 0700, files 0600). Why files rather than SQLite: see docs/conversation-stores.md.
 import { randomUUID } from "node:crypto";
-import { link, mkdir, open, readdir, readFile, stat, unlink } from "node:fs/promises";
+import { link, readdir, readFile, rename, stat, unlink } from "node:fs/promises";
 import path from "node:path";
+import { createPrivateFile, makePrivateFolder, warnIfShared } from "../local/private-files.js";
 import { ConversationConflictError } from "../loop/conversation-store-errors.js";
 import {
   checkConversationId,
@@ -29,8 +32,9 @@ export interface FileConversationStoreOptions {
 /**
  * A {@link ConversationStore} in a directory (one folder per conversation, one file per version; older
  * versions are removed as newer ones land): it survives a restart, and several processes may share the
- * directory on one machine's local disk. On its first use it removes the temporary files a writer that
- * crashed mid-write left behind (those older than ten minutes: younger ones may be another process's).
+ * directory on one machine's local disk. Its folders and files are readable by their owner only. On its
+ * first use it removes the temporary files a writer that crashed mid-write left behind (those older than
+ * ten minutes: younger ones may be another process's), and warns when other users may enter the directory.
  */
 export class FileConversationStore implements ConversationStore {
   private opened: Promise<void> | undefined;
@@ -55,7 +59,9 @@ export class FileConversationStore implements ConversationStore {
         if (isCode(error, "ENOENT")) continue; // a newer write removed it meanwhile: read that one
         throw error;
       }
-      return { ...recordFromText(conversationId, json, `the file ${file}`), version };
+      const record = recordFromText(conversationId, json, `the file ${file}`);
+      const renewed = record.busyUntil === undefined ? undefined : await leaseIn(folder, version);
+      return renewed === undefined ? { ...record, version } : { ...record, version, busyUntil: renewed };
     }
   }
 
@@ -68,17 +74,10 @@ export class FileConversationStore implements ConversationStore {
     const folder = this.folderOf(conversationId);
     const text = recordText(conversationId, snapshot, busyUntil, this.options.maxSnapshotBytes);
     await this.open();
-    await mkdir(folder, { recursive: true });
+    await makePrivateFolder(folder);
     checkVersion(conversationId, expectedVersion, await latestVersion(folder));
     const version = (expectedVersion ?? 0) + 1;
-    const temporary = path.join(folder, `.${randomUUID()}.tmp`);
-    const file = await open(temporary, "wx");
-    try {
-      await file.writeFile(text, "utf8");
-      await file.sync();
-    } finally {
-      await file.close();
-    }
+    const temporary = await writeTemporary(folder, text, true);
     try {
       await link(temporary, path.join(folder, fileOf(version)));
     } catch (error) {
@@ -88,14 +87,32 @@ export class FileConversationStore implements ConversationStore {
     } finally {
       await unlink(temporary);
     }
-    if (expectedVersion !== undefined && expectedVersion > 1)
-      await unlink(path.join(folder, fileOf(expectedVersion - 1))).catch(() => {}); // keep the one before
+    if (expectedVersion !== undefined) {
+      // The replaced write's lease is over; the one before goes, with a lease a lapsed turn renewed late.
+      await unlink(path.join(folder, leaseOf(expectedVersion))).catch(() => {});
+      if (expectedVersion > 1)
+        for (const old of [fileOf(expectedVersion - 1), leaseOf(expectedVersion - 1)])
+          await unlink(path.join(folder, old)).catch(() => {}); // keep the one before
+    }
     return version;
+  }
+
+  async renewTurn(conversationId: string, version: number, busyUntil: number): Promise<boolean> {
+    const folder = this.folderOf(conversationId);
+    await this.open();
+    if ((await latestVersion(folder)) !== version) return false;
+    // A lease is worth nothing after a crash of the machine (the claim's own end still holds): no fsync.
+    const temporary = await writeTemporary(folder, String(busyUntil), false);
+    await rename(temporary, path.join(folder, leaseOf(version)));
+    return true;
   }
 
   /** Once per store: the crashed writers' temporary files go (best effort: a failure only leaves them). */
   private open(): Promise<void> {
-    this.opened ??= removeStaleTemporaries(this.directory).catch(() => {});
+    this.opened ??= Promise.all([
+      removeStaleTemporaries(this.directory).catch(() => {}),
+      warnIfShared(this.directory, "stored conversations"),
+    ]).then(() => {});
     return this.opened;
   }
 
@@ -104,6 +121,26 @@ export class FileConversationStore implements ConversationStore {
     checkConversationId(conversationId);
     return path.join(this.directory, Buffer.from(conversationId, "utf8").toString("base64url"));
   }
+}
+
+/** A new temporary file in `folder` holding `text` (synced to disk when `durable`); its path. */
+async function writeTemporary(folder: string, text: string, durable: boolean): Promise<string> {
+  const temporary = path.join(folder, `.${randomUUID()}.tmp`);
+  const file = await createPrivateFile(temporary);
+  try {
+    await file.writeFile(text, "utf8");
+    if (durable) await file.sync();
+  } finally {
+    await file.close();
+  }
+  return temporary;
+}
+
+/** The end of a renewed claim of `version`, or undefined when it was not renewed (or the file is torn). */
+async function leaseIn(folder: string, version: number): Promise<number | undefined> {
+  const text = await readFile(path.join(folder, leaseOf(version)), "utf8").catch(() => "");
+  const busyUntil = Number(text);
+  return text !== "" && Number.isFinite(busyUntil) ? busyUntil : undefined;
 }
 
 async function removeStaleTemporaries(directory: string): Promise<void> {
@@ -136,6 +173,7 @@ async function latestVersion(folder: string): Promise<number | undefined> {
 }
 
 const fileOf = (version: number) => `${String(version).padStart(12, "0")}.json`;
+const leaseOf = (version: number) => `${String(version).padStart(12, "0")}.lease`;
 
 function isCode(error: unknown, code: string): boolean {
   return typeof error === "object" && error !== null && (error as { code?: unknown }).code === code;

@@ -33,6 +33,7 @@ conversationStoreContract("InMemoryConversationStore", {
 conversationStoreContract("FileConversationStore", {
   make: (options) => new FileConversationStore(scratch(), options),
   sameAs: (store) => new FileConversationStore((store as FileConversationStore).directory),
+  spec: (store) => ({ kind: "file", directory: (store as FileConversationStore).directory }),
 });
 
 describe("FileConversationStore after a crash", () => {
@@ -107,6 +108,7 @@ describe("a stored conversation's turn", () => {
     // A second resume later finds the conversation past the approval: nothing waits any more.
     const later = await beginConversationTurn(store, "c-1");
     expect(later.snapshot?.paused).toBeUndefined();
+    await later.release();
   });
 
   it("a new conversation starts with no snapshot; its turns continue one another", async () => {
