@@ -1,7 +1,7 @@
 // Another process on a conversation store, for the tests that need one (spawned with `node --import tsx`):
 //   die-in-tool <spec> <id>   begins a turn of conversation <id> (the default lease, renewed) and runs a tool
 //                             that prints "in tool" and never returns: the test SIGKILLs it there.
-//   write <spec> <id>         under umask 022, writes a conversation: a claim renewed once, then a save.
+//   write <spec> <id>         under umask 022, writes a conversation, then claims it and renews the claim.
 // <spec> is a ChildStoreSpec as JSON: where the store lives.
 import {
   beginConversationTurn,
@@ -43,9 +43,13 @@ if (command === "die-in-tool") {
   await fake.run("Hang", { continueFrom: turn.snapshot });
 } else if (command === "write") {
   process.umask(0o022);
-  const turn = await beginConversationTurn(store, id!);
-  await store.renewTurn!(id!, 1, Date.now() + 60_000);
-  await turn.save((await new FakePromptRunner().respondWithText("Kept.").run("Private words")).snapshot);
+  await store.put(
+    id!,
+    (await new FakePromptRunner().respondWithText("Kept.").run("Private words")).snapshot,
+    undefined,
+  );
+  await beginConversationTurn(store, id!); // a claim (version 2) the process leaves when it ends
+  await store.renewTurn!(id!, 2, Date.now() + 60_000); // and its lease file
   process.stdout.write("written\n");
 } else {
   throw new Error(`unknown command ${command}`);
