@@ -19,6 +19,7 @@ import type { RunSnapshot } from "../loop/run-snapshot.js";
 import { recordFromText, recordText } from "../loop/stored-snapshot-text.js";
 
 const VERSION_FILE = /^(\d{12})\.json$/;
+const LEASE_FILE = /^\d{12}\.lease$/;
 const TEMPORARY_FILE = /^\.[0-9a-f-]{36}\.tmp$/;
 /** A temporary file older than this is a crashed writer's: a live write lasts milliseconds. */
 const STALE_TEMPORARY_MS = 10 * 60_000;
@@ -75,7 +76,8 @@ export class FileConversationStore implements ConversationStore {
     const text = recordText(conversationId, snapshot, busyUntil, this.options.maxSnapshotBytes);
     await this.open();
     await makePrivateFolder(folder);
-    checkVersion(conversationId, expectedVersion, await latestVersion(folder));
+    const before = await listFolder(folder);
+    checkVersion(conversationId, expectedVersion, before.latest);
     const version = (expectedVersion ?? 0) + 1;
     const temporary = await writeTemporary(folder, text, true);
     try {
@@ -87,13 +89,10 @@ export class FileConversationStore implements ConversationStore {
     } finally {
       await unlink(temporary);
     }
-    if (expectedVersion !== undefined) {
-      // The replaced write's lease is over; the one before goes, with a lease a lapsed turn renewed late.
-      await unlink(path.join(folder, leaseOf(expectedVersion))).catch(() => {});
-      if (expectedVersion > 1)
-        for (const old of [fileOf(expectedVersion - 1), leaseOf(expectedVersion - 1)])
-          await unlink(path.join(folder, old)).catch(() => {}); // keep the one before
-    }
+    // Older versions' leases are over (a turn's, or one a lapsed turn renewed late); the version before
+    // the one this write replaced goes too (the one before is kept).
+    const stale = [...before.leases, ...(version > 2 ? [fileOf(version - 2)] : [])];
+    await Promise.all(stale.map((name) => unlink(path.join(folder, name)).catch(() => {})));
     return version;
   }
 
@@ -156,12 +155,13 @@ async function removeStaleTemporaries(directory: string): Promise<void> {
   }
 }
 
-async function latestVersion(folder: string): Promise<number | undefined> {
+/** A conversation folder's latest version, and its lease files. */
+async function listFolder(folder: string): Promise<{ latest: number | undefined; leases: string[] }> {
   let names: string[];
   try {
     names = await readdir(folder);
   } catch (error) {
-    if (isCode(error, "ENOENT")) return undefined;
+    if (isCode(error, "ENOENT")) return { latest: undefined, leases: [] };
     throw error;
   }
   let latest: number | undefined;
@@ -169,7 +169,11 @@ async function latestVersion(folder: string): Promise<number | undefined> {
     const match = VERSION_FILE.exec(name);
     if (match) latest = Math.max(latest ?? 0, Number(match[1]));
   }
-  return latest;
+  return { latest, leases: names.filter((name) => LEASE_FILE.test(name)) };
+}
+
+async function latestVersion(folder: string): Promise<number | undefined> {
+  return (await listFolder(folder)).latest;
 }
 
 const fileOf = (version: number) => `${String(version).padStart(12, "0")}.json`;
