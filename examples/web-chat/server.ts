@@ -131,16 +131,22 @@ async function chat(
   const turn = await beginConversationTurn(store, id, { leaseMs });
   const common = { resolveProvider: resolveCustomer, signal: abort.signal };
   let stream: RunStream<string>;
-  if (last?.role === "assistant") {
-    const approvals = approvalsIn(last);
-    const waiting = new Set(turn.snapshot?.paused?.calls.map((c) => c.toolCallId));
-    if (Object.keys(approvals).length === 0 || !Object.keys(approvals).every((a) => waiting.has(a))) {
-      await turn.release(); // nothing ran: the conversation is free again
-      throw new HttpError(409, "Nothing in this conversation waits for these decisions (already decided?).");
+  try {
+    if (last?.role === "assistant") {
+      const approvals = approvalsIn(last);
+      const waiting = new Set(turn.snapshot?.paused?.calls.map((c) => c.toolCallId));
+      if (Object.keys(approvals).length === 0 || !Object.keys(approvals).every((a) => waiting.has(a)))
+        throw new HttpError(
+          409,
+          "Nothing in this conversation waits for these decisions (already decided?).",
+        );
+      stream = runner.resumeStream(turn.snapshot!, { ...common, approvals });
+    } else {
+      stream = runner.stream(text, { ...common, continueFrom: turn.snapshot });
     }
-    stream = runner.resumeStream(turn.snapshot!, { ...common, approvals });
-  } else {
-    stream = runner.stream(text, { ...common, continueFrom: turn.snapshot });
+  } catch (error) {
+    await turn.release(); // nothing ran: the conversation is free again (a live turn's claim is renewed)
+    throw error;
   }
   // The turn is saved (a failed run's snapshot too: it can go on) before the response ends, so the
   // page's next request finds it.
