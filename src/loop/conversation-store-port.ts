@@ -8,8 +8,9 @@ export interface StoredConversation {
   readonly snapshot: RunSnapshot | undefined;
   readonly version: number;
   /**
-   * Set while a turn runs (`beginConversationTurn`'s claim; its save clears it): until then (ms since the
-   * epoch) another turn is refused. A store that does not keep it only loses that refusal.
+   * Set while a turn runs (`beginConversationTurn`'s claim, moved on by `renewTurn`; its save clears it):
+   * until then (ms since the epoch) another turn is refused. A store that does not keep it only loses that
+   * refusal.
    */
   readonly busyUntil?: number;
 }
@@ -170,7 +171,8 @@ export async function beginConversationTurn(
 function beat(renew: () => Promise<boolean>, everyMs: number): { stop(): Promise<void> } {
   let renewing: Promise<void> | undefined;
   const timer = setInterval(() => {
-    renewing ??= renew()
+    renewing ??= Promise.resolve()
+      .then(renew) // a store's renewTurn that throws at once fails this beat only, never the process
       .then(
         (held) => {
           if (!held) clearInterval(timer); // another turn has the conversation: its save will say so
