@@ -1,7 +1,9 @@
-// What the local stand-ins for model APIs share: a server on 127.0.0.1 (a free port), the request body as
-// text, and a close that does not wait for kept-alive connections.
+// What the local stand-ins for model APIs share: a server on 127.0.0.1 (a free port) that refuses a
+// foreign Host or Origin (a page of another site never reads the script), the request body as text, and
+// a close that does not wait for kept-alive connections.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { localRequestGuard } from "../local/local-request-guard.js";
 
 /** A started local server: its origin (`http://127.0.0.1:<port>`) and how to stop it. */
 export interface LocalHttpServer {
@@ -9,11 +11,13 @@ export interface LocalHttpServer {
   close(): Promise<void>;
 }
 
-/** Serves `handle` on 127.0.0.1 at a free port. */
+/** Serves `handle` on 127.0.0.1 at a free port, behind the local request guard. */
 export async function startLocalHttpServer(
   handle: (req: IncomingMessage, res: ServerResponse, body: string) => void,
 ): Promise<LocalHttpServer> {
+  const guard = localRequestGuard();
   const server = createServer((req, res) => {
+    if (!guard(req, res)) return;
     readBody(req).then(
       (body) => handle(req, res, body),
       () => res.writeHead(400).end(),

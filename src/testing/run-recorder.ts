@@ -1,6 +1,4 @@
 import type { ToolLoopEvent, ToolProviderDiscoveredEvent } from "../events/tool-loop-event.js";
-import { sourceNameOf } from "../schema/schema-store.js";
-import { handleIdentityOf } from "../tools/entity-handle.js";
 import type { ProviderIdentity } from "../tools/provider-identity.js";
 import { handleProviderOf } from "./scoring/call-provider.js";
 
@@ -129,13 +127,12 @@ export class RunRecorder {
 }
 
 function discoveryOf(event: ToolProviderDiscoveredEvent): RecordedDiscovery {
-  // The identity the event carries once it has one; until then the handle's, or its class and id as text.
-  const carried =
-    (event as { readonly identity?: ProviderIdentity }).identity ?? handleIdentityOf(event.handle);
-  const provider: ProviderIdentity = carried
-    ? { providerClass: carried.providerClass, id: carried.id, idType: carried.idType }
-    : { providerClass: sourceNameOf(event.providerClass), id: event.instanceId, idType: "string" };
-  return { provider, ...(event.handle ? { handle: event.handle } : {}), tools: { ...event.methods } };
+  const { providerClass, id, idType } = event.identity;
+  return {
+    provider: { providerClass, id, idType },
+    ...(event.handle ? { handle: event.handle } : {}),
+    tools: { ...event.methods },
+  };
 }
 
 /** A per-instance tool's provider, or the provider the handle in the input names. */

@@ -1,7 +1,7 @@
 // recordModel and ReplayLanguageModel around the real @ai-sdk/openai Responses provider, against the
 // local Responses API stand-in: what a cassette holds (and never holds), and a replay that goes as the
 // recorded run went, or fails naming the step and the difference.
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createOpenAI } from "@ai-sdk/openai";
@@ -76,6 +76,8 @@ describe("recordModel", () => {
     expect(recorded.result).toBe("John Smith spends 46.83 USD a month on average.");
     const text = readFileSync(file, "utf8");
     for (const secret of [KEY, AUTH, "SECRET-AUTH-TOKEN", AZURE_KEY]) expect(text).not.toContain(secret);
+    // It holds what the model said: for its owner only, as the library's other files of users' words.
+    if (process.platform !== "win32") expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(text).not.toMatch(/authorization|api-key|x-echo/i);
     // Nor the prompt: a cassette holds answers and tool names only.
     expect(text).not.toContain("never guess numbers");

@@ -1,5 +1,6 @@
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { readFile, rename, rm } from "node:fs/promises";
 import path from "node:path";
+import { createPrivateFile, makePrivateFolder } from "../../local/private-files.js";
 import type { Cassette } from "./cassette.js";
 import { CassetteError } from "./cassette-errors.js";
 import { checkCassette } from "./cassette-schema.js";
@@ -41,10 +42,20 @@ export function cassetteText(cassette: Cassette): string {
   return `${JSON.stringify(cassette, null, 2)}\n`;
 }
 
-/** Writes the whole file at once (a temporary file renamed over it), so a reader never sees half of it. */
+/**
+ * Writes the whole file at once (a temporary file renamed over it), so a reader never sees half of it. A
+ * cassette holds what the model said, so it is made for its owner only (0600; new folders 0700), as the
+ * library's other files of users' words are.
+ */
 export async function writeCassetteFile(file: string, cassette: Cassette): Promise<void> {
-  await mkdir(path.dirname(path.resolve(file)), { recursive: true });
+  await makePrivateFolder(path.dirname(path.resolve(file)));
   const temporary = `${file}.${process.pid}.tmp`;
-  await writeFile(temporary, cassetteText(cassette));
+  await rm(temporary, { force: true }); // left by a process that died mid-write
+  const handle = await createPrivateFile(temporary);
+  try {
+    await handle.writeFile(cassetteText(cassette));
+  } finally {
+    await handle.close();
+  }
   await rename(temporary, file);
 }
