@@ -35,7 +35,8 @@ export async function startLocalHttpServer(
   };
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
+/** The whole body of a request, as text. */
+export function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     let data = "";
     req.setEncoding("utf8");
