@@ -128,8 +128,8 @@ export type {
   ConversationRestartedEvent,
   DynamicToolsFallbackEvent,
   RunRestartedEvent,
-  RunLogWarningEvent,
 } from "./events/tool-loop-event.js";
+export type { RunLogWarningEvent } from "./events/run-log-warning-event.js";
 export type { ApprovalRequestedEvent, ApprovalDecidedEvent } from "./events/approval-events.js";
 export type { RunCounters } from "./events/run-counters.js";
 

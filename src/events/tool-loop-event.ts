@@ -1,3 +1,4 @@
+import type { ProviderIdentity } from "../tools/provider-identity.js";
 /**
  * Why a tool call produced an error result instead of a result: the tool is unknown, the input invalid,
  * the tool threw or ran past its time limit, its result could not be read, or it never ran (the run was
@@ -17,8 +18,8 @@ import type { ToolDelivery } from "../tools/tool-delivery.js";
 import type { RunCost } from "./run-cost.js";
 import type { TokenUsage } from "./token-usage.js";
 import type { ToolContentPart } from "../tools/tool-content.js";
-import type { ProviderIdentity } from "../tools/provider-identity.js";
 import type { ApprovalDecidedEvent, ApprovalRequestedEvent } from "./approval-events.js";
+import type { RunLogWarningEvent } from "./run-log-warning-event.js";
 
 interface RunEvent {
   /** Identifies the run (a runner serves many runs, possibly at once). */
@@ -119,10 +120,16 @@ export interface ToolFailedEvent extends RunEvent {
 /** A provider instance's tools were bound (first time, or replacing an older instance with the same id). */
 export interface ToolProviderDiscoveredEvent extends RunEvent {
   readonly type: "ToolProviderDiscovered";
+  /** The provider's class itself (its name is `identity.providerClass`). */
   readonly providerClass: Function;
-  readonly instanceId: string;
-  /** The provider's identity: its class's source name, its id and the id's type. */
+  /** The provider's identity: its class's name and typed id (`1` and `"1"` are two providers). */
   readonly identity: ProviderIdentity;
+  /**
+   * The provider's id as text.
+   *
+   * @deprecated Read `identity` (`1` and `"1"` both read `"1"` here).
+   */
+  readonly instanceId: string;
   /** The call whose result returned the provider (absent for providers a dynamic source brought). */
   readonly toolCallId?: string;
   readonly exposedTools: readonly string[];
@@ -140,6 +147,13 @@ export interface ToolProviderDiscoveredEvent extends RunEvent {
    * `estimateDefinitionTokens`).
    */
   readonly definitionTokens: Readonly<Record<string, number>>;
+  /**
+   * Per-instance binding: the provider method each exposed tool runs, by tool name (`getAverageSpend` for
+   * `customer_c123_getAverageSpend`), so a reader can tell the same method of two providers apart from two
+   * methods without parsing names. Absent in handles mode (the handle tools are the class's, not this
+   * provider's).
+   */
+  readonly methods?: Readonly<Record<string, string>>;
   /** In handles mode (`binding: "handles"`): the provider's handle, as the model read it. */
   readonly handle?: string;
   /**
@@ -179,17 +193,6 @@ export interface RunRestartedEvent extends RunEvent {
   readonly type: "RunRestarted";
   /** Why, in words (the restart request's reason). */
   readonly reason: string;
-}
-
-/**
- * The run log (`withRunLog`) could not write (the disk is full, the folder went away): it stops writing
- * this run's file, and the run goes on.
- */
-export interface RunLogWarningEvent extends RunEvent {
-  readonly type: "RunLogWarning";
-  /** The log file. */
-  readonly file: string;
-  readonly message: string;
 }
 
 /**

@@ -2,11 +2,11 @@
 // every step before the one it died in; a size limit that ends the file with a
 // note instead of filling a disk; media written as files beside it. A write that fails (a full disk) is
 // reported once and ends the writing, never the run.
-import { closeSync, openSync } from "node:fs";
+import { closeSync, openSync, writeSync } from "node:fs";
 import path from "node:path";
 import type { ToolMediaPart } from "../tools/tool-content.js";
 import type { MediaRecord, RunLogRecord } from "./run-log-format.js";
-import { makePrivateDir, openPrivateFile, writeAll } from "./private-files.js";
+import { createPrivateFileSync, makePrivateFolderSync } from "../local/private-files.js";
 
 /** How a {@link RunLogFile} writes. */
 export interface RunLogFileOptions {
@@ -71,7 +71,7 @@ export class RunLogFile {
     this.pending = [];
     try {
       if (this.fd === undefined) {
-        this.fd = this.created ? openSync(this.path, "a") : openPrivateFile(this.path, "wx");
+        this.fd = this.created ? openSync(this.path, "a") : createPrivateFileSync(this.path);
         this.created = true;
       }
       writeAll(this.fd, text);
@@ -111,8 +111,8 @@ export class RunLogFile {
     const folder = `${this.options.id}.media`;
     const file = `${folder}/${++this.mediaCount}.${extensionOf(mediaType)}`;
     try {
-      makePrivateDir(path.join(this.options.dir, folder));
-      const fd = openPrivateFile(path.join(this.options.dir, file));
+      makePrivateFolderSync(path.join(this.options.dir, folder));
+      const fd = createPrivateFileSync(path.join(this.options.dir, file));
       try {
         writeAll(fd, bytes);
       } finally {
@@ -124,6 +124,13 @@ export class RunLogFile {
     this.bytes += bytes.length;
     return { ...base, file };
   }
+}
+
+/** Writes all of `data` at the file's position (a write may take less than it was given). */
+function writeAll(fd: number, data: Buffer | string): void {
+  const bytes = typeof data === "string" ? Buffer.from(data) : data;
+  for (let written = 0; written < bytes.length;)
+    written += writeSync(fd, bytes, written, bytes.length - written);
 }
 
 const EXTENSIONS: Readonly<Record<string, string>> = {

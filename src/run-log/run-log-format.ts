@@ -116,6 +116,8 @@ export interface DiscoveredRecord {
   /** The call whose result returned it. */
   readonly by?: string;
   readonly tools: readonly string[];
+  /** Per instance: the method each tool runs, by tool name. */
+  readonly methods?: Readonly<Record<string, string>>;
   readonly handle?: string;
   /** An earlier instance with the same identity held these tools before. */
   readonly replaced?: boolean;

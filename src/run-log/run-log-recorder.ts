@@ -115,6 +115,7 @@ export class RunLogRecorder {
           provider: event.identity,
           ...(event.toolCallId === undefined ? {} : { by: event.toolCallId }),
           tools: event.exposedTools,
+          ...(event.methods === undefined ? {} : { methods: event.methods }),
           ...(event.handle === undefined ? {} : { handle: event.handle }),
           ...(event.replacedEarlierInstance ? { replaced: true } : {}),
           definitionTokens: tokens,

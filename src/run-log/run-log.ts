@@ -12,7 +12,7 @@ import { DEFAULT_RUN_LOG_MAX_BYTES, type RunLogOptions, type RunLogTarget } from
 
 export type { RunLogOptions, RunLogTarget };
 import { RunLogRecorder } from "./run-log-recorder.js";
-import { makePrivateDir, openPrivateFile } from "./private-files.js";
+import { createPrivateFileSync, makePrivateFolderSync, warnIfShared } from "../local/private-files.js";
 
 /**
  * Folders found writable in this process: an MCP server made per HTTP request checks its folder once, not
@@ -38,18 +38,19 @@ export function runLogTarget(dir: string, options: RunLogOptions = {}): RunLogTa
   const resolved = path.resolve(dir);
   if (checked.has(resolved)) return { dir: resolved, recordContent, maxFileBytes };
   try {
-    makePrivateDir(resolved);
+    makePrivateFolderSync(resolved);
     if (!statSync(resolved).isDirectory()) throw new RunLogError(resolved, "it is not a folder");
     // Permission bits do not tell (root ignores them, a read-only mount does not show in them): a file is
     // created and removed.
     const probe = path.join(resolved, `.write-check-${process.pid}-${randomBytes(4).toString("hex")}`);
-    closeSync(openPrivateFile(probe));
+    closeSync(createPrivateFileSync(probe));
     unlinkSync(probe);
   } catch (error) {
     if (RunLogError.isInstance(error)) throw error;
     throw new RunLogError(resolved, error instanceof Error ? error.message : String(error), error);
   }
   checked.add(resolved);
+  void warnIfShared(resolved, "run logs (what users told the model)");
   return { dir: resolved, recordContent, maxFileBytes };
 }
 

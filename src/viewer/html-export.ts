@@ -1,8 +1,8 @@
 // `entity-tools view <dir-or-file> --html out.html`: the same page as one file, the run logs and their media
 // inside it, for a CI artifact or a pull request: it opens with no server and no network.
-import { closeSync, readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
-import { openPrivateFile, writeAll } from "../run-log/private-files.js";
+import { createPrivateFile } from "../local/private-files.js";
 import { LogFolder } from "./log-folder.js";
 import { pageAssets } from "./page-assets.js";
 import { inlinePage, type InlineLogs } from "./page-html.js";
@@ -53,11 +53,12 @@ export async function writeHtmlExport(target: string, out: string): Promise<numb
   }
   const logs: InlineLogs = { source: target, files, media };
   const html = inlinePage(await pageAssets(), logs);
-  const fd = openPrivateFile(out, "w");
+  rmSync(out, { force: true }); // made anew, for its owner only, rather than written over in its old mode
+  const file = await createPrivateFile(out);
   try {
-    writeAll(fd, html);
+    await file.writeFile(html);
   } finally {
-    closeSync(fd);
+    await file.close();
   }
   return files.length;
 }

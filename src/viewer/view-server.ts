@@ -1,12 +1,13 @@
 // `entity-tools view <dir-or-file>`: a few lines of node:http on 127.0.0.1 that serve the page, the run
 // files of one folder (through LogFolder's jail) and a stream of "something changed" events, so a run
-// still going grows on the open page. Requests whose Host or Origin is not this server are refused (see
-// local-origin-guard.ts), and no response carries a CORS header.
+// still going grows on the open page. Requests whose Host or Origin is not this machine's are refused (the
+// one guard of every local server we ship, src/local/local-request-guard.ts), and no response carries a
+// CORS header.
 import { createReadStream, watch, type FSWatcher } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { foreignRequest } from "./local-origin-guard.js";
+import { localRequestGuard } from "../local/local-request-guard.js";
 import { LogFolder } from "./log-folder.js";
 import { pageAssets } from "./page-assets.js";
 import { SERVED_CSP, servedPage } from "./page-html.js";
@@ -45,10 +46,9 @@ export async function startViewServer(target: string, options: { port?: number }
   const assets = await pageAssets();
   const page = servedPage(assets);
   const listeners = new Set<ServerResponse>();
-  let port = 0;
+  const guard = localRequestGuard();
   const server = createServer((request, response) => {
-    const refused = foreignRequest(request, port);
-    if (refused) return send(response, 403, "text/plain; charset=utf-8", `Forbidden: ${refused}.`);
+    if (!guard(request, response)) return;
     if (request.method !== "GET" && request.method !== "HEAD")
       return send(response, 405, "text/plain; charset=utf-8", "Only GET and HEAD.");
     const url = new URL(request.url ?? "/", "http://localhost");
@@ -84,7 +84,7 @@ export async function startViewServer(target: string, options: { port?: number }
         return media(request, response, folder, url.pathname);
     }
   });
-  port = await bind(server, options.port ?? DEFAULT_VIEW_PORT);
+  const port = await bind(server, options.port ?? DEFAULT_VIEW_PORT);
   const stopWatching = watchFolder(folder, () => {
     for (const listener of listeners) listener.write("data: change\n\n");
   });

@@ -20,7 +20,7 @@ import {
   type ToolInjectionStrategy,
   type ToolLoopEvent,
 } from "entity-tools";
-import { FakePromptRunner } from "entity-tools/testing";
+import { FakePromptRunner, scoreToolUse } from "entity-tools/testing";
 import {
   budgetRun,
   customerRunner,
@@ -287,4 +287,19 @@ it("a restart is logged, and the tools the earlier attempt added leave with the 
     { tool: "customer_c123_getAverageSpend", cause: { reason: "restart" } },
     { tool: "customer_c123_recentOrders", cause: { reason: "restart" } },
   ]);
+});
+
+it("scoreToolUse reads a run log: each step's tools and the entity of each call, per-instance and handles", async () => {
+  const dir = scratch();
+  await discoveryConversation(dir);
+  await handlesRun(dir);
+  const [paused, , , handles] = runs(dir).map((f) => runView(f.read));
+  const onC123 = { tool: /getAverageSpend$/, provider: { providerClass: "Customer", id: "c123" } };
+  const score = scoreToolUse(paused!, ["searchCustomer", onC123, "customer_c456_getAverageSpend"]);
+  expect(score.verdicts.map((v) => [v.verdict, v.step])).toEqual([
+    ["called", 1],
+    ["called", 2],
+    ["not-offered", 2],
+  ]);
+  expect(scoreToolUse(handles!, ["findCustomers", onC123]).score).toBe(1);
 });
