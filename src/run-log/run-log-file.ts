@@ -1,12 +1,15 @@
-// One run's file: records buffered and written at each step (one write call), so a process that dies keeps
-// every step before the one it died in; a size limit that ends the file with a
-// note instead of filling a disk; media written as files beside it. A write that fails (a full disk) is
-// reported once and ends the writing, never the run.
+// One run's file: records buffered and written at each step's end (one write call; steps faster than a few
+// milliseconds share one), so a process that dies keeps the steps before the one it died in; a size limit
+// that ends the file with a note instead of filling a disk; media written as files beside it. A write that
+// fails (a full disk) is reported once and ends the writing, never the run.
 import { closeSync, openSync, writeSync } from "node:fs";
 import path from "node:path";
 import type { ToolMediaPart } from "../tools/tool-content.js";
 import type { MediaRecord, RunLogRecord } from "./run-log-format.js";
 import { createPrivateFileSync, makePrivateFolderSync } from "../local/private-files.js";
+
+/** The shortest time between two writes of a run's steps (see {@link RunLogFile.flushStep}). */
+export const STEP_WRITE_INTERVAL_MS = 2;
 
 /** How a {@link RunLogFile} writes. */
 export interface RunLogFileOptions {
@@ -26,6 +29,8 @@ export class RunLogFile {
   private fd: number | undefined;
   private created = false;
   private pending: string[] = [];
+  private lastWrite = -Infinity;
+  private timer: NodeJS.Timeout | undefined;
   private bytes = 0;
   private cut = false;
   private broken = false;
@@ -61,12 +66,28 @@ export class RunLogFile {
   }
 
   /**
-   * Writes what was added since the last flush, in one write(2) from the run's own thread: a step's records
-   * reach the OS before the next step starts (a process that dies keeps them; a disk that stalls stalls the
-   * run with it, which a thread-pool write would avoid at a third more CPU per step, measured).
+   * At a step's end: writes what was added, or, when the last write was less than
+   * {@link STEP_WRITE_INTERVAL_MS} ago, at most that much later (a timer), so steps that come faster than
+   * a disk write is worth (a scripted model's) share one write while every step is on disk within
+   * milliseconds of its end: a model call takes longer than that, so a real run writes at each step.
+   */
+  flushStep(): void {
+    if (this.broken || this.pending.length === 0 || this.timer) return;
+    const since = performance.now() - this.lastWrite;
+    if (since >= STEP_WRITE_INTERVAL_MS) return this.flush();
+    this.timer = setTimeout(() => this.flush(), STEP_WRITE_INTERVAL_MS - since);
+    this.timer.unref();
+  }
+
+  /**
+   * Writes what was added since the last write, in one write(2) from the run's own thread (a disk that
+   * stalls stalls the run with it; a thread-pool write, measured, cost a third more CPU per step).
    */
   flush(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
     if (this.broken || this.pending.length === 0) return;
+    this.lastWrite = performance.now();
     const text = this.pending.length === 1 ? this.pending[0]! : this.pending.join("");
     this.pending = [];
     try {

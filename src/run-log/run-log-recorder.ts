@@ -55,7 +55,7 @@ export class RunLogRecorder {
     switch (event.type) {
       case "ToolLoopIteration":
         this.add(this.stepRecord(event.iteration, event.toolNames));
-        this.file.flush();
+        this.file.flushStep();
         break;
       case "ToolCallStarted":
         if (this.options.offered) this.add(this.stepRecord(event.iteration, this.options.offered()));
