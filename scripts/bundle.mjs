@@ -64,8 +64,9 @@ async function outputs() {
     tsconfig: path.join(root, "tsconfig.build.json"),
     sourcemap: "linked",
     sourcesContent: true,
-    // esbuild renames a top-level name two modules share; a class keeps its own `.name` regardless.
-    keepNames: true,
+    // No `keepNames`: its `__name()` calls are side effects that a consumer's bundler cannot drop, so an
+    // app importing only `defineTool` would carry the whole root entry. What esbuild renames (a top-level
+    // name two modules share gets a digit) is never read: errors name themselves (`errorName`).
     logLevel: "warning",
     plugins: [commonJsFiles(found)],
     write: false,
