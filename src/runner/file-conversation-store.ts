@@ -2,9 +2,9 @@
 // its version, created with link(2), which fails when the name exists: of two writers of one version
 // exactly one wins, also across processes, and a reader never sees a half-written file (the content is
 // complete before it gets its name). Why files rather than SQLite: see docs/conversation-stores.md.
-import { randomUUID } from "node:crypto";
 import { link, mkdir, open, readdir, readFile, stat, unlink } from "node:fs/promises";
 import path from "node:path";
+import { nodeCrypto } from "../lazy/node-crypto.js";
 import { ConversationConflictError } from "../loop/conversation-store-errors.js";
 import {
   checkConversationId,
@@ -71,7 +71,7 @@ export class FileConversationStore implements ConversationStore {
     await mkdir(folder, { recursive: true });
     checkVersion(conversationId, expectedVersion, await latestVersion(folder));
     const version = (expectedVersion ?? 0) + 1;
-    const temporary = path.join(folder, `.${randomUUID()}.tmp`);
+    const temporary = path.join(folder, `.${nodeCrypto().randomUUID()}.tmp`);
     const file = await open(temporary, "wx");
     try {
       await file.writeFile(text, "utf8");

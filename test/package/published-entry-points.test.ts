@@ -214,6 +214,16 @@ describe("the built package, imported by its own name (npm test builds first)", 
     expect(await loads("entity-tools/codex")).toBe("true");
   });
 
+  it("importing entity-tools loads no node:crypto (17 of Node's own modules): what names or signs loads it", async () => {
+    const script = `const loaded = () => process.moduleLoadList.includes("NativeModule crypto");
+      const core = await import("entity-tools");
+      const atImport = loaded();
+      new core.EntityHandleCodec(); // draws a random key
+      console.log(JSON.stringify({ atImport, afterKey: loaded() }));`;
+    const { stdout } = await run(process.execPath, ["--input-type=module", "-e", script]);
+    expect(JSON.parse(stdout)).toEqual({ atImport: false, afterKey: true });
+  });
+
   it("pg is loaded by neither entity-tools nor entity-tools/postgres until a store opens its own pool", async () => {
     const script = `
       const { createRequire } = await import("node:module");
