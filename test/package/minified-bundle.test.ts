@@ -24,7 +24,7 @@ describe("a bundle made with esbuild --minify", () => {
 
   it("keeps only what the app uses: an app of defineTool alone carries neither the runner nor the stores", async () => {
     const outfile = await bundleApp("test/fixtures/bundle/define-tool-only.ts", { minify: false });
-    expect(await runBundled(outfile)).toEqual({ name: "ping", result: "pong" });
+    expect(await runBundled(outfile)).toEqual({ name: "ping", description: "Answers pong" });
     const text = bundledText(outfile);
     expect(text).toContain("defineTool");
     for (const unused of [
