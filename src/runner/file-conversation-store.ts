@@ -2,9 +2,8 @@
 // its version, created with link(2), which fails when the name exists: of two writers of one version
 // exactly one wins, also across processes, and a reader never sees a half-written file (the content is
 // complete before it gets its name). Why files rather than SQLite: see docs/conversation-stores.md.
-import { link, mkdir, open, readdir, readFile, stat, unlink } from "node:fs/promises";
 import path from "node:path";
-import { nodeCrypto } from "../lazy/node-crypto.js";
+import { nodeCrypto, nodeFs } from "../lazy/node-builtins.js";
 import { ConversationConflictError } from "../loop/conversation-store-errors.js";
 import {
   checkConversationId,
@@ -50,7 +49,7 @@ export class FileConversationStore implements ConversationStore {
       const file = path.join(folder, fileOf(version));
       let json: string;
       try {
-        json = await readFile(file, "utf8");
+        json = await nodeFs().readFile(file, "utf8");
       } catch (error) {
         if (isCode(error, "ENOENT")) continue; // a newer write removed it meanwhile: read that one
         throw error;
@@ -68,11 +67,11 @@ export class FileConversationStore implements ConversationStore {
     const folder = this.folderOf(conversationId);
     const text = recordText(conversationId, snapshot, busyUntil, this.options.maxSnapshotBytes);
     await this.open();
-    await mkdir(folder, { recursive: true });
+    await nodeFs().mkdir(folder, { recursive: true });
     checkVersion(conversationId, expectedVersion, await latestVersion(folder));
     const version = (expectedVersion ?? 0) + 1;
     const temporary = path.join(folder, `.${nodeCrypto().randomUUID()}.tmp`);
-    const file = await open(temporary, "wx");
+    const file = await nodeFs().open(temporary, "wx");
     try {
       await file.writeFile(text, "utf8");
       await file.sync();
@@ -80,16 +79,18 @@ export class FileConversationStore implements ConversationStore {
       await file.close();
     }
     try {
-      await link(temporary, path.join(folder, fileOf(version)));
+      await nodeFs().link(temporary, path.join(folder, fileOf(version)));
     } catch (error) {
       if (isCode(error, "EEXIST"))
         throw new ConversationConflictError(conversationId, expectedVersion, await latestVersion(folder));
       throw error;
     } finally {
-      await unlink(temporary);
+      await nodeFs().unlink(temporary);
     }
     if (expectedVersion !== undefined && expectedVersion > 1)
-      await unlink(path.join(folder, fileOf(expectedVersion - 1))).catch(() => {}); // keep the one before
+      await nodeFs()
+        .unlink(path.join(folder, fileOf(expectedVersion - 1)))
+        .catch(() => {}); // keep the one before
     return version;
   }
 
@@ -107,14 +108,23 @@ export class FileConversationStore implements ConversationStore {
 }
 
 async function removeStaleTemporaries(directory: string): Promise<void> {
-  const folders = await readdir(directory).catch(() => [] as string[]);
+  const folders = await nodeFs()
+    .readdir(directory)
+    .catch(() => [] as string[]);
   for (const name of folders) {
     const folder = path.join(directory, name);
-    const entries = await readdir(folder).catch(() => [] as string[]);
+    const entries = await nodeFs()
+      .readdir(folder)
+      .catch(() => [] as string[]);
     for (const entry of entries.filter((e) => TEMPORARY_FILE.test(e))) {
       const file = path.join(folder, entry);
-      const info = await stat(file).catch(() => undefined);
-      if (info && Date.now() - info.mtimeMs > STALE_TEMPORARY_MS) await unlink(file).catch(() => {});
+      const info = await nodeFs()
+        .stat(file)
+        .catch(() => undefined);
+      if (info && Date.now() - info.mtimeMs > STALE_TEMPORARY_MS)
+        await nodeFs()
+          .unlink(file)
+          .catch(() => {});
     }
   }
 }
@@ -122,7 +132,7 @@ async function removeStaleTemporaries(directory: string): Promise<void> {
 async function latestVersion(folder: string): Promise<number | undefined> {
   let names: string[];
   try {
-    names = await readdir(folder);
+    names = await nodeFs().readdir(folder);
   } catch (error) {
     if (isCode(error, "ENOENT")) return undefined;
     throw error;

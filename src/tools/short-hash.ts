@@ -1,4 +1,4 @@
-import { nodeCrypto } from "../lazy/node-crypto.js";
+import { nodeCrypto } from "../lazy/node-builtins.js";
 
 const HASH_BYTES = 10; // 80 bits: a collision cannot be searched for on a laptop (≈2^40 tries)
 export const SHORT_HASH_LENGTH = 16; // 36^16 > 2^80

@@ -3,7 +3,7 @@
 // one rotation rule (the first key signs, any listed key verifies), and the only place random keys are
 // drawn (a runner's own key, and the one key of the process).
 import { InvalidSettingError } from "../errors/entity-tools-error.js";
-import { nodeCrypto } from "../lazy/node-crypto.js";
+import { nodeCrypto } from "../lazy/node-builtins.js";
 
 /** A secret that signs: text (UTF-8) or bytes, at least 16 bytes (32 random bytes recommended). */
 export type SigningKey = string | Uint8Array;
