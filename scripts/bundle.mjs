@@ -12,7 +12,7 @@
 // - Source maps are linked, with the sources inlined (src/ is not shipped).
 // The declarations are tsc's (scripts/build.mjs); this file makes the JavaScript only, so the test lanes
 // can re-bundle in a second when a source changed (vitest.shared.ts).
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { build } from "esbuild";
 import { entryPoints, root } from "./entry-points.mjs";
@@ -109,7 +109,10 @@ export async function bundle({ onlyChanged = false } = {}) {
   for (const file of files) {
     if (onlyChanged && existsSync(file.path) && readFileSync(file.path, "utf8") === file.text) continue;
     mkdirSync(path.dirname(file.path), { recursive: true });
-    writeFileSync(file.path, file.text);
+    // Written whole, then renamed: a test process of the other lane reading it meanwhile sees one or the other.
+    const temporary = `${file.path}.${process.pid}.tmp`;
+    writeFileSync(temporary, file.text);
+    renameSync(temporary, file.path);
     written.push(file.path);
   }
   const chunks = path.join(OUT, CHUNKS);
