@@ -7,7 +7,7 @@
 // same rounds, installed into a second consumer project: before and after measured in one run.
 // Alone: `tsx --tsconfig bench/tsconfig.json bench/cold-import.ts` (lane 2: add the lane's hook, as bench:ai7).
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -82,7 +82,8 @@ const summary = (ratios: number[]): RatioSummary => ({
 });
 
 export async function coldImport(): Promise<BenchRow[]> {
-  const tarballs = [{ label: "entity-tools", tarball: packed() }];
+  const ours = packed();
+  const tarballs = [{ label: "entity-tools", tarball: ours }];
   const before = process.env.COLD_IMPORT_BEFORE;
   if (before) tarballs.push({ label: "before", tarball: path.resolve(before) });
   const sides: Side[] = tarballs.map(({ label, tarball }) => ({
@@ -139,6 +140,9 @@ export async function coldImport(): Promise<BenchRow[]> {
       row(`the same in CPU time (user + system), median (spread)`, ratio(summary(side.cpuRatios))),
     );
   }
+  // The scratch folders go: each consumer project holds its own node_modules.
+  for (const dir of [path.dirname(ours), ...sides.map((side) => side.project)])
+    rmSync(dir, { recursive: true, force: true });
   return rows;
 }
 
