@@ -1,5 +1,5 @@
 // The viewer's page: index.html, viewer.css and viewer.js, the script built at build time (esbuild, by
-// scripts/build-viewer.ts) into dist/ beside this module, so the package ships static files and runs no
+// scripts/build-viewer.ts) into dist/src/viewer/page/, so the package ships static files and runs no
 // bundler or dev server. Run from the sources (tests, a checkout), the script is bundled on first use
 // from page/main.ts with the same function the build uses.
 import { existsSync } from "node:fs";
@@ -24,8 +24,17 @@ export function pageAssets(): Promise<PageAssets> {
   return loaded;
 }
 
+/**
+ * Where the page's files are, seen from this module: beside it in the sources (src/viewer/page/); in the
+ * package, this module is bundled into the bin (dist/src/cli.js) or one of its chunks (dist/src/chunks/).
+ */
+const PLACES = ["./page/", "./viewer/page/", "../viewer/page/"];
+
 async function load(): Promise<PageAssets> {
-  const dir = new URL("./page/", import.meta.url);
+  const dir =
+    PLACES.map((place) => new URL(place, import.meta.url)).find((url) =>
+      existsSync(new URL("index.html", url)),
+    ) ?? new URL("./page/", import.meta.url);
   const built = new URL("viewer.js", dir);
   const [html, css, js] = await Promise.all([
     readFile(new URL("index.html", dir), "utf8"),
