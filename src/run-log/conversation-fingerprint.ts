@@ -6,11 +6,11 @@
 // with sorted keys cost ten times more): a store that reorders object keys, or a history holding objects
 // with integer-like keys, which JSON.parse reorders, leaves the turns unlinked, shown as runs of their own,
 // never linked wrongly. Two conversations identical so far cannot be told apart by any fingerprint.
-import { createHash } from "node:crypto";
+import { nodeCrypto } from "../lazy/node-builtins.js";
 
 /** The fingerprint of a conversation's history: `sha256:` and 22 characters of base64url. */
 export function conversationFingerprint(history: readonly unknown[]): string {
-  const digest = createHash("sha256").update(JSON.stringify(history)).digest("base64url");
+  const digest = nodeCrypto().createHash("sha256").update(JSON.stringify(history)).digest("base64url");
   return `sha256:${digest.slice(0, 22)}`;
 }
 

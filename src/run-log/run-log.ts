@@ -1,9 +1,9 @@
 // Where a runner (or an MCP server) keeps its run log: the folder is checked once, when it is configured,
 // so a folder that cannot be written fails there, before any run; each run then gets a file of its own.
-import { randomBytes } from "node:crypto";
 import { closeSync, statSync, unlinkSync } from "node:fs";
 import path from "node:path";
 import { InvalidSettingError } from "../errors/entity-tools-error.js";
+import { nodeCrypto } from "../lazy/node-builtins.js";
 import type { Pricing } from "../events/pricing.js";
 import { RUN_LOG_FORMAT, RUN_LOG_VERSION, type RunLogKind } from "./run-log-format.js";
 import { RunLogError } from "./run-log-error.js";
@@ -42,7 +42,10 @@ export function runLogTarget(dir: string, options: RunLogOptions = {}): RunLogTa
     if (!statSync(resolved).isDirectory()) throw new RunLogError(resolved, "it is not a folder");
     // Permission bits do not tell (root ignores them, a read-only mount does not show in them): a file is
     // created and removed.
-    const probe = path.join(resolved, `.write-check-${process.pid}-${randomBytes(4).toString("hex")}`);
+    const probe = path.join(
+      resolved,
+      `.write-check-${process.pid}-${nodeCrypto().randomBytes(4).toString("hex")}`,
+    );
     closeSync(createPrivateFileSync(probe));
     unlinkSync(probe);
   } catch (error) {
@@ -72,7 +75,7 @@ export interface RunLogStart {
 /** Starts the file of one run in `target.dir`, named by the time it began (so names sort by time). */
 export function startRunLog(target: RunLogTarget, start: RunLogStart): RunLogRecorder {
   const now = new Date();
-  const id = `${now.toISOString().replace(/[:.]/g, "-")}-${randomBytes(3).toString("hex")}`;
+  const id = `${now.toISOString().replace(/[:.]/g, "-")}-${nodeCrypto().randomBytes(3).toString("hex")}`;
   const file = new RunLogFile({
     dir: target.dir,
     id,
