@@ -133,6 +133,7 @@ async function runAttempts(setup: RunSetup, resume: CheckedResume | undefined): 
   };
   if (resume) restoreCounters(setup.events.counters, resume.snapshot.counters);
   const gate = new ApprovalGate(setup.approval, resume?.approvals, resume?.snapshot.paused?.calls);
+  for (const decided of gate.given) setup.events.emit({ type: "ApprovalDecided", ...decided });
   let discoveries: RunDiscovery[] | undefined; // one per run: handles stay live across restarts
   for (let restarts = 0; ; restarts++) {
     const disclosure = disclosureFor(setup, store);
@@ -190,6 +191,14 @@ async function runAttempts(setup: RunSetup, resume: CheckedResume | undefined): 
     total.iterations += end.iterations;
     total.usage = addUsage(total.usage, end.usage);
     if (end.type !== "restart") {
+      for (const { approvalId, toolName, input, provider } of end.type === "pause" ? end.pending : [])
+        setup.events.emit({
+          type: "ApprovalRequested",
+          approvalId,
+          toolName,
+          input,
+          ...(provider && { provider }),
+        });
       return {
         ...end,
         status: end.type === "final" ? "completed" : "awaiting-approval",
@@ -208,6 +217,7 @@ async function runAttempts(setup: RunSetup, resume: CheckedResume | undefined): 
         new ExpansionLimitError(setup.settings.maxExpansions, expansion?.sectionKeys ?? [request.reason]),
       );
     }
+    setup.events.emit({ type: "RunRestarted", reason: request.reason });
     for (const [sectionKey, visibility] of Object.entries(expansion?.requestedOverrides ?? {})) {
       store.dispatch({ type: "SetVisibilityOverride", sectionKey, visibility });
     }
