@@ -1,4 +1,4 @@
-// 8. An MCP server with a very large tool list: how long a run takes to reach its first model call, against
+// 9. An MCP server with a very large tool list: how long a run takes to reach its first model call, against
 // what the SDK client alone takes to list the same pages. The server (SDK v2, in memory, no socket) lists
 // N tools in pages of 5 000, each with a schema of its own (as a real server's are: no two alike), so no
 // cache shared by content helps. The ratio is what the run adds on top of the listing it cannot avoid.
@@ -110,7 +110,7 @@ async function ourServerCall(count: number): Promise<() => Promise<void>> {
 }
 
 const row = (measure: string, value: string, goal = "", met?: boolean): BenchRow => ({
-  bench: "8 mcp listing",
+  bench: "9 mcp listing",
   measure,
   value,
   goal,

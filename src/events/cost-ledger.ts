@@ -1,11 +1,14 @@
 import { estimateTextTokens } from "../tools/definition-tokens.js";
+import { providerKeyOf, type ProviderIdentity } from "../tools/provider-identity.js";
 import { costOf, pricesFor, type Pricing } from "./pricing.js";
 import type { RunCost, StepCost } from "./run-cost.js";
 import type { TokenUsage } from "./token-usage.js";
 import type { ToolLoopEvent } from "./tool-loop-event.js";
+import { byPassedHandle } from "./passed-handle.js";
 
 interface ProviderEntry {
   providerClass: string;
+  identity: ProviderIdentity;
   instanceId: string;
   definitionTokens: number;
   calls: number;
@@ -33,12 +36,13 @@ export class CostLedger {
   record(event: ToolLoopEvent): void {
     switch (event.type) {
       case "ToolProviderDiscovered": {
-        const key = `${event.providerClass.name}|${event.instanceId}`;
+        const key = providerKeyOf(event.identity);
         let entry = this.providers.get(key);
         if (!entry) {
           entry = {
-            providerClass: event.providerClass.name,
-            instanceId: event.instanceId,
+            providerClass: event.identity.providerClass,
+            identity: event.identity,
+            instanceId: String(event.identity.id),
             definitionTokens: 0,
             calls: 0,
             resultTokens: 0,
@@ -68,7 +72,7 @@ export class CostLedger {
         break;
       case "ToolInvoked":
       case "ToolFailed": {
-        const entry = this.owners.get(event.toolName)?.entry ?? this.handleOwner(event.input);
+        const entry = this.owners.get(event.toolName)?.entry ?? byPassedHandle(event.input, this.byHandle);
         if (!entry) break;
         entry.calls++;
         entry.heldResultTokens += estimateTextTokens(
@@ -79,19 +83,6 @@ export class CostLedger {
       default:
         break;
     }
-  }
-
-  /**
-   * The discovered provider whose handle a call's input passes (a handle is signed, so no other text
-   * equals it), whatever the handle property is named (`handle`, `_handle`).
-   */
-  private handleOwner(input: unknown): ProviderEntry | undefined {
-    if (this.byHandle.size === 0 || typeof input !== "object" || input === null) return undefined;
-    for (const value of Object.values(input)) {
-      const entry = typeof value === "string" ? this.byHandle.get(value) : undefined;
-      if (entry) return entry;
-    }
-    return undefined;
   }
 
   /** The cost so far. */

@@ -1,4 +1,4 @@
-import { isDeepStrictEqual } from "node:util";
+import { nodeUtil } from "../lazy/node-builtins.js";
 import { declaredInputOf } from "../tools/declared-input.js";
 import { providerBindingOf } from "../tools/provider-binding.js";
 import type { ProviderToolIdentity } from "../tools/provider-identity.js";
@@ -39,6 +39,14 @@ export type ApprovalDecision =
 /** Decides which calls need approval, besides tools marked `needsApproval`. */
 export type ApprovalPredicate = (call: PendingApproval) => boolean | Promise<boolean>;
 
+/** A decision a resumed run received for one of the calls its snapshot left waiting. */
+export interface GivenDecision {
+  readonly approvalId: string;
+  readonly toolName: string;
+  readonly approved: boolean;
+  readonly reason?: string;
+}
+
 /** What happens to a call before it runs. */
 export type GateVerdict =
   { readonly kind: "run" } | { readonly kind: "deny"; readonly reason?: string } | { readonly kind: "ask" };
@@ -53,6 +61,8 @@ export type GateVerdict =
  */
 export class ApprovalGate {
   private readonly decided = new Map<string, { call: ModelToolCall; decision: ApprovalDecision }>();
+  /** The decisions that apply to a waiting call (each once), in the order the calls wait. */
+  readonly given: readonly GivenDecision[];
 
   /**
    * @param decisions the caller's decisions by call id
@@ -69,6 +79,15 @@ export class ApprovalGate {
       if (decision !== undefined && !this.decided.has(call.toolCallId))
         this.decided.set(call.toolCallId, { call, decision });
     }
+    this.given = [...this.decided.values()].map(({ call, decision }) => {
+      const reason = reasonOf(decision);
+      return {
+        approvalId: call.toolCallId,
+        toolName: call.toolName,
+        approved: decision.approved === true,
+        ...(reason === undefined ? {} : { reason }),
+      };
+    });
   }
 
   /**
@@ -108,7 +127,11 @@ export class ApprovalGate {
   /** The decision on `call`, used up: only for the waiting call it was given for, same tool and input. */
   private take(call: ModelToolCall): ApprovalDecision | undefined {
     const entry = this.decided.get(call.toolCallId);
-    if (!entry || entry.call.toolName !== call.toolName || !isDeepStrictEqual(entry.call.input, call.input))
+    if (
+      !entry ||
+      entry.call.toolName !== call.toolName ||
+      !nodeUtil().isDeepStrictEqual(entry.call.input, call.input)
+    )
       return undefined;
     this.decided.delete(call.toolCallId);
     return entry.decision;

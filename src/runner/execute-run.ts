@@ -31,8 +31,7 @@ import { checkToolSchemas } from "../tools/tool-methods.js";
 import { toolsFrom } from "../tools/tool-sources.js";
 import { ExpansionLimitError } from "./expansion-limit-error.js";
 import { beforeFirstStep, listSources } from "./list-sources.js";
-import type { ProviderResolver } from "./restore-tools.js";
-import { resumeState, withLive, type CheckedResume, type ResumeFrom } from "./run-resume.js";
+import { resumeState, type CheckedResume, type ResumeFrom } from "./run-resume.js";
 import type { ToolResultMediaTypes } from "../loop/media-types.js";
 
 /** A sectioned system prompt and its parameters. */
@@ -134,6 +133,7 @@ async function runAttempts(setup: RunSetup, resume: CheckedResume | undefined): 
   };
   if (resume) restoreCounters(setup.events.counters, resume.snapshot.counters);
   const gate = new ApprovalGate(setup.approval, resume?.approvals, resume?.snapshot.paused?.calls);
+  for (const decided of gate.given) setup.events.emit({ type: "ApprovalDecided", ...decided });
   let discoveries: RunDiscovery[] | undefined; // one per run: handles stay live across restarts
   for (let restarts = 0; ; restarts++) {
     const disclosure = disclosureFor(setup, store);
@@ -143,7 +143,7 @@ async function runAttempts(setup: RunSetup, resume: CheckedResume | undefined): 
         Promise.reject(beforeFirstStep(error, setup.messages, resume?.snapshot, total.iterations)),
     );
     const listed = [...ownTools, ...sources.flatMap((s) => s.tools)];
-    discoveries ??= startDiscovery(setup.strategies, listed, withLive(resume?.live, resume?.resolveProvider));
+    discoveries ??= startDiscovery(setup.strategies, listed, resume);
     const tools = [...listed, ...discoveries.flatMap((d) => d.tools)];
     const handles = discoveries.find((d) => d.handles)?.handles;
     const delivery = discoveries.find((d) => d.delivery)?.delivery;
@@ -191,6 +191,14 @@ async function runAttempts(setup: RunSetup, resume: CheckedResume | undefined): 
     total.iterations += end.iterations;
     total.usage = addUsage(total.usage, end.usage);
     if (end.type !== "restart") {
+      for (const { approvalId, toolName, input, provider } of end.type === "pause" ? end.pending : [])
+        setup.events.emit({
+          type: "ApprovalRequested",
+          approvalId,
+          toolName,
+          input,
+          ...(provider && { provider }),
+        });
       return {
         ...end,
         status: end.type === "final" ? "completed" : "awaiting-approval",
@@ -209,6 +217,7 @@ async function runAttempts(setup: RunSetup, resume: CheckedResume | undefined): 
         new ExpansionLimitError(setup.settings.maxExpansions, expansion?.sectionKeys ?? [request.reason]),
       );
     }
+    setup.events.emit({ type: "RunRestarted", reason: request.reason });
     for (const [sectionKey, visibility] of Object.entries(expansion?.requestedOverrides ?? {})) {
       store.dispatch({ type: "SetVisibilityOverride", sectionKey, visibility });
     }
@@ -229,14 +238,15 @@ async function runAttempts(setup: RunSetup, resume: CheckedResume | undefined): 
 function startDiscovery(
   strategies: readonly ToolInjectionStrategy[],
   tools: readonly AnyTool[],
-  resolveProvider: ProviderResolver | undefined,
+  resume: CheckedResume | undefined,
 ): RunDiscovery[] {
   return strategies.map((strategy) =>
     strategy instanceof ToolProviderStrategy
       ? strategy.forRun({
           classes: () => returnedProviderClasses(tools),
           takenNames: tools.map((t) => t.name),
-          resolveProvider,
+          resolveProvider: resume?.resolveProvider,
+          live: resume?.live,
         })
       : { strategy, tools: [] },
   );

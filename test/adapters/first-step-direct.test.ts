@@ -87,6 +87,7 @@ describe("a run's first step on the provider spec", () => {
       .catch((e: unknown) => e);
     const sdkError = await ai
       .generateText({ model: mockModel(text("never")), messages: invalid })
+      .then(() => new Error("generateText accepted it"))
       .catch((e: unknown) => e as Error);
     expect(error).toBeInstanceOf(ToolLoopError);
     expect(((error as ToolLoopError).cause as Error).name).toBe(sdkError.name);

@@ -108,7 +108,10 @@ describe("through @ai-sdk/openai against a local wire mock", () => {
       const openai = createOpenAI({ baseURL: mock.baseURL, apiKey: "test-key" });
       const model = wrapLanguageModel({
         model: api === "chat" ? openai.chat("gpt-test") : openai.responses("gpt-test"),
-        middleware: { transformParams: async ({ params }) => ({ ...params, maxOutputTokens: 77 }) },
+        middleware: {
+          specificationVersion: "v3",
+          transformParams: async ({ params }) => ({ ...params, maxOutputTokens: 77 }),
+        },
       });
       const settings: AiSdkAdapterSettings = {
         maxRetries: 0,

@@ -24,7 +24,12 @@ describe("the packed package", () => {
         "dist/src/postgres/index.js",
         "docs/postgres-conversation-store.sql",
         "dist/src/building-blocks/index.js",
-        "dist/src/schema/cli.js",
+        "dist/src/cli.js",
+        "dist/src/viewer/page/viewer.js",
+        "dist/src/viewer/page/index.html",
+        "dist/src/viewer/page/viewer.css",
+        "docs/run-log.schema.json",
+        "docs/run-viewer.md",
         "docs/architecture.md",
         "docs/reliability.md",
         "docs/glossary.md",
@@ -34,7 +39,12 @@ describe("the packed package", () => {
       /^(test|bench|examples|lanes|src|decorators|etc|scripts|docs\/api)\/|\.test\.|fixtures/.test(f),
     );
     expect(stray).toEqual([]);
-    const map = JSON.parse(readFileSync("dist/src/index.js.map", "utf8")) as { sourcesContent?: string[] };
-    expect(map.sourcesContent?.[0]).toContain('import "../decorators/reflect-metadata.cjs";');
+    // The root entry's bundle maps back to src/index.ts, whose text is in the map.
+    const map = JSON.parse(readFileSync("dist/src/index.js.map", "utf8")) as {
+      sources: string[];
+      sourcesContent?: string[];
+    };
+    const index = map.sources.indexOf("../../src/index.ts");
+    expect(map.sourcesContent?.[index]).toContain('import "../decorators/reflect-metadata.cjs";');
   });
 });

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -51,6 +51,7 @@ describe("the built package, imported by its own name (npm test builds first)", 
         "DEFAULT_MAX_INJECTED_TOOLS",
         "DEFAULT_MAX_ITERATIONS",
         "DEFAULT_MAX_SNAPSHOT_BYTES",
+        "DEFAULT_RUN_LOG_MAX_BYTES",
         "DEFAULT_RUN_SETTINGS",
         "DEFAULT_TURN_LEASE_MS",
         "DecoratorMisuseError",
@@ -79,6 +80,9 @@ describe("the built package, imported by its own name (npm test builds first)", 
         "PromptTemplate",
         "PromptTemplateError",
         "READ_SECTION",
+        "RUN_LOG_FORMAT",
+        "RUN_LOG_VERSION",
+        "RunLogError",
         "RunStream",
         "SectionVisibility",
         "SnapshotError",
@@ -114,7 +118,9 @@ describe("the built package, imported by its own name (npm test builds first)", 
         "isToolContent",
         "isToolProvider",
         "isValidToolName",
+        "readRunLog",
         "registerToolSchemas",
+        "runView",
         "toolAudio",
         "toolContent",
         "toolFile",
@@ -214,6 +220,25 @@ describe("the built package, imported by its own name (npm test builds first)", 
     expect(await loads("entity-tools/codex")).toBe("true");
   });
 
+  it("importing entity-tools loads neither node:crypto nor node:fs/promises: what signs or stores loads them", async () => {
+    // Node's own modules behind each (node:crypto alone is 17): a third of what the import cost over ai's.
+    const script = `const loaded = () => ["crypto", "fs/promises"].filter((m) => process.moduleLoadList.includes("NativeModule " + m));
+      const core = await import("entity-tools");
+      const atImport = loaded();
+      new core.EntityHandleCodec(); // draws a random key
+      const afterKey = loaded();
+      const { mkdtempSync } = await import("node:fs");
+      const store = new core.FileConversationStore(mkdtempSync((await import("node:os")).tmpdir() + "/store-"));
+      await store.get("c-1");
+      console.log(JSON.stringify({ atImport, afterKey, afterStore: loaded() }));`;
+    const { stdout } = await run(process.execPath, ["--input-type=module", "-e", script]);
+    expect(JSON.parse(stdout)).toEqual({
+      atImport: [],
+      afterKey: ["crypto"],
+      afterStore: ["crypto", "fs/promises"],
+    });
+  });
+
   it("pg is loaded by neither entity-tools nor entity-tools/postgres until a store opens its own pool", async () => {
     const script = `
       const { createRequire } = await import("node:module");
@@ -247,8 +272,35 @@ describe("the built package, imported by its own name (npm test builds first)", 
     });
   });
 
-  it("ships the schema CLI as the entity-tools bin", async () => {
-    const { stdout } = await run(process.execPath, ["dist/src/schema/cli.js", "--help"]);
-    expect(stdout).toContain("Usage: entity-tools schemas --project tsconfig.json");
+  it('import("entity-tools") loads a handful of files (its bundle and the chunks it shares), and no package but ai', () => {
+    // The static imports of the built root entry, followed through our own files: what Node loads for it.
+    const files = new Set<string>();
+    const packages = new Set<string>();
+    const visit = (file: string) => {
+      if (files.has(file)) return;
+      files.add(file);
+      const text = readFileSync(file, "utf8");
+      for (const m of text.matchAll(/^(?:import|export)\s[^;]*?from\s+"([^"]+)"|^import\s+"([^"]+)"/gm)) {
+        const specifier = (m[1] ?? m[2])!;
+        if (specifier.startsWith(".")) visit(path.resolve(path.dirname(file), specifier));
+        else packages.add(specifier);
+      }
+    };
+    visit(path.resolve("dist/src/index.js"));
+    // 140 modules before the entry points were bundled; every entry added to package.json may split the
+    // shared chunks a little further.
+    expect(files.size).toBeLessThanOrEqual(20);
+    expect([...files].map((f) => path.relative("dist", f))).toContain("decorators/reflect-metadata.cjs");
+    // ajv, class-transformer and the optional peers are import()ed when first needed.
+    expect([...packages].filter((p) => !p.startsWith("node:"))).toEqual(["ai"]);
+  });
+
+  it("ships the schema CLI and the run viewer as the entity-tools bin", async () => {
+    const bin = (JSON.parse(readFileSync("package.json", "utf8")) as { bin: Record<string, string> }).bin;
+    expect(bin).toEqual({ "entity-tools": "./dist/src/cli.js" });
+    const schemas = await run(process.execPath, ["dist/src/cli.js", "schemas", "--help"]);
+    expect(schemas.stdout).toContain("Usage: entity-tools schemas --project tsconfig.json");
+    const view = await run(process.execPath, ["dist/src/cli.js", "view", "--help"]);
+    expect(view.stdout).toContain("Usage: entity-tools view <dir-or-file> [--html out.html]");
   });
 });

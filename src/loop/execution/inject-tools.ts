@@ -7,6 +7,8 @@ import type {
   ToolInjectionStrategy,
 } from "../../strategies/tool-injection-strategy.js";
 import { estimateDefinitionTokens } from "../../tools/definition-tokens.js";
+import type { ProviderIdentity } from "../../tools/provider-identity.js";
+import { readProviderId } from "../../tools/read-provider-id.js";
 import type { AnyTool } from "../../tools/tool.js";
 import { entityCount } from "../../tools/tool-budget.js";
 import type { ToolAddOutcome, ToolRegistry } from "../../tools/tool-registry.js";
@@ -16,6 +18,7 @@ import { untilAborted } from "../until-aborted.js";
 /** A successful call as the strategies see it. */
 export interface InjectionTrigger {
   readonly toolName: string;
+  readonly toolCallId: string;
   readonly input: unknown;
   readonly resultText: string;
   readonly value: unknown;
@@ -58,17 +61,19 @@ export class ToolInjector {
             type: "ToolsRemoved",
             toolNames: removed.map((t) => t.name),
             reason: "strategy",
+            toolCallId: trigger.toolCallId,
           });
       }
       if (delta.add && delta.add.length > 0) {
         const outcome = this.registry.add(delta.add);
-        this.report(outcome, trigger.toolName);
+        this.report(outcome, trigger.toolName, trigger.toolCallId);
         const unbound = delta.unbound ?? 0;
         if (outcome.skipped.length > 0 || unbound > 0)
           notices.push(skippedNotice(delta.add, outcome.skipped, unbound));
         if (outcome.evicted.length > 0) notices.push(evictionNotice(outcome.evicted));
       }
-      if (delta.discovered && delta.discovered.length > 0) this.reportHandles(delta.discovered);
+      if (delta.discovered && delta.discovered.length > 0)
+        this.reportHandles(delta.discovered, trigger.toolCallId);
     }
     return { notices };
   }
@@ -110,53 +115,65 @@ export class ToolInjector {
   }
 
   /** Providers reached through handles: one `ToolProviderDiscovered` each, with the handle. */
-  private reportHandles(discovered: readonly DiscoveredProvider[]): void {
-    this.events.discovered(discovered, (provider) => ({
-      type: "ToolProviderDiscovered",
-      providerClass: provider.instance.constructor,
-      instanceId: provider.instanceId,
-      exposedTools: provider.tools,
-      replacedEarlierInstance: provider.replaced,
-      renamedTools: [],
-      // The handle tools are the class's, offered to every run from its start: this provider adds none.
-      definitionTokens: {},
-      handle: provider.handle,
-      delivery: "inline",
-    }));
+  private reportHandles(discovered: readonly DiscoveredProvider[], toolCallId: string): void {
+    this.events.discovered(discovered, (provider) => {
+      // A strategy written before `identity` existed reports the instance only: its identity is read from it.
+      const identity = provider.identity ?? readProviderId(provider.instance).identity;
+      return {
+        type: "ToolProviderDiscovered",
+        providerClass: provider.instance.constructor,
+        identity,
+        instanceId: String(identity.id),
+        toolCallId,
+        exposedTools: provider.tools,
+        replacedEarlierInstance: provider.replaced,
+        renamedTools: [],
+        // The handle tools are the class's, offered to every run from its start: this provider adds none.
+        definitionTokens: {},
+        handle: provider.handle,
+        delivery: "inline",
+      };
+    });
   }
 
-  private report(outcome: ToolAddOutcome, triggeredBy: string): void {
+  private report(outcome: ToolAddOutcome, triggeredBy: string, toolCallId?: string): void {
     const fresh = [...outcome.added, ...outcome.replaced.map((r) => r.next)];
     if (fresh.length === 0) return;
     for (const tool of fresh) this.injected.push(tool);
     const replacedNames = new Set(outcome.replaced.map((r) => r.next.name));
     const renamed = new Map(outcome.renamed.map((r) => [r.name, r]));
-    const byInstance = new Map<object, AnyTool[]>();
+    const byInstance = new Map<object, { identity: ProviderIdentity; tools: AnyTool[] }>();
     for (const tool of fresh) {
-      if (tool.origin?.instanceId === undefined) continue;
-      const group = byInstance.get(tool.origin.instance) ?? [];
-      group.push(tool);
-      byInstance.set(tool.origin.instance, group);
+      const origin = tool.origin;
+      if (origin?.identity === undefined) continue;
+      const group = byInstance.get(origin.instance) ?? { identity: origin.identity, tools: [] };
+      group.tools.push(tool);
+      byInstance.set(origin.instance, group);
     }
-    this.events.discovered([...byInstance.values()], (tools) => {
+    this.events.discovered([...byInstance.values()], ({ identity, tools }) => {
       const origin = tools[0]!.origin!;
       return {
         type: "ToolProviderDiscovered",
         providerClass: origin.providerClass,
-        instanceId: origin.instanceId!,
+        identity,
+        instanceId: String(identity.id),
+        ...(toolCallId === undefined ? {} : { toolCallId }),
         exposedTools: tools.map((t) => t.name),
         replacedEarlierInstance: tools.some((t) => replacedNames.has(t.name)),
         renamedTools: tools.flatMap((t) => renamed.get(t.name) ?? []),
         definitionTokens: Object.fromEntries(tools.map((t) => [t.name, estimateDefinitionTokens(t)])),
+        methods: Object.fromEntries(tools.map((t) => [t.name, t.origin!.methodName])),
         delivery: tools[0]!.delivery ?? "inline",
       };
     });
-    this.events.emit({ type: "ToolsInjected", toolNames: fresh.map((t) => t.name), triggeredBy });
+    const cause = toolCallId === undefined ? {} : { toolCallId };
+    this.events.emit({ type: "ToolsInjected", toolNames: fresh.map((t) => t.name), triggeredBy, ...cause });
     if (outcome.evicted.length > 0) {
       this.events.emit({
         type: "ToolsRemoved",
         toolNames: outcome.evicted.map((t) => t.name),
         reason: "budget",
+        ...cause,
       });
     }
   }
@@ -185,7 +202,7 @@ function skippedNotice(requested: readonly AnyTool[], skipped: readonly AnyTool[
 /** "3 entities" (provider instances), or "3 items" when some tools have no provider. */
 function counted(tools: readonly AnyTool[], unbound: number): string {
   const count = entityCount(tools) + unbound;
-  if (tools.every((t) => t.origin?.instanceId !== undefined))
+  if (tools.every((t) => t.origin?.identity !== undefined))
     return `${count} ${count === 1 ? "entity" : "entities"}`;
   return `${count} ${count === 1 ? "item" : "items"}`;
 }
