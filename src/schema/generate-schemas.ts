@@ -3,10 +3,16 @@ import type * as TS from "typescript";
 import ts from "./typescript.js";
 import { buildGenerator } from "./typescript.js";
 import type { ParametersSchema as ToolInputSchema } from "../../decorators/index.js";
-import { findOutputClasses, findToolMethods, type SourceToolMethod } from "./find-tool-methods.js";
+import {
+  findOutputClasses,
+  findToolMethods,
+  toolMethodNodes,
+  type SourceToolMethod,
+} from "./find-tool-methods.js";
 import type { GeneratedToolSchema, InputType } from "./generated-schemas.js";
-import { hiddenFieldsOf, outputTypesOf } from "./class-facts.js";
+import { classSymbolOf, hiddenFieldsOf, outputTypesOf } from "./class-facts.js";
 import { inlineRefs } from "./inline-refs.js";
+import { filesWithUnreadJsDoc } from "./jsdoc-files.js";
 import type { JsonSchema } from "./json-schema.js";
 import { SchemaSourceError } from "./schema-source-error.js";
 import { SourceClasses, type ClassImport } from "./source-classes.js";
@@ -100,10 +106,23 @@ export function generateSchemas(options: GenerateSchemasOptions): GeneratedSourc
 
   // One program, one checker, for reading the sources and for the generator, unless a synthetic
   // interface written from the syntax is not the checker's (an unannotated parameter of a type the
-  // syntax does not give): then the files that differ are parsed again into a second program.
-  const program = sameBlocks(guessed, appended)
-    ? firstProgram
-    : correctedProgram(config, firstProgram, guessed, appended);
+  // syntax does not give) or a type the schemas reach has JSDoc in a file not parsed in full: then
+  // those files are parsed again into a second program.
+  const jsDocFiles = filesWithUnreadJsDoc(
+    checker,
+    rootTypes(sources, checker, firstProgram, classes, outputs),
+    (f) => own.has(path.resolve(f.fileName)),
+  );
+  const program =
+    sameBlocks(guessed, appended) && jsDocFiles.size === 0
+      ? firstProgram
+      : correctedProgram(
+          config,
+          firstProgram,
+          guessed,
+          appended,
+          new Set([...jsDocFiles].map((f) => path.resolve(f))),
+        );
   // Only the files that hold a synthetic interface or an output class are searched for symbols: the
   // generator otherwise walks every declaration of every file, lib and node_modules typings included.
   const searched = [...appended.keys(), ...[...outputs.values()].filter(Boolean).map((f) => path.resolve(f))];
@@ -199,6 +218,25 @@ function parameterTypes(method: SourceToolMethod): Record<string, InputType> | u
 function withoutPaths<T>(value: T, root: string): T {
   const text = JSON.stringify(value);
   return JSON.parse(text.split(`${root}/`).join("").split(root).join(".")) as T;
+}
+
+/** The types the schemas are generated from: every generated tool's parameters, and the output classes. */
+function* rootTypes(
+  sources: readonly TS.SourceFile[],
+  checker: TS.TypeChecker,
+  program: TS.Program,
+  classes: SourceClasses,
+  outputs: ReadonlyMap<string, string>,
+): Generator<TS.Type> {
+  for (const sourceFile of sources)
+    for (const { member, explicitSchema } of toolMethodNodes(sourceFile))
+      if (!explicitSchema)
+        for (const parameter of member.parameters) yield checker.getTypeAtLocation(parameter);
+  for (const name of outputs.keys()) {
+    const found = classes.imports.get(name);
+    const symbol = found && classSymbolOf(program, checker, found);
+    if (symbol) yield checker.getDeclaredTypeOfSymbol(symbol);
+  }
 }
 
 function readProject(project: string): TS.ParsedCommandLine {
