@@ -1,29 +1,23 @@
 import path from "node:path";
 import type * as TS from "typescript";
-import ts from "./typescript.js";
 import { buildGenerator } from "./typescript.js";
 import type { ParametersSchema as ToolInputSchema } from "../../decorators/index.js";
-import {
-  findOutputClasses,
-  findToolMethods,
-  toolMethodNodes,
-  type SourceToolMethod,
-} from "./find-tool-methods.js";
+import { findOutputClasses, findToolMethods, type SourceToolMethod } from "./find-tool-methods.js";
 import type { GeneratedToolSchema, InputType } from "./generated-schemas.js";
-import { classSymbolOf, hiddenFieldsOf, outputTypesOf } from "./class-facts.js";
+import { hiddenFieldsOf, outputTypesOf } from "./class-facts.js";
 import { inlineRefs } from "./inline-refs.js";
-import { filesWithUnreadJsDoc } from "./jsdoc-files.js";
 import type { JsonSchema } from "./json-schema.js";
 import { SchemaSourceError } from "./schema-source-error.js";
 import { SourceClasses, type ClassImport } from "./source-classes.js";
 import {
-  correctedProgram,
-  guessingHost,
-  sameBlocks,
-  syntheticBlock,
-  syntheticName,
-  type SyntheticBlocks,
-} from "./synthetic-inputs.js";
+  createSchemaProgram,
+  generatorProgram,
+  readProject,
+  refuseSyntaxErrors,
+  rootTypes,
+  type SchemaProgram,
+} from "./schema-program.js";
+import { syntheticBlock, syntheticName, type SyntheticBlocks } from "./synthetic-inputs.js";
 
 /** Options of {@link generateSchemas}. */
 export interface GenerateSchemasOptions {
@@ -64,15 +58,21 @@ export interface GeneratedSource {
  * @throws SchemaSourceError for a type it cannot express, a non-exported parameter class, a name clash.
  */
 export function generateSchemas(options: GenerateSchemasOptions): GeneratedSource {
-  const config = readProject(options.project);
-  // The project's own files (its `include`), not every file they import, with their index.
-  const own = new Map(config.fileNames.map((f, i) => [path.resolve(f), i]));
-  const guessed: SyntheticBlocks = new Map();
-  const firstProgram = ts.createProgram(
-    config.fileNames,
-    config.options,
-    guessingHost(config.options, own, guessed),
-  );
+  return generateFromProgram(createSchemaProgram(readProject(options.project)), options);
+}
+
+/**
+ * {@link generateSchemas} over a program already built for it (see `SchemaProgram`): what `--watch` calls
+ * on each program TypeScript's watch makes.
+ *
+ * @throws SchemaSourceError as {@link generateSchemas} does, and for a syntax error in the project's files.
+ */
+export function generateFromProgram(
+  schemaProgram: SchemaProgram,
+  options: GenerateSchemasOptions,
+): GeneratedSource {
+  const { program: firstProgram, own } = schemaProgram;
+  refuseSyntaxErrors(firstProgram, own);
   const checker = firstProgram.getTypeChecker();
   const classes = new SourceClasses(checker);
   const sources = firstProgram
@@ -104,25 +104,11 @@ export function generateSchemas(options: GenerateSchemasOptions): GeneratedSourc
     outputs.set(name, found?.file ?? "");
   }
 
-  // One program, one checker, for reading the sources and for the generator, unless a synthetic
-  // interface written from the syntax is not the checker's (an unannotated parameter of a type the
-  // syntax does not give) or a type the schemas reach has JSDoc in a file not parsed in full: then
-  // those files are parsed again into a second program.
-  const jsDocFiles = filesWithUnreadJsDoc(
-    checker,
-    rootTypes(sources, checker, firstProgram, classes, outputs),
-    (f) => own.has(path.resolve(f.fileName)),
+  const program = generatorProgram(
+    schemaProgram,
+    appended,
+    rootTypes(sources, firstProgram, classes, outputs.keys()),
   );
-  const program =
-    sameBlocks(guessed, appended) && jsDocFiles.size === 0
-      ? firstProgram
-      : correctedProgram(
-          config,
-          firstProgram,
-          guessed,
-          appended,
-          new Set([...jsDocFiles].map((f) => path.resolve(f))),
-        );
   // Only the files that hold a synthetic interface or an output class are searched for symbols: the
   // generator otherwise walks every declaration of every file, lib and node_modules typings included.
   const searched = [...appended.keys(), ...[...outputs.values()].filter(Boolean).map((f) => path.resolve(f))];
@@ -218,38 +204,6 @@ function parameterTypes(method: SourceToolMethod): Record<string, InputType> | u
 function withoutPaths<T>(value: T, root: string): T {
   const text = JSON.stringify(value);
   return JSON.parse(text.split(`${root}/`).join("").split(root).join(".")) as T;
-}
-
-/** The types the schemas are generated from: every generated tool's parameters, and the output classes. */
-function* rootTypes(
-  sources: readonly TS.SourceFile[],
-  checker: TS.TypeChecker,
-  program: TS.Program,
-  classes: SourceClasses,
-  outputs: ReadonlyMap<string, string>,
-): Generator<TS.Type> {
-  for (const sourceFile of sources)
-    for (const { member, explicitSchema } of toolMethodNodes(sourceFile))
-      if (!explicitSchema)
-        for (const parameter of member.parameters) yield checker.getTypeAtLocation(parameter);
-  for (const name of outputs.keys()) {
-    const found = classes.imports.get(name);
-    const symbol = found && classSymbolOf(program, checker, found);
-    if (symbol) yield checker.getDeclaredTypeOfSymbol(symbol);
-  }
-}
-
-function readProject(project: string): TS.ParsedCommandLine {
-  const diagnostics: TS.Diagnostic[] = [];
-  const parsed = ts.getParsedCommandLineOfConfigFile(path.resolve(project), undefined, {
-    ...ts.sys,
-    onUnRecoverableConfigFileDiagnostic: (d) => diagnostics.push(d),
-  });
-  if (!parsed || diagnostics.length > 0) {
-    const text = diagnostics.map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n")).join("; ");
-    throw new SchemaSourceError(`cannot read ${project}: ${text || "unknown error"}`);
-  }
-  return parsed;
 }
 
 function sortKeys<T>(record: Record<string, T>): Record<string, T> {

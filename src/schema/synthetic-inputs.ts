@@ -118,7 +118,7 @@ function inFull(languageVersion: TS.ScriptTarget | TS.CreateSourceFileOptions): 
  * reused, not parsed again).
  */
 export function correctedProgram(
-  config: Pick<TS.ParsedCommandLine, "fileNames" | "options">,
+  config: { readonly fileNames: readonly string[]; readonly options: TS.CompilerOptions },
   first: TS.Program,
   guessed: SyntheticBlocks,
   blocks: SyntheticBlocks,
