@@ -18,7 +18,16 @@ const LAYERS: readonly (readonly string[])[] = [
   // Telemetry is an observer of events (with @opentelemetry/api, loaded lazily); the runner attaches it.
   ["src/adapters", "src/disclosure", "src/telemetry"],
   ["src/runner"],
-  ["src/testing", "src/codex", "src/mcp", "src/claude", "src/postgres", "src/building-blocks"],
+  [
+    "src/testing",
+    "src/codex",
+    "src/mcp",
+    "src/claude",
+    "src/postgres",
+    "src/building-blocks",
+    // The build-tool plugins: the schema CLI's watch, run by Vite, vitest, Rollup or esbuild.
+    "src/schema-plugin",
+  ],
   ["src/index.ts"],
 ];
 
