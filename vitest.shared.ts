@@ -11,6 +11,7 @@ export const packageAliases = [
   { find: /^entity-tools\/claude$/, replacement: here("./src/claude/index.ts") },
   { find: /^entity-tools\/postgres$/, replacement: here("./src/postgres/index.ts") },
   { find: /^entity-tools\/building-blocks$/, replacement: here("./src/building-blocks/index.ts") },
+  { find: /^entity-tools\/schema-plugin$/, replacement: here("./src/schema-plugin/index.ts") },
   { find: /^entity-tools$/, replacement: here("./src/index.ts") },
 ];
 

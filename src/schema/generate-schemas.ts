@@ -5,6 +5,7 @@ import type { ParametersSchema as ToolInputSchema } from "../../decorators/index
 import { findOutputClasses, findToolMethods, type SourceToolMethod } from "./find-tool-methods.js";
 import type { GeneratedToolSchema, InputType } from "./generated-schemas.js";
 import { hiddenFieldsOf, outputTypesOf } from "./class-facts.js";
+import { withMemberSchemas } from "./class-unions.js";
 import { inlineRefs } from "./inline-refs.js";
 import type { JsonSchema } from "./json-schema.js";
 import { SchemaSourceError } from "./schema-source-error.js";
@@ -109,9 +110,16 @@ export function generateFromProgram(
     appended,
     rootTypes(sources, firstProgram, classes, outputs.keys()),
   );
-  // Only the files that hold a synthetic interface or an output class are searched for symbols: the
-  // generator otherwise walks every declaration of every file, lib and node_modules typings included.
-  const searched = [...appended.keys(), ...[...outputs.values()].filter(Boolean).map((f) => path.resolve(f))];
+  const outputNames = [...outputs.keys()].sort();
+  const outputTypes = outputTypesOf(outputNames, program, classes);
+  // Only the files that hold a synthetic interface, an output class or a class whose own schema the
+  // module holds (a member of a union without a discriminator) are searched for symbols: the generator
+  // otherwise walks every declaration of every file, lib and node_modules typings included.
+  const searched = [
+    ...appended.keys(),
+    ...[...outputs.values()].filter(Boolean).map((f) => path.resolve(f)),
+    ...[...classes.validatedMembers].map((name) => classes.imports.get(name)!.file),
+  ];
   // The generator also indexes every class and interface of every file it is shown (getTypeAtLocation,
   // base types, names), which for a project importing entity-tools and the AI SDK is most of the time:
   // it is shown the project's own files, where every type the schemas name by reference is declared
@@ -132,14 +140,17 @@ export function generateFromProgram(
   );
   if (!generator) throw new SchemaSourceError("typescript-json-schema could not read the project");
 
+  const schemaOf = (name: string) =>
+    inlineRefs(generator.getSchemaForSymbol(name) as JsonSchema, classes.unionMembers);
+  const typed = (type: InputType) => withMemberSchemas(type, schemaOf);
   const tools: Record<string, GeneratedToolSchema> = {};
   for (const { method, synthetic } of methods) {
     const key = `${method.className}.${method.methodName}`;
     if (tools[key])
       throw new SchemaSourceError(`two classes named ${method.className} both declare ${method.methodName}`);
-    const schema = inlineRefs(generator.getSchemaForSymbol(synthetic) as JsonSchema);
+    const schema = schemaOf(synthetic);
     refuseUnresolved(method, schema);
-    const types = parameterTypes(method);
+    const types = parameterTypes(method, typed);
     tools[key] = {
       parameters: method.parameters.map((p) => p.name),
       inputSchema: {
@@ -150,18 +161,14 @@ export function generateFromProgram(
       ...(types ? { types } : {}),
     };
   }
-  const outputSchemas: Record<string, JsonSchema> = {};
-  for (const name of [...outputs.keys()].sort()) {
-    outputSchemas[name] = inlineRefs(generator.getSchemaForSymbol(name) as JsonSchema);
-  }
-  const outputTypes = outputTypesOf([...outputs.keys()].sort(), program, classes);
+  const outputSchemas = Object.fromEntries(outputNames.map((name) => [name, schemaOf(name)]));
   const hiddenFields = hiddenFieldsOf(program, classes);
   const root = path.dirname(path.resolve(options.project));
   return {
     tools: withoutPaths(sortKeys(tools), root),
     outputs: withoutPaths(outputSchemas, root),
     classImports: sortKeys(Object.fromEntries(classes.imports)),
-    outputTypes,
+    outputTypes: withoutPaths(mapValues(outputTypes, typed), root),
     hiddenFields,
     request: { project: options.project, outputTypes: options.outputTypes ?? [] },
     returns: sortKeys(returns),
@@ -191,10 +198,19 @@ function refuseUnresolved(method: SourceToolMethod, schema: JsonSchema): void {
   }
 }
 
-/** The parameters that need converting, by name, or undefined when none does. */
-function parameterTypes(method: SourceToolMethod): Record<string, InputType> | undefined {
-  const entries = method.parameters.flatMap((p) => (p.inputType ? [[p.name, p.inputType] as const] : []));
+/** The parameters that need converting, by name (each as `typed` completes it), or undefined when none does. */
+function parameterTypes(
+  method: SourceToolMethod,
+  typed: (type: InputType) => InputType,
+): Record<string, InputType> | undefined {
+  const entries = method.parameters.flatMap((p) =>
+    p.inputType ? [[p.name, typed(p.inputType)] as const] : [],
+  );
   return entries.length > 0 ? Object.fromEntries(entries) : undefined;
+}
+
+function mapValues<T, U>(record: Readonly<Record<string, T>>, f: (value: T) => U): Record<string, U> {
+  return Object.fromEntries(Object.entries(record).map(([k, v]) => [k, f(v)]));
 }
 
 /**

@@ -82,6 +82,10 @@ describe("the installed package", () => {
     });
     // The parameter's description came from JSDoc @param (standard decorators have no @ToolParam).
     expect(JSON.stringify(report.reasonDescription)).toContain("Why the ticket is closed, for the customer");
+    // A union of classes: the method received a Dog and a Cat, whose methods work.
+    expect(report.admitResult).toMatchObject({
+      content: [{ output: { type: "text", value: "a Dog: Woof!; a Cat: Meow (9 lives)" } }],
+    });
   }, 0);
 
   it("a production install has no TypeScript compiler, and the schema CLI says what to install", async () => {
