@@ -5,13 +5,13 @@
 import type { ModelMessage } from "ai";
 import type { RunEvents } from "../events/run-events.js";
 import { addUsage } from "../events/token-usage.js";
+import { providerKeyOf } from "../tools/provider-identity.js";
 import type { KeyRing } from "../tools/signing-key.js";
 import type { AnyTool } from "../tools/tool.js";
 import type { TokenUsage } from "./model-port.js";
 import {
   SNAPSHOT_FORMAT,
   SNAPSHOT_VERSION,
-  snapshotProviderKey,
   snapshotTool,
   type RunSnapshot,
   type SnapshotTool,
@@ -29,7 +29,7 @@ export interface SnapshotContext {
   readonly visibility: () => Readonly<Record<string, string>>;
   /** Keys that sign every snapshot (the first one signs). */
   readonly keys?: KeyRing;
-  /** The providers live behind handles now (handles mode), by `className|instanceKey`. */
+  /** The providers live behind handles now (handles mode), by `providerKeyOf(identity)`. */
   readonly handles?: () => ReadonlyMap<string, object>;
 }
 
@@ -78,8 +78,7 @@ export function liveProviders(
   const providers = new Map<string, object>();
   snapshot.tools.forEach((entry: SnapshotTool, i) => {
     const instance = tools[i]!.origin?.instance;
-    if ("idType" in entry && instance)
-      providers.set(snapshotProviderKey(entry.providerClass, entry.idType, entry.id), instance);
+    if ("idType" in entry && instance) providers.set(providerKeyOf(entry), instance);
   });
   for (const [key, provider] of context.handles?.() ?? []) providers.set(key, provider);
   return providers;

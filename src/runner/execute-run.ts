@@ -31,8 +31,7 @@ import { checkToolSchemas } from "../tools/tool-methods.js";
 import { toolsFrom } from "../tools/tool-sources.js";
 import { ExpansionLimitError } from "./expansion-limit-error.js";
 import { beforeFirstStep, listSources } from "./list-sources.js";
-import type { ProviderResolver } from "./restore-tools.js";
-import { resumeState, withLive, type CheckedResume, type ResumeFrom } from "./run-resume.js";
+import { resumeState, type CheckedResume, type ResumeFrom } from "./run-resume.js";
 import type { ToolResultMediaTypes } from "../loop/media-types.js";
 
 /** A sectioned system prompt and its parameters. */
@@ -143,7 +142,7 @@ async function runAttempts(setup: RunSetup, resume: CheckedResume | undefined): 
         Promise.reject(beforeFirstStep(error, setup.messages, resume?.snapshot, total.iterations)),
     );
     const listed = [...ownTools, ...sources.flatMap((s) => s.tools)];
-    discoveries ??= startDiscovery(setup.strategies, listed, withLive(resume?.live, resume?.resolveProvider));
+    discoveries ??= startDiscovery(setup.strategies, listed, resume);
     const tools = [...listed, ...discoveries.flatMap((d) => d.tools)];
     const handles = discoveries.find((d) => d.handles)?.handles;
     const delivery = discoveries.find((d) => d.delivery)?.delivery;
@@ -229,14 +228,15 @@ async function runAttempts(setup: RunSetup, resume: CheckedResume | undefined): 
 function startDiscovery(
   strategies: readonly ToolInjectionStrategy[],
   tools: readonly AnyTool[],
-  resolveProvider: ProviderResolver | undefined,
+  resume: CheckedResume | undefined,
 ): RunDiscovery[] {
   return strategies.map((strategy) =>
     strategy instanceof ToolProviderStrategy
       ? strategy.forRun({
           classes: () => returnedProviderClasses(tools),
           takenNames: tools.map((t) => t.name),
-          resolveProvider,
+          resolveProvider: resume?.resolveProvider,
+          live: resume?.live,
         })
       : { strategy, tools: [] },
   );

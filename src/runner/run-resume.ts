@@ -3,7 +3,7 @@
 // objects), and the restored tools.
 import type { ModelMessage } from "ai";
 import type { ApprovalDecision } from "../loop/approval-gate.js";
-import { snapshotProviderKey, type RunSnapshot } from "../loop/run-snapshot.js";
+import type { RunSnapshot } from "../loop/run-snapshot.js";
 import type { HandleDiscovery } from "../strategies/handle-discovery.js";
 import type { AnyTool } from "../tools/tool.js";
 import { deliveredAs, type ToolDelivery } from "../tools/tool-delivery.js";
@@ -21,19 +21,6 @@ export interface ResumeFrom {
 
 /** A resume whose snapshot has been checked and copied, with the live providers of its run, if any. */
 export type CheckedResume = ResumeFrom & { readonly live: ReadonlyMap<string, object> | undefined };
-
-/**
- * A resolver that answers from the providers a run of this process bound (handles mode re-binds through
- * it), and asks `resolve` for any other.
- */
-export function withLive(
-  live: ReadonlyMap<string, object> | undefined,
-  resolve: ProviderResolver | undefined,
-): ProviderResolver | undefined {
-  if (!live || live.size === 0) return resolve;
-  return (providerClass, id) =>
-    live.get(snapshotProviderKey(providerClass, typeof id, id)) ?? resolve?.(providerClass, id);
-}
 
 /**
  * What a resumed or continued run's first attempt starts with besides its state (`RunState.fromSnapshot`:

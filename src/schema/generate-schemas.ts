@@ -9,6 +9,7 @@ import { withMemberSchemas } from "./class-unions.js";
 import { inlineRefs } from "./inline-refs.js";
 import type { JsonSchema } from "./json-schema.js";
 import { SchemaSourceError } from "./schema-source-error.js";
+import { SharedClassNames } from "./shared-class-names.js";
 import { SourceClasses, type ClassImport } from "./source-classes.js";
 import {
   createSchemaProgram,
@@ -75,10 +76,11 @@ export function generateFromProgram(
   const { program: firstProgram, own } = schemaProgram;
   refuseSyntaxErrors(firstProgram, own);
   const checker = firstProgram.getTypeChecker();
-  const classes = new SourceClasses(checker);
   const sources = firstProgram
     .getSourceFiles()
     .filter((f) => !f.isDeclarationFile && own.has(path.resolve(f.fileName)));
+  const root = path.dirname(path.resolve(options.project));
+  const classes = new SourceClasses(checker, SharedClassNames.of(sources, checker, root));
 
   const methods: { method: SourceToolMethod; synthetic: string }[] = [];
   const appended: SyntheticBlocks = new Map();
@@ -89,10 +91,8 @@ export function generateFromProgram(
     for (const name of findOutputClasses(sourceFile, checker, classes))
       outputs.set(name, sourceFile.fileName);
     const found = findToolMethods(sourceFile, checker, classes);
-    for (const method of found) {
-      if (method.classImport) classes.add(method.className, method.classImport, sourceFile.fileName);
+    for (const method of found)
       if (method.returns.length > 0) returns[`${method.className}.${method.methodName}`] = method.returns;
-    }
     found
       .filter((method) => !method.explicitSchema)
       .forEach((method, index) => methods.push({ method, synthetic: syntheticName(file, index) }));
@@ -101,7 +101,10 @@ export function generateFromProgram(
   }
   for (const name of options.outputTypes ?? []) {
     const found = classes.findExported(name, sources);
-    if (found) classes.add(name, found, "--type");
+    if (found && classes.add(name, found, "--type") !== name)
+      throw new SchemaSourceError(
+        `--type ${name}: another exported class of the project is named ${name} too; output schemas are keyed by class name: rename one`,
+      );
     outputs.set(name, found?.file ?? "");
   }
 
@@ -163,7 +166,6 @@ export function generateFromProgram(
   }
   const outputSchemas = Object.fromEntries(outputNames.map((name) => [name, schemaOf(name)]));
   const hiddenFields = hiddenFieldsOf(program, classes);
-  const root = path.dirname(path.resolve(options.project));
   return {
     tools: withoutPaths(sortKeys(tools), root),
     outputs: withoutPaths(outputSchemas, root),

@@ -69,10 +69,10 @@ export class TypeReading {
             "generated module can import it and the tool receives an instance",
         );
       }
-      this.classes.add(symbol.name, classImport, this.context);
-      if (seen.has(type)) return { kind: "class", name: symbol.name };
+      const name = this.classes.add(symbol.name, classImport, this.context);
+      if (seen.has(type)) return { kind: "class", name };
       const fields = this.fieldsOf(type, new Set([...seen, type]));
-      return fields ? { kind: "class", name: symbol.name, fields } : { kind: "class", name: symbol.name };
+      return fields ? { kind: "class", name, fields } : { kind: "class", name };
     }
     if (seen.has(type)) return undefined;
     const fields = this.fieldsOf(type, new Set([...seen, type]));
@@ -99,8 +99,9 @@ export class TypeReading {
     const discriminator = discriminatorOf(this.checker, classes);
     const members = classes.map((part, i) => {
       const type = this.inputTypeOf(part, seen) as Extract<InputType, { kind: "class" }>;
-      this.classes.unionMembers.add(type.name);
-      if (!discriminator) this.classes.validatedMembers.add(type.name);
+      // Titles are the names the schemas' definitions have: the declared ones, never qualified.
+      this.classes.unionMembers.add(part.getSymbol()!.name);
+      if (!discriminator) this.validated(type.name);
       return {
         name: type.name,
         ...(type.fields ? { fields: type.fields } : {}),
@@ -108,6 +109,23 @@ export class TypeReading {
       };
     });
     return { kind: "union", members, ...(discriminator ? { discriminator: discriminator.property } : {}) };
+  }
+
+  /**
+   * A member of a union without a discriminator: the module holds its own schema, which the generator
+   * finds by the class's name, so that name must be the project's only class of that name.
+   *
+   * @throws SchemaSourceError for a class registered under a qualified name (`crm.Customer`).
+   */
+  private validated(key: string): void {
+    if (key.includes(".")) {
+      throw new SchemaSourceError(
+        `${this.context} is a union of classes without a discriminator, and its member ${key} shares its name ` +
+          "with another class of the project: give the members a field with a literal type of their own " +
+          '(`kind: "a"`, `kind: "b"`) so the union is told apart by it',
+      );
+    }
+    this.classes.validatedMembers.add(key);
   }
 
   private fieldsOf(type: TS.Type, seen: Set<TS.Type>): Record<string, InputType> | undefined {
