@@ -88,3 +88,20 @@ describe("typed input the generator cuts short", () => {
     ]);
   });
 });
+
+it("a union without a discriminator whose member shares its name with another class is refused, saying what to add", () => {
+  const project = scratchProject(
+    {
+      "a/pet.ts": "export class Pet { name!: string; }\n",
+      "b/pet.ts": "export class Pet { name!: string; age?: number; }\n",
+      "tools.ts":
+        'import { Pet as APet } from "./a/pet.js";\nimport { Pet as BPet } from "./b/pet.js";\n' +
+        "declare function LlmTool(d: string): MethodDecorator;\n" +
+        'export class Tools { @LlmTool("Feed") feed(pet: APet | BPet): string { return ""; } }\n',
+    },
+    "**/*.ts",
+  );
+  expect(() => generateSchemas({ project: path.join(project, "tsconfig.json") })).toThrow(
+    /Tools\.feed parameter "pet" is a union of classes without a discriminator, and its member a\/pet\.Pet shares its name with another class of the project: give the members a field with a literal type/,
+  );
+}, 0); // a generation: no time limit
