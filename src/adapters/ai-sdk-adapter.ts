@@ -8,7 +8,7 @@ import {
   systemMessages,
   type PromptSlice,
 } from "./converted-prompt-cache.js";
-import { guardDeepArguments, guardedResult, guardedStream } from "./deep-arguments-guard.js";
+import { guardDeepArguments, guarded, guardedResult } from "./deep-arguments-guard.js";
 import {
   checkModelSettings,
   sdkTelemetryObserves,
@@ -115,11 +115,19 @@ export class AiSdkAdapter implements ModelAdapter {
     const direct = await this.directCall(request, slice, delivered);
     if (direct) {
       const { stream } = await direct.retry(() => direct.model.doStream(direct.options()));
-      const gathered = await gatherStream(guardedStream(stream, tooDeep), {
-        onTextDelta: (text) => onPart({ type: "text-delta", text }),
-        onToolCall: (call) =>
-          onPart({ type: "tool-call", call: toolCallOf(parseToolCall(call, direct.offered.names), tooDeep) }),
-      });
+      // Guarded as it is read, not piped through a TransformStream (web streams made per step: issue 46).
+      const gathered = await gatherStream(
+        stream,
+        {
+          onTextDelta: (text) => onPart({ type: "text-delta", text }),
+          onToolCall: (call) =>
+            onPart({
+              type: "tool-call",
+              call: toolCallOf(parseToolCall(call, direct.offered.names), tooDeep),
+            }),
+        },
+        (part) => guarded(part, tooDeep),
+      );
       return readDirectResult(request, direct, gathered, tooDeep);
     }
     const result = streamText({ ...this.call(request, slice, delivered, tooDeep), onError: () => {} });

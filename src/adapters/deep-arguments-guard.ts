@@ -34,8 +34,8 @@ export function guardedResult<T extends { readonly content: LanguageModelV3Conte
   return { ...result, content: result.content.map((part) => guarded(part, tooDeep)) };
 }
 
-/** A stream with too-deep arguments replaced (see {@link guardDeepArguments}); a direct step's. */
-export function guardedStream(
+/** A stream with too-deep arguments replaced (see {@link guardDeepArguments}). */
+function guardedStream(
   stream: ReadableStream<LanguageModelV3StreamPart>,
   tooDeep: Set<string>,
 ): ReadableStream<LanguageModelV3StreamPart> {
@@ -49,7 +49,8 @@ export function guardedStream(
   return stream.pipeThrough(guard);
 }
 
-function guarded(part: LanguageModelV3Content, tooDeep: Set<string>): LanguageModelV3Content {
+/** A part with too-deep arguments replaced (see {@link guardDeepArguments}); a direct step's, as it is read. */
+export function guarded(part: LanguageModelV3Content, tooDeep: Set<string>): LanguageModelV3Content {
   if (part.type !== "tool-call" || nestingDepth(part.input) <= MAX_INPUT_DEPTH) return part;
   tooDeep.add(part.toolCallId);
   return { ...part, input: "{}" };

@@ -121,7 +121,7 @@ describe("a run's later steps, on the provider spec", () => {
       ],
     ],
     [
-      "tool calls: valid, empty, malformed, to an unknown tool, with prototype keys",
+      "tool calls: valid, empty, malformed, to an unknown tool, with prototype keys, nested too deep",
       [
         toolCall("t1", "echo", '{"text":"b"}'),
         toolCall("t2", "echo", ""),
@@ -130,6 +130,7 @@ describe("a run's later steps, on the provider spec", () => {
         toolCall("t5", "echo", '{"__proto__":{"polluted":true},"text":"c"}'),
         toolCall("t6", "echo", '{"constructor":{"prototype":{"x":1}}}'),
         toolCall("t7", "nope", "not json"),
+        toolCall("t8", "echo", `{"a":${"[".repeat(100)}${"]".repeat(100)}}`),
       ],
     ],
     [
@@ -451,13 +452,14 @@ describe("a streamed run's later steps, on the provider spec", () => {
       ],
     ],
     [
-      "tool calls: valid, malformed, to an unknown tool",
+      "tool calls: valid, malformed, to an unknown tool, nested too deep",
       [
         started,
         ...streamedText("t", "Let me look."),
         ...streamedCall("s1", "echo", '{"text":"b"}'),
         ...streamedCall("s2", "echo", '{"text":'),
         ...streamedCall("s3", "nope", "{}"),
+        ...streamedCall("s4", "echo", `{"a":${"[".repeat(100)}${"]".repeat(100)}}`),
         { type: "response-metadata", id: "resp-1", modelId: "m" },
         finished,
       ],
