@@ -1,6 +1,7 @@
 import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3Message } from "@ai-sdk/provider";
 import { wrapLanguageModel, type LanguageModel, type ModelMessage } from "ai";
 import { isRunHistory } from "../loop/run-history.js";
+import { snapshotCopy } from "../loop/snapshot-copy.js";
 
 /** The options of a provider call other than what changes at every step. */
 export type StepCallOptions = Omit<
@@ -39,6 +40,18 @@ export interface SharedOptions {
  */
 const learned = new Map<string, StepCallOptions>();
 const MAX_LEARNED = 64;
+
+/** Keeps a copy of the options the SDK built (before a middleware further in can edit them). */
+function learn(key: string, options: StepCallOptions): void {
+  let copy: StepCallOptions;
+  try {
+    copy = snapshotCopy(options);
+  } catch {
+    return; // not data (a function): this key's runs learn their own, as before
+  }
+  if (learned.size >= MAX_LEARNED) learned.delete(learned.keys().next().value!);
+  learned.set(key, copy);
+}
 
 /**
  * The key of `settings` for sharing the options built from them, or `undefined` when they hold anything
@@ -99,8 +112,10 @@ export class ConvertedPromptCache {
     const cached = this.runs.get(history);
     const reused = cached && extends_(history, cached.sources) ? cached : undefined;
     const sharedKey = shared && `${shared.kind} ${version} ${shared.settings}`;
-    const options =
-      reused?.options ?? (sharedKey && onlyUserText(history) ? learned.get(sharedKey) : undefined);
+    const taught = sharedKey && !reused && onlyUserText(history) ? learned.get(sharedKey) : undefined;
+    // A run gets its own copy: a middleware that edits the options in place (a header added to the same
+    // object) then changes its own later steps, as before, not other runs.
+    const options = reused?.options ?? (taught && snapshotCopy(taught));
     // Where this step starts: a retried provider call completes the prompt again, from the same point.
     const sourceCount = reused?.sources.length ?? 0;
     const promptCount = reused?.prompt.length ?? 0;
@@ -118,10 +133,7 @@ export class ConvertedPromptCache {
       for (let i = systemCount; i < sliced.length; i++) run.prompt.push(frozenCopy(sliced[i]!));
       run.options = options;
       runs.set(history, run);
-      if (sharedKey && !learned.has(sharedKey)) {
-        if (learned.size >= MAX_LEARNED) learned.delete(learned.keys().next().value!);
-        learned.set(sharedKey, options);
-      }
+      if (sharedKey && !learned.has(sharedKey)) learn(sharedKey, options);
       return prompt;
     };
     return {

@@ -68,6 +68,29 @@ describe("a run's first step on the provider spec", () => {
     expect(String(direct.calls[0]!.headers?.["user-agent"])).toMatch(/\bai\//); // the SDK's user agent
   });
 
+  it("gives each run its own options: a middleware that edits them in place changes no other run", async () => {
+    const settings = freshSettings();
+    const received: (string | undefined)[] = [];
+    const runOnce = async () => {
+      const model = ai.wrapLanguageModel({
+        model: mockModel(text("done")),
+        middleware: {
+          specificationVersion: "v3",
+          transformParams: async ({ params }) => {
+            received.push(params.headers?.["x-edited"]);
+            params.headers!["x-edited"] = "by an earlier run"; // in place, as some middleware does
+            return params;
+          },
+        },
+      });
+      await new PromptRunner({ model, modelSettings: settings }).run("go");
+    };
+    await runOnce();
+    await runOnce();
+    await runOnce();
+    expect(received).toEqual([undefined, undefined, undefined]);
+  });
+
   it("goes through generateText for a prompt of other messages, or other settings", async () => {
     const settings = freshSettings();
     await threeSteps(settings);
