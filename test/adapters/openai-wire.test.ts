@@ -97,8 +97,13 @@ describe("through @ai-sdk/openai against a local wire mock", () => {
     });
   }
 
-  for (const api of ["chat", "responses"] as const) {
-    it(`over the ${api} API, provider options, headers and the user's middleware reach every request, also of a run whose first step is built by us`, async () => {
+  for (const [api, streamed] of [
+    ["chat", false],
+    ["responses", false],
+    ["chat", true],
+    ["responses", true],
+  ] as const) {
+    it(`over the ${api} API${streamed ? ", streamed" : ""}, provider options, headers and the user's middleware reach every request, also of a run whose first step is built by us`, async () => {
       mock = await startOpenAiWireMock([
         { toolCalls: [{ name: "echo", arguments: '{"text":"a"}' }] },
         { text: "done" },
@@ -116,14 +121,18 @@ describe("through @ai-sdk/openai against a local wire mock", () => {
       const settings: AiSdkAdapterSettings = {
         maxRetries: 0,
         temperature: 0.25,
-        headers: { "x-tenant": `wire-${api}` },
+        headers: { "x-tenant": `wire-${api}-${streamed}` },
         providerOptions: { openai: { user: `tenant-${api}` } },
       };
       const { internals } = await sdkInternals();
       const convert = vi.spyOn(internals!, "convert");
-      const first = await new PromptRunner({ model, modelSettings: settings }).withTools(echo).run("go");
+      const runOnce = async () => {
+        const runner = new PromptRunner({ model, modelSettings: settings }).withTools(echo);
+        return streamed ? runner.stream("go").result : runner.run("go");
+      };
+      const first = await runOnce();
       const converted = convert.mock.calls.length; // the first run's second step only
-      const second = await new PromptRunner({ model, modelSettings: settings }).withTools(echo).run("go");
+      const second = await runOnce();
       expect([first.result, second.result]).toEqual(["done", "done again"]);
       expect(converted).toBe(1);
       expect(convert.mock.calls[1]![0]).toEqual([{ role: "user", content: "go" }]); // run 2's first step
@@ -131,9 +140,12 @@ describe("through @ai-sdk/openai against a local wire mock", () => {
       for (const { body, headers } of mock.requests) {
         expect(body).toMatchObject({ temperature: 0.25, user: `tenant-${api}` });
         expect(body[api === "chat" ? "max_tokens" : "max_output_tokens"]).toBe(77);
-        expect(headers["x-tenant"]).toBe(`wire-${api}`);
-        expect(headers["user-agent"]).toMatch(/\bai\//);
+        expect(headers["x-tenant"]).toBe(`wire-${api}-${streamed}`);
+        expect(body.stream === true).toBe(streamed);
+        // the user agent the SDK sent at the first run's first step (generateText adds its own to it)
+        expect(headers["user-agent"]).toBe(mock.requests[0]!.headers["user-agent"]);
       }
+      if (!streamed) expect(mock.requests[0]!.headers["user-agent"]).toMatch(/\bai\//);
       expect(mock.requests[2]!.body).toEqual(mock.requests[0]!.body);
     });
   }
