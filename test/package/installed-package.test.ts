@@ -1,16 +1,14 @@
 // The package as users get it: packed, installed from the tarball into scratch projects, compiled by
-// tsc and run by node. `npm test` builds first. Installs use the npm cache the repository's own install
-// filled, so they are quick and need no more than the registry.
+// tsc and run by node. `npm test` builds first. The installs are shared with the other files and the
+// other lane (test/support/consumer-project.ts); each test writes in a folder of its own.
 import { execFile } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, existsSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { consumerProject } from "../support/consumer-project.js";
 
 const exec = promisify(execFile);
-const npm = (cwd: string, ...args: string[]) =>
-  exec("npm", [...args, "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"], { cwd });
 const node = (cwd: string, ...args: string[]) => exec(process.execPath, args, { cwd });
 const bin = (cwd: string, name: string, ...args: string[]) =>
   exec(process.execPath, [path.join(cwd, "node_modules", ".bin", name), ...args], { cwd });
@@ -37,29 +35,26 @@ async function buildAndRun(from: string, name: string, type: "commonjs" | "modul
   return { project, stdout: (await node(project, "dist/main.js")).stdout };
 }
 
-let tarball = "";
 let scratch = "";
+const folders: string[] = [];
 
 beforeAll(async () => {
-  const packDir = mkdtempSync(path.join(tmpdir(), "pack-"));
-  const { stdout } = await exec("npm", ["pack", "--pack-destination", packDir, "--loglevel=error"]);
-  tarball = path.join(packDir, stdout.trim().split("\n").at(-1)!);
   // One install for the CommonJS and the standard-decorator projects, with the compiler a user adds
   // for the schema CLI (build time only).
-  scratch = mkdtempSync(path.join(tmpdir(), "scratch-"));
-  writeFileSync(path.join(scratch, "package.json"), JSON.stringify({ name: "scratch", private: true }));
-  await npm(
-    scratch,
-    "install",
-    tarball,
+  scratch = await consumerProject([
     "ai@^6",
     "@ai-sdk/provider@^3",
     "@modelcontextprotocol/server@^2.4.0",
     "@modelcontextprotocol/client@^2.4.0",
     "typescript@~5.9.3",
     "typescript-json-schema@0.68.0",
-  );
+  ]);
+  folders.push(scratch);
 }, 0); // npm pack and install: no time limit (minutes on a loaded machine; the work is bounded)
+
+afterAll(() => {
+  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+});
 
 describe("the installed package", () => {
   it("CommonJS: require() of every entry point works from a module: commonjs project, with types (NestJS style)", async () => {
@@ -162,13 +157,14 @@ describe("the installed package", () => {
   }, 60_000);
 
   it("a production install has no TypeScript compiler, and the schema CLI says what to install", async () => {
-    const prod = mkdtempSync(path.join(tmpdir(), "prod-"));
-    writeFileSync(path.join(prod, "package.json"), JSON.stringify({ name: "prod", private: true }));
-    await npm(prod, "install", "--omit=dev", tarball, "ai@^6", "@ai-sdk/provider@^3");
+    const prod = await consumerProject(["ai@^6", "@ai-sdk/provider@^3"], { omitDev: true });
+    folders.push(prod);
     expect(existsSync(path.join(prod, "node_modules", "entity-tools"))).toBe(true);
     expect(existsSync(path.join(prod, "node_modules", "typescript"))).toBe(false);
     expect(existsSync(path.join(prod, "node_modules", "typescript-json-schema"))).toBe(false);
-    const ours = sizeOf(path.join(prod, "node_modules")) - sizeOf(path.join(prod, "node_modules", "ai"));
+    // The install itself (the project's node_modules holds links to its packages).
+    const installed = path.dirname(realpathSync(path.join(prod, "node_modules", "entity-tools")));
+    const ours = sizeOf(installed) - sizeOf(path.join(installed, "ai"));
     expect(ours / 2 ** 20, "MB installed besides ai").toBeLessThan(20);
     const failed = await bin(prod, "entity-tools", "schemas", "--out", "x.ts").catch(
       (e: { stderr: string; code: number }) => e,

@@ -5,11 +5,11 @@
 // Date output under node, and runs the README's own test with vitest 5 (vitest 5 needs Node 22: the ai 7
 // lane runs that part). One npm install serves every project.
 import { execFile } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { consumerProject } from "../support/consumer-project.js";
 
 const exec = promisify(execFile);
 const nodeMajor = Number(process.versions.node.split(".")[0]);
@@ -50,34 +50,22 @@ const bin = (cwd: string, file: string, ...args: string[]) =>
   exec(process.execPath, [path.join(scratch, "node_modules", file), ...args], { cwd });
 
 beforeAll(async () => {
-  const packDir = mkdtempSync(path.join(tmpdir(), "pack-"));
-  const { stdout } = await exec("npm", ["pack", "--pack-destination", packDir, "--loglevel=error"]);
-  const tarball = path.join(packDir, stdout.trim().split("\n").at(-1)!);
-  scratch = mkdtempSync(path.join(tmpdir(), "quick-start-"));
-  writeFileSync(path.join(scratch, "package.json"), JSON.stringify({ name: "scratch", private: true }));
   // The README's install lines, with today's majors: TypeScript 7 beside typescript-json-schema (which
-  // brings its own TypeScript 5.9), vitest 5 and esbuild for its decorator config.
-  await exec(
-    "npm",
-    [
-      "install",
-      tarball,
-      "class-transformer@^0.5.1",
-      "ai@^6",
-      "@ai-sdk/provider@^3",
-      "@ai-sdk/openai@^3",
-      "typescript@^7",
-      "typescript-json-schema@0.68.0",
-      "vitest@^5",
-      "esbuild@^0.28",
-      "--no-audit",
-      "--no-fund",
-      "--prefer-offline",
-      "--loglevel=error",
-    ],
-    { cwd: scratch },
-  );
+  // brings its own TypeScript 5.9), vitest 5 and esbuild for its decorator config. The install is
+  // shared with the other lane (test/support/consumer-project.ts).
+  scratch = await consumerProject([
+    "class-transformer@^0.5.1",
+    "ai@^6",
+    "@ai-sdk/provider@^3",
+    "@ai-sdk/openai@^3",
+    "typescript@^7",
+    "typescript-json-schema@0.68.0",
+    "vitest@^5",
+    "esbuild@^0.28",
+  ]);
 }, 300_000);
+
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 it("every TypeScript block of the README's Install and quick start is a quick-start file, so each one is compiled below", () => {
   const readme = readFileSync("README.md", "utf8");
