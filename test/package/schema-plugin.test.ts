@@ -5,11 +5,11 @@
 // transform, and passes again after an edit of the tool's parameters, because the plugin writes it again
 // before the re-run. The config type-checks against vitest's own types.
 import { execFile, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { promisify, stripVTControlCharacters } from "node:util";
-import { beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { consumerProject } from "../support/consumer-project.js";
 
 const exec = promisify(execFile);
 const nodeMajor = Number(process.versions.node.split(".")[0]);
@@ -68,31 +68,18 @@ const bin = (name: string, ...args: string[]) =>
   exec(process.execPath, [path.join(project, "node_modules", name), ...args], { cwd: project });
 
 beforeAll(async () => {
-  const packDir = mkdtempSync(path.join(tmpdir(), "pack-"));
-  const { stdout } = await exec("npm", ["pack", "--pack-destination", packDir, "--loglevel=error"]);
-  const tarball = path.join(packDir, stdout.trim().split("\n").at(-1)!);
-  project = mkdtempSync(path.join(tmpdir(), "schema-plugin-"));
+  // The install is kept for the next run with the same package (test/support/consumer-project.ts).
+  project = await consumerProject([
+    "ai@^6",
+    "@ai-sdk/provider@^3",
+    "typescript@~5.9.3",
+    "typescript-json-schema@0.68.0",
+    nodeMajor >= 22 ? "vitest@^5" : "vitest@^4",
+  ]);
   for (const [file, text] of Object.entries(FILES)) {
     mkdirSync(path.dirname(path.join(project, file)), { recursive: true });
     writeFileSync(path.join(project, file), text);
   }
-  await exec(
-    "npm",
-    [
-      "install",
-      tarball,
-      "ai@^6",
-      "@ai-sdk/provider@^3",
-      "typescript@~5.9.3",
-      "typescript-json-schema@0.68.0",
-      nodeMajor >= 22 ? "vitest@^5" : "vitest@^4",
-      "--no-audit",
-      "--no-fund",
-      "--prefer-offline",
-      "--loglevel=error",
-    ],
-    { cwd: project },
-  );
   // The module as it was committed, then the tool gains a parameter: the module is stale.
   const out = "src/generated/tool-schemas.ts";
   await bin(".bin/entity-tools", "schemas", "--project", "tsconfig.json", "--out", out);
@@ -104,6 +91,8 @@ beforeAll(async () => {
     ),
   );
 }, 0); // npm pack and install: no time limit (minutes on a loaded machine; the work is bounded)
+
+afterAll(() => rmSync(project, { recursive: true, force: true }));
 
 const parameters = () =>
   /"Greeter\.greet": \{\s*"parameters": \[([^\]]*)\]/.exec(
