@@ -94,6 +94,12 @@ describe("examples/restate-agent on restate-server", () => {
       RESTATE_ADMIN__BIND_ADDRESS: `127.0.0.1:${admin}`,
       RESTATE_BIND_ADDRESS: `127.0.0.1:${node}`,
       RESTATE_ADVERTISED_ADDRESS: `http://127.0.0.1:${node}`,
+      // Retry a failed invocation at least every half second (the default starts at 0.5 s and doubles up
+      // to a minute), so a restarted service is reached soon after it listens, not at the next doubling.
+      // (`restate-server --dump-config` shows these under [default-retry-policy].)
+      RESTATE_DEFAULT_RETRY_POLICY__INITIAL_INTERVAL: "100ms",
+      RESTATE_DEFAULT_RETRY_POLICY__MAX_INTERVAL: "500ms",
+      RESTATE_DEFAULT_RETRY_POLICY__MAX_ATTEMPTS: "600",
     });
     await until("restate-server", async () =>
       (await fetch(`http://127.0.0.1:${ingress}/restate/health`)).ok ? true : undefined,
