@@ -238,6 +238,6 @@ export type { MarkdownSectionOptions } from "./disclosure/markdown-section.js";
 export { PromptTemplate } from "./disclosure/prompt-template.js";
 export type { PromptTemplateOptions } from "./disclosure/prompt-template.js";
 export type { SectionNode } from "./disclosure/section-node.js";
-export type { VisibilitySnapshot } from "./disclosure/visibility-store.js";
+export type { VisibilitySnapshot } from "./disclosure/section-visibility.js";
 export { VisibilityExpansionRequired } from "./disclosure/visibility-expansion-required.js";
 export { READ_SECTION } from "./disclosure/disclosure-session.js";

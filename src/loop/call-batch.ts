@@ -1,10 +1,9 @@
 import type { ToolResultPart } from "ai";
-import type { ApprovalGate } from "./approval-gate.js";
 import { throwIfAborted, ToolLoopError } from "./errors.js";
 import type { ResolvedCall } from "./execution/check-tool-input.js";
 import type { ApprovalAnswer, ToolCallExecutor } from "./execution/tool-call-executor.js";
 import type { ModelToolCall } from "./model-port.js";
-import type { RunState } from "./run-state.js";
+import type { Run } from "./run/run.js";
 import type { PausedCalls, ToolCallsOutcome } from "./step-outcome.js";
 
 const CANCELLED_TEXT = "The run was cancelled before this tool finished";
@@ -26,28 +25,27 @@ export interface OpenCalls {
 /**
  * The tool calls of a run's model responses, one response at a time, each call through the pipeline with
  * the run's approval gate as its approval step; a held call pauses the run (the waiting calls are kept in
- * the run state, for the snapshot), and every call of a response ends with a result, whatever happens.
+ * the run, for the snapshot), and every call of a response ends with a result, whatever happens.
  */
 export class CallBatches {
   private open: OpenCalls | undefined;
 
   constructor(
-    private readonly state: RunState,
+    private readonly run: Run,
     private readonly executor: ToolCallExecutor,
-    private readonly gate: ApprovalGate,
     private readonly signal: AbortSignal | undefined,
   ) {}
 
   /** Answers the calls a resumed snapshot left waiting (`undecided`: why one still undecided is not run). */
   async resume(paused: PausedCalls, undecided: string | undefined): Promise<ToolCallsOutcome> {
-    const { history } = this.state;
-    this.state.hold(undefined); // answered now, or held again below
+    const { history } = this.run;
+    this.run.hold(undefined); // answered now, or held again below
     const last = history.at(-1);
     if (last?.role !== "tool")
       throw new ToolLoopError("The snapshot's paused calls do not follow their model message");
     const results = [...(last.content as ToolResultPart[])];
     history[history.length - 1] = { role: "tool", content: results };
-    return this.run({
+    return this.execute({
       calls: paused.calls,
       results,
       start: results.length,
@@ -63,7 +61,7 @@ export class CallBatches {
    *
    * @throws ToolNotFoundError after too many unknown tools in a row; the cancellation; a strategy's failure
    */
-  async run(open: OpenCalls): Promise<ToolCallsOutcome> {
+  async execute(open: OpenCalls): Promise<ToolCallsOutcome> {
     this.open = open;
     const seen = new Set<string>(open.results.map((r) => r.toolCallId));
     try {
@@ -81,18 +79,18 @@ export class CallBatches {
           continue;
         }
         seen.add(call.toolCallId);
-        const outcome = await this.executor.execute(call, open.iteration, this.state.history, (resolved) =>
+        const outcome = await this.executor.execute(call, open.iteration, this.run.history, (resolved) =>
           this.approval(resolved, open),
         );
         if (outcome.held) {
           const waiting = open.calls.slice(index);
-          this.state.hold({ iteration: open.iteration, calls: waiting });
+          this.run.hold({ iteration: open.iteration, calls: waiting });
           open.closed = true; // the waiting calls get their results on resume, not now
           this.open = undefined;
-          const pending = await this.gate.pending(
+          const pending = await this.run.approvals.pending(
             outcome.held,
             waiting.slice(1),
-            (name) => this.state.registry.get(name),
+            (name) => this.run.registry.get(name),
             this.signal,
           );
           return { next: { type: "pause", pending }, results: open.results };
@@ -115,7 +113,7 @@ export class CallBatches {
 
   /** The approval step of a valid call: run, refused (denied, or undecided in a continued conversation), held. */
   private async approval(resolved: ResolvedCall, open: OpenCalls): Promise<ApprovalAnswer> {
-    const verdict = await this.gate.verdict(resolved, this.signal);
+    const verdict = await this.run.approvals.verdict(resolved, this.signal);
     if (verdict.kind === "run") return verdict;
     if (verdict.kind === "deny") {
       const why = verdict.reason ? `: ${verdict.reason}` : "";

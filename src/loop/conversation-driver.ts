@@ -26,9 +26,9 @@ export async function driveConversation(adapter: ConversationAdapter, session: R
   // Handles mode with its classes known up front offers every operation from the start: nothing is left
   // for a dispatcher to reach, so none is offered; a tool that still appears (a class not known up
   // front) restarts the thread once, as in restart mode.
+  const { run } = session;
   const dispatching =
-    adapter.newTools === "dispatch" &&
-    !session.state.registry.all().some((t) => t.handleTarget !== undefined);
+    adapter.newTools === "dispatch" && !run.tools().some((t) => t.handleTarget !== undefined);
   let offered = new Set<string>();
   let conversation: Conversation | undefined;
   let stop: Exclude<StepOutcome, { type: "continue" } | { type: "final" }> | undefined;
@@ -57,7 +57,7 @@ export async function driveConversation(adapter: ConversationAdapter, session: R
     };
     let text = resultText(output);
     const parts = output.type === "content" ? partsOfOutput(output) : undefined;
-    const now = session.state.registry.all();
+    const now = run.tools();
     // Tools the conversation was not opened with (or was told about, in dispatch mode).
     const fresh = now.filter((t) => !offered.has(t.name));
     if (fresh.length > 0 && dispatching) {
@@ -81,17 +81,15 @@ export async function driveConversation(adapter: ConversationAdapter, session: R
     const start = await session.resumeStart();
     if (start.type !== "continue") return session.end(start);
     // Read after resumeStart: a continued conversation's new message is part of the task.
-    const prompt = promptText(session.state.history);
+    const prompt = promptText(run.history);
     // A resumed run starts a new thread that carries what was done, as a restart does.
-    let input = hasToolCalls(session.state.history)
-      ? continuation(prompt, transcriptOf(session.state.history), session.state.registry.names())
+    let input = hasToolCalls(run.history)
+      ? continuation(prompt, transcriptOf(run.history), run.toolNames())
       : prompt;
     for (;;) {
       if (!conversation) {
         await session.refreshSources();
-        const tools = dispatching
-          ? [...session.state.registry.all(), dispatcherTool]
-          : session.state.registry.all();
+        const tools = dispatching ? [...run.tools(), dispatcherTool] : run.tools();
         offered = new Set(tools.map((t) => t.name));
         const setup = {
           system: session.system,
@@ -104,17 +102,17 @@ export async function driveConversation(adapter: ConversationAdapter, session: R
       }
       const current = conversation;
       const turn = await session.untilAborted(callBackend(() => current.send(input), session.signal));
-      session.addUsage(turn.usage);
+      run.addUsage(turn.usage);
       if (turn.stopped) {
-        if (turn.text) session.append({ role: "assistant", content: turn.text });
+        if (turn.text) run.append({ role: "assistant", content: turn.text });
         if (stop) return session.end(stop);
         if (turn.toolsNotOffered)
-          session.emit({ type: "DynamicToolsFallback", fallback: "restart", ...turn.toolsNotOffered });
+          run.events.emit({ type: "DynamicToolsFallback", fallback: "restart", ...turn.toolsNotOffered });
         await conversation.close();
         conversation = undefined;
-        session.emit({ type: "ConversationRestarted", toolNames: session.state.registry.names() });
-        input = continuation(prompt, transcriptOf(session.state.history), session.state.registry.names());
-        session.append({ role: "user", content: input });
+        run.events.emit({ type: "ConversationRestarted", toolNames: run.toolNames() });
+        input = continuation(prompt, transcriptOf(run.history), run.toolNames());
+        run.append({ role: "user", content: input });
         continue;
       }
       session.beginIteration();

@@ -2,7 +2,7 @@ import type { ModelMessage } from "ai";
 import { EntityToolsError } from "../errors/entity-tools-error.js";
 import type { RunSnapshot } from "./run-snapshot.js";
 
-/** What a run had when it failed, given to its error at construction (see `RunState.error`). */
+/** What a run had when it failed: attached to its error once, when the run fails (see `Run.fail`). */
 export interface RunFailure {
   /** The conversation, every call answered. */
   readonly history: readonly ModelMessage[];
@@ -12,55 +12,45 @@ export interface RunFailure {
   readonly snapshot?: RunSnapshot;
 }
 
-/** How a {@link ToolLoopError} is built. */
-export interface ToolLoopErrorOptions {
-  readonly cause?: unknown;
-  /** The run it ends: its history, iterations and snapshot. */
-  readonly run?: RunFailure;
-  /**
-   * The error thrown where the failure was noticed, before the run could be written down: this one is
-   * its completed form and keeps its details (`maxIterations`, `requestedTool`, …) and stack (see
-   * {@link withRun}).
-   */
-  readonly completes?: ToolLoopError;
-}
-
 /**
  * Base of every error a run throws. It carries the conversation up to the failure, so nothing the model
- * or the tools said is lost, and the number of model calls made; all three are given when it is built.
+ * or the tools said is lost, the number of model calls made, and a snapshot to resume from. An error is
+ * made where the failure is noticed (by the loop, a backend, a custom adapter: any subclass); the run it
+ * ends attaches those three once, when it fails, to that very object, so a subclass keeps its own fields,
+ * private ones included, and its stack.
  */
 export class ToolLoopError extends EntityToolsError {
   static override readonly errorName: string = "ToolLoopError";
 
-  readonly conversationHistory: readonly ModelMessage[];
-  readonly totalIterations: number;
+  /** The conversation up to the failure, every call answered (empty on an error no run has ended). */
+  readonly conversationHistory: readonly ModelMessage[] = [];
+  /** Model calls of the whole run, a resumed run's earlier part included. */
+  readonly totalIterations: number = 0;
   /** The run up to the failure, as plain JSON: pass it to `runner.resume` to go on from there. */
   readonly snapshot?: RunSnapshot;
 
-  constructor(message: string, options: ToolLoopErrorOptions = {}) {
+  constructor(message: string, options: { readonly cause?: unknown } = {}) {
     super(message, Object.hasOwn(options, "cause") ? { cause: options.cause } : undefined);
-    const { run, completes } = options;
-    if (completes) {
-      const { conversationHistory: _h, totalIterations: _i, snapshot: _s, ...details } = completes;
-      Object.assign(this, details);
-      this.stack = completes.stack;
-    }
-    this.conversationHistory = run ? [...run.history] : [];
-    this.totalIterations = run?.iterations ?? 0;
-    if (run?.snapshot) this.snapshot = run.snapshot;
   }
 }
 
+/** The errors a run has been attached to: a run is attached once, by the first run the error ends. */
+const attached = new WeakSet<ToolLoopError>();
+
 /**
- * `thrown` as the run ends with it: an error of the same class (so `instanceof`, `name` and `isInstance`
- * hold), built once with the run and keeping the thrown error's message, cause, details and stack.
+ * Gives `error` the run it ends (its conversation, iterations and snapshot), once: the object thrown is the
+ * object the caller catches, not a copy of it. Internal: only a failing run calls it.
  */
-export function withRun<E extends ToolLoopError>(thrown: E, run: RunFailure): E {
-  const options: ToolLoopErrorOptions = Object.hasOwn(thrown, "cause")
-    ? { cause: thrown.cause, run, completes: thrown }
-    : { run, completes: thrown };
-  return Reflect.construct(ToolLoopError, [thrown.message, options], thrown.constructor) as E;
+export function attachRun(error: ToolLoopError, run: RunFailure): void {
+  if (attached.has(error)) return;
+  attached.add(error);
+  const fields = error as { -readonly [K in keyof RunFields]: RunFields[K] };
+  fields.conversationHistory = [...run.history];
+  fields.totalIterations = run.iterations;
+  if (run.snapshot) fields.snapshot = run.snapshot;
 }
+
+type RunFields = Pick<ToolLoopError, "conversationHistory" | "totalIterations" | "snapshot">;
 
 /** The model was still calling tools when the iteration limit was reached. */
 export class MaxIterationsExceededError extends ToolLoopError {
@@ -105,11 +95,8 @@ export class OutputValidationError extends ToolLoopError {
 export class ToolLoopAbortedError extends ToolLoopError {
   static override readonly errorName: string = "ToolLoopAbortedError";
 
-  constructor(reason: unknown, run?: RunFailure) {
-    super(`The run was aborted${reason instanceof Error ? `: ${reason.message}` : ""}`, {
-      cause: reason,
-      run,
-    });
+  constructor(reason: unknown) {
+    super(`The run was aborted${reason instanceof Error ? `: ${reason.message}` : ""}`, { cause: reason });
   }
 }
 

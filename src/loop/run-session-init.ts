@@ -1,16 +1,15 @@
 import type { ModelMessage } from "ai";
 import type { JsonSchema } from "../schema/json-schema.js";
 import type { ToolInjectionStrategy } from "../strategies/tool-injection-strategy.js";
-import type { ApprovalGate } from "./approval-gate.js";
 import type { ToolMiddleware } from "./execution/tool-middleware.js";
 import type { ToolResultMediaTypes } from "./media-types.js";
-import type { RunState } from "./run-state.js";
+import type { Run } from "./run/run.js";
 import type { SourceWithTools } from "./source-watch.js";
 
-/** Everything one run starts from: its state, and the rules and observers it runs with. */
+/** Everything one attempt of a run starts from: the run, and the rules it runs with this attempt. */
 export interface RunSessionInit {
-  /** The run's history, tools, counters and waiting calls (`RunState.fromSnapshot` on resume). */
-  readonly state: RunState;
+  /** The run, its attempt started: history, tools, totals, counters, approvals, waiting calls. */
+  readonly run: Run;
   readonly system?: string;
   readonly strategies: readonly ToolInjectionStrategy[];
   readonly middleware: readonly ToolMiddleware[];
@@ -18,8 +17,6 @@ export interface RunSessionInit {
   readonly signal?: AbortSignal;
   /** Sources whose tools (already in the state's registry) are re-listed between steps when they change. */
   readonly sources?: readonly SourceWithTools[];
-  /** Which calls need a person's approval, and the decisions given on resume. */
-  readonly approvals?: ApprovalGate;
   /** On resume: what the model must be told (providers that could not be restored). */
   readonly notices?: readonly string[];
   /** On resume: tools of the snapshot that could not be restored, by name, with their provider's label. */

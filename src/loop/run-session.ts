@@ -1,16 +1,14 @@
 import type { ModelMessage, ToolResultPart } from "ai";
 import { addUsage, emptyUsage } from "../events/token-usage.js";
-import type { RunEventInit } from "../events/tool-loop-event.js";
 import type { JsonSchema } from "../schema/json-schema.js";
 import type { AnyTool } from "../tools/tool.js";
-import { MaxIterationsExceededError, ToolLoopError, throwIfAborted } from "./errors.js";
-import { ApprovalGate } from "./approval-gate.js";
+import { MaxIterationsExceededError, type ToolLoopError, throwIfAborted } from "./errors.js";
 import { ToolCallExecutor } from "./execution/tool-call-executor.js";
 import { FinalAnswerCheck } from "./final-answer-check.js";
-import type { ModelStepResult, ModelToolCall, TokenUsage } from "./model-port.js";
+import type { ModelStepResult, ModelToolCall } from "./model-port.js";
 import type { RunEnd, StepOutcome, ToolCallsOutcome } from "./step-outcome.js";
 import { SourceWatch } from "./source-watch.js";
-import type { RunState } from "./run-state.js";
+import type { Run } from "./run/run.js";
 import { outputInstruction } from "./structured-output.js";
 import { untilAborted } from "./until-aborted.js";
 import { CallBatches } from "./call-batch.js";
@@ -19,8 +17,8 @@ import type { RunSessionInit } from "./run-session-init.js";
 const EMPTY_TURN: ModelMessage = { role: "assistant", content: "(empty response)" };
 
 /**
- * The rules of one run over its {@link RunState} (history, registry, counters, usage, waiting calls),
- * shared by every backend's driver: the iteration cap, the call pipeline, the final-answer check, the
+ * The rules of one attempt of a {@link Run} (which holds its history, registry, totals, counters and
+ * waiting calls), shared by every backend's driver: the iteration cap, the call pipeline, the final-answer check, the
  * unknown-tool limit, cancellation and the error the run ends with. A driver only decides who calls whom:
  * it begins an iteration, records what the model said, and hands over tool calls or a final answer; each
  * returns what happens next.
@@ -31,7 +29,7 @@ const EMPTY_TURN: ModelMessage = { role: "assistant", content: "(empty response)
  */
 export class RunSession {
   /** The run: what a snapshot records and the run's error carries. */
-  readonly state: RunState;
+  readonly run: Run;
   /** The configured system prompt plus, for structured output, the JSON instruction. */
   readonly system: string | undefined;
   /** The schema of the run's structured output, when it has one. */
@@ -45,36 +43,27 @@ export class RunSession {
   private readonly watch: SourceWatch;
 
   constructor(private readonly init: RunSessionInit) {
-    const { state } = init;
-    this.state = state;
+    const { run } = init;
+    this.run = run;
     this.signal = init.signal;
     this.outputSchema = init.outputSchema;
     this.system =
       [init.system, init.outputSchema && outputInstruction(init.outputSchema)].filter(Boolean).join("\n\n") ||
       undefined;
     this.executor = new ToolCallExecutor({
-      registry: state.registry,
-      events: state.events,
-      settings: state.settings,
+      registry: run.registry,
+      events: run.events,
+      settings: run.settings,
       strategies: init.strategies,
       middleware: init.middleware,
       signal: init.signal ? AbortSignal.any([init.signal, this.ended.signal]) : this.ended.signal,
       lost: init.lost,
       mediaTypes: init.toolResultMediaTypes,
     });
-    this.answers = new FinalAnswerCheck(init.outputSchema, state.settings.maxOutputRepairs, state.events);
-    this.batches = new CallBatches(
-      state,
-      this.executor,
-      init.approvals ?? new ApprovalGate(undefined),
-      init.signal,
-    );
-    this.watch = new SourceWatch(
-      init.sources ?? [],
-      state.registry,
-      state.events,
-      init.signal,
-      (tools, label) => this.executor.injectFromSource(tools, label),
+    this.answers = new FinalAnswerCheck(init.outputSchema, run.settings.maxOutputRepairs, run.events);
+    this.batches = new CallBatches(run, this.executor, init.signal);
+    this.watch = new SourceWatch(init.sources ?? [], run.registry, run.events, init.signal, (tools, label) =>
+      this.executor.injectFromSource(tools, label),
     );
   }
 
@@ -95,10 +84,10 @@ export class RunSession {
    */
   beginIteration(): readonly AnyTool[] {
     throwIfAborted(this.signal);
-    const { registry, settings, events } = this.state;
-    if (this.state.iteration >= settings.maxIterations)
+    const { registry, settings, events } = this.run;
+    if (this.run.iteration >= settings.maxIterations)
       throw new MaxIterationsExceededError(settings.maxIterations);
-    const iteration = this.state.countIteration();
+    const iteration = this.run.countIteration();
     const tools = registry.all();
     events.emit({ type: "ToolLoopIteration", iteration, toolNames: registry.names() });
     return tools;
@@ -106,7 +95,7 @@ export class RunSession {
 
   /** `work` (this step's model call) inside the observers' scope for the step (see `RunEvents.within`). */
   inStep<T>(work: () => Promise<T>): Promise<T> {
-    return this.state.events.within({ kind: "step" }, work);
+    return this.run.events.within({ kind: "step" }, work);
   }
 
   /**
@@ -128,9 +117,9 @@ export class RunSession {
     >,
     durationMs = 0,
   ): void {
-    const { history, events, iteration } = this.state;
-    history.push(...(response.responseMessages.length > 0 ? response.responseMessages : [EMPTY_TURN]));
-    this.state.addUsage(response.usage);
+    const { events, iteration } = this.run;
+    this.run.append(...(response.responseMessages.length > 0 ? response.responseMessages : [EMPTY_TURN]));
+    this.run.addUsage(response.usage);
     for (const message of response.warnings ?? []) events.emit({ type: "ModelWarning", iteration, message });
     events.emit({
       type: "ModelResponded",
@@ -143,21 +132,6 @@ export class RunSession {
     });
   }
 
-  /** Tells observers what a driver saw happen (a backend's fallback), with the run's counters kept. */
-  emit(event: RunEventInit): void {
-    this.state.events.emit(event);
-  }
-
-  /** Appends a message that is not a model response (a driver's continuation prompt, a partial turn). */
-  append(message: ModelMessage): void {
-    this.state.history.push(message);
-  }
-
-  /** Adds tokens a backend reported apart from a response (a whole Codex turn). */
-  addUsage(usage: Partial<TokenUsage> | undefined): void {
-    this.state.addUsage(usage);
-  }
-
   /**
    * Runs the calls of one model response in order and records every call with a result, whatever
    * happens: a call that repeats an earlier id, or that a cancellation or restart stops, gets an error
@@ -167,8 +141,8 @@ export class RunSession {
    */
   async handleToolCalls(calls: readonly ModelToolCall[]): Promise<ToolCallsOutcome> {
     const results: ToolResultPart[] = [];
-    this.state.history.push({ role: "tool", content: results });
-    return this.batches.run({ calls, results, start: 0, iteration: this.state.iteration, closed: false });
+    this.run.append({ role: "tool", content: results });
+    return this.batches.execute({ calls, results, start: 0, iteration: this.run.iteration, closed: false });
   }
 
   /**
@@ -181,15 +155,14 @@ export class RunSession {
     const undecided = this.init.followUp
       ? "the conversation went on without a decision on this call (a new message came instead)"
       : undefined;
-    const waiting = this.state.pending;
+    const waiting = this.run.pending;
     const next = waiting
       ? (await this.batches.resume(waiting, undecided)).next
       : ({ type: "continue" } as const);
     if (next.type !== "continue") return next;
-    const { history } = this.state;
     if (this.init.notices && this.init.notices.length > 0)
-      history.push({ role: "user", content: this.init.notices.map((n) => `[${n}]`).join("\n") });
-    history.push(...(this.init.followUp ?? []));
+      this.run.append({ role: "user", content: this.init.notices.map((n) => `[${n}]`).join("\n") });
+    this.run.append(...(this.init.followUp ?? []));
     return next;
   }
 
@@ -199,34 +172,26 @@ export class RunSession {
    * @throws OutputValidationError when no repair is left
    */
   handleFinalAnswer(text: string): StepOutcome {
-    const verdict = this.answers.judge(text, this.state.iteration);
+    const verdict = this.answers.judge(text, this.run.iteration);
     if (verdict.ok) return { type: "final", answer: verdict.value };
-    this.state.history.push({ role: "user", content: verdict.repair });
+    this.run.append({ role: "user", content: verdict.repair });
     return { type: "continue", reply: verdict.repair };
   }
 
   /** How the run ended, once a step said so. */
   end(outcome: Exclude<StepOutcome, { type: "continue" }>): RunEnd {
     this.stopWatching();
-    const record = this.state.record([...this.executor.injected]);
-    switch (outcome.type) {
-      case "final":
-        return { ...record, type: "final", answer: outcome.answer };
-      case "restart":
-        return { ...record, type: "restart", request: outcome.request };
-      case "pause":
-        return { ...record, type: "pause", pending: outcome.pending };
-    }
+    return { ...outcome, injectedTools: [...this.executor.injected] };
   }
 
   /**
-   * Ends the run with an error: the open calls get their results, then the run state builds the error
-   * once, with the conversation, the iterations of the whole run and a snapshot (see `RunState.error`).
+   * Ends the run with an error: the open calls get their results, then the run attaches itself to the
+   * error once: the conversation, the iterations of the whole run and a snapshot (see `Run.fail`).
    */
   fail(error: unknown): ToolLoopError {
     this.stopWatching();
     this.batches.closeOpen("the run ended before this call ran");
-    const failure = this.state.error(error, this.signal);
+    const failure = this.run.fail(error, this.signal);
     this.ended.abort(failure);
     return failure;
   }

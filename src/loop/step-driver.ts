@@ -26,7 +26,7 @@ export async function driveSteps(
       const tools = session.beginIteration();
       const request = {
         system: session.system,
-        messages: session.state.history,
+        messages: session.run.history,
         tools,
         signal: session.signal,
       };
@@ -40,7 +40,7 @@ export async function driveSteps(
         response.toolCalls.length === 0
           ? session.handleFinalAnswer(response.text)
           : (await session.handleToolCalls(response.toolCalls)).next;
-      listener?.onStepFinish?.(session.state.iteration);
+      listener?.onStepFinish?.(session.run.iteration);
       if (next.type !== "continue") return session.end(next);
     }
   } catch (error) {

@@ -1,8 +1,8 @@
-import type { ModelMessage, ToolResultPart } from "ai";
+import type { ToolResultPart } from "ai";
 import type { RestartRequest } from "../strategies/tool-injection-strategy.js";
 import type { AnyTool } from "../tools/tool.js";
 import type { PendingApproval } from "./approval-gate.js";
-import type { ModelToolCall, TokenUsage } from "./model-port.js";
+import type { ModelToolCall } from "./model-port.js";
 
 /**
  * What happens after a step of a run, as a value: go on, stop with the final answer, or start again from
@@ -28,16 +28,10 @@ export interface ToolCallsOutcome {
   readonly results: readonly ToolResultPart[];
 }
 
-/** What a run (one attempt, until its end) did. */
-export interface RunRecord {
-  readonly history: ModelMessage[];
-  readonly iterations: number;
+/**
+ * How a run's attempt ended (with an answer, paused, or asking to start again), with the tools its
+ * strategies injected; the rest of what it did is the run's.
+ */
+export type RunEnd = Exclude<StepOutcome, { type: "continue" }> & {
   readonly injectedTools: readonly AnyTool[];
-  readonly usage: TokenUsage;
-}
-
-/** How a run's attempt ended: with an answer, or asking to start again. */
-export type RunEnd =
-  | (RunRecord & { readonly type: "final"; readonly answer: unknown })
-  | (RunRecord & { readonly type: "restart"; readonly request: RestartRequest })
-  | (RunRecord & { readonly type: "pause"; readonly pending: readonly PendingApproval[] });
+};

@@ -1,8 +1,9 @@
-// What a resumed or continued run starts from, besides its checked snapshot: the providers a run of this
-// process bound behind the snapshot it handed out (`RunState.liveProviders`, re-bound as the very
-// objects), and the restored tools.
+// What a resumed or continued run starts from besides what its `Run` read from the snapshot: the providers
+// re-bound (the live ones a run of this process bound behind the snapshot, else `resolveProvider`) and the
+// restored tools.
 import type { ModelMessage } from "ai";
 import type { ApprovalDecision } from "../loop/approval-gate.js";
+import type { ResumedRun } from "../loop/run/run-reader.js";
 import { snapshotProviderKey, type RunSnapshot } from "../loop/run-snapshot.js";
 import type { HandleDiscovery } from "../strategies/handle-discovery.js";
 import type { AnyTool } from "../tools/tool.js";
@@ -19,9 +20,6 @@ export interface ResumeFrom {
   readonly followUp?: readonly ModelMessage[];
 }
 
-/** A resume whose snapshot has been checked and copied, with the live providers of its run, if any. */
-export type CheckedResume = ResumeFrom & { readonly live: ReadonlyMap<string, object> | undefined };
-
 /**
  * A resolver that answers from the providers a run of this process bound (handles mode re-binds through
  * it), and asks `resolve` for any other.
@@ -36,28 +34,24 @@ export function withLive(
 }
 
 /**
- * What a resumed or continued run's first attempt starts with besides its state (`RunState.fromSnapshot`:
+ * What a resumed or continued run's first attempt starts with besides what its run read (`Run.fromSnapshot`:
  * the history, the waiting calls, the counts): the restored tools, the notices and the names it lost, and a
  * continued conversation's new messages.
  */
 export async function resumeState(
-  resume: ResumeFrom & { readonly live?: ReadonlyMap<string, object> },
+  resumed: ResumedRun,
+  resolveProvider: ProviderResolver | undefined,
   offered: readonly AnyTool[],
   handles: HandleDiscovery | undefined,
   signal: AbortSignal | undefined,
   delivery: ToolDelivery | undefined,
 ) {
+  const { snapshot, live, followUp } = resumed;
   // A resumed run's waiting calls need the tools they name. A continued conversation goes on with this
   // runner's tools: one a deploy renamed or removed is an unknown tool if the model calls it again.
-  if (!resume.followUp) checkSnapshotTools(resume.snapshot, new Set(offered.map((t) => t.name)));
-  const { tools, notices, lost } = await restoreTools(
-    resume.snapshot,
-    resume.resolveProvider,
-    handles,
-    resume.live,
-    signal,
-  );
+  if (!followUp) checkSnapshotTools(snapshot, new Set(offered.map((t) => t.name)));
+  const { tools, notices, lost } = await restoreTools(snapshot, resolveProvider, handles, live, signal);
   // Restored discovered tools reach the model as the run's discovery delivers them.
   const restored = deliveredAs(tools, delivery);
-  return { restored, notices, lost, followUp: resume.followUp };
+  return { restored, notices, lost, followUp };
 }

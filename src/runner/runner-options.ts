@@ -3,7 +3,7 @@ import type { LanguageModel } from "ai";
 import type { AiSdkAdapterSettings } from "../adapters/ai-sdk-adapter.js";
 
 import type { VisibilityOverrides } from "../disclosure/section-visibility.js";
-import type { VisibilitySnapshot } from "../disclosure/visibility-store.js";
+import type { VisibilitySnapshot } from "../disclosure/section-visibility.js";
 import type { DebugLogger } from "../events/debug-log.js";
 import type { Pricing } from "../events/pricing.js";
 import type { ToolLoopObserver } from "../events/tool-loop-event.js";

@@ -1,20 +1,18 @@
-import type { SectionVisibility, VisibilityOverrides } from "./section-visibility.js";
+// The disclosure state a run carries: section visibility overrides by dotted key. It is run state (kept
+// across restarts, written into every snapshot, read back on resume), so it lives with the run; the
+// disclosure layer above names the values (`SectionVisibility`) and is what changes them.
+
+/** Visibility overrides by dotted section key (`"FULL"` or `"SUMMARY"`: disclosure's `SectionVisibility`). */
+export type SectionOverrides = Readonly<Record<string, string>>;
 
 /** The events that change visibility overrides. */
 export type VisibilityEvent =
-  | {
-      readonly type: "SetVisibilityOverride";
-      readonly sectionKey: string;
-      readonly visibility: SectionVisibility;
-    }
+  | { readonly type: "SetVisibilityOverride"; readonly sectionKey: string; readonly visibility: string }
   | { readonly type: "ClearVisibilityOverride"; readonly sectionKey: string }
   | { readonly type: "ClearAllVisibilityOverrides" };
 
-/** A frozen copy of the overrides, to resume a run where another left off. */
-export type VisibilitySnapshot = VisibilityOverrides;
-
 /** The pure reducer behind {@link VisibilityStore}. */
-export function visibilityReducer(state: VisibilityOverrides, event: VisibilityEvent): VisibilityOverrides {
+export function visibilityReducer(state: SectionOverrides, event: VisibilityEvent): SectionOverrides {
   switch (event.type) {
     case "SetVisibilityOverride":
       return { ...state, [event.sectionKey]: event.visibility };
@@ -32,9 +30,9 @@ export function visibilityReducer(state: VisibilityOverrides, event: VisibilityE
  * snapshotted and a later run restored to it.
  */
 export class VisibilityStore {
-  private state: VisibilityOverrides;
+  private state: SectionOverrides;
 
-  constructor(initial: VisibilitySnapshot = {}) {
+  constructor(initial: SectionOverrides = {}) {
     this.state = Object.freeze({ ...initial });
   }
 
@@ -42,15 +40,15 @@ export class VisibilityStore {
     this.state = Object.freeze(visibilityReducer(this.state, event));
   }
 
-  get(sectionKey: string): SectionVisibility | undefined {
+  get(sectionKey: string): string | undefined {
     return Object.hasOwn(this.state, sectionKey) ? this.state[sectionKey] : undefined;
   }
 
-  snapshot(): VisibilitySnapshot {
+  snapshot(): SectionOverrides {
     return this.state;
   }
 
-  restore(snapshot: VisibilitySnapshot): void {
+  restore(snapshot: SectionOverrides): void {
     this.state = Object.freeze({ ...snapshot });
   }
 }

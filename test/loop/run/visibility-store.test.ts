@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { VisibilityStore, visibilityReducer } from "../../src/disclosure/visibility-store.js";
+import { VisibilityStore, visibilityReducer } from "../../../src/loop/run/visibility-store.js";
 
 describe("visibility store", () => {
   it("is driven by events through a pure reducer", () => {
