@@ -4,7 +4,8 @@ import type { ResolvedCall } from "./execution/check-tool-input.js";
 import type { ApprovalAnswer, ToolCallExecutor } from "./execution/tool-call-executor.js";
 import type { ModelToolCall } from "./model-port.js";
 import type { Run } from "./run/run.js";
-import type { PausedCalls, ToolCallsOutcome } from "./step-outcome.js";
+import type { PausedCalls } from "./run-snapshot.js";
+import type { ToolCallsOutcome } from "./step-outcome.js";
 
 const CANCELLED_TEXT = "The run was cancelled before this tool finished";
 

@@ -4,9 +4,8 @@ import { sourceNameOf } from "../schema/schema-store.js";
 import { providerBindingOf } from "../tools/provider-binding.js";
 import type { ProviderToolIdentity } from "../tools/provider-identity.js";
 import type { AnyTool } from "../tools/tool.js";
-import type { TokenUsage } from "./model-port.js";
+import type { ModelToolCall, TokenUsage } from "./model-port.js";
 import type { RunSettings } from "./run-settings.js";
-import type { PausedCalls } from "./step-outcome.js";
 
 export const SNAPSHOT_FORMAT = "entity-tools/run-snapshot";
 /** Version 2 added handle tools; a version 1 snapshot (without them) reads as it did. */
@@ -28,6 +27,12 @@ export type SnapshotTool =
       readonly method: string;
     }
   | ({ readonly name: string } & ProviderToolIdentity);
+
+/** Calls of a model message that wait for approval (and the later ones, which wait with them). */
+export interface PausedCalls {
+  readonly iteration: number;
+  readonly calls: readonly ModelToolCall[];
+}
 
 /**
  * A run as plain JSON (it survives `JSON.stringify`/`JSON.parse`): its conversation, its tools (static

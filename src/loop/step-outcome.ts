@@ -2,7 +2,6 @@ import type { ToolResultPart } from "ai";
 import type { RestartRequest } from "../strategies/tool-injection-strategy.js";
 import type { AnyTool } from "../tools/tool.js";
 import type { PendingApproval } from "./approval-gate.js";
-import type { ModelToolCall } from "./model-port.js";
 
 /**
  * What happens after a step of a run, as a value: go on, stop with the final answer, or start again from
@@ -15,12 +14,6 @@ export type StepOutcome =
   | { readonly type: "restart"; readonly request: RestartRequest }
   /** Calls wait for a person's decision: the run stops before them (resume with a snapshot). */
   | { readonly type: "pause"; readonly pending: readonly PendingApproval[] };
-
-/** Calls of a model message that wait for approval (and the later ones, which wait with them). */
-export interface PausedCalls {
-  readonly iteration: number;
-  readonly calls: readonly ModelToolCall[];
-}
 
 /** What happens after the calls of one response, and each call's result, in order. */
 export interface ToolCallsOutcome {

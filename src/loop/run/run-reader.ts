@@ -6,9 +6,8 @@ import type { RunCounters } from "../../events/run-counters.js";
 import { addUsage, emptyUsage } from "../../events/token-usage.js";
 import type { KeyRing } from "../../tools/signing-key.js";
 import type { TokenUsage } from "../model-port.js";
-import type { RunSnapshot } from "../run-snapshot.js";
+import type { PausedCalls, RunSnapshot } from "../run-snapshot.js";
 import { readSnapshot } from "../snapshot-codec.js";
-import type { PausedCalls } from "../step-outcome.js";
 import { liveProvidersOf } from "./run-writer.js";
 import type { SectionOverrides } from "./visibility-store.js";
 

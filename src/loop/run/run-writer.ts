@@ -11,13 +11,13 @@ import {
   SNAPSHOT_VERSION,
   snapshotProviderKey,
   snapshotTool,
+  type PausedCalls,
   type RunSnapshot,
   type SnapshotTool,
 } from "../run-snapshot.js";
 import type { RunSettings } from "../run-settings.js";
 import { signSnapshot } from "../snapshot-codec.js";
 import { snapshotCopy } from "../snapshot-copy.js";
-import type { PausedCalls } from "../step-outcome.js";
 import type { SectionOverrides } from "./visibility-store.js";
 
 /** What a snapshot records of a run now (the `Run` gives it). */
