@@ -1,23 +1,17 @@
 // What a resumed or continued run starts from besides what its `Run` read from the snapshot: the providers
 // re-bound (the live ones a run of this process bound behind the snapshot, else `resolveProvider`) and the
 // restored tools.
-import type { ModelMessage } from "ai";
-import type { ApprovalDecision } from "../loop/approval-gate.js";
+import type { RunResume } from "../loop/run/run.js";
 import type { ResumedRun } from "../loop/run/run-reader.js";
-import { snapshotProviderKey, type RunSnapshot } from "../loop/run-snapshot.js";
+import { snapshotProviderKey } from "../loop/run-snapshot.js";
 import type { HandleDiscovery } from "../strategies/handle-discovery.js";
 import type { AnyTool } from "../tools/tool.js";
 import { deliveredAs, type ToolDelivery } from "../tools/tool-delivery.js";
 import { checkSnapshotTools, restoreTools, type ProviderResolver } from "./restore-tools.js";
 
-/** What a resumed run starts from. */
-export interface ResumeFrom {
-  readonly snapshot: RunSnapshot;
-  /** Decisions on the calls the snapshot paused before, by `approvalId`. */
-  readonly approvals: Readonly<Record<string, ApprovalDecision>>;
+/** What a resumed run starts from: what its `Run` reads, and how its providers are found again. */
+export interface ResumeFrom extends RunResume {
   readonly resolveProvider?: ProviderResolver;
-  /** `continueFrom`: the new messages the conversation goes on with. */
-  readonly followUp?: readonly ModelMessage[];
 }
 
 /**
