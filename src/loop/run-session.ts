@@ -18,10 +18,10 @@ const EMPTY_TURN: ModelMessage = { role: "assistant", content: "(empty response)
 
 /**
  * The rules of one attempt of a {@link Run} (which holds its history, registry, totals, counters and
- * waiting calls), shared by every backend's driver: the iteration cap, the call pipeline, the final-answer check, the
- * unknown-tool limit, cancellation and the error the run ends with. A driver only decides who calls whom:
- * it begins an iteration, records what the model said, and hands over tool calls or a final answer; each
- * returns what happens next.
+ * waiting calls), shared by every backend's driver: the iteration cap, the call pipeline, the
+ * final-answer check, the unknown-tool limit, cancellation and the error the run ends with. A driver only
+ * decides who calls whom: it begins an iteration, records what the model said, and hands over tool calls
+ * or a final answer; each returns what happens next.
  *
  * An **iteration** is one model response the run handles: on a step backend, one model call; on a
  * conversation backend (Codex), each tool call it asks us to run and each final message, because each
