@@ -6,6 +6,8 @@
 //               session, with notifications/tools/list_changed.
 //   stdio:            node --import tsx examples/mcp-server/server.ts
 //   Streamable HTTP:  node --import tsx examples/mcp-server/server.ts --http [port]   (127.0.0.1, default 3333)
+//                     [--host address] [--allowed-host name]…  answers only requests for localhost,
+//                     127.0.0.1, [::1] and the allowed names (Host and Origin: DNS rebinding), 403 otherwise
 //   --dispatch: also offer call_discovered_tool to 2025-11-25 clients that ignore list_changed (Codex)
 //   SHOP_HANDLE_KEY: the key handles are signed with (default: random per process)
 import "../register-schemas.js";
@@ -14,10 +16,11 @@ import { realpathSync } from "node:fs";
 import { createServer, type Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { pathToFileURL } from "node:url";
-import { toNodeHandler } from "@modelcontextprotocol/node";
+import { hostHeaderValidation, originValidation, toNodeHandler } from "@modelcontextprotocol/node";
 import {
   createMcpHandler,
   isLegacyRequest,
+  localhostAllowedHostnames,
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
@@ -46,6 +49,14 @@ export function shopServer(dispatch = false) {
 export interface HttpOptions {
   /** A legacy session unused this long is closed and forgotten, in milliseconds. Default 30 minutes. */
   readonly sessionIdleMs?: number;
+  /** The address to listen on. Default 127.0.0.1 (this machine only). */
+  readonly host?: string;
+  /**
+   * The host names the server answers besides localhost, 127.0.0.1 and [::1]: those clients reach it by
+   * when it listens on another interface on purpose. A request with another `Host`, or from a page of
+   * another `Origin`, is answered 403 (the SDK's DNS rebinding protection).
+   */
+  readonly allowedHosts?: readonly string[];
 }
 
 /** Idle legacy sessions are closed after this long by default (each holds a server and its discoveries). */
@@ -54,13 +65,17 @@ export const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
 /**
  * Serves MCP over Streamable HTTP at `/mcp` on 127.0.0.1: 2026-07-28 requests through the SDK's stateless
  * handler (a fresh server per request), 2025-11-25 traffic through sessions (a server per session, closed
- * when idle; an unknown or expired session id is answered 404, so the client starts a new one).
+ * when idle; an unknown or expired session id is answered 404, so the client starts a new one). Requests
+ * for another host name, or from a web page of another origin, are refused first (403).
  */
 export async function serveHttp(
   port: number,
   options: HttpOptions = {},
 ): Promise<{ url: string; sessions: () => number; close: () => Promise<void> }> {
   const idleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
+  const allowed = [...localhostAllowedHostnames(), ...(options.allowedHosts ?? [])];
+  const validHost = hostHeaderValidation(allowed);
+  const validOrigin = originValidation(allowed);
   const modern = createMcpHandler(() => shopServer(), { legacy: "reject" });
   const sessions = new Map<string, { transport: WebStandardStreamableHTTPServerTransport; used: number }>();
   const legacy = async (request: Request): Promise<Response> => {
@@ -96,15 +111,18 @@ export async function serveHttp(
   );
   sweep.unref();
   const http: HttpServer = createServer((req, res) => {
+    if (!validHost(req, res) || !validOrigin(req, res)) return; // answered 403
     if (!req.url?.startsWith("/mcp")) return void res.writeHead(404).end();
     handler(req, res).catch((error: unknown) => {
       if (!res.headersSent) res.writeHead(500).end(String(error));
     });
   });
-  await new Promise<void>((resolve) => http.listen(port, "127.0.0.1", resolve));
+  const host = options.host ?? "127.0.0.1";
+  await new Promise<void>((resolve) => http.listen(port, host, resolve));
   const { port: bound } = http.address() as AddressInfo;
+  const shown = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host;
   return {
-    url: `http://127.0.0.1:${bound}/mcp`,
+    url: `http://${shown}:${bound}/mcp`,
     sessions: () => sessions.size,
     close: async () => {
       clearInterval(sweep);
@@ -127,7 +145,12 @@ function sessionNotFound(): Response {
 async function main(argv: readonly string[]): Promise<void> {
   const http = argv.indexOf("--http");
   if (http >= 0) {
-    const { url } = await serveHttp(Number(argv[http + 1] ?? 3333));
+    const after = (flag: string) => argv.flatMap((a, i) => (a === flag && argv[i + 1] ? [argv[i + 1]!] : []));
+    const port = argv[http + 1]?.startsWith("--") === false ? Number(argv[http + 1]) : 3333;
+    const { url } = await serveHttp(port, {
+      host: after("--host")[0],
+      allowedHosts: after("--allowed-host"),
+    });
     console.error(`MCP server "shop" listening on ${url}`);
     return;
   }

@@ -2,17 +2,19 @@
 // trigger }), continues the stored conversation `id` with the last user message (tools found in earlier
 // turns stay bound), or, when the last message is the assistant's with approval responses (useChat's
 // addToolApprovalResponse), resumes the paused run; the reply streams in the AI SDK UI message protocol.
-// Conversations live in a FileConversationStore, so they survive a restart of the server; with
-// --store postgres://… in PostgreSQL, so several server processes can serve one conversation.
+// Conversations live in a FileConversationStore (default ~/.entity-tools/web-chat, yours only), so they
+// survive a restart of the server; with --store postgres://… in PostgreSQL, so several server processes
+// can serve one conversation. It answers only requests for localhost, 127.0.0.1 and [::1] (and the
+// --allowed-host names), so a page of another site cannot drive it (DNS rebinding, cross-site requests).
 //   node --import tsx examples/web-chat/server.ts [port] [--model id] [--store dir | postgres://…]
-//     [--lease-ms ms] [--max-snapshot-bytes n]                                    then open the page
+//     [--lease-ms ms] [--max-snapshot-bytes n] [--host address --allowed-host name…]   then open the page
 // Offline (no OPENAI_API_KEY / OPENAI_BASE_URL) a model that reads the conversation plays the chat;
 // OPENAI_BASE_URL (any OpenAI-compatible server) needs --model (or OPENAI_MODEL).
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
+import { homedir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { pathToFileURL } from "node:url";
@@ -29,6 +31,7 @@ import {
   type ConversationStore,
   type RunStream,
 } from "entity-tools";
+import { localRequestGuard } from "entity-tools/building-blocks";
 import { PostgresConversationStore } from "entity-tools/postgres";
 import { chooseModel } from "../demo/choose-model.js";
 import { chatAgent, resolveCustomer } from "./chat-agent.js";
@@ -40,14 +43,26 @@ const CONVERSATION_ID = /^[A-Za-z0-9_-]{1,100}$/;
 
 /** Where the server keeps conversations and which model it talks to. */
 export interface WebChatOptions {
-  /** Default: files under the system's temporary directory. */
+  /** Default: files in {@link defaultStoreDirectory} (folders 0700, files 0600). */
   readonly store?: ConversationStore;
   /** The model name (required with OPENAI_BASE_URL). */
   readonly modelId?: string;
-  /** Where OPENAI_BASE_URL / OPENAI_API_KEY / OPENAI_MODEL / SNAPSHOT_KEY are read. Default: process.env. */
+  /** Where OPENAI_BASE_URL / OPENAI_API_KEY / OPENAI_MODEL / SNAPSHOT_KEY / HOME are read. Default: process.env. */
   readonly env?: NodeJS.ProcessEnv;
-  /** How long a turn holds its conversation at most (beginConversationTurn's leaseMs). */
+  /** How long a turn's claim lasts unless renewed (beginConversationTurn's leaseMs). */
   readonly turnLeaseMs?: number;
+  /** The address to listen on. Default 127.0.0.1 (this machine only). */
+  readonly host?: string;
+  /**
+   * The names the server answers besides localhost, 127.0.0.1 and [::1] (`localRequestGuard`): those you
+   * open it by when it listens on another interface on purpose (`host: "0.0.0.0"`).
+   */
+  readonly allowedHosts?: readonly string[];
+}
+
+/** Where the chat keeps conversations by default: ~/.entity-tools/web-chat (never the shared /tmp). */
+export function defaultStoreDirectory(env: NodeJS.ProcessEnv = process.env): string {
+  return path.join(env.HOME || homedir(), ".entity-tools", "web-chat");
 }
 
 /** A request the server answers with an HTTP error (and the reason as JSON), not a stream. */
@@ -60,13 +75,15 @@ class HttpError extends Error {
   }
 }
 
-/** Starts the chat server on 127.0.0.1. */
+/** Starts the chat server (on 127.0.0.1 unless `host` says otherwise). */
 export async function startWebChat(
   port: number,
   options: WebChatOptions = {},
 ): Promise<{ url: string; server: Server }> {
   const env = options.env ?? process.env;
-  const store = options.store ?? new FileConversationStore(path.join(tmpdir(), "entity-tools-web-chat"));
+  const store = options.store ?? new FileConversationStore(defaultStoreDirectory(env));
+  const host = options.host ?? "127.0.0.1";
+  const guard = localRequestGuard({ allowedHosts: options.allowedHosts });
   // A runner per request (offline: a fresh script). Made once now, so a server that cannot reach its
   // model (OPENAI_BASE_URL without a model name) fails at start, not at the first request.
   const runnerFor = () => {
@@ -77,6 +94,7 @@ export async function startWebChat(
   runnerFor();
 
   const server = createServer((req, res) => {
+    if (!guard(req, res)) return; // a foreign Host or Origin: 403
     if (req.method === "GET" && (req.url === "/" || req.url === "/index.html")) {
       res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(page);
       return;
@@ -87,8 +105,9 @@ export async function startWebChat(
     }
     res.writeHead(404).end();
   });
-  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+  await new Promise<void>((resolve) => server.listen(port, host, resolve));
+  const shown = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host;
+  return { url: `http://${shown}:${(server.address() as AddressInfo).port}`, server };
 }
 
 /** One chat request: a turn of the conversation the body names, streamed back. */
@@ -112,16 +131,22 @@ async function chat(
   const turn = await beginConversationTurn(store, id, { leaseMs });
   const common = { resolveProvider: resolveCustomer, signal: abort.signal };
   let stream: RunStream<string>;
-  if (last?.role === "assistant") {
-    const approvals = approvalsIn(last);
-    const waiting = new Set(turn.snapshot?.paused?.calls.map((c) => c.toolCallId));
-    if (Object.keys(approvals).length === 0 || !Object.keys(approvals).every((a) => waiting.has(a))) {
-      await turn.release(); // nothing ran: the conversation is free again
-      throw new HttpError(409, "Nothing in this conversation waits for these decisions (already decided?).");
+  try {
+    if (last?.role === "assistant") {
+      const approvals = approvalsIn(last);
+      const waiting = new Set(turn.snapshot?.paused?.calls.map((c) => c.toolCallId));
+      if (Object.keys(approvals).length === 0 || !Object.keys(approvals).every((a) => waiting.has(a)))
+        throw new HttpError(
+          409,
+          "Nothing in this conversation waits for these decisions (already decided?).",
+        );
+      stream = runner.resumeStream(turn.snapshot!, { ...common, approvals });
+    } else {
+      stream = runner.stream(text, { ...common, continueFrom: turn.snapshot });
     }
-    stream = runner.resumeStream(turn.snapshot!, { ...common, approvals });
-  } else {
-    stream = runner.stream(text, { ...common, continueFrom: turn.snapshot });
+  } catch (error) {
+    await turn.release(); // nothing ran: the conversation is free again (a live turn's claim is renewed)
+    throw error;
   }
   // The turn is saved (a failed run's snapshot too: it can go on) before the response ends, so the
   // page's next request finds it.
@@ -217,7 +242,11 @@ function fail(res: ServerResponse, error: unknown): void {
             : 500;
   if (status >= 500) console.error(error);
   const message = status === 500 ? "Internal error" : (error as Error).message;
-  if (!res.headersSent) res.writeHead(status, { "content-type": "application/json" });
+  // A turn in progress: when to try again, as the error says (whole seconds, rounded up).
+  const retry = ConversationConflictError.isInstance(error)
+    ? { "retry-after": String(Math.ceil(error.retryAfterMs / 1000)) }
+    : {};
+  if (!res.headersSent) res.writeHead(status, { "content-type": "application/json", ...retry });
   res.end(JSON.stringify({ error: message }));
 }
 
@@ -241,6 +270,8 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
       store: { type: "string" },
       "lease-ms": { type: "string" },
       "max-snapshot-bytes": { type: "string" },
+      host: { type: "string" },
+      "allowed-host": { type: "string", multiple: true },
     },
   });
   const number = (text: string | undefined) => (text === undefined ? undefined : Number(text));
@@ -249,6 +280,8 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
     modelId: values.model,
     store,
     turnLeaseMs: number(values["lease-ms"]),
+    host: values.host,
+    allowedHosts: values["allowed-host"],
   });
   console.log(`entity-tools web chat on ${url}`);
 }

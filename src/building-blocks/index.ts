@@ -59,3 +59,7 @@ export type { RunSettings } from "../loop/run-settings.js";
 
 // Token estimates
 export { estimateDefinitionTokens } from "../tools/definition-tokens.js";
+
+// Local HTTP servers (a chat page, a viewer): refuse a foreign Host or Origin (DNS rebinding)
+export { localRequestGuard, LOCAL_HOST_NAMES } from "../local/local-request-guard.js";
+export type { LocalRequestGuardOptions } from "../local/local-request-guard.js";

@@ -7,26 +7,41 @@ import { EntityToolsError } from "../errors/entity-tools-error.js";
  */
 export class ConversationConflictError extends EntityToolsError {
   static override readonly errorName: string = "ConversationConflictError";
+  /**
+   * When to try the turn again, in ms from when the error was made: 0 after a write that lost a race (read
+   * the conversation again now); for a turn in progress, until its claim ends unless its process renews it
+   * (a live turn does; a dead one frees the conversation then). HTTP: `Retry-After` in whole seconds.
+   */
+  readonly retryAfterMs: number;
 
+  /** @param retryAfterMs default: until `busyUntil` by the system clock, else 0 */
   constructor(
     readonly conversationId: string,
     readonly expectedVersion: number | undefined,
     readonly actualVersion: number | undefined,
     readonly busyUntil?: number,
+    retryAfterMs?: number,
   ) {
+    const after =
+      retryAfterMs ?? (busyUntil === undefined ? 0 : Math.max(1, Math.ceil(busyUntil - Date.now())));
     super(
       busyUntil !== undefined
-        ? `Conversation "${conversationId}" has a turn in progress (another request started it; it holds the ` +
-            `conversation until it saves, at most until ${new Date(busyUntil).toISOString()}); this turn did not start. ` +
-            "Retry when that turn has ended, or tell the user it is busy."
+        ? `Conversation "${conversationId}" has a turn in progress (another request started it and holds the ` +
+            "conversation until it saves; its process renews the claim while it lives, else the claim ends at " +
+            `${new Date(busyUntil).toISOString()}); this turn did not start. Retry in ${Math.ceil(after / 1000)} s ` +
+            `(retryAfterMs: ${after}), or tell the user it is busy.`
         : `Conversation "${conversationId}" was written by another request meanwhile ` +
             `(expected version ${expectedVersion ?? "none"}, found ${actualVersion ?? "none"}); this turn was not saved. ` +
             "Read the conversation again and retry the turn, or tell the user it is busy.",
     );
+    this.retryAfterMs = after;
   }
 }
 
-/** A conversation id a store cannot keep: empty, or too long. */
+/**
+ * A conversation id no store keeps (the rule every store shares): empty, over 180 bytes of UTF-8, or holding
+ * a NUL character or a lone surrogate. Refused before any store is touched.
+ */
 export class InvalidConversationIdError extends EntityToolsError {
   static override readonly errorName: string = "InvalidConversationIdError";
 

@@ -111,6 +111,11 @@ export class PostgresConversationStore implements ConversationStore {
     throw new ConversationConflictError(conversationId, expectedVersion, actual?.version);
   }
 
+  async renewTurn(conversationId: string, version: number, busyUntil: number): Promise<boolean> {
+    checkConversationId(conversationId);
+    return (await this.query(this.table.renewSql, [conversationId, version, new Date(busyUntil)])).length > 0;
+  }
+
   /** Deletes a conversation; whether there was one. */
   async delete(conversationId: string): Promise<boolean> {
     checkConversationId(conversationId);

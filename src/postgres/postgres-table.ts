@@ -71,6 +71,14 @@ export class PostgresTable {
     );
   }
 
+  /** Moves a turn's claim ($3) while the row is still at the claim's version ($2); a row back when it was. */
+  get renewSql(): string {
+    return (
+      `UPDATE ${this.qualified} SET busy_until = $3 ` +
+      "WHERE conversation_id = $1 AND version = $2 AND busy_until IS NOT NULL RETURNING version"
+    );
+  }
+
   /** Deletes one conversation ($1: its id); a row back when there was one. */
   get deleteSql(): string {
     return `DELETE FROM ${this.qualified} WHERE conversation_id = $1 RETURNING version`;

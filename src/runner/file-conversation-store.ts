@@ -1,10 +1,13 @@
 // The embedded default ConversationStore: files, with no dependency. Each write is a new file named after
 // its version, created with link(2), which fails when the name exists: of two writers of one version
 // exactly one wins, also across processes, and a reader never sees a half-written file (the content is
-// complete before it gets its name). Why files rather than SQLite: see docs/conversation-stores.md.
+// complete before it gets its name). A live turn renews its claim in a lease file beside the claim's
+// version (`000000000007.lease`), replaced whole by rename(2), so the version stays. Everything is made
+// for the owner only (folders 0700, files 0600). Why files rather than SQLite: see docs/conversation-stores.md.
 import { randomUUID } from "node:crypto";
-import { link, mkdir, open, readdir, readFile, stat, unlink } from "node:fs/promises";
+import { link, readdir, readFile, rename, stat, unlink } from "node:fs/promises";
 import path from "node:path";
+import { createPrivateFile, makePrivateFolder, warnIfShared } from "../local/private-files.js";
 import { ConversationConflictError } from "../loop/conversation-store-errors.js";
 import {
   checkConversationId,
@@ -16,6 +19,7 @@ import type { RunSnapshot } from "../loop/run-snapshot.js";
 import { recordFromText, recordText } from "../loop/stored-snapshot-text.js";
 
 const VERSION_FILE = /^(\d{12})\.json$/;
+const LEASE_FILE = /^\d{12}\.lease$/;
 const TEMPORARY_FILE = /^\.[0-9a-f-]{36}\.tmp$/;
 /** A temporary file older than this is a crashed writer's: a live write lasts milliseconds. */
 const STALE_TEMPORARY_MS = 10 * 60_000;
@@ -29,8 +33,9 @@ export interface FileConversationStoreOptions {
 /**
  * A {@link ConversationStore} in a directory (one folder per conversation, one file per version; older
  * versions are removed as newer ones land): it survives a restart, and several processes may share the
- * directory on one machine's local disk. On its first use it removes the temporary files a writer that
- * crashed mid-write left behind (those older than ten minutes: younger ones may be another process's).
+ * directory on one machine's local disk. Its folders and files are readable by their owner only. On its
+ * first use it removes the temporary files a writer that crashed mid-write left behind (those older than
+ * ten minutes: younger ones may be another process's), and warns when other users may enter the directory.
  */
 export class FileConversationStore implements ConversationStore {
   private opened: Promise<void> | undefined;
@@ -55,7 +60,9 @@ export class FileConversationStore implements ConversationStore {
         if (isCode(error, "ENOENT")) continue; // a newer write removed it meanwhile: read that one
         throw error;
       }
-      return { ...recordFromText(conversationId, json, `the file ${file}`), version };
+      const record = recordFromText(conversationId, json, `the file ${file}`);
+      const renewed = record.busyUntil === undefined ? undefined : await leaseIn(folder, version);
+      return renewed === undefined ? { ...record, version } : { ...record, version, busyUntil: renewed };
     }
   }
 
@@ -68,17 +75,11 @@ export class FileConversationStore implements ConversationStore {
     const folder = this.folderOf(conversationId);
     const text = recordText(conversationId, snapshot, busyUntil, this.options.maxSnapshotBytes);
     await this.open();
-    await mkdir(folder, { recursive: true });
-    checkVersion(conversationId, expectedVersion, await latestVersion(folder));
+    await makePrivateFolder(folder);
+    const before = await listFolder(folder);
+    checkVersion(conversationId, expectedVersion, before.latest);
     const version = (expectedVersion ?? 0) + 1;
-    const temporary = path.join(folder, `.${randomUUID()}.tmp`);
-    const file = await open(temporary, "wx");
-    try {
-      await file.writeFile(text, "utf8");
-      await file.sync();
-    } finally {
-      await file.close();
-    }
+    const temporary = await writeTemporary(folder, text, true);
     try {
       await link(temporary, path.join(folder, fileOf(version)));
     } catch (error) {
@@ -88,14 +89,29 @@ export class FileConversationStore implements ConversationStore {
     } finally {
       await unlink(temporary);
     }
-    if (expectedVersion !== undefined && expectedVersion > 1)
-      await unlink(path.join(folder, fileOf(expectedVersion - 1))).catch(() => {}); // keep the one before
+    // Older versions' leases are over (a turn's, or one a lapsed turn renewed late); the version before
+    // the one this write replaced goes too (the one before is kept).
+    const stale = [...before.leases, ...(version > 2 ? [fileOf(version - 2)] : [])];
+    await Promise.all(stale.map((name) => unlink(path.join(folder, name)).catch(() => {})));
     return version;
+  }
+
+  async renewTurn(conversationId: string, version: number, busyUntil: number): Promise<boolean> {
+    const folder = this.folderOf(conversationId);
+    await this.open();
+    if ((await latestVersion(folder)) !== version) return false;
+    // A lease is worth nothing after a crash of the machine (the claim's own end still holds): no fsync.
+    const temporary = await writeTemporary(folder, String(busyUntil), false);
+    await rename(temporary, path.join(folder, leaseOf(version)));
+    return true;
   }
 
   /** Once per store: the crashed writers' temporary files go (best effort: a failure only leaves them). */
   private open(): Promise<void> {
-    this.opened ??= removeStaleTemporaries(this.directory).catch(() => {});
+    this.opened ??= Promise.all([
+      removeStaleTemporaries(this.directory).catch(() => {}),
+      warnIfShared(this.directory, "stored conversations"),
+    ]).then(() => {});
     return this.opened;
   }
 
@@ -104,6 +120,26 @@ export class FileConversationStore implements ConversationStore {
     checkConversationId(conversationId);
     return path.join(this.directory, Buffer.from(conversationId, "utf8").toString("base64url"));
   }
+}
+
+/** A new temporary file in `folder` holding `text` (synced to disk when `durable`); its path. */
+async function writeTemporary(folder: string, text: string, durable: boolean): Promise<string> {
+  const temporary = path.join(folder, `.${randomUUID()}.tmp`);
+  const file = await createPrivateFile(temporary);
+  try {
+    await file.writeFile(text, "utf8");
+    if (durable) await file.sync();
+  } finally {
+    await file.close();
+  }
+  return temporary;
+}
+
+/** The end of a renewed claim of `version`, or undefined when it was not renewed (or the file is torn). */
+async function leaseIn(folder: string, version: number): Promise<number | undefined> {
+  const text = await readFile(path.join(folder, leaseOf(version)), "utf8").catch(() => "");
+  const busyUntil = Number(text);
+  return text !== "" && Number.isFinite(busyUntil) ? busyUntil : undefined;
 }
 
 async function removeStaleTemporaries(directory: string): Promise<void> {
@@ -119,12 +155,13 @@ async function removeStaleTemporaries(directory: string): Promise<void> {
   }
 }
 
-async function latestVersion(folder: string): Promise<number | undefined> {
+/** A conversation folder's latest version, and its lease files. */
+async function listFolder(folder: string): Promise<{ latest: number | undefined; leases: string[] }> {
   let names: string[];
   try {
     names = await readdir(folder);
   } catch (error) {
-    if (isCode(error, "ENOENT")) return undefined;
+    if (isCode(error, "ENOENT")) return { latest: undefined, leases: [] };
     throw error;
   }
   let latest: number | undefined;
@@ -132,10 +169,15 @@ async function latestVersion(folder: string): Promise<number | undefined> {
     const match = VERSION_FILE.exec(name);
     if (match) latest = Math.max(latest ?? 0, Number(match[1]));
   }
-  return latest;
+  return { latest, leases: names.filter((name) => LEASE_FILE.test(name)) };
+}
+
+async function latestVersion(folder: string): Promise<number | undefined> {
+  return (await listFolder(folder)).latest;
 }
 
 const fileOf = (version: number) => `${String(version).padStart(12, "0")}.json`;
+const leaseOf = (version: number) => `${String(version).padStart(12, "0")}.lease`;
 
 function isCode(error: unknown, code: string): boolean {
   return typeof error === "object" && error !== null && (error as { code?: unknown }).code === code;

@@ -3,6 +3,7 @@
 // point the process at `baseURL` (ANTHROPIC_BASE_URL) and script the replies. Only node:http.
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
+import { localRequestGuard } from "../local/local-request-guard.js";
 
 /** One scripted answer: a final text, or tool calls (by the name the model was offered). */
 export type MessagesReply =
@@ -52,7 +53,9 @@ export async function startAnthropicMessagesMock(
   reply: (request: MessagesRequest) => MessagesReply,
 ): Promise<AnthropicMessagesMock> {
   const requests: MessagesRequest[] = [];
+  const guard = localRequestGuard(); // a page of another site never reads the script
   const server = createServer(async (req, res) => {
+    if (!guard(req, res)) return;
     const text = await readBody(req);
     if (req.method !== "POST" || !/^\/v1\/messages(\?|$)/.test(req.url ?? "")) {
       res.writeHead(404).end();

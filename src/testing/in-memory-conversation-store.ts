@@ -5,7 +5,7 @@ import {
   type StoredConversation,
 } from "../loop/conversation-store-port.js";
 import type { RunSnapshot } from "../loop/run-snapshot.js";
-import { recordFromText, recordText } from "../loop/stored-snapshot-text.js";
+import { snapshotFromText, snapshotText } from "../loop/stored-snapshot-text.js";
 
 /** Options of {@link InMemoryConversationStore}. */
 export interface InMemoryConversationStoreOptions {
@@ -13,21 +13,28 @@ export interface InMemoryConversationStoreOptions {
   readonly maxSnapshotBytes?: number;
 }
 
+interface Kept {
+  readonly json: string;
+  readonly version: number;
+  busyUntil: number | undefined;
+}
+
 /**
  * A {@link ConversationStore} in memory, for tests: it keeps JSON copies (what a real store would give
  * back) and checks versions as the durable stores do. Gone with the process.
  */
 export class InMemoryConversationStore implements ConversationStore {
-  private readonly conversations = new Map<string, { readonly json: string; readonly version: number }>();
+  private readonly conversations = new Map<string, Kept>();
 
   constructor(private readonly options: InMemoryConversationStoreOptions = {}) {}
 
   async get(conversationId: string): Promise<StoredConversation | undefined> {
     checkConversationId(conversationId);
-    const stored = this.conversations.get(conversationId);
-    return (
-      stored && { ...recordFromText(conversationId, stored.json, "its stored copy"), version: stored.version }
-    );
+    const kept = this.conversations.get(conversationId);
+    if (!kept) return undefined;
+    const { json, version, busyUntil } = kept;
+    const snapshot = snapshotFromText(conversationId, json, "its stored copy");
+    return busyUntil === undefined ? { snapshot, version } : { snapshot, version, busyUntil };
   }
 
   async put(
@@ -37,10 +44,18 @@ export class InMemoryConversationStore implements ConversationStore {
     busyUntil?: number,
   ): Promise<number> {
     checkConversationId(conversationId);
-    const json = recordText(conversationId, snapshot, busyUntil, this.options.maxSnapshotBytes);
+    const json = snapshotText(conversationId, snapshot, this.options.maxSnapshotBytes);
     checkVersion(conversationId, expectedVersion, this.conversations.get(conversationId)?.version);
     const version = (expectedVersion ?? 0) + 1;
-    this.conversations.set(conversationId, { json, version });
+    this.conversations.set(conversationId, { json, version, busyUntil });
     return version;
+  }
+
+  async renewTurn(conversationId: string, version: number, busyUntil: number): Promise<boolean> {
+    checkConversationId(conversationId);
+    const kept = this.conversations.get(conversationId);
+    if (kept?.version !== version || kept.busyUntil === undefined) return false;
+    kept.busyUntil = busyUntil;
+    return true;
   }
 }

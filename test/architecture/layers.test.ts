@@ -9,6 +9,8 @@ import { describe, expect, it } from "vitest";
 const LAYERS: readonly (readonly string[])[] = [
   // Dependencies loaded on first use (ajv, class-transformer), for every layer above.
   ["src/errors", "src/lazy"],
+  // What the library does on the machine it runs on: files for their owner only, local HTTP servers.
+  ["src/local"],
   ["decorators"],
   ["src/schema"],
   ["src/tools"],

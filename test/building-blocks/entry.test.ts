@@ -5,7 +5,7 @@ import * as root from "entity-tools";
 import * as blocks from "entity-tools/building-blocks";
 
 describe("entity-tools/building-blocks", () => {
-  it("exports the handle codec, binding helpers and metadata readers", () => {
+  it("exports the handle codec, binding helpers, metadata readers and the local request guard", () => {
     expect(Object.keys(blocks).sort()).toEqual([
       "DEFAULT_RUN_SETTINGS",
       "EntityHandleCodec",
@@ -13,6 +13,7 @@ describe("entity-tools/building-blocks", () => {
       "HANDLE_PARAMETER",
       "HandleBindings",
       "KeyRing",
+      "LOCAL_HOST_NAMES",
       "MIN_SIGNING_KEY_BYTES",
       "SourceNameClaims",
       "TOOL_NAME_PATTERN",
@@ -27,12 +28,20 @@ describe("entity-tools/building-blocks", () => {
       "instanceKeyOf",
       "isToolProvider",
       "isValidToolName",
+      "localRequestGuard",
     ]);
   });
 
   it("hands out the same objects the root entry still exports; blocks newer than the subpath are only here", () => {
     const fromRoot = root as Record<string, unknown>;
-    const onlyHere = ["KeyRing", "MIN_SIGNING_KEY_BYTES", "SourceNameClaims", "instanceKeyOf"];
+    const onlyHere = [
+      "KeyRing",
+      "LOCAL_HOST_NAMES",
+      "MIN_SIGNING_KEY_BYTES",
+      "SourceNameClaims",
+      "instanceKeyOf",
+      "localRequestGuard",
+    ];
     for (const [name, value] of Object.entries(blocks))
       expect(fromRoot[name], name).toBe(onlyHere.includes(name) ? undefined : value);
   });

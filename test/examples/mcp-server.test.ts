@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { serveHttp } from "../../examples/mcp-server/server.js";
+import { corsHeaders, rawRequest } from "../support/raw-http.js";
 
 async function discover(client: Client): Promise<{ announced: boolean; tools: string[]; spend: unknown }> {
   let announced = false;
@@ -99,4 +100,53 @@ describe("examples/mcp-server", () => {
     closers.push(() => client.close());
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["searchCustomer", "findCustomers"]);
   }, 60_000);
+
+  it("over Streamable HTTP: a rebinding page's initialize (Host or Origin evil.example) is refused 403; the right host, or an allowed name, gets 200; no CORS headers", async () => {
+    const { url, close, sessions } = await serveHttp(0, { allowedHosts: ["mcp.internal"] });
+    closers.push(close);
+    const initialize = (headers: Readonly<Record<string, string | undefined>>) =>
+      rawRequest(url, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          ...headers,
+        },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "initialize",
+          params: {
+            protocolVersion: "2025-11-25",
+            capabilities: {},
+            clientInfo: { name: "rebinding-page", version: "1.0.0" },
+          },
+        }),
+      });
+    const port = new URL(url).port;
+    for (const headers of [
+      { host: `evil.example:${port}`, origin: `http://evil.example:${port}` },
+      { host: `evil.example:${port}` },
+      { origin: "http://evil.example" },
+    ]) {
+      const refused = await initialize(headers);
+      expect(refused.status).toBe(403);
+      expect(JSON.parse(refused.body)).toMatchObject({ jsonrpc: "2.0", error: { code: -32000 } });
+      expect(refused.body).toMatch(/Invalid (Host|Origin): evil\.example/);
+      expect(corsHeaders(refused)).toEqual([]);
+    }
+    const preflight = await rawRequest(url, {
+      method: "OPTIONS",
+      headers: { origin: "http://evil.example", "access-control-request-method": "POST" },
+    });
+    expect(preflight.status).toBe(403);
+    expect(corsHeaders(preflight)).toEqual([]);
+    expect(sessions()).toBe(0); // nothing reached the server
+    for (const headers of [{}, { host: `mcp.internal:${port}`, origin: "http://localhost:6274" }]) {
+      const answered = await initialize(headers);
+      expect(answered.status).toBe(200);
+      expect(answered.body).toContain('"serverInfo":{"name":"shop"');
+      expect(corsHeaders(answered)).toEqual([]);
+    }
+  });
 });

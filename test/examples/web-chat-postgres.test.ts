@@ -12,7 +12,7 @@ import { startOpenAiWireMock, type WireMock, type WireReply } from "../support/o
 import { postgresPresent, startPostgres, type PostgresServer } from "../support/postgres-server.js";
 import { readBody } from "../support/read-body.js";
 
-const LEASE_MS = 4_000; // longer than a held turn takes to reach the second server; what a killed turn holds
+const LEASE_MS = 4_000; // a claim unrenewed: what a killed turn holds (a live one renews it every third)
 const MAX_SNAPSHOT_BYTES = 100_000;
 
 let database: PostgresServer;
@@ -74,14 +74,18 @@ async function spawnServer(storeUrl: string): Promise<{ url: string; child: Chil
  * One user message to a server: the status and what the page shows (the streamed text and errors of a
  * UI message stream, or the JSON body of an HTTP error).
  */
-async function say(url: string, id: string, text: string): Promise<{ status: number; body: string }> {
+async function say(
+  url: string,
+  id: string,
+  text: string,
+): Promise<{ status: number; body: string; retryAfter?: string | null }> {
   const response = await fetch(`${url}/api/chat`, {
     method: "POST",
     body: JSON.stringify({ id, messages: [{ id: "m", role: "user", parts: [{ type: "text", text }] }] }),
   });
   const raw = await response.text();
   if (!response.headers.get("content-type")?.includes("event-stream"))
-    return { status: response.status, body: raw };
+    return { status: response.status, body: raw, retryAfter: response.headers.get("retry-after") };
   const chunks = raw.split("\n").flatMap((line) => {
     if (!line.startsWith("data: {")) return [];
     const chunk = JSON.parse(line.slice(6)) as { type: string; delta?: string; errorText?: string };
@@ -177,8 +181,11 @@ describe.skipIf(!postgresPresent)(
       const second = await say(b, id, "Second at once");
       expect(second.status).toBe(409);
       expect(JSON.parse(second.body).error).toMatch(
-        /^Conversation "concurrent" has a turn in progress \(another request started it; .*\); this turn did not start\./,
+        /^Conversation "concurrent" has a turn in progress \(another request started it .*\); this turn did not start\. Retry in \d+ s \(retryAfterMs: \d+\)/,
       );
+      // When to retry: at most one lease (A renews its claim while it lives), in whole seconds.
+      expect(Number(second.retryAfter)).toBeGreaterThanOrEqual(1);
+      expect(Number(second.retryAfter)).toBeLessThanOrEqual(LEASE_MS / 1000);
       open();
       expect((await first).body).toContain("Noted.");
       expect(await userMessages(id)).toEqual(["Hi", "First at once"]);

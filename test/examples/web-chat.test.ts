@@ -4,7 +4,7 @@
 // survives a server restart. Over HTTP: useChat's own transport, bad bodies, the OpenAI-compatible mode, and
 // a run stopped when the page goes away.
 import "../../examples/register-schemas.js";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -13,9 +13,11 @@ import { DefaultChatTransport, readUIMessageStream, type UIMessage } from "ai";
 import { chromium, type Browser } from "playwright-core";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { FileConversationStore } from "entity-tools";
+import { InMemoryConversationStore } from "entity-tools/testing";
 import { issuedCredit } from "../../examples/web-chat/chat-agent.js";
-import { startWebChat } from "../../examples/web-chat/server.js";
+import { defaultStoreDirectory, startWebChat } from "../../examples/web-chat/server.js";
 import { startOpenAiWireMock } from "../support/openai-wire-mock.js";
+import { corsHeaders, rawRequest } from "../support/raw-http.js";
 
 const CHROMIUM = "/usr/bin/chromium";
 const present = existsSync(CHROMIUM);
@@ -271,5 +273,66 @@ describe("examples/web-chat over HTTP", () => {
       spy.mockRestore();
       await mock.close();
     }
+  });
+
+  const hi = (id: string) =>
+    JSON.stringify({ id, messages: [{ id: "1", role: "user", parts: [{ type: "text", text: "Hi" }] }] });
+
+  it("a page of another site (DNS rebinding: Host evil.example; cross-site: Origin evil.example) is refused 403 before anything runs; allowedHosts names pass; no CORS headers", async () => {
+    const store = new InMemoryConversationStore();
+    const { url } = await start(0, { ...OFFLINE, store, allowedHosts: ["chat.internal"] });
+    const port = new URL(url).port;
+    for (const headers of [
+      { host: `evil.example:${port}`, origin: `http://evil.example:${port}` },
+      { host: `evil.example:${port}` },
+      { origin: "http://evil.example" },
+    ]) {
+      const chat = await rawRequest(`${url}/api/chat`, { method: "POST", headers, body: hi("rebound") });
+      expect(chat.status).toBe(403);
+      expect(JSON.parse(chat.body).error).toMatch(
+        /^Refused: this server answers requests for localhost, 127\.0\.0\.1, \[::1\], chat\.internal only, and this one .*"(evil\.example:\d+|http:\/\/evil\.example(:\d+)?)" \((Host|Origin)\)\./,
+      );
+      expect(corsHeaders(chat)).toEqual([]);
+      expect((await rawRequest(url, { headers })).status).toBe(403); // the page itself too
+    }
+    const preflight = await rawRequest(`${url}/api/chat`, {
+      method: "OPTIONS",
+      headers: { origin: "http://evil.example", "access-control-request-method": "POST" },
+    });
+    expect(preflight.status).toBe(403);
+    expect(corsHeaders(preflight)).toEqual([]);
+    expect(await store.get("rebound")).toBeUndefined(); // nothing ran, nothing was stored
+    for (const headers of [
+      { origin: url },
+      { host: `chat.internal:${port}`, origin: `http://chat.internal:${port}` },
+    ]) {
+      const chat = await rawRequest(`${url}/api/chat`, { method: "POST", headers, body: hi("allowed") });
+      expect(chat.status).toBe(200);
+      expect(corsHeaders(chat)).toEqual([]);
+    }
+  });
+
+  it("a turn while another holds the conversation: 409 with Retry-After, the error's retryAfterMs in whole seconds", async () => {
+    const store = new InMemoryConversationStore();
+    await store.put("held", undefined, undefined, Date.now() + 600_000); // another server's live turn
+    const { url } = await start(0, { ...OFFLINE, store });
+    const response = await fetch(`${url}/api/chat`, { method: "POST", body: hi("held") });
+    expect(response.status).toBe(409);
+    const { error } = (await response.json()) as { error: string };
+    const retryAfterMs = Number(/\(retryAfterMs: (\d+)\)/.exec(error)![1]);
+    expect(retryAfterMs).toBeGreaterThan(0);
+    expect(response.headers.get("retry-after")).toBe(String(Math.ceil(retryAfterMs / 1000)));
+  });
+
+  it("without --store, conversations go to ~/.entity-tools/web-chat, never the shared temporary directory, for their owner only", async () => {
+    const home = scratch();
+    expect(defaultStoreDirectory({ HOME: "/home/ada" })).toBe("/home/ada/.entity-tools/web-chat");
+    const { url } = await start(0, { env: { HOME: home } });
+    const response = await fetch(`${url}/api/chat`, { method: "POST", body: hi("mine") });
+    expect(await response.text()).toContain('"type":"finish"'); // the turn was saved before the end
+    const folder = path.join(home, ".entity-tools", "web-chat");
+    expect(readdirSync(folder)).toEqual([Buffer.from("mine").toString("base64url")]);
+    for (const dir of [path.join(home, ".entity-tools"), folder])
+      expect((statSync(dir).mode & 0o777).toString(8)).toBe("700");
   });
 });

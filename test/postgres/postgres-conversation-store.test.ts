@@ -47,6 +47,11 @@ describe.skipIf(!postgresPresent)("PostgresConversationStore", () => {
     make: (options) => new PostgresConversationStore({ pool, table: `contract_${++tables}`, ...options }),
     // Another process: its own pool (connection string) on the same table.
     sameAs: (store) => own({ table: (store as PostgresConversationStore).table.table }),
+    spec: (store) => ({
+      kind: "postgres",
+      connectionString: server.url,
+      table: (store as PostgresConversationStore).table.table,
+    }),
   });
 
   it("the table is made on first use by five processes at once, and each write lands", async () => {

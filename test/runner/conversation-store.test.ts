@@ -2,7 +2,17 @@
 // and in files (the embedded default, which survives a restart); and a stored conversation's turn, which
 // claims the conversation before anything runs, so a paused run is never resumed twice.
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -15,7 +25,7 @@ import {
   defineTool,
 } from "entity-tools";
 import { FakePromptRunner, InMemoryConversationStore } from "entity-tools/testing";
-import { conversationStoreContract, snapshotSaying } from "../support/conversation-store-contract.js";
+import { child, conversationStoreContract, snapshotSaying } from "../support/conversation-store-contract.js";
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -33,6 +43,7 @@ conversationStoreContract("InMemoryConversationStore", {
 conversationStoreContract("FileConversationStore", {
   make: (options) => new FileConversationStore(scratch(), options),
   sameAs: (store) => new FileConversationStore((store as FileConversationStore).directory),
+  spec: (store) => ({ kind: "file", directory: (store as FileConversationStore).directory }),
 });
 
 describe("FileConversationStore after a crash", () => {
@@ -65,6 +76,64 @@ describe("FileConversationStore after a crash", () => {
     const reopened = new FileConversationStore(dir);
     expect((await reopened.get("c-1"))?.version).toBe(1);
     expect(readdirSync(folder).sort()).toEqual([path.basename(live), "000000000001.json"].sort());
+  });
+});
+
+/** Every folder and file under `root` with its permission bits, relative to `root`. */
+function modes(root: string): Record<string, string> {
+  const found: Record<string, string> = {};
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      const name = path.relative(root, full);
+      found[entry.isDirectory() ? `${name}/` : name] = (statSync(full).mode & 0o777).toString(8);
+      if (entry.isDirectory()) walk(full);
+    }
+  };
+  walk(root);
+  return found;
+}
+
+describe.skipIf(process.platform === "win32")("FileConversationStore: for its owner only", () => {
+  it("under umask 022 every folder is 0700 and every file 0600 (versions, a claim, its lease)", async () => {
+    const root = scratch();
+    const directory = path.join(root, "state", "conversations"); // made by the store, parents too
+    const spec = { kind: "file", directory } as const;
+    const writer = await child(["write", JSON.stringify(spec), "words"], "written");
+    await writer.exited;
+    const folder = Buffer.from("words").toString("base64url");
+    expect(modes(root)).toEqual({
+      "state/": "700",
+      "state/conversations/": "700",
+      [`state/conversations/${folder}/`]: "700",
+      [`state/conversations/${folder}/000000000001.json`]: "600",
+      [`state/conversations/${folder}/000000000002.json`]: "600",
+      [`state/conversations/${folder}/000000000002.lease`]: "600",
+    });
+  });
+
+  it("a directory others may enter (an older version's, or made by hand): one warning naming it and the fix; its mode is left alone", async () => {
+    const directory = path.join(scratch(), "shared");
+    mkdirSync(directory);
+    chmodSync(directory, 0o755);
+    const warnings: Error[] = [];
+    const listen = (warning: Error) => warnings.push(warning);
+    process.on("warning", listen);
+    try {
+      await new FileConversationStore(directory).put("c-1", snapshotSaying("one"), undefined);
+      await new FileConversationStore(directory).get("c-1"); // once per folder and process
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off("warning", listen);
+    }
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatchObject({
+      code: "ENTITY_TOOLS_SHARED_FOLDER",
+      message: `${directory} holds stored conversations and other users of this machine may read it (mode 755). Run \`chmod 700 '${directory}'\` to make it yours only (new folders and files are made that way already).`,
+    });
+    expect(statSync(directory).mode & 0o777).toBe(0o755);
+    const folder = path.join(directory, Buffer.from("c-1").toString("base64url"));
+    expect(statSync(folder).mode & 0o777).toBe(0o700);
   });
 });
 
@@ -107,6 +176,7 @@ describe("a stored conversation's turn", () => {
     // A second resume later finds the conversation past the approval: nothing waits any more.
     const later = await beginConversationTurn(store, "c-1");
     expect(later.snapshot?.paused).toBeUndefined();
+    await later.release();
   });
 
   it("a new conversation starts with no snapshot; its turns continue one another", async () => {

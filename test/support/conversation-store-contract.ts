@@ -1,16 +1,19 @@
 // The one contract every ConversationStore passes (InMemory, File, Postgres): versions, conflicts, ids,
-// content that survives, a first turn's claim, the size limit, signed snapshots. Each store's test file
-// calls `conversationStoreContract` with a factory of fresh, empty stores.
+// content that survives, a first turn's claim and its renewal, the size limit, signed snapshots. Each
+// store's test file calls `conversationStoreContract` with a factory of fresh, empty stores.
+import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import {
   ConversationConflictError,
   ConversationTooLargeError,
+  DEFAULT_TURN_LEASE_MS,
   InvalidConversationIdError,
   beginConversationTurn,
   type ConversationStore,
   type RunSnapshot,
 } from "entity-tools";
 import { FakePromptRunner } from "entity-tools/testing";
+import type { ChildStoreSpec } from "./conversation-store-child.js";
 
 /** How a contract run makes stores. */
 export interface StoreFactory {
@@ -18,7 +21,72 @@ export interface StoreFactory {
   readonly make: (options?: { maxSnapshotBytes?: number }) => ConversationStore;
   /** A second store on the same place as `store` (another server process's), when the store has one. */
   readonly sameAs?: (store: ConversationStore) => ConversationStore;
+  /** Where `store` lives, for another process to open it (test/support/conversation-store-child.ts). */
+  readonly spec?: (store: ConversationStore) => ChildStoreSpec;
 }
+
+/**
+ * A store whose renewals can be waited for: `renewedTo(t)` resolves once a renewal that moves a claim to
+ * `t` or later has landed.
+ */
+function watchRenewals(store: ConversationStore) {
+  const landed: number[] = [];
+  const waiters: (() => void)[] = [];
+  const watched: ConversationStore = {
+    get: (id) => store.get(id),
+    put: (id, snapshot, version, busyUntil) => store.put(id, snapshot, version, busyUntil),
+    renewTurn: async (id, version, busyUntil) => {
+      const held = await store.renewTurn!(id, version, busyUntil);
+      landed.push(busyUntil);
+      for (const wake of waiters.splice(0)) wake();
+      return held;
+    },
+  };
+  const renewedTo = (t: number) =>
+    new Promise<void>((resolve) => {
+      const check = () => (landed.some((b) => b >= t) ? resolve() : waiters.push(check));
+      check();
+    });
+  return { store: watched, renewedTo };
+}
+
+/** Runs test/support/conversation-store-child.ts; resolves once it printed `line`, with a way to kill it. */
+export async function child(args: string[], line: string) {
+  const process_ = spawn(
+    process.execPath,
+    ["--import", "tsx", "test/support/conversation-store-child.ts", ...args],
+    { stdio: ["ignore", "pipe", "pipe"] },
+  );
+  let output = "";
+  const exited = new Promise<number | null>((resolve) => process_.once("exit", resolve));
+  await new Promise<void>((resolve, reject) => {
+    const read = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes(`${line}\n`)) resolve();
+    };
+    process_.stdout.on("data", read);
+    process_.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    void exited.then((code) => reject(new Error(`the child exited (${code}) before "${line}": ${output}`)));
+  });
+  return {
+    kill: async () => {
+      process_.kill("SIGKILL");
+      await exited;
+    },
+    exited,
+  };
+}
+
+/** The ids every store refuses alike (InvalidConversationIdError), with the reason. */
+export const REFUSED_IDS: readonly (readonly [string, string])[] = [
+  ["", "it is empty"],
+  ["a\u0000b", "it holds a NUL character (U+0000)"],
+  ["a\u0000c", "it holds a NUL character (U+0000)"],
+  ["a\ud800", "it holds a lone surrogate (U+D800), half of a character"],
+  ["\udc00b", "it holds a lone surrogate (U+DC00), half of a character"],
+  ["x".repeat(181), "it is longer than 180 bytes"],
+  ["🚀".repeat(45) + "x", "it is longer than 180 bytes"],
+];
 
 export const snapshotSaying = (text: string) =>
   ({
@@ -108,6 +176,7 @@ export function conversationStoreContract(name: string, factory: StoreFactory): 
       await turn.save((await fake.run("Hi")).snapshot);
       const next = await beginConversationTurn(store, "new-1");
       expect(next.snapshot?.history.map((m) => m.content)).toEqual(["Hi", expect.anything()]);
+      await next.release();
     });
 
     it("a turn in progress holds the conversation: a second turn is refused at its start (busy) until the first saves", async () => {
@@ -116,22 +185,130 @@ export function conversationStoreContract(name: string, factory: StoreFactory): 
       const refused = await beginConversationTurn(store, "busy-1").catch((e: unknown) => e);
       expect(refused).toBeInstanceOf(ConversationConflictError);
       expect((refused as Error).message).toMatch(
-        /^Conversation "busy-1" has a turn in progress \(another request started it; it holds the conversation until it saves, at most until \d{4}-.*Z\); this turn did not start\. Retry when that turn has ended, or tell the user it is busy\.$/,
+        /^Conversation "busy-1" has a turn in progress \(another request started it and holds the conversation until it saves; its process renews the claim while it lives, else the claim ends at \d{4}-.*Z\); this turn did not start\. Retry in \d+ s \(retryAfterMs: \d+\), or tell the user it is busy\.$/,
       );
       await first.save(snapshotSaying("first"));
       const second = await beginConversationTurn(store, "busy-1");
       expect(second.snapshot).toEqual(snapshotSaying("first"));
+      await second.release();
     });
 
-    it("a first turn that died before saving: once its lease ran out, the next turn starts the conversation", async () => {
+    it("a first turn that died before saving: once its claim ran out unrenewed, the next turn starts the conversation", async () => {
       const store = make();
-      await beginConversationTurn(store, "new-2", { leaseMs: 50 }); // the process dies here
-      await expect(beginConversationTurn(store, "new-2")).rejects.toThrow("has a turn in progress");
-      await new Promise((resolve) => setTimeout(resolve, 80)); // only a lower bound: never flaky
-      const next = await beginConversationTurn(store, "new-2");
+      const start = Date.now();
+      await store.put("new-2", undefined, undefined, start + 50); // what a dead turn leaves: a claim no one renews
+      const refused = await beginConversationTurn(store, "new-2", { clock: () => start }).catch(
+        (e: unknown) => e,
+      );
+      expect(refused).toMatchObject({ busyUntil: start + 50, retryAfterMs: 50 });
+      const next = await beginConversationTurn(store, "new-2", { clock: () => start + 50 });
       expect(next.snapshot).toBeUndefined();
       await next.save(snapshotSaying("first"));
       expect(await store.get("new-2")).toEqual({ snapshot: snapshotSaying("first"), version: 3 });
+    });
+
+    it("a live turn longer than its lease keeps its claim: renewed without a new version, a second turn is refused with retryAfterMs", async () => {
+      const { store, renewedTo } = watchRenewals(make());
+      let now = Date.now();
+      const clock = () => now;
+      const first = await beginConversationTurn(store, "long", { leaseMs: 300, clock });
+      now += 1_000; // past the claim's first end: only a renewal keeps it
+      await renewedTo(now + 300);
+      const refused = await beginConversationTurn(store, "long", { leaseMs: 300, clock }).catch(
+        (e: unknown) => e,
+      );
+      expect(refused).toBeInstanceOf(ConversationConflictError);
+      expect(refused).toMatchObject({ retryAfterMs: 300, busyUntil: now + 300 });
+      expect((refused as Error).message).toMatch(
+        /^Conversation "long" has a turn in progress \(another request started it and holds the conversation until it saves; its process renews the claim while it lives, else the claim ends at \d{4}-.*Z\); this turn did not start\. Retry in 1 s \(retryAfterMs: 300\), or tell the user it is busy\.$/,
+      );
+      expect((await store.get("long"))?.version).toBe(1); // renewals write no version
+      await first.save(snapshotSaying("the long turn"));
+      const next = await beginConversationTurn(store, "long", { clock });
+      expect(next.snapshot).toEqual(snapshotSaying("the long turn"));
+      await next.release();
+    });
+
+    it("renewTurn moves a claim of the version it names only; a saved conversation stays free", async () => {
+      const store = make();
+      const start = Date.now();
+      await store.put("r-1", undefined, undefined, start + 100);
+      expect(await store.renewTurn!("r-1", 1, start + 5_000)).toBe(true);
+      expect(await store.get("r-1")).toEqual({ snapshot: undefined, version: 1, busyUntil: start + 5_000 });
+      expect(await store.renewTurn!("r-1", 2, start + 9_000)).toBe(false);
+      await store.put("r-1", snapshotSaying("saved"), 1);
+      expect(await store.renewTurn!("r-1", 1, start + 9_000)).toBe(false);
+      await store.renewTurn!("r-1", 2, start + 9_000); // not a claim: nothing to move
+      expect(await store.get("r-1")).toEqual({ snapshot: snapshotSaying("saved"), version: 2 });
+      expect(await store.renewTurn!("never-written", 1, start)).toBe(false);
+    });
+
+    it.skipIf(!factory.spec)(
+      "a process SIGKILLed inside a tool: its claim, renewed while it lived, frees the conversation within the default lease (15 s)",
+      async () => {
+        const store = make();
+        const before = await beginConversationTurn(store, "killed");
+        const saved = (await new FakePromptRunner().respondWithText("Hello.").run("Hi")).snapshot;
+        await before.save(saved);
+        const dying = await child(["die-in-tool", JSON.stringify(factory.spec!(store)), "killed"], "in tool");
+        const alive = await beginConversationTurn(store, "killed").catch((e: unknown) => e);
+        expect(alive).toBeInstanceOf(ConversationConflictError);
+        const { retryAfterMs } = alive as ConversationConflictError;
+        expect(retryAfterMs).toBeGreaterThan(0);
+        expect(retryAfterMs).toBeLessThanOrEqual(DEFAULT_TURN_LEASE_MS);
+        await dying.kill();
+        // No one renews the claim now: a turn starting one lease after the kill goes on from the last save.
+        const next = await beginConversationTurn(store, "killed", {
+          clock: () => Date.now() + DEFAULT_TURN_LEASE_MS,
+        });
+        expect(next.snapshot).toEqual(saved);
+        await next.release();
+      },
+    );
+
+    it("one id rule on every store, checked before the store is touched: NUL, lone surrogates, empty and over 180 bytes are refused", async () => {
+      const store = make();
+      const touched: string[] = [];
+      const spy: ConversationStore = {
+        get: (id) => (touched.push(id), store.get(id)),
+        put: (id, snapshot, version, busyUntil) => (
+          touched.push(id),
+          store.put(id, snapshot, version, busyUntil)
+        ),
+      };
+      for (const [id, reason] of REFUSED_IDS) {
+        for (const call of [
+          () => beginConversationTurn(spy, id),
+          () => store.get(id),
+          () => store.put(id, snapshotSaying("x"), undefined),
+          () => store.renewTurn!(id, 1, Date.now()),
+        ]) {
+          const error = await call().catch((e: unknown) => e);
+          expect(error).toBeInstanceOf(InvalidConversationIdError);
+          expect((error as Error).message).toBe(
+            `Invalid conversation id ${JSON.stringify(id.slice(0, 80))}: ${reason}. Use a short opaque id (a UUID).`,
+          );
+        }
+      }
+      expect(touched).toEqual([]);
+    });
+
+    it("every other id is kept, distinct from every other: control characters, U+FFFF, 180 bytes differing in the last character", async () => {
+      const store = make();
+      const long = "🚀".repeat(44) + "ab"; // 178 bytes: with one more character, 179
+      const ids = [
+        "\u0001",
+        "\u0002",
+        "tab\there\nnewline",
+        "\uffff",
+        "\ufeffbom",
+        long + "c",
+        long + "d",
+        "x".repeat(180),
+      ];
+      for (const id of ids) await store.put(id, snapshotSaying(JSON.stringify(id)), undefined);
+      for (const id of ids)
+        expect((await store.get(id))?.snapshot).toEqual(snapshotSaying(JSON.stringify(id)));
     });
 
     it("a snapshot over maxSnapshotBytes is refused with the sizes; the stored version stays", async () => {
@@ -148,6 +325,7 @@ export function conversationStoreContract(name: string, factory: StoreFactory): 
       await expect(turn.save(snapshotSaying("x".repeat(20_000)))).rejects.toThrow(ConversationTooLargeError);
       const next = await beginConversationTurn(store, "c-1");
       expect(next.snapshot).toEqual(snapshotSaying("small"));
+      await next.release();
     });
 
     it("a signed snapshot reads back verifiable: a signed runner continues it", async () => {
@@ -159,6 +337,7 @@ export function conversationStoreContract(name: string, factory: StoreFactory): 
       const second = await beginConversationTurn(store, "signed");
       const run = await signed.run("Again", { continueFrom: second.snapshot });
       expect(run.result).toBe("Two.");
+      await second.save(run.snapshot);
     });
 
     it.skipIf(!sameAs)(

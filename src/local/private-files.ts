@@ -1,0 +1,42 @@
+// What the library writes that holds users' words (stored conversations, run logs) is for the owner of
+// the process only: folders 0700, files 0600. Modes given at creation are narrowed by the umask, which
+// only takes bits away, so these hold whatever the umask is. A folder that already exists is not
+// changed (it may be shared on purpose, or not ours to change): it gets one warning instead.
+import { mkdir, open, stat, type FileHandle } from "node:fs/promises";
+
+/** A folder of users' words: its owner may list, enter and write it; no one else. */
+export const PRIVATE_FOLDER_MODE = 0o700;
+/** A file of users' words: its owner may read and write it; no one else. */
+export const PRIVATE_FILE_MODE = 0o600;
+
+/** The `process.emitWarning` code of a shared folder (see {@link warnIfShared}). */
+export const SHARED_FOLDER_WARNING = "ENTITY_TOOLS_SHARED_FOLDER";
+
+/** Creates `folder` and its missing parents, each for its owner only. */
+export async function makePrivateFolder(folder: string): Promise<void> {
+  await mkdir(folder, { recursive: true, mode: PRIVATE_FOLDER_MODE });
+}
+
+/** Creates a new file for its owner only (it must not exist: `wx`), open for writing. */
+export function createPrivateFile(file: string): Promise<FileHandle> {
+  return open(file, "wx", PRIVATE_FILE_MODE);
+}
+
+const warned = new Set<string>();
+
+/**
+ * Once per folder and process: when others may enter `folder` (made by an older version, or by hand), a
+ * Node warning naming it, what it holds and the command that closes it. A missing folder, or a system
+ * without POSIX modes (Windows), has nothing to warn about.
+ */
+export async function warnIfShared(folder: string, holds: string): Promise<void> {
+  if (process.platform === "win32" || warned.has(folder)) return;
+  const mode = (await stat(folder).catch(() => undefined))?.mode;
+  if (mode === undefined || (mode & 0o077) === 0) return;
+  warned.add(folder);
+  process.emitWarning(
+    `${folder} holds ${holds} and other users of this machine may read it (mode ${(mode & 0o777).toString(8)}). ` +
+      `Run \`chmod 700 '${folder}'\` to make it yours only (new folders and files are made that way already).`,
+    { code: SHARED_FOLDER_WARNING },
+  );
+}
