@@ -49,7 +49,7 @@ const runner = new PromptRunner({ model: anthropic(process.env.ANTHROPIC_MODEL ?
   .withObserver((event) => {
     if (event.type === "ToolProviderDiscovered")
       console.log(
-        `+ discovered ${event.providerClass.name} ${event.instanceId}, delivered ${event.delivery}: ${event.exposedTools.join(", ")}`,
+        `+ discovered ${event.identity.providerClass} ${event.identity.id}, delivered ${event.delivery}: ${event.exposedTools.join(", ")}`,
       );
     if (event.type === "ToolInvoked") console.log(`tool  ${event.toolName} → ${event.resultText}`);
     if (event.type === "ModelWarning") console.log(`warning: ${event.message}`);

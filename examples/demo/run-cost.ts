@@ -44,7 +44,7 @@ export function formatCost(cost: RunCost, estimated: boolean): string {
   ];
   for (const p of cost.perProvider)
     lines.push(
-      `   ${p.providerClass} ${p.instanceId}: ${usd(p.cost)} · ${p.definitionTokens} definition token(s) across later requests, ` +
+      `   ${p.identity.providerClass} ${p.identity.id}: ${usd(p.cost)} · ${p.definitionTokens} definition token(s) across later requests, ` +
         `${p.calls} call(s), ${p.resultTokens} result token(s)`,
     );
   return lines.join("\n");

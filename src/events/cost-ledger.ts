@@ -1,4 +1,5 @@
 import { estimateTextTokens } from "../tools/definition-tokens.js";
+import { providerKeyOf, type ProviderIdentity } from "../tools/provider-identity.js";
 import { costOf, pricesFor, type Pricing } from "./pricing.js";
 import type { RunCost, StepCost } from "./run-cost.js";
 import type { TokenUsage } from "./token-usage.js";
@@ -6,6 +7,7 @@ import type { ToolLoopEvent } from "./tool-loop-event.js";
 
 interface ProviderEntry {
   providerClass: string;
+  identity: ProviderIdentity;
   instanceId: string;
   definitionTokens: number;
   calls: number;
@@ -33,12 +35,13 @@ export class CostLedger {
   record(event: ToolLoopEvent): void {
     switch (event.type) {
       case "ToolProviderDiscovered": {
-        const key = `${event.providerClass.name}|${event.instanceId}`;
+        const key = providerKeyOf(event.identity);
         let entry = this.providers.get(key);
         if (!entry) {
           entry = {
-            providerClass: event.providerClass.name,
-            instanceId: event.instanceId,
+            providerClass: event.identity.providerClass,
+            identity: event.identity,
+            instanceId: String(event.identity.id),
             definitionTokens: 0,
             calls: 0,
             resultTokens: 0,

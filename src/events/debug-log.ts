@@ -52,7 +52,7 @@ function lineOf(event: ToolLoopEvent): { level: keyof DebugLogger; text: string 
       return { level: "warn", text: toolFailureSummary(event) };
     case "ToolProviderDiscovered":
       return info(
-        `discovered ${event.providerClass.name} ${event.instanceId}: ${event.exposedTools.join(", ")}`,
+        `discovered ${event.identity.providerClass} ${event.identity.id}: ${event.exposedTools.join(", ")}`,
       );
     case "ToolsInjected":
       return info(`tools injected by ${event.triggeredBy}: ${event.toolNames.join(", ")}`);

@@ -1,3 +1,4 @@
+import type { ProviderIdentity } from "../tools/provider-identity.js";
 import type { TokenUsage } from "./token-usage.js";
 
 /** One model call's tokens and cost. */
@@ -15,8 +16,15 @@ export interface StepCost {
  * request's model. Part of the run's total, not on top of it.
  */
 export interface ProviderCost {
-  /** The provider's class name. */
+  /** The provider's class name (`identity.providerClass`). */
   readonly providerClass: string;
+  /** The provider's identity: class name and typed id (`1` and `"1"` are two entries). */
+  readonly identity: ProviderIdentity;
+  /**
+   * The provider's id as text.
+   *
+   * @deprecated Read `identity` (`1` and `"1"` both read `"1"` here).
+   */
   readonly instanceId: string;
   /** Estimated definition tokens, summed over every request that offered its tools. */
   readonly definitionTokens: number;

@@ -1,3 +1,4 @@
+import type { ProviderIdentity } from "../tools/provider-identity.js";
 /**
  * Why a tool call produced an error result instead of a result: the tool is unknown, the input invalid,
  * the tool threw or ran past its time limit, its result could not be read, or it never ran (the run was
@@ -117,7 +118,15 @@ export interface ToolFailedEvent extends RunEvent {
 /** A provider instance's tools were bound (first time, or replacing an older instance with the same id). */
 export interface ToolProviderDiscoveredEvent extends RunEvent {
   readonly type: "ToolProviderDiscovered";
+  /** The provider's class itself (its name is `identity.providerClass`). */
   readonly providerClass: Function;
+  /** The provider's identity: its class's name and typed id (`1` and `"1"` are two providers). */
+  readonly identity: ProviderIdentity;
+  /**
+   * The provider's id as text.
+   *
+   * @deprecated Read `identity` (`1` and `"1"` both read `"1"` here).
+   */
   readonly instanceId: string;
   readonly exposedTools: readonly string[];
   /** True when an older instance with the same id held these names before (the newest state wins). */

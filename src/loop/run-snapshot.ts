@@ -69,12 +69,3 @@ export function snapshotTool(tool: AnyTool): SnapshotTool {
   const binding = providerBindingOf(tool);
   return binding ? { name: tool.name, ...binding } : { name: tool.name };
 }
-
-/** The key of one provider in a snapshot (class, typed id): what {@link restoreTools}'s `live` map uses. */
-export function snapshotProviderKey(
-  providerClass: string,
-  idType: string,
-  id: string | number | bigint,
-): string {
-  return `${providerClass}|${idType}:${String(id)}`;
-}

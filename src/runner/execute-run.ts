@@ -32,8 +32,7 @@ import { checkToolSchemas } from "../tools/tool-methods.js";
 import { toolsFrom } from "../tools/tool-sources.js";
 import { ExpansionLimitError } from "./expansion-limit-error.js";
 import { listSources } from "./list-sources.js";
-import type { ProviderResolver } from "./restore-tools.js";
-import { resumeState, withLive, type ResumeFrom } from "./run-resume.js";
+import { resumeState, type ResumeFrom } from "./run-resume.js";
 
 /** A sectioned system prompt and its parameters. */
 export interface TemplatePrompt {
@@ -138,11 +137,10 @@ function runOf(setup: RunSetup): Run {
 
 async function runAttempts(setup: RunSetup, run: Run): Promise<RunOutcome> {
   checkToolSchemas({ discovery: setup.strategies.some((s) => s instanceof ToolProviderStrategy) });
-  const resolveProvider = withLive(run.resumed?.live, setup.resume?.resolveProvider);
   for (let restarts = 0; ; restarts++) {
     const disclosure = disclosureFor(setup, run);
-    const attempt = await startAttempt(setup, run, disclosure, resolveProvider, restarts === 0).catch(
-      (error: unknown) => Promise.reject(run.failBeforeStep(error)),
+    const attempt = await startAttempt(setup, run, disclosure, restarts === 0).catch((error: unknown) =>
+      Promise.reject(run.failBeforeStep(error)),
     );
     const session = new RunSession({
       run,
@@ -202,13 +200,12 @@ async function startAttempt(
   setup: RunSetup,
   run: Run,
   disclosure: DisclosureSession | undefined,
-  resolveProvider: ProviderResolver | undefined,
   first: boolean,
 ) {
   const ownTools = disclosure ? toolsFrom(disclosure.initialTools(), setup.tools) : setup.tools;
   const sources = await listSources(setup.sources, ownTools, setup.signal, setup.events);
   const listed = [...ownTools, ...sources.flatMap((s) => s.tools)];
-  const discoveries = run.discover(() => startDiscovery(setup.strategies, listed, resolveProvider));
+  const discoveries = run.discover(() => startDiscovery(setup, run, listed));
   const tools = [...listed, ...discoveries.flatMap((d) => d.tools)];
   const resumed =
     first && run.resumed
@@ -231,20 +228,17 @@ async function startAttempt(
 }
 
 /**
- * Each strategy as one run uses it: discovery in handles mode keeps the run's live providers and offers
- * the handle tools of the classes known up front.
+ * Each strategy as one run uses it: discovery in handles mode keeps the run's live providers (a resumed
+ * run's live ones answer first) and offers the handle tools of the classes known up front.
  */
-function startDiscovery(
-  strategies: readonly ToolInjectionStrategy[],
-  tools: readonly AnyTool[],
-  resolveProvider: ProviderResolver | undefined,
-): RunDiscovery[] {
-  return strategies.map((strategy) =>
+function startDiscovery(setup: RunSetup, run: Run, tools: readonly AnyTool[]): RunDiscovery[] {
+  return setup.strategies.map((strategy) =>
     strategy instanceof ToolProviderStrategy
       ? strategy.forRun({
           classes: () => returnedProviderClasses(tools),
           takenNames: tools.map((t) => t.name),
-          resolveProvider,
+          resolveProvider: setup.resume?.resolveProvider,
+          live: run.resumed?.live,
         })
       : { strategy, tools: [] },
   );

@@ -1,5 +1,5 @@
 import { ToolLoopAbortedError } from "../loop/errors.js";
-import { snapshotProviderKey, type RunSnapshot, type SnapshotTool } from "../loop/run-snapshot.js";
+import type { RunSnapshot, SnapshotTool } from "../loop/run-snapshot.js";
 import { SnapshotError } from "../loop/snapshot-error.js";
 import { untilAborted } from "../loop/until-aborted.js";
 import type { HandleDiscovery } from "../strategies/handle-discovery.js";
@@ -11,6 +11,7 @@ import {
   nativeIdOf,
   type ProviderResolver,
 } from "../tools/provider-binding.js";
+import { providerKeyOf } from "../tools/provider-identity.js";
 import type { AnyTool } from "../tools/tool.js";
 import { isNameFor } from "../tools/tool-names.js";
 
@@ -67,7 +68,7 @@ export async function restoreTools(
       continue;
     }
     if (!("providerClass" in tool)) continue;
-    const key = snapshotProviderKey(tool.providerClass, tool.idType, tool.id);
+    const key = providerKeyOf(tool);
     groups.set(key, [...(groups.get(key) ?? []), tool]);
   }
   for (const [key, entries] of groups) {

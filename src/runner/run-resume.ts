@@ -3,7 +3,6 @@
 // restored tools.
 import type { RunResume } from "../loop/run/run.js";
 import type { ResumedRun } from "../loop/run/run-reader.js";
-import { snapshotProviderKey } from "../loop/run-snapshot.js";
 import type { HandleDiscovery } from "../strategies/handle-discovery.js";
 import type { AnyTool } from "../tools/tool.js";
 import { deliveredAs, type ToolDelivery } from "../tools/tool-delivery.js";
@@ -12,19 +11,6 @@ import { checkSnapshotTools, restoreTools, type ProviderResolver } from "./resto
 /** What a resumed run starts from: what its `Run` reads, and how its providers are found again. */
 export interface ResumeFrom extends RunResume {
   readonly resolveProvider?: ProviderResolver;
-}
-
-/**
- * A resolver that answers from the providers a run of this process bound (handles mode re-binds through
- * it), and asks `resolve` for any other.
- */
-export function withLive(
-  live: ReadonlyMap<string, object> | undefined,
-  resolve: ProviderResolver | undefined,
-): ProviderResolver | undefined {
-  if (!live || live.size === 0) return resolve;
-  return (providerClass, id) =>
-    live.get(snapshotProviderKey(providerClass, typeof id, id)) ?? resolve?.(providerClass, id);
 }
 
 /**

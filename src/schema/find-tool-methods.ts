@@ -1,6 +1,7 @@
 import type * as TS from "typescript";
 import ts from "./typescript.js";
 import type { InputType } from "./generated-schemas.js";
+import { findDecorator } from "./decorator-calls.js";
 import { SchemaSourceError } from "./schema-source-error.js";
 import type { ClassImport, SourceClasses } from "./source-classes.js";
 import { returnedProviders } from "./returned-providers.js";
@@ -25,7 +26,10 @@ export interface SourceParameter {
 
 /** An `@LlmTool` method found in the sources. */
 export interface SourceToolMethod {
-  /** The class's name in the sources (a class expression's variable name when it has none). */
+  /**
+   * The class's key in the generated module: its name in the sources (a class expression's variable name
+   * when it has none), qualified when another exported class of the project has it too.
+   */
   readonly className: string;
   /** How to import the class, when it is exported. */
   readonly classImport?: ClassImport;
@@ -47,9 +51,10 @@ export function findToolMethods(
     const symbol = named.symbolNode && checker.getSymbolAtLocation(named.symbolNode);
     const methodName = memberName(member, sourceFile);
     const label = `${named.name}.${methodName}`;
+    const classImport = symbol ? classes.importOf(symbol) : undefined;
     return {
-      className: named.name,
-      classImport: symbol ? classes.importOf(symbol) : undefined,
+      className: classImport ? classes.add(named.name, classImport, sourceFile.fileName) : named.name,
+      classImport,
       methodName,
       explicitSchema,
       returns: returnedProviders(member, checker, classes),
@@ -99,21 +104,6 @@ function memberName(member: TS.MethodDeclaration, sourceFile: TS.SourceFile): st
   if (ts.isIdentifier(name) || ts.isStringLiteral(name) || ts.isNumericLiteral(name)) return name.text;
   if (ts.isPrivateIdentifier(name)) return name.text;
   return name.getText(sourceFile);
-}
-
-function findDecorator(node: TS.HasDecorators, name: string): TS.CallExpression | undefined {
-  for (const decorator of ts.getDecorators(node) ?? []) {
-    const call = decorator.expression;
-    if (!ts.isCallExpression(call)) continue;
-    const callee = call.expression;
-    const calleeName = ts.isIdentifier(callee)
-      ? callee.text
-      : ts.isPropertyAccessExpression(callee)
-        ? callee.name.text
-        : "";
-    if (calleeName === name) return call;
-  }
-  return undefined;
 }
 
 function hasExplicitParameters(call: TS.CallExpression): boolean {
@@ -226,7 +216,12 @@ export function findOutputClasses(
     const target = symbol && symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
     if (!target || !(target.flags & ts.SymbolFlags.Class)) return undefined;
     const classImport = classes.importOf(target);
-    if (classImport) classes.add(target.name, classImport, sourceFile.fileName);
+    if (classImport && classes.add(target.name, classImport, sourceFile.fileName) !== target.name) {
+      throw new SchemaSourceError(
+        `${sourceFile.fileName}: the output class ${target.name} shares its name with another class of the ` +
+          "project; output schemas are keyed by class name: rename one",
+      );
+    }
     return target.name;
   };
   const visit = (node: TS.Node): void => {

@@ -9,6 +9,7 @@ import { hiddenFieldsOf, outputTypesOf } from "./class-facts.js";
 import { inlineRefs } from "./inline-refs.js";
 import type { JsonSchema } from "./json-schema.js";
 import { SchemaSourceError } from "./schema-source-error.js";
+import { SharedClassNames } from "./shared-class-names.js";
 import { SourceClasses, type ClassImport } from "./source-classes.js";
 import {
   correctedProgram,
@@ -68,10 +69,11 @@ export function generateSchemas(options: GenerateSchemasOptions): GeneratedSourc
     guessingHost(config.options, own, guessed),
   );
   const checker = firstProgram.getTypeChecker();
-  const classes = new SourceClasses(checker);
   const sources = firstProgram
     .getSourceFiles()
     .filter((f) => !f.isDeclarationFile && own.has(path.resolve(f.fileName)));
+  const root = path.dirname(path.resolve(options.project));
+  const classes = new SourceClasses(checker, SharedClassNames.of(sources, checker, root));
 
   const methods: { method: SourceToolMethod; synthetic: string }[] = [];
   const appended: SyntheticBlocks = new Map();
@@ -82,10 +84,8 @@ export function generateSchemas(options: GenerateSchemasOptions): GeneratedSourc
     for (const name of findOutputClasses(sourceFile, checker, classes))
       outputs.set(name, sourceFile.fileName);
     const found = findToolMethods(sourceFile, checker, classes);
-    for (const method of found) {
-      if (method.classImport) classes.add(method.className, method.classImport, sourceFile.fileName);
+    for (const method of found)
       if (method.returns.length > 0) returns[`${method.className}.${method.methodName}`] = method.returns;
-    }
     found
       .filter((method) => !method.explicitSchema)
       .forEach((method, index) => methods.push({ method, synthetic: syntheticName(file, index) }));
@@ -94,7 +94,10 @@ export function generateSchemas(options: GenerateSchemasOptions): GeneratedSourc
   }
   for (const name of options.outputTypes ?? []) {
     const found = classes.findExported(name, sources);
-    if (found) classes.add(name, found, "--type");
+    if (found && classes.add(name, found, "--type") !== name)
+      throw new SchemaSourceError(
+        `--type ${name}: another exported class of the project is named ${name} too; output schemas are keyed by class name: rename one`,
+      );
     outputs.set(name, found?.file ?? "");
   }
 
@@ -151,7 +154,6 @@ export function generateSchemas(options: GenerateSchemasOptions): GeneratedSourc
   }
   const outputTypes = outputTypesOf([...outputs.keys()].sort(), program, classes);
   const hiddenFields = hiddenFieldsOf(program, classes);
-  const root = path.dirname(path.resolve(options.project));
   return {
     tools: withoutPaths(sortKeys(tools), root),
     outputs: withoutPaths(outputSchemas, root),

@@ -55,8 +55,7 @@ export function returnedProviders(
     const name = symbol.getName();
     const where = classes.importOf(symbol);
     if (!where) return; // not exported: the generated module cannot import it
-    classes.add(name, where, method.getSourceFile().fileName);
-    found.add(name);
+    found.add(classes.add(name, where, method.getSourceFile().fileName));
   };
   visit(signature.getReturnType(), 0);
   return [...found].sort();

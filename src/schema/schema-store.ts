@@ -80,16 +80,24 @@ export function findOutputType(cls: Function): InputType | undefined {
 }
 
 /**
- * The name a class has in the generated modules: its registered name (minifiers rename classes, the
- * generated module's import does not change), else `Class.name`.
+ * The name a class has in the generated modules, which is its name everywhere a class is named as text
+ * (tool schemas, provider identities, handles, snapshots, `resolveProvider`): its registered name
+ * (minifiers rename classes, the generated module's import does not change; two exported classes of one
+ * project with one name are registered qualified, `crm.Customer`), else `Class.name`.
  */
 export function sourceNameOf(cls: Function): string {
   return store.names.get(cls) ?? cls.name;
 }
 
+/** The class's name as its source declares it: {@link sourceNameOf} without a qualifier (`Customer`). */
+export function declaredNameOf(cls: Function): string {
+  const name = sourceNameOf(cls);
+  return name.slice(name.lastIndexOf(".") + 1);
+}
+
 /** Whether `cls` runs under the name it has in its sources (false in a minified bundle). */
 export function keepsSourceName(cls: Function): boolean {
-  return sourceNameOf(cls) === cls.name;
+  return declaredNameOf(cls) === cls.name;
 }
 
 /** The generated schema of a method of `cls` (the class that declares it), if registered. */

@@ -2,6 +2,7 @@ import path from "node:path";
 import type * as TS from "typescript";
 import ts from "./typescript.js";
 import { SchemaSourceError } from "./schema-source-error.js";
+import type { SharedClassNames } from "./shared-class-names.js";
 
 /** Where a class can be imported from: its file and the name it is exported under. */
 export interface ClassImport {
@@ -10,15 +11,20 @@ export interface ClassImport {
 }
 
 /**
- * The classes a generated module imports, by source name: tool classes (so lookups work by constructor,
- * whatever a minifier renames), output classes, and the classes tool parameters are built from.
+ * The classes a generated module imports, by their key (the source name, qualified when two exported
+ * classes of the project share it: see {@link SharedClassNames}): tool classes (so lookups work by
+ * constructor, whatever a minifier renames), output classes, and the classes tool parameters are built from.
  */
 export class SourceClasses {
   readonly imports = new Map<string, ClassImport>();
   /** What the generation could express but not convert (a union of classes), for the CLI to print. */
   readonly warnings: string[] = [];
 
-  constructor(private readonly checker: TS.TypeChecker) {}
+  constructor(
+    private readonly checker: TS.TypeChecker,
+    /** The project's classes that share a name (none: every class is keyed by its name). */
+    readonly shared?: SharedClassNames,
+  ) {}
 
   /** How to import the class `symbol` declares, if it is exported from its module. */
   importOf(symbol: TS.Symbol): ClassImport | undefined {
@@ -36,18 +42,22 @@ export class SourceClasses {
   }
 
   /**
-   * Records a class under its source name.
+   * Records the class `name` that `found` imports, and returns its key in the module.
    *
-   * @throws SchemaSourceError when two different classes share one (names are the module's keys).
+   * @throws SchemaSourceError when two different classes get one key (two `@ToolProvider` classes with one
+   * name and one prefix, or a class of another package named like one of the project's).
    */
-  add(name: string, found: ClassImport, where: string): void {
-    const earlier = this.imports.get(name);
+  add(name: string, found: ClassImport, where: string): string {
+    const key = this.shared?.keyOf(name, found.file) ?? name;
+    const earlier = this.imports.get(key);
     if (earlier && (earlier.file !== found.file || earlier.exportName !== found.exportName)) {
       throw new SchemaSourceError(
-        `${where}: two classes are named ${name}; rename one (names are keys in the generated module)`,
+        `${where}: two classes are named ${key} (in ${earlier.file} and ${found.file}); names are keys in ` +
+          "the generated module: give same-named @ToolProvider classes different prefixes, or rename one",
       );
     }
-    this.imports.set(name, found);
+    this.imports.set(key, found);
+    return key;
   }
 
   /** The exported class called `name` in `files`, for `--type Name`. */

@@ -66,10 +66,10 @@ export class TypeReading {
             "generated module can import it and the tool receives an instance",
         );
       }
-      this.classes.add(symbol.name, classImport, this.context);
-      if (seen.has(type)) return { kind: "class", name: symbol.name };
+      const name = this.classes.add(symbol.name, classImport, this.context);
+      if (seen.has(type)) return { kind: "class", name };
       const fields = this.fieldsOf(type, new Set([...seen, type]));
-      return fields ? { kind: "class", name: symbol.name, fields } : { kind: "class", name: symbol.name };
+      return fields ? { kind: "class", name, fields } : { kind: "class", name };
     }
     if (seen.has(type)) return undefined;
     const fields = this.fieldsOf(type, new Set([...seen, type]));

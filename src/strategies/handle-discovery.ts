@@ -103,7 +103,7 @@ export class HandleDiscovery implements ToolInjectionStrategy {
       if (!remembered.known)
         discovered.push({
           instance: provider,
-          instanceId: remembered.instanceId,
+          instanceId: String(remembered.identity.id),
           identity: remembered.identity,
           handle: remembered.handle,
           tools: this.toolsOf(cls).map((t) => t.name),

@@ -42,9 +42,16 @@ export interface RestartRequest {
 /** A provider that handle discovery made live: reported as `ToolProviderDiscovered` with its handle. */
 export interface DiscoveredProvider {
   readonly instance: object;
-  /** Its id as text (what `ToolProviderDiscovered` reports). */
+  /**
+   * Its id as text.
+   *
+   * @deprecated Give `identity`; the run reads `identity`, or the instance's own when it is absent.
+   */
   readonly instanceId: string;
-  /** Its identity, as its handle names it (optional for strategies written before it existed). */
+  /**
+   * Its identity, as its handle names it (optional for strategies written before it existed: the run then
+   * reads it from `instance`).
+   */
   readonly identity?: ProviderIdentity;
   readonly handle: string;
   /** The handle tools that run on it. */

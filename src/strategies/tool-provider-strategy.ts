@@ -1,5 +1,5 @@
 import { bindProviderTools } from "../tools/bind-tools.js";
-import type { ProviderResolver } from "../tools/entity-handle-bindings.js";
+import { liveFirst, type ProviderResolver } from "../tools/provider-binding.js";
 import { EntityHandleCodec, type HandleKey } from "../tools/entity-handle.js";
 import { InvalidToolProviderError } from "../tools/errors.js";
 import { extractProviders } from "../tools/extract-providers.js";
@@ -91,17 +91,20 @@ export class ToolProviderStrategy implements ToolInjectionStrategy {
 
   /**
    * Discovery for one run. `classes` are the classes known up front when the options name none;
-   * `takenNames` the names of the run's other tools; `resolveProvider` the resume's resolver.
+   * `takenNames` the names of the run's other tools; `resolveProvider` the resume's resolver; `live` the
+   * providers a run of this process bound behind the snapshot this run continues, by `providerKeyOf`,
+   * which answer before either resolver.
    */
   forRun(run: {
     readonly classes?: () => readonly Function[];
     readonly takenNames: Iterable<string>;
     readonly resolveProvider?: ProviderResolver;
+    readonly live?: ReadonlyMap<string, object>;
   }): RunDiscovery {
     if (!this.codec) return { strategy: this, tools: [], delivery: this.options.delivery };
     const handles = new HandleDiscovery({
       codec: this.codec,
-      resolveProvider: this.options.resolveProvider ?? run.resolveProvider,
+      resolveProvider: liveFirst(run.live, this.options.resolveProvider ?? run.resolveProvider),
       classes: this.options.classes ?? run.classes?.() ?? [],
       takenNames: run.takenNames,
     });

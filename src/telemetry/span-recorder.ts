@@ -4,15 +4,10 @@ import type { RunScope } from "../events/run-events.js";
 import { toolFailureSummary } from "../events/tool-failure-summary.js";
 import type { ToolLoopEvent } from "../events/tool-loop-event.js";
 import type { TokenUsage } from "../events/token-usage.js";
+import { providerKeyOf, type ProviderIdentity } from "../tools/provider-identity.js";
 
 /** What of `@opentelemetry/api` the recorder uses. */
 export type OtelApi = Pick<typeof Api, "SpanKind" | "SpanStatusCode" | "context" | "trace">;
-
-/** A discovered provider as spans name it. */
-interface ProviderName {
-  readonly providerClass: string;
-  readonly instanceId: string;
-}
 
 /** The open spans of one run. */
 interface RunSpans {
@@ -22,9 +17,9 @@ interface RunSpans {
   /** The tool call running now (strategies run inside it), where its tool-set changes are recorded. */
   current?: Span;
   /** Providers discovered since the last `ToolsInjected` (it follows them). */
-  discovered: ProviderName[];
+  discovered: ProviderIdentity[];
   /** Which provider each discovered tool name belongs to, for `tools.removed`. */
-  readonly owners: Map<string, ProviderName>;
+  readonly owners: Map<string, ProviderIdentity>;
 }
 
 /**
@@ -169,7 +164,7 @@ export class SpanRecorder {
         break;
       }
       case "ToolProviderDiscovered": {
-        const provider = { providerClass: event.providerClass.name, instanceId: event.instanceId };
+        const provider = event.identity;
         spans.discovered.push(provider);
         for (const name of event.exposedTools) spans.owners.set(name, provider);
         if (event.renamedTools.length > 0)
@@ -267,17 +262,22 @@ function usageAttributes(usage: TokenUsage): Attributes {
   };
 }
 
-/** Providers as two parallel array attributes (span attributes hold no objects). */
-function providerAttributes(providers: readonly ProviderName[]): Attributes {
+/**
+ * Providers as three parallel array attributes (span attributes hold no objects): class, id as text, and
+ * the id's type, which tells `1` from `"1"`.
+ */
+function providerAttributes(providers: readonly ProviderIdentity[]): Attributes {
   if (providers.length === 0) return {};
   return {
     "entity_tools.provider.class": providers.map((p) => p.providerClass),
-    "entity_tools.provider.id": providers.map((p) => p.instanceId),
+    "entity_tools.provider.id": providers.map((p) => String(p.id)),
+    "entity_tools.provider.id_type": providers.map((p) => p.idType),
   };
 }
 
-function distinct(providers: readonly ProviderName[]): ProviderName[] {
-  return [...new Set(providers)];
+/** Each provider once, by its key. */
+function distinct(providers: readonly ProviderIdentity[]): ProviderIdentity[] {
+  return [...new Map(providers.map((p) => [providerKeyOf(p), p])).values()];
 }
 
 function json(value: unknown): string {

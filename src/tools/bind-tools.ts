@@ -1,3 +1,4 @@
+import { instanceKeyOf } from "./provider-identity.js";
 import { readProviderId } from "./read-provider-id.js";
 import type { AnyTool, ToolOrigin } from "./tool.js";
 import { toolMethodsOf, type ToolMethod } from "./tool-methods.js";
@@ -11,16 +12,17 @@ import { plainToolName, providerToolNames } from "./tool-names.js";
  * @throws InvalidToolProviderError when the instance has no usable id.
  */
 export function bindProviderTools(instance: object): AnyTool[] {
-  const { options, instanceId, instanceKey, identity } = readProviderId(instance);
+  const { options, identity } = readProviderId(instance);
   const methods = toolMethodsOf(instance.constructor);
+  const instanceId = String(identity.id);
   const names = providerToolNames(
     options.prefix,
     instanceId,
     methods.map((m) => m.metadata.name),
   );
-  return methods.map((method, i) =>
-    bindMethod(instance, method, names[i]!, { identity, instanceId, instanceKey }),
-  );
+  // The deprecated fields stay set for users who read them; the library reads `identity` only.
+  const ids = { identity, instanceId, instanceKey: instanceKeyOf(identity) };
+  return methods.map((method, i) => bindMethod(instance, method, names[i]!, ids));
 }
 
 /** The `@LlmTool` methods of an ordinary object (a tool group), named by `name` or the method name. */

@@ -5,8 +5,8 @@ import { EntityHandleError, type EntityHandleCodec } from "./entity-handle.js";
 import { readProviderId } from "./read-provider-id.js";
 import { SourceNameClaims } from "./same-named-classes.js";
 import {
-  identityOfKey,
-  instanceKeyOf,
+  identityOf,
+  providerKeyOf,
   type HandleIdentity,
   type ProviderIdentity,
 } from "./provider-identity.js";
@@ -42,7 +42,11 @@ export interface RememberedProvider {
  * must be an instance of the handle's class with the handle's id.
  */
 export class HandleBindings {
-  private readonly live = new Map<string, object>(); // className|instanceKey → instance
+  // providerKeyOf(identity) → the provider, with its identity (for suggestions)
+  private readonly live = new Map<
+    string,
+    { readonly identity: ProviderIdentity; readonly instance: object }
+  >();
 
   constructor(
     readonly codec: EntityHandleCodec,
@@ -51,22 +55,22 @@ export class HandleBindings {
     readonly claims = new SourceNameClaims(),
   ) {}
 
-  /** The live providers so far, by `className|instanceKey` (what a continued conversation re-binds). */
+  /** The live providers so far, by `providerKeyOf(identity)` (what a continued conversation re-binds). */
   liveProviders(): ReadonlyMap<string, object> {
-    return new Map(this.live);
+    return new Map([...this.live].map(([key, { instance }]) => [key, instance]));
   }
 
   /** Records a discovered provider as the live instance of its handle. */
   remember(instance: object): RememberedProvider {
-    const { instanceKey, instanceId, identity } = readProviderId(instance);
-    const className = this.claims.claim(instance.constructor);
-    const key = `${className}|${instanceKey}`;
-    const previous = this.live.get(key);
-    this.live.set(key, instance);
+    const { identity } = readProviderId(instance);
+    this.claims.claim(instance.constructor);
+    const key = providerKeyOf(identity);
+    const previous = this.live.get(key)?.instance;
+    this.live.set(key, { identity, instance });
     return {
       handle: this.codec.mint(identity),
       identity,
-      instanceId,
+      instanceId: String(identity.id),
       replaced: previous !== undefined && previous !== instance,
       known: previous === instance,
     };
@@ -111,10 +115,12 @@ export class HandleBindings {
     if (problem !== undefined)
       throw new EntityHandleError(String(handle), reading.ok ? "wrong-class" : reading.problem, problem);
     if (!reading.ok) throw new EntityHandleError(String(handle), reading.problem, reading.message);
-    const live = this.live.get(`${reading.providerClass}|${instanceKeyOf(reading)}`);
-    if (live) return live;
+    const identity = identityOf(reading.providerClass, nativeIdOf(reading));
+    const key = providerKeyOf(identity);
+    const live = this.live.get(key);
+    if (live) return live.instance;
     const found = await this.resolve(reading, providerClass);
-    this.live.set(`${reading.providerClass}|${instanceKeyOf(reading)}`, found);
+    this.live.set(key, { identity, instance: found });
     return found;
   }
 
@@ -154,11 +160,8 @@ export class HandleBindings {
   /** ` Did you mean …?` over this run's handles of one class, or nothing. */
   private suggestion(wanted: string, className: string): string {
     const candidates: string[] = [];
-    for (const key of this.live.keys()) {
-      const cut = key.indexOf("|");
-      if (key.slice(0, cut) === className)
-        candidates.push(this.codec.mint(identityOfKey(className, key.slice(cut + 1))));
-    }
+    for (const { identity } of this.live.values())
+      if (identity.providerClass === className) candidates.push(this.codec.mint(identity));
     const close = closestNames(wanted, candidates);
     return close.length > 0 ? ` (did you mean ${close.map((h) => `"${h}"`).join(" or ")}?)` : "";
   }

@@ -1,6 +1,12 @@
 import { EntityToolsError } from "../errors/entity-tools-error.js";
 import { echoed } from "./echoed-text.js";
-import { instanceKeyOf, type HandleIdentity, type ProviderIdentity } from "./provider-identity.js";
+import {
+  identityOf,
+  identityOfKey,
+  instanceKeyOf,
+  type HandleIdentity,
+  type ProviderIdentity,
+} from "./provider-identity.js";
 import { readProviderId } from "./read-provider-id.js";
 import { KeyRing, type SigningKeys } from "./signing-key.js";
 
@@ -71,17 +77,17 @@ export class EntityHandleCodec {
   }
 
   /**
-   * The handle of a provider identity. (The old form, `{ className, instanceKey }`, is still accepted.)
+   * The handle of a provider identity. (The old form, a deprecated `ProviderKey` `{ className, instanceKey }`,
+   * is still accepted.)
    */
   mint(identity: ProviderIdentity | Pick<HandleIdentity, "className" | "instanceKey">): string {
-    const className = "providerClass" in identity ? identity.providerClass : identity.className;
-    const instanceKey = "idType" in identity ? instanceKeyOf(identity) : identity.instanceKey;
-    const cut = instanceKey.indexOf(":");
-    const type = instanceKey.slice(0, cut);
-    const text = instanceKey.slice(cut + 1);
+    const named = "idType" in identity ? identity : identityOfKey(identity.className, identity.instanceKey);
+    const { providerClass, id, idType } = named;
     const body =
-      type === "string" ? `${className}:${text}` : `${className}#${text}${type === "bigint" ? "n" : ""}`;
-    return `${body}${MAC_SEPARATOR}${this.keys.sign(macInput(className, instanceKey), MAC_BYTES)}`;
+      idType === "string"
+        ? `${providerClass}:${id}`
+        : `${providerClass}#${id}${idType === "bigint" ? "n" : ""}`;
+    return `${body}${MAC_SEPARATOR}${this.keys.sign(macInput(named), MAC_BYTES)}`;
   }
 
   /** Reads and verifies a handle: the identity it names, or why it is refused (never throws). */
@@ -95,11 +101,10 @@ export class EntityHandleCodec {
     const body = handle.slice(0, macStart - 1);
     const head = HEAD.exec(body);
     if (!head) return malformed(handle, 'it does not start with a class name and ":" or "#"');
-    const className = head[1]!;
-    const text = body.slice(head[0].length);
-    const typed = typedId(head[2] === ":", text);
-    if (!typed) return malformed(handle, `"${echoed(text)}" is not an id of that form`);
-    if (!this.keys.verify(macInput(className, typed.instanceKey), mac, MAC_BYTES)) {
+    const identity = identityIn(head[1]!, head[2] === ":", body.slice(head[0].length));
+    if (typeof identity === "string")
+      return malformed(handle, `"${echoed(identity)}" is not an id of that form`);
+    if (!this.keys.verify(macInput(identity), mac, MAC_BYTES)) {
       return {
         ok: false,
         problem: "signature",
@@ -108,31 +113,30 @@ export class EntityHandleCodec {
           "handleKey. Use a handle exactly as a tool result gave it",
       };
     }
-    return { ok: true, handle, providerClass: className, className, ...typed };
+    // The deprecated fields stay set for readers of the old shape; the library reads the identity.
+    const old = { className: identity.providerClass, instanceKey: instanceKeyOf(identity) };
+    return { ok: true, handle, ...identity, ...old };
   }
 }
 
-/** What a handle's MAC covers: the purpose, the class's source name and the typed id. */
-function macInput(className: string, instanceKey: string): string {
-  return `entity-tools/handle\n${className}\n${instanceKey}`;
+/** What a handle's MAC covers: the purpose, the class's name and the typed id. */
+function macInput(identity: ProviderIdentity): string {
+  return `entity-tools/handle\n${identity.providerClass}\n${instanceKeyOf(identity)}`;
 }
 
-function typedId(
-  isText: boolean,
-  text: string,
-): Pick<HandleIdentity, "instanceKey" | "id" | "idType"> | undefined {
-  if (text.trim() === "") return undefined;
-  if (isText) return { instanceKey: `string:${text}`, id: text, idType: "string" };
-  if (text.endsWith("n")) {
-    const digits = text.slice(0, -1);
-    return /^-?\d+$/.test(digits)
-      ? { instanceKey: `bigint:${digits}`, id: digits, idType: "bigint" }
-      : undefined;
-  }
-  const value = Number(text);
-  // Only the text String(number) gives (or "-0", as ids are read) is a number id's form.
-  if (!Number.isFinite(value) || (String(value) !== text && text !== "-0")) return undefined;
-  return { instanceKey: `number:${text}`, id: text === "-0" ? -0 : value, idType: "number" };
+/**
+ * The identity a handle's text names, or the id text when it is not one: an id is written as `String(id)`
+ * gives it (see `identityOf`), so each provider has exactly one handle.
+ */
+function identityIn(providerClass: string, isText: boolean, text: string): ProviderIdentity | string {
+  if (text.trim() === "") return text;
+  if (isText) return identityOf(providerClass, text);
+  const bigint = text.endsWith("n");
+  const digits = bigint ? text.slice(0, -1) : text;
+  const value = bigint ? (/^-?\d+$/.test(digits) ? BigInt(digits) : undefined) : Number(digits);
+  if (value === undefined || (typeof value === "number" && !Number.isFinite(value))) return text;
+  const identity = identityOf(providerClass, value);
+  return String(identity.id) === digits ? identity : text;
 }
 
 function malformed(handle: string, why: string): HandleReading {

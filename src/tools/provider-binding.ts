@@ -7,8 +7,9 @@ import { sourceNameOf } from "../schema/schema-store.js";
 import { InvalidToolProviderError } from "./errors.js";
 import { readProviderId } from "./read-provider-id.js";
 import {
-  identityOfKey,
+  identityOf,
   instanceKeyOf,
+  providerKeyOf,
   type ProviderIdentity,
   type ProviderToolIdentity,
 } from "./provider-identity.js";
@@ -33,13 +34,7 @@ export interface ProviderRef {
  */
 export function providerBindingOf(tool: AnyTool, input?: unknown): ProviderToolIdentity | undefined {
   const origin = tool.origin;
-  // An origin made by hand before `identity` existed still names its provider by `instanceKey`.
-  const identity =
-    origin?.identity ??
-    (origin?.instanceKey === undefined
-      ? undefined
-      : identityOfKey(sourceNameOf(origin.providerClass), origin.instanceKey));
-  if (origin && identity) return { ...plainIdentity(identity), method: origin.methodName };
+  if (origin?.identity) return { ...plainIdentity(origin.identity), method: origin.methodName };
   const target = tool.handleTarget;
   const named = isRecord(input) ? target?.providerOf?.(input) : undefined;
   return named && target ? { ...plainIdentity(named), method: target.methodName } : undefined;
@@ -75,6 +70,19 @@ export type ProviderResolver = {
   resolve(providerClass: string, id: string | number | bigint): unknown;
 }["resolve"];
 
+/**
+ * A resolver that answers from `live` (providers by `providerKeyOf(identity)`: the objects a run of this
+ * process bound behind the snapshot it handed out), and asks `resolve` for any other.
+ */
+export function liveFirst(
+  live: ReadonlyMap<string, object> | undefined,
+  resolve: ProviderResolver | undefined,
+): ProviderResolver | undefined {
+  if (!live || live.size === 0) return resolve;
+  return (providerClass, id) =>
+    live.get(providerKeyOf(identityOf(providerClass, id))) ?? resolve?.(providerClass, id);
+}
+
 /** A provider that came back from outside the run is not the one its record names. */
 export class ProviderMismatchError extends EntityToolsError {
   static override readonly errorName: string = "ProviderMismatchError";
@@ -109,7 +117,7 @@ export function checkResolvedProvider(value: unknown, expected: ProviderIdentity
     );
   let instanceKey: string;
   try {
-    instanceKey = readProviderId(value).instanceKey;
+    instanceKey = instanceKeyOf(readProviderId(value).identity);
   } catch (error) {
     if (!(error instanceof InvalidToolProviderError)) throw error;
     throw new ProviderMismatchError(expected, `returned an object without a usable id (${error.reason})`);

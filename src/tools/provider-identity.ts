@@ -1,15 +1,18 @@
-// The one provider-identity type (issue 39) and the one rule between it and the `instanceKey` text that
-// names, handles and run-local maps use. Plain types and two pure functions: every layer may import it.
+// The one provider-identity type (issue 39) and the one key rule (issue 43): how an id becomes an identity,
+// and the text every map of providers keys by. Plain types and pure functions: every layer may import it.
 
 /** A provider id's type, as snapshots and handles record it (`1` and `"1"` are different providers). */
 export type ProviderIdType = "string" | "number" | "bigint";
 
 /**
  * What names one provider everywhere (tool names, handles, snapshots, cost, `resolveProvider`): its class's
- * source name and its id, with the id's type. Plain JSON. See "Provider identity" in docs/glossary.md.
+ * name and its id, with the id's type. Plain JSON. See "Provider identity" in docs/glossary.md.
  */
 export interface ProviderIdentity {
-  /** The provider class's source name (what `resolveProvider` receives). */
+  /**
+   * The provider class's name (what `resolveProvider` receives): its source name, or the name the
+   * generated schema module registered for it (`crm.Customer` when two classes share one).
+   */
   readonly providerClass: string;
   /** The provider's id: a number for a number id, else text (a bigint's digits). */
   readonly id: string | number;
@@ -32,7 +35,7 @@ export interface ProviderToolIdentity extends ProviderIdentity {
  */
 export interface HandleIdentity extends ProviderIdentity {
   /**
-   * The provider class's source name.
+   * The provider class's name.
    *
    * @deprecated The same as `providerClass`.
    */
@@ -46,15 +49,39 @@ export interface HandleIdentity extends ProviderIdentity {
 }
 
 /**
- * An identity's id with its type as one text: `number:1`, `string:1`, `bigint:1` (`-0` stays `-0`). Names,
- * handles and run-local maps key providers by it, so ids that read the same as text stay apart.
+ * The identity of a class name and an id read from a provider (or passed to `resolveProvider`): the one
+ * place an id becomes an identity.
+ *
+ * `-0` is the provider `0`. An identity is plain JSON, and JSON has no `-0` (`JSON.stringify(-0)` is `"0"`):
+ * a `-0` kept apart in memory would turn into `0` at the first snapshot, MCP message or stored
+ * conversation, and its tools would then name another provider. JavaScript agrees: `-0 === 0`, and a
+ * `Map` or a `switch` finds the `0` entry for `-0`. A `-0` id is nearly always arithmetic's (`-x` of `0`)
+ * for the entity whose id is `0`.
  */
-export function instanceKeyOf(identity: ProviderIdentity | Pick<ProviderIdentity, "id" | "idType">): string {
-  const { id, idType } = identity;
-  return `${idType}:${Object.is(id, -0) ? "-0" : String(id)}`;
+export function identityOf(providerClass: string, id: string | number | bigint): ProviderIdentity {
+  if (typeof id === "number") return { providerClass, id: Object.is(id, -0) ? 0 : id, idType: "number" };
+  return { providerClass, id: String(id), idType: typeof id === "bigint" ? "bigint" : "string" };
 }
 
-/** The identity of a class source name and an `instanceKey` (the inverse of {@link instanceKeyOf}). */
+/**
+ * An identity's id with its type as one text: `number:1`, `string:1`, `bigint:1`. Names, handles and maps
+ * tell providers apart by it, so ids that read the same as text stay apart (and `-0` is `0`, see
+ * {@link identityOf}).
+ */
+export function instanceKeyOf(identity: ProviderIdentity | Pick<ProviderIdentity, "id" | "idType">): string {
+  return `${identity.idType}:${String(identity.id)}`;
+}
+
+/**
+ * The one key of a provider: its class's name and its typed id (`Customer|string:c1`). Every map of
+ * providers keys by it: the live providers behind handles and snapshots, the cost ledger, the discoveries
+ * a run reports.
+ */
+export function providerKeyOf(identity: ProviderIdentity): string {
+  return `${identity.providerClass}|${instanceKeyOf(identity)}`;
+}
+
+/** The identity of a class name and an `instanceKey` (the inverse of {@link instanceKeyOf}). */
 export function identityOfKey(providerClass: string, instanceKey: string): ProviderIdentity {
   const cut = instanceKey.indexOf(":");
   const idType = instanceKey.slice(0, cut) as ProviderIdType;

@@ -1,7 +1,7 @@
 import { getToolProviderOptions, type ResolvedToolProviderOptions } from "../../decorators/index.js";
-import { sourceNameOf } from "../schema/schema-store.js";
+import { declaredNameOf, sourceNameOf } from "../schema/schema-store.js";
 import { InvalidToolProviderError } from "./errors.js";
-import type { ProviderIdentity, ProviderIdType } from "./provider-identity.js";
+import { identityOf, type ProviderIdentity } from "./provider-identity.js";
 
 // Per class: discovery asks this for every element of every tool result, and reflect-metadata is slow.
 const optionsCache = new WeakMap<Function, ResolvedToolProviderOptions | null>();
@@ -21,7 +21,7 @@ function withSourcePrefix(
   options: ResolvedToolProviderOptions | undefined,
 ): ResolvedToolProviderOptions | undefined {
   if (!options?.prefixIsDefault) return options;
-  return { ...options, prefix: sourceNameOf(options.decoratedClass).toLowerCase() };
+  return { ...options, prefix: declaredNameOf(options.decoratedClass).toLowerCase() };
 }
 
 /** Whether `value` is an instance of a `@ToolProvider` class (or a subclass of one). */
@@ -29,16 +29,10 @@ export function isToolProvider(value: unknown): value is object {
   return typeof value === "object" && value !== null && providerOptionsOf(value.constructor) !== undefined;
 }
 
-/**
- * What reading a live provider's id gives: its options, its id as text, and its id with its type. Not the
- * public `ProviderIdentity` (provider-binding.ts), which is plain JSON: this one holds the class's options.
- */
+/** What reading a live provider's id gives: its class's options, and its identity. */
 export interface ProviderIdRead {
   readonly options: ResolvedToolProviderOptions;
-  readonly instanceId: string;
-  /** `number:1` and `string:1` are different providers even though both are named with `1`. */
-  readonly instanceKey: string;
-  /** The provider's identity (its class's source name and typed id), as plain JSON. */
+  /** The provider's identity (its class's name and typed id), as plain JSON: see `identityOf`. */
   readonly identity: ProviderIdentity;
 }
 
@@ -70,16 +64,10 @@ export function readProviderId(instance: object): ProviderIdRead {
       `its id property "${property}" is a ${typeof id}, not a string or number`,
     );
   }
-  const instanceId = Object.is(id, -0) ? "-0" : String(id);
-  if (instanceId.trim() === "") {
+  if (String(id).trim() === "") {
     throw new InvalidToolProviderError(providerClass, `its id property "${property}" is empty`);
   }
-  const identity: ProviderIdentity = {
-    providerClass: sourceNameOf(providerClass),
-    id: typeof id === "number" ? id : instanceId,
-    idType: typeof id as ProviderIdType,
-  };
-  return { options, instanceId, instanceKey: `${typeof id}:${instanceId}`, identity };
+  return { options, identity: identityOf(sourceNameOf(providerClass), id) };
 }
 
 function readId(instance: object, property: string, providerClass: Function): unknown {

@@ -3,10 +3,12 @@ import { InvalidToolProviderError } from "./errors.js";
 import { providerOptionsOf } from "./read-provider-id.js";
 
 /**
- * The one rule for provider classes that share a source name (two bounded contexts' `Customer`): a handle,
- * a snapshot entry and `resolveProvider` name a class by its source name, so two such classes could not
- * be told apart, and one's handle would run the other's method. Where handles are used, the second class
- * to claim a name is refused with an error that names both.
+ * The one rule for provider classes that share a name (two bounded contexts' `Customer`): a handle, a
+ * snapshot entry and `resolveProvider` name a class by its name (`sourceNameOf`). The generated schema
+ * module registers same-named classes under names of their own (`crm.Customer`, `billing.Customer`), and
+ * then nothing clashes. Two classes still sharing one (no module registered them) could not be told
+ * apart, and one's handle would run the other's method: where handles are used, the second class to claim
+ * the name is refused with an error that names both and says how to register them.
  */
 export class SourceNameClaims {
   private readonly byName = new Map<string, Function>();
@@ -37,7 +39,8 @@ function sameNameError(providerClass: Function, holder: Function, name: string):
   return new InvalidToolProviderError(
     providerClass,
     `another @ToolProvider class is also named ${name} (prefixes ${prefixes.join(" and ")}), and handles ` +
-      "name a class by its source name, so one's handle could run the other's methods. Give the classes " +
-      "different names (class CrmCustomer, class BillingCustomer)",
+      "name a class by its name, so one's handle could run the other's methods. Register the generated " +
+      `schema module (npx entity-tools schemas names them ${prefixes.map((p) => `${p.slice(1, -1)}.${name}`).join(" and ")}), ` +
+      "or give the classes names of their own in registerToolSchemas({ classes })",
   );
 }

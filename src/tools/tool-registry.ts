@@ -1,3 +1,4 @@
+import { providerKeyOf } from "./provider-identity.js";
 import type { AnyTool } from "./tool.js";
 import { ToolBudget, type BudgetLoad, type ToolBudgetCheck, type ToolBudgetLimits } from "./tool-budget.js";
 import { toolMethodOf } from "./tool-methods.js";
@@ -163,9 +164,9 @@ export class ToolRegistry {
   private named(tool: AnyTool, renamed: ToolRename[]): AnyTool {
     const key = this.bindingKey(tool);
     let name = this.nameOf.get(key) ?? tool.name;
-    const identity = identityOf(tool);
+    const hashed = hashedIdentityOf(tool);
     for (let attempt = 1; this.owners.has(name) && this.owners.get(name) !== key; attempt++) {
-      name = disambiguatedToolName(tool.name, identity, attempt, toolMethodOf(tool)?.metadata.name);
+      name = disambiguatedToolName(tool.name, hashed, attempt, toolMethodOf(tool)?.metadata.name);
     }
     this.reserve(name, key);
     if (name === tool.name) return tool;
@@ -178,16 +179,20 @@ export class ToolRegistry {
     this.nameOf.set(key, name);
   }
 
-  /** What a name stands for: the provider binding, or, for tools without one, the name itself. */
+  /**
+   * What a name stands for: the provider binding (the provider's key and the method), or, for tools
+   * without one, the name itself. The class object is part of it too: two classes that are both named
+   * `Customer` (no generated module told them apart) are still two bindings here.
+   */
   private bindingKey(tool: AnyTool): string {
     const origin = tool.origin;
-    if (origin?.instanceKey === undefined) return `tool|${tool.name}`;
+    if (origin?.identity === undefined) return `tool|${tool.name}`;
     let classId = this.classIds.get(origin.providerClass);
     if (classId === undefined) {
       classId = this.classIds.size + 1;
       this.classIds.set(origin.providerClass, classId);
     }
-    return `${classId}|${origin.instanceKey}|${origin.methodName}`;
+    return `${classId}|${providerKeyOf(origin.identity)}|${origin.methodName}`;
   }
 
   /** Drops the least recently used injected tools while the budget is exceeded, into `evicted`. */
@@ -214,7 +219,7 @@ function sameBinding(a: AnyTool, b: AnyTool): boolean {
 }
 
 /** A binding's identity that is the same in every process (class names, not class objects), for hashing. */
-function identityOf(tool: AnyTool): string {
+function hashedIdentityOf(tool: AnyTool): string {
   const origin = tool.origin;
-  return origin ? `${origin.providerClass.name}|${origin.instanceKey ?? ""}|${origin.methodName}` : tool.name;
+  return origin?.identity ? `${providerKeyOf(origin.identity)}|${origin.methodName}` : tool.name;
 }

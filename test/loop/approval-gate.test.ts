@@ -48,11 +48,11 @@ describe("the provider a rule sees", () => {
     return provider;
   };
 
-  it("is the origin's identity, and an origin made before `identity` still names it by instanceKey", async () => {
+  it("is the origin's identity; an origin with only the deprecated instanceKey names no provider", async () => {
     const identity = { providerClass: "Ledger", id: 7, idType: "number" } as const;
     const expected = { ...identity, method: "refund" };
     expect(await seen({ ...refund, origin: { ...origin, identity } })).toEqual(expected);
-    expect(await seen({ ...refund, origin: { ...origin, instanceKey: "number:7" } })).toEqual(expected);
+    expect(await seen({ ...refund, origin: { ...origin, instanceKey: "number:7" } })).toBeUndefined();
     expect(await seen({ ...refund, origin })).toBeUndefined();
   });
 });

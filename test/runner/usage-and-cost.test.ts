@@ -84,6 +84,7 @@ describe("usage and cost", () => {
     expect(run.cost!.perProvider).toEqual([
       {
         providerClass: "Customer",
+        identity: { providerClass: "Customer", id: "c123", idType: "string" },
         instanceId: "c123",
         definitionTokens: 2 * definitionTokens("c123"),
         calls: 1,
@@ -92,6 +93,7 @@ describe("usage and cost", () => {
       },
       {
         providerClass: "Customer",
+        identity: { providerClass: "Customer", id: "c456", idType: "string" },
         instanceId: "c456",
         definitionTokens: 2 * definitionTokens("c456"),
         calls: 0,
@@ -179,6 +181,7 @@ describe("usage and cost in handles mode", () => {
     expect(run.cost!.perProvider).toEqual([
       {
         providerClass: "Customer",
+        identity: { providerClass: "Customer", id: "c123", idType: "string" },
         instanceId: "c123",
         definitionTokens: 0,
         calls: 1,
@@ -187,6 +190,7 @@ describe("usage and cost in handles mode", () => {
       },
       {
         providerClass: "Customer",
+        identity: { providerClass: "Customer", id: "c456", idType: "string" },
         instanceId: "c456",
         definitionTokens: 0,
         calls: 0,

@@ -17,4 +17,9 @@ export const GENERATED_MODULES = [
     out: "test/fixtures/standard-decorators/src/generated/tool-schemas.ts",
     types: [],
   },
+  {
+    project: "test/fixtures/contexts/tsconfig.json",
+    out: "test/fixtures/contexts/generated/tool-schemas.ts",
+    types: [],
+  },
 ] as const;

@@ -1,7 +1,9 @@
-// Two bounded contexts' `Customer` classes in one handles-mode run: a handle names a class by its source
-// name, so the second class to appear is refused (at setup when both are known up front) instead of one
-// class's handle running the other's method.
-import { describe, expect, it } from "vitest";
+// Two bounded contexts' `Customer` classes (test/fixtures/contexts): the generated module registers them as
+// crm.Customer and billing.Customer, and that name is the class's everywhere (handles, snapshots,
+// resolveProvider), in both binding modes. A handle of one never runs the other's method. Classes that
+// no module told apart still share a name: handles mode refuses the second one.
+import "../fixtures/contexts/register.js";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import {
   EntityHandleCodec,
   HandleBindings,
@@ -10,100 +12,177 @@ import {
   PromptRunner,
   ToolProvider,
   handleToolsOf,
+  type RunSnapshot,
+  type ToolLoopEvent,
+  type ToolProviderDiscoveredEvent,
 } from "entity-tools";
-import { call, mockModel, offeredAt, text, toolResultsSeenAt } from "../support/mock-model.js";
+import { Customer as BillingCustomer } from "../fixtures/contexts/billing/customer.js";
+import { Customer as CrmCustomer } from "../fixtures/contexts/crm/customer.js";
+import { Directory } from "../fixtures/contexts/directory.js";
+import { ran } from "../fixtures/contexts/ran.js";
+import { call, mockModel, offeredAt, text, toolResultsSeenAt, type MockTurn } from "../support/mock-model.js";
 
-const ran: string[] = [];
+const handleKey = "a-handle-key-of-16-bytes";
+const codec = new EntityHandleCodec(handleKey);
+const handles = {
+  crm: codec.mint({ providerClass: "crm.Customer", id: "c1", idType: "string" }),
+  billing: codec.mint({ providerClass: "billing.Customer", id: "c1", idType: "string" }),
+};
+type Context = keyof typeof handles;
+type Mode = "per-instance" | "handles";
 
-const crm = (() => {
-  @ToolProvider({ prefix: "crm" })
-  class Customer {
-    constructor(public id: string) {}
-    @LlmTool({ description: "Close the CRM account", needsApproval: true })
-    close(): string {
-      ran.push(`crm close ${this.id}`);
-      return "crm closed";
-    }
-  }
-  return Customer;
-})();
+/** A call of a context's customer c1 method, as each mode names it. */
+const callOf = (mode: Mode, context: Context, method: string, input: object = {}): MockTurn =>
+  mode === "handles"
+    ? call(`${context}_${method}`, { handle: handles[context], ...input })
+    : call(`${context}_c1_${method}`, input);
 
-const billing = (() => {
-  @ToolProvider({ prefix: "billing" })
-  class Customer {
-    constructor(public id: string) {}
-    @LlmTool("Close the billing account")
-    close(): string {
-      ran.push(`billing close ${this.id}`);
-      return "billing closed";
-    }
-  }
-  return Customer;
-})();
+const runner = (mode: Mode, model: ReturnType<typeof mockModel>, events: ToolLoopEvent[] = []) =>
+  new PromptRunner({ model })
+    .withTools(new Directory())
+    .withToolProviderDiscovery({ binding: mode, handleKey })
+    .withObserver((e) => events.push(e));
 
-class Directory {
-  @LlmTool("Find customer c1 in both systems")
-  find(): object[] {
-    return [new crm("c1"), new billing("c1")];
-  }
-}
+beforeEach(() => {
+  ran.length = 0;
+});
 
-describe("two provider classes with the same source name, in handles mode", () => {
-  it("are refused at setup when both are known up front, naming both prefixes", () => {
-    const setup = () =>
-      new PromptRunner({ model: mockModel() }).withToolProviderDiscovery({
-        binding: "handles",
-        classes: [crm, billing],
-      });
-    expect(setup).toThrow(InvalidToolProviderError);
-    expect(setup).toThrow(
-      /another @ToolProvider class is also named Customer \(prefixes "crm" and "billing"\)/,
+describe.each(["per-instance", "handles"] as const)("two contexts' Customer in %s mode", (mode) => {
+  it("both are discovered under their own names; each call runs its own class's method with its own Address", async () => {
+    const events: ToolLoopEvent[] = [];
+    const model = mockModel(
+      call("find", { id: "c1" }),
+      callOf(mode, "crm", "moveTo", { address: { city: "Oslo" } }),
+      callOf(mode, "billing", "invoiceTo", { address: { street: "Main St" } }),
+      callOf(mode, "billing", "close"),
+      callOf(mode, "crm", "close"),
     );
+    const run = await runner(mode, model, events).run("move and close c1");
+    const discovered = events.filter(
+      (e): e is ToolProviderDiscoveredEvent => e.type === "ToolProviderDiscovered",
+    );
+    expect(discovered.map((e) => e.identity.providerClass)).toEqual(["crm.Customer", "billing.Customer"]);
+    if (mode === "handles") {
+      expect(discovered.map((e) => e.handle)).toEqual([handles.crm, handles.billing]);
+      expect(toolResultsSeenAt(model, 1)[0]).toContain(`crm.Customer handle ["${handles.crm}"]`);
+    } else {
+      expect(offeredAt(model, 1)).toEqual(
+        expect.arrayContaining(["crm_c1_close", "crm_c1_moveTo", "billing_c1_close", "billing_c1_invoiceTo"]),
+      );
+    }
+    expect(toolResultsSeenAt(model, 4).slice(-3)).toEqual([
+      "crm c1 moved to Oslo (a CRM Address)",
+      "billing c1 invoices to Main St (a billing Address)",
+      "billing c1 closed",
+    ]);
+    // The CRM close needs approval: the run pauses before it, and names its class.
+    expect(run.status).toBe("awaiting-approval");
+    expect(run.pendingApprovals.map((p) => p.provider)).toEqual([
+      { providerClass: "crm.Customer", id: "c1", idType: "string", method: "close" },
+    ]);
+    expect(ran).toEqual(["crm move c1", "billing invoice c1", "billing close c1"]);
   });
 
-  it("the second one discovered gets no handle: the model is told, and no call reaches the other class", async () => {
-    ran.length = 0;
-    const codec = new EntityHandleCodec("a-handle-key-of-16-bytes");
-    const crmHandle = codec.handleOf(new crm("c1"));
+  it("a snapshot read back from JSON names each class by its registered name: resolveProvider tells them apart", async () => {
+    const first = await runner(mode, mockModel(call("find", { id: "c1" }), text("found"))).run("find c1");
+    const snapshot = JSON.parse(JSON.stringify(first.snapshot)) as RunSnapshot;
+    const resolveProvider = vi.fn((providerClass: string, id: string | number | bigint) => {
+      switch (providerClass) {
+        case "crm.Customer":
+          return new CrmCustomer(String(id));
+        case "billing.Customer":
+          return new BillingCustomer(String(id));
+        default:
+          return undefined;
+      }
+    });
+    const model = mockModel(callOf(mode, "billing", "close"), callOf(mode, "crm", "close"));
+    const next = await runner(mode, model).run("close c1 in billing, then in the CRM", {
+      continueFrom: snapshot,
+      resolveProvider,
+    });
+    expect(toolResultsSeenAt(model, 1).at(-1)).toBe("billing c1 closed");
+    expect(next.status).toBe("awaiting-approval");
+    expect(ran).toEqual(["billing close c1"]);
+    expect(resolveProvider.mock.calls.map(([cls]) => cls)).toEqual(
+      // handles mode binds on use (the CRM close waits for approval first); per-instance restores both
+      mode === "handles" ? ["billing.Customer"] : ["crm.Customer", "billing.Customer"],
+    );
+  });
+});
+
+describe("two contexts' Customer in handles mode", () => {
+  it("a handle of one is refused by the other's tools: nothing runs, and the CRM close is not even asked about", async () => {
     const model = mockModel(
-      call("find", {}),
-      call("billing_close", { handle: crmHandle }),
-      call("crm_close", { handle: crmHandle }),
+      call("find", { id: "c1" }),
+      call("billing_close", { handle: handles.crm }),
+      call("crm_close", { handle: handles.billing }),
       text("done"),
     );
-    const result = await new PromptRunner({ model })
-      .withTools(new Directory())
-      .withToolProviderDiscovery({ binding: "handles", handleKey: "a-handle-key-of-16-bytes" })
-      .run("close c1 in billing");
-    expect(toolResultsSeenAt(model, 1)[0]).toContain(
-      "Cannot expose tools of Customer: another @ToolProvider class is also named Customer",
-    );
-    expect(offeredAt(model, 1)).toContain("crm_close");
-    expect(offeredAt(model, 1)).not.toContain("billing_close");
-    expect(toolResultsSeenAt(model, 2)[1]).toContain('Unknown tool "billing_close"');
-    // the CRM close needs approval: the run pauses instead of running it
-    expect(result.status).toBe("awaiting-approval");
+    const run = await runner("handles", model).run("close c1");
+    expect(toolResultsSeenAt(model, 3).slice(-2)).toEqual([
+      expect.stringContaining(
+        `is of class crm.Customer, and this tool takes handles of class billing.Customer`,
+      ),
+      expect.stringContaining(
+        `is of class billing.Customer, and this tool takes handles of class crm.Customer`,
+      ),
+    ]);
+    expect(run.status).toBe("completed");
     expect(ran).toEqual([]);
   });
 
-  it("handle tools of a same-named class on one bindings object refuse every handle", () => {
-    const bindings = new HandleBindings(new EntityHandleCodec("a-handle-key-of-16-bytes"));
-    const { handle } = bindings.remember(new crm("c1"));
-    const [close] = handleToolsOf(billing, bindings);
-    expect(close!.checkInput!({ handle })).toContain("another @ToolProvider class is also named Customer");
+  it("resolveProvider answering with the other context's class is refused; nothing runs", async () => {
+    const bindings = new HandleBindings(codec, () => new CrmCustomer("c1"));
+    await expect(bindings.bind(handles.billing, BillingCustomer)).rejects.toThrow(
+      "resolveProvider returned an object of class crm.Customer, not of class billing.Customer",
+    );
+    expect(ran).toEqual([]);
+  });
+});
+
+// Two classes that no generated module told apart: both are named Customer.
+const unregistered = (prefix: string) => {
+  @ToolProvider({ prefix })
+  class Customer {
+    constructor(public id: string) {}
+    @LlmTool("Close the account")
+    close(): string {
+      ran.push(`${prefix} close ${this.id}`);
+      return `${prefix} closed`;
+    }
+  }
+  return Customer;
+};
+const [sales, support] = [unregistered("sales"), unregistered("support")];
+
+describe("same-named classes no module registered, in handles mode", () => {
+  it("are refused at setup when both are known up front, saying how to register them", () => {
+    const setup = () =>
+      new PromptRunner({ model: mockModel() }).withToolProviderDiscovery({
+        binding: "handles",
+        classes: [sales, support],
+      });
+    expect(setup).toThrow(InvalidToolProviderError);
+    expect(setup).toThrow(
+      /another @ToolProvider class is also named Customer \(prefixes "sales" and "support"\).*npx entity-tools schemas names them sales\.Customer and support\.Customer/,
+    );
   });
 
-  it("resolveProvider answering with the other same-named class is refused", async () => {
-    const handle = new EntityHandleCodec("a-handle-key-of-16-bytes").handleOf(new billing("c9"));
-    const bindings = new HandleBindings(
-      new EntityHandleCodec("a-handle-key-of-16-bytes"),
-      () => new crm("c9"),
-    );
-    const [close] = handleToolsOf(billing, bindings);
-    await expect(bindings.bind(handle, billing)).rejects.toThrow(
+  it("handle tools of the second class refuse every handle", () => {
+    const bindings = new HandleBindings(codec);
+    const { handle } = bindings.remember(new sales("c1"));
+    const [close] = handleToolsOf(support, bindings);
+    expect(close!.checkInput!({ handle })).toContain("another @ToolProvider class is also named Customer");
+    expect(ran).toEqual([]);
+  });
+
+  it("resolveProvider answering with the other same-named class is refused; nothing runs", async () => {
+    const handle = codec.handleOf(new support("c9"));
+    const bindings = new HandleBindings(codec, () => new sales("c9"));
+    await expect(bindings.bind(handle, support)).rejects.toThrow(
       "resolveProvider returned another class that is also named Customer",
     );
-    expect(close!.name).toBe("billing_close");
     expect(ran).toEqual([]);
   });
 });

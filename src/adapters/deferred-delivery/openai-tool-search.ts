@@ -79,13 +79,11 @@ function namespaces(tools: readonly AnyTool[]): JSONObject[] {
     groups.set(key, [...(groups.get(key) ?? []), tool]);
   }
   return [...groups.values()].map((group) => {
-    const origin = group[0]!.origin;
+    const identity = group[0]!.origin?.identity;
     return {
       type: "namespace",
       name: namespaceName(group),
-      description: origin
-        ? `The tools of ${origin.providerClass.name} ${origin.instanceId ?? ""}`.trim()
-        : group[0]!.description,
+      description: identity ? `The tools of ${identity.providerClass} ${identity.id}` : group[0]!.description,
       tools: group.map((tool) => ({
         type: "function",
         name: tool.name,

@@ -7,6 +7,8 @@ import type {
   ToolInjectionStrategy,
 } from "../../strategies/tool-injection-strategy.js";
 import { estimateDefinitionTokens } from "../../tools/definition-tokens.js";
+import type { ProviderIdentity } from "../../tools/provider-identity.js";
+import { readProviderId } from "../../tools/read-provider-id.js";
 import type { AnyTool } from "../../tools/tool.js";
 import { entityCount } from "../../tools/tool-budget.js";
 import type { ToolAddOutcome, ToolRegistry } from "../../tools/tool-registry.js";
@@ -111,18 +113,23 @@ export class ToolInjector {
 
   /** Providers reached through handles: one `ToolProviderDiscovered` each, with the handle. */
   private reportHandles(discovered: readonly DiscoveredProvider[]): void {
-    this.events.discovered(discovered, (provider) => ({
-      type: "ToolProviderDiscovered",
-      providerClass: provider.instance.constructor,
-      instanceId: provider.instanceId,
-      exposedTools: provider.tools,
-      replacedEarlierInstance: provider.replaced,
-      renamedTools: [],
-      // The handle tools are the class's, offered to every run from its start: this provider adds none.
-      definitionTokens: {},
-      handle: provider.handle,
-      delivery: "inline",
-    }));
+    this.events.discovered(discovered, (provider) => {
+      // A strategy written before `identity` existed reports the instance only: its identity is read from it.
+      const identity = provider.identity ?? readProviderId(provider.instance).identity;
+      return {
+        type: "ToolProviderDiscovered",
+        providerClass: provider.instance.constructor,
+        identity,
+        instanceId: String(identity.id),
+        exposedTools: provider.tools,
+        replacedEarlierInstance: provider.replaced,
+        renamedTools: [],
+        // The handle tools are the class's, offered to every run from its start: this provider adds none.
+        definitionTokens: {},
+        handle: provider.handle,
+        delivery: "inline",
+      };
+    });
   }
 
   private report(outcome: ToolAddOutcome, triggeredBy: string): void {
@@ -131,19 +138,21 @@ export class ToolInjector {
     for (const tool of fresh) this.injected.push(tool);
     const replacedNames = new Set(outcome.replaced.map((r) => r.next.name));
     const renamed = new Map(outcome.renamed.map((r) => [r.name, r]));
-    const byInstance = new Map<object, AnyTool[]>();
+    const byInstance = new Map<object, { identity: ProviderIdentity; tools: AnyTool[] }>();
     for (const tool of fresh) {
-      if (tool.origin?.instanceId === undefined) continue;
-      const group = byInstance.get(tool.origin.instance) ?? [];
-      group.push(tool);
-      byInstance.set(tool.origin.instance, group);
+      const origin = tool.origin;
+      if (origin?.identity === undefined) continue;
+      const group = byInstance.get(origin.instance) ?? { identity: origin.identity, tools: [] };
+      group.tools.push(tool);
+      byInstance.set(origin.instance, group);
     }
-    this.events.discovered([...byInstance.values()], (tools) => {
+    this.events.discovered([...byInstance.values()], ({ identity, tools }) => {
       const origin = tools[0]!.origin!;
       return {
         type: "ToolProviderDiscovered",
         providerClass: origin.providerClass,
-        instanceId: origin.instanceId!,
+        identity,
+        instanceId: String(identity.id),
         exposedTools: tools.map((t) => t.name),
         replacedEarlierInstance: tools.some((t) => replacedNames.has(t.name)),
         renamedTools: tools.flatMap((t) => renamed.get(t.name) ?? []),
@@ -185,7 +194,7 @@ function skippedNotice(requested: readonly AnyTool[], skipped: readonly AnyTool[
 /** "3 entities" (provider instances), or "3 items" when some tools have no provider. */
 function counted(tools: readonly AnyTool[], unbound: number): string {
   const count = entityCount(tools) + unbound;
-  if (tools.every((t) => t.origin?.instanceId !== undefined))
+  if (tools.every((t) => t.origin?.identity !== undefined))
     return `${count} ${count === 1 ? "entity" : "entities"}`;
   return `${count} ${count === 1 ? "item" : "items"}`;
 }

@@ -3,13 +3,13 @@
 // for a conversation continued in this process (`liveProvidersOf`, which the reader asks).
 import type { ModelMessage } from "ai";
 import type { RunCounters } from "../../events/run-counters.js";
+import { providerKeyOf } from "../../tools/provider-identity.js";
 import type { KeyRing } from "../../tools/signing-key.js";
 import type { AnyTool } from "../../tools/tool.js";
 import type { TokenUsage } from "../model-port.js";
 import {
   SNAPSHOT_FORMAT,
   SNAPSHOT_VERSION,
-  snapshotProviderKey,
   snapshotTool,
   type PausedCalls,
   type RunSnapshot,
@@ -35,7 +35,7 @@ export interface RunView {
   readonly paused: PausedCalls | undefined;
   /** Keys that sign every snapshot (the first one signs). */
   readonly keys: KeyRing | undefined;
-  /** The providers live behind handles now (handles mode), by `className|instanceKey`. */
+  /** The providers live behind handles now (handles mode), by `providerKeyOf(identity)`. */
   readonly handles: ReadonlyMap<string, object> | undefined;
 }
 
@@ -85,8 +85,7 @@ function liveProviders(
   const providers = new Map<string, object>();
   snapshot.tools.forEach((entry: SnapshotTool, i) => {
     const instance = tools[i]!.origin?.instance;
-    if ("idType" in entry && instance)
-      providers.set(snapshotProviderKey(entry.providerClass, entry.idType, entry.id), instance);
+    if ("idType" in entry && instance) providers.set(providerKeyOf(entry), instance);
   });
   for (const [key, provider] of handles ?? []) providers.set(key, provider);
   return providers;
