@@ -143,6 +143,13 @@ export interface ToolProviderDiscoveredEvent extends RunEvent {
    * `estimateDefinitionTokens`).
    */
   readonly definitionTokens: Readonly<Record<string, number>>;
+  /**
+   * Per-instance binding: the provider method each exposed tool runs, by tool name (`getAverageSpend` for
+   * `customer_c123_getAverageSpend`), so a reader can tell the same method of two providers apart from two
+   * methods without parsing names. Absent in handles mode (the handle tools are the class's, not this
+   * provider's).
+   */
+  readonly methods?: Readonly<Record<string, string>>;
   /** In handles mode (`binding: "handles"`): the provider's handle, as the model read it. */
   readonly handle?: string;
   /**

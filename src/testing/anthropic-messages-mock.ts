@@ -1,9 +1,7 @@
 // A scripted stand-in for the Anthropic Messages API, for backends whose model loop runs in another
 // process (Claude Code, through `entity-tools/claude`), where the scripted language model cannot reach:
 // point the process at `baseURL` (ANTHROPIC_BASE_URL) and script the replies. Only node:http.
-import { createServer, type IncomingMessage } from "node:http";
-import type { AddressInfo } from "node:net";
-import { localRequestGuard } from "../local/local-request-guard.js";
+import { startLocalHttpServer } from "./local-http-server.js";
 
 /** One scripted answer: a final text, or tool calls (by the name the model was offered). */
 export type MessagesReply =
@@ -53,10 +51,7 @@ export async function startAnthropicMessagesMock(
   reply: (request: MessagesRequest) => MessagesReply,
 ): Promise<AnthropicMessagesMock> {
   const requests: MessagesRequest[] = [];
-  const guard = localRequestGuard(); // a page of another site never reads the script
-  const server = createServer(async (req, res) => {
-    if (!guard(req, res)) return;
-    const text = await readBody(req);
+  const server = await startLocalHttpServer((req, res, text) => {
     if (req.method !== "POST" || !/^\/v1\/messages(\?|$)/.test(req.url ?? "")) {
       res.writeHead(404).end();
       return;
@@ -115,17 +110,7 @@ export async function startAnthropicMessagesMock(
     send({ type: "message_stop" });
     res.end();
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    baseURL: `http://127.0.0.1:${port}`,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return { baseURL: server.origin, requests, close: server.close };
 }
 
 type Block = { type?: string; name?: string; is_error?: boolean; content?: unknown; text?: string };
@@ -179,14 +164,4 @@ function readRequest(body: MessagesRequest["body"], betas: readonly string[]): M
     text: JSON.stringify(body.messages),
     betas,
   };
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let data = "";
-    req.setEncoding("utf8");
-    req.on("data", (chunk: string) => (data += chunk));
-    req.on("end", () => resolve(data));
-    req.on("error", reject);
-  });
 }

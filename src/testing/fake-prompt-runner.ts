@@ -8,6 +8,9 @@ import {
   type PromptRunnerOptions,
   type RunnerConfig,
 } from "../runner/runner-options.js";
+import type { Cassette } from "./replay/cassette.js";
+import { readCassette } from "./replay/cassette-file.js";
+import type { ReplayOptions } from "./replay/recorded-step.js";
 import { RunRecorder, type RecordedCall, type RecordedStep } from "./run-recorder.js";
 import {
   ScriptedLanguageModel,
@@ -105,6 +108,27 @@ export class FakePromptRunner extends PromptRunner {
   }
 
   /**
+   * Scripts the next turns from a cassette (what `recordModel` wrote): one turn per recorded model call,
+   * played as `ReplayLanguageModel` plays it, so a recorded real run drives this runner's real loop, with
+   * stubs and step records as usual. Further scripted turns may follow it.
+   *
+   * @throws CassetteError when `cassette` is not one this version of entity-tools replays.
+   */
+  playCassette(cassette: Cassette, options?: ReplayOptions & { readonly file?: string }): this {
+    this.state.model.playCassette(cassette, options);
+    return this;
+  }
+
+  /**
+   * {@link FakePromptRunner.playCassette} of the cassette file `file`.
+   *
+   * @throws CassetteError naming the file (and the path inside it) when it cannot be replayed.
+   */
+  async loadCassette(file: string, options?: ReplayOptions): Promise<this> {
+    return this.playCassette(await readCassette(file), { ...options, file });
+  }
+
+  /**
    * Stubs a tool: when the model calls it (exact name or pattern), the loop gets `value` instead of running
    * the tool, and discovers providers in it as usual. A function is called with the input.
    */
@@ -154,7 +178,8 @@ export class FakePromptRunner extends PromptRunner {
   }
 
   /**
-   * Throws if scripted turns were not played or stubs never used.
+   * Throws if scripted turns were not played, stubs never used, or a cassette played with
+   * `onMismatch: "continue"` differed from the run.
    *
    * @throws UnmetExpectationsError listing every problem found
    */
@@ -162,6 +187,7 @@ export class FakePromptRunner extends PromptRunner {
     const problems: string[] = [];
     if (this.state.model.remainingTurns > 0)
       problems.push(`${this.state.model.remainingTurns} scripted turn(s) were not played`);
+    for (const mismatch of this.state.model.mismatches) problems.push(mismatch.message);
     for (const stub of this.state.stubs) {
       if (stub.uses === 0) problems.push(`the stubbed tool ${String(stub.matcher)} was never called`);
     }

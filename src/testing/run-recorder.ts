@@ -1,4 +1,6 @@
-import type { ToolLoopEvent } from "../events/tool-loop-event.js";
+import type { ToolLoopEvent, ToolProviderDiscoveredEvent } from "../events/tool-loop-event.js";
+import type { ProviderIdentity } from "../tools/provider-identity.js";
+import { handleProviderOf } from "./scoring/call-provider.js";
 
 /** One tool call as the model saw it. */
 export interface RecordedCall {
@@ -10,6 +12,21 @@ export interface RecordedCall {
    */
   readonly resultText: string;
   readonly isError: boolean;
+  /**
+   * The provider the call ran on (or was meant for): a per-instance tool's, or the one its handle names.
+   * Absent for tools of no provider.
+   */
+  readonly provider?: ProviderIdentity;
+}
+
+/** A provider a step's calls discovered. */
+export interface RecordedDiscovery {
+  /** Which provider (class, id). */
+  readonly provider: ProviderIdentity;
+  /** In handles mode: its handle, as the model read it. */
+  readonly handle?: string;
+  /** Per-instance binding: the tools bound to it, each with the method it runs (tool name → method). */
+  readonly tools: Readonly<Record<string, string>>;
 }
 
 /** One model step of a run. Steps are numbered from 1. */
@@ -19,22 +36,36 @@ export interface RecordedStep {
   readonly calls: RecordedCall[];
   readonly injected: string[];
   readonly removed: string[];
+  /** Providers this step's calls discovered, in order. */
+  readonly discovered: RecordedDiscovery[];
   /** The model's text at this step. */
   text: string;
 }
 
-/** Builds, from a runner's events, the steps of each run it serves. */
+/** A run's steps, and the provider of each per-instance tool its discoveries bound so far. */
+interface RunBindings {
+  readonly steps: RecordedStep[];
+  readonly byTool: Map<string, ProviderIdentity>;
+}
+
+/**
+ * Builds, from a runner's events, the steps of each run it serves: attach it with
+ * `runner.withObserver(recorder.observe)` (a `FakePromptRunner` has one built in). Its steps are what
+ * `scoreToolUse` reads best: the tools offered at every step, and which provider each call ran on.
+ */
 export class RunRecorder {
-  private readonly runs = new Map<string, RecordedStep[]>();
+  private readonly runs = new Map<string, RunBindings>();
   private latest: string | undefined;
 
+  /** The observer to attach: `runner.withObserver(recorder.observe)`. */
   readonly observe = (event: ToolLoopEvent): void => {
-    let steps = this.runs.get(event.runId);
-    if (!steps) {
-      steps = [];
-      this.runs.set(event.runId, steps);
+    let run = this.runs.get(event.runId);
+    if (!run) {
+      run = { steps: [], byTool: new Map() };
+      this.runs.set(event.runId, run);
       this.latest = event.runId;
     }
+    const { steps } = run;
     if (event.type === "ToolLoopIteration") {
       steps.push({
         step: steps.length + 1,
@@ -42,6 +73,7 @@ export class RunRecorder {
         calls: [],
         injected: [],
         removed: [],
+        discovered: [],
         text: "",
       });
       return;
@@ -53,21 +85,24 @@ export class RunRecorder {
         current.text = event.text;
         break;
       case "ToolInvoked":
+      case "ToolFailed": {
+        const failed = event.type === "ToolFailed";
+        const provider = providerOfCall(run, event.toolName, event.input);
         current.calls.push({
           toolName: event.toolName,
           input: event.input,
-          resultText: event.resultText,
-          isError: false,
+          resultText: failed ? event.message : event.resultText,
+          isError: failed,
+          ...(provider ? { provider } : {}),
         });
         break;
-      case "ToolFailed":
-        current.calls.push({
-          toolName: event.toolName,
-          input: event.input,
-          resultText: event.message,
-          isError: true,
-        });
+      }
+      case "ToolProviderDiscovered": {
+        const discovery = discoveryOf(event);
+        current.discovered.push(discovery);
+        for (const name of Object.keys(discovery.tools)) run.byTool.set(name, discovery.provider);
         break;
+      }
       case "ToolsInjected":
         // One by one: a spread of a discovery's 100 000 names would overflow the stack.
         for (const name of event.toolNames) current.injected.push(name);
@@ -82,11 +117,25 @@ export class RunRecorder {
 
   /** The steps of the most recent run (restarts included, in order). */
   get steps(): readonly RecordedStep[] {
-    return (this.latest && this.runs.get(this.latest)) || [];
+    return (this.latest && this.runs.get(this.latest)?.steps) || [];
   }
 
   /** The steps of every run, oldest first. */
   get allRuns(): readonly (readonly RecordedStep[])[] {
-    return [...this.runs.values()];
+    return [...this.runs.values()].map((run) => run.steps);
   }
+}
+
+function discoveryOf(event: ToolProviderDiscoveredEvent): RecordedDiscovery {
+  const { providerClass, id, idType } = event.identity;
+  return {
+    provider: { providerClass, id, idType },
+    ...(event.handle ? { handle: event.handle } : {}),
+    tools: { ...event.methods },
+  };
+}
+
+/** A per-instance tool's provider, or the provider the handle in the input names. */
+function providerOfCall(run: RunBindings, toolName: string, input: unknown): ProviderIdentity | undefined {
+  return run.byTool.get(toolName) ?? handleProviderOf(input);
 }

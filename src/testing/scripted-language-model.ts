@@ -2,11 +2,16 @@ import type {
   LanguageModelV3,
   LanguageModelV3CallOptions,
   LanguageModelV3GenerateResult,
-  LanguageModelV3StreamPart,
   LanguageModelV3StreamResult,
 } from "@ai-sdk/provider";
 import { EntityToolsError } from "../errors/entity-tools-error.js";
 import { generateResult, type ScriptedToolCall, type ScriptedTurn } from "./generate-result.js";
+import type { Cassette } from "./replay/cassette.js";
+import type { ReplayMismatchError } from "./replay/cassette-errors.js";
+import { checkCassette } from "./replay/cassette-schema.js";
+import { playGenerate, playStream, type RecordedTurn, type ReplayOptions } from "./replay/recorded-step.js";
+import { lastMessage, listNames as list, offeredToolNames } from "./step-matching.js";
+import { streamOf } from "./stream-parts.js";
 
 /** A tool to call: its exact name, or a pattern matched against the tools offered at that step. */
 export type ToolNameMatcher = string | RegExp;
@@ -29,7 +34,8 @@ type Step =
       readonly kind: "turn";
       readonly describe: string;
       readonly turn: (request: ScriptedRequest) => ScriptedTurn;
-    };
+    }
+  | { readonly kind: "recorded"; readonly turn: RecordedTurn };
 
 /** The script cannot be played: it ran out, or a tool it names was not offered. */
 export class ScriptError extends EntityToolsError {
@@ -48,6 +54,8 @@ export class ScriptedLanguageModel implements LanguageModelV3 {
   readonly supportedUrls = {};
   /** Every call the model received, in order. */
   readonly calls: LanguageModelV3CallOptions[] = [];
+  /** Differences between the run and the cassettes played with `onMismatch: "continue"`. */
+  readonly mismatches: ReplayMismatchError[] = [];
   private readonly steps: Step[] = [];
 
   /** The next turn calls one tool. A string `input` is sent as raw argument text (to test bad JSON). */
@@ -86,6 +94,24 @@ export class ScriptedLanguageModel implements LanguageModelV3 {
     return this;
   }
 
+  /**
+   * The next turns are a cassette's recorded answers, one per recorded call, each checked against the
+   * run as `ReplayLanguageModel` checks it (`ReplayMismatchError` when a recorded call's tool is not offered).
+   *
+   * @throws CassetteError when `cassette` is not one this version of entity-tools replays.
+   */
+  playCassette(cassette: Cassette, options: ReplayOptions & { readonly file?: string } = {}): this {
+    const file = options.file ?? "(in memory)";
+    checkCassette(cassette, file);
+    const onMismatch = options.onMismatch ?? "fail";
+    for (const recorded of cassette.steps)
+      this.steps.push({
+        kind: "recorded",
+        turn: { recorded, file, onMismatch, mismatches: this.mismatches },
+      });
+    return this;
+  }
+
   /** Scripted turns not played yet. */
   get remainingTurns(): number {
     return this.steps.length - this.calls.length;
@@ -94,7 +120,7 @@ export class ScriptedLanguageModel implements LanguageModelV3 {
   async doGenerate(options: LanguageModelV3CallOptions): Promise<LanguageModelV3GenerateResult> {
     this.calls.push(options);
     const step = this.calls.length;
-    const offeredTools = (options.tools ?? []).map((t) => t.name);
+    const offeredTools = offeredToolNames(options);
     const planned = this.steps[step - 1];
     if (!planned) {
       throw new ScriptError(
@@ -102,12 +128,21 @@ export class ScriptedLanguageModel implements LanguageModelV3 {
           `(${this.steps.length} scripted). Offered: ${list(offeredTools)}. Last message: ${lastMessage(options)}`,
       );
     }
+    if (planned.kind === "recorded") return playGenerate(planned.turn, step, options);
     if (planned.kind === "turn") return generateResult(planned.turn({ step, offeredTools, options }));
     return generateResult({ toolCalls: planned.calls.map((c) => resolveCall(c, step, offeredTools)) });
   }
 
-  /** The same scripted turn, streamed: its text word by word, then its tool calls, then the finish. */
+  /**
+   * The same scripted turn, streamed: its text word by word, then its tool calls, then the finish (a
+   * recorded stream as it was recorded).
+   */
   async doStream(options: LanguageModelV3CallOptions): Promise<LanguageModelV3StreamResult> {
+    const planned = this.steps[this.calls.length];
+    if (planned?.kind === "recorded") {
+      const step = this.calls.push(options);
+      return { stream: playStream(planned.turn, step, options) };
+    }
     return { stream: streamOf(await this.doGenerate(options)) };
   }
 }
@@ -131,38 +166,4 @@ function resolveCall(call: PlannedCall, step: number, offered: readonly string[]
     );
   }
   return { toolName: matches[0]!, input };
-}
-
-function list(names: readonly string[]): string {
-  return names.length > 0 ? names.join(", ") : "(no tools)";
-}
-
-function lastMessage(options: LanguageModelV3CallOptions): string {
-  const last = options.prompt[options.prompt.length - 1];
-  if (!last) return "(none)";
-  const text = JSON.stringify(last.content);
-  return `${last.role}: ${text.length > 300 ? `${text.slice(0, 300)}…` : text}`;
-}
-
-/** A generate result as the stream parts a streaming provider would send. */
-function streamOf(result: LanguageModelV3GenerateResult): ReadableStream<LanguageModelV3StreamPart> {
-  const parts: LanguageModelV3StreamPart[] = [{ type: "stream-start", warnings: [] }];
-  for (const [index, part] of result.content.entries()) {
-    if (part.type === "text") {
-      const id = `text-${index}`;
-      parts.push({ type: "text-start", id });
-      for (const word of part.text.match(/\S+\s*|\s+/g) ?? [])
-        parts.push({ type: "text-delta", id, delta: word });
-      parts.push({ type: "text-end", id });
-    } else if (part.type === "tool-call") {
-      parts.push(part);
-    }
-  }
-  parts.push({ type: "finish", finishReason: result.finishReason, usage: result.usage });
-  return new ReadableStream({
-    start(controller) {
-      for (const part of parts) controller.enqueue(part);
-      controller.close();
-    },
-  });
 }

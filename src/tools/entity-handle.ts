@@ -92,31 +92,50 @@ export class EntityHandleCodec {
 
   /** Reads and verifies a handle: the identity it names, or why it is refused (never throws). */
   read(handle: unknown): HandleReading {
-    if (typeof handle !== "string")
-      return malformed(String(handle), `a handle is text, not ${kindOf(handle)}`);
-    const macStart = handle.length - MAC_CHARS;
-    const mac = handle.slice(macStart);
-    if (handle[macStart - 1] !== MAC_SEPARATOR || !MAC_PATTERN.test(mac))
-      return malformed(handle, `it does not end in "~" and a ${MAC_CHARS}-character signature`);
-    const body = handle.slice(0, macStart - 1);
-    const head = HEAD.exec(body);
-    if (!head) return malformed(handle, 'it does not start with a class name and ":" or "#"');
-    const identity = identityIn(head[1]!, head[2] === ":", body.slice(head[0].length));
-    if (typeof identity === "string")
-      return malformed(handle, `"${echoed(identity)}" is not an id of that form`);
+    const parsed = parseHandle(handle);
+    if (!parsed.ok) return parsed;
+    const { identity, mac } = parsed;
     if (!this.keys.verify(macInput(identity), mac, MAC_BYTES)) {
       return {
         ok: false,
         problem: "signature",
         message:
-          `The handle "${echoed(handle)}" has a signature this runner did not make: it was changed, or minted with another ` +
+          `The handle "${echoed(String(handle))}" has a signature this runner did not make: it was changed, or minted with another ` +
           "handleKey. Use a handle exactly as a tool result gave it",
       };
     }
     // The deprecated fields stay set for readers of the old shape; the library reads the identity.
     const old = { className: identity.providerClass, instanceKey: instanceKeyOf(identity) };
-    return { ok: true, handle, ...identity, ...old };
+    return { ok: true, handle: String(handle), ...identity, ...old };
   }
+}
+
+/**
+ * The provider a handle's readable part names (`Customer:c123~…` names Customer `"c123"`), without checking
+ * its signature, or `undefined` when the text is not of a handle's form. For reports about a run (which
+ * entity a call was made on); never for binding, which verifies ({@link EntityHandleCodec.read}).
+ */
+export function handleIdentityOf(handle: unknown): ProviderIdentity | undefined {
+  const parsed = parseHandle(handle);
+  return parsed.ok ? parsed.identity : undefined;
+}
+
+/** A handle's identity and MAC, or why the text is not of a handle's form. */
+function parseHandle(
+  handle: unknown,
+): { ok: true; identity: ProviderIdentity; mac: string } | Extract<HandleReading, { ok: false }> {
+  if (typeof handle !== "string") return malformed(String(handle), `a handle is text, not ${kindOf(handle)}`);
+  const macStart = handle.length - MAC_CHARS;
+  const mac = handle.slice(macStart);
+  if (handle[macStart - 1] !== MAC_SEPARATOR || !MAC_PATTERN.test(mac))
+    return malformed(handle, `it does not end in "~" and a ${MAC_CHARS}-character signature`);
+  const body = handle.slice(0, macStart - 1);
+  const head = HEAD.exec(body);
+  if (!head) return malformed(handle, 'it does not start with a class name and ":" or "#"');
+  const identity = identityIn(head[1]!, head[2] === ":", body.slice(head[0].length));
+  if (typeof identity === "string")
+    return malformed(handle, `"${echoed(identity)}" is not an id of that form`);
+  return { ok: true, identity, mac };
 }
 
 /** What a handle's MAC covers: the purpose, the class's name and the typed id. */
@@ -139,7 +158,7 @@ function identityIn(providerClass: string, isText: boolean, text: string): Provi
   return String(identity.id) === digits ? identity : text;
 }
 
-function malformed(handle: string, why: string): HandleReading {
+function malformed(handle: string, why: string): Extract<HandleReading, { ok: false }> {
   return {
     ok: false,
     problem: "malformed",

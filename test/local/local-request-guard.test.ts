@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { InvalidSettingError } from "entity-tools";
 import { LOCAL_HOST_NAMES, localRequestGuard } from "entity-tools/building-blocks";
-import { startAnthropicMessagesMock } from "entity-tools/testing";
+import { startAnthropicMessagesMock, startOpenAiResponsesMock } from "entity-tools/testing";
 import { corsHeaders, rawRequest } from "../support/raw-http.js";
 
 let server: Server;
@@ -96,14 +96,30 @@ describe("localRequestGuard", () => {
     );
   });
 
-  it("the server entity-tools/testing ships (the Anthropic Messages mock) is guarded too", async () => {
-    const mock = await startAnthropicMessagesMock(() => ({ text: "scripted" }));
+  it.each([
+    {
+      name: "the Anthropic Messages mock",
+      start: () => startAnthropicMessagesMock(() => ({ text: "scripted" })),
+      path: "/v1/messages",
+      body: { model: "m", messages: [{ role: "user", content: "Hi" }] },
+    },
+    {
+      name: "the OpenAI Responses mock",
+      start: async () => {
+        const mock = await startOpenAiResponsesMock(() => ({ text: "scripted" }));
+        return { ...mock, baseURL: mock.baseURL.replace(/\/v1$/, "") };
+      },
+      path: "/v1/responses",
+      body: { model: "m", input: [{ role: "user", content: "Hi" }] },
+    },
+  ])("the servers entity-tools/testing ships are guarded too: $name", async ({ start, path, body }) => {
+    const mock = await start();
     try {
       const ask = (headers: Record<string, string>) =>
-        rawRequest(`${mock.baseURL}/v1/messages`, {
+        rawRequest(`${mock.baseURL}${path}`, {
           method: "POST",
           headers: { "content-type": "application/json", ...headers },
-          body: JSON.stringify({ model: "m", messages: [{ role: "user", content: "Hi" }] }),
+          body: JSON.stringify(body),
         });
       expect((await ask({ host: "evil.example" })).status).toBe(403);
       expect((await ask({ origin: "http://evil.example" })).status).toBe(403);

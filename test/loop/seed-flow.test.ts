@@ -52,6 +52,10 @@ describe("the seed flow through the real AI SDK (MockLanguageModelV3)", () => {
     expect(discovered).toMatchObject({
       instanceId: "c123",
       exposedTools: ["customer_c123_getAverageSpend", "customer_c123_recentOrders"],
+      methods: {
+        customer_c123_getAverageSpend: "getAverageSpend",
+        customer_c123_recentOrders: "getRecentOrders",
+      },
       replacedEarlierInstance: false,
     });
     expect(run.counters).toMatchObject({

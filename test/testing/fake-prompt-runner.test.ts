@@ -28,6 +28,17 @@ describe("FakePromptRunner", () => {
         input: {},
         resultText: '{"amount":46.83,"currency":"USD"}',
         isError: false,
+        provider: { providerClass: "Customer", id: "c123", idType: "string" },
+      },
+    ]);
+    // The step that found the customer records it, with the method each of its tools runs.
+    expect(fake.steps[0]!.discovered).toEqual([
+      {
+        provider: { providerClass: "Customer", id: "c123", idType: "string" },
+        tools: {
+          customer_c123_getAverageSpend: "getAverageSpend",
+          customer_c123_recentOrders: "getRecentOrders",
+        },
       },
     ]);
     expect(fake.steps).toHaveLength(3);

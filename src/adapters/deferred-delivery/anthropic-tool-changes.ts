@@ -1,6 +1,6 @@
-import type { JSONObject } from "@ai-sdk/provider";
+import type { JSONObject, LanguageModelV3Message } from "@ai-sdk/provider";
 import type { ModelMessage } from "ai";
-import type { DeliveryChange, DeliveryForm } from "./delivery-form.js";
+import type { DeliveredNames, DeliveryChange, DeliveryForm } from "./delivery-form.js";
 
 /**
  * Anthropic Messages (`@ai-sdk/anthropic`): a mid-conversation system message with tool changes
@@ -29,5 +29,22 @@ export const anthropicToolChanges: DeliveryForm = {
       })),
     ];
     return [{ role: "system", content: "", providerOptions: { anthropic: { toolChanges } } }];
+  },
+  read: (message: LanguageModelV3Message): DeliveredNames | undefined => {
+    const changes = message.role === "system" ? message.providerOptions?.anthropic?.toolChanges : undefined;
+    if (!Array.isArray(changes)) return undefined;
+    const added: string[] = [];
+    const removed: string[] = [];
+    for (const change of changes) {
+      const { type, tool, toolName } = (change ?? {}) as {
+        type?: unknown;
+        tool?: unknown;
+        toolName?: unknown;
+      };
+      const name = (tool as { name?: unknown } | undefined)?.name;
+      if (type === "tool_addition" && typeof name === "string") added.push(name);
+      if (type === "tool_removal" && typeof toolName === "string") removed.push(toolName);
+    }
+    return { added, removed };
   },
 };

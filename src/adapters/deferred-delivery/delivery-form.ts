@@ -1,4 +1,4 @@
-import type { LanguageModelV3ProviderTool } from "@ai-sdk/provider";
+import type { LanguageModelV3Message, LanguageModelV3ProviderTool } from "@ai-sdk/provider";
 import type { ModelMessage, ToolSet } from "ai";
 import type { AnyTool } from "../../tools/tool.js";
 
@@ -29,4 +29,16 @@ export interface DeliveryForm {
   readonly systemMessages: boolean;
   /** The messages that deliver `change`. */
   deliver(change: DeliveryChange): ModelMessage[];
+  /**
+   * The inverse of `deliver`, on the prompt the provider receives: the tool names one of its messages adds
+   * and removes, or `undefined` for a message that is not one of this form's deliveries. What a recorded
+   * or replayed step reads to know every tool the model was offered, deferred ones included.
+   */
+  read(message: LanguageModelV3Message): DeliveredNames | undefined;
+}
+
+/** The tool names one delivery message adds and removes. */
+export interface DeliveredNames {
+  readonly added: readonly string[];
+  readonly removed: readonly string[];
 }

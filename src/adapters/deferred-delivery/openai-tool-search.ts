@@ -1,7 +1,7 @@
-import type { JSONObject } from "@ai-sdk/provider";
+import type { JSONObject, LanguageModelV3Message } from "@ai-sdk/provider";
 import { jsonSchema, type ModelMessage } from "ai";
 import type { AnyTool } from "../../tools/tool.js";
-import type { DeliveryChange, DeliveryForm } from "./delivery-form.js";
+import type { DeliveredNames, DeliveryChange, DeliveryForm } from "./delivery-form.js";
 
 /** The SDK name of the tool search tool (the wire type is `tool_search` whatever it is called). */
 const TOOL_SEARCH = "tool_search";
@@ -69,7 +69,27 @@ export const openAiToolSearch: DeliveryForm = {
       },
     ];
   },
+  read: (message: LanguageModelV3Message): DeliveredNames | undefined => {
+    if (message.role !== "tool") return undefined;
+    const added: string[] = [];
+    for (const part of message.content) {
+      if (part.type !== "tool-result" || part.toolName !== TOOL_SEARCH || part.output.type !== "json")
+        continue;
+      const { tools } = (part.output.value ?? {}) as { tools?: unknown };
+      if (Array.isArray(tools)) added.push(...functionNames(tools));
+    }
+    return added.length > 0 ? { added, removed: [] } : undefined;
+  },
 };
+
+/** The function names in a tool search output: its functions, and those inside its namespaces. */
+function functionNames(tools: readonly unknown[]): string[] {
+  return tools.flatMap((tool) => {
+    const { type, name, tools: inner } = (tool ?? {}) as { type?: unknown; name?: unknown; tools?: unknown };
+    if (type === "namespace" && Array.isArray(inner)) return functionNames(inner);
+    return type === "function" && typeof name === "string" ? [name] : [];
+  });
+}
 
 /** One namespace per entity (OpenAI advises fewer than 10 functions in one), in discovery order. */
 function namespaces(tools: readonly AnyTool[]): JSONObject[] {

@@ -157,6 +157,7 @@ export class ToolInjector {
         replacedEarlierInstance: tools.some((t) => replacedNames.has(t.name)),
         renamedTools: tools.flatMap((t) => renamed.get(t.name) ?? []),
         definitionTokens: Object.fromEntries(tools.map((t) => [t.name, estimateDefinitionTokens(t)])),
+        methods: Object.fromEntries(tools.map((t) => [t.name, t.origin!.methodName])),
         delivery: tools[0]!.delivery ?? "inline",
       };
     });

@@ -1,0 +1,61 @@
+import { readFile, rename, rm } from "node:fs/promises";
+import path from "node:path";
+import { createPrivateFile, makePrivateFolder } from "../../local/private-files.js";
+import type { Cassette } from "./cassette.js";
+import { CassetteError } from "./cassette-errors.js";
+import { checkCassette } from "./cassette-schema.js";
+
+/**
+ * Reads and checks a cassette file (what `recordModel` wrote).
+ *
+ * @throws CassetteError naming the file: unreadable, not JSON, another format or version, or a field that
+ * does not have the documented shape (with its path inside the file).
+ */
+export async function readCassette(file: string): Promise<Cassette> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    throw new CassetteError(file, [`it cannot be read (${(error as Error).message})`]);
+  }
+  return parseCassette(text, file);
+}
+
+/**
+ * A cassette from its JSON text, checked as {@link readCassette} checks a file.
+ *
+ * @throws CassetteError as {@link readCassette} does; `file` only names the source in the message.
+ */
+export function parseCassette(text: string, file = "(in memory)"): Cassette {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new CassetteError(file, [`it is not JSON (${(error as Error).message})`]);
+  }
+  checkCassette(value, file);
+  return value;
+}
+
+/** The cassette's file text: two-space JSON, fields in a fixed order, ending with a newline. */
+export function cassetteText(cassette: Cassette): string {
+  return `${JSON.stringify(cassette, null, 2)}\n`;
+}
+
+/**
+ * Writes the whole file at once (a temporary file renamed over it), so a reader never sees half of it. A
+ * cassette holds what the model said, so it is made for its owner only (0600; new folders 0700), as the
+ * library's other files of users' words are.
+ */
+export async function writeCassetteFile(file: string, cassette: Cassette): Promise<void> {
+  await makePrivateFolder(path.dirname(path.resolve(file)));
+  const temporary = `${file}.${process.pid}.tmp`;
+  await rm(temporary, { force: true }); // left by a process that died mid-write
+  const handle = await createPrivateFile(temporary);
+  try {
+    await handle.writeFile(cassetteText(cassette));
+  } finally {
+    await handle.close();
+  }
+  await rename(temporary, file);
+}

@@ -1,0 +1,109 @@
+// A cassette comes from a file someone may have edited: it is checked whole, against one JSON schema,
+// before any of it is played, so a missing or mistyped field is a `CassetteError` naming the file and the
+// path inside it, never a TypeError in the middle of a replayed run.
+import type { JsonSchema } from "../../schema/json-schema.js";
+import { validateAgainst } from "../../schema/validate.js";
+import { CASSETTE_FORMAT, CASSETTE_VERSION, READABLE_CASSETTE_VERSIONS, type Cassette } from "./cassette.js";
+import { CassetteError } from "./cassette-errors.js";
+
+const TEXT = { type: "string" } as const;
+const OBJECT = { type: "object" } as const;
+/** A content or stream part: a `type`, and for a tool call the fields a replay reads. */
+const PART = {
+  type: "object",
+  required: ["type"],
+  properties: { type: { type: "string", minLength: 1 } },
+  if: { properties: { type: { const: "tool-call" } } },
+  then: {
+    required: ["type", "toolCallId", "toolName", "input"],
+    properties: { toolCallId: TEXT, toolName: { type: "string", minLength: 1 }, input: TEXT },
+  },
+} as const;
+
+/** The JSON schema of a cassette of every version this package replays (see `Cassette`). */
+export const CASSETTE_SCHEMA: JsonSchema = {
+  $schema: "http://json-schema.org/draft-07/schema#",
+  title: "entity-tools cassette",
+  type: "object",
+  required: ["format", "version", "model", "steps"],
+  properties: {
+    format: { const: CASSETTE_FORMAT },
+    version: { enum: READABLE_CASSETTE_VERSIONS },
+    model: {
+      type: "object",
+      required: ["provider", "modelId", "specificationVersion"],
+      properties: { provider: TEXT, modelId: TEXT, specificationVersion: TEXT },
+    },
+    steps: { type: "array", items: { $ref: "#/definitions/step" } },
+  },
+  definitions: {
+    step: {
+      type: "object",
+      required: ["step", "request", "response"],
+      properties: {
+        step: { type: "integer", minimum: 1 },
+        request: {
+          type: "object",
+          required: ["tools"],
+          properties: { tools: { type: "array", items: TEXT } },
+        },
+        response: { $ref: "#/definitions/response" },
+      },
+    },
+    response: {
+      type: "object",
+      required: ["kind"],
+      properties: { kind: { enum: ["generate", "stream"] } },
+      if: { properties: { kind: { const: "generate" } } },
+      then: {
+        required: ["kind", "content", "finishReason", "usage", "warnings"],
+        properties: {
+          content: { type: "array", items: PART },
+          finishReason: { type: "object", required: ["unified"], properties: { unified: TEXT } },
+          usage: {
+            type: "object",
+            required: ["inputTokens", "outputTokens"],
+            properties: { inputTokens: OBJECT, outputTokens: OBJECT },
+          },
+          providerMetadata: OBJECT,
+          response: OBJECT,
+          warnings: { type: "array", items: OBJECT },
+        },
+      },
+      else: { required: ["kind", "parts"], properties: { parts: { type: "array", items: PART } } },
+    },
+  },
+};
+
+const MAX_PROBLEMS = 5;
+const BRANCH_FAILURE = /must match "(then|else)" schema$/;
+
+/**
+ * Checks that `value` is a cassette this version of entity-tools replays, whole, before any of it is used.
+ *
+ * @throws CassetteError naming `file` and the format, the version, or up to five paths that do not fit.
+ */
+export function checkCassette(value: unknown, file: string): asserts value is Cassette {
+  const record = typeof value === "object" && value !== null ? (value as Record<string, unknown>) : undefined;
+  if (record?.format !== CASSETTE_FORMAT)
+    throw new CassetteError(file, [`it is not a cassette (field "format" must be "${CASSETTE_FORMAT}")`]);
+  if (!READABLE_CASSETTE_VERSIONS.includes(record.version as number))
+    throw new CassetteError(file, [
+      `field "version" is ${JSON.stringify(record.version)}: this entity-tools replays format version ` +
+        `${READABLE_CASSETTE_VERSIONS.join(", ")} (and records ${CASSETTE_VERSION})`,
+    ]);
+  const outcome = validateAgainst(CASSETTE_SCHEMA, value);
+  const problems = outcome.ok ? [] : outcome.problems.filter((p) => !BRANCH_FAILURE.test(p));
+  if (problems.length === 0) {
+    const steps = (value as Cassette).steps;
+    for (const [index, step] of steps.entries())
+      if (step.step !== index + 1)
+        problems.push(
+          `field "steps.${index}.step" is ${step.step}, but steps are numbered 1, 2, 3… in order`,
+        );
+  }
+  if (problems.length === 0) return;
+  const shown = problems.slice(0, MAX_PROBLEMS);
+  const more = problems.length - shown.length;
+  throw new CassetteError(file, more > 0 ? [...shown, `and ${more} more`] : shown);
+}

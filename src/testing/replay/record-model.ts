@@ -1,0 +1,96 @@
+import type {
+  LanguageModelV3,
+  LanguageModelV3CallOptions,
+  LanguageModelV3GenerateResult,
+  LanguageModelV3StreamPart,
+} from "@ai-sdk/provider";
+import { wrapLanguageModel, type LanguageModel } from "ai";
+import { InvalidSettingError } from "../../errors/entity-tools-error.js";
+import { offeredToolNames } from "../step-matching.js";
+import { CASSETTE_FORMAT, CASSETTE_VERSION, type CassetteResponse, type CassetteStep } from "./cassette.js";
+import { writeCassetteFile } from "./cassette-file.js";
+import { cassetteObject } from "./cassette-json.js";
+
+/**
+ * Wraps an AI SDK `LanguageModel` so that each call it answers is recorded to a cassette file (see
+ * docs/testing.md, "Record and replay"): the names of the tools the request offered, and the response
+ * (content, finish reason, usage, provider metadata; for a stream, its parts). The file is rewritten
+ * whole after each call, so it is complete whenever a run has finished; the first call replaces an older
+ * file. Request headers, API keys, the request body, the prompt and response headers are never written.
+ * Calls that fail, and streams the caller cancels, are not recorded. Record one run at a time per file:
+ * a replay plays the calls in the order they were recorded.
+ *
+ * Replay the file with {@link ReplayLanguageModel.fromFile} or `FakePromptRunner.loadCassette`.
+ *
+ * @throws InvalidSettingError for a model given by id (a string) or of a provider spec before V3.
+ */
+export function recordModel(model: LanguageModel, file: string): LanguageModel {
+  const version: string = typeof model === "object" ? model.specificationVersion : "";
+  if (typeof model !== "object" || (version !== "v3" && version !== "v4"))
+    throw new InvalidSettingError(
+      "recordModel's model",
+      typeof model === "object" ? `a ${version} model` : model,
+      'a model object of provider spec V3 or V4 (e.g. openai("gpt-5-mini")), not a model id',
+    );
+  const steps: CassetteStep[] = [];
+  const header = {
+    format: CASSETTE_FORMAT,
+    version: CASSETTE_VERSION,
+    model: { provider: model.provider, modelId: model.modelId, specificationVersion: version },
+  } as const;
+  // Writes one after the other: each writes the whole cassette as it then is.
+  let writing: Promise<void> = Promise.resolve();
+  const record = (params: LanguageModelV3CallOptions, response: CassetteResponse): Promise<void> => {
+    steps.push({ step: steps.length + 1, request: { tools: offeredToolNames(params) }, response });
+    const cassette = { ...header, steps: [...steps] };
+    writing = writing.then(() => writeCassetteFile(file, cassette));
+    return writing;
+  };
+  return wrapLanguageModel({
+    model: model as LanguageModelV3,
+    middleware: {
+      specificationVersion: "v3",
+      wrapGenerate: async ({ doGenerate, params }) => {
+        const result = await doGenerate();
+        await record(params, generated(result));
+        return result;
+      },
+      wrapStream: async ({ doStream, params }) => {
+        const { stream, ...rest } = await doStream();
+        const parts: LanguageModelV3StreamPart[] = [];
+        const tap = new TransformStream<LanguageModelV3StreamPart, LanguageModelV3StreamPart>({
+          transform(part, controller) {
+            // An error keeps only its message: a provider's error object can hold the request it failed on.
+            if (part.type === "error")
+              parts.push({ type: "error", error: { message: messageOf(part.error) } });
+            else if (part.type !== "raw") parts.push(part);
+            controller.enqueue(part);
+          },
+          flush: () => record(params, { kind: "stream", parts: parts.map(cassetteObject) }),
+        });
+        // Only the stream: the result's request (its body) and response (its headers) are not kept.
+        return { ...rest, stream: stream.pipeThrough(tap) };
+      },
+    },
+  });
+}
+
+/** What a cassette keeps of a generate result: never the request body, nor the response's headers or body. */
+function generated(result: LanguageModelV3GenerateResult): CassetteResponse {
+  const { id, modelId, timestamp } = result.response ?? {};
+  const response = (id ?? modelId ?? timestamp) ? cassetteObject({ id, modelId, timestamp }) : undefined;
+  return {
+    kind: "generate",
+    content: result.content.map(cassetteObject),
+    finishReason: cassetteObject(result.finishReason),
+    usage: cassetteObject(result.usage),
+    ...(result.providerMetadata ? { providerMetadata: cassetteObject(result.providerMetadata) } : {}),
+    ...(response ? { response } : {}),
+    warnings: result.warnings.map(cassetteObject),
+  };
+}
+
+function messageOf(error: unknown): string {
+  const message = (error as { message?: unknown } | undefined)?.message;
+  return typeof message === "string" ? message : String(error);
+}

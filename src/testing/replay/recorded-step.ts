@@ -1,0 +1,125 @@
+// Playing one recorded step: the check that the replayed run still offers every tool the recorded answer
+// calls (the same check a scripted turn makes, on the same offered names), and the answer itself, as a
+// whole result or as stream parts whichever way it was recorded.
+import type {
+  LanguageModelV3CallOptions,
+  LanguageModelV3GenerateResult,
+  LanguageModelV3StreamPart,
+} from "@ai-sdk/provider";
+import { lastMessage, listNames, offeredToolNames } from "../step-matching.js";
+import { resultOfParts, streamOf, streamOfParts } from "../stream-parts.js";
+import type { CassetteJson, CassetteResponse, CassetteStep } from "./cassette.js";
+import { ReplayMismatchError } from "./cassette-errors.js";
+import { revivedPart, revivedResponse } from "./cassette-json.js";
+
+/** What a difference between a replayed run and its recording does. */
+export type OnReplayMismatch = "fail" | "continue";
+
+/** Options of a replay. */
+export interface ReplayOptions {
+  /**
+   * `"fail"` (default): a recorded call to a tool the replayed run does not offer at that step throws
+   * `ReplayMismatchError`. `"continue"`: the difference is kept in `mismatches` and the recorded answer is
+   * played anyway (the run then answers the call as it answers any unknown tool). A step past the end of
+   * the recording always throws: there is no answer to play.
+   */
+  readonly onMismatch?: OnReplayMismatch;
+}
+
+/** A step of a cassette, where it comes from, and what to do on a difference. */
+export interface RecordedTurn {
+  readonly recorded: CassetteStep;
+  /** The cassette's file, for messages. */
+  readonly file: string;
+  readonly onMismatch: OnReplayMismatch;
+  /** Where `"continue"` keeps the differences. */
+  readonly mismatches: ReplayMismatchError[];
+}
+
+/** Checks a recorded step against the run's call `step`, then gives its answer as a whole result. */
+export function playGenerate(
+  turn: RecordedTurn,
+  step: number,
+  options: LanguageModelV3CallOptions,
+): LanguageModelV3GenerateResult {
+  check(turn, step, options);
+  const response = turn.recorded.response;
+  return response.kind === "generate" ? resultOf(response) : resultOfParts(partsOf(response));
+}
+
+/** Checks a recorded step against the run's call `step`, then gives its answer as a stream. */
+export function playStream(
+  turn: RecordedTurn,
+  step: number,
+  options: LanguageModelV3CallOptions,
+): ReadableStream<LanguageModelV3StreamPart> {
+  check(turn, step, options);
+  const response = turn.recorded.response;
+  return response.kind === "stream" ? streamOfParts(partsOf(response)) : streamOf(resultOf(response));
+}
+
+/** The error for a call past the end of a recording of `recorded` steps. */
+export function pastEnd(
+  file: string,
+  step: number,
+  recorded: number,
+  options: LanguageModelV3CallOptions,
+): ReplayMismatchError {
+  const offered = offeredToolNames(options);
+  return new ReplayMismatchError(
+    file,
+    step,
+    "past-end",
+    [],
+    offered,
+    `Replay of ${file}: the run asks the model for step ${step}, past the end of the recording ` +
+      `(${recorded} step${recorded === 1 ? "" : "s"}). Offered at step ${step}: ${listNames(offered)}. ` +
+      `Last message: ${lastMessage(options)}. The run no longer goes as recorded: record it again`,
+  );
+}
+
+function check(turn: RecordedTurn, step: number, options: LanguageModelV3CallOptions): void {
+  const offered = offeredToolNames(options);
+  const missing = calledTools(turn.recorded.response).filter((name) => !offered.includes(name));
+  if (missing.length === 0) return;
+  const recordedOffered = turn.recorded.request.tools;
+  const lost = recordedOffered.filter((name) => !offered.includes(name));
+  const error = new ReplayMismatchError(
+    turn.file,
+    step,
+    "tool-not-offered",
+    missing,
+    offered,
+    `Replay of ${turn.file}, step ${step}: the recording calls ${missing.join(", ")}, which this run does ` +
+      `not offer at step ${step}. Offered now: ${listNames(offered)}. Offered when recorded: ` +
+      `${listNames(recordedOffered)}${lost.length > 0 ? ` (no longer offered: ${lost.join(", ")})` : ""}. ` +
+      'Record the run again, or replay with { onMismatch: "continue" } to go on',
+  );
+  if (turn.onMismatch === "fail") throw error;
+  turn.mismatches.push(error);
+}
+
+/** The tools a recorded answer calls (provider-executed tools are the provider's, not offered by the run). */
+function calledTools(response: CassetteResponse): string[] {
+  const parts = response.kind === "generate" ? response.content : response.parts;
+  return parts.flatMap((p) =>
+    p.type === "tool-call" && p.providerExecuted !== true ? [String(p.toolName)] : [],
+  );
+}
+
+function resultOf(response: Extract<CassetteResponse, { kind: "generate" }>): LanguageModelV3GenerateResult {
+  return {
+    content: response.content.map((part) => revivedPart(part)),
+    finishReason: response.finishReason as unknown as LanguageModelV3GenerateResult["finishReason"],
+    usage: response.usage as unknown as LanguageModelV3GenerateResult["usage"],
+    ...(response.providerMetadata
+      ? { providerMetadata: response.providerMetadata as LanguageModelV3GenerateResult["providerMetadata"] }
+      : {}),
+    ...(response.response ? { response: revivedResponse(response.response as CassetteJson) } : {}),
+    warnings: response.warnings as unknown as LanguageModelV3GenerateResult["warnings"],
+  };
+}
+
+function partsOf(response: Extract<CassetteResponse, { kind: "stream" }>): LanguageModelV3StreamPart[] {
+  return response.parts.map((part) => revivedPart(part));
+}

@@ -1,0 +1,89 @@
+import type {
+  LanguageModelV3,
+  LanguageModelV3CallOptions,
+  LanguageModelV3GenerateResult,
+  LanguageModelV3StreamResult,
+} from "@ai-sdk/provider";
+import type { Cassette } from "./cassette.js";
+import type { ReplayMismatchError } from "./cassette-errors.js";
+import { readCassette } from "./cassette-file.js";
+import { checkCassette } from "./cassette-schema.js";
+import {
+  pastEnd,
+  playGenerate,
+  playStream,
+  type OnReplayMismatch,
+  type RecordedTurn,
+  type ReplayOptions,
+} from "./recorded-step.js";
+
+/**
+ * An AI SDK `LanguageModel` that plays a cassette (what {@link recordModel} wrote), one recorded call per
+ * model call, with no network: a run on it goes as the recorded run went, as long as it asks what the
+ * recording has. It answers as the recorded model (`provider`, `modelId`), so deferred delivery takes the
+ * same form. At each step it checks that the run offers every tool the recorded answer calls; a call past
+ * the end of the recording, or a recorded call to a tool the run does not offer at that step, throws
+ * `ReplayMismatchError` naming the step and the difference (the run fails with it as its cause), unless
+ * `onMismatch: "continue"` (see {@link ReplayOptions}). A recording made with `run` replays under `stream`
+ * and the other way round.
+ */
+export class ReplayLanguageModel implements LanguageModelV3 {
+  readonly specificationVersion = "v3";
+  readonly provider: string;
+  readonly modelId: string;
+  readonly supportedUrls = {};
+  /** Every call the model received, in order. */
+  readonly calls: LanguageModelV3CallOptions[] = [];
+  /** With `onMismatch: "continue"`: every difference found, in order (otherwise the first one is thrown). */
+  readonly mismatches: ReplayMismatchError[] = [];
+  /** The cassette's file, or `(in memory)`. */
+  readonly file: string;
+  private readonly onMismatch: OnReplayMismatch;
+
+  /**
+   * Plays `cassette` (checked first). `file` names it in messages.
+   *
+   * @throws CassetteError when `cassette` is not one this version of entity-tools replays.
+   */
+  constructor(
+    /** The cassette played. */
+    readonly cassette: Cassette,
+    options: ReplayOptions & { readonly file?: string } = {},
+  ) {
+    this.file = options.file ?? "(in memory)";
+    checkCassette(cassette, this.file);
+    this.provider = cassette.model.provider;
+    this.modelId = cassette.model.modelId;
+    this.onMismatch = options.onMismatch ?? "fail";
+  }
+
+  /**
+   * A replay of the cassette file `file`.
+   *
+   * @throws CassetteError naming the file (and the path inside it) when it cannot be replayed.
+   */
+  static async fromFile(file: string, options: ReplayOptions = {}): Promise<ReplayLanguageModel> {
+    return new ReplayLanguageModel(await readCassette(file), { ...options, file });
+  }
+
+  /** Recorded calls not played yet. */
+  get remainingSteps(): number {
+    return Math.max(0, this.cassette.steps.length - this.calls.length);
+  }
+
+  async doGenerate(options: LanguageModelV3CallOptions): Promise<LanguageModelV3GenerateResult> {
+    const step = this.calls.push(options);
+    return playGenerate(this.turn(step, options), step, options);
+  }
+
+  async doStream(options: LanguageModelV3CallOptions): Promise<LanguageModelV3StreamResult> {
+    const step = this.calls.push(options);
+    return { stream: playStream(this.turn(step, options), step, options) };
+  }
+
+  private turn(step: number, options: LanguageModelV3CallOptions): RecordedTurn {
+    const recorded = this.cassette.steps[step - 1];
+    if (!recorded) throw pastEnd(this.file, step, this.cassette.steps.length, options);
+    return { recorded, file: this.file, onMismatch: this.onMismatch, mismatches: this.mismatches };
+  }
+}

@@ -1,0 +1,310 @@
+// recordModel and ReplayLanguageModel around the real @ai-sdk/openai Responses provider, against the
+// local Responses API stand-in: what a cassette holds (and never holds), and a replay that goes as the
+// recorded run went, or fails naming the step and the difference.
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { createOpenAI } from "@ai-sdk/openai";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ModelCallError } from "entity-tools";
+import {
+  CassetteError,
+  FakePromptRunner,
+  ReplayLanguageModel,
+  ReplayMismatchError,
+  RunRecorder,
+  readCassette,
+  recordModel,
+  startOpenAiResponsesMock,
+  type Cassette,
+  type OpenAiResponsesMock,
+} from "entity-tools/testing";
+import { QUESTION, spendModel, spendRunner } from "./support/spend-agent.js";
+import { CustomerSearchTools } from "../../examples/domain/customer-search-tools.js";
+
+const KEY = "sk-test-SECRET-KEY-0123456789";
+const AUTH = "Bearer SECRET-AUTH-TOKEN-abcdef";
+const AZURE_KEY = "SECRET-API-KEY-VALUE-42";
+
+let mock: OpenAiResponsesMock;
+const dir = mkdtempSync(path.join(tmpdir(), "cassettes-"));
+beforeAll(async () => (mock = await startOpenAiResponsesMock(spendModel)));
+afterAll(() => mock.close());
+
+/** The real provider, with a key and two auth headers, whose responses echo them back in a header. */
+function openaiModel() {
+  return createOpenAI({
+    baseURL: mock.baseURL,
+    apiKey: KEY,
+    headers: { Authorization: AUTH, "api-key": AZURE_KEY },
+    fetch: async (url, init) => {
+      const response = await fetch(url, init);
+      const headers = new Headers(response.headers);
+      headers.set("x-echo", `${String(new Headers(init?.headers).get("authorization"))} ${AZURE_KEY}`);
+      return new Response(response.body, { status: response.status, headers });
+    },
+  }).responses("gpt-test");
+}
+
+/** What a user compares between a run and its replay: the answer, each step's tools and calls. */
+function seen(recorder: RunRecorder) {
+  return recorder.steps.map((s) => ({
+    offered: s.toolsOffered,
+    calls: s.calls.map((c) => ({ tool: c.toolName, input: c.input, result: c.resultText })),
+  }));
+}
+
+async function record(file: string, how: "run" | "stream", delivery: "inline" | "deferred" = "inline") {
+  const recorder = new RunRecorder();
+  const runner = spendRunner(recordModel(openaiModel(), file), { observer: recorder.observe, delivery });
+  const run = how === "run" ? await runner.run(QUESTION) : await runner.stream(QUESTION).result;
+  return { result: run.result, steps: seen(recorder) };
+}
+
+async function replay(file: string, how: "run" | "stream", options: { discovery?: boolean } = {}) {
+  const recorder = new RunRecorder();
+  const model = await ReplayLanguageModel.fromFile(file);
+  const runner = spendRunner(model, { observer: recorder.observe, ...options });
+  const run = how === "run" ? await runner.run(QUESTION) : await runner.stream(QUESTION).result;
+  return { result: run.result, steps: seen(recorder), model };
+}
+
+describe("recordModel", () => {
+  it("writes each model call: the tools offered and the answer, never the key or an auth header", async () => {
+    const file = path.join(dir, "spend.json");
+    const recorded = await record(file, "run");
+    expect(recorded.result).toBe("John Smith spends 46.83 USD a month on average.");
+    const text = readFileSync(file, "utf8");
+    for (const secret of [KEY, AUTH, "SECRET-AUTH-TOKEN", AZURE_KEY]) expect(text).not.toContain(secret);
+    // It holds what the model said: for its owner only, as the library's other files of users' words.
+    if (process.platform !== "win32") expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(text).not.toMatch(/authorization|api-key|x-echo/i);
+    // Nor the prompt: a cassette holds answers and tool names only.
+    expect(text).not.toContain("never guess numbers");
+
+    const cassette = JSON.parse(text) as Cassette;
+    expect(cassette).toMatchObject({
+      format: "entity-tools/cassette",
+      version: 1,
+      model: { provider: "openai.responses", modelId: "gpt-test" },
+    });
+    expect(cassette.steps.map((s) => s.request.tools)).toEqual([
+      ["searchCustomer", "findCustomers"],
+      ["searchCustomer", "findCustomers", "customer_c123_getAverageSpend", "customer_c123_recentOrders"],
+      ["searchCustomer", "findCustomers", "customer_c123_getAverageSpend", "customer_c123_recentOrders"],
+    ]);
+    expect(cassette.steps[0]!.response).toMatchObject({
+      kind: "generate",
+      content: [{ type: "tool-call", toolName: "searchCustomer", input: '{"name":"John Smith"}' }],
+    });
+    // Stable: keys in a fixed order, so recording the same conversation again writes the same bytes.
+    await record(file, "run");
+    expect(readFileSync(file, "utf8")).toBe(text);
+  });
+
+  it("records a streamed run as its stream parts, keys and headers left out too", async () => {
+    const file = path.join(dir, "spend-stream.json");
+    const recorded = await record(file, "stream");
+    expect(recorded.result).toBe("John Smith spends 46.83 USD a month on average.");
+    const text = readFileSync(file, "utf8");
+    for (const secret of [KEY, "SECRET-AUTH-TOKEN", AZURE_KEY]) expect(text).not.toContain(secret);
+    const cassette = JSON.parse(text) as Cassette;
+    expect(cassette.steps.map((s) => s.response.kind)).toEqual(["stream", "stream", "stream"]);
+    const parts = (cassette.steps[2]!.response as unknown as { parts: { type: string; delta?: string }[] })
+      .parts;
+    expect(
+      parts
+        .filter((p) => p.type === "text-delta")
+        .map((p) => p.delta)
+        .join(""),
+    ).toBe(recorded.result);
+  });
+
+  it("refuses a model given by id", () => {
+    expect(() => recordModel("openai/gpt-5-mini", path.join(dir, "x.json"))).toThrow(/not a model id/);
+  });
+});
+
+describe("ReplayLanguageModel", () => {
+  it("replays a recorded run with the same answer, tool sets and calls, run or streamed either way", async () => {
+    const generateFile = path.join(dir, "replay-generate.json");
+    const streamFile = path.join(dir, "replay-stream.json");
+    const recorded = await record(generateFile, "run");
+    expect(await record(streamFile, "stream")).toEqual(recorded);
+    const requests = mock.requests.length;
+    for (const [file, how] of [
+      [generateFile, "run"],
+      [generateFile, "stream"],
+      [streamFile, "run"],
+      [streamFile, "stream"],
+    ] as const) {
+      const replayed = await replay(file, how);
+      expect({ result: replayed.result, steps: replayed.steps }).toEqual(recorded);
+      expect(replayed.model.remainingSteps).toBe(0);
+    }
+    expect(mock.requests.length).toBe(requests); // no request reached the API
+  });
+
+  it("fails naming the step and the tool the run no longer offers when the discovery stops", async () => {
+    const file = path.join(dir, "replay-mismatch.json");
+    await record(file, "run");
+    const failure = await replay(file, "run", { discovery: false }).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(ModelCallError);
+    const cause = (failure as ModelCallError).cause as ReplayMismatchError;
+    expect(cause).toBeInstanceOf(ReplayMismatchError);
+    expect(cause).toMatchObject({
+      name: "ReplayMismatchError",
+      file,
+      step: 2,
+      problem: "tool-not-offered",
+      missingTools: ["customer_c123_getAverageSpend"],
+      offered: ["searchCustomer", "findCustomers"],
+    });
+    expect(cause.message).toContain(
+      `Replay of ${file}, step 2: the recording calls customer_c123_getAverageSpend, which this run does not offer at step 2`,
+    );
+    expect(cause.message).toContain(
+      "(no longer offered: customer_c123_getAverageSpend, customer_c123_recentOrders)",
+    );
+    expect((failure as Error).message).toContain("step 2: the recording calls customer_c123_getAverageSpend");
+  });
+
+  it("goes on when told to, keeping each difference", async () => {
+    const file = path.join(dir, "replay-continue.json");
+    await record(file, "run");
+    const model = await ReplayLanguageModel.fromFile(file, { onMismatch: "continue" });
+    const recorder = new RunRecorder();
+    const run = await spendRunner(model, { discovery: false, observer: recorder.observe }).run(QUESTION);
+    expect(model.mismatches.map((m) => [m.step, m.missingTools])).toEqual([
+      [2, ["customer_c123_getAverageSpend"]],
+    ]);
+    // The recorded call was played; this run answered it as a call to a tool it does not have.
+    expect(recorder.steps[1]!.calls[0]).toMatchObject({
+      toolName: "customer_c123_getAverageSpend",
+      isError: true,
+    });
+    expect(run.result).toBe("John Smith spends 46.83 USD a month on average.");
+  });
+
+  it("always fails past the end of the recording, naming the step", async () => {
+    const file = path.join(dir, "replay-short.json");
+    await record(file, "run");
+    const cassette = await readCassette(file);
+    const model = new ReplayLanguageModel(
+      { ...cassette, steps: cassette.steps.slice(0, 2) },
+      { onMismatch: "continue" },
+    );
+    const failure = await spendRunner(model)
+      .run(QUESTION)
+      .catch((e: unknown) => e);
+    const cause = (failure as Error).cause as ReplayMismatchError;
+    expect(cause).toMatchObject({ problem: "past-end", step: 3, file: "(in memory)" });
+    expect(cause.message).toMatch(
+      /^Replay of \(in memory\): the run asks the model for step 3, past the end of the recording \(2 steps\)\. Offered at step 3: searchCustomer, findCustomers, customer_c123_getAverageSpend, customer_c123_recentOrders\. Last message: tool: /,
+    );
+  });
+
+  it("plays a cassette inside a FakePromptRunner, with its step records and further scripted turns", async () => {
+    const file = path.join(dir, "fake.json");
+    await record(file, "run");
+    const fake = await new FakePromptRunner().loadCassette(file);
+    const runner = fake.withTools(new CustomerSearchTools()).withToolProviderDiscovery();
+    const run = await runner.run(QUESTION);
+    expect(run.result).toBe("John Smith spends 46.83 USD a month on average.");
+    expect(fake.injectedToolNames).toEqual(["customer_c123_getAverageSpend", "customer_c123_recentOrders"]);
+    expect(fake.callsAt(2)[0]!.resultText).toBe('{"amount":46.83,"currency":"USD"}');
+    fake.verifyExpectations();
+
+    const changed = await new FakePromptRunner().loadCassette(file, { onMismatch: "continue" });
+    changed.respondWithText("(a turn the run never reached)");
+    await changed.withTools(new CustomerSearchTools()).run(QUESTION);
+    expect(() => changed.verifyExpectations()).toThrow(
+      /1 scripted turn\(s\) were not played; Replay of .*fake\.json, step 2: the recording calls customer_c123_getAverageSpend/,
+    );
+  });
+});
+
+describe("deferred delivery, recorded and replayed", () => {
+  it("counts the tools a client tool search delivered as offered, and replays in the same form", async () => {
+    const file = path.join(dir, "deferred.json");
+    const recorded = await record(file, "run", "deferred");
+    const cassette = await readCassette(file);
+    // The tool list stays the same; the customer's tools were delivered in the prompt.
+    expect(cassette.steps[1]!.request.tools).toEqual([
+      "searchCustomer",
+      "findCustomers",
+      "tool_search",
+      "customer_c123_getAverageSpend",
+      "customer_c123_recentOrders",
+    ]);
+    const model = await ReplayLanguageModel.fromFile(file);
+    const recorder = new RunRecorder();
+    const run = await spendRunner(model, { delivery: "deferred", observer: recorder.observe }).run(QUESTION);
+    expect({ result: run.result, steps: seen(recorder) }).toEqual(recorded);
+    // The replay is the Responses model again, so the tools went by tool search, not in the tool list.
+    expect(model.calls[1]!.tools!.map((t) => t.name)).toEqual([
+      "searchCustomer",
+      "findCustomers",
+      "tool_search",
+    ]);
+  });
+});
+
+describe("a cassette that cannot be replayed", () => {
+  const good = path.join(dir, "good.json");
+  beforeAll(() => record(good, "run"));
+
+  async function refusal(edit: (cassette: Record<string, unknown>) => unknown, name: string) {
+    const cassette = JSON.parse(readFileSync(good, "utf8")) as Record<string, unknown>;
+    const file = path.join(dir, name);
+    writeFileSync(file, JSON.stringify(edit(cassette)));
+    return ReplayLanguageModel.fromFile(file).catch((e: unknown) => e as CassetteError);
+  }
+
+  it("of another format version: names the file and the version", async () => {
+    const error = await refusal((c) => ({ ...c, version: 2 }), "v2.json");
+    expect(error).toBeInstanceOf(CassetteError);
+    expect(error).toMatchObject({ name: "CassetteError", file: path.join(dir, "v2.json") });
+    expect((error as Error).message).toContain(
+      `The cassette ${path.join(dir, "v2.json")} cannot be replayed`,
+    );
+    expect((error as Error).message).toContain(
+      'field "version" is 2: this entity-tools replays format version 1',
+    );
+  });
+
+  it("edited by hand: a missing field and a wrong type, each named by its path inside the file", async () => {
+    const error = await refusal((c) => {
+      const steps = c.steps as { response: Record<string, unknown>; request?: unknown }[];
+      delete steps[1]!.request;
+      (steps[2]!.response.content as { toolName?: unknown; type: string }[])[0]!.type = "tool-call";
+      return c;
+    }, "edited.json");
+    expect((error as CassetteError).problems).toEqual([
+      'missing required field "steps.1.request"',
+      expect.stringMatching(/^missing required field "steps\.2\.response\.content\.0\.toolCallId"$/),
+      expect.stringMatching(/steps\.2\.response\.content\.0\.toolName/),
+      expect.stringMatching(/steps\.2\.response\.content\.0\.input/),
+    ]);
+    const retyped = await refusal((c) => {
+      (c.steps as { step: unknown }[])[0]!.step = "one";
+      return c;
+    }, "retyped.json");
+    expect((retyped as Error).message).toContain('field "steps.0.step" must be integer');
+  });
+
+  it("not JSON, not a cassette, or not there", async () => {
+    const broken = path.join(dir, "broken.json");
+    writeFileSync(broken, '{"format": "entity-tools/cassette", ');
+    await expect(readCassette(broken)).rejects.toThrow(
+      /^The cassette .*broken\.json cannot be replayed: it is not JSON/,
+    );
+    const other = await refusal(() => ({ hello: 1 }), "other.json");
+    expect((other as Error).message).toContain(
+      'it is not a cassette (field "format" must be "entity-tools/cassette")',
+    );
+    await expect(readCassette(path.join(dir, "missing.json"))).rejects.toThrow(
+      /missing\.json cannot be replayed: it cannot be read/,
+    );
+  });
+});

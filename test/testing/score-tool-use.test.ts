@@ -1,0 +1,318 @@
+// scoreToolUse tells apart what only entity-tools knows: a discovered tool that was never offered (the
+// budget or the discovery), one offered and not chosen, one called on the wrong entity, one called as
+// expected; per-instance, handles and deferred delivery; from a RunRecorder's steps and from a result.
+import "../../examples/register-schemas.js";
+import { createOpenAI } from "@ai-sdk/openai";
+import { describe, expect, it } from "vitest";
+import { EntityHandleCodec, PromptRunner } from "entity-tools";
+import {
+  FakePromptRunner,
+  RunRecorder,
+  ToolUseExpectationError,
+  expectToolUse,
+  formatToolUseScore,
+  formatToolUseSummary,
+  scoreToolUse,
+  startOpenAiResponsesMock,
+  toolUseMatchers,
+  type ResponsesReply,
+  type ResponsesRequest,
+} from "entity-tools/testing";
+import { Customer } from "../../examples/domain/customer.js";
+import { CustomerSearchTools } from "../../examples/domain/customer-search-tools.js";
+
+const KEY = "handle-key-for-scoring-tests-0123";
+const handleOf = (id: string) =>
+  new EntityHandleCodec(KEY).mint({ providerClass: "Customer", id, idType: "string" });
+const c123 = { providerClass: "Customer", id: "c123" };
+const spend = { tool: /getAverageSpend$/, provider: c123 };
+
+function perInstance(options: { maxInjectedTools?: number } = {}) {
+  const fake = new FakePromptRunner();
+  return { fake, runner: fake.withTools(new CustomerSearchTools()).withToolProviderDiscovery(options) };
+}
+
+function handles() {
+  const fake = new FakePromptRunner();
+  const runner = fake
+    .withTools(new CustomerSearchTools())
+    .withToolProviderDiscovery({ binding: "handles", classes: [Customer], handleKey: KEY });
+  return { fake, runner };
+}
+
+const verdicts = (score: ReturnType<typeof scoreToolUse>) =>
+  score.verdicts.map((v) => [v.label, v.verdict, v.step]);
+
+describe("scoreToolUse, per-instance names", () => {
+  it("called as expected: each expected call with its step, score 1", async () => {
+    const { fake, runner } = perInstance();
+    fake
+      .callTool("searchCustomer", { name: "John Smith" })
+      .callTool("customer_c123_getAverageSpend")
+      .respondWithText("46.83");
+    const run = await runner.run("?");
+    const expected = ["searchCustomer", "customer_c123_getAverageSpend"];
+    for (const source of [fake, fake.steps, run]) {
+      const score = scoreToolUse(source, expected);
+      expect(verdicts(score)).toEqual([
+        ["searchCustomer", "called", 1],
+        ["customer_c123_getAverageSpend", "called", 2],
+      ]);
+      expect(score).toMatchObject({ score: 1, passed: true, otherCalls: [] });
+    }
+    expect(scoreToolUse(fake, expected).verdicts[1]!.call).toMatchObject({
+      provider: { providerClass: "Customer", id: "c123" },
+    });
+  });
+
+  it("never offered: the budget left the discovered customer without tools (a discovery or budget problem)", async () => {
+    const { fake, runner } = perInstance({ maxInjectedTools: 1 });
+    fake.callTool("findCustomers", { text: "Smith" }).respondWithText("I cannot tell.");
+    const run = await runner.run("?");
+    expect(fake.toolsOfferedAt(2)).toEqual([
+      "searchCustomer",
+      "findCustomers",
+      "customer_c123_getAverageSpend",
+    ]);
+    const expected = ["findCustomers", "customer_c456_getAverageSpend", "customer_c123_getAverageSpend"];
+    expect(verdicts(scoreToolUse(fake, expected))).toEqual([
+      ["findCustomers", "called", 1],
+      ["customer_c456_getAverageSpend", "not-offered", 1],
+      ["customer_c123_getAverageSpend", "offered-not-chosen", 2],
+    ]);
+    // A result knows what the run offered as a whole, not at which step.
+    expect(verdicts(scoreToolUse(run, expected))).toEqual([
+      ["findCustomers", "called", 1],
+      ["customer_c456_getAverageSpend", "not-offered", undefined],
+      ["customer_c123_getAverageSpend", "offered-not-chosen", undefined],
+    ]);
+    expect(scoreToolUse(fake, expected).score).toBeCloseTo(1 / 3);
+  });
+
+  it("offered, not chosen: the tool was there from step 2, the model answered instead", async () => {
+    const { fake, runner } = perInstance();
+    fake.callTool("searchCustomer", { name: "John Smith" }).respondWithText("About 40 USD.");
+    await runner.run("?");
+    const score = scoreToolUse(fake, ["searchCustomer", /^customer_.+_getAverageSpend$/]);
+    expect(score.verdicts[1]).toMatchObject({ verdict: "offered-not-chosen", step: 2, offeredAt: [2] });
+    expect(score.score).toBe(0.5);
+  });
+
+  it("called on another entity: the right method of the wrong customer", async () => {
+    const { fake, runner } = perInstance();
+    fake
+      .callTool("findCustomers", { text: "Smith" })
+      .callTool("customer_c456_getAverageSpend")
+      .respondWithText("?");
+    const run = await runner.run("?");
+    for (const expected of ["customer_c123_getAverageSpend", spend]) {
+      for (const source of [fake, run]) {
+        const [verdict] = scoreToolUse(source, [expected]).verdicts;
+        expect(verdict).toMatchObject({
+          verdict: "called-on-another-entity",
+          step: 2,
+          call: {
+            toolName: "customer_c456_getAverageSpend",
+            provider: { providerClass: "Customer", id: "c456" },
+          },
+        });
+      }
+    }
+    // A pattern that any customer's tool matches was called.
+    expect(scoreToolUse(fake, [/getAverageSpend$/]).passed).toBe(true);
+  });
+});
+
+describe("scoreToolUse, handles (stable tool names; the entity is in the handle)", () => {
+  it("called as expected: the handle names the expected customer", async () => {
+    const { fake, runner } = handles();
+    fake
+      .callTool("searchCustomer", { name: "John Smith" })
+      .callTool("customer_getAverageSpend", { handle: handleOf("c123") })
+      .respondWithText("ok");
+    const run = await runner.run("?");
+    for (const source of [fake, run])
+      expect(verdicts(scoreToolUse(source, ["searchCustomer", spend]))).toEqual([
+        ["searchCustomer", "called", 1],
+        ["/getAverageSpend$/ on Customer c123", "called", 2],
+      ]);
+  });
+
+  it("not offered: the tool was listed from step 1, but the customer's handle never reached the model", async () => {
+    const { fake, runner } = handles();
+    fake.callTool("searchCustomer", { name: "Nobody" }).respondWithText("No such customer.");
+    await runner.run("?");
+    expect(fake.toolsOfferedAt(1)).toContain("customer_getAverageSpend");
+    expect(scoreToolUse(fake, ["searchCustomer", spend]).verdicts[1]).toMatchObject({
+      verdict: "not-offered",
+      step: 1,
+    });
+    // Without an entity, the stable tool was offered all along.
+    expect(scoreToolUse(fake, [/getAverageSpend$/]).verdicts[0]).toMatchObject({
+      verdict: "offered-not-chosen",
+      step: 1,
+    });
+  });
+
+  it("offered, not chosen: the handle was read at step 1, so the call was possible from step 2", async () => {
+    const { fake, runner } = handles();
+    fake.callTool("searchCustomer", { name: "John Smith" }).respondWithText("About 40 USD.");
+    await runner.run("?");
+    expect(scoreToolUse(fake, ["searchCustomer", spend]).verdicts[1]).toMatchObject({
+      verdict: "offered-not-chosen",
+      step: 2,
+    });
+  });
+
+  it("called on another entity: the handle of the wrong customer", async () => {
+    const { fake, runner } = handles();
+    fake
+      .callTool("findCustomers", { text: "Smith" })
+      .callTool("customer_getAverageSpend", { handle: handleOf("c456") })
+      .respondWithText("?");
+    const run = await runner.run("?");
+    for (const source of [fake, run])
+      expect(scoreToolUse(source, [spend]).verdicts[0]).toMatchObject({
+        verdict: "called-on-another-entity",
+        step: 2,
+        call: { toolName: "customer_getAverageSpend", provider: { providerClass: "Customer", id: "c456" } },
+      });
+  });
+});
+
+describe("scoreToolUse, deferred delivery through the real OpenAI Responses provider", () => {
+  async function deferredRun(reply: (r: ResponsesRequest) => ResponsesReply) {
+    const mock = await startOpenAiResponsesMock(reply);
+    try {
+      const recorder = new RunRecorder();
+      const model = createOpenAI({ baseURL: mock.baseURL, apiKey: "sk-test" }).responses("gpt-test");
+      await new PromptRunner({ model, modelSettings: { maxRetries: 0 } })
+        .withTools(new CustomerSearchTools())
+        .withToolProviderDiscovery({ delivery: "deferred" })
+        .withObserver(recorder.observe)
+        .run("?");
+      return recorder;
+    } finally {
+      await mock.close();
+    }
+  }
+  const search: ResponsesReply = { toolCalls: [{ name: "searchCustomer", input: { name: "John Smith" } }] };
+
+  it("tools a tool search delivered count as offered: called, or offered and not chosen", async () => {
+    const called = await deferredRun((r) =>
+      r.calledTools.length === 0
+        ? search
+        : r.calledTools.length === 1
+          ? { toolCalls: [{ name: "customer_c123_getAverageSpend", input: {} }] }
+          : { text: "46.83" },
+    );
+    expect(verdicts(scoreToolUse(called, ["searchCustomer", spend]))).toEqual([
+      ["searchCustomer", "called", 1],
+      ["/getAverageSpend$/ on Customer c123", "called", 2],
+    ]);
+    const ignored = await deferredRun((r) => (r.calledTools.length === 0 ? search : { text: "About 40." }));
+    expect(ignored.steps[1]!.toolsOffered).toContain("customer_c123_getAverageSpend");
+    expect(scoreToolUse(ignored, ["searchCustomer", spend]).verdicts[1]).toMatchObject({
+      verdict: "offered-not-chosen",
+      step: 2,
+    });
+  });
+});
+
+describe("matching and summaries", () => {
+  async function searchedThenListed() {
+    const { fake, runner } = perInstance();
+    fake
+      .callTool("searchCustomer", { name: "John Smith" })
+      .callTool("findCustomers", { text: "Khan" })
+      .respondWithText("?");
+    await runner.run("?");
+    return fake;
+  }
+
+  it("in order, in any order, as a subset or exactly; input by fields or a test", async () => {
+    const fake = await searchedThenListed();
+    expect(scoreToolUse(fake, ["findCustomers", "searchCustomer"]).verdicts[1]).toMatchObject({
+      verdict: "called-out-of-order",
+      step: 1,
+    });
+    expect(scoreToolUse(fake, ["findCustomers", "searchCustomer"], { order: "any" }).passed).toBe(true);
+    const exact = scoreToolUse(fake, ["searchCustomer"], { match: "exact" });
+    expect(exact).toMatchObject({
+      score: 0.5,
+      passed: false,
+      otherCalls: [{ toolName: "findCustomers", step: 2 }],
+    });
+    expect(scoreToolUse(fake, [{ tool: "searchCustomer", input: { name: "John Smith" } }]).passed).toBe(true);
+    expect(scoreToolUse(fake, [{ tool: "searchCustomer", input: { name: "Jane" } }]).passed).toBe(false);
+    expect(
+      scoreToolUse(fake, [{ tool: /Customers$/, input: (i) => JSON.stringify(i).includes("Khan") }]).passed,
+    ).toBe(true);
+    expect(scoreToolUse(fake, []).score).toBe(1);
+  });
+
+  it("summarizes many runs, per expected call, and prints verdicts readably", async () => {
+    const good = await searchedThenListed();
+    const { fake: bad, runner } = perInstance();
+    bad.respondWithText("I will not look.");
+    await runner.run("?");
+    const expected = ["searchCustomer", "customer_c123_getAverageSpend"];
+    const summary = scoreToolUse.many([good, bad], expected);
+    expect(summary).toMatchObject({ runs: 2, score: 0.25, passed: 0 });
+    expect(summary.byExpected).toEqual([
+      {
+        label: "searchCustomer",
+        verdicts: expect.objectContaining({ called: 1, "offered-not-chosen": 1 }) as unknown,
+      },
+      {
+        label: "customer_c123_getAverageSpend",
+        verdicts: expect.objectContaining({ "offered-not-chosen": 1, "not-offered": 1 }) as unknown,
+      },
+    ]);
+    expect(scoreToolUse.many(summary.scores).score).toBe(0.25);
+    expect(formatToolUseSummary(summary)).toBe(
+      [
+        "2 run(s), mean score 0.25, 0 with every expected call made",
+        "  searchCustomer: called 1, offered-not-chosen 1",
+        "  customer_c123_getAverageSpend: offered-not-chosen 1, not-offered 1",
+      ].join("\n"),
+    );
+    expect(formatToolUseScore(scoreToolUse(bad, expected))).toBe(
+      [
+        "tool use: 0 of 2 expected call(s) made, score 0.00 (in order, other calls allowed)",
+        "  ✗ searchCustomer: offered at step 1, not chosen: the model picked otherwise (description or model)",
+        "  ✗ customer_c123_getAverageSpend: not offered from step 1 on: a discovery or budget problem",
+      ].join("\n"),
+    );
+  });
+
+  it("test helpers: expectToolUse throws the verdicts; vitest's expect.extend takes the matchers", async () => {
+    const fake = await searchedThenListed();
+    expect(expectToolUse(fake, ["searchCustomer"]).score).toBe(1);
+    const failure = (() => {
+      try {
+        expectToolUse(fake, ["customer_c123_getAverageSpend"]);
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(failure).toBeInstanceOf(ToolUseExpectationError);
+    expect((failure as Error).message).toContain(
+      "✗ customer_c123_getAverageSpend: offered at step 2, not chosen",
+    );
+
+    expect.extend(toolUseMatchers);
+    type Matchers = {
+      toUseTools(e: unknown[]): void;
+      toScoreToolUseAtLeast(e: unknown[], min: number): void;
+      not: { toUseTools(e: unknown[]): void };
+    };
+    const assert = () => expect(fake) as unknown as Matchers; // a fresh assertion each time (`not` sticks)
+    assert().toUseTools(["searchCustomer", "findCustomers"]);
+    assert().not.toUseTools(["customer_c123_getAverageSpend"]);
+    assert().toScoreToolUseAtLeast(["searchCustomer", "customer_c123_getAverageSpend"], 0.5);
+    expect(() => assert().toUseTools(["customer_c123_getAverageSpend"])).toThrow(
+      /expected the run to make every expected tool call\ntool use: 0 of 1 expected call\(s\) made/,
+    );
+  });
+});
