@@ -1,19 +1,90 @@
-// What both test lanes share: the package's own name resolved to its sources (so a test never sees a
-// stale build), and the one list of test files. The ai 7 lane adds its own `ai` on top.
+// What both test lanes share: the one list of test files, split in two projects by what each file
+// imports, and the package's own names resolved for each.
+//
+// - "bundle": a test file that reaches our code only through the package's names (`entity-tools`,
+//   `entity-tools/testing`, …), itself and through the helpers and examples it imports, runs against
+//   dist/, the bundles that ship (the names resolve as package.json `exports` says for `import`).
+// - "source": a test file that imports an internal module (src/, decorators/, or a file of dist/) runs
+//   against the sources, its package names included, so that one process holds one copy of the library
+//   (two would mean two decorator registries and `instanceof` failing between them).
+// Before a run, either project makes the bundles again from the sources if a source changed
+// (scripts/bundle.mjs writes only what differs), so no test sees a stale build. Why the split is by file
+// and not by folder: docs/contributing.md, "What the tests run against".
+import { readdirSync, readFileSync, existsSync } from "node:fs";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
+import type { TestProjectInlineConfiguration } from "vitest/config";
+import { entryPoints } from "./scripts/entry-points.mjs";
 
-const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+const root = fileURLToPath(new URL(".", import.meta.url));
 
-export const packageAliases = [
-  { find: /^entity-tools\/testing$/, replacement: here("./src/testing/index.ts") },
-  { find: /^entity-tools\/codex$/, replacement: here("./src/codex/index.ts") },
-  { find: /^entity-tools\/mcp$/, replacement: here("./src/mcp/index.ts") },
-  { find: /^entity-tools\/claude$/, replacement: here("./src/claude/index.ts") },
-  { find: /^entity-tools\/postgres$/, replacement: here("./src/postgres/index.ts") },
-  { find: /^entity-tools\/building-blocks$/, replacement: here("./src/building-blocks/index.ts") },
-  { find: /^entity-tools$/, replacement: here("./src/index.ts") },
-];
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+const aliases = (pick: (entry: { built: string; source: string }) => string) =>
+  entryPoints().names.map((entry) => ({
+    find: new RegExp(`^${escape(entry.name)}$`),
+    replacement: pick(entry),
+  }));
 
-export const testFiles = ["test/**/*.test.ts"];
+/** The package's names resolved to the sources (the "source" project). */
+export const sourceAliases = aliases((entry) => path.join(root, entry.source));
+/** The package's names resolved to the built bundles (the "bundle" project). */
+export const bundleAliases = aliases((entry) => entry.built);
 
 export const testTimeouts = { testTimeout: 30_000, hookTimeout: 240_000 };
+
+/** `import … from "./x"`, `import "./x"`, `import("./x")`, `export … from "./x"`: relative specifiers only. */
+const RELATIVE_IMPORT = /(?:\bfrom|\bimport)\s*\(?\s*["'](\.{1,2}\/[^"']+)["']/g;
+const INTERNAL = ["src", "decorators", "dist"].map((folder) => path.join(root, folder) + path.sep);
+
+/** The file a relative specifier names (`./x.js` is `./x.ts` in the sources), if it exists. */
+function resolveRelative(from: string, specifier: string): string | undefined {
+  const file = path.resolve(path.dirname(from), specifier);
+  const candidates = [file, file.replace(/\.(m|c)?js$/, ".$1ts"), `${file}.ts`, path.join(file, "index.ts")];
+  return candidates.find((candidate) => existsSync(candidate) && !candidate.endsWith(path.sep));
+}
+
+/** Whether a file reaches src/, decorators/ or dist/ through its relative imports, followed transitively. */
+function reachesInternals(file: string, seen = new Set<string>()): boolean {
+  if (seen.has(file)) return false;
+  seen.add(file);
+  const text = readFileSync(file, "utf8");
+  for (const match of text.matchAll(RELATIVE_IMPORT)) {
+    const target = resolveRelative(file, match[1]!);
+    if (!target) continue;
+    if (INTERNAL.some((folder) => target.startsWith(folder))) return true;
+    if (/\.[mc]?[jt]s$/.test(target) && reachesInternals(target, seen)) return true;
+  }
+  return false;
+}
+
+function testFilesUnder(dir: string): string[] {
+  return readdirSync(path.join(root, dir), { recursive: true, encoding: "utf8" })
+    .filter((file) => file.endsWith(".test.ts"))
+    .map((file) => path.posix.join(dir, file.split(path.sep).join("/")));
+}
+
+/** The test files of each project (repository-relative paths, usable as `include` patterns). */
+export function testFilesByProject(): { source: string[]; bundle: string[] } {
+  const all = testFilesUnder("test").sort();
+  const source = all.filter((file) => reachesInternals(path.join(root, file)));
+  return { source, bundle: all.filter((file) => !source.includes(file)) };
+}
+
+/** The two projects, for `test.projects` of a lane's config (which they extend). */
+export function testProjects(): TestProjectInlineConfiguration[] {
+  const { source, bundle } = testFilesByProject();
+  // Both: tests of the sources too start processes that import the built package.
+  const globalSetup = [path.join(root, "test/support/fresh-bundle.ts")];
+  return [
+    {
+      extends: true,
+      resolve: { alias: sourceAliases },
+      test: { name: "source", include: source, globalSetup },
+    },
+    {
+      extends: true,
+      resolve: { alias: bundleAliases },
+      test: { name: "bundle", include: bundle, globalSetup },
+    },
+  ];
+}

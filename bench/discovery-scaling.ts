@@ -1,7 +1,9 @@
 // 2. Discovery scaling: a tool returning N providers × 3 methods, in isolation and inside a run.
 import { defineTool, LlmTool, PromptRunner, ToolProvider, ToolProviderStrategy } from "entity-tools";
-import { ToolRegistry } from "../dist/src/tools/tool-registry.js";
-import { toSdkTools } from "../dist/src/adapters/tool-definitions.js";
+// Two internals, measured alone: the build bundles the entry points and has no file of them, so they come
+// from the sources (decorator metadata is shared between copies: decorators/metadata-keys.ts).
+import { ToolRegistry } from "../src/tools/tool-registry.js";
+import { toSdkTools } from "../src/adapters/tool-definitions.js";
 import { median, medianMs, ms, ratio, type BenchRow, type RatioSummary } from "./measure.js";
 import { forgetful, playing } from "./mock-model.js";
 

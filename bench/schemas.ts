@@ -4,9 +4,10 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { generateSchemas } from "../dist/src/schema/generate-schemas.js";
 import { registerToolSchemas, type GeneratedSchemas, type GeneratedToolSchema } from "entity-tools";
-import { validateAgainst } from "../dist/src/schema/validate.js";
+// Internals measured alone come from the sources (the build bundles the entry points, it has no file of them).
+import { generateSchemas } from "../src/schema/generate-schemas.js";
+import { validateAgainst } from "../src/schema/validate.js";
 import { medianMs, ms, ratio, ratioRounds, type BenchRow } from "./measure.js";
 
 const CLI_ROUNDS = 5;

@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
-import { packageAliases, testFiles, testTimeouts } from "../../vitest.shared.js";
+import { testProjects, testTimeouts } from "../../vitest.shared.js";
 
 // The second lane: the same tests on Node 22, with ai 7 and its provider spec (LanguageModelV4) in
 // place of the repository's ai 6. Run by `npm run test:ai7` with this folder's own Node and vitest.
@@ -16,8 +16,7 @@ export default defineConfig({
       { find: /^@ai-sdk\/provider$/, replacement: lane("@ai-sdk/provider/dist/index.js") },
       { find: /^@ai-sdk\/openai$/, replacement: lane("@ai-sdk/openai/dist/index.js") },
       { find: /^@ai-sdk\/anthropic$/, replacement: lane("@ai-sdk/anthropic/dist/index.js") },
-      ...packageAliases,
     ],
   },
-  test: { include: testFiles, ...testTimeouts, env: { ENTITY_TOOLS_LANE: "ai7" } },
+  test: { ...testTimeouts, env: { ENTITY_TOOLS_LANE: "ai7" }, projects: testProjects() },
 });

@@ -2,7 +2,8 @@
 // the process only: folders 0700, files 0600. Modes given at creation are narrowed by the umask, which
 // only takes bits away, so these hold whatever the umask is. A folder that already exists is not
 // changed (it may be shared on purpose, or not ours to change): it gets one warning instead.
-import { mkdir, open, stat, type FileHandle } from "node:fs/promises";
+import type { FileHandle } from "node:fs/promises";
+import { nodeFs } from "../lazy/node-builtins.js";
 
 /** A folder of users' words: its owner may list, enter and write it; no one else. */
 export const PRIVATE_FOLDER_MODE = 0o700;
@@ -14,12 +15,12 @@ export const SHARED_FOLDER_WARNING = "ENTITY_TOOLS_SHARED_FOLDER";
 
 /** Creates `folder` and its missing parents, each for its owner only. */
 export async function makePrivateFolder(folder: string): Promise<void> {
-  await mkdir(folder, { recursive: true, mode: PRIVATE_FOLDER_MODE });
+  await nodeFs().mkdir(folder, { recursive: true, mode: PRIVATE_FOLDER_MODE });
 }
 
 /** Creates a new file for its owner only (it must not exist: `wx`), open for writing. */
 export function createPrivateFile(file: string): Promise<FileHandle> {
-  return open(file, "wx", PRIVATE_FILE_MODE);
+  return nodeFs().open(file, "wx", PRIVATE_FILE_MODE);
 }
 
 const warned = new Set<string>();
@@ -31,7 +32,11 @@ const warned = new Set<string>();
  */
 export async function warnIfShared(folder: string, holds: string): Promise<void> {
   if (process.platform === "win32" || warned.has(folder)) return;
-  const mode = (await stat(folder).catch(() => undefined))?.mode;
+  const mode = (
+    await nodeFs()
+      .stat(folder)
+      .catch(() => undefined)
+  )?.mode;
   if (mode === undefined || (mode & 0o077) === 0) return;
   warned.add(folder);
   process.emitWarning(

@@ -1,4 +1,4 @@
-import { isDeepStrictEqual } from "node:util";
+import { nodeUtil } from "../lazy/node-builtins.js";
 import { declaredInputOf } from "../tools/declared-input.js";
 import { providerBindingOf } from "../tools/provider-binding.js";
 import type { ProviderToolIdentity } from "../tools/provider-identity.js";
@@ -108,7 +108,11 @@ export class ApprovalGate {
   /** The decision on `call`, used up: only for the waiting call it was given for, same tool and input. */
   private take(call: ModelToolCall): ApprovalDecision | undefined {
     const entry = this.decided.get(call.toolCallId);
-    if (!entry || entry.call.toolName !== call.toolName || !isDeepStrictEqual(entry.call.input, call.input))
+    if (
+      !entry ||
+      entry.call.toolName !== call.toolName ||
+      !nodeUtil().isDeepStrictEqual(entry.call.input, call.input)
+    )
       return undefined;
     this.decided.delete(call.toolCallId);
     return entry.decision;

@@ -4,9 +4,8 @@
 // complete before it gets its name). A live turn renews its claim in a lease file beside the claim's
 // version (`000000000007.lease`), replaced whole by rename(2), so the version stays. Everything is made
 // for the owner only (folders 0700, files 0600). Why files rather than SQLite: see docs/conversation-stores.md.
-import { randomUUID } from "node:crypto";
-import { link, readdir, readFile, rename, stat, unlink } from "node:fs/promises";
 import path from "node:path";
+import { nodeCrypto, nodeFs } from "../lazy/node-builtins.js";
 import { createPrivateFile, makePrivateFolder, warnIfShared } from "../local/private-files.js";
 import { ConversationConflictError } from "../loop/conversation-store-errors.js";
 import {
@@ -55,7 +54,7 @@ export class FileConversationStore implements ConversationStore {
       const file = path.join(folder, fileOf(version));
       let json: string;
       try {
-        json = await readFile(file, "utf8");
+        json = await nodeFs().readFile(file, "utf8");
       } catch (error) {
         if (isCode(error, "ENOENT")) continue; // a newer write removed it meanwhile: read that one
         throw error;
@@ -81,18 +80,24 @@ export class FileConversationStore implements ConversationStore {
     const version = (expectedVersion ?? 0) + 1;
     const temporary = await writeTemporary(folder, text, true);
     try {
-      await link(temporary, path.join(folder, fileOf(version)));
+      await nodeFs().link(temporary, path.join(folder, fileOf(version)));
     } catch (error) {
       if (isCode(error, "EEXIST"))
         throw new ConversationConflictError(conversationId, expectedVersion, await latestVersion(folder));
       throw error;
     } finally {
-      await unlink(temporary);
+      await nodeFs().unlink(temporary);
     }
     // Older versions' leases are over (a turn's, or one a lapsed turn renewed late); the version before
     // the one this write replaced goes too (the one before is kept).
     const stale = [...before.leases, ...(version > 2 ? [fileOf(version - 2)] : [])];
-    await Promise.all(stale.map((name) => unlink(path.join(folder, name)).catch(() => {})));
+    await Promise.all(
+      stale.map((name) =>
+        nodeFs()
+          .unlink(path.join(folder, name))
+          .catch(() => {}),
+      ),
+    );
     return version;
   }
 
@@ -102,7 +107,7 @@ export class FileConversationStore implements ConversationStore {
     if ((await latestVersion(folder)) !== version) return false;
     // A lease is worth nothing after a crash of the machine (the claim's own end still holds): no fsync.
     const temporary = await writeTemporary(folder, String(busyUntil), false);
-    await rename(temporary, path.join(folder, leaseOf(version)));
+    await nodeFs().rename(temporary, path.join(folder, leaseOf(version)));
     return true;
   }
 
@@ -124,7 +129,7 @@ export class FileConversationStore implements ConversationStore {
 
 /** A new temporary file in `folder` holding `text` (synced to disk when `durable`); its path. */
 async function writeTemporary(folder: string, text: string, durable: boolean): Promise<string> {
-  const temporary = path.join(folder, `.${randomUUID()}.tmp`);
+  const temporary = path.join(folder, `.${nodeCrypto().randomUUID()}.tmp`);
   const file = await createPrivateFile(temporary);
   try {
     await file.writeFile(text, "utf8");
@@ -137,20 +142,31 @@ async function writeTemporary(folder: string, text: string, durable: boolean): P
 
 /** The end of a renewed claim of `version`, or undefined when it was not renewed (or the file is torn). */
 async function leaseIn(folder: string, version: number): Promise<number | undefined> {
-  const text = await readFile(path.join(folder, leaseOf(version)), "utf8").catch(() => "");
+  const text = await nodeFs()
+    .readFile(path.join(folder, leaseOf(version)), "utf8")
+    .catch(() => "");
   const busyUntil = Number(text);
   return text !== "" && Number.isFinite(busyUntil) ? busyUntil : undefined;
 }
 
 async function removeStaleTemporaries(directory: string): Promise<void> {
-  const folders = await readdir(directory).catch(() => [] as string[]);
+  const folders = await nodeFs()
+    .readdir(directory)
+    .catch(() => [] as string[]);
   for (const name of folders) {
     const folder = path.join(directory, name);
-    const entries = await readdir(folder).catch(() => [] as string[]);
+    const entries = await nodeFs()
+      .readdir(folder)
+      .catch(() => [] as string[]);
     for (const entry of entries.filter((e) => TEMPORARY_FILE.test(e))) {
       const file = path.join(folder, entry);
-      const info = await stat(file).catch(() => undefined);
-      if (info && Date.now() - info.mtimeMs > STALE_TEMPORARY_MS) await unlink(file).catch(() => {});
+      const info = await nodeFs()
+        .stat(file)
+        .catch(() => undefined);
+      if (info && Date.now() - info.mtimeMs > STALE_TEMPORARY_MS)
+        await nodeFs()
+          .unlink(file)
+          .catch(() => {});
     }
   }
 }
@@ -159,7 +175,7 @@ async function removeStaleTemporaries(directory: string): Promise<void> {
 async function listFolder(folder: string): Promise<{ latest: number | undefined; leases: string[] }> {
   let names: string[];
   try {
-    names = await readdir(folder);
+    names = await nodeFs().readdir(folder);
   } catch (error) {
     if (isCode(error, "ENOENT")) return { latest: undefined, leases: [] };
     throw error;

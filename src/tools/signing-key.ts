@@ -2,8 +2,8 @@
 // entity handles (handleKey) and the MCP server's approval questions. One key type, one minimum length,
 // one rotation rule (the first key signs, any listed key verifies), and the only place random keys are
 // drawn (a runner's own key, and the one key of the process).
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { InvalidSettingError } from "../errors/entity-tools-error.js";
+import { nodeCrypto } from "../lazy/node-builtins.js";
 
 /** A secret that signs: text (UTF-8) or bytes, at least 16 bytes (32 random bytes recommended). */
 export type SigningKey = string | Uint8Array;
@@ -50,7 +50,7 @@ export class KeyRing {
 
   /** A fresh random key, for one holder (a runner without `handleKey`). */
   static random(): KeyRing {
-    return new KeyRing([randomBytes(RANDOM_KEY_BYTES)]);
+    return new KeyRing([nodeCrypto().randomBytes(RANDOM_KEY_BYTES)]);
   }
 
   /**
@@ -73,12 +73,12 @@ export class KeyRing {
     if (given.toString("base64url") !== signature) return false;
     return this.keys.some((key) => {
       const expected = mac(key, data, bytes);
-      return expected.length === given.length && timingSafeEqual(expected, given);
+      return expected.length === given.length && nodeCrypto().timingSafeEqual(expected, given);
     });
   }
 }
 
 function mac(key: Buffer, data: string, bytes: number | undefined): Buffer {
-  const digest = createHmac("sha256", key).update(data).digest();
+  const digest = nodeCrypto().createHmac("sha256", key).update(data).digest();
   return bytes === undefined ? digest : digest.subarray(0, bytes);
 }

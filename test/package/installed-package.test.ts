@@ -55,6 +55,7 @@ beforeAll(async () => {
     "ai@^6",
     "@ai-sdk/provider@^3",
     "@modelcontextprotocol/server@^2.4.0",
+    "@modelcontextprotocol/client@^2.4.0",
     "typescript@~5.9.3",
     "typescript-json-schema@0.68.0",
   );
@@ -83,6 +84,78 @@ describe("the installed package", () => {
     // The parameter's description came from JSDoc @param (standard decorators have no @ToolParam).
     expect(JSON.stringify(report.reasonDescription)).toContain("Why the ticket is closed, for the customer");
   }, 0);
+
+  it("one copy of the library behind every entry point: a provider decorated and a schema registered through entity-tools are seen by entity-tools/testing and entity-tools/mcp", async () => {
+    // Plain ESM JavaScript, decorators called as functions (docs/schemas.md), the package's names only.
+    const script = `
+      import * as core from "entity-tools";
+      import * as testing from "entity-tools/testing";
+      import * as mcp from "entity-tools/mcp";
+      import * as blocks from "entity-tools/building-blocks";
+      import * as postgres from "entity-tools/postgres";
+      import { InMemoryTransport } from "@modelcontextprotocol/server";
+      import { Client } from "@modelcontextprotocol/client";
+
+      class Account {
+        constructor(id) { this.id = id; }
+        balance(currency) { return "42 " + currency; }
+      }
+      core.LlmTool({ description: "The balance" })(Account.prototype, "balance",
+        Object.getOwnPropertyDescriptor(Account.prototype, "balance"));
+      core.ToolProvider({ prefix: "account" })(Account);
+      // The parameter schema from the schema store, as a generated module registers it.
+      core.registerToolSchemas({ outputs: {}, classes: { Account }, tools: { "Account.balance": {
+        parameters: ["currency"],
+        inputSchema: { type: "object", properties: { currency: { type: "string", description: "ISO code" } },
+          required: ["currency"], additionalProperties: false } } } });
+      const find = { name: "findAccount", description: "Find the account", inputSchema: { type: "object", properties: {} },
+        execute: () => new Account("a-1") };
+
+      const fake = new testing.FakePromptRunner();
+      fake.callTool("findAccount").callTool("account_a-1_balance", { currency: "EUR" }).respondWithText("done");
+      await fake.withTools(find).withToolProviderDiscovery().run("q");
+
+      const server = mcp.createMcpServer({ name: "bank", version: "1.0.0", tools: [find], discovery: true });
+      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+      await server.connect(serverSide);
+      const client = new Client({ name: "consumer", version: "1.0.0" });
+      await client.connect(clientSide);
+      await client.callTool({ name: "findAccount", arguments: {} });
+      const listed = (await client.listTools()).tools.find((t) => t.name === "account_a-1_balance");
+      const called = await client.callTool({ name: "account_a-1_balance", arguments: { currency: "EUR" } });
+      await client.close();
+
+      let limitError;
+      const limited = new testing.FakePromptRunner().withMaxToolIterations(1);
+      limited.callTool("findAccount").callTool("findAccount").respondWithText("never");
+      await limited.withTools(find).run("q").catch((error) => (limitError = error));
+
+      // Every name two entries both export is one object, not two copies.
+      const entries = { core, testing, mcp, blocks, postgres };
+      const twins = [];
+      for (const [a, one] of Object.entries(entries))
+        for (const [b, other] of Object.entries(entries))
+          for (const name of Object.keys(one))
+            if (a < b && name in other && one[name] !== other[name]) twins.push(a + "." + name + " !== " + b + "." + name);
+      console.log(JSON.stringify({
+        testing: fake.callsAt(2)[0]?.resultText,
+        mcpSchema: listed?.inputSchema.properties,
+        mcpResult: called.content[0].text,
+        fakeIsRunner: fake instanceof core.PromptRunner,
+        limitError: [limitError instanceof core.MaxIterationsExceededError, limitError instanceof core.EntityToolsError],
+        twins,
+      }));`;
+    writeFileSync(path.join(scratch, "one-copy.mjs"), script);
+    const { stdout } = await node(scratch, "one-copy.mjs");
+    expect(JSON.parse(stdout)).toEqual({
+      testing: "42 EUR",
+      mcpSchema: { currency: { type: "string", description: "ISO code" } },
+      mcpResult: "42 EUR",
+      fakeIsRunner: true,
+      limitError: [true, true],
+      twins: [],
+    });
+  }, 60_000);
 
   it("a production install has no TypeScript compiler, and the schema CLI says what to install", async () => {
     const prod = mkdtempSync(path.join(tmpdir(), "prod-"));

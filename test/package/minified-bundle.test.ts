@@ -1,7 +1,7 @@
 // The library in a minified bundle: class and parameter names are mangled, and lookups still work
 // because the generated module hands over the classes themselves. Uses the build (npm test builds first).
 import { describe, expect, it } from "vitest";
-import { runMinified } from "../support/minified-bundle.js";
+import { bundleApp, bundledText, runBundled, runMinified } from "../support/minified-bundle.js";
 
 describe("a bundle made with esbuild --minify", () => {
   it("discovers a provider and runs its tool with a parameter", async () => {
@@ -20,5 +20,19 @@ describe("a bundle made with esbuild --minify", () => {
       type: "text",
       value: expect.stringMatching(/^\[\{"id":"o-1001","customerId":"c123"/),
     });
+  }, 60_000);
+
+  it("keeps only what the app uses: an app of defineTool alone carries neither the runner nor the stores", async () => {
+    const outfile = await bundleApp("test/fixtures/bundle/define-tool-only.ts", { minify: false });
+    expect(await runBundled(outfile)).toEqual({ name: "ping", description: "Answers pong" });
+    const text = bundledText(outfile);
+    expect(text).toContain("defineTool");
+    for (const unused of [
+      "PromptRunner",
+      "FileConversationStore",
+      "ToolProviderStrategy",
+      "EntityHandleCodec",
+    ])
+      expect(text, unused).not.toContain(unused);
   }, 60_000);
 });

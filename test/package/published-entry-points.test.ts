@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -214,6 +214,25 @@ describe("the built package, imported by its own name (npm test builds first)", 
     expect(await loads("entity-tools/codex")).toBe("true");
   });
 
+  it("importing entity-tools loads neither node:crypto nor node:fs/promises: what signs or stores loads them", async () => {
+    // Node's own modules behind each (node:crypto alone is 17): a third of what the import cost over ai's.
+    const script = `const loaded = () => ["crypto", "fs/promises"].filter((m) => process.moduleLoadList.includes("NativeModule " + m));
+      const core = await import("entity-tools");
+      const atImport = loaded();
+      new core.EntityHandleCodec(); // draws a random key
+      const afterKey = loaded();
+      const { mkdtempSync } = await import("node:fs");
+      const store = new core.FileConversationStore(mkdtempSync((await import("node:os")).tmpdir() + "/store-"));
+      await store.get("c-1");
+      console.log(JSON.stringify({ atImport, afterKey, afterStore: loaded() }));`;
+    const { stdout } = await run(process.execPath, ["--input-type=module", "-e", script]);
+    expect(JSON.parse(stdout)).toEqual({
+      atImport: [],
+      afterKey: ["crypto"],
+      afterStore: ["crypto", "fs/promises"],
+    });
+  });
+
   it("pg is loaded by neither entity-tools nor entity-tools/postgres until a store opens its own pool", async () => {
     const script = `
       const { createRequire } = await import("node:module");
@@ -245,6 +264,29 @@ describe("the built package, imported by its own name (npm test builds first)", 
       atImport: [],
       afterRun: ["ajv", "ajv-formats", "class-transformer"],
     });
+  });
+
+  it('import("entity-tools") loads a handful of files (its bundle and the chunks it shares), and no package but ai', () => {
+    // The static imports of the built root entry, followed through our own files: what Node loads for it.
+    const files = new Set<string>();
+    const packages = new Set<string>();
+    const visit = (file: string) => {
+      if (files.has(file)) return;
+      files.add(file);
+      const text = readFileSync(file, "utf8");
+      for (const m of text.matchAll(/^(?:import|export)\s[^;]*?from\s+"([^"]+)"|^import\s+"([^"]+)"/gm)) {
+        const specifier = (m[1] ?? m[2])!;
+        if (specifier.startsWith(".")) visit(path.resolve(path.dirname(file), specifier));
+        else packages.add(specifier);
+      }
+    };
+    visit(path.resolve("dist/src/index.js"));
+    // 140 modules before the entry points were bundled; every entry added to package.json may split the
+    // shared chunks a little further.
+    expect(files.size).toBeLessThanOrEqual(20);
+    expect([...files].map((f) => path.relative("dist", f))).toContain("decorators/reflect-metadata.cjs");
+    // ajv, class-transformer and the optional peers are import()ed when first needed.
+    expect([...packages].filter((p) => !p.startsWith("node:"))).toEqual(["ai"]);
   });
 
   it("ships the schema CLI as the entity-tools bin", async () => {

@@ -76,8 +76,15 @@ describe("tool names", () => {
 
   it("is deterministic across processes (another process, the built package, gives the same names)", async () => {
     const ids = ["ünïcødé", "john smith", "x".repeat(80), "c1"];
-    const script = `const { providerToolName } = await import("./dist/src/tools/tool-names.js");
-      console.log(JSON.stringify(${JSON.stringify(ids)}.map((id) => providerToolName("p", id, "m"))));`;
+    // The built package names a provider's tools with the same function: a provider of prefix "p" and one
+    // method "m", bound by hand, per id.
+    const script = `const { LlmTool, ToolProvider } = await import("entity-tools");
+      const { bindProviderTools } = await import("entity-tools/building-blocks");
+      class P { constructor(id) { this.id = id; } m() {} }
+      LlmTool({ description: "m", parameters: { type: "object", properties: {} } })(P.prototype, "m",
+        Object.getOwnPropertyDescriptor(P.prototype, "m"));
+      ToolProvider({ prefix: "p" })(P);
+      console.log(JSON.stringify(${JSON.stringify(ids)}.map((id) => bindProviderTools(new P(id))[0].name)));`;
     const { stdout } = await promisify(execFile)(process.execPath, ["--input-type=module", "-e", script]);
     expect(JSON.parse(stdout)).toEqual(ids.map((id) => providerToolName("p", id, "m")));
   });
