@@ -8,6 +8,8 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   { languageOptions: { globals: globals.node } },
+  // The run viewer's page runs in a browser.
+  { files: ["src/viewer/page/**/*.ts"], languageOptions: { globals: globals.browser } },
   {
     rules: {
       "@typescript-eslint/no-explicit-any": "error",

@@ -40,15 +40,20 @@ function conversationModel(steps: number) {
 
 /**
  * When each model call of a `steps`-step `run()` over the static tools began (`[k]` is call k + 1), with the
- * mock `mock` (`playing`, or `forgetful` for runs too long to record every prompt).
+ * mock `mock` (`playing`, or `forgetful` for runs too long to record every prompt); `configure` adds to the
+ * runner (the run log's row adds `withRunLog`).
  */
-export async function modelCallTimes(steps: number, mock = playing): Promise<number[]> {
+export async function modelCallTimes(
+  steps: number,
+  mock = playing,
+  configure: (runner: PromptRunner) => PromptRunner = (runner) => runner,
+): Promise<number[]> {
   const calledAt: number[] = [];
   const model = mock((step) => {
     calledAt.push(performance.now());
     return conversationTurn(step, steps);
   });
-  await new PromptRunner({ model })
+  await configure(new PromptRunner({ model }))
     .withTools(...tools)
     .withMaxToolIterations(steps)
     .run("go");

@@ -9,6 +9,7 @@ import { loopWithDiscovery } from "./loop-discovery.js";
 import { loopOverhead } from "./loop-overhead.js";
 import { promptCache } from "./prompt-cache.js";
 import { conversationStores } from "./conversation-stores.js";
+import { runLogOverhead } from "./run-log.js";
 import type { BenchRow } from "./measure.js";
 import { schemas } from "./schemas.js";
 import { tokens } from "./tokens.js";
@@ -25,6 +26,7 @@ const rows: BenchRow[] = [
   ...(await schemas()),
   ...(await promptCache()),
   ...(await conversationStores()),
+  ...(await runLogOverhead()),
 ];
 
 const header = ["bench", "measure", "value", "goal", "met"];

@@ -102,7 +102,7 @@ function cliOverTsc(project: string) {
   const out = path.join(mkdtempSync(path.join(tmpdir(), "bench-out-")), "tool-schemas.ts");
   const run = (args: string[]) => () => execFileSync(process.execPath, args, { stdio: "ignore" });
   return ratioRounds(
-    run(["dist/src/schema/cli.js", "schemas", "--project", project, "--out", out]),
+    run(["dist/src/cli.js", "schemas", "--project", project, "--out", out]),
     run(["node_modules/typescript/bin/tsc", "-p", project, "--noEmit"]),
     CLI_ROUNDS,
   );

@@ -1,14 +1,16 @@
 // `npm run demo`: runs an example agent end to end and prints what happened at every step.
 import { writeFileSync } from "node:fs";
+import path from "node:path";
 import { parseArgs } from "node:util";
 import { PromptRunner, type RunCost } from "entity-tools";
 import { EXAMPLES } from "./agents.js";
 import { chooseModel, DEFAULT_OPENAI_MODEL } from "./demo/choose-model.js";
 import { formatEntry, mermaidTrace } from "./demo/format-trace.js";
+import { newestRunFile, traceOfRunLog } from "./demo/log-trace.js";
 import { DEMO_PRICES, formatCost, withEstimatedUsage } from "./demo/run-cost.js";
 import { TraceRecorder } from "./demo/trace-recorder.js";
 
-const HELP = `Usage: npm run demo -- [--example NAME] [--model ID] [--trace FILE.md]
+const HELP = `Usage: npm run demo -- [--example NAME] [--model ID] [--trace DIR]
 
 Runs an entity-tools example agent and prints each step: the tools offered (and which are new), each
 call with its arguments, each result (abbreviated), each injection, the final answer, and what the run
@@ -16,7 +18,8 @@ cost, per step and per discovered provider.
 
   --example  ${EXAMPLES.map((e) => e.name).join(" | ")} (default: customer-spend)
   --model    model id; default ${DEFAULT_OPENAI_MODEL} with OPENAI_API_KEY, required with OPENAI_BASE_URL
-  --trace    also write the run as a Mermaid sequence diagram to this Markdown file
+  --trace    also log the run into this folder (a run log: npx entity-tools view DIR shows it), with
+             a Mermaid sequence diagram of it drawn from the log (DIR/trace.md)
   --help     this text
 
 Model: OPENAI_BASE_URL set → that OpenAI-compatible server (Ollama, llama.cpp, vLLM); OPENAI_API_KEY set
@@ -57,9 +60,10 @@ async function main(argv: string[]): Promise<number> {
     const trace = new TraceRecorder((entry) => console.log(formatEntry(entry)));
     let cost: RunCost | undefined;
     const model = chosen.offline ? withEstimatedUsage(chosen.model) : chosen.model;
-    const runner = agent
+    const configured = agent
       .configure(new PromptRunner({ model, modelSettings: { maxRetries: 1 } }))
-      .withPricing(DEMO_PRICES)
+      .withPricing(DEMO_PRICES);
+    const runner = (values.trace ? configured.withRunLog(values.trace) : configured)
       .withObserver(trace.observe)
       .withObserver((event) => {
         if (event.type === "RunFinished") cost = event.cost;
@@ -71,11 +75,14 @@ async function main(argv: string[]): Promise<number> {
     );
     if (cost) console.log(formatCost(cost, chosen.offline));
     if (values.trace) {
+      const file = newestRunFile(values.trace);
+      const diagram = path.join(values.trace, "trace.md");
+      const entries = traceOfRunLog(file);
       writeFileSync(
-        values.trace,
-        mermaidTrace(`entity-tools demo: ${agent.name}`, agent.question, trace.entries, shown),
+        diagram,
+        mermaidTrace(`entity-tools demo: ${agent.name}`, agent.question, entries, shown),
       );
-      console.log(`\ntrace written to ${values.trace}`);
+      console.log(`\nrun log: ${file}\ndiagram: ${diagram}\nsee it: npx entity-tools view ${values.trace}`);
     }
     return 0;
   } catch (error) {

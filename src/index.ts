@@ -55,6 +55,7 @@ export { ApprovalRequiredError } from "./runner/approval-required-error.js";
 export { SnapshotError } from "./loop/snapshot-error.js";
 export { UnsupportedModelSettingError } from "./adapters/model-settings.js";
 export { TelemetryUnavailableError } from "./telemetry/telemetry-unavailable-error.js";
+export { RunLogError } from "./run-log/run-log-error.js";
 export { SnapshotIntegrityError } from "./loop/snapshot-integrity-error.js";
 export type { SnapshotIntegrityProblem } from "./loop/snapshot-integrity-error.js";
 export {
@@ -126,7 +127,10 @@ export type {
   VisibilityExpandedEvent,
   ConversationRestartedEvent,
   DynamicToolsFallbackEvent,
+  RunRestartedEvent,
 } from "./events/tool-loop-event.js";
+export type { RunLogWarningEvent } from "./events/run-log-warning-event.js";
+export type { ApprovalRequestedEvent, ApprovalDecidedEvent } from "./events/approval-events.js";
 export type { RunCounters } from "./events/run-counters.js";
 
 // Usage, cost, telemetry and the debug log
@@ -135,6 +139,35 @@ export type { RunCost, StepCost, ProviderCost } from "./events/run-cost.js";
 export type { DebugLogger } from "./events/debug-log.js";
 export type { TelemetryOptions, TelemetryTracer } from "./telemetry/telemetry-options.js";
 export { estimateDefinitionTokens } from "./tools/definition-tokens.js";
+
+// The run log (withRunLog) and reading it back
+export type { RunLogOptions, RunLogTarget } from "./run-log/run-log-options.js";
+export { DEFAULT_RUN_LOG_MAX_BYTES } from "./run-log/run-log-options.js";
+export { RUN_LOG_FORMAT, RUN_LOG_VERSION } from "./run-log/run-log-format.js";
+export type {
+  RunLogKind,
+  RunLogRecord,
+  RunHeaderRecord,
+  StepRecord,
+  ResponseRecord,
+  CallRecord,
+  MediaRecord,
+  DiscoveredRecord,
+  AddedRecord,
+  RemovedRecord,
+  RestartRecord,
+  ExpandedRecord,
+  ApprovalAskedRecord,
+  ApprovalDecidedRecord,
+  NoteRecord,
+  CutRecord,
+  CostsRecord,
+  EndRecord,
+} from "./run-log/run-log-format.js";
+export { readRunLog } from "./run-log/read-run-log.js";
+export type { RunLogRead, RunLogProblem } from "./run-log/read-run-log.js";
+export { runView } from "./run-log/run-log-steps.js";
+export type { RunView, StepView, ToolChange, ToolChangeCause } from "./run-log/run-log-steps.js";
 
 // Strategies
 export { ToolProviderStrategy } from "./strategies/tool-provider-strategy.js";

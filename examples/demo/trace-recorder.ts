@@ -14,9 +14,11 @@ export type TraceEntry =
   | { readonly kind: "removed"; readonly toolNames: readonly string[]; readonly reason: string }
   | { readonly kind: "text"; readonly text: string };
 
-/** Turns a run's events into trace entries (kept for the Mermaid file) and hands each to `onEntry`. */
+/**
+ * Turns a run's events into trace entries as they happen and hands each to `onEntry` (the console story;
+ * `--trace`'s diagram is drawn from the run log instead, see log-trace.ts).
+ */
 export class TraceRecorder {
-  readonly entries: TraceEntry[] = [];
   private offered = new Set<string>();
   private expandedSection: string | undefined;
   private readonly changes: TraceEntry[] = [];
@@ -68,7 +70,6 @@ export class TraceRecorder {
   }
 
   private add(entry: TraceEntry): void {
-    this.entries.push(entry);
     this.onEntry(entry);
   }
 }

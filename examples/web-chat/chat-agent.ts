@@ -16,7 +16,8 @@ export const resolveCustomer: ProviderResolver = (providerClass, id) =>
 /** Store credit issued, in order: the side effect the approval guards. */
 export const issuedCredit: string[] = [];
 
-const issueStoreCredit = defineTool<{ customerId: string; amount: number }>({
+/** Store credit for a customer, after a person approves it. */
+export const issueStoreCredit = defineTool<{ customerId: string; amount: number }>({
   name: "issueStoreCredit",
   description: "Issue store credit to a customer (a person approves it first)",
   inputSchema: {

@@ -16,6 +16,7 @@ export default defineConfig({
       { find: /^@ai-sdk\/provider$/, replacement: lane("@ai-sdk/provider/dist/index.js") },
       { find: /^@ai-sdk\/openai$/, replacement: lane("@ai-sdk/openai/dist/index.js") },
       { find: /^@ai-sdk\/anthropic$/, replacement: lane("@ai-sdk/anthropic/dist/index.js") },
+      { find: /^@ai-sdk\/devtools$/, replacement: lane("@ai-sdk/devtools/dist/index.js") },
     ],
   },
   test: { ...testTimeouts, env: { ENTITY_TOOLS_LANE: "ai7" }, projects: testProjects() },

@@ -4,6 +4,7 @@ import { costOf, pricesFor, type Pricing } from "./pricing.js";
 import type { RunCost, StepCost } from "./run-cost.js";
 import type { TokenUsage } from "./token-usage.js";
 import type { ToolLoopEvent } from "./tool-loop-event.js";
+import { byPassedHandle } from "./passed-handle.js";
 
 interface ProviderEntry {
   providerClass: string;
@@ -71,7 +72,7 @@ export class CostLedger {
         break;
       case "ToolInvoked":
       case "ToolFailed": {
-        const entry = this.owners.get(event.toolName)?.entry ?? this.handleOwner(event.input);
+        const entry = this.owners.get(event.toolName)?.entry ?? byPassedHandle(event.input, this.byHandle);
         if (!entry) break;
         entry.calls++;
         entry.heldResultTokens += estimateTextTokens(
@@ -82,19 +83,6 @@ export class CostLedger {
       default:
         break;
     }
-  }
-
-  /**
-   * The discovered provider whose handle a call's input passes (a handle is signed, so no other text
-   * equals it), whatever the handle property is named (`handle`, `_handle`).
-   */
-  private handleOwner(input: unknown): ProviderEntry | undefined {
-    if (this.byHandle.size === 0 || typeof input !== "object" || input === null) return undefined;
-    for (const value of Object.values(input)) {
-      const entry = typeof value === "string" ? this.byHandle.get(value) : undefined;
-      if (entry) return entry;
-    }
-    return undefined;
   }
 
   /** The cost so far. */

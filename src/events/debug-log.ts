@@ -64,6 +64,15 @@ function lineOf(event: ToolLoopEvent): { level: keyof DebugLogger; text: string 
       return info(`section ${event.sectionKey} expanded (${event.mode})`);
     case "ConversationRestarted":
       return info(`conversation restarted in a new thread with ${event.toolNames.length} tools`);
+    case "RunRestarted":
+      return info("run restarted from its prompt");
+    case "ApprovalRequested":
+      return info(`${event.toolName} (${event.approvalId}) waits for approval`);
+    case "ApprovalDecided":
+      // A denial's reason is a person's words: only the decision is logged.
+      return info(`${event.toolName} (${event.approvalId}) ${event.approved ? "approved" : "denied"}`);
+    case "RunLogWarning":
+      return { level: "warn", text: `run log stopped: ${event.message}` };
     case "RunFinished":
       return event.error
         ? {

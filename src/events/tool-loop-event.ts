@@ -18,6 +18,8 @@ import type { ToolDelivery } from "../tools/tool-delivery.js";
 import type { RunCost } from "./run-cost.js";
 import type { TokenUsage } from "./token-usage.js";
 import type { ToolContentPart } from "../tools/tool-content.js";
+import type { ApprovalDecidedEvent, ApprovalRequestedEvent } from "./approval-events.js";
+import type { RunLogWarningEvent } from "./run-log-warning-event.js";
 
 interface RunEvent {
   /** Identifies the run (a runner serves many runs, possibly at once). */
@@ -128,6 +130,8 @@ export interface ToolProviderDiscoveredEvent extends RunEvent {
    * @deprecated Read `identity` (`1` and `"1"` both read `"1"` here).
    */
   readonly instanceId: string;
+  /** The call whose result returned the provider (absent for providers a dynamic source brought). */
+  readonly toolCallId?: string;
   readonly exposedTools: readonly string[];
   /** True when an older instance with the same id held these names before (the newest state wins). */
   readonly replacedEarlierInstance: boolean;
@@ -166,6 +170,8 @@ export interface ToolsInjectedEvent extends RunEvent {
   readonly toolNames: readonly string[];
   /** The tool call whose result caused the injection (`read_section` when a section unlocked them). */
   readonly triggeredBy: string;
+  /** That call's id (absent when a dynamic source added the tools: `triggeredBy` is then its label). */
+  readonly toolCallId?: string;
 }
 
 /** Tools were taken away: by a strategy, or to stay within the tool budget. */
@@ -174,6 +180,19 @@ export interface ToolsRemovedEvent extends RunEvent {
   readonly toolNames: readonly string[];
   /** `source`: a dynamic tool source (an MCP server) no longer offers them. */
   readonly reason: "strategy" | "budget" | "source";
+  /** The call after whose result a strategy removed them, or whose new tools pushed them out of the budget. */
+  readonly toolCallId?: string;
+}
+
+/**
+ * The run starts again from its prompt, in a new attempt: a strategy asked for it, or a section read
+ * unlocked tools the backend cannot add to a running conversation. Tools the earlier attempt added are not
+ * offered again unless the new attempt adds them.
+ */
+export interface RunRestartedEvent extends RunEvent {
+  readonly type: "RunRestarted";
+  /** Why, in words (the restart request's reason). */
+  readonly reason: string;
 }
 
 /**
@@ -256,7 +275,11 @@ export type ToolLoopEvent =
   | OutputRejectedEvent
   | VisibilityExpandedEvent
   | ConversationRestartedEvent
-  | DynamicToolsFallbackEvent;
+  | DynamicToolsFallbackEvent
+  | RunRestartedEvent
+  | ApprovalRequestedEvent
+  | ApprovalDecidedEvent
+  | RunLogWarningEvent;
 
 /**
  * Receives every event of every run of a runner. What it throws, and the rejection of a promise it

@@ -2,6 +2,7 @@
 // the process only: folders 0700, files 0600. Modes given at creation are narrowed by the umask, which
 // only takes bits away, so these hold whatever the umask is. A folder that already exists is not
 // changed (it may be shared on purpose, or not ours to change): it gets one warning instead.
+import { mkdirSync, openSync } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import { nodeFs } from "../lazy/node-builtins.js";
 
@@ -21,6 +22,21 @@ export async function makePrivateFolder(folder: string): Promise<void> {
 /** Creates a new file for its owner only (it must not exist: `wx`), open for writing. */
 export function createPrivateFile(file: string): Promise<FileHandle> {
   return nodeFs().open(file, "wx", PRIVATE_FILE_MODE);
+}
+
+/**
+ * {@link makePrivateFolder}, synchronous: for a check that must fail before anything runs (`withRunLog`).
+ */
+export function makePrivateFolderSync(folder: string): void {
+  mkdirSync(folder, { recursive: true, mode: PRIVATE_FOLDER_MODE });
+}
+
+/**
+ * {@link createPrivateFile}, synchronous, as a descriptor: for a writer that writes each step as it ends
+ * (the run log).
+ */
+export function createPrivateFileSync(file: string): number {
+  return openSync(file, "wx", PRIVATE_FILE_MODE);
 }
 
 const warned = new Set<string>();

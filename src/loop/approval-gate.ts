@@ -39,6 +39,14 @@ export type ApprovalDecision =
 /** Decides which calls need approval, besides tools marked `needsApproval`. */
 export type ApprovalPredicate = (call: PendingApproval) => boolean | Promise<boolean>;
 
+/** A decision a resumed run received for one of the calls its snapshot left waiting. */
+export interface GivenDecision {
+  readonly approvalId: string;
+  readonly toolName: string;
+  readonly approved: boolean;
+  readonly reason?: string;
+}
+
 /** What happens to a call before it runs. */
 export type GateVerdict =
   { readonly kind: "run" } | { readonly kind: "deny"; readonly reason?: string } | { readonly kind: "ask" };
@@ -53,6 +61,8 @@ export type GateVerdict =
  */
 export class ApprovalGate {
   private readonly decided = new Map<string, { call: ModelToolCall; decision: ApprovalDecision }>();
+  /** The decisions that apply to a waiting call (each once), in the order the calls wait. */
+  readonly given: readonly GivenDecision[];
 
   /**
    * @param decisions the caller's decisions by call id
@@ -69,6 +79,15 @@ export class ApprovalGate {
       if (decision !== undefined && !this.decided.has(call.toolCallId))
         this.decided.set(call.toolCallId, { call, decision });
     }
+    this.given = [...this.decided.values()].map(({ call, decision }) => {
+      const reason = reasonOf(decision);
+      return {
+        approvalId: call.toolCallId,
+        toolName: call.toolName,
+        approved: decision.approved === true,
+        ...(reason === undefined ? {} : { reason }),
+      };
+    });
   }
 
   /**

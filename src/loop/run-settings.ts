@@ -85,16 +85,18 @@ export function checkSetting<K extends keyof RunSettings>(
 
 /**
  * Settings with `patch` applied, every patched value checked (a bad one reported under its name in
- * `names`, else its own); `undefined` values change nothing.
+ * `names`, else its own; one text names every setting of the patch: a builder's, `withToolTimeout(ms)`);
+ * `undefined` values change nothing.
  */
 export function withSettings(
   settings: RunSettings,
   patch: Partial<RunSettings>,
-  names: SettingNames = {},
+  names: SettingNames | string = {},
 ): RunSettings {
   const next: Partial<Record<keyof RunSettings, number>> = { ...settings };
   for (const [key, value] of Object.entries(patch) as [keyof RunSettings, number | undefined][]) {
-    if (value !== undefined) next[key] = checkSetting(key, value, names[key]);
+    if (value !== undefined)
+      next[key] = checkSetting(key, value, typeof names === "string" ? names : names[key]);
   }
   return next as RunSettings;
 }

@@ -13,6 +13,8 @@ import {
   type ServerContext,
 } from "@modelcontextprotocol/server";
 import { RunEvents } from "../events/run-events.js";
+import type { RunEventInit } from "../events/tool-loop-event.js";
+import { runLogTarget, startRunLog } from "../run-log/run-log.js";
 import { dispatcherTool, dispatchNotice, unwrapDispatch } from "../loop/dispatcher-tool.js";
 import { loadRuntimeDependencies } from "../tools/runtime-dependencies.js";
 import { ToolCallExecutor } from "../loop/execution/tool-call-executor.js";
@@ -67,7 +69,12 @@ export function createMcpServer(options: McpServerOptions): Server {
       : undefined;
   const modernList = [...plain, ...(surface?.forCall().tools ?? [])];
   const session = new ToolRegistry(plain, { maxInjectedTools: settings.maxInjectedTools });
-  const events = new RunEvents(options.observers ?? []);
+  const logged = serverRunLog(
+    options.runLog,
+    () => listed().map((t) => t.name),
+    (e) => events.emit(e),
+  );
+  const events = new RunEvents([...(options.observers ?? []), ...(logged ? [logged.observe] : [])]);
   const approvals = new McpApprovals(options.approval, keys);
   const server = new SessionServer(
     { name: options.name, version: options.version },
@@ -79,10 +86,9 @@ export function createMcpServer(options: McpServerOptions): Server {
   );
   const modern = () => (server.getNegotiatedProtocolVersion() ?? "") >= "2026";
 
-  server.setRequestHandler("tools/list", () => {
-    const tools = modern() ? modernList : dispatch ? [...session.all(), dispatcherTool] : session.all();
-    return { tools: tools.map(describeTool) };
-  });
+  const listed = () =>
+    modern() ? modernList : dispatch ? [...session.all(), dispatcherTool] : session.all();
+  server.setRequestHandler("tools/list", () => ({ tools: listed().map(describeTool) }));
 
   let calls = 0;
   server.setRequestHandler("tools/call", async (request, ctx): Promise<CallToolResult> => {
@@ -186,6 +192,21 @@ function askForApproval(message: string, requestState: string): CallToolResult {
   });
   // The SDK accepts this result from a tools/call handler; its handler type names the complete result only.
   return question as unknown as CallToolResult;
+}
+
+/** The run log of a server's calls (its file is written when the first call ends), if it has one. */
+function serverRunLog(
+  runLog: McpServerOptions["runLog"],
+  offered: () => readonly string[],
+  emit: (event: RunEventInit) => void,
+) {
+  if (runLog === undefined) return undefined;
+  const target = typeof runLog === "string" ? runLogTarget(runLog) : runLogTarget(runLog.dir, runLog);
+  return startRunLog(target, {
+    kind: "mcp",
+    offered,
+    onFailure: (file, message) => emit({ type: "RunLogWarning", file, message }),
+  });
 }
 
 /** A tool as `tools/list` describes it; one that needs approval is marked destructive. */

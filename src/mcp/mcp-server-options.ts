@@ -3,6 +3,7 @@
 // the older names stay accepted, deprecated, so existing servers keep compiling.
 import { InvalidSettingError } from "../errors/entity-tools-error.js";
 import type { ToolLoopObserver } from "../events/tool-loop-event.js";
+import type { RunLogTarget } from "../run-log/run-log-options.js";
 import type { ApprovalPredicate } from "../loop/approval-gate.js";
 import type { NewToolsMode } from "../loop/conversation-port.js";
 import type { ToolMiddleware } from "../loop/execution/tool-middleware.js";
@@ -62,6 +63,14 @@ export interface McpServerOptions {
   readonly maxResultMediaBytes?: number;
   /** Receive every event of the server (tool calls, discoveries, injections); the runner's `withObserver`. */
   readonly observers?: readonly ToolLoopObserver[];
+  /**
+   * Log the calls this server serves, as the runner's `withRunLog` does: a folder, or the folder with
+   * options. One file per server instance (a 2025-11-25 session; each request on 2026-07-28 over HTTP),
+   * written when its first call ends, each call a step with the tools the server listed then.
+   *
+   * @throws RunLogError from `createMcpServer` when the folder cannot be written
+   */
+  readonly runLog?: string | RunLogTarget;
   /**
    * What a 2025-11-25 session does with tools a call discovers, as the runner's `newTools`: `"dynamic"`
    * (default: they join the session's list, announced by `list_changed`) or `"dispatch"`, for clients that

@@ -137,6 +137,7 @@ function runOf(setup: RunSetup): Run {
 
 async function runAttempts(setup: RunSetup, run: Run): Promise<RunOutcome> {
   checkToolSchemas({ discovery: setup.strategies.some((s) => s instanceof ToolProviderStrategy) });
+  for (const decided of run.approvals.given) run.events.emit({ type: "ApprovalDecided", ...decided });
   for (let restarts = 0; ; restarts++) {
     const disclosure = disclosureFor(setup, run);
     const attempt = await startAttempt(setup, run, disclosure, restarts === 0).catch((error: unknown) =>
@@ -157,6 +158,14 @@ async function runAttempts(setup: RunSetup, run: Run): Promise<RunOutcome> {
       ? await driveConversation(setup.adapter, session)
       : await driveSteps(setup.adapter, session, setup.listener);
     if (end.type !== "restart") {
+      for (const { approvalId, toolName, input, provider } of end.type === "pause" ? end.pending : [])
+        setup.events.emit({
+          type: "ApprovalRequested",
+          approvalId,
+          toolName,
+          input,
+          ...(provider && { provider }),
+        });
       return {
         status: end.type === "final" ? "completed" : "awaiting-approval",
         answer: end.type === "final" ? end.answer : undefined,
@@ -176,6 +185,7 @@ async function runAttempts(setup: RunSetup, run: Run): Promise<RunOutcome> {
         new ExpansionLimitError(setup.settings.maxExpansions, expansion?.sectionKeys ?? [request.reason]),
       );
     }
+    setup.events.emit({ type: "RunRestarted", reason: request.reason });
     for (const [sectionKey, visibility] of Object.entries(expansion?.requestedOverrides ?? {})) {
       run.visibility.dispatch({ type: "SetVisibilityOverride", sectionKey, visibility });
     }

@@ -1,5 +1,4 @@
 import type { ModelMessage } from "ai";
-import { AiSdkAdapter } from "../adapters/ai-sdk-adapter.js";
 import {
   McpClientToolSource,
   type McpClientLike,
@@ -19,11 +18,12 @@ import type { ToolResultMediaTypes } from "../loop/media-types.js";
 import type { ToolInjectionStrategy } from "../strategies/tool-injection-strategy.js";
 import { toolsFrom, type ToolSource } from "../tools/tool-sources.js";
 import type { TelemetryOptions } from "../telemetry/telemetry-options.js";
+import { runLogTarget, type RunLogOptions } from "../run-log/run-log.js";
 import { RunStream } from "./run-stream.js";
 import { type OutputTarget } from "./output-target.js";
 import type { ToolLoopResult } from "./tool-loop-result.js";
 import {
-  defaultRunnerConfig,
+  initialRunnerConfig,
   type DiscoveryOptions,
   type PromptRunnerOptions,
   type ResumeOptions,
@@ -43,11 +43,7 @@ export class PromptRunner {
   protected readonly config: RunnerConfig;
 
   constructor(options: PromptRunnerOptions, config?: RunnerConfig) {
-    this.config =
-      config ??
-      defaultRunnerConfig(
-        "adapter" in options ? options.adapter : new AiSdkAdapter(options.model, options.modelSettings),
-      );
+    this.config = config ?? initialRunnerConfig(options);
   }
 
   /** Adds tools: objects with `@LlmTool` methods (bound now, to those instances) or `defineTool` tools. */
@@ -133,6 +129,14 @@ export class PromptRunner {
    */
   withTelemetry(options: TelemetryOptions = {}): this {
     return this.derive({ telemetry: options });
+  }
+
+  /**
+   * Logs each run, resume and conversation turn in a JSON Lines file of its own in `dir`, written at each
+   * step, for `npx entity-tools view` (docs/run-viewer.md). @throws RunLogError when `dir` cannot be written.
+   */
+  withRunLog(dir: string, options?: RunLogOptions): this {
+    return this.derive({ runLog: runLogTarget(dir, options) });
   }
 
   /**
@@ -284,9 +288,7 @@ export class PromptRunner {
 
   /** A copy with some settings changed; each value is checked (see `RunSettings`). */
   private withSetting(patch: Partial<RunSettings>, as: string): this {
-    // One setting per builder: a bad value is reported as the caller wrote it (`withToolTimeout(ms)`).
-    const names = Object.fromEntries(Object.keys(patch).map((key) => [key, as]));
-    return this.derive({ settings: withSettings(this.config.settings, patch, names) });
+    return this.derive({ settings: withSettings(this.config.settings, patch, as) });
   }
 
   /** A copy of this runner (of the same class) with part of the configuration replaced. */

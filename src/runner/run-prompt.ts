@@ -2,6 +2,8 @@
 // around the run, and the result the caller gets.
 import { debugLogObserver, STDERR_LOGGER } from "../events/debug-log.js";
 import { RunEvents } from "../events/run-events.js";
+import { snapshotFingerprint } from "../run-log/conversation-fingerprint.js";
+import { startRunLog } from "../run-log/run-log.js";
 import { runTelemetry } from "../telemetry/run-telemetry.js";
 import { executeRun } from "./execute-run.js";
 import { resolveOutput } from "./output-target.js";
@@ -18,14 +20,26 @@ export async function runPrompt<T>(
   stream?: StreamHooks,
 ): Promise<ToolLoopResult<T>> {
   const output = options.output === undefined ? undefined : resolveOutput(options.output);
-  const { telemetry, logger, observers, pricing } = config;
+  const { telemetry, logger, observers, pricing, runLog } = config;
   const traced = telemetry && (await runTelemetry(telemetry));
   const log = logger ?? (process.env["ENTITY_TOOLS_DEBUG"] === "1" ? STDERR_LOGGER : undefined);
-  // The runner's observers, then telemetry, the debug log and the stream's.
+  const { resume } = start;
+  const logged =
+    runLog &&
+    startRunLog(runLog, {
+      kind: resume === undefined ? "run" : resume.followUp ? "continue" : "resume",
+      prompt: resume === undefined ? start.messages : resume.followUp,
+      system: typeof config.system === "string" ? config.system : undefined,
+      continues: resume && snapshotFingerprint(resume.snapshot),
+      pricing,
+      onFailure: (file, message) => events.emit({ type: "RunLogWarning", file, message }),
+    });
+  // The runner's observers, then telemetry, the run log, the debug log and the stream's.
   const events = new RunEvents(
     [
       ...observers,
       ...(traced ? [traced.observe] : []),
+      ...(logged ? [logged.observe] : []),
       ...(log ? [debugLogObserver(log)] : []),
       ...(stream ? [stream.observe] : []),
     ],
@@ -39,7 +53,11 @@ export async function runPrompt<T>(
     outputSchema: output?.schema,
     signal: options.signal,
     events,
+  }).catch((error: unknown) => {
+    logged?.finish(snapshotFingerprint((error as { snapshot?: unknown } | undefined)?.snapshot));
+    throw error;
   });
+  logged?.finish(snapshotFingerprint(outcome.snapshot));
   const common = {
     pendingApprovals: outcome.pending,
     snapshot: outcome.snapshot,

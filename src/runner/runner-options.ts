@@ -1,6 +1,6 @@
 // The runner's configuration and the options of one run: what `PromptRunner` holds and takes.
 import type { LanguageModel } from "ai";
-import type { AiSdkAdapterSettings } from "../adapters/ai-sdk-adapter.js";
+import { AiSdkAdapter, type AiSdkAdapterSettings } from "../adapters/ai-sdk-adapter.js";
 
 import type { VisibilityOverrides } from "../disclosure/section-visibility.js";
 import type { VisibilitySnapshot } from "../disclosure/section-visibility.js";
@@ -17,6 +17,7 @@ import type { RunSnapshot } from "../loop/run-snapshot.js";
 import type { DynamicToolSource } from "../loop/tool-source-port.js";
 import type { ToolInjectionStrategy } from "../strategies/tool-injection-strategy.js";
 import type { ProviderBindingOptions } from "../strategies/tool-provider-strategy.js";
+import type { RunLogTarget } from "../run-log/run-log-options.js";
 import type { TelemetryOptions } from "../telemetry/telemetry-options.js";
 import type { KeyRing } from "../tools/signing-key.js";
 import type { AnyTool } from "../tools/tool.js";
@@ -94,6 +95,8 @@ export interface RunnerConfig {
   readonly sources: readonly DynamicToolSource[];
   readonly approval?: ApprovalPredicate;
   readonly telemetry?: TelemetryOptions;
+  /** Where each run is logged (`withRunLog`), its folder checked. */
+  readonly runLog?: RunLogTarget;
   readonly pricing?: Pricing;
   readonly logger?: DebugLogger;
   /** Keys that sign snapshots and verify those read back (the first signs). */
@@ -121,4 +124,11 @@ export function defaultRunnerConfig(adapter: ModelAdapter | ConversationAdapter)
     settings: DEFAULT_RUN_SETTINGS,
     sources: [],
   };
+}
+
+/** The configuration a new runner starts with: every default, and the adapter `options` give or make. */
+export function initialRunnerConfig(options: PromptRunnerOptions): RunnerConfig {
+  return defaultRunnerConfig(
+    "adapter" in options ? options.adapter : new AiSdkAdapter(options.model, options.modelSettings),
+  );
 }

@@ -17,11 +17,14 @@ const LAYERS: readonly (readonly string[])[] = [
   ["src/events"],
   ["src/strategies"],
   ["src/loop"],
-  // Telemetry is an observer of events (with @opentelemetry/api, loaded lazily); the runner attaches it.
-  ["src/adapters", "src/disclosure", "src/telemetry"],
+  // Telemetry and the run log are observers of events (telemetry with @opentelemetry/api, loaded
+  // lazily); the runner attaches them.
+  ["src/adapters", "src/disclosure", "src/telemetry", "src/run-log"],
   ["src/runner"],
-  ["src/testing", "src/codex", "src/mcp", "src/claude", "src/postgres", "src/building-blocks"],
-  ["src/index.ts"],
+  // The run viewer (its server, its export and its page) reads run logs only.
+  ["src/testing", "src/codex", "src/mcp", "src/claude", "src/postgres", "src/building-blocks", "src/viewer"],
+  // The entry points: the package's, and the bin's (each command loaded when asked for).
+  ["src/index.ts", "src/cli.ts"],
 ];
 
 function sourceFiles(dir: string): string[] {

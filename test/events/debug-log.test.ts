@@ -32,6 +32,26 @@ describe("the debug log", () => {
     ]);
   });
 
+  it("a call that waits for approval, and its decision, are one line each (never the reason's words)", async () => {
+    const lines: string[] = [];
+    const log = (line: string) => lines.push(line);
+    const runner = new PromptRunner({
+      model: mockModel(call("searchCustomer", { name: "John" }), text("no")),
+    })
+      .withTools(new CustomerSearchTools())
+      .withApproval(() => true)
+      .withLogger({ info: log, warn: log, error: log });
+    const paused = await runner.run("q");
+    const id = paused.pendingApprovals[0]!.approvalId;
+    await runner.resume(paused.snapshot, {
+      approvals: { [id]: { approved: false, reason: "secret words" } },
+    });
+    const logged = lines.map((l) => l.replace(/^\[entity-tools run-\d+\] /, ""));
+    expect(logged).toContain(`searchCustomer (${id}) waits for approval`);
+    expect(logged).toContain(`searchCustomer (${id}) denied`);
+    expect(lines.join("\n")).not.toContain("secret words");
+  });
+
   it("errors are logged at error level with our error class", async () => {
     const errors: string[] = [];
     const model = mockModel(() => {

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -20,8 +20,8 @@ async function demo(args: string[], env: NodeJS.ProcessEnv = offlineEnv) {
 }
 
 describe("npm run demo", () => {
-  it("runs offline, labelled as such, printing each step, injection and the answer, and writes a Mermaid trace", async () => {
-    const trace = path.join(mkdtempSync(path.join(tmpdir(), "demo-")), "trace.md");
+  it("runs offline, labelled as such, printing each step, injection and the answer, and logs the run with a Mermaid trace of it", async () => {
+    const trace = path.join(mkdtempSync(path.join(tmpdir(), "demo-")), "runs");
     const { code, stdout } = await demo(["--trace", trace]);
     expect(code).toBe(0);
     expect(stdout).toContain("model: built-in offline model (scripted");
@@ -40,9 +40,18 @@ describe("npm run demo", () => {
     expect(stdout).toMatch(
       / {3}Customer c123: \$0\.0000[1-9]\d · [1-9]\d* definition token\(s\) across later requests, 1 call\(s\)/,
     );
-    const markdown = readFileSync(trace, "utf8");
+    // The trace is the run log (what `entity-tools view` shows), and the diagram is drawn from it.
+    const logged = readdirSync(trace).filter((f) => f.endsWith(".jsonl"));
+    expect(logged).toHaveLength(1);
+    expect(stdout).toContain(`see it: npx entity-tools view ${trace}`);
+    const log = readFileSync(path.join(trace, logged[0]!), "utf8");
+    expect(log).toContain('"type":"discovered"');
+    const markdown = readFileSync(path.join(trace, "trace.md"), "utf8");
     expect(markdown).toContain("sequenceDiagram");
     expect(markdown).toContain("  R->>T: customer_c123_getAverageSpend({})");
+    expect(markdown).toContain(
+      "  Note over R: injected customer_c123_getAverageSpend, customer_c123_recentOrders",
+    );
   });
 
   it("explains itself with --help and answers a wrong option or example with one line", async () => {

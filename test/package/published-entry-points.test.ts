@@ -51,6 +51,7 @@ describe("the built package, imported by its own name (npm test builds first)", 
         "DEFAULT_MAX_INJECTED_TOOLS",
         "DEFAULT_MAX_ITERATIONS",
         "DEFAULT_MAX_SNAPSHOT_BYTES",
+        "DEFAULT_RUN_LOG_MAX_BYTES",
         "DEFAULT_RUN_SETTINGS",
         "DEFAULT_TURN_LEASE_MS",
         "DecoratorMisuseError",
@@ -79,6 +80,9 @@ describe("the built package, imported by its own name (npm test builds first)", 
         "PromptTemplate",
         "PromptTemplateError",
         "READ_SECTION",
+        "RUN_LOG_FORMAT",
+        "RUN_LOG_VERSION",
+        "RunLogError",
         "RunStream",
         "SectionVisibility",
         "SnapshotError",
@@ -114,7 +118,9 @@ describe("the built package, imported by its own name (npm test builds first)", 
         "isToolContent",
         "isToolProvider",
         "isValidToolName",
+        "readRunLog",
         "registerToolSchemas",
+        "runView",
         "toolAudio",
         "toolContent",
         "toolFile",
@@ -289,8 +295,12 @@ describe("the built package, imported by its own name (npm test builds first)", 
     expect([...packages].filter((p) => !p.startsWith("node:"))).toEqual(["ai"]);
   });
 
-  it("ships the schema CLI as the entity-tools bin", async () => {
-    const { stdout } = await run(process.execPath, ["dist/src/schema/cli.js", "--help"]);
-    expect(stdout).toContain("Usage: entity-tools schemas --project tsconfig.json");
+  it("ships the schema CLI and the run viewer as the entity-tools bin", async () => {
+    const bin = (JSON.parse(readFileSync("package.json", "utf8")) as { bin: Record<string, string> }).bin;
+    expect(bin).toEqual({ "entity-tools": "./dist/src/cli.js" });
+    const schemas = await run(process.execPath, ["dist/src/cli.js", "schemas", "--help"]);
+    expect(schemas.stdout).toContain("Usage: entity-tools schemas --project tsconfig.json");
+    const view = await run(process.execPath, ["dist/src/cli.js", "view", "--help"]);
+    expect(view.stdout).toContain("Usage: entity-tools view <dir-or-file> [--html out.html]");
   });
 });

@@ -18,6 +18,7 @@ import { untilAborted } from "../until-aborted.js";
 /** A successful call as the strategies see it. */
 export interface InjectionTrigger {
   readonly toolName: string;
+  readonly toolCallId: string;
   readonly input: unknown;
   readonly resultText: string;
   readonly value: unknown;
@@ -60,17 +61,19 @@ export class ToolInjector {
             type: "ToolsRemoved",
             toolNames: removed.map((t) => t.name),
             reason: "strategy",
+            toolCallId: trigger.toolCallId,
           });
       }
       if (delta.add && delta.add.length > 0) {
         const outcome = this.registry.add(delta.add);
-        this.report(outcome, trigger.toolName);
+        this.report(outcome, trigger.toolName, trigger.toolCallId);
         const unbound = delta.unbound ?? 0;
         if (outcome.skipped.length > 0 || unbound > 0)
           notices.push(skippedNotice(delta.add, outcome.skipped, unbound));
         if (outcome.evicted.length > 0) notices.push(evictionNotice(outcome.evicted));
       }
-      if (delta.discovered && delta.discovered.length > 0) this.reportHandles(delta.discovered);
+      if (delta.discovered && delta.discovered.length > 0)
+        this.reportHandles(delta.discovered, trigger.toolCallId);
     }
     return { notices };
   }
@@ -112,7 +115,7 @@ export class ToolInjector {
   }
 
   /** Providers reached through handles: one `ToolProviderDiscovered` each, with the handle. */
-  private reportHandles(discovered: readonly DiscoveredProvider[]): void {
+  private reportHandles(discovered: readonly DiscoveredProvider[], toolCallId: string): void {
     this.events.discovered(discovered, (provider) => {
       // A strategy written before `identity` existed reports the instance only: its identity is read from it.
       const identity = provider.identity ?? readProviderId(provider.instance).identity;
@@ -121,6 +124,7 @@ export class ToolInjector {
         providerClass: provider.instance.constructor,
         identity,
         instanceId: String(identity.id),
+        toolCallId,
         exposedTools: provider.tools,
         replacedEarlierInstance: provider.replaced,
         renamedTools: [],
@@ -132,7 +136,7 @@ export class ToolInjector {
     });
   }
 
-  private report(outcome: ToolAddOutcome, triggeredBy: string): void {
+  private report(outcome: ToolAddOutcome, triggeredBy: string, toolCallId?: string): void {
     const fresh = [...outcome.added, ...outcome.replaced.map((r) => r.next)];
     if (fresh.length === 0) return;
     for (const tool of fresh) this.injected.push(tool);
@@ -153,6 +157,7 @@ export class ToolInjector {
         providerClass: origin.providerClass,
         identity,
         instanceId: String(identity.id),
+        ...(toolCallId === undefined ? {} : { toolCallId }),
         exposedTools: tools.map((t) => t.name),
         replacedEarlierInstance: tools.some((t) => replacedNames.has(t.name)),
         renamedTools: tools.flatMap((t) => renamed.get(t.name) ?? []),
@@ -161,12 +166,14 @@ export class ToolInjector {
         delivery: tools[0]!.delivery ?? "inline",
       };
     });
-    this.events.emit({ type: "ToolsInjected", toolNames: fresh.map((t) => t.name), triggeredBy });
+    const cause = toolCallId === undefined ? {} : { toolCallId };
+    this.events.emit({ type: "ToolsInjected", toolNames: fresh.map((t) => t.name), triggeredBy, ...cause });
     if (outcome.evicted.length > 0) {
       this.events.emit({
         type: "ToolsRemoved",
         toolNames: outcome.evicted.map((t) => t.name),
         reason: "budget",
+        ...cause,
       });
     }
   }

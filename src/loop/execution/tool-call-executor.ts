@@ -135,6 +135,7 @@ export class ToolCallExecutor {
     const durationMs = performance.now() - started;
     const { notices, restart } = await this.injector.evaluate({
       toolName: tool.name,
+      toolCallId: call.toolCallId,
       input,
       resultText: text,
       value,

@@ -5,7 +5,15 @@ import { ToolInjector } from "../../../src/loop/execution/inject-tools.js";
 import { ToolRegistry } from "../../../src/tools/tool-registry.js";
 
 const tool = (name: string) => defineTool({ name, description: name, execute: () => name });
-const trigger = { toolName: "t", input: {}, resultText: "r", value: "r", iteration: 1, history: [] };
+const trigger = {
+  toolName: "t",
+  toolCallId: "c1",
+  input: {},
+  resultText: "r",
+  value: "r",
+  iteration: 1,
+  history: [],
+};
 
 function injector(
   strategies: ToolInjectionStrategy[],

@@ -1,0 +1,28 @@
+// The approval events: a run pauses before calls that wait for a person, and a resumed run applies the
+// decisions (the run log and the viewer show both).
+import type { ProviderToolIdentity } from "../tools/provider-identity.js";
+
+/** A call waits for a person's decision: the run pauses (`awaiting-approval`) before it. */
+export interface ApprovalRequestedEvent {
+  /** Identifies the run. */
+  readonly runId: string;
+  readonly type: "ApprovalRequested";
+  /** The call's id, which the decision names (`resume(snapshot, { approvals: { [approvalId]: … } })`). */
+  readonly approvalId: string;
+  readonly toolName: string;
+  readonly input: unknown;
+  /** For a discovered provider's tool: the provider and the method. */
+  readonly provider?: ProviderToolIdentity;
+}
+
+/** A resumed run applies a person's decision to a call that was waiting for it. */
+export interface ApprovalDecidedEvent {
+  /** Identifies the run. */
+  readonly runId: string;
+  readonly type: "ApprovalDecided";
+  readonly approvalId: string;
+  readonly toolName: string;
+  readonly approved: boolean;
+  /** A denial's reason, as the person gave it. */
+  readonly reason?: string;
+}

@@ -1,0 +1,20 @@
+import { EntityToolsError } from "../errors/entity-tools-error.js";
+
+/** `withRunLog` (or `createMcpServer`'s `runLog`) was given a folder it cannot write run logs into. */
+export class RunLogError extends EntityToolsError {
+  static override readonly errorName: string = "RunLogError";
+
+  constructor(
+    /** The folder, as resolved. */
+    readonly dir: string,
+    /** What went wrong, in words (the system's error code and message). */
+    readonly problem: string,
+    cause?: unknown,
+  ) {
+    super(
+      `Cannot write run logs into ${dir}: ${problem}. Give withRunLog a folder this process can create and ` +
+        "write (it is created, readable by its owner only, when missing).",
+      { cause },
+    );
+  }
+}

@@ -1,0 +1,198 @@
+// One run's file: records buffered and written at each step's end (one write call; steps faster than a few
+// milliseconds share one), so a process that dies keeps the steps before the one it died in; a size limit
+// that ends the file with a note instead of filling a disk; media written as files beside it. A write that
+// fails (a full disk) is reported once and ends the writing, never the run.
+import { closeSync, openSync, writeSync } from "node:fs";
+import path from "node:path";
+import type { ToolMediaPart } from "../tools/tool-content.js";
+import type { MediaRecord, RunLogRecord } from "./run-log-format.js";
+import { createPrivateFileSync, makePrivateFolderSync } from "../local/private-files.js";
+
+/** The shortest time between two writes of a run's steps (see {@link RunLogFile.flushStep}). */
+export const STEP_WRITE_INTERVAL_MS = 2;
+
+/** How a {@link RunLogFile} writes. */
+export interface RunLogFileOptions {
+  readonly dir: string;
+  /** The file's name without `.jsonl`. */
+  readonly id: string;
+  readonly limitBytes: number;
+  /** Told once, when a write fails: the file is written no further. */
+  readonly onFailure: (message: string) => void;
+  /** Keep the file open between writes (a run); false closes it after each (an MCP server's calls). */
+  readonly keepOpen: boolean;
+}
+
+/** The lines (and media) of one logged run. */
+export class RunLogFile {
+  readonly path: string;
+  private fd: number | undefined;
+  private created = false;
+  private pending: string[] = [];
+  private lastWrite = -Infinity;
+  private timer: NodeJS.Timeout | undefined;
+  private bytes = 0;
+  private cut = false;
+  private broken = false;
+  private mediaCount = 0;
+
+  constructor(private readonly options: RunLogFileOptions) {
+    this.path = path.join(options.dir, `${options.id}.jsonl`);
+  }
+
+  /** Whether the size limit was reached. */
+  get full(): boolean {
+    return this.cut;
+  }
+
+  /**
+   * Adds a record to what the next {@link flush} writes. Past the size limit the file gets one `cut`
+   * record, then only the run's `end`.
+   */
+  add(record: RunLogRecord, step: number): void {
+    if (this.broken || (this.cut && record.type !== "end")) return;
+    const line = `${jsonText(record)}\n`;
+    const size = Buffer.byteLength(line);
+    if (record.type !== "end" && this.bytes + size > this.options.limitBytes) {
+      this.cut = true;
+      const note = `The run wrote more than ${this.options.limitBytes} bytes: the rest of it is not logged.`;
+      this.pending.push(
+        `${JSON.stringify({ type: "cut", step, limitBytes: this.options.limitBytes, note })}\n`,
+      );
+      return;
+    }
+    this.bytes += size;
+    this.pending.push(line);
+  }
+
+  /**
+   * At a step's end: writes what was added, or, when the last write was less than
+   * {@link STEP_WRITE_INTERVAL_MS} ago, at most that much later (a timer), so steps that come faster than
+   * a disk write is worth (a scripted model's) share one write while every step is on disk within
+   * milliseconds of its end: a model call takes longer than that, so a real run writes at each step.
+   */
+  flushStep(): void {
+    if (this.broken || this.pending.length === 0 || this.timer) return;
+    const since = performance.now() - this.lastWrite;
+    if (since >= STEP_WRITE_INTERVAL_MS) return this.flush();
+    this.timer = setTimeout(() => this.flush(), STEP_WRITE_INTERVAL_MS - since);
+    this.timer.unref();
+  }
+
+  /**
+   * Writes what was added since the last write, in one write(2) from the run's own thread (a disk that
+   * stalls stalls the run with it; a thread-pool write, measured, cost a third more CPU per step).
+   */
+  flush(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.broken || this.pending.length === 0) return;
+    this.lastWrite = performance.now();
+    const text = this.pending.length === 1 ? this.pending[0]! : this.pending.join("");
+    this.pending = [];
+    try {
+      if (this.fd === undefined) {
+        this.fd = this.created ? openSync(this.path, "a") : createPrivateFileSync(this.path);
+        this.created = true;
+      }
+      writeAll(this.fd, text);
+      if (!this.options.keepOpen) this.closeFile();
+    } catch (error) {
+      this.broken = true;
+      this.closeFile();
+      this.options.onFailure(`${this.path}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  /** Writes what is left, then closes the file. */
+  close(): void {
+    this.flush();
+    this.closeFile();
+  }
+
+  private closeFile(): void {
+    if (this.fd === undefined) return;
+    try {
+      closeSync(this.fd);
+    } catch {
+      // Closing a file whose writes failed can fail too; nothing is left to lose.
+    }
+    this.fd = undefined;
+  }
+
+  /** Writes a media part's bytes beside the log; what the record says of it (where, or why not). */
+  media(part: ToolMediaPart): MediaRecord {
+    const { type, mediaType, filename, url, data } = part;
+    const base = { type, mediaType, ...(filename === undefined ? {} : { filename }) };
+    if (data === undefined) return { ...base, ...(url === undefined ? {} : { url }) };
+    if (this.broken) return { ...base, skipped: "the log could not be written" };
+    const bytes = Buffer.from(data, "base64");
+    if (this.cut || this.bytes + bytes.length > this.options.limitBytes)
+      return { ...base, skipped: "the run's size limit was reached" };
+    const folder = `${this.options.id}.media`;
+    const file = `${folder}/${++this.mediaCount}.${extensionOf(mediaType)}`;
+    try {
+      makePrivateFolderSync(path.join(this.options.dir, folder));
+      const fd = createPrivateFileSync(path.join(this.options.dir, file));
+      try {
+        writeAll(fd, bytes);
+      } finally {
+        closeSync(fd);
+      }
+    } catch (error) {
+      return { ...base, skipped: `not written: ${error instanceof Error ? error.message : String(error)}` };
+    }
+    this.bytes += bytes.length;
+    return { ...base, file };
+  }
+}
+
+/** Writes all of `data` at the file's position (a write may take less than it was given). */
+function writeAll(fd: number, data: Buffer | string): void {
+  const bytes = typeof data === "string" ? Buffer.from(data) : data;
+  for (let written = 0; written < bytes.length;)
+    written += writeSync(fd, bytes, written, bytes.length - written);
+}
+
+const EXTENSIONS: Readonly<Record<string, string>> = {
+  "image/png": "png",
+  "image/jpeg": "jpg",
+  "image/gif": "gif",
+  "image/webp": "webp",
+  "image/svg+xml": "svg",
+  "audio/wav": "wav",
+  "audio/mpeg": "mp3",
+  "application/pdf": "pdf",
+  "text/plain": "txt",
+};
+
+/** The file extension a media type is written with (the viewer serves the file by it). */
+function extensionOf(mediaType: string): string {
+  return EXTENSIONS[mediaType.toLowerCase()] ?? "bin";
+}
+
+/**
+ * A record as one line of JSON. A value JSON cannot hold (a bigint, a cycle a tool's input should never
+ * have) is written as text saying so, instead of losing the record.
+ */
+function jsonText(record: RunLogRecord): string {
+  try {
+    return JSON.stringify(record);
+  } catch {
+    // The rare record JSON refuses: again, with bigints as text (a cycle fails again).
+  }
+  try {
+    return JSON.stringify(record, (_key, value: unknown) =>
+      typeof value === "bigint" ? value.toString() : value,
+    );
+  } catch (error) {
+    const { type, step } = record as { type: string; step?: number };
+    const problem = `not logged: ${error instanceof Error ? error.message : String(error)}`;
+    return JSON.stringify({
+      type: "note",
+      step: step ?? 0,
+      kind: "log",
+      message: `A ${type} record was ${problem}`,
+    });
+  }
+}

@@ -1,0 +1,92 @@
+// The list of runs the viewer opens with: one summary per file (from its header and its end record), and
+// the runs put together by conversation (a resume or a next turn names the fingerprint of the conversation
+// it goes on from; the run that ended there wrote the same fingerprint). Pure: the page runs it.
+import type { TokenUsage } from "../events/token-usage.js";
+import type { EndRecord, RunLogKind } from "./run-log-format.js";
+import type { RunLogRead } from "./read-run-log.js";
+
+/** One run of the list. */
+export interface RunSummary {
+  /** The file's name in the log's folder. */
+  readonly file: string;
+  readonly kind?: RunLogKind;
+  /** ISO 8601; absent when the header could not be read. */
+  readonly startedAt?: string;
+  /** `open`: no end record (the run is going on, or its process stopped). */
+  readonly status: EndRecord["status"] | "open";
+  readonly totalIterations?: number;
+  readonly usage?: TokenUsage;
+  /** USD, with pricing. */
+  readonly cost?: number;
+  readonly continues?: string;
+  readonly conversation?: string;
+  /** Why the file could not be read (another format version, no header). */
+  readonly problem?: string;
+}
+
+/** A run in its conversation: turn 1 is the first run, each `continue` starts the next (a resume goes on in one). */
+export interface ConversationRun {
+  readonly run: RunSummary;
+  readonly turn: number;
+}
+
+/** The runs of one conversation, first turn first. */
+export interface ConversationGroup {
+  readonly runs: readonly ConversationRun[];
+  /** When its newest run started (groups are listed newest first). */
+  readonly latest: string;
+}
+
+/** The summary of a file from what was read of it (its first and last lines are enough). */
+export function summarizeRun(file: string, read: RunLogRead): RunSummary {
+  const header = read.header;
+  let end: EndRecord | undefined;
+  for (let i = read.records.length - 1; i >= 0 && !end; i--) {
+    const record = read.records[i]!;
+    if (record.type === "end") end = record;
+  }
+  const problem = header ? undefined : (read.problems[0]?.message ?? "the file has no run header");
+  return {
+    file,
+    ...(header ? { kind: header.kind, startedAt: header.startedAt } : {}),
+    status: end?.status ?? "open",
+    ...(end
+      ? {
+          totalIterations: end.totalIterations,
+          usage: end.usage,
+          ...(end.cost === undefined ? {} : { cost: end.cost }),
+        }
+      : {}),
+    ...(header?.continues === undefined ? {} : { continues: header.continues }),
+    ...(end?.conversation === undefined ? {} : { conversation: end.conversation }),
+    ...(problem === undefined ? {} : { problem }),
+  };
+}
+
+/**
+ * The runs grouped by conversation, newest group first, each group's turns in order. A run goes on from
+ * the latest earlier run that ended with the conversation it continues; a run with nothing to go on from
+ * starts a conversation of its own.
+ */
+export function groupConversations(runs: readonly RunSummary[]): ConversationGroup[] {
+  const ordered = [...runs].sort((a, b) => order(a).localeCompare(order(b)));
+  const endedWith = new Map<string, { root: RunSummary; turn: number }>();
+  const groups = new Map<RunSummary, ConversationRun[]>();
+  for (const run of ordered) {
+    const parent = run.continues === undefined ? undefined : endedWith.get(run.continues);
+    const root = parent?.root ?? run;
+    const turn = parent ? parent.turn + (run.kind === "continue" ? 1 : 0) : 1;
+    const group = groups.get(root) ?? [];
+    group.push({ run, turn });
+    groups.set(root, group);
+    if (run.conversation !== undefined) endedWith.set(run.conversation, { root, turn });
+  }
+  return [...groups.values()]
+    .map((group) => ({ runs: group, latest: order(group[group.length - 1]!.run) }))
+    .sort((a, b) => b.latest.localeCompare(a.latest));
+}
+
+/** How runs sort in time: by when they started, else by file name (which starts with the time). */
+function order(run: RunSummary): string {
+  return run.startedAt ?? run.file;
+}

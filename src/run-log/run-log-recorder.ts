@@ -1,0 +1,264 @@
+// The run log's observer: turns a run's events into the records of its file (run-log-format.ts), as
+// telemetry turns them into spans. Every record names the step it happened in; without `recordContent`
+// no input, result, text, prompt or reason is written.
+import { byPassedHandle } from "../events/passed-handle.js";
+import { costOf, pricesFor, type Pricing } from "../events/pricing.js";
+import type { ToolLoopEvent } from "../events/tool-loop-event.js";
+import type { ProviderIdentity } from "../tools/provider-identity.js";
+import { isMediaPart } from "../tools/tool-content.js";
+import type { RunLogFile } from "./run-log-file.js";
+import {
+  TOOL_SET_CHECKPOINT,
+  type EndRecord,
+  type RunHeaderRecord,
+  type RunLogRecord,
+  type StepRecord,
+} from "./run-log-format.js";
+
+/** What a {@link RunLogRecorder} writes besides the events. */
+export interface RunLogRecorderOptions {
+  readonly header: RunHeaderRecord;
+  readonly pricing?: Pricing;
+  /** An MCP server's: the tools it lists, read at each call (each call is a step of its own). */
+  readonly offered?: () => readonly string[];
+}
+
+/** Writes one run's events to its file. */
+export class RunLogRecorder {
+  private step = 0;
+  private begun = false;
+  private offered: readonly string[] | undefined;
+  private readonly began = performance.now();
+  private readonly handles = new Map<string, ProviderIdentity>();
+  private end: Omit<EndRecord, "conversation"> | undefined;
+  private readonly content: boolean;
+
+  constructor(
+    private readonly file: RunLogFile,
+    private readonly options: RunLogRecorderOptions,
+  ) {
+    this.content = options.header.recordContent;
+  }
+
+  /** The run's file. */
+  get path(): string {
+    return this.file.path;
+  }
+
+  /** The observer: one event in, its record out (written at the next step, or at the end). */
+  readonly observe = (event: ToolLoopEvent): void => {
+    if (!this.begun) {
+      this.begun = true;
+      this.add(this.options.header);
+      this.file.flush();
+    }
+    switch (event.type) {
+      case "ToolLoopIteration":
+        this.add(this.stepRecord(event.iteration, event.toolNames));
+        this.file.flushStep();
+        break;
+      case "ToolCallStarted":
+        if (this.options.offered) this.add(this.stepRecord(event.iteration, this.options.offered()));
+        break;
+      case "ModelResponded": {
+        const { usage, modelId, durationMs, text } = event;
+        const pricing = this.options.pricing;
+        this.add({
+          type: "response",
+          step: this.step,
+          ms: this.ms(),
+          durationMs: Math.round(durationMs),
+          ...(modelId === undefined ? {} : { modelId }),
+          usage,
+          ...(pricing ? { cost: costOf(usage, pricesFor(pricing, modelId)) } : {}),
+          ...(this.content ? { text } : {}),
+          // By name: each call's own record (or its approval's) holds its input, written once.
+          calls: event.toolCalls.map((c) => ({ tool: c.toolName })),
+        });
+        break;
+      }
+      case "ToolInvoked":
+      case "ToolFailed": {
+        const ok = event.type === "ToolInvoked";
+        const provider = byPassedHandle(event.input, this.handles);
+        const media = ok ? (event.parts ?? []).filter(isMediaPart) : [];
+        this.add({
+          type: "call",
+          step: this.step,
+          ms: this.ms(),
+          id: event.toolCallId,
+          tool: event.toolName,
+          ok,
+          ...(ok ? { durationMs: Math.round(event.durationMs) } : { reason: event.reason }),
+          ...(this.content ? { input: event.input, result: ok ? event.resultText : event.message } : {}),
+          ...(media.length === 0
+            ? {}
+            : {
+                media: media.map((part) =>
+                  this.content
+                    ? this.file.media(part)
+                    : { type: part.type, mediaType: part.mediaType, skipped: "content is not recorded" },
+                ),
+              }),
+          ...(provider ? { provider } : {}),
+        });
+        if (this.options.offered) this.file.flush();
+        break;
+      }
+      case "ToolProviderDiscovered": {
+        if (event.handle !== undefined) this.handles.set(event.handle, event.identity);
+        let tokens = 0;
+        for (const name of event.exposedTools) tokens += event.definitionTokens[name] ?? 0;
+        this.add({
+          type: "discovered",
+          step: this.step,
+          provider: event.identity,
+          ...(event.toolCallId === undefined ? {} : { by: event.toolCallId }),
+          tools: event.exposedTools,
+          ...(event.methods === undefined ? {} : { methods: event.methods }),
+          ...(event.handle === undefined ? {} : { handle: event.handle }),
+          ...(event.replacedEarlierInstance ? { replaced: true } : {}),
+          definitionTokens: tokens,
+          ...(event.delivery === "deferred" ? { delivery: "deferred" } : {}),
+        });
+        break;
+      }
+      case "ToolsInjected":
+        this.add({
+          type: "added",
+          step: this.step,
+          tools: event.toolNames,
+          byTool: event.triggeredBy,
+          ...(event.toolCallId === undefined ? {} : { by: event.toolCallId }),
+        });
+        break;
+      case "ToolsRemoved":
+        this.add({
+          type: "removed",
+          step: this.step,
+          tools: event.toolNames,
+          reason: event.reason,
+          ...(event.toolCallId === undefined ? {} : { by: event.toolCallId }),
+        });
+        break;
+      case "RunRestarted":
+        this.add({ type: "restart", step: this.step, reason: this.content ? event.reason : "restart" });
+        break;
+      case "ConversationRestarted":
+        this.add({
+          type: "restart",
+          step: this.step,
+          reason: "new conversation thread",
+          tools: event.toolNames,
+        });
+        break;
+      case "DynamicToolsFallback":
+        this.add({ type: "restart", step: this.step, reason: event.reason, tools: event.toolNames });
+        break;
+      case "VisibilityExpanded":
+        this.add({
+          type: "expanded",
+          step: this.step,
+          section: event.sectionKey,
+          mode: event.mode,
+          tools: event.unlockedTools,
+        });
+        break;
+      case "ApprovalRequested":
+        this.add({
+          type: "approval-asked",
+          step: this.step,
+          id: event.approvalId,
+          tool: event.toolName,
+          ...(this.content ? { input: event.input } : {}),
+          ...(event.provider ? { provider: event.provider } : {}),
+        });
+        break;
+      case "ApprovalDecided":
+        this.add({
+          type: "approval-decided",
+          step: this.step,
+          id: event.approvalId,
+          tool: event.toolName,
+          approved: event.approved,
+          ...(this.content && event.reason !== undefined ? { reason: event.reason } : {}),
+        });
+        break;
+      case "ModelWarning":
+        this.note("model-warning", event.message);
+        break;
+      case "SourceToolSkipped":
+        this.note("source", `${event.source}: ${event.toolName} is not offered: ${event.reason}`);
+        break;
+      case "SourceToolChanged":
+        this.note("source", `${event.source} changed ${event.toolNames.join(", ")}`);
+        break;
+      case "OutputRejected":
+        this.note("output-rejected", this.content ? event.problems.join("; ") : undefined);
+        break;
+      case "RunFinished":
+        if (event.cost) this.add({ type: "costs", step: this.step, perProvider: event.cost.perProvider });
+        this.end = {
+          type: "end",
+          ms: this.ms(),
+          status: event.status,
+          totalIterations: event.totalIterations,
+          usage: event.usage,
+          ...(event.error
+            ? { error: { name: event.error.name, ...(this.content ? { message: event.error.message } : {}) } }
+            : {}),
+          ...(event.cost ? { cost: event.cost.total } : {}),
+        };
+        this.file.flush();
+        break;
+      default:
+        break;
+    }
+  };
+
+  /** Ends the file: the run's end (with the conversation's fingerprint, when known), written and closed. */
+  finish(conversation: string | undefined): void {
+    if (this.end) this.add({ ...this.end, ...(conversation === undefined ? {} : { conversation }) });
+    this.file.close();
+  }
+
+  private add(record: RunLogRecord): void {
+    this.file.add(record, this.step);
+  }
+
+  private note(kind: "model-warning" | "source" | "output-rejected", message: string | undefined): void {
+    this.add({ type: "note", step: this.step, kind, ...(message === undefined ? {} : { message }) });
+  }
+
+  private ms(): number {
+    return Math.round(performance.now() - this.began);
+  }
+
+  /**
+   * A step's record: the whole tool set at step 1 and at each checkpoint, else what changed against the
+   * step before (nothing, most steps: the lists are compared in order first, which is all it takes then).
+   */
+  private stepRecord(iteration: number, names: readonly string[]): StepRecord {
+    const step = ++this.step;
+    const previous = this.offered;
+    this.offered = names;
+    const base = { type: "step", step, iteration, ms: this.ms(), count: names.length } as const;
+    if (previous === undefined || (step - 1) % TOOL_SET_CHECKPOINT === 0) return { ...base, tools: names };
+    if (sameList(previous, names)) return base;
+    const before = new Set(previous);
+    const now = new Set(names);
+    const added = names.filter((n) => !before.has(n));
+    const removed = previous.filter((n) => !now.has(n));
+    return {
+      ...base,
+      ...(added.length > 0 ? { added } : {}),
+      ...(removed.length > 0 ? { removed } : {}),
+    };
+  }
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}

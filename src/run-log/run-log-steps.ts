@@ -1,0 +1,239 @@
+// A run log's records as the viewer shows them: steps, each with its tool set's change against the step
+// before and the cause of every change (the call whose result added a tool and the provider it found; why a
+// tool went: the budget, a strategy, a source, a restart), its calls, approvals and notes, its cache share,
+// and what broke the prompt cache where the tool list changed. Pure: the page runs it.
+import type { ProviderIdentity } from "../tools/provider-identity.js";
+import type {
+  CallRecord,
+  CostsRecord,
+  DiscoveredRecord,
+  EndRecord,
+  ResponseRecord,
+  RunHeaderRecord,
+  RunLogRecord,
+  StepRecord,
+} from "./run-log-format.js";
+import type { RunLogProblem, RunLogRead } from "./read-run-log.js";
+
+/** Why a tool joined or left the set offered at a step. */
+export interface ToolChangeCause {
+  /** `budget`, `strategy`, `source` (an MCP server dropped it) or `restart`, for a tool that left. */
+  readonly reason?: "budget" | "strategy" | "source" | "restart";
+  /** The tool whose result caused it (or a source's label). */
+  readonly byTool?: string;
+  /** That call's id, */
+  readonly by?: string;
+  /** and the step it was made at. */
+  readonly byStep?: number;
+  /** The provider the result returned, for a discovered provider's tool. */
+  readonly provider?: ProviderIdentity;
+}
+
+/** One tool that joined or left, with its cause when the log names one. */
+export interface ToolChange {
+  readonly tool: string;
+  readonly cause?: ToolChangeCause;
+}
+
+/** One step as the viewer shows it (step 0 holds what came before the first model call of a resumed run). */
+export interface StepView {
+  readonly step: number;
+  readonly record?: StepRecord;
+  /** Tools offered now and not at the step before; undefined where a damaged line hides the change. */
+  readonly added?: readonly ToolChange[];
+  readonly removed?: readonly ToolChange[];
+  readonly response?: ResponseRecord;
+  readonly calls: CallRecord[];
+  readonly discovered: DiscoveredRecord[];
+  /** Everything else of the step, in order: approvals, restarts, expansions, tool-set records, notes. */
+  readonly other: RunLogRecord[];
+  /** The share of the step's input tokens read from the provider's prompt cache (0..1), when it reported input. */
+  readonly cacheShare?: number;
+}
+
+/** A run log read for viewing. */
+export interface RunView {
+  readonly header?: RunHeaderRecord;
+  readonly steps: readonly StepView[];
+  readonly end?: EndRecord;
+  /** With pricing: what each discovered provider added to the cost. */
+  readonly costs?: CostsRecord;
+  /** True when the file reached its size limit. */
+  readonly cut: boolean;
+  readonly problems: readonly RunLogProblem[];
+  /** Every tool offered at `step`; undefined when a damaged line hides it. */
+  toolsAt(step: number): readonly string[] | undefined;
+}
+
+interface Building {
+  step: number;
+  record?: StepRecord;
+  added?: ToolChange[];
+  removed?: ToolChange[];
+  response?: ResponseRecord;
+  calls: CallRecord[];
+  discovered: DiscoveredRecord[];
+  other: RunLogRecord[];
+  cacheShare?: number;
+}
+
+/** The steps of a run log's records, each with its tool-set change and the causes. */
+export function runView(read: RunLogRead): RunView {
+  const steps: Building[] = [emptyStep(0)];
+  const stepRecords: StepRecord[] = [];
+  const added = new Map<string, ToolChangeCause>(); // why each tool joined, latest first
+  const leaving = new Map<string, ToolChangeCause>(); // why tools left since the step before
+  const callStep = new Map<string, number>();
+  let restarted = false;
+  let current: Set<string> | undefined;
+  let lastStep = 0;
+  let end: EndRecord | undefined;
+  let costs: CostsRecord | undefined;
+  let cut = false;
+  let at = steps[0]!;
+  for (const record of read.records) {
+    switch (record.type) {
+      case "step": {
+        // A lost step line leaves the set unknown until the next whole list.
+        const known = current !== undefined && record.step === lastStep + 1;
+        const diff = stepDiff(known ? current : undefined, record);
+        current = diff.now;
+        lastStep = record.step;
+        at = emptyStep(record.step);
+        at.record = record;
+        stepRecords.push(record);
+        if (diff.added && diff.removed) {
+          at.added = diff.added.map((tool) => change(tool, added.get(tool)));
+          at.removed = diff.removed.map((tool) =>
+            change(tool, leaving.get(tool) ?? (restarted ? { reason: "restart" } : undefined)),
+          );
+        }
+        leaving.clear();
+        restarted = false;
+        steps.push(at);
+        break;
+      }
+      case "response":
+        at.response = record;
+        if (record.usage.inputTokens > 0)
+          at.cacheShare = record.usage.cachedInputTokens / record.usage.inputTokens;
+        break;
+      case "call":
+        callStep.set(record.id, record.step);
+        at.calls.push(record);
+        break;
+      case "discovered":
+        at.discovered.push(record);
+        for (const tool of record.tools)
+          added.set(tool, { ...added.get(tool), provider: record.provider, ...causeBy(record.by, at.step) });
+        break;
+      case "added":
+        at.other.push(record);
+        for (const tool of record.tools)
+          added.set(tool, { ...added.get(tool), byTool: record.byTool, ...causeBy(record.by, at.step) });
+        break;
+      case "removed":
+        at.other.push(record);
+        for (const tool of record.tools)
+          leaving.set(tool, { reason: record.reason, ...causeBy(record.by, at.step) });
+        break;
+      case "restart":
+        restarted = true;
+        at.other.push(record);
+        break;
+      case "end":
+        end = record;
+        break;
+      case "costs":
+        costs = record;
+        break;
+      case "cut":
+        cut = true;
+        at.other.push(record);
+        break;
+      default:
+        at.other.push(record);
+    }
+  }
+  // A call's own record comes after what its result caused: name the call's tool now that all are read.
+  for (const step of steps)
+    for (const list of [step.added, step.removed])
+      for (const item of list ?? []) fillCallTool(item, callStep, steps);
+  const shown = steps[0]!.calls.length + steps[0]!.other.length > 0 ? steps : steps.slice(1);
+  return {
+    ...(read.header ? { header: read.header } : {}),
+    steps: shown,
+    ...(end ? { end } : {}),
+    ...(costs ? { costs } : {}),
+    cut,
+    problems: read.problems,
+    toolsAt: (step) => toolsAt(stepRecords, step),
+  };
+}
+
+function emptyStep(step: number): Building {
+  return { step, calls: [], discovered: [], other: [] };
+}
+
+function change(tool: string, cause: ToolChangeCause | undefined): ToolChange {
+  return cause ? { tool, cause } : { tool };
+}
+
+function causeBy(by: string | undefined, step: number): Partial<ToolChangeCause> {
+  return by === undefined ? {} : { by, byStep: step };
+}
+
+/** Names the tool of the call behind a change (its `call` record, read after the change's own). */
+function fillCallTool(item: ToolChange, callStep: Map<string, number>, steps: readonly Building[]): void {
+  const by = item.cause?.by;
+  if (by === undefined || item.cause?.byTool !== undefined) return;
+  const step = steps.find((s) => s.step === callStep.get(by));
+  const tool = step?.calls.find((c) => c.id === by)?.tool;
+  if (tool !== undefined) (item as { cause: ToolChangeCause }).cause = { ...item.cause, byTool: tool };
+}
+
+/**
+ * The set offered at a step, and its change against the set before (`current`, undefined when not known):
+ * a change record applies as written; a whole list is compared.
+ */
+function stepDiff(
+  current: Set<string> | undefined,
+  record: StepRecord,
+): { now?: Set<string>; added?: readonly string[]; removed?: readonly string[] } {
+  if (record.tools) {
+    const now = new Set(record.tools);
+    if (!current) return { now };
+    const added = record.tools.filter((t) => !current.has(t));
+    const removed = [...current].filter((t) => !now.has(t));
+    return { now, added, removed };
+  }
+  if (!current) return {};
+  const added = record.added ?? [];
+  const removed = record.removed ?? [];
+  if (added.length + removed.length === 0) return { now: current, added, removed };
+  const now = new Set(current);
+  for (const tool of removed) now.delete(tool);
+  for (const tool of added) now.add(tool);
+  return { now, added, removed };
+}
+
+/**
+ * The tools offered at `step`: the last whole list at or before it, with the changes after it applied (a
+ * whole list is written every `TOOL_SET_CHECKPOINT` steps, so this replays at most that many).
+ */
+function toolsAt(records: readonly StepRecord[], step: number): readonly string[] | undefined {
+  const index = records.findIndex((r) => r.step === step);
+  if (index === -1) return undefined;
+  let from = index;
+  while (from >= 0 && records[from]!.tools === undefined) from--;
+  if (from === -1) return undefined;
+  // Replayed changes are only trusted when no step line between the whole list and this step was lost.
+  if (records[index]!.step - records[from]!.step !== index - from) return undefined;
+  const tools = [...records[from]!.tools!];
+  for (const record of records.slice(from + 1, index + 1)) {
+    const gone = new Set(record.removed ?? []);
+    for (let i = tools.length - 1; i >= 0; i--) if (gone.has(tools[i]!)) tools.splice(i, 1);
+    for (const tool of record.added ?? []) tools.push(tool);
+  }
+  return tools;
+}

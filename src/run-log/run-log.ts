@@ -1,0 +1,103 @@
+// Where a runner (or an MCP server) keeps its run log: the folder is checked once, when it is configured,
+// so a folder that cannot be written fails there, before any run; each run then gets a file of its own.
+import { closeSync, statSync, unlinkSync } from "node:fs";
+import path from "node:path";
+import { InvalidSettingError } from "../errors/entity-tools-error.js";
+import { nodeCrypto } from "../lazy/node-builtins.js";
+import type { Pricing } from "../events/pricing.js";
+import { RUN_LOG_FORMAT, RUN_LOG_VERSION, type RunLogKind } from "./run-log-format.js";
+import { RunLogError } from "./run-log-error.js";
+import { RunLogFile } from "./run-log-file.js";
+import { DEFAULT_RUN_LOG_MAX_BYTES, type RunLogOptions, type RunLogTarget } from "./run-log-options.js";
+
+export type { RunLogOptions, RunLogTarget };
+import { RunLogRecorder } from "./run-log-recorder.js";
+import { createPrivateFileSync, makePrivateFolderSync, warnIfShared } from "../local/private-files.js";
+
+/**
+ * Folders found writable in this process: an MCP server made per HTTP request checks its folder once, not
+ * at every request (a folder that stops being writable later is a `RunLogWarning` at the run's first write).
+ */
+const checked = new Set<string>();
+
+/**
+ * The run log's settings with `dir` made absolute, after checking that the folder can be written (it is
+ * created for its owner only when missing).
+ *
+ * @throws RunLogError for a folder that cannot be created or written; InvalidSettingError for a bad `maxFileBytes`
+ */
+export function runLogTarget(dir: string, options: RunLogOptions = {}): RunLogTarget {
+  const { maxFileBytes = DEFAULT_RUN_LOG_MAX_BYTES, recordContent = true } = options;
+  if (!(Number.isSafeInteger(maxFileBytes) && maxFileBytes > 0))
+    throw new InvalidSettingError(
+      "withRunLog maxFileBytes",
+      maxFileBytes,
+      "a positive whole number of bytes",
+    );
+  if (typeof dir !== "string" || dir.length === 0) throw new RunLogError(String(dir), "no folder was given");
+  const resolved = path.resolve(dir);
+  if (checked.has(resolved)) return { dir: resolved, recordContent, maxFileBytes };
+  try {
+    makePrivateFolderSync(resolved);
+    if (!statSync(resolved).isDirectory()) throw new RunLogError(resolved, "it is not a folder");
+    // Permission bits do not tell (root ignores them, a read-only mount does not show in them): a file is
+    // created and removed.
+    const probe = path.join(
+      resolved,
+      `.write-check-${process.pid}-${nodeCrypto().randomBytes(4).toString("hex")}`,
+    );
+    closeSync(createPrivateFileSync(probe));
+    unlinkSync(probe);
+  } catch (error) {
+    if (RunLogError.isInstance(error)) throw error;
+    throw new RunLogError(resolved, error instanceof Error ? error.message : String(error), error);
+  }
+  checked.add(resolved);
+  void warnIfShared(resolved, "run logs (what users told the model)");
+  return { dir: resolved, recordContent, maxFileBytes };
+}
+
+/** How one logged run starts. */
+export interface RunLogStart {
+  readonly kind: RunLogKind;
+  /** The messages the run starts with. */
+  readonly prompt?: unknown;
+  readonly system?: string;
+  /** The fingerprint of the conversation a resumed or continued run goes on from. */
+  readonly continues?: string;
+  readonly pricing?: Pricing;
+  /** An MCP server's tool list, read at each call. */
+  readonly offered?: () => readonly string[];
+  /** Told once when the file cannot be written further (the run goes on). */
+  readonly onFailure: (file: string, message: string) => void;
+}
+
+/** Starts the file of one run in `target.dir`, named by the time it began (so names sort by time). */
+export function startRunLog(target: RunLogTarget, start: RunLogStart): RunLogRecorder {
+  const now = new Date();
+  const id = `${now.toISOString().replace(/[:.]/g, "-")}-${nodeCrypto().randomBytes(3).toString("hex")}`;
+  const file = new RunLogFile({
+    dir: target.dir,
+    id,
+    limitBytes: target.maxFileBytes ?? DEFAULT_RUN_LOG_MAX_BYTES,
+    keepOpen: start.kind !== "mcp",
+    onFailure: (message) => start.onFailure(file.path, message),
+  });
+  const content = target.recordContent !== false;
+  return new RunLogRecorder(file, {
+    header: {
+      type: "run",
+      format: RUN_LOG_FORMAT,
+      version: RUN_LOG_VERSION,
+      id,
+      kind: start.kind,
+      startedAt: now.toISOString(),
+      recordContent: content,
+      ...(start.continues === undefined ? {} : { continues: start.continues }),
+      ...(content && start.prompt !== undefined ? { prompt: start.prompt } : {}),
+      ...(content && start.system !== undefined ? { system: start.system } : {}),
+    },
+    ...(start.pricing ? { pricing: start.pricing } : {}),
+    ...(start.offered ? { offered: start.offered } : {}),
+  });
+}

@@ -1,0 +1,64 @@
+// `entity-tools view <dir-or-file> --html out.html`: the same page as one file, the run logs and their media
+// inside it, for a CI artifact or a pull request: it opens with no server and no network.
+import { readdirSync, readFileSync, rmSync } from "node:fs";
+import path from "node:path";
+import { createPrivateFile } from "../local/private-files.js";
+import { LogFolder } from "./log-folder.js";
+import { pageAssets } from "./page-assets.js";
+import { inlinePage, type InlineLogs } from "./page-html.js";
+
+const DATA_TYPES: Readonly<Record<string, string>> = {
+  ".png": "image/png",
+  ".jpg": "image/jpeg",
+  ".gif": "image/gif",
+  ".webp": "image/webp",
+  ".wav": "audio/wav",
+  ".mp3": "audio/mpeg",
+  ".pdf": "application/pdf",
+  ".txt": "text/plain",
+};
+
+/**
+ * Writes the page of the run logs at `target` (a folder, or one file) to `out`, self-contained and readable
+ * by its owner only (it holds what the logs hold). A media file that cannot be read is left out; the page
+ * names it where the run shows it.
+ *
+ * @returns how many runs the page holds
+ */
+export async function writeHtmlExport(target: string, out: string): Promise<number> {
+  const folder = LogFolder.open(target);
+  const files = folder.runs().flatMap(({ name }) => {
+    const read = folder.read(name);
+    return read ? [{ name, text: read.text }] : [];
+  });
+  const media: Record<string, string> = {};
+  for (const { name } of files) {
+    const dir = `${name.slice(0, -".jsonl".length)}.media`;
+    let entries: string[];
+    try {
+      entries = readdirSync(path.join(folder.root, dir));
+    } catch {
+      continue; // no media for this run
+    }
+    for (const entry of entries) {
+      const file = folder.mediaFile(`${dir}/${entry}`);
+      const type = DATA_TYPES[path.extname(entry).toLowerCase()];
+      if (!file || !type) continue; // an SVG is not inlined: it could carry script
+      try {
+        media[`${dir}/${entry}`] = `data:${type};base64,${readFileSync(file).toString("base64")}`;
+      } catch {
+        // unreadable: the page says the file is missing
+      }
+    }
+  }
+  const logs: InlineLogs = { source: target, files, media };
+  const html = inlinePage(await pageAssets(), logs);
+  rmSync(out, { force: true }); // made anew, for its owner only, rather than written over in its old mode
+  const file = await createPrivateFile(out);
+  try {
+    await file.writeFile(html);
+  } finally {
+    await file.close();
+  }
+  return files.length;
+}

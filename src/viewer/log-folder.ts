@@ -1,0 +1,143 @@
+// The viewer's jail: the only files it reads are the run logs of one folder (or the one file it was given)
+// and their media, by name. A name is a plain file name of the expected shape, and the file it resolves to
+// (symbolic links followed) must be inside the folder; anything else does not exist for the viewer.
+import { closeSync, openSync, readdirSync, readSync, realpathSync, statSync } from "node:fs";
+import path from "node:path";
+
+/** A run log file as the page's run list needs it: its first line and its last whole line. */
+export interface RunFileEntry {
+  readonly name: string;
+  readonly size: number;
+  readonly head: string;
+  readonly tail: string;
+}
+
+const RUN_FILE = /^[A-Za-z0-9_-][A-Za-z0-9._-]*\.jsonl$/;
+const MEDIA_FILE = /^([A-Za-z0-9_-][A-Za-z0-9._-]*)\.media\/([A-Za-z0-9_-][A-Za-z0-9._-]*)$/;
+/** How far from either end a run's first and last lines are looked for. */
+const EDGE_BYTES = [64 * 1024, 4 * 1024 * 1024];
+
+/** The run logs of one folder, or of one file in it. */
+export class LogFolder {
+  private constructor(
+    /** The folder, its real path. */
+    readonly root: string,
+    /** The one file's name, when the viewer was given a file. */
+    private readonly only?: string,
+  ) {}
+
+  /**
+   * The folder (or file) at `target`.
+   *
+   * @throws Error when it does not exist, or is a file that is not a `.jsonl` run log
+   */
+  static open(target: string): LogFolder {
+    const real = realpathSync(target);
+    if (statSync(real).isDirectory()) return new LogFolder(real);
+    const name = path.basename(real);
+    if (!RUN_FILE.test(name))
+      throw new Error(`${target} is not a run log (a .jsonl file) nor a folder of them`);
+    return new LogFolder(path.dirname(real), name);
+  }
+
+  /** The run files, newest first (their names start with the time the run began). */
+  runs(): RunFileEntry[] {
+    const names = this.only ? [this.only] : readdirSync(this.root).filter((n) => RUN_FILE.test(n));
+    return names
+      .sort()
+      .reverse()
+      .flatMap((name) => {
+        const file = this.runFile(name);
+        if (!file) return [];
+        try {
+          return [{ name, ...edges(file) }];
+        } catch {
+          return []; // removed meanwhile, or unreadable: not listed
+        }
+      });
+  }
+
+  /** The run files' names and sizes as one text: it changes when a run is added or grows. */
+  signature(): string {
+    const names = this.only ? [this.only] : readdirSync(this.root).filter((n) => RUN_FILE.test(n));
+    return names
+      .map((name) => {
+        try {
+          return `${name}:${statSync(path.join(this.root, name)).size}`;
+        } catch {
+          return name;
+        }
+      })
+      .join("|");
+  }
+
+  /**
+   * What a file holds from byte `from` to its end, and where the next read starts: after its last newline,
+   * so a line still being written (or cut short by a crash) is read again, whole, next time.
+   */
+  read(name: string, from = 0): { text: string; next: number } | undefined {
+    const file = this.runFile(name);
+    if (!file) return undefined;
+    const fd = openSync(file, "r");
+    try {
+      const size = statSync(file).size;
+      const start = Math.min(Math.max(0, Math.floor(from)), size);
+      const buffer = Buffer.alloc(size - start);
+      const read = readSync(fd, buffer, 0, buffer.length, start);
+      const whole = buffer.lastIndexOf(0x0a, read - 1) + 1;
+      return { text: buffer.toString("utf8", 0, read), next: start + whole };
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  /** The real path of a media file (`<run>.media/<file>`) of a run this viewer shows; undefined for any other. */
+  mediaFile(relative: string): string | undefined {
+    const match = MEDIA_FILE.exec(relative);
+    if (!match || (this.only !== undefined && `${match[1]}.jsonl` !== this.only)) return undefined;
+    return this.inside(path.join(this.root, relative));
+  }
+
+  /** The real path of a run file of this viewer; undefined for any other name. */
+  private runFile(name: string): string | undefined {
+    if (!RUN_FILE.test(name) || (this.only !== undefined && name !== this.only)) return undefined;
+    return this.inside(path.join(this.root, name));
+  }
+
+  /** `file`'s real path when it is a regular file inside the folder. */
+  private inside(file: string): string | undefined {
+    try {
+      const real = realpathSync(file);
+      if (!real.startsWith(`${this.root}${path.sep}`) || !statSync(real).isFile()) return undefined;
+      return real;
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+/** A file's size, first line and last whole line (looked for near each end, then further). */
+function edges(file: string): { size: number; head: string; tail: string } {
+  const fd = openSync(file, "r");
+  try {
+    const size = statSync(file).size;
+    let head = "";
+    let tail = "";
+    for (const limit of EDGE_BYTES) {
+      const length = Math.min(size, limit);
+      const start = Buffer.alloc(length);
+      readSync(fd, start, 0, length, 0);
+      const firstEnd = start.indexOf(0x0a);
+      if (firstEnd !== -1) head = start.toString("utf8", 0, firstEnd);
+      const end = Buffer.alloc(length);
+      readSync(fd, end, 0, length, size - length);
+      const last = end.lastIndexOf(0x0a);
+      const before = last > 0 ? end.lastIndexOf(0x0a, last - 1) : -1;
+      if (last !== -1 && (before !== -1 || length === size)) tail = end.toString("utf8", before + 1, last);
+      if ((head && tail) || length === size) break;
+    }
+    return { size, head, tail };
+  } finally {
+    closeSync(fd);
+  }
+}

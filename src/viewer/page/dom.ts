@@ -1,0 +1,119 @@
+// The page's few DOM helpers. Everything a log holds reaches the page as text nodes, never as HTML: a tool
+// result can be markup, and it is shown, not run.
+
+/** What `h` takes as children: nodes, text, nested lists; `false`, `null` and `undefined` add nothing. */
+export type Child = Node | string | number | false | null | undefined | readonly Child[];
+
+type Attributes = Record<string, string | number | boolean | undefined | ((event: Event) => void)>;
+
+/** An element with attributes (`on…` ones are listeners) and children. */
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attributes: Attributes = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value === undefined || value === false) continue;
+    if (typeof value === "function") element.addEventListener(name.slice(2), value);
+    else element.setAttribute(name === "className" ? "class" : name, value === true ? "" : String(value));
+  }
+  append(element, children);
+  return element;
+}
+
+function append(parent: Node, children: readonly Child[]): void {
+  for (const child of children) {
+    if (child === undefined || child === null || child === false) continue;
+    if (Array.isArray(child)) append(parent, child);
+    else parent.appendChild(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+}
+
+/** A number for reading: `12,345`. */
+export function count(n: number): string {
+  return n.toLocaleString("en-US");
+}
+
+/** USD: six decimals below a cent, else four. */
+export function usd(amount: number): string {
+  return `$${amount.toFixed(amount < 0.01 ? 6 : 4)}`;
+}
+
+/** A share as a whole percentage. */
+export function percent(share: number): string {
+  return `${Math.round(share * 100)}%`;
+}
+
+/** JSON for reading (two-space indent); text stays text. */
+export function pretty(value: unknown): string {
+  if (typeof value === "string") return value;
+  try {
+    return JSON.stringify(value, null, 2) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+/** Text cut to `max` characters, with a button that shows the rest. */
+export function longText(className: string, text: string, max = 2_000): HTMLElement {
+  const pre = h("pre", { className }, text.length > max ? `${text.slice(0, max)}…` : text);
+  if (text.length <= max) return pre;
+  const more = h(
+    "button",
+    { type: "button", className: "more" },
+    `show all ${count(text.length)} characters`,
+  );
+  more.addEventListener("click", () => {
+    pre.textContent = text;
+    more.remove();
+  });
+  return h("div", {}, pre, more);
+}
+
+/** Options of {@link paged}. */
+export interface PagedOptions {
+  readonly pageSize: number;
+  /** What the items are, for the counter: "steps", "providers". */
+  readonly noun: string;
+  readonly className?: string;
+  readonly page?: number;
+  readonly onPage?: (page: number) => void;
+  /** The list element; default `ul`. */
+  readonly tag?: "ul" | "ol";
+}
+
+/**
+ * A long list shown a page at a time (the DOM holds one page, whatever the length), with previous and next
+ * buttons; `n`/`p` on the page turn the first such list's pages (see keys.ts).
+ */
+export function paged<T>(
+  items: readonly T[],
+  render: (item: T, index: number) => Node,
+  options: PagedOptions,
+): HTMLElement {
+  const { pageSize, noun } = options;
+  const pages = Math.max(1, Math.ceil(items.length / pageSize));
+  const list = h(options.tag ?? "ul", { className: options.className });
+  const label = h("span", { className: "pager-label" });
+  const previous = h("button", { type: "button", className: "prev", "aria-label": `previous ${noun}` }, "◀");
+  const next = h("button", { type: "button", className: "next", "aria-label": `next ${noun}` }, "▶");
+  const nav = h("nav", { className: "pager" }, previous, label, next);
+  let page = Math.min(options.page ?? 0, pages - 1);
+  const show = (to: number) => {
+    page = Math.max(0, Math.min(pages - 1, to));
+    const start = page * pageSize;
+    const shown = items.slice(start, start + pageSize);
+    list.replaceChildren(...shown.map((item, i) => render(item, start + i)));
+    label.textContent = `${count(start + (shown.length ? 1 : 0))}–${count(start + shown.length)} of ${count(items.length)} ${noun}`;
+    previous.disabled = page === 0;
+    next.disabled = page === pages - 1;
+    options.onPage?.(page);
+  };
+  previous.addEventListener("click", () => show(page - 1));
+  next.addEventListener("click", () => show(page + 1));
+  show(page);
+  const box = h("div", { className: "paged" }, list, pages > 1 && nav);
+  box.dataset["pages"] = String(pages);
+  return box;
+}

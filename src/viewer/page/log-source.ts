@@ -1,0 +1,92 @@
+// Where the page reads the logs from: the viewer server's API (live: it says when the folder changed), or
+// the data an exported file carries inside it (fixed). Both give the same text to the same parser.
+
+/** One run file as the run list needs it. */
+export interface LogEntry {
+  readonly name: string;
+  readonly size: number;
+  /** Its first line, */
+  readonly head: string;
+  /** and its last whole line. */
+  readonly tail: string;
+}
+
+/** The page's access to the logs. */
+export interface LogSource {
+  /** The folder or file shown. */
+  readonly label: string;
+  readonly live: boolean;
+  list(): Promise<LogEntry[]>;
+  /** A file's text from byte `from` to its end, and where the next read starts (after its last newline). */
+  read(name: string, from: number): Promise<{ text: string; next: number }>;
+  /** Where the page finds a media file (`<run>.media/1.png`); undefined when it is not there. */
+  mediaUrl(file: string): string | undefined;
+  /** Calls `changed` whenever the folder changed (a live source). */
+  watch(changed: () => void): void;
+}
+
+interface InlineData {
+  readonly source: string;
+  readonly files: readonly { readonly name: string; readonly text: string }[];
+  readonly media: Readonly<Record<string, string>>;
+}
+
+/** The logs an exported page holds (`<script id="run-log-data">`), or undefined for a served page. */
+export function inlineSource(): LogSource | undefined {
+  const element = document.getElementById("run-log-data");
+  if (!element?.textContent) return undefined;
+  const data = JSON.parse(element.textContent) as InlineData;
+  const files = new Map(data.files.map((f) => [f.name, f.text]));
+  return {
+    label: data.source,
+    live: false,
+    list: () =>
+      Promise.resolve(
+        data.files.map(({ name, text }) => {
+          const lines = text.trimEnd().split("\n");
+          return {
+            name,
+            size: text.length,
+            head: lines[0] ?? "",
+            tail: lines.length > 1 ? lines.at(-1)! : "",
+          };
+        }),
+      ),
+    // The whole text at the first read; an exported page never changes, so there is nothing after it.
+    read: (name, from) => {
+      const text = from === 0 ? (files.get(name) ?? "") : "";
+      return Promise.resolve({ text, next: from + text.length });
+    },
+    mediaUrl: (file) => data.media[file],
+    watch: () => undefined,
+  };
+}
+
+/** The viewer server's API, with its change events (and a slow poll when the event stream is down). */
+export function servedSource(): LogSource {
+  let label = "";
+  return {
+    get label() {
+      return label;
+    },
+    live: true,
+    async list() {
+      const body = (await (await fetch("api/runs")).json()) as { source: string; files: LogEntry[] };
+      label = body.source;
+      return body.files;
+    },
+    async read(name, from) {
+      const response = await fetch(`api/file?name=${encodeURIComponent(name)}&from=${from}`);
+      if (!response.ok) return { text: "", next: from };
+      return { text: await response.text(), next: Number(response.headers.get("X-Next-Offset") ?? from) };
+    },
+    mediaUrl: (file) => `media/${file.split("/").map(encodeURIComponent).join("/")}`,
+    watch(changed) {
+      const events = new EventSource("api/events");
+      events.onmessage = () => changed();
+      setInterval(() => {
+        if (events.readyState !== EventSource.OPEN) changed();
+      }, 5_000);
+    },
+  };
+}

@@ -1,0 +1,234 @@
+// One step of a run on the page: a line with its numbers; under it, always, what changed in the tool set
+// against the step before (with the cause) and the calls; opened, everything else (the model's text, each
+// call's input and result with its pictures, the tools offered, the providers discovered).
+import type { RunView, StepView, ToolChange, ToolChangeCause } from "../../run-log/run-log-steps.js";
+import type { CallRecord, DiscoveredRecord, RunLogRecord } from "../../run-log/run-log-format.js";
+import { count, h, longText, paged, percent, pretty, usd, type Child } from "./dom.js";
+
+/** What a step needs from the page around it. */
+export interface StepContext {
+  readonly run: RunView;
+  readonly mediaUrl: (file: string) => string | undefined;
+  readonly open: Set<number>;
+}
+
+/** The step as a list item (`data-step`), opened when `context.open` has it. */
+export function stepItem(step: StepView, context: StepContext): HTMLLIElement {
+  const { record, response } = step;
+  const opened = context.open.has(step.step);
+  const changed = (step.added?.length ?? 0) + (step.removed?.length ?? 0) > 0;
+  const head = h(
+    "button",
+    { type: "button", className: "step-head", "aria-expanded": String(opened) },
+    h("strong", {}, step.step === 0 ? "Before step 1" : `Step ${step.step}`),
+    record && ` · ${count(record.count)} tools`,
+    changed && ` (+${step.added!.length} −${step.removed!.length})`,
+    step.calls.length > 0 && ` · ${step.calls.length} call${step.calls.length === 1 ? "" : "s"}`,
+    response && ` · in ${count(response.usage.inputTokens)} out ${count(response.usage.outputTokens)}`,
+    step.cacheShare !== undefined && ` · cached ${percent(step.cacheShare)}`,
+    response?.cost !== undefined && ` · ${usd(response.cost)}`,
+  );
+  head.addEventListener("click", () => {
+    if (context.open.has(step.step)) context.open.delete(step.step);
+    else context.open.add(step.step);
+    item.replaceWith(stepItem(step, context));
+    (document.querySelector(`li[data-step="${step.step}"] .step-head`) as HTMLElement | null)?.focus();
+  });
+  const item = h(
+    "li",
+    { className: `step${changed ? " changed" : ""}`, "data-step": step.step },
+    head,
+    changes(step),
+    step.added === undefined &&
+      step.step > 1 &&
+      h("p", { className: "unknown" }, "tool set not known here (a damaged line)"),
+    h("ul", { className: "calls" }, step.calls.map(callLine), step.other.map(otherLine)),
+    opened && detail(step, context),
+  );
+  return item;
+}
+
+/** `+ a, + b — from searchCustomer at step 1, Customer c123`, one line per cause, and what broke the cache. */
+function changes(step: StepView): Child {
+  const lines = [
+    ...groups(step.added ?? []).map(([cause, tools]) => ({ sign: "+", cause, tools })),
+    ...groups(step.removed ?? []).map(([cause, tools]) => ({ sign: "−", cause, tools })),
+  ];
+  if (lines.length === 0) return false;
+  const line = ({ sign, cause, tools }: (typeof lines)[number]) =>
+    h(
+      "li",
+      { className: sign === "+" ? "added" : "removed" },
+      tools.map((t) => `${sign} ${t}`).join(", "),
+      causeText(cause, sign),
+    );
+  const broken =
+    step.step > 1
+      ? h("p", { className: "cache-broken" }, "prompt cache broken here: the tool list changed")
+      : false;
+  return h("div", { className: "changes" }, paged(lines, line, { pageSize: 20, noun: "changes" }), broken);
+}
+
+function groups(changes: readonly ToolChange[]): [ToolChangeCause | undefined, string[]][] {
+  const byCause = new Map<string, [ToolChangeCause | undefined, string[]]>();
+  for (const { tool, cause } of changes) {
+    const key = JSON.stringify(cause ?? null);
+    const group = byCause.get(key) ?? [cause, []];
+    group[1].push(tool);
+    byCause.set(key, group);
+  }
+  return [...byCause.values()];
+}
+
+function causeText(cause: ToolChangeCause | undefined, sign: string): string {
+  if (!cause) return sign === "+" ? "" : " — gone (no cause in the log)";
+  const by = cause.byTool && `${cause.byTool}${cause.byStep === undefined ? "" : ` at step ${cause.byStep}`}`;
+  const provider = cause.provider && `${cause.provider.providerClass} ${cause.provider.id}`;
+  if (sign === "+") return ` — ${[by && `from ${by}`, provider].filter(Boolean).join(", ")}`;
+  return ` — ${cause.reason ?? "removed"}${by ? ` (after ${by})` : ""}`;
+}
+
+function callLine(call: CallRecord): HTMLElement {
+  const who = call.provider ? ` → ${call.provider.providerClass} ${call.provider.id}` : "";
+  const how = call.ok
+    ? call.durationMs === undefined
+      ? ""
+      : ` · ${count(call.durationMs)} ms`
+    : ` · failed: ${call.reason}`;
+  return h(
+    "li",
+    { className: `call ${call.ok ? "ok" : "failed"}`, "data-tool": call.tool },
+    `${call.ok ? "✓" : "✗"} ${call.tool}${who}${how}`,
+  );
+}
+
+/** Approvals, restarts, expansions and notes, one line each (tool-set records are shown as changes). */
+function otherLine(record: RunLogRecord): Child {
+  switch (record.type) {
+    case "approval-asked":
+      return h(
+        "li",
+        { className: "approval asked" },
+        `… waits for approval: ${record.tool}`,
+        record.input !== undefined && ` ${pretty(record.input)}`,
+      );
+    case "approval-decided":
+      return h(
+        "li",
+        { className: `approval ${record.approved ? "approved" : "denied"}` },
+        record.approved
+          ? `✔ approved: ${record.tool}`
+          : `✘ denied: ${record.tool}${record.reason ? ` — ${record.reason}` : ""}`,
+      );
+    case "restart":
+      return h("li", { className: "restart" }, `↻ restart: ${record.reason}`);
+    case "expanded":
+      return h(
+        "li",
+        { className: "expanded" },
+        `section ${record.section} expanded (${record.mode}): ${record.tools.join(", ") || "no tools"}`,
+      );
+    case "note":
+      return h(
+        "li",
+        { className: `note ${record.kind}` },
+        `⚠ ${record.kind}${record.message ? `: ${record.message}` : ""}`,
+      );
+    case "cut":
+      return h("li", { className: "note cut" }, `✂ ${record.note}`);
+    default:
+      return false;
+  }
+}
+
+/** What an opened step shows besides its line. */
+function detail(step: StepView, context: StepContext): HTMLElement {
+  const tools = step.step === 0 ? undefined : context.run.toolsAt(step.step);
+  return h(
+    "div",
+    { className: "detail" },
+    step.response?.text && h("section", {}, h("h4", {}, "Model"), longText("text", step.response.text)),
+    step.calls.length > 0 &&
+      h(
+        "section",
+        {},
+        h("h4", {}, "Calls"),
+        step.calls.map((c) => callDetail(c, context)),
+      ),
+    tools &&
+      h(
+        "section",
+        { className: "offered" },
+        h("h4", {}, `Tools offered (${count(tools.length)})`),
+        toolList(tools),
+      ),
+    step.discovered.length > 0 &&
+      h(
+        "section",
+        { className: "discovered" },
+        h("h4", {}, `Providers discovered (${count(step.discovered.length)})`),
+        providerTable(step.discovered),
+      ),
+  );
+}
+
+function callDetail(call: CallRecord, context: StepContext): HTMLElement {
+  return h(
+    "div",
+    { className: "call-detail", "data-tool": call.tool },
+    h(
+      "div",
+      { className: "call-title" },
+      `${call.tool} (${call.id})`,
+      call.provider && ` → ${call.provider.providerClass} ${call.provider.id}`,
+    ),
+    call.input !== undefined && longText("input", pretty(call.input)),
+    call.result !== undefined && longText(call.ok ? "result" : "result error", call.result),
+    (call.media ?? []).map((m) => {
+      const url = m.file === undefined ? m.url : context.mediaUrl(m.file);
+      if (m.file === undefined && m.url === undefined)
+        return h("p", { className: "missing" }, `${m.mediaType} not written: ${m.skipped ?? "no data"}`);
+      if (!url) return h("p", { className: "missing" }, `media file ${m.file} is missing or unreadable`);
+      if (m.type !== "image")
+        return h(
+          "p",
+          {},
+          h("a", { href: url, download: m.filename ?? "" }, `${m.mediaType} ${m.filename ?? m.file ?? ""}`),
+        );
+      const img = h("img", { src: url, alt: `${m.mediaType} from ${call.tool}` });
+      img.addEventListener("error", () =>
+        img.replaceWith(h("p", { className: "missing" }, `media file ${m.file} could not be loaded`)),
+      );
+      return img;
+    }),
+  );
+}
+
+/** Tools offered, filterable, a page at a time. */
+function toolList(tools: readonly string[]): HTMLElement {
+  const box = h("div", {});
+  const filter = h("input", { type: "search", placeholder: "filter tools", "aria-label": "filter tools" });
+  const render = () => {
+    const wanted = filter.value.trim().toLowerCase();
+    const shown = wanted ? tools.filter((t) => t.toLowerCase().includes(wanted)) : tools;
+    box.replaceChildren(
+      paged(shown, (t) => h("li", {}, t), { pageSize: 200, noun: "tools", className: "tool-names" }),
+    );
+  };
+  filter.addEventListener("input", render);
+  render();
+  return h("div", {}, filter, box);
+}
+
+function providerTable(found: readonly DiscoveredRecord[]): HTMLElement {
+  const row = (d: DiscoveredRecord) =>
+    h(
+      "li",
+      {},
+      h("strong", {}, `${d.provider.providerClass} ${d.provider.id}`),
+      d.handle ? ` · handle ${d.handle}` : ` · ${d.tools.join(", ")}`,
+      d.definitionTokens > 0 && ` · ${count(d.definitionTokens)} definition tokens`,
+      d.by && ` · found by ${d.by}`,
+    );
+  return paged(found, row, { pageSize: 100, noun: "providers", className: "providers" });
+}

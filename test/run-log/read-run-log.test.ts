@@ -1,0 +1,60 @@
+// Reading a damaged run log: what could be read is kept, and each skipped line or file is named.
+import { describe, expect, it } from "vitest";
+import { readRunLog, runView } from "entity-tools";
+
+const header = JSON.stringify({
+  type: "run",
+  format: "entity-tools/run-log",
+  version: 1,
+  id: "r",
+  kind: "run",
+  startedAt: "2026-11-27T10:00:00.000Z",
+  recordContent: true,
+});
+const lines = (...records: object[]) => records.map((r) => JSON.stringify(r)).join("\n");
+const step = (n: number, change: object) => ({
+  type: "step",
+  step: n,
+  iteration: n,
+  ms: n,
+  count: 0,
+  ...change,
+});
+
+describe("readRunLog", () => {
+  it("a crash's cut-short last line, a corrupt line and an unknown record are skipped and named; the rest is read", () => {
+    const text = `${header}\n${lines(step(1, { tools: ["a"] }))}\n{"type":"step",,\n${lines({ type: "gossip", step: 1 })}\n${lines(step(2, { added: ["b"] }))}\n{"type":"call","step":2,"id":"c`;
+    const read = readRunLog(text);
+    expect(read.header?.id).toBe("r");
+    expect(read.records.map((r) => r.type)).toEqual(["step", "step"]);
+    expect(read.problems).toEqual([
+      { line: 3, message: "line 3 is not JSON: skipped" },
+      { line: 4, message: 'line 4: unknown record type "gossip": skipped' },
+      { line: 6, message: "line 6 is cut short (the process stopped while writing it): skipped" },
+    ]);
+  });
+
+  it("a file of another format version is skipped whole, saying which version it is", () => {
+    const read = readRunLog(
+      `${header.replace('"version":1', '"version":2')}\n${lines(step(1, { tools: [] }))}\n`,
+    );
+    expect(read.records).toEqual([]);
+    expect(read.problems).toEqual([
+      { message: "the file is run log format version 2; this viewer reads version 1: skipped" },
+    ]);
+  });
+
+  it("a lost step line leaves later tool sets unknown until the next whole list, never wrong", () => {
+    const text = [
+      header,
+      lines(step(1, { tools: ["a"] }), step(2, { added: ["b"] })),
+      "garbage",
+      lines(step(4, { removed: ["a"] }), step(5, { tools: ["b", "c"] })),
+    ].join("\n");
+    const view = runView(readRunLog(text));
+    expect(view.toolsAt(2)).toEqual(["a", "b"]);
+    expect(view.toolsAt(4)).toBeUndefined();
+    expect(view.steps.find((s) => s.step === 4)!.added).toBeUndefined();
+    expect(view.toolsAt(5)).toEqual(["b", "c"]);
+  });
+});

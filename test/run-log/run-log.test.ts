@@ -1,0 +1,305 @@
+// The run log as a user reads it back: what a discovery run with pricing, a picture and an approval
+// writes (checked against the shipped JSON Schema), what the viewer makes of it (each step's change and
+// its cause), what `recordContent: false` leaves out, who may read the files, and the folder checked
+// before any run.
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { Ajv } from "ajv";
+import addFormats from "ajv-formats";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  defineTool,
+  readRunLog,
+  RunLogError,
+  runView,
+  type CallRecord,
+  type CostsRecord,
+  type RunLogRecord,
+  type ToolInjectionStrategy,
+  type ToolLoopEvent,
+} from "entity-tools";
+import { FakePromptRunner, scoreToolUse } from "entity-tools/testing";
+import {
+  budgetRun,
+  customerRunner,
+  discoveryConversation,
+  handlesRun,
+  issued,
+  spendChartPng,
+} from "../support/run-log-runs.js";
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+function scratch(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), "run-log-"));
+  dirs.push(dir);
+  return dir;
+}
+
+/** The run files of a folder, oldest first, each read back. */
+function runs(dir: string) {
+  return readdirSync(dir)
+    .filter((f) => f.endsWith(".jsonl"))
+    .sort()
+    .map((file) => {
+      const text = readFileSync(path.join(dir, file), "utf8");
+      return {
+        file,
+        text,
+        read: readRunLog(text),
+        lines: text
+          .trimEnd()
+          .split("\n")
+          .map((l) => JSON.parse(l) as RunLogRecord),
+      };
+    });
+}
+
+describe("a discovery conversation with pricing, a picture and an approval", () => {
+  const dir = path.join(tmpdir(), `run-log-${process.pid}-conversation`, "runs"); // created by withRunLog
+  let files: ReturnType<typeof runs>;
+  let umask: number;
+  beforeAll(async () => {
+    dirs.push(path.dirname(dir));
+    umask = process.umask(0o022); // the usual umask: what the log writes must still be its owner's only
+    try {
+      issued.length = 0;
+      await discoveryConversation(dir);
+    } finally {
+      process.umask(umask);
+    }
+    files = runs(dir);
+  });
+
+  it("writes one file per run, resume and turn, each line a record of the shipped JSON Schema", () => {
+    expect(files.map((f) => f.read.header?.kind)).toEqual(["run", "resume", "continue"]);
+    const schema = JSON.parse(readFileSync("docs/run-log.schema.json", "utf8")) as object;
+    const validate = addFormats.default(new Ajv({ strict: false })).compile(schema);
+    for (const { file, lines } of files)
+      for (const [i, line] of lines.entries())
+        expect(validate(line), `${file}:${i + 1} ${JSON.stringify(validate.errors)}`).toBe(true);
+    expect(files.every((f) => f.read.problems.length === 0)).toBe(true);
+    expect(issued).toEqual(["c123 10"]);
+  });
+
+  it("shows step 2's new tools with the call that found them and the provider, and that the cache broke there", () => {
+    const view = runView(files[0]!.read);
+    const search = view.steps[0]!.calls[0]!;
+    expect(search.tool).toBe("searchCustomer");
+    const step2 = view.steps.find((s) => s.step === 2)!;
+    expect(step2.added).toEqual([
+      {
+        tool: "customer_c123_getAverageSpend",
+        cause: {
+          provider: { providerClass: "Customer", id: "c123", idType: "string" },
+          by: search.id,
+          byStep: 1,
+          byTool: "searchCustomer",
+        },
+      },
+      expect.objectContaining({ tool: "customer_c123_recentOrders" }),
+    ]);
+    expect(view.toolsAt(2)).toEqual([
+      "searchCustomer",
+      "findCustomers",
+      "issueStoreCredit",
+      "spendChart",
+      "customer_c123_getAverageSpend",
+      "customer_c123_recentOrders",
+    ]);
+    expect(view.steps.find((s) => s.step === 3)!.cacheShare).toBeCloseTo(1500 / 1900);
+    expect(view.steps.find((s) => s.step === 3)!.added).toEqual([]);
+  });
+
+  it("records the approval asked and decided, the picture as a file beside the log, and the cost", () => {
+    const [paused, resumed] = files;
+    const asked = paused!.read.records.find((r) => r.type === "approval-asked");
+    expect(asked).toMatchObject({ tool: "issueStoreCredit", input: { customerId: "c123", amount: 10 } });
+    expect(resumed!.read.records.find((r) => r.type === "approval-decided")).toMatchObject({
+      id: (asked as { id: string }).id,
+      approved: true,
+    });
+    const chart = paused!.read.records.find((r) => r.type === "call" && r.tool === "spendChart");
+    const media = (chart as CallRecord).media!;
+    expect(media).toEqual([
+      { type: "image", mediaType: "image/png", file: expect.stringMatching(/\.media\/1\.png$/) },
+    ]);
+    expect(readFileSync(path.join(dir, media[0]!.file!))).toEqual(spendChartPng());
+    const end = paused!.read.records.find((r) => r.type === "end") as Extract<RunLogRecord, { type: "end" }>;
+    expect(end.status).toBe("awaiting-approval");
+    expect(end.cost).toBeGreaterThan(0);
+    const costs = paused!.read.records.find((r) => r.type === "costs") as CostsRecord;
+    expect(costs.perProvider).toEqual([
+      expect.objectContaining({ providerClass: "Customer", instanceId: "c123" }),
+    ]);
+    const response = paused!.read.records.find((r) => r.type === "response") as { cost: number };
+    expect(response.cost).toBeCloseTo((1200 * 0.25 + 30 * 2) / 1e6);
+  });
+
+  it("links the resume and the next turn to the run they go on from", () => {
+    const [paused, resumed, next] = files.map((f) => f.read);
+    const endOf = (r: typeof paused) => r!.records.find((x) => x.type === "end") as { conversation: string };
+    expect(resumed!.header?.continues).toBe(endOf(paused).conversation);
+    expect(next!.header?.continues).toBe(endOf(resumed).conversation);
+  });
+
+  it("keeps the folder, the files and the media readable by their owner only", () => {
+    const mode = (p: string) => statSync(p).mode & 0o777;
+    expect(mode(dir)).toBe(0o700);
+    for (const { file } of files) expect(mode(path.join(dir, file))).toBe(0o600);
+    const mediaDir = readdirSync(dir).find((f) => f.endsWith(".media"))!;
+    expect(mode(path.join(dir, mediaDir))).toBe(0o700);
+    expect(mode(path.join(dir, mediaDir, "1.png"))).toBe(0o600);
+  });
+});
+
+it("recordContent: false writes names, counts, tokens and cost, and no word of the conversation", async () => {
+  const dir = scratch();
+  await discoveryConversation(dir, { recordContent: false });
+  const texts = runs(dir)
+    .map((f) => f.text)
+    .join("\n");
+  for (const secret of ["John Smith", "46.83", "store credit", "customerId"])
+    expect(texts).not.toContain(secret);
+  for (const kept of ["searchCustomer", "customer_c123_getAverageSpend", '"inputTokens":1200', '"cost"'])
+    expect(texts).toContain(kept);
+  expect(readdirSync(dir).some((f) => f.endsWith(".media"))).toBe(false);
+});
+
+it("a folder that cannot be written is a RunLogError at withRunLog, before any run", () => {
+  const file = path.join(scratch(), "not-a-folder");
+  writeFileSync(file, "x");
+  const { fake } = customerRunner(scratch());
+  expect(() => fake.withRunLog(path.join(file, "runs"))).toThrow(RunLogError);
+  expect(() => fake.withRunLog(file)).toThrow(/Cannot write run logs into .*not-a-folder/);
+});
+
+it("past maxFileBytes the file ends with a note and the run's end; the run goes on", async () => {
+  const dir = scratch();
+  const run = await discoveryConversation(dir, { maxFileBytes: 1500 });
+  expect(run.next.status).toBe("completed");
+  const first = runs(dir)[0]!;
+  const types = first.read.records.map((r) => r.type);
+  expect(types.slice(-2)).toEqual(["cut", "end"]);
+  expect(first.read.records.find((r) => r.type === "call" && r.tool === "spendChart")).toBeUndefined();
+});
+
+describe("a disk that fills during the run", () => {
+  // A 16 KB tmpfs is a disk that fills for real; mounting one needs root (CI containers run as root).
+  const mountPoint = scratch();
+  let mounted = false;
+  beforeAll(() => {
+    try {
+      execFileSync("mount", ["-t", "tmpfs", "-o", "size=16k,mode=0700", "tmpfs", mountPoint], {
+        stdio: "ignore",
+      });
+      mounted = true;
+    } catch {
+      console.warn("run-log disk-full test skipped: cannot mount a tmpfs here (needs root)");
+    }
+  });
+  afterAll(() => {
+    if (mounted) execFileSync("umount", [mountPoint]);
+  });
+
+  it("is one RunLogWarning event, and the run goes on to its answer", async (context) => {
+    if (!mounted) return context.skip();
+    const warnings: ToolLoopEvent[] = [];
+    const big = defineTool({
+      name: "bigReport",
+      description: "A long report",
+      execute: () => "x".repeat(12_000),
+    });
+    const fake = new FakePromptRunner();
+    const runner = fake
+      .withTools(big)
+      .withRunLog(mountPoint)
+      .withObserver((e) => void (e.type === "RunLogWarning" && warnings.push(e)));
+    fake.callTool("bigReport").callTool("bigReport").callTool("bigReport").respondWithText("done");
+    const run = await runner.run("Report");
+    expect(run.status).toBe("completed");
+    expect(warnings).toEqual([
+      expect.objectContaining({
+        file: expect.stringContaining(mountPoint),
+        message: expect.stringMatching(/ENOSPC/),
+      }),
+    ]);
+    const file = readdirSync(mountPoint).find((f) => f.endsWith(".jsonl"))!;
+    expect(readRunLog(readFileSync(path.join(mountPoint, file), "utf8")).header?.kind).toBe("run");
+  });
+});
+
+it("a tool pushed out by the budget leaves with the reason and the call that pushed it", async () => {
+  const dir = scratch();
+  await budgetRun(dir);
+  const view = runView(runs(dir)[0]!.read);
+  const janeSearch = view.steps[1]!.calls[0]!;
+  expect(janeSearch.input).toEqual({ name: "Jane Smith" });
+  expect(view.steps.find((s) => s.step === 3)!.removed).toEqual([
+    {
+      tool: "customer_c123_getAverageSpend",
+      cause: { reason: "budget", by: janeSearch.id, byStep: 2, byTool: "searchCustomer" },
+    },
+    expect.objectContaining({
+      tool: "customer_c123_recentOrders",
+      cause: expect.objectContaining({ reason: "budget" }),
+    }),
+  ]);
+});
+
+it("in handles mode each discovered provider's handle is logged, and a call names the provider its handle names", async () => {
+  const dir = scratch();
+  await handlesRun(dir);
+  const records = runs(dir)[0]!.read.records;
+  const found = records.filter((r) => r.type === "discovered");
+  expect(found.map((r) => [r.provider.id, r.handle?.startsWith("Customer:")])).toEqual([
+    ["c123", true],
+    ["c456", true],
+  ]);
+  expect(records.find((r) => r.type === "call" && r.tool === "customer_getAverageSpend")).toMatchObject({
+    provider: { providerClass: "Customer", id: "c123", idType: "string" },
+  });
+});
+
+it("a restart is logged, and the tools the earlier attempt added leave with the reason restart", async () => {
+  const dir = scratch();
+  let restarted = false;
+  const restartOnce: ToolInjectionStrategy = {
+    evaluateToolResult: ({ lastToolCall }) => {
+      if (lastToolCall.toolName !== "findCustomers" || restarted) return {};
+      restarted = true;
+      return { restart: { reason: "a fresh start" } };
+    },
+  };
+  const { fake, runner } = customerRunner(dir);
+  fake
+    .callTool("searchCustomer", { name: "John Smith" })
+    .callTool("findCustomers", { text: "Smith" })
+    .respondWithText("done");
+  await runner.withInjectionStrategy(restartOnce).run("Find John");
+  const view = runView(runs(dir)[0]!.read);
+  expect(view.steps[1]!.other).toContainEqual({ type: "restart", step: 2, reason: "a fresh start" });
+  expect(view.steps[2]!.removed).toEqual([
+    { tool: "customer_c123_getAverageSpend", cause: { reason: "restart" } },
+    { tool: "customer_c123_recentOrders", cause: { reason: "restart" } },
+  ]);
+});
+
+it("scoreToolUse reads a run log: each step's tools and the entity of each call, per-instance and handles", async () => {
+  const dir = scratch();
+  await discoveryConversation(dir);
+  await handlesRun(dir);
+  const [paused, , , handles] = runs(dir).map((f) => runView(f.read));
+  const onC123 = { tool: /getAverageSpend$/, provider: { providerClass: "Customer", id: "c123" } };
+  const score = scoreToolUse(paused!, ["searchCustomer", onC123, "customer_c456_getAverageSpend"]);
+  expect(score.verdicts.map((v) => [v.verdict, v.step])).toEqual([
+    ["called", 1],
+    ["called", 2],
+    ["not-offered", 2],
+  ]);
+  expect(scoreToolUse(handles!, ["findCustomers", onC123]).score).toBe(1);
+});

@@ -1,0 +1,127 @@
+// The viewer's server as an attacker or an unlucky user meets it: it listens on 127.0.0.1 only, takes a
+// free port when its port is taken, refuses a foreign Host or Origin (DNS rebinding), sends no CORS header,
+// and serves nothing outside the log folder, whatever the path says.
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { createServer, request, type IncomingHttpHeaders } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startViewServer, type ViewServer } from "../../src/viewer/view-server.js";
+
+const root = mkdtempSync(path.join(tmpdir(), "view-server-"));
+const logs = path.join(root, "runs");
+const RUN = "2026-11-27T10-00-00-000Z-aaaaaa.jsonl";
+let viewer: ViewServer;
+let port: number;
+
+beforeAll(async () => {
+  mkdirSync(path.join(logs, "2026-11-27T10-00-00-000Z-aaaaaa.media"), { recursive: true });
+  writeFileSync(path.join(logs, RUN), '{"type":"run"}\n');
+  writeFileSync(path.join(logs, "2026-11-27T10-00-00-000Z-aaaaaa.media", "1.png"), "png");
+  writeFileSync(path.join(root, "secret.jsonl"), "the neighbour's secret\n");
+  writeFileSync(path.join(root, "secret.png"), "the neighbour's picture");
+  symlinkSync(path.join(root, "secret.jsonl"), path.join(logs, "2026-11-27T11-00-00-000Z-link.jsonl"));
+  symlinkSync(
+    path.join(root, "secret.png"),
+    path.join(logs, "2026-11-27T10-00-00-000Z-aaaaaa.media", "2.png"),
+  );
+  viewer = await startViewServer(logs, { port: 0 });
+  port = (viewer.server.address() as AddressInfo).port;
+});
+afterAll(async () => {
+  await viewer.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+/** A raw GET with the headers given (Host included), as a rebinding page's browser would send it. */
+function get(pathname: string, headers: Record<string, string> = {}, method = "GET") {
+  return new Promise<{ status: number; headers: IncomingHttpHeaders; body: string }>((resolve, reject) => {
+    const req = request(
+      { host: "127.0.0.1", port, path: pathname, method, headers: { Host: `127.0.0.1:${port}`, ...headers } },
+      (res) => {
+        let body = "";
+        res.on("data", (chunk: Buffer) => (body += chunk.toString()));
+        res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+      },
+    );
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+describe("the viewer server", () => {
+  it("listens on 127.0.0.1 only", () => {
+    expect((viewer.server.address() as AddressInfo).address).toBe("127.0.0.1");
+    expect(viewer.url).toBe(`http://127.0.0.1:${port}/`);
+  });
+
+  it("takes a free port when the one asked for is taken, and says which", async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+    const busy = (taken.address() as AddressInfo).port;
+    const second = await startViewServer(logs, { port: busy });
+    try {
+      expect(second.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+      expect(second.url).not.toContain(`:${busy}/`);
+    } finally {
+      await second.close();
+      taken.close();
+    }
+  });
+
+  it("refuses a foreign Host or Origin (DNS rebinding), and answers its own page and localhost", async () => {
+    expect((await get("/api/runs", { Host: "evil.example" })).status).toBe(403);
+    expect((await get("/api/runs", { Host: `evil.example:${port}` })).status).toBe(403);
+    expect((await get("/api/runs", { Origin: "http://evil.example" })).status).toBe(403);
+    expect((await get("/api/runs", { Origin: `http://evil.example:${port}` })).status).toBe(403);
+    expect((await get("/api/runs", { Origin: "null" })).status).toBe(403);
+    expect((await get("/api/runs", { Origin: `http://127.0.0.1:${port}` })).status).toBe(200);
+    expect((await get("/api/runs", { Host: `localhost:${port}` })).status).toBe(200);
+  });
+
+  it("sends no CORS header on any answer, a refusal or a preflight included", async () => {
+    const answers = await Promise.all([
+      get("/"),
+      get("/api/runs"),
+      get("/api/runs", { Origin: "http://evil.example" }),
+      get("/api/runs", { Origin: "http://evil.example", "Access-Control-Request-Method": "GET" }, "OPTIONS"),
+      get(`/api/file?name=${RUN}`),
+      get("/media/2026-11-27T10-00-00-000Z-aaaaaa.media/1.png"),
+      get("/api/runs", {}, "OPTIONS"),
+    ]);
+    for (const answer of answers)
+      expect(Object.keys(answer.headers).filter((h) => h.startsWith("access-control-"))).toEqual([]);
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 403, 403, 200, 200, 405]);
+  });
+
+  it("serves nothing outside the log folder: no ../, no absolute path, no symbolic link out of it", async () => {
+    const attempts = [
+      "/api/file?name=../secret.jsonl",
+      "/api/file?name=..%2Fsecret.jsonl",
+      `/api/file?name=${encodeURIComponent(path.join(root, "secret.jsonl"))}`,
+      "/api/file?name=2026-11-27T11-00-00-000Z-link.jsonl",
+      "/media/..%2Fsecret.png",
+      "/media/2026-11-27T10-00-00-000Z-aaaaaa.media/..%2F..%2Fsecret.png",
+      "/media/2026-11-27T10-00-00-000Z-aaaaaa.media/2.png",
+      "/media/%2e%2e/%2e%2e/secret.png",
+      "/../secret.jsonl",
+      "/media/2026-11-27T10-00-00-000Z-aaaaaa.media/%E0%A4%A",
+    ];
+    for (const attempt of attempts) {
+      const answer = await get(attempt);
+      expect(answer.status, attempt).toBe(404);
+      expect(answer.body, attempt).not.toContain("neighbour");
+    }
+    const listed = JSON.parse((await get("/api/runs")).body) as { files: { name: string }[] };
+    expect(listed.files.map((f) => f.name)).toEqual([RUN]);
+    expect((await get("/media/2026-11-27T10-00-00-000Z-aaaaaa.media/1.png")).body).toBe("png");
+  });
+
+  it("serves media with a policy that runs nothing in them", async () => {
+    const answer = await get("/media/2026-11-27T10-00-00-000Z-aaaaaa.media/1.png");
+    expect(answer.headers["content-type"]).toBe("image/png");
+    expect(answer.headers["content-security-policy"]).toBe("sandbox; default-src 'none'");
+    expect(answer.headers["x-content-type-options"]).toBe("nosniff");
+  });
+});

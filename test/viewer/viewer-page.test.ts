@@ -1,0 +1,237 @@
+// The run viewer's page in a real headless Chromium (Debian's `chromium`, as the web-chat test drives it):
+// one browser and one server for the file, on one folder that holds a discovery conversation with pricing,
+// a picture and an approval, damaged files, and a 2 000-step run that discovered 10 000 providers. The
+// README's screenshot is made here (UPDATE_SCREENSHOTS=1 writes docs/run-viewer.png).
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { defineTool } from "entity-tools";
+import { FakePromptRunner } from "entity-tools/testing";
+import { writeHtmlExport } from "../../src/viewer/html-export.js";
+import { startViewServer, type ViewServer } from "../../src/viewer/view-server.js";
+import { writeLongRun } from "../support/long-run-log.js";
+import { discoveryConversation } from "../support/run-log-runs.js";
+
+const CHROMIUM = "/usr/bin/chromium";
+const present = existsSync(CHROMIUM);
+if (!present)
+  console.warn(`viewer page browser test skipped: no ${CHROMIUM} (apt-get install chromium; .ci/run does)`);
+
+const root = mkdtempSync(path.join(tmpdir(), "viewer-page-"));
+const dir = path.join(root, "runs");
+let browser: Browser;
+let viewer: ViewServer;
+let files: string[] = [];
+let longRun = "";
+const DAMAGED = "2026-01-01T00-00-00-000Z-damage.jsonl";
+const NEWER_FORMAT = "2026-01-01T00-00-00-000Z-future.jsonl";
+
+beforeAll(async () => {
+  if (!present) return;
+  await discoveryConversation(dir);
+  files = readdirSync(dir)
+    .filter((f) => f.endsWith(".jsonl"))
+    .sort();
+  longRun = writeLongRun(dir);
+  viewer = await startViewServer(dir, { port: 0 });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-sync",
+    ],
+  });
+});
+afterAll(async () => {
+  await browser?.close();
+  await viewer?.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+/** A page of the shared browser that fails the test on any script error. */
+async function openPage(
+  url: string,
+  block = false,
+): Promise<{ page: Page; errors: string[]; blocked: string[] }> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 820 } });
+  const errors: string[] = [];
+  const blocked: string[] = [];
+  page.on("pageerror", (error) => errors.push(String(error)));
+  if (block)
+    await page.route("**/*", (route) => {
+      if (route.request().url().startsWith("file:")) return route.continue();
+      blocked.push(route.request().url());
+      return route.abort();
+    });
+  await page.goto(url);
+  await page.waitForSelector("body[data-ready]");
+  return { page, errors, blocked };
+}
+
+const show = async (page: Page, file: string) => {
+  await page.click(`.run-item[data-file="${file}"]`);
+  await page.waitForSelector(`section.run[aria-label="run ${file}"]`);
+};
+const texts = (page: Page, selector: string) => page.$$eval(selector, (all) => all.map((e) => e.textContent));
+
+/** What both the served page and the exported file must show of the discovery conversation. */
+async function expectDiscoveryConversation(page: Page) {
+  const [paused, resumed] = files;
+  await show(page, paused!);
+  expect(await texts(page, 'li[data-step="2"] .changes .added')).toEqual([
+    "+ customer_c123_getAverageSpend, + customer_c123_recentOrders — from searchCustomer at step 1, Customer c123",
+  ]);
+  expect(await texts(page, 'li[data-step="2"] .cache-broken')).toEqual([
+    "prompt cache broken here: the tool list changed",
+  ]);
+  expect(await texts(page, 'li[data-step="3"] .approval')).toEqual([
+    '… waits for approval: issueStoreCredit {\n  "customerId": "c123",\n  "amount": 10\n}',
+  ]);
+  expect(await page.textContent(".facts")).toContain("cost $0.001002");
+  expect(await texts(page, ".provider-costs li")).toEqual([
+    "Customer c123 · $0.000049 · 1 call · 186 definition + 9 result tokens",
+  ]);
+  await page.click('li[data-step="2"] .step-head');
+  const chart = page.locator('li[data-step="2"] .call-detail[data-tool="spendChart"] img');
+  await chart.waitFor();
+  expect(await chart.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBe(96);
+  await show(page, resumed!);
+  expect(await texts(page, ".approval")).toEqual(["✔ approved: issueStoreCredit"]);
+  expect(await texts(page, 'li[data-step="0"] .call')).toEqual([
+    expect.stringMatching(/^✓ issueStoreCredit/),
+  ]);
+}
+
+describe.skipIf(!present)("the run viewer in headless Chromium", () => {
+  it("shows a discovery run read from its log: added tools with the call that found them, the approval decision, the cost", async () => {
+    const { page, errors } = await openPage(viewer.url);
+    // Newest first; the conversation's three runs together, in order.
+    expect(
+      await page.$$eval(".conversation .run-item", (all) => all.map((b) => b.getAttribute("data-file"))),
+    ).toEqual(files);
+    await expectDiscoveryConversation(page);
+    await show(page, files[0]!);
+    await page.click('li[data-step="2"] .step-head');
+    await page.waitForSelector('li[data-step="2"] img');
+    const shot =
+      process.env["UPDATE_SCREENSHOTS"] === "1" ? "docs/run-viewer.png" : path.join(root, "run-viewer.png");
+    await page.screenshot({ path: shot });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("a run written while the page is open appears, and grows to its end, without a reload", async () => {
+    const { page, errors } = await openPage(viewer.url);
+    await page.evaluate(() => ((globalThis as unknown as { stayed: boolean }).stayed = true));
+    const listed = () => page.$$eval(".run-item", (all) => all.map((b) => b.getAttribute("data-file")!));
+    const before = await listed();
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const slow = defineTool({
+      name: "slowLookup",
+      description: "Waits",
+      execute: () => gate.then(() => "found"),
+    });
+    const fake = new FakePromptRunner();
+    fake.callTool("slowLookup").respondWithText("all done");
+    const running = fake.withTools(slow).withRunLog(dir).run("Look it up");
+    await expect.poll(async () => (await listed()).length, { timeout: 10_000 }).toBe(before.length + 1);
+    const file = (await listed()).find((f) => !before.includes(f))!;
+    await show(page, file);
+    expect(await page.getAttribute("section.run", "data-status")).toBe("open");
+    release();
+    await running;
+    await page.waitForSelector('section.run[data-status="completed"]', { timeout: 10_000 });
+    expect(await page.$$eval(".step", (all) => all.length)).toBe(2);
+    expect(await page.evaluate(() => (globalThis as unknown as { stayed?: boolean }).stayed)).toBe(true);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("a 2 000-step run with 10 000 discovered providers: one page of steps in the DOM, paged with the keyboard", async () => {
+    const { page, errors } = await openPage(`${viewer.url}#${longRun}`);
+    await page.waitForSelector(`section.run[aria-label="run ${longRun}"]`);
+    const paint = await page.evaluate(
+      () => performance.getEntriesByName("entity-tools:first-run-painted")[0]!.startTime,
+    );
+    console.log(`viewer: first paint of the 2 000-step run ${Math.round(paint)} ms after navigation`);
+    expect(await page.$$eval(".step", (all) => all.length)).toBe(50);
+    expect(await page.textContent(".steps + .pager .pager-label")).toBe("1–50 of 2,000 steps");
+    await page.focus('li[data-step="1"] .step-head');
+    await page.keyboard.press("Enter");
+    expect(await texts(page, ".discovered .pager-label")).toEqual(["1–100 of 10,000 providers"]);
+    // Handles mode: each provider's handle, and the entity a later call's handle names.
+    expect((await texts(page, ".discovered li"))[0]).toBe(
+      "Customer c0 · handle Customer:c0~mac · found by call-1",
+    );
+    expect(await texts(page, 'li[data-step="2"] .call')).toEqual([
+      expect.stringMatching(/^✓ customer_getAverageSpend → Customer c2 · \d+ ms$/),
+    ]);
+    expect(await page.$$eval(".discovered li", (all) => all.length)).toBe(100);
+    await page.keyboard.press("j");
+    const focused = () =>
+      page.evaluate(() => {
+        type Focused = { closest(s: string): { getAttribute(a: string): string | null } | null };
+        const { document } = globalThis as unknown as { document: { activeElement: Focused | null } };
+        return document.activeElement?.closest("li")?.getAttribute("data-step");
+      });
+    expect(await focused()).toBe("2");
+    await page.keyboard.press("n");
+    await page.keyboard.press("n");
+    expect(await page.textContent(".steps + .pager .pager-label")).toBe("101–150 of 2,000 steps");
+    expect(await texts(page, 'li[data-step="111"] .changes li')).toEqual([
+      "+ vip_110_getOffers — from customer_getAverageSpend at step 110",
+      "− vip_10_getOffers — budget (after customer_getAverageSpend at step 110)",
+    ]);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("damaged files: shows what it could read and names each skipped line or file; never crashes", async () => {
+    // A crash's file: a corrupt line in the middle, the last line cut short, a picture that is not there.
+    const lines = readFileSync(path.join(dir, files[0]!), "utf8").trimEnd().split("\n");
+    const damaged = lines.map((l) =>
+      l.replace(/"file":"[^"]+"/, '"file":"2026-01-01T00-00-00-000Z-damage.media/1.png"'),
+    );
+    damaged.splice(3, 0, '{"type":"step",,"oops"');
+    writeFileSync(
+      path.join(dir, DAMAGED),
+      `${damaged.slice(0, -1).join("\n")}\n${damaged.at(-1)!.slice(0, 30)}`,
+    );
+    writeFileSync(path.join(dir, NEWER_FORMAT), `${lines[0]!.replace('"version":1', '"version":2')}\n`);
+    const { page, errors } = await openPage(viewer.url);
+    expect(await page.textContent(`.run-item[data-file="${NEWER_FORMAT}"]`)).toContain(
+      "the file is run log format version 2; this viewer reads version 1: skipped",
+    );
+    await show(page, DAMAGED);
+    expect(await texts(page, ".problems li")).toEqual([
+      "line 4 is not JSON: skipped",
+      expect.stringMatching(/^line \d+ is cut short \(the process stopped while writing it\): skipped$/),
+    ]);
+    expect(await page.$$eval(".step", (all) => all.length)).toBe(3);
+    await page.click('li[data-step="2"] .step-head');
+    await page.waitForSelector(".call-detail .missing");
+    expect(await texts(page, ".call-detail .missing")).toEqual([
+      "media file 2026-01-01T00-00-00-000Z-damage.media/1.png could not be loaded",
+    ]);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("the --html file opens with every network request blocked and shows the same", async () => {
+    const out = path.join(root, "runs.html");
+    await writeHtmlExport(dir, out);
+    const { page, errors, blocked } = await openPage(`file://${out}`, true);
+    await expectDiscoveryConversation(page);
+    await show(page, DAMAGED);
+    expect(await texts(page, ".problems li")).toHaveLength(2);
+    expect(blocked).toEqual([]);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
