@@ -1,6 +1,7 @@
 import type { Ajv, ErrorObject, ValidateFunction } from "ajv";
 import type { JsonSchema } from "./json-schema.js";
 import { LazyDependency } from "../lazy/lazy-dependency.js";
+import { describeGrouped } from "./union-errors.js";
 
 type AjvModule = { Ajv: typeof Ajv };
 type FormatsPlugin = (ajv: Ajv) => Ajv;
@@ -66,7 +67,7 @@ export type ValidationOutcome = { ok: true } | { ok: false; problems: string[] }
 export function validateAgainst(schema: JsonSchema, value: unknown): ValidationOutcome {
   const validator = validatorFor(schema);
   if (validator(value)) return { ok: true };
-  return { ok: false, problems: (validator.errors ?? []).map(describeError) };
+  return { ok: false, problems: describeGrouped(schema, validator.errors ?? [], describeError) };
 }
 
 /**
@@ -141,6 +142,8 @@ function describeError(error: ErrorObject): string {
       return `field "${path || "(input)"}" must be one of ${JSON.stringify(params.allowedValues)}`;
     case "format":
       return `field "${path || "(input)"}" must be ${formatName(String(params.format))}`;
+    case "const":
+      return `field "${path || "(input)"}" must be ${JSON.stringify(params.allowedValue)}`;
     default:
       return `field "${path || "(input)"}" ${error.message ?? "is invalid"}`;
   }
