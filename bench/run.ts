@@ -10,6 +10,7 @@ import { loopOverhead } from "./loop-overhead.js";
 import { promptCache } from "./prompt-cache.js";
 import { conversationStores } from "./conversation-stores.js";
 import { runLogOverhead } from "./run-log.js";
+import { mcpListing } from "./mcp-listing.js";
 import type { BenchRow } from "./measure.js";
 import { schemas } from "./schemas.js";
 import { tokens } from "./tokens.js";
@@ -27,6 +28,7 @@ const rows: BenchRow[] = [
   ...(await promptCache()),
   ...(await conversationStores()),
   ...(await runLogOverhead()),
+  ...(await mcpListing()),
 ];
 
 const header = ["bench", "measure", "value", "goal", "met"];
