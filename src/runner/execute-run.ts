@@ -9,18 +9,18 @@ import type {
 import { VisibilityExpansionRequired } from "../disclosure/visibility-expansion-required.js";
 import type { RunEvents } from "../events/run-events.js";
 import type { TokenUsage } from "../events/token-usage.js";
-import type { ApprovalPredicate, PendingApproval } from "../loop/approval-gate.js";
-import { driveConversation } from "../loop/conversation-driver.js";
-import { isConversationAdapter, type ConversationAdapter } from "../loop/conversation-port.js";
+import type { ApprovalPredicate, PendingApproval } from "../loop/execution/approval-gate.js";
+import { driveConversation } from "../loop/drivers/conversation-driver.js";
+import { isConversationAdapter, type ConversationAdapter } from "../loop/ports/conversation-port.js";
 import type { ToolMiddleware } from "../loop/execution/tool-middleware.js";
-import type { ToolResultMediaTypes } from "../loop/media-types.js";
-import type { ModelAdapter } from "../loop/model-port.js";
+import type { ToolResultMediaTypes } from "../loop/results/media-types.js";
+import type { ModelAdapter } from "../loop/ports/model-port.js";
 import { Run } from "../loop/run/run.js";
-import { RunSession } from "../loop/run-session.js";
-import type { RunSettings } from "../loop/run-settings.js";
-import type { RunSnapshot } from "../loop/run-snapshot.js";
-import { driveSteps, type StepListener } from "../loop/step-driver.js";
-import type { DynamicToolSource } from "../loop/tool-source-port.js";
+import { RunSession } from "../loop/session/run-session.js";
+import type { RunSettings } from "../loop/settings/run-settings.js";
+import type { RunSnapshot } from "../loop/snapshot/run-snapshot.js";
+import { driveSteps, type StepListener } from "../loop/drivers/step-driver.js";
+import type { DynamicToolSource } from "../loop/sources/tool-source-port.js";
 import type { JsonSchema } from "../schema/json-schema.js";
 import type { ToolInjectionStrategy } from "../strategies/tool-injection-strategy.js";
 import { ToolProviderStrategy, type RunDiscovery } from "../strategies/tool-provider-strategy.js";
@@ -32,7 +32,7 @@ import { checkToolSchemas } from "../tools/tool-methods.js";
 import { toolsFrom } from "../tools/tool-sources.js";
 import { ExpansionLimitError } from "./expansion-limit-error.js";
 import { listSources } from "./list-sources.js";
-import { resumeState, type ResumeFrom } from "./run-resume.js";
+import { resumeState, type ResumeFrom } from "../loop/run/run-resume.js";
 
 /** A sectioned system prompt and its parameters. */
 export interface TemplatePrompt {

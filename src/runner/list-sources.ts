@@ -1,7 +1,7 @@
 import type { RunEvents } from "../events/run-events.js";
-import { listSource } from "../loop/list-source.js";
-import type { SourceWithTools } from "../loop/source-watch.js";
-import type { DynamicToolSource } from "../loop/tool-source-port.js";
+import { listSource } from "../loop/sources/list-source.js";
+import type { SourceWithTools } from "../loop/sources/source-watch.js";
+import type { DynamicToolSource } from "../loop/sources/tool-source-port.js";
 import type { AnyTool } from "../tools/tool.js";
 import { ToolSourceClashError } from "./tool-source-clash-error.js";
 

@@ -1,4 +1,4 @@
-import { attachRun, ToolLoopAbortedError, ToolLoopError, type RunFailure } from "../errors.js";
+import { attachRun, ToolLoopAbortedError, ToolLoopError, type RunFailure } from "../errors/errors.js";
 
 /**
  * The error a run ends with, `run` attached: a `ToolLoopError` (ours, or a backend's subclass) is the very

@@ -5,9 +5,9 @@ import type { ModelMessage } from "ai";
 import type { RunCounters } from "../../events/run-counters.js";
 import { addUsage, emptyUsage } from "../../events/token-usage.js";
 import type { KeyRing } from "../../tools/signing-key.js";
-import type { TokenUsage } from "../model-port.js";
-import type { PausedCalls, RunSnapshot } from "../run-snapshot.js";
-import { readSnapshot } from "../snapshot-codec.js";
+import type { TokenUsage } from "../ports/model-port.js";
+import type { PausedCalls, RunSnapshot } from "../snapshot/run-snapshot.js";
+import { readSnapshot } from "../snapshot/snapshot-codec.js";
 import { liveProvidersOf } from "./run-writer.js";
 import type { SectionOverrides } from "./visibility-store.js";
 

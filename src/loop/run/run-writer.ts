@@ -6,7 +6,7 @@ import type { RunCounters } from "../../events/run-counters.js";
 import { providerKeyOf } from "../../tools/provider-identity.js";
 import type { KeyRing } from "../../tools/signing-key.js";
 import type { AnyTool } from "../../tools/tool.js";
-import type { TokenUsage } from "../model-port.js";
+import type { TokenUsage } from "../ports/model-port.js";
 import {
   SNAPSHOT_FORMAT,
   SNAPSHOT_VERSION,
@@ -14,10 +14,10 @@ import {
   type PausedCalls,
   type RunSnapshot,
   type SnapshotTool,
-} from "../run-snapshot.js";
-import type { RunSettings } from "../run-settings.js";
-import { signSnapshot } from "../snapshot-codec.js";
-import { snapshotCopy } from "../snapshot-copy.js";
+} from "../snapshot/run-snapshot.js";
+import type { RunSettings } from "../settings/run-settings.js";
+import { signSnapshot } from "../snapshot/snapshot-codec.js";
+import { snapshotCopy } from "../snapshot/snapshot-copy.js";
 import type { SectionOverrides } from "./visibility-store.js";
 
 /** What a snapshot records of a run now (the `Run` gives it). */

@@ -3,7 +3,7 @@ import type { ModelMessage } from "ai";
 import { describe, expect, it } from "vitest";
 import { MaxIterationsExceededError, ToolLoopAbortedError, ToolLoopError, defineTool } from "entity-tools";
 import { RunEvents } from "../../../src/events/run-events.js";
-import { DEFAULT_RUN_SETTINGS } from "../../../src/loop/run-settings.js";
+import { DEFAULT_RUN_SETTINGS } from "../../../src/loop/settings/run-settings.js";
 import { Run } from "../../../src/loop/run/run.js";
 
 const lookup = defineTool<{ id: string }>({
