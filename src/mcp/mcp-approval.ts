@@ -3,7 +3,7 @@
 // an elicitation; 2025-11-25: the SDK turns that same result into an `elicitation/create` request), and a
 // client that cannot ask gets an error result saying approval is required. The question carries a signed
 // state naming the exact call, so an answer applies to the call it was asked for and to nothing else.
-import { needsApproval, type ApprovalPredicate } from "../loop/approval-gate.js";
+import { needsApproval, type ApprovalPredicate } from "../loop/execution/approval-gate.js";
 import type { ResolvedCall } from "../loop/execution/check-tool-input.js";
 import { KeyRing } from "../tools/signing-key.js";
 
