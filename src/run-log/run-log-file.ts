@@ -1,15 +1,38 @@
 // One run's file: records buffered and written at each step's end (one write call; steps faster than a few
-// milliseconds share one), so a process that dies keeps the steps before the one it died in; a size limit
-// that ends the file with a note instead of filling a disk; media written as files beside it. A write that
-// fails (a full disk) is reported once and ends the writing, never the run.
+// milliseconds share one, and what is left is written when the process exits), so a process that dies
+// keeps the steps before the one it died in; a size limit that ends the file with a note instead of
+// filling a disk; media written as files beside it. A write that fails (a full disk) is reported once and
+// ends the writing, never the run.
 import { closeSync, openSync, writeSync } from "node:fs";
 import path from "node:path";
 import type { ToolMediaPart } from "../tools/tool-content.js";
 import type { MediaRecord, RunLogRecord } from "./run-log-format.js";
+import { toJson } from "./run-log-lines.js";
 import { createPrivateFileSync, makePrivateFolderSync } from "../local/private-files.js";
 
 /** The shortest time between two writes of a run's steps (see {@link RunLogFile.flushStep}). */
 export const STEP_WRITE_INTERVAL_MS = 2;
+
+/** The size of a run's write buffer to start with (it grows for a larger step). */
+const BUFFER_BYTES = 16 * 1024;
+
+/**
+ * Files with lines not written yet (a step's, within {@link STEP_WRITE_INTERVAL_MS}): written when the
+ * process exits, so a process that ends on an uncaught error or `process.exit()` keeps them too.
+ */
+const unwritten = new Set<RunLogFile>();
+let exitHooked = false;
+
+/** Adds `file` to {@link unwritten}, listening for the exit once a process has such a file. */
+function writeAtExit(file: RunLogFile): void {
+  if (!exitHooked) {
+    exitHooked = true;
+    process.once("exit", () => {
+      for (const pending of unwritten) pending.flush();
+    });
+  }
+  unwritten.add(file);
+}
 
 /** How a {@link RunLogFile} writes. */
 export interface RunLogFileOptions {
@@ -28,7 +51,9 @@ export class RunLogFile {
   readonly path: string;
   private fd: number | undefined;
   private created = false;
-  private pending: string[] = [];
+  /** What the next write writes: the lines added since the last, as UTF-8 (`pending` bytes of it). */
+  private buffer = Buffer.alloc(0);
+  private pending = 0;
   private lastWrite = -Infinity;
   private timer: NodeJS.Timeout | undefined;
   private bytes = 0;
@@ -50,19 +75,38 @@ export class RunLogFile {
    * record, then only the run's `end`.
    */
   add(record: RunLogRecord, step: number): void {
-    if (this.broken || (this.cut && record.type !== "end")) return;
-    const line = `${jsonText(record)}\n`;
-    const size = Buffer.byteLength(line);
-    if (record.type !== "end" && this.bytes + size > this.options.limitBytes) {
-      this.cut = true;
-      const note = `The run wrote more than ${this.options.limitBytes} bytes: the rest of it is not logged.`;
-      this.pending.push(
-        `${JSON.stringify({ type: "cut", step, limitBytes: this.options.limitBytes, note })}\n`,
-      );
-      return;
+    this.addLine(jsonText(record), step, record.type === "end");
+  }
+
+  /** {@link add} for a record already in its JSON text (one line, no newline). */
+  addLine(text: string, step: number, end = false): void {
+    if (this.broken || (this.cut && !end)) return;
+    const limit = end ? Infinity : this.options.limitBytes;
+    // A line has at least as many bytes as characters: one surely past the limit is not encoded at all.
+    if (this.bytes + text.length + 1 <= limit) {
+      // Encoded straight into the buffer: what that writes is the line's size, and the write needs no copy.
+      // A UTF-16 unit takes at most 3 bytes; a long line is measured instead of assumed.
+      const most = text.length < 65_536 ? text.length * 3 + 1 : Buffer.byteLength(text) + 1;
+      if (this.pending + most > this.buffer.length) this.grow(most);
+      const size = this.buffer.write(text, this.pending) + 1;
+      if (this.bytes + size <= limit) {
+        if (this.pending === 0) writeAtExit(this);
+        this.buffer[this.pending + size - 1] = 0x0a; // "\n"
+        this.pending += size;
+        this.bytes += size;
+        return;
+      }
     }
-    this.bytes += size;
-    this.pending.push(line);
+    this.cut = true;
+    const note = `The run wrote more than ${limit} bytes: the rest of it is not logged.`;
+    this.addLine(JSON.stringify({ type: "cut", step, limitBytes: limit, note }), step, true);
+  }
+
+  /** Makes room for `more` bytes after what is pending. */
+  private grow(more: number): void {
+    const grown = Buffer.allocUnsafe(Math.max(BUFFER_BYTES, this.buffer.length * 2, this.pending + more));
+    this.buffer.copy(grown, 0, 0, this.pending);
+    this.buffer = grown;
   }
 
   /**
@@ -72,7 +116,7 @@ export class RunLogFile {
    * milliseconds of its end: a model call takes longer than that, so a real run writes at each step.
    */
   flushStep(): void {
-    if (this.broken || this.pending.length === 0 || this.timer) return;
+    if (this.broken || this.pending === 0 || this.timer) return;
     const since = performance.now() - this.lastWrite;
     if (since >= STEP_WRITE_INTERVAL_MS) return this.flush();
     this.timer = setTimeout(() => this.flush(), STEP_WRITE_INTERVAL_MS - since);
@@ -86,16 +130,19 @@ export class RunLogFile {
   flush(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    if (this.broken || this.pending.length === 0) return;
+    if (this.broken || this.pending === 0) return;
     this.lastWrite = performance.now();
-    const text = this.pending.length === 1 ? this.pending[0]! : this.pending.join("");
-    this.pending = [];
+    const length = this.pending;
+    this.pending = 0;
+    unwritten.delete(this);
     try {
       if (this.fd === undefined) {
         this.fd = this.created ? openSync(this.path, "a") : createPrivateFileSync(this.path);
         this.created = true;
       }
-      writeAll(this.fd, text);
+      writeAll(this.fd, this.buffer, length);
+      // A record far larger than most (a big result) does not keep its buffer for the rest of the run.
+      if (this.buffer.length > BUFFER_BYTES * 16) this.buffer = Buffer.alloc(0);
       if (!this.options.keepOpen) this.closeFile();
     } catch (error) {
       this.broken = true;
@@ -147,11 +194,9 @@ export class RunLogFile {
   }
 }
 
-/** Writes all of `data` at the file's position (a write may take less than it was given). */
-function writeAll(fd: number, data: Buffer | string): void {
-  const bytes = typeof data === "string" ? Buffer.from(data) : data;
-  for (let written = 0; written < bytes.length;)
-    written += writeSync(fd, bytes, written, bytes.length - written);
+/** Writes the first `length` bytes of `data` at the file's position (a write may take less than it was given). */
+function writeAll(fd: number, data: Buffer, length = data.length): void {
+  for (let written = 0; written < length;) written += writeSync(fd, data, written, length - written);
 }
 
 const EXTENSIONS: Readonly<Record<string, string>> = {
@@ -177,14 +222,7 @@ function extensionOf(mediaType: string): string {
  */
 function jsonText(record: RunLogRecord): string {
   try {
-    return JSON.stringify(record);
-  } catch {
-    // The rare record JSON refuses: again, with bigints as text (a cycle fails again).
-  }
-  try {
-    return JSON.stringify(record, (_key, value: unknown) =>
-      typeof value === "bigint" ? value.toString() : value,
-    );
+    return toJson(record)!;
   } catch (error) {
     const { type, step } = record as { type: string; step?: number };
     const problem = `not logged: ${error instanceof Error ? error.message : String(error)}`;
