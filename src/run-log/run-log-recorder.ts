@@ -8,6 +8,7 @@ import type { ProviderIdentity } from "../tools/provider-identity.js";
 import { isMediaPart } from "../tools/tool-content.js";
 import type { RunLogFile } from "./run-log-file.js";
 import { callLine, responseLine, stepLine } from "./run-log-lines.js";
+import { callIdOf, endsCall } from "./mcp-call-events.js";
 import {
   TOOL_SET_CHECKPOINT,
   type EndRecord,
@@ -20,13 +21,18 @@ import {
 export interface RunLogRecorderOptions {
   readonly header: RunHeaderRecord;
   readonly pricing?: Pricing;
-  /** An MCP server's: the tools it lists, read at each call (each call is a step of its own). */
+  /**
+   * An MCP server's: the tools it lists, read at each call. Each call is a step of its own, opened by the
+   * call's first event (its start, its approval asked or decided, or its refusal) and closed by its last.
+   */
   readonly offered?: () => readonly string[];
 }
 
 /** Writes one run's events to its file. */
 export class RunLogRecorder {
   private step = 0;
+  /** An MCP server's call whose step is open. */
+  private call: string | undefined;
   private begun = false;
   private offered: readonly string[] | undefined;
   private readonly began = performance.now();
@@ -53,13 +59,11 @@ export class RunLogRecorder {
       this.add(this.options.header);
       this.file.flush();
     }
+    if (this.options.offered) this.enterCall(event);
     switch (event.type) {
       case "ToolLoopIteration":
         this.stepRecord(event.iteration, event.toolNames);
         this.file.flushStep();
-        break;
-      case "ToolCallStarted":
-        if (this.options.offered) this.stepRecord(event.iteration, this.options.offered());
         break;
       case "ModelResponded": {
         const { usage, modelId } = event;
@@ -82,7 +86,6 @@ export class RunLogRecorder {
       case "ToolInvoked":
       case "ToolFailed":
         this.callRecord(event);
-        if (this.options.offered) this.file.flush();
         break;
       case "ToolProviderDiscovered": {
         if (event.handle !== undefined) this.handles.set(event.handle, event.identity);
@@ -193,7 +196,22 @@ export class RunLogRecorder {
       default:
         break;
     }
+    if (this.options.offered && this.call !== undefined && endsCall(event)) {
+      this.call = undefined;
+      this.file.flush();
+    }
   };
+
+  /**
+   * An MCP server's call: its first event opens a step with the tools listed then (calls are taken one
+   * at a time; the viewer reads records in order).
+   */
+  private enterCall(event: ToolLoopEvent): void {
+    const id = callIdOf(event);
+    if (id === undefined || id === this.call) return;
+    this.call = id;
+    this.stepRecord(this.step + 1, this.options.offered!());
+  }
 
   /** Ends the file: the run's end (with the conversation's fingerprint, when known), written and closed. */
   finish(conversation: string | undefined): void {
