@@ -2,6 +2,7 @@
 // (generateText with tools that execute and stopWhen), and a hand-written one-step generateText loop
 // doing the same calls. Ratios are measured per interleaved round; per-step cost at 10/20/40 steps shows
 // whether the cost of a step grows with the conversation.
+import type { LanguageModelV3FunctionTool, LanguageModelV3Message } from "@ai-sdk/provider";
 import { generateText, jsonSchema, stepCountIs, streamText, type ModelMessage, type ToolSet } from "ai";
 import { defineTool, PromptRunner, type AnyTool } from "entity-tools";
 import { median, ms, ratio, ratioRounds, type BenchRow, type RatioSummary } from "./measure.js";
@@ -195,6 +196,79 @@ const handWritten = (steps: number) => async (): Promise<void> => {
   }
 };
 
+/**
+ * The wire floor: the least a loop over an HTTP provider must do per step, written by hand on the provider
+ * spec with the same mock model. Serialize the request as the provider would (JSON of the tool list and
+ * the prompt, which grows), call the model, parse each call's arguments, run the tool, and append the
+ * model's turn and the results to the prompt. No validation, no events, no retries, no conversion.
+ */
+const wireFloor = (steps: number) => async (): Promise<void> => {
+  const model = conversationModel(steps);
+  const definitions: LanguageModelV3FunctionTool[] = tools.map((t) => ({
+    type: "function",
+    name: t.name,
+    description: t.description,
+    inputSchema: t.inputSchema as LanguageModelV3FunctionTool["inputSchema"],
+  }));
+  const byName = new Map(tools.map((t) => [t.name, t]));
+  const signal = new AbortController().signal;
+  const prompt: LanguageModelV3Message[] = [{ role: "user", content: [{ type: "text", text: "go" }] }];
+  for (let i = 0; i < steps; i++) {
+    JSON.stringify({ tools: definitions, messages: prompt }); // the request body
+    const { content } = await model.doGenerate({ prompt, tools: definitions });
+    prompt.push({ role: "assistant", content: content as never });
+    const results = [];
+    for (const part of content) {
+      if (part.type !== "tool-call") continue;
+      const input: unknown = JSON.parse(part.input);
+      const value = await byName
+        .get(part.toolName)!
+        .execute(input as never, { toolCallId: part.toolCallId, signal });
+      results.push({
+        type: "tool-result" as const,
+        toolCallId: part.toolCallId,
+        toolName: part.toolName,
+        output: { type: "text" as const, value: JSON.stringify(value) },
+      });
+    }
+    if (results.length === 0) return;
+    prompt.push({ role: "tool", content: results });
+  }
+};
+
+/** µs per step of one `steps`-step run of `fn` (the whole run over its steps). */
+async function microsPerStep(fn: () => Promise<void>, steps: number): Promise<number> {
+  const start = performance.now();
+  await fn();
+  return ((performance.now() - start) * 1000) / steps;
+}
+
+/** run() against the wire floor, one ratio per interleaved round, with each side's median µs/step. */
+async function againstFloor(): Promise<{ ratio: RatioSummary; ours: number; floor: number }> {
+  const oursSteps: number[] = [];
+  const floorSteps: number[] = [];
+  for (let round = -3; round < ROUNDS; round++) {
+    let o: number;
+    let f: number;
+    if (round % 2 === 0) {
+      o = await microsPerStep(ours(STEPS), STEPS);
+      f = await microsPerStep(wireFloor(STEPS), STEPS);
+    } else {
+      f = await microsPerStep(wireFloor(STEPS), STEPS);
+      o = await microsPerStep(ours(STEPS), STEPS);
+    }
+    if (round < 0) continue; // warm-up
+    oursSteps.push(o);
+    floorSteps.push(f);
+  }
+  const ratios = oursSteps.map((o, i) => o / floorSteps[i]!);
+  return {
+    ratio: { median: median(ratios), min: Math.min(...ratios), max: Math.max(...ratios) },
+    ours: median(oursSteps),
+    floor: median(floorSteps),
+  };
+}
+
 const row = (measure: string, value: string, goal = "", met?: boolean): BenchRow => ({
   bench: "1 loop overhead",
   measure,
@@ -222,6 +296,7 @@ export async function loopOverhead(): Promise<BenchRow[]> {
   const vsSdk = await ratioRounds(ours(STEPS), sdkLoop(STEPS), ROUNDS);
   const vsHand = await ratioRounds(ours(STEPS), handWritten(STEPS), ROUNDS);
   const streamedVsSdk = await ratioRounds(oursStreamed(STEPS), sdkStreamLoop(STEPS), ROUNDS);
+  const vsFloor = await againstFloor();
   const generated = await growth(stepCost);
   const streamed = await growth(streamedStepCost);
   return [
@@ -237,6 +312,17 @@ export async function loopOverhead(): Promise<BenchRow[]> {
       "≤ 1.10",
       vsHand.median <= 1.1,
     ),
+    row(
+      `run() / the wire floor (serialize the request, call, parse, run, append; by hand on the provider spec), same conversation, median (spread)`,
+      ratio(vsFloor.ratio),
+      "≤ 4", // issue 46
+      vsFloor.ratio.median <= 4,
+    ),
+    row(
+      `run(): µs per step of that conversation (whole run / ${STEPS}), median`,
+      `${vsFloor.ours.toFixed(1)} µs`,
+    ),
+    row(`the wire floor: µs per step, median`, `${vsFloor.floor.toFixed(1)} µs`),
     row(
       `stream() / the AI SDK's own streamText loop, same conversation, full stream read, median (spread)`,
       ratio(streamedVsSdk),

@@ -10,6 +10,7 @@ import { loopOverhead } from "./loop-overhead.js";
 import { promptCache } from "./prompt-cache.js";
 import { conversationStores } from "./conversation-stores.js";
 import { runLogOverhead } from "./run-log.js";
+import { mcpListing } from "./mcp-listing.js";
 import type { BenchRow } from "./measure.js";
 import { schemas } from "./schemas.js";
 import { tokens } from "./tokens.js";
@@ -31,6 +32,7 @@ const benches: Record<string, () => Promise<BenchRow[]>> = {
   "prompt-cache": promptCache,
   "conversation-stores": conversationStores,
   "run-log": runLogOverhead,
+  "mcp-listing": mcpListing,
 };
 const only = process.argv.slice(2);
 const unknown = only.filter((name) => !(name in benches));

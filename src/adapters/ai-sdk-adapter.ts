@@ -1,22 +1,27 @@
-import type {
-  LanguageModelV3,
-  LanguageModelV3CallOptions,
-  LanguageModelV3GenerateResult,
-  LanguageModelV3Message,
-} from "@ai-sdk/provider";
-import { generateText, streamText, wrapLanguageModel, type LanguageModel } from "ai";
+import type { LanguageModelV3, LanguageModelV3Message } from "@ai-sdk/provider";
+import { generateText, streamText, type LanguageModel } from "ai";
 import { untilAborted } from "../loop/until-aborted.js";
 import type { ToolDelivery } from "../tools/tool-delivery.js";
-import { ConvertedPromptCache, systemMessages, type PromptSlice } from "./converted-prompt-cache.js";
-import { guardDeepArguments } from "./deep-arguments-guard.js";
-import { checkModelSettings, stepTimeoutMs, type AiSdkAdapterSettings } from "./model-settings.js";
-import { sdkInternals, type SdkInternals } from "./sdk-internals.js";
+import {
+  ConvertedPromptCache,
+  learnedOptionsKey,
+  systemMessages,
+  type PromptSlice,
+} from "./converted-prompt-cache.js";
+import { guardDeepArguments, guarded, guardedResult } from "./deep-arguments-guard.js";
+import {
+  checkModelSettings,
+  sdkTelemetryObserves,
+  stepTimeoutMs,
+  type AiSdkAdapterSettings,
+} from "./model-settings.js";
+import { sdkInternals } from "./sdk-internals.js";
 import { gatherStream } from "./provider-stream.js";
-import { parseToolCall, readStepContent } from "./step-content.js";
-import { toSdkTools, type ProviderTools } from "./tool-definitions.js";
+import { parseToolCall } from "./step-content.js";
 import { DeferredDelivery, type DeliveredStep } from "./deferred-delivery/deferred-delivery.js";
 import { sdkStepTools } from "./deferred-delivery/sdk-step-tools.js";
 import { modelIdOf, stepResult, toolCallOf } from "./sdk-step-result.js";
+import { readDirectResult, type DirectCall } from "./direct-step-result.js";
 import type { ModelAdapter, ModelStepRequest, ModelStepResult, ModelStreamPart } from "../loop/model-port.js";
 import { providerMediaTypes } from "./provider-media-types.js";
 import type { ToolResultMediaTypes } from "../loop/media-types.js";
@@ -28,12 +33,14 @@ export type { AiSdkAdapterSettings } from "./model-settings.js";
  * call and our loop runs the tools. The tool set may differ at every step.
  *
  * A run's first step is one `generateText` (or `streamText`) call, which validates and converts the
- * caller's messages. Its later steps call the provider spec (`doGenerate`, `doStream`) directly, with the
- * SDK's own conversion (of the new messages only), retries and tool-call parsing, so a step costs the same
- * at step 40 as at step 2 and the provider receives what the SDK would have sent. Models given by id and
- * specs before V3 go through the SDK at every step (each message is still converted once), and so does
- * every step while the SDK's own `experimental_telemetry` is on (its spans are then one per step) or when
- * the SDK's internals fail their check (see `sdkInternals`).
+ * caller's messages and builds the provider call's options from the settings. Its later steps call the
+ * provider spec (`doGenerate`, `doStream`) directly, with those options and the SDK's own conversion (of
+ * the new messages only), retries and tool-call parsing, so a step costs the same at step 40 as at step 2
+ * and the provider receives what the SDK would have sent. Once the SDK has built the options for some run,
+ * a later run with the same settings whose prompt is user text makes its first step directly too (see
+ * `ConvertedPromptCache`). Models given by id and specs before V3 go through the SDK at every step (each
+ * message is still converted once), and so does every step while the SDK's own telemetry watches (see
+ * `sdkTelemetryObserves`) or when the SDK's internals fail their check (see `sdkInternals`).
  *
  * With deferred delivery (`withToolDelivery("deferred")`), discovered tools reach an Anthropic Messages or
  * OpenAI Responses model in its provider's deferred form instead of the tool list (see `DeferredDelivery`).
@@ -49,6 +56,8 @@ export class AiSdkAdapter implements ModelAdapter {
   private unreported: string | undefined;
   private degraded = false;
   private readonly delivery: DeferredDelivery;
+  /** The key of the settings that shape a provider call's options, to share them across runs (see `slice`). */
+  private readonly optionsKey: string | undefined;
 
   constructor(
     private readonly model: LanguageModel,
@@ -56,6 +65,14 @@ export class AiSdkAdapter implements ModelAdapter {
     private readonly toolDelivery: ToolDelivery = "inline",
   ) {
     this.settings = checkModelSettings(settings);
+    // What the SDK builds a call's options from: not the retries, the time limit or telemetry.
+    const {
+      maxRetries: _retries,
+      timeout: _timeout,
+      experimental_telemetry: _telemetry,
+      ...shaping
+    } = this.settings;
+    this.optionsKey = learnedOptionsKey(shaping);
     this.toolResultMediaTypes = providerMediaTypes(model);
     this.delivery = new DeferredDelivery(model, toolDelivery);
   }
@@ -69,13 +86,13 @@ export class AiSdkAdapter implements ModelAdapter {
   async step(original: ModelStepRequest): Promise<ModelStepResult> {
     return this.limited(original, async (request, delivered) => {
       const tooDeep = new Set<string>();
-      const slice = this.slice(request, tooDeep);
+      const slice = this.slice(request, "generate");
       const direct = await this.directCall(request, slice, delivered);
       if (direct) {
-        const result = await direct.retry(() => direct.model.doGenerate(direct.options));
-        return this.finish(request, direct, result, tooDeep);
+        const result = await direct.retry(() => direct.model.doGenerate(direct.options()));
+        return readDirectResult(request, direct, guardedResult(result, tooDeep), tooDeep);
       }
-      const result = await generateText(this.call(request, slice, delivered));
+      const result = await generateText(this.call(request, slice, delivered, tooDeep));
       return stepResult(result.content, result.response.messages, result.text, result.usage, tooDeep);
     });
   }
@@ -94,18 +111,26 @@ export class AiSdkAdapter implements ModelAdapter {
     onPart: (part: ModelStreamPart) => void,
   ): Promise<ModelStepResult> {
     const tooDeep = new Set<string>();
-    const slice = this.slice(request, tooDeep);
+    const slice = this.slice(request, "stream");
     const direct = await this.directCall(request, slice, delivered);
     if (direct) {
-      const { stream } = await direct.retry(() => direct.model.doStream(direct.options));
-      const gathered = await gatherStream(stream, {
-        onTextDelta: (text) => onPart({ type: "text-delta", text }),
-        onToolCall: (call) =>
-          onPart({ type: "tool-call", call: toolCallOf(parseToolCall(call, direct.offered.names), tooDeep) }),
-      });
-      return this.finish(request, direct, gathered, tooDeep);
+      const { stream } = await direct.retry(() => direct.model.doStream(direct.options()));
+      // Guarded as it is read, not piped through a TransformStream (web streams made per step: issue 46).
+      const gathered = await gatherStream(
+        stream,
+        {
+          onTextDelta: (text) => onPart({ type: "text-delta", text }),
+          onToolCall: (call) =>
+            onPart({
+              type: "tool-call",
+              call: toolCallOf(parseToolCall(call, direct.offered.names), tooDeep),
+            }),
+        },
+        (part) => guarded(part, tooDeep),
+      );
+      return readDirectResult(request, direct, gathered, tooDeep);
     }
-    const result = streamText({ ...this.call(request, slice, delivered), onError: () => {} });
+    const result = streamText({ ...this.call(request, slice, delivered, tooDeep), onError: () => {} });
     for await (const part of result.fullStream) {
       if (part.type === "error") throw part.error;
       if (part.type === "text-delta") onPart({ type: "text-delta", text: part.text });
@@ -140,19 +165,34 @@ export class AiSdkAdapter implements ModelAdapter {
     const result = await untilAborted(step({ ...request, signal }, delivered), signal);
     const warnings = [this.unreported, delivered.warning].filter((w): w is string => w !== undefined);
     this.unreported = undefined;
-    return { ...result, modelId: modelIdOf(this.model), ...(warnings.length > 0 ? { warnings } : {}) };
+    // `modelId` before the spread: see `directCall` (a key added after a spread copy is slow on Node 20).
+    const stamped: ModelStepResult = { modelId: modelIdOf(this.model), ...result };
+    if (warnings.length > 0) return { ...stamped, warnings };
+    return stamped;
   }
 
-  /** What of the run's conversation this step still converts, and the (guarded, caching) model to call. */
-  private slice(request: ModelStepRequest, tooDeep: Set<string>): PromptSlice {
-    return this.prompts.slice(guardDeepArguments(this.model, tooDeep), request.system, request.messages);
+  /**
+   * What of the run's conversation this step still converts. A run's first step may take the options an
+   * earlier run with the same settings learned from the SDK.
+   */
+  private slice(request: ModelStepRequest, kind: "generate" | "stream"): PromptSlice {
+    const shared = this.optionsKey === undefined ? undefined : { kind, settings: this.optionsKey };
+    return this.prompts.slice(this.model, request.system, request.messages, shared);
   }
 
-  /** The options of one SDK call: tools without `execute`, so the SDK stops after the model's turn. */
-  private call(request: ModelStepRequest, slice: PromptSlice, delivered: DeliveredStep) {
+  /**
+   * The options of one SDK call: tools without `execute`, so the SDK stops after the model's turn; the
+   * model guarded (deep arguments) and completing its prompt from the cache.
+   */
+  private call(
+    request: ModelStepRequest,
+    slice: PromptSlice,
+    delivered: DeliveredStep,
+    tooDeep: Set<string>,
+  ) {
     const { timeout: _timeout, ...settings } = this.settings; // applied as the step's signal (`limited`)
     return {
-      model: slice.model,
+      model: slice.sdkModel(guardDeepArguments(this.model, tooDeep)),
       system: request.system,
       messages: slice.messages,
       ...sdkStepTools(request.tools, delivered),
@@ -171,10 +211,10 @@ export class AiSdkAdapter implements ModelAdapter {
     slice: PromptSlice,
     delivered: DeliveredStep,
   ): Promise<DirectCall | undefined> {
-    if (!slice.options || this.degraded || this.settings.experimental_telemetry?.isEnabled) return undefined;
+    if (!slice.options || this.degraded || sdkTelemetryObserves(this.settings)) return undefined;
     const { internals, problem } = await sdkInternals();
     if (!internals) return this.degrade(problem);
-    const model = slice.model as LanguageModelV3;
+    const model = this.model as LanguageModelV3; // the user's own middleware is inside it
     let converted: LanguageModelV3Message[];
     try {
       converted = await internals.convert(slice.messages, model, request.signal);
@@ -183,19 +223,27 @@ export class AiSdkAdapter implements ModelAdapter {
       return this.degrade(`convertToLanguageModelPrompt failed (${String(error)})`);
     }
     const { offered } = delivered;
+    const learned = slice.options;
+    const prompt = [...systemMessages(request.system), ...converted];
     // The provider gets its own array, as from the SDK (a pointer copy; the definitions are shared).
     const tools = offered.definitions.length > 0 ? [...offered.definitions] : undefined;
     return {
       model,
       internals,
       offered,
-      options: {
-        ...slice.options,
-        prompt: [...systemMessages(request.system), ...converted],
+      // The model is called as it is, not through the wrappers a step through the SDK gets (two
+      // `wrapLanguageModel` layers a step, issue 46): the prompt is completed here, once per attempt as
+      // their middleware did, and the deep-arguments guard is applied to the result by the caller.
+      // The step's own keys first: on Node 20, keys added after a spread copy cost microseconds each
+      // (V8 finds no map transition for them), a quarter of a direct step here. The learned options
+      // never hold these keys, so the order changes nothing else.
+      options: () => ({
+        prompt: slice.complete(prompt, learned),
         tools,
         toolChoice: tools ? { type: "auto" } : undefined,
         abortSignal: request.signal,
-      },
+        ...learned,
+      }),
       retry: (call) => internals.retry(this.settings.maxRetries, request.signal, call),
     };
   }
@@ -208,61 +256,4 @@ export class AiSdkAdapter implements ModelAdapter {
       "Every step now goes through generateText: correct, and slower on long runs. Upgrade entity-tools or pin ai.";
     return undefined;
   }
-
-  /** A direct step's result, read as the SDK reads it; content only the SDK can record goes to the SDK. */
-  private async finish(
-    request: ModelStepRequest,
-    direct: DirectCall,
-    result: Pick<LanguageModelV3GenerateResult, "content" | "usage" | "finishReason" | "warnings">,
-    tooDeep: ReadonlySet<string>,
-  ): Promise<ModelStepResult> {
-    const read = readStepContent(result.content, direct.offered.names);
-    if (!read) return this.replay(request, direct.model, result, tooDeep);
-    const warnings = result.warnings ?? []; // as the SDK reads them: a provider may leave them out
-    if (warnings.length > 0)
-      direct.internals.logWarnings?.({
-        warnings,
-        provider: direct.model.provider,
-        model: direct.model.modelId,
-      });
-    return {
-      responseMessages: read.responseMessages,
-      toolCalls: read.toolCalls.map((c) => toolCallOf(c, tooDeep)),
-      text: read.text,
-      usage: {
-        inputTokens: result.usage.inputTokens.total,
-        outputTokens: result.usage.outputTokens.total,
-        cachedInputTokens: result.usage.inputTokens.cacheRead,
-        reasoningTokens: result.usage.outputTokens.reasoning,
-      },
-    };
-  }
-
-  /** Content only the SDK knows how to record (a file, a provider-executed tool): it reads the result. */
-  private async replay(
-    request: ModelStepRequest,
-    model: LanguageModelV3,
-    result: Pick<LanguageModelV3GenerateResult, "content" | "usage" | "finishReason" | "warnings">,
-    tooDeep: ReadonlySet<string>,
-  ): Promise<ModelStepResult> {
-    const replayed = await generateText({
-      model: wrapLanguageModel({
-        model,
-        middleware: { specificationVersion: "v3", wrapGenerate: async () => result },
-      }),
-      prompt: "(replayed step)",
-      tools: request.tools.length > 0 ? toSdkTools(request.tools) : undefined,
-      maxRetries: 0,
-    });
-    return stepResult(replayed.content, replayed.response.messages, replayed.text, replayed.usage, tooDeep);
-  }
-}
-
-/** A provider call a later step makes itself: the model, its options, and the SDK's retry around it. */
-interface DirectCall {
-  readonly model: LanguageModelV3;
-  readonly internals: SdkInternals;
-  readonly offered: ProviderTools;
-  readonly options: LanguageModelV3CallOptions;
-  readonly retry: <T>(call: () => PromiseLike<T>) => Promise<T>;
 }

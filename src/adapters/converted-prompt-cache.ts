@@ -1,6 +1,7 @@
 import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3Message } from "@ai-sdk/provider";
 import { wrapLanguageModel, type LanguageModel, type ModelMessage } from "ai";
 import { isRunHistory } from "../loop/run-history.js";
+import { snapshotCopy } from "../loop/snapshot-copy.js";
 
 /** The options of a provider call other than what changes at every step. */
 export type StepCallOptions = Omit<
@@ -21,82 +22,141 @@ interface Converted {
 }
 
 /**
- * One step's view of the cache: the model to call (it puts the converted earlier messages back in front of
- * the prompt, and records the result), the messages not converted yet, and, once the SDK has called the
- * provider for this run, the options it built for that call.
+ * Which call options a step may take from an earlier run: the kind of call (the SDK builds a streamed
+ * call's options apart) and the settings they were built from (see {@link learnedOptionsKey}).
  */
-export interface PromptSlice {
-  readonly model: LanguageModel;
-  readonly messages: ModelMessage[];
-  readonly options?: StepCallOptions;
+export interface SharedOptions {
+  readonly kind: "generate" | "stream";
+  readonly settings: string;
 }
 
 /**
- * Keeps each run's conversation converted to the provider's prompt, so a step converts only the messages
- * added since the last step. `generateText` validates (zod) and converts every message it is given; given
- * the whole history at every step, a run's cost grew with the square of its steps. Each message is still
- * validated and converted by the SDK (once), and a middleware puts the converted earlier messages back in
- * front before the provider is called, so the provider receives the same prompt as before.
- *
- * What a step does is proportional to what it adds, with one pointer pass over the conversation: the
- * provider's own prompt array (so a provider that adds or removes messages cannot change the cache). The
- * check that the history is the cached one extended walks it only for a history the caller owns: a run's
- * own history (`isRunHistory`) is appended to only, so its length and last cached message tell. The messages of earlier steps are handed out as
- * the cache holds them, frozen: copying every one at every step made a late step of a 2 000-step run cost
- * several times an early one. A step's new messages reach the provider as the SDK converted them, free
- * to edit (a cache marker on the last message), while the cache keeps frozen copies. A provider that edits
- * a message of an earlier step in place gets a `TypeError` instead of changing later prompts unseen.
- *
- * Runs are told apart by their history array (a run appends to one array); a history that is not the
- * cached one extended (a copy, an edit, a resumed run) is converted whole, as is a step that starts with
- * a tool message (the SDK merges consecutive tool messages). For a run's own history an edit is seen only
- * at its last cached message: the run only appends, and nobody else may edit it while it runs (README). Models given by id, and specs before V3,
- * are always given the whole history.
+ * The options the SDK built for a provider call, by kind, spec and settings: every run's own, shared. The
+ * SDK builds them from the call's settings alone (sampling, limits, provider options, headers with its
+ * user agent), not from the model or the conversation, so once the SDK has built them for some run, a
+ * run with the same settings can make its first step on the provider spec too: its `generateText` call
+ * (validating and converting the prompt, telemetry plumbing, reading the result: about a third of a
+ * 20-step run, issue 46) is then not needed. Bounded: a process sees few distinct settings.
  */
+const learned = new Map<string, StepCallOptions>();
+const MAX_LEARNED = 64;
+
+/** Keeps a copy of the options the SDK built (before a middleware further in can edit them). */
+function learn(key: string, options: StepCallOptions): void {
+  let copy: StepCallOptions;
+  try {
+    copy = snapshotCopy(options);
+  } catch {
+    return; // not data (a function): this key's runs learn their own, as before
+  }
+  if (learned.size >= MAX_LEARNED) learned.delete(learned.keys().next().value!);
+  learned.set(key, copy);
+}
+
+/**
+ * The key of `settings` for sharing the options built from them, or `undefined` when they hold anything
+ * but plain data (a run with such settings learns its own options at its first step, as before).
+ */
+export function learnedOptionsKey(settings: object): string | undefined {
+  try {
+    return JSON.stringify(settings, (_key, value: unknown) => {
+      if (typeof value === "function" || typeof value === "symbol" || typeof value === "bigint")
+        throw new TypeError("not plain data");
+      if (typeof value === "object" && value !== null && !Array.isArray(value)) {
+        const proto: unknown = Object.getPrototypeOf(value);
+        if (proto !== Object.prototype && proto !== null) throw new TypeError("not plain data");
+      }
+      return value;
+    });
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * One step's view of the cache: the messages not converted yet, once the SDK has called the provider for
+ * this run (or an earlier run with the same settings) the options it built for that call, and two ways
+ * to complete a prompt with the converted earlier messages (and record the step's new ones): a model for
+ * a step through the SDK, and `complete` for a step on the provider spec.
+ */
+export interface PromptSlice {
+  readonly messages: ModelMessage[];
+  readonly options?: StepCallOptions;
+  /** `model` with a middleware that completes the SDK's prompt and records it (built only when asked). */
+  sdkModel(model: LanguageModel): LanguageModel;
+  /**
+   * A direct step's full prompt: `prompt` (the system messages, then the step's new messages converted)
+   * with the cached earlier messages put in between, the new ones recorded. Called again by a retried
+   * call, it starts from the same point, as the middleware does.
+   */
+  complete(prompt: LanguageModelV3Message[], options: StepCallOptions): LanguageModelV3Message[];
+}
+
 export class ConvertedPromptCache {
   private readonly runs = new WeakMap<readonly ModelMessage[], Converted>();
 
-  /** The slice of `history` a step over `system` still has to convert, and the model that completes it. */
-  slice(model: LanguageModel, system: string | undefined, history: readonly ModelMessage[]): PromptSlice {
+  /**
+   * The slice of `history` a step over `system` still has to convert, and the model that completes it.
+   * With `shared`, a history the cache does not hold yet may start with the options an earlier run's
+   * first step learned (when it is only user text: nothing the SDK's validation could refuse).
+   */
+  slice(
+    model: LanguageModel,
+    system: string | undefined,
+    history: readonly ModelMessage[],
+    shared?: SharedOptions,
+  ): PromptSlice {
     const version: string = typeof model === "object" ? model.specificationVersion : "";
-    if (version !== "v3" && version !== "v4") return { model, messages: [...history] };
+    if (version !== "v3" && version !== "v4")
+      return { messages: [...history], sdkModel: (m) => m, complete: (prompt) => prompt };
     const cached = this.runs.get(history);
     const reused = cached && extends_(history, cached.sources) ? cached : undefined;
-    // Where this step starts: a retried provider call runs the middleware again, from the same point.
+    const sharedKey = shared && `${shared.kind} ${version} ${shared.settings}`;
+    const taught = sharedKey && !reused && onlyUserText(history) ? learned.get(sharedKey) : undefined;
+    // A run gets its own copy: a middleware that edits the options in place (a header added to the same
+    // object) then changes its own later steps, as before, not other runs.
+    const options = reused?.options ?? (taught && snapshotCopy(taught));
+    // Where this step starts: a retried provider call completes the prompt again, from the same point.
     const sourceCount = reused?.sources.length ?? 0;
     const promptCount = reused?.prompt.length ?? 0;
     const messages = history.slice(sourceCount);
     const systemCount = systemMessages(system).length;
     const runs = this.runs;
+    const complete = (sliced: LanguageModelV3Message[], options: StepCallOptions) => {
+      const run = reused ?? { sources: [], prompt: [], options };
+      if (run.sources.length !== sourceCount) run.sources.length = sourceCount;
+      if (run.prompt.length !== promptCount) run.prompt.length = promptCount;
+      // The provider's own array, made before this step's messages are cached: one copy of the
+      // cached pointers per step, as a block (concat copies them wholesale), not two.
+      const prompt = sliced.slice(0, systemCount).concat(run.prompt, sliced.slice(systemCount));
+      for (const message of messages) run.sources.push(message);
+      for (let i = systemCount; i < sliced.length; i++) run.prompt.push(frozenCopy(sliced[i]!));
+      run.options = options;
+      runs.set(history, run);
+      if (sharedKey && !learned.has(sharedKey)) learn(sharedKey, options);
+      return prompt;
+    };
     return {
       messages,
-      ...(reused ? { options: reused.options } : {}),
-      model: wrapLanguageModel({
-        model: model as LanguageModelV3,
-        middleware: {
-          specificationVersion: "v3",
-          transformParams: async ({ params }) => {
-            const {
-              prompt: sliced,
-              tools: _tools,
-              toolChoice: _choice,
-              abortSignal: _signal,
-              ...options
-            } = params;
-            const run = reused ?? { sources: [], prompt: [], options };
-            if (run.sources.length !== sourceCount) run.sources.length = sourceCount;
-            if (run.prompt.length !== promptCount) run.prompt.length = promptCount;
-            // The provider's own array, made before this step's messages are cached: one copy of the
-            // cached pointers per step, as a block (concat copies them wholesale), not two.
-            const prompt = sliced.slice(0, systemCount).concat(run.prompt, sliced.slice(systemCount));
-            for (const message of messages) run.sources.push(message);
-            for (let i = systemCount; i < sliced.length; i++) run.prompt.push(frozenCopy(sliced[i]!));
-            run.options = options;
-            runs.set(history, run);
-            return { ...params, prompt };
+      ...(options ? { options } : {}),
+      complete,
+      sdkModel: (inner) =>
+        wrapLanguageModel({
+          model: inner as LanguageModelV3,
+          middleware: {
+            specificationVersion: "v3",
+            transformParams: async ({ params }) => {
+              const {
+                prompt: sliced,
+                tools: _tools,
+                toolChoice: _choice,
+                abortSignal: _signal,
+                ...built
+              } = params;
+              return { ...params, prompt: complete(sliced, built) };
+            },
           },
-        },
-      }),
+        }),
     };
   }
 }
@@ -108,6 +168,18 @@ export class ConvertedPromptCache {
  */
 export function systemMessages(system: string | undefined): LanguageModelV3Message[] {
   return system === undefined ? [] : [{ role: "system", content: system }];
+}
+
+/**
+ * Whether every message is a user message of plain text (`runner.run("…")`'s prompt): what the SDK's
+ * prompt validation would accept without looking further. Anything else goes through `generateText`.
+ */
+function onlyUserText(history: readonly ModelMessage[]): boolean {
+  for (const message of history) {
+    if (message.role !== "user" || typeof message.content !== "string") return false;
+    for (const key in message) if (key !== "role" && key !== "content") return false;
+  }
+  return history.length > 0;
 }
 
 /**

@@ -17,26 +17,40 @@ export function guardDeepArguments(model: LanguageModel, tooDeep: Set<string>): 
     model: model as LanguageModelV3,
     middleware: {
       specificationVersion: "v3",
-      wrapGenerate: async ({ doGenerate }) => {
-        const result = await doGenerate();
-        return { ...result, content: result.content.map((part) => guarded(part, tooDeep)) };
-      },
+      wrapGenerate: async ({ doGenerate }) => guardedResult(await doGenerate(), tooDeep),
       wrapStream: async ({ doStream }) => {
         const { stream, ...rest } = await doStream();
-        const guard = new TransformStream<LanguageModelV3StreamPart, LanguageModelV3StreamPart>({
-          transform(part, controller) {
-            controller.enqueue(
-              part.type === "tool-call" ? (guarded(part, tooDeep) as LanguageModelV3StreamPart) : part,
-            );
-          },
-        });
-        return { ...rest, stream: stream.pipeThrough(guard) };
+        return { ...rest, stream: guardedStream(stream, tooDeep) };
       },
     },
   });
 }
 
-function guarded(part: LanguageModelV3Content, tooDeep: Set<string>): LanguageModelV3Content {
+/** A generated result with too-deep arguments replaced (see {@link guardDeepArguments}); a direct step's. */
+export function guardedResult<T extends { readonly content: LanguageModelV3Content[] }>(
+  result: T,
+  tooDeep: Set<string>,
+): T {
+  return { ...result, content: result.content.map((part) => guarded(part, tooDeep)) };
+}
+
+/** A stream with too-deep arguments replaced (see {@link guardDeepArguments}). */
+function guardedStream(
+  stream: ReadableStream<LanguageModelV3StreamPart>,
+  tooDeep: Set<string>,
+): ReadableStream<LanguageModelV3StreamPart> {
+  const guard = new TransformStream<LanguageModelV3StreamPart, LanguageModelV3StreamPart>({
+    transform(part, controller) {
+      controller.enqueue(
+        part.type === "tool-call" ? (guarded(part, tooDeep) as LanguageModelV3StreamPart) : part,
+      );
+    },
+  });
+  return stream.pipeThrough(guard);
+}
+
+/** A part with too-deep arguments replaced (see {@link guardDeepArguments}); a direct step's, as it is read. */
+export function guarded(part: LanguageModelV3Content, tooDeep: Set<string>): LanguageModelV3Content {
   if (part.type !== "tool-call" || nestingDepth(part.input) <= MAX_INPUT_DEPTH) return part;
   tooDeep.add(part.toolCallId);
   return { ...part, input: "{}" };

@@ -136,10 +136,12 @@ export class McpClientToolSource implements DynamicToolSource {
     for (const listed of pages.tools) {
       // Schemas are validated with ajv's default dialect, as ours are: the declared one (2026-07-28
       // servers declare JSON Schema 2020-12) is dropped, as `$schema` is before anything reaches a model.
-      const { $schema: _dialect, ...inputSchema } = listed.inputSchema as Record<string, unknown>;
-      const tool = { ...listed, inputSchema: inputSchema as McpTool["inputSchema"] };
+      const { $schema: _dialect, ...declared } = listed.inputSchema as Record<string, unknown>;
+      const inputSchema = { properties: {}, ...declared } as McpTool["inputSchema"];
+      const tool = { ...listed, inputSchema };
+      // Checked, not compiled: the validator is compiled when the tool is first called (issue 46).
       const problem =
-        untrustedSchemaProblem(tool.inputSchema) ??
+        untrustedSchemaProblem(inputSchema) ??
         (requiresTask(tool) && !taskApiOf(this.client) ? NO_TASK_API : undefined);
       if (problem) skipped.push({ toolName: tool.name, reason: problem });
       else tools.push(this.toTool(tool));
@@ -182,7 +184,7 @@ export class McpClientToolSource implements DynamicToolSource {
     return {
       name: plainToolName(prefix ? `${prefix}_${serverName}` : serverName),
       description: tool.description ?? serverName,
-      inputSchema: { properties: {}, ...tool.inputSchema } as ParametersSchema,
+      inputSchema: tool.inputSchema as ParametersSchema, // the schema checked (and marked) by listTools
       execute: async (input, context) => {
         const params = { name: serverName, arguments: input as Record<string, unknown> };
         const options = { signal: context.signal };

@@ -95,3 +95,19 @@ export function stepTimeoutMs(timeout: AiSdkAdapterSettings["timeout"]): number 
   const limits = [timeout.totalMs, timeout.stepMs].filter((ms): ms is number => ms !== undefined);
   return limits.length > 0 ? Math.min(...limits) : undefined;
 }
+
+/**
+ * Whether the AI SDK's own telemetry watches this adapter's calls: its spans (`experimental_telemetry`
+ * on), integrations given in it, or integrations registered for the whole process (`registerTelemetry`
+ * on ai 7, `registerTelemetryIntegration` on ai 6: both keep them in this global). Such calls go through
+ * the SDK at every step, so what it reports is every step.
+ */
+export function sdkTelemetryObserves(settings: AiSdkAdapterSettings): boolean {
+  const telemetry = settings.experimental_telemetry as
+    { readonly isEnabled?: boolean; readonly integrations?: unknown } | undefined;
+  if (telemetry?.isEnabled === true) return true;
+  if (telemetry?.integrations !== undefined) return true;
+  const registered = (globalThis as { AI_SDK_TELEMETRY_INTEGRATIONS?: unknown })
+    .AI_SDK_TELEMETRY_INTEGRATIONS;
+  return Array.isArray(registered) && registered.length > 0;
+}

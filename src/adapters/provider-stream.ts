@@ -37,6 +37,8 @@ type Growing = { type: "text" | "reasoning"; text: string; providerMetadata?: Sh
 export async function gatherStream(
   stream: ReadableStream<LanguageModelV3StreamPart>,
   listener: StreamListener,
+  /** Applied to each whole part (a tool call) before it is kept or heard (the deep-arguments guard). */
+  map: (part: LanguageModelV3Content) => LanguageModelV3Content = (part) => part,
 ): Promise<GatheredStream> {
   const content: LanguageModelV3Content[] = [];
   const active = new Map<string, Growing>();
@@ -88,7 +90,7 @@ export async function gatherStream(
         case "raw":
           break;
         default: {
-          const whole = part as unknown as LanguageModelV3Content;
+          const whole = map(part as unknown as LanguageModelV3Content);
           content.push(whole);
           if (whole.type === "tool-call") listener.onToolCall(whole);
         }

@@ -17,12 +17,12 @@ export interface SourceWithTools {
  */
 export class SourceWatch {
   /**
-   * Each source's tools now (name → its definition, to tell a changed one), and whether it announced a
-   * change since it was last listed.
+   * Each source's tools now (name → the tool, whose definition tells a changed one), and whether it
+   * announced a change since it was last listed.
    */
   private readonly sources: {
     source: DynamicToolSource;
-    definitions: Map<string, string>;
+    tools: Map<string, AnyTool>;
     changed: boolean;
     stop: () => void;
   }[];
@@ -36,8 +36,10 @@ export class SourceWatch {
     private readonly inject: (tools: readonly AnyTool[], label: string) => string[],
   ) {
     this.sources = sources.map(({ source, tools }) => {
-      const definitions = new Map(tools.map((t) => [t.name, definitionOf(t)]));
-      const entry = { source, definitions, changed: false, stop: () => {} };
+      // The tools, not their definitions' text: a server of 10 000 tools would have each one's schema
+      // written out before the run's first step; a re-listing compares the two it needs (issue 46).
+      const held = new Map(tools.map((t) => [t.name, t]));
+      const entry = { source, tools: held, changed: false, stop: () => {} };
       entry.stop = source.watch(() => {
         entry.changed = true;
       });
@@ -60,23 +62,23 @@ export class SourceWatch {
       const { source } = entry;
       const listing = await untilAborted(listSource(source, this.signal), this.signal);
       const now = new Map(listing.tools.map((t) => [t.name, t]));
-      const removed = this.registry.remove([...entry.definitions.keys()].filter((name) => !now.has(name)));
+      const removed = this.registry.remove([...entry.tools.keys()].filter((name) => !now.has(name)));
       if (removed.length > 0)
         this.events.emit({
           type: "ToolsRemoved",
           toolNames: removed.map((t) => t.name),
           reason: "source",
         });
-      for (const name of removed.map((t) => t.name)) entry.definitions.delete(name);
+      for (const name of removed.map((t) => t.name)) entry.tools.delete(name);
       const skipped = [...listing.skipped];
       const fresh: AnyTool[] = [];
       const changed: AnyTool[] = [];
       for (const tool of listing.tools) {
-        const held = entry.definitions.get(tool.name);
+        const held = entry.tools.get(tool.name);
         if (held === undefined && this.registry.get(tool.name)) {
           skipped.push({ toolName: tool.name, reason: `the name is taken by ${this.ownerOf(tool.name)}` });
         } else if (held === undefined) fresh.push(tool);
-        else if (held !== definitionOf(tool)) changed.push(tool);
+        else if (definitionOf(held) !== definitionOf(tool)) changed.push(tool);
       }
       for (const { toolName, reason } of skipped)
         this.events.emit({ type: "SourceToolSkipped", source: source.label, toolName, reason });
@@ -86,15 +88,14 @@ export class SourceWatch {
           source: source.label,
           toolNames: changed.map((t) => t.name),
         });
-      const held = this.inject([...fresh, ...changed], source.label);
-      for (const tool of [...fresh, ...changed])
-        if (held.includes(tool.name)) entry.definitions.set(tool.name, definitionOf(tool));
+      const held = new Set(this.inject([...fresh, ...changed], source.label));
+      for (const tool of [...fresh, ...changed]) if (held.has(tool.name)) entry.tools.set(tool.name, tool);
     }
   }
 
   /** Who offers a tool name: a source's label, or the run's own tools. */
   private ownerOf(name: string): string {
-    const owner = this.sources.find((entry) => entry.definitions.has(name));
+    const owner = this.sources.find((entry) => entry.tools.has(name));
     return owner ? owner.source.label : "a tool of the runner";
   }
 

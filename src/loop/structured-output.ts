@@ -1,5 +1,7 @@
 import type { JsonSchema } from "../schema/json-schema.js";
+import { findOutputTypeOfSchema } from "../schema/schema-store.js";
 import { validateAgainst } from "../schema/validate.js";
+import { unionProblem } from "../tools/union-input.js";
 import { inputShapeProblem } from "./execution/input-shape.js";
 
 /** The outcome of reading the model's final answer as JSON of a schema. */
@@ -34,7 +36,10 @@ export function readStructuredOutput(text: string, schema: JsonSchema): OutputOu
   const shape = inputShapeProblem(value);
   if (shape) return { ok: false, problems: [shape] };
   const validation = validateAgainst(schema, value);
-  return validation.ok ? { ok: true, value } : { ok: false, problems: validation.problems };
+  if (!validation.ok) return { ok: false, problems: validation.problems };
+  // An output class's union of classes must single out one member for the answer to become an instance.
+  const union = unionProblem(value, findOutputTypeOfSchema(schema));
+  return union ? { ok: false, problems: [union] } : { ok: true, value };
 }
 
 function parseJsonObject(text: string): unknown {

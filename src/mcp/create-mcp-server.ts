@@ -68,7 +68,12 @@ export function createMcpServer(options: McpServerOptions): Server {
         })
       : undefined;
   const modernList = [...plain, ...(surface?.forCall().tools ?? [])];
-  const session = new ToolRegistry(plain, { maxInjectedTools: settings.maxInjectedTools });
+  // The 2025-11-25 session's registry, made on its first use: a 2026-07-28 server (one per request) has
+  // none, and making one registers every tool (issue 46: 10 000 tools, each request).
+  let sessionTools: ToolRegistry | undefined;
+  const session = () =>
+    (sessionTools ??= new ToolRegistry(plain, { maxInjectedTools: settings.maxInjectedTools }));
+  const plainNames = new Set(plain.map((t) => t.name));
   const logged = serverRunLog(
     options.runLog,
     () => listed().map((t) => t.name),
@@ -82,12 +87,13 @@ export function createMcpServer(options: McpServerOptions): Server {
       capabilities: { tools: { listChanged: true } },
       cacheHints: { "tools/list": { ttlMs: options.listTtlMs ?? DEFAULT_LIST_TTL_MS, cacheScope: "public" } },
     },
-    () => session.remove(session.names().filter((name) => !plain.some((t) => t.name === name))),
+    // A Set, not a search of `plain` per name: with 10 000 tools that search took seconds at each close.
+    () => sessionTools?.remove(sessionTools.names().filter((name) => !plainNames.has(name))),
   );
   const modern = () => (server.getNegotiatedProtocolVersion() ?? "") >= "2026";
 
   const listed = () =>
-    modern() ? modernList : dispatch ? [...session.all(), dispatcherTool] : session.all();
+    modern() ? modernList : dispatch ? [...session().all(), dispatcherTool] : session().all();
   server.setRequestHandler("tools/list", () => ({ tools: listed().map(describeTool) }));
 
   let calls = 0;
@@ -95,7 +101,7 @@ export function createMcpServer(options: McpServerOptions): Server {
     await loadRuntimeDependencies(); // validation and class-transformer are not loaded at import
     const stateless = modern();
     const handles = stateless ? surface?.forCall() : undefined;
-    const registry = stateless ? new ToolRegistry([...plain, ...(handles?.tools ?? [])]) : session;
+    const registry = stateless ? new ToolRegistry([...plain, ...(handles?.tools ?? [])]) : session();
     const strategies = stateless
       ? [...(handles ? [handles.discovery] : []), ...injectionStrategies]
       : [...(options.discovery ? [new ToolProviderStrategy()] : []), ...injectionStrategies];

@@ -8,7 +8,7 @@ import type { ClassImport, SourceClasses } from "./source-classes.js";
 import { TypeReading } from "./type-reading.js";
 
 /** The class a {@link ClassImport} names, as the checker knows it. */
-function classSymbolOf(
+export function classSymbolOf(
   program: TS.Program,
   checker: TS.TypeChecker,
   found: ClassImport,

@@ -1,24 +1,25 @@
 import path from "node:path";
 import type * as TS from "typescript";
-import ts from "./typescript.js";
 import { buildGenerator } from "./typescript.js";
 import type { ParametersSchema as ToolInputSchema } from "../../decorators/index.js";
 import { findOutputClasses, findToolMethods, type SourceToolMethod } from "./find-tool-methods.js";
 import type { GeneratedToolSchema, InputType } from "./generated-schemas.js";
 import { hiddenFieldsOf, outputTypesOf } from "./class-facts.js";
+import { withMemberSchemas } from "./class-unions.js";
 import { inlineRefs } from "./inline-refs.js";
 import type { JsonSchema } from "./json-schema.js";
 import { SchemaSourceError } from "./schema-source-error.js";
 import { SharedClassNames } from "./shared-class-names.js";
 import { SourceClasses, type ClassImport } from "./source-classes.js";
 import {
-  correctedProgram,
-  guessingHost,
-  sameBlocks,
-  syntheticBlock,
-  syntheticName,
-  type SyntheticBlocks,
-} from "./synthetic-inputs.js";
+  createSchemaProgram,
+  generatorProgram,
+  readProject,
+  refuseSyntaxErrors,
+  rootTypes,
+  type SchemaProgram,
+} from "./schema-program.js";
+import { syntheticBlock, syntheticName, type SyntheticBlocks } from "./synthetic-inputs.js";
 
 /** Options of {@link generateSchemas}. */
 export interface GenerateSchemasOptions {
@@ -59,15 +60,21 @@ export interface GeneratedSource {
  * @throws SchemaSourceError for a type it cannot express, a non-exported parameter class, a name clash.
  */
 export function generateSchemas(options: GenerateSchemasOptions): GeneratedSource {
-  const config = readProject(options.project);
-  // The project's own files (its `include`), not every file they import, with their index.
-  const own = new Map(config.fileNames.map((f, i) => [path.resolve(f), i]));
-  const guessed: SyntheticBlocks = new Map();
-  const firstProgram = ts.createProgram(
-    config.fileNames,
-    config.options,
-    guessingHost(config.options, own, guessed),
-  );
+  return generateFromProgram(createSchemaProgram(readProject(options.project)), options);
+}
+
+/**
+ * {@link generateSchemas} over a program already built for it (see `SchemaProgram`): what `--watch` calls
+ * on each program TypeScript's watch makes.
+ *
+ * @throws SchemaSourceError as {@link generateSchemas} does, and for a syntax error in the project's files.
+ */
+export function generateFromProgram(
+  schemaProgram: SchemaProgram,
+  options: GenerateSchemasOptions,
+): GeneratedSource {
+  const { program: firstProgram, own } = schemaProgram;
+  refuseSyntaxErrors(firstProgram, own);
   const checker = firstProgram.getTypeChecker();
   const sources = firstProgram
     .getSourceFiles()
@@ -101,15 +108,21 @@ export function generateSchemas(options: GenerateSchemasOptions): GeneratedSourc
     outputs.set(name, found?.file ?? "");
   }
 
-  // One program, one checker, for reading the sources and for the generator, unless a synthetic
-  // interface written from the syntax is not the checker's (an unannotated parameter of a type the
-  // syntax does not give): then the files that differ are parsed again into a second program.
-  const program = sameBlocks(guessed, appended)
-    ? firstProgram
-    : correctedProgram(config, firstProgram, guessed, appended);
-  // Only the files that hold a synthetic interface or an output class are searched for symbols: the
-  // generator otherwise walks every declaration of every file, lib and node_modules typings included.
-  const searched = [...appended.keys(), ...[...outputs.values()].filter(Boolean).map((f) => path.resolve(f))];
+  const program = generatorProgram(
+    schemaProgram,
+    appended,
+    rootTypes(sources, firstProgram, classes, outputs.keys()),
+  );
+  const outputNames = [...outputs.keys()].sort();
+  const outputTypes = outputTypesOf(outputNames, program, classes);
+  // Only the files that hold a synthetic interface, an output class or a class whose own schema the
+  // module holds (a member of a union without a discriminator) are searched for symbols: the generator
+  // otherwise walks every declaration of every file, lib and node_modules typings included.
+  const searched = [
+    ...appended.keys(),
+    ...[...outputs.values()].filter(Boolean).map((f) => path.resolve(f)),
+    ...[...classes.validatedMembers].map((name) => classes.imports.get(name)!.file),
+  ];
   // The generator also indexes every class and interface of every file it is shown (getTypeAtLocation,
   // base types, names), which for a project importing entity-tools and the AI SDK is most of the time:
   // it is shown the project's own files, where every type the schemas name by reference is declared
@@ -130,14 +143,17 @@ export function generateSchemas(options: GenerateSchemasOptions): GeneratedSourc
   );
   if (!generator) throw new SchemaSourceError("typescript-json-schema could not read the project");
 
+  const schemaOf = (name: string) =>
+    inlineRefs(generator.getSchemaForSymbol(name) as JsonSchema, classes.unionMembers);
+  const typed = (type: InputType) => withMemberSchemas(type, schemaOf);
   const tools: Record<string, GeneratedToolSchema> = {};
   for (const { method, synthetic } of methods) {
     const key = `${method.className}.${method.methodName}`;
     if (tools[key])
       throw new SchemaSourceError(`two classes named ${method.className} both declare ${method.methodName}`);
-    const schema = inlineRefs(generator.getSchemaForSymbol(synthetic) as JsonSchema);
+    const schema = schemaOf(synthetic);
     refuseUnresolved(method, schema);
-    const types = parameterTypes(method);
+    const types = parameterTypes(method, typed);
     tools[key] = {
       parameters: method.parameters.map((p) => p.name),
       inputSchema: {
@@ -148,17 +164,13 @@ export function generateSchemas(options: GenerateSchemasOptions): GeneratedSourc
       ...(types ? { types } : {}),
     };
   }
-  const outputSchemas: Record<string, JsonSchema> = {};
-  for (const name of [...outputs.keys()].sort()) {
-    outputSchemas[name] = inlineRefs(generator.getSchemaForSymbol(name) as JsonSchema);
-  }
-  const outputTypes = outputTypesOf([...outputs.keys()].sort(), program, classes);
+  const outputSchemas = Object.fromEntries(outputNames.map((name) => [name, schemaOf(name)]));
   const hiddenFields = hiddenFieldsOf(program, classes);
   return {
     tools: withoutPaths(sortKeys(tools), root),
     outputs: withoutPaths(outputSchemas, root),
     classImports: sortKeys(Object.fromEntries(classes.imports)),
-    outputTypes,
+    outputTypes: withoutPaths(mapValues(outputTypes, typed), root),
     hiddenFields,
     request: { project: options.project, outputTypes: options.outputTypes ?? [] },
     returns: sortKeys(returns),
@@ -188,10 +200,19 @@ function refuseUnresolved(method: SourceToolMethod, schema: JsonSchema): void {
   }
 }
 
-/** The parameters that need converting, by name, or undefined when none does. */
-function parameterTypes(method: SourceToolMethod): Record<string, InputType> | undefined {
-  const entries = method.parameters.flatMap((p) => (p.inputType ? [[p.name, p.inputType] as const] : []));
+/** The parameters that need converting, by name (each as `typed` completes it), or undefined when none does. */
+function parameterTypes(
+  method: SourceToolMethod,
+  typed: (type: InputType) => InputType,
+): Record<string, InputType> | undefined {
+  const entries = method.parameters.flatMap((p) =>
+    p.inputType ? [[p.name, typed(p.inputType)] as const] : [],
+  );
   return entries.length > 0 ? Object.fromEntries(entries) : undefined;
+}
+
+function mapValues<T, U>(record: Readonly<Record<string, T>>, f: (value: T) => U): Record<string, U> {
+  return Object.fromEntries(Object.entries(record).map(([k, v]) => [k, f(v)]));
 }
 
 /**
@@ -201,19 +222,6 @@ function parameterTypes(method: SourceToolMethod): Record<string, InputType> | u
 function withoutPaths<T>(value: T, root: string): T {
   const text = JSON.stringify(value);
   return JSON.parse(text.split(`${root}/`).join("").split(root).join(".")) as T;
-}
-
-function readProject(project: string): TS.ParsedCommandLine {
-  const diagnostics: TS.Diagnostic[] = [];
-  const parsed = ts.getParsedCommandLineOfConfigFile(path.resolve(project), undefined, {
-    ...ts.sys,
-    onUnRecoverableConfigFileDiagnostic: (d) => diagnostics.push(d),
-  });
-  if (!parsed || diagnostics.length > 0) {
-    const text = diagnostics.map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n")).join("; ");
-    throw new SchemaSourceError(`cannot read ${project}: ${text || "unknown error"}`);
-  }
-  return parsed;
 }
 
 function sortKeys<T>(record: Record<string, T>): Record<string, T> {

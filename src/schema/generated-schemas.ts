@@ -3,15 +3,40 @@ import type { JsonSchema } from "./json-schema.js";
 
 /**
  * The declared type of a tool parameter (or of a field inside one), where JSON must be converted to
- * reach it: a `Date`, an instance of a class (named in {@link GeneratedSchemas.classes}), an array of
- * such, or a plain object type with such fields. Types that JSON already is (strings, numbers, plain
- * objects of those) have no entry.
+ * reach it: a `Date`, an instance of a class (named in {@link GeneratedSchemas.classes}), one of several
+ * classes (a union), an array of such, or a plain object type with such fields. Types that JSON already
+ * is (strings, numbers, plain objects of those) have no entry.
  */
 export type InputType =
   | { readonly kind: "date" }
   | { readonly kind: "class"; readonly name: string; readonly fields?: Readonly<Record<string, InputType>> }
   | { readonly kind: "object"; readonly fields: Readonly<Record<string, InputType>> }
-  | { readonly kind: "array"; readonly items: InputType };
+  | { readonly kind: "array"; readonly items: InputType }
+  | {
+      readonly kind: "union";
+      readonly members: readonly UnionMember[];
+      /** The field whose value tells the members apart (each member types it with its own literals). */
+      readonly discriminator?: string;
+    };
+
+/** A literal a discriminator field can hold. */
+export type DiscriminatorValue = string | number | boolean;
+
+/**
+ * One class of a union of classes (`Cat | Dog`, with `undefined`, `null` or primitives beside them):
+ * JSON that is an object becomes an instance of the one member it matches — by the union's discriminator
+ * when it has one, else the one member whose own schema it validates against.
+ */
+export interface UnionMember {
+  /** The class, by its name in {@link GeneratedSchemas.classes}. */
+  readonly name: string;
+  /** Its fields to convert, as a class {@link InputType} has them. */
+  readonly fields?: Readonly<Record<string, InputType>>;
+  /** The discriminator's values that select this member (a union with a discriminator). */
+  readonly tags?: readonly DiscriminatorValue[];
+  /** The member's own schema (a union without a discriminator). */
+  readonly schema?: JsonSchema;
+}
 
 /** The generated input schema of one `@LlmTool` method. */
 export interface GeneratedToolSchema {

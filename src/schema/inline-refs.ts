@@ -10,8 +10,10 @@ const MODULE_QUALIFIER = /^import\(.*\)\./s;
  * be inlined forever: its references stay, and only those definitions are kept at the root, under the
  * type's own name (the `import("/abs/file").` the compiler puts before a type of another module in an ES
  * module project is dropped, so no machine path is kept and the reference resolves in any checkout).
+ * A member of an `anyOf` that refers to one of the `titled` types gets its name as `title`: the classes
+ * of a union of classes, whose names then tell the model (and validation messages) which is which.
  */
-export function inlineRefs(schema: JsonSchema): JsonSchema {
+export function inlineRefs(schema: JsonSchema, titled: ReadonlySet<string> = new Set()): JsonSchema {
   const definitions = (schema.definitions ?? {}) as Record<string, unknown>;
   const kept = new Map<string, unknown>();
   const portable = new Map<string, string>(); // kept definition → the name it is kept under
@@ -42,7 +44,15 @@ export function inlineRefs(schema: JsonSchema): JsonSchema {
       const target = resolve(definitions[name] ?? {}, [...stack, name]) as JsonSchema;
       return { ...target, ...mapValues(rest, stack, resolve) };
     }
-    return mapValues(node as JsonSchema, stack, resolve);
+    const resolved = mapValues(node as JsonSchema, stack, resolve);
+    const members = (node as JsonSchema).anyOf;
+    if (Array.isArray(members) && titled.size > 0)
+      resolved.anyOf = members.map((member, i) => {
+        const title = titleOf(member);
+        const inlined = (resolved.anyOf as unknown[])[i] as JsonSchema;
+        return title !== undefined && titled.has(title) ? { title, ...inlined } : inlined;
+      });
+    return resolved;
   };
 
   const { definitions: _definitions, $schema: _schema, ...root } = schema;
@@ -51,6 +61,13 @@ export function inlineRefs(schema: JsonSchema): JsonSchema {
   for (const name of kept.keys()) kept.set(name, resolve(definitions[name], [name]));
   const definitionsKept = [...kept].map(([name, schema]) => [portableOf(name), schema] as const);
   return kept.size > 0 ? { ...result, definitions: Object.fromEntries(definitionsKept) } : result;
+}
+
+/** The type name an `anyOf` member refers to (without a module qualifier), if it is a reference. */
+function titleOf(member: unknown): string | undefined {
+  const ref = (member as JsonSchema | undefined)?.$ref;
+  if (typeof ref !== "string" || !ref.startsWith(PREFIX)) return undefined;
+  return decodeURIComponent(ref.slice(PREFIX.length)).replace(MODULE_QUALIFIER, "");
 }
 
 function mapValues(

@@ -4,8 +4,9 @@ import { isDeepStrictEqual, parseArgs } from "node:util";
 import { emitSchemaModule } from "./emit-schema-module.js";
 import { generateSchemas, type GeneratedSource } from "./generate-schemas.js";
 import { describeDifferences, readModuleMeaning } from "./module-meaning.js";
+import { watchSchemas, type WatchSchemasOptions } from "./watch-schemas.js";
 
-const USAGE = `Usage: entity-tools schemas --project tsconfig.json --out src/generated/tool-schemas.ts [--type Name]... [--check]
+const USAGE = `Usage: entity-tools schemas --project tsconfig.json --out src/generated/tool-schemas.ts [--type Name]... [--check | --watch]
 
 Generates the input schema of every @LlmTool method, and the schema of every class passed to
 createObject(...) (plus each --type), into a module to pass to registerToolSchemas().
@@ -14,7 +15,10 @@ createObject(...) (plus each --type), into a module to pass to registerToolSchem
   --out      the module to write
   --type     an extra structured-output class to include (repeatable)
   --check    write nothing; exit 1 if --out is missing or means something else than a fresh
-             generation (formatting and line endings do not count), and say what differs`;
+             generation (formatting and line endings do not count), and say what differs
+  --watch    keep running: write the module again whenever a source file changes (only when what it
+             says changed); on an error (a syntax error, a type it cannot express) say where, keep
+             the last good module, and go on watching`;
 
 /** Runs the CLI; returns the exit code. */
 export function main(argv: readonly string[]): number {
@@ -36,6 +40,7 @@ export function main(argv: readonly string[]): number {
         out: { type: "string" },
         type: { type: "string", multiple: true },
         check: { type: "boolean", default: false },
+        watch: { type: "boolean", default: false },
         help: { type: "boolean", default: false },
       },
     }));
@@ -59,7 +64,12 @@ export function main(argv: readonly string[]): number {
     );
     return 2;
   }
+  if (values.watch && values.check) {
+    console.error(`--check and --watch do not go together.\n\n${USAGE}`);
+    return 2;
+  }
   try {
+    if (values.watch) return watch({ project: values.project, out: values.out, outputTypes: values.type });
     const source = generateSchemas({ project: values.project, outputTypes: values.type });
     warnIfEmpty(source, values.project);
     for (const warning of source.warnings) console.warn(`entity-tools schemas: warning: ${warning}`);
@@ -73,6 +83,23 @@ export function main(argv: readonly string[]): number {
     console.error(`entity-tools schemas: ${(error as Error).message}`);
     return 1;
   }
+}
+
+/** `--watch`: generates now and after every change, until the process is stopped. */
+function watch(options: WatchSchemasOptions): number {
+  let started = false;
+  watchSchemas(options, (outcome) => {
+    if (outcome.kind === "error")
+      console.error(`entity-tools schemas: ${outcome.message} (kept the last good ${outcome.out})`);
+    else if (outcome.kind === "unchanged") console.log(`${outcome.out} is up to date`);
+    else {
+      for (const warning of outcome.warnings) console.warn(`entity-tools schemas: warning: ${warning}`);
+      console.log(`wrote ${outcome.out}`);
+    }
+    if (!started) console.log(`watching ${options.project} for changes (Ctrl+C to stop)`);
+    started = true;
+  });
+  return 0;
 }
 
 /** A project in which nothing was found is most often a JavaScript one, or a wrong `--project`. */

@@ -16,6 +16,8 @@ interface Store {
   classes: Map<string, GeneratedClass>;
   /** How output classes' JSON becomes instances, by source name. */
   outputTypes: Map<string, InputType>;
+  /** The source name of each registered output schema (the schema object a run is given). */
+  outputNames?: WeakMap<object, string>;
   /** The command of the last module registered, for error hints. */
   command?: string;
   /** `Class.method` → the provider classes it can return, by name. */
@@ -45,7 +47,11 @@ export const SCHEMA_COMMAND =
  */
 export function registerToolSchemas(schemas: GeneratedSchemas): void {
   for (const [key, schema] of Object.entries(schemas.tools)) store.tools.set(key, schema);
-  for (const [key, schema] of Object.entries(schemas.outputs)) store.outputs.set(key, schema);
+  store.outputNames ??= new WeakMap();
+  for (const [key, schema] of Object.entries(schemas.outputs)) {
+    store.outputs.set(key, schema);
+    store.outputNames.set(schema, key);
+  }
   store.returns ??= new Map();
   for (const [key, names] of Object.entries(schemas.returns ?? {})) store.returns.set(key, names);
   for (const [name, cls] of Object.entries(schemas.classes ?? {})) {
@@ -77,6 +83,15 @@ export function schemaCommand(): string {
 /** How a structured-output class's JSON becomes an instance, when the generated module says. */
 export function findOutputType(cls: Function): InputType | undefined {
   return store.outputTypes.get(sourceNameOf(cls));
+}
+
+/**
+ * The same, by the output schema a run was given (the registered schema object of a class): what the
+ * loop, which knows the schema and not the class, checks an answer with.
+ */
+export function findOutputTypeOfSchema(schema: JsonSchema): InputType | undefined {
+  const name = store.outputNames?.get(schema);
+  return name === undefined ? undefined : store.outputTypes.get(name);
 }
 
 /**

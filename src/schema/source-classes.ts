@@ -17,8 +17,12 @@ export interface ClassImport {
  */
 export class SourceClasses {
   readonly imports = new Map<string, ClassImport>();
-  /** What the generation could express but not convert (a union of classes), for the CLI to print. */
+  /** What the generation could express but not convert (a union of classes and dates), for the CLI to print. */
   readonly warnings: string[] = [];
+  /** The classes of the unions of classes that are converted (their schemas are titled with their names). */
+  readonly unionMembers = new Set<string>();
+  /** Those of unions without a discriminator: the module holds their own schemas. */
+  readonly validatedMembers = new Set<string>();
 
   constructor(
     private readonly checker: TS.TypeChecker,

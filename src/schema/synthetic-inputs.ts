@@ -85,6 +85,8 @@ export function guessingHost(
   guessed: SyntheticBlocks,
 ): TS.CompilerHost {
   const host = ts.createCompilerHost(options);
+  // JSDoc as `tsc` parses it (see jsdoc-files.ts): in full in the project's own files only.
+  host.jsDocParsingMode = ts.JSDocParsingMode.ParseForTypeErrors;
   const read = host.getSourceFile.bind(host);
   host.getSourceFile = (fileName, languageVersion, onError, shouldCreate) => {
     const resolved = path.resolve(fileName);
@@ -93,32 +95,41 @@ export function guessingHost(
     if (index === undefined || text === undefined)
       return read(fileName, languageVersion, onError, shouldCreate);
     // Parent pointers: the guess reads JSDoc `@param`s and class names through them.
-    const parsed = ts.createSourceFile(fileName, text, languageVersion, true);
+    const options = inFull(languageVersion);
+    const parsed = ts.createSourceFile(fileName, text, options, true);
     const block = parsed.isDeclarationFile ? undefined : guessedSyntheticBlock(parsed, index);
     if (block === undefined) return parsed;
     guessed.set(resolved, block);
-    return ts.createSourceFile(fileName, `${text}\n${block}\n`, languageVersion, true);
+    return ts.createSourceFile(fileName, `${text}\n${block}\n`, options, true);
   };
   return host;
 }
 
+/** Source file options that parse all JSDoc. */
+function inFull(languageVersion: TS.ScriptTarget | TS.CreateSourceFileOptions): TS.CreateSourceFileOptions {
+  const options = typeof languageVersion === "object" ? languageVersion : { languageVersion };
+  return { ...options, jsDocParsingMode: ts.JSDocParsingMode.ParseAll };
+}
+
 /**
- * The program the generator reads when a guess was wrong: `first`'s files, those whose synthetic
- * interfaces differ from `blocks` parsed again with the right ones (the rest, lib and node_modules
- * typings above all, are reused, not parsed again).
+ * The program the generator reads when a guess was wrong or a file's JSDoc is needed: `first`'s files,
+ * those whose synthetic interfaces differ from `blocks` parsed again with the right ones, and those in
+ * `jsDocFiles` parsed again with all their JSDoc (the rest, lib and node_modules typings above all, are
+ * reused, not parsed again).
  */
 export function correctedProgram(
-  config: TS.ParsedCommandLine,
+  config: { readonly fileNames: readonly string[]; readonly options: TS.CompilerOptions },
   first: TS.Program,
   guessed: SyntheticBlocks,
   blocks: SyntheticBlocks,
+  jsDocFiles: ReadonlySet<string> = new Set(),
 ): TS.Program {
   const host = ts.createCompilerHost(config.options);
   const read = host.getSourceFile.bind(host);
   host.getSourceFile = (fileName, languageVersion, onError, shouldCreate) => {
     const resolved = path.resolve(fileName);
     const block = blocks.get(resolved);
-    if (block === guessed.get(resolved)) {
+    if (block === guessed.get(resolved) && !jsDocFiles.has(resolved)) {
       const parsed = first.getSourceFile(fileName);
       // (a deduplicated package's file is a redirect, which a host must not return: read that one again)
       if (parsed && !("redirectInfo" in parsed && parsed.redirectInfo)) return parsed;
@@ -128,7 +139,7 @@ export function correctedProgram(
     return ts.createSourceFile(
       fileName,
       block === undefined ? text : `${text}\n${block}\n`,
-      languageVersion,
+      inFull(languageVersion),
       true,
     );
   };

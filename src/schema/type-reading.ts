@@ -3,6 +3,11 @@ import ts from "./typescript.js";
 import type { InputType } from "./generated-schemas.js";
 import { SchemaSourceError } from "./schema-source-error.js";
 import type { SourceClasses } from "./source-classes.js";
+import { discriminatorOf } from "./class-unions.js";
+
+// What may stand beside the classes of a union that is converted: JSON's own values.
+const PRIMITIVES =
+  ts.TypeFlags.StringLike | ts.TypeFlags.NumberLike | ts.TypeFlags.BooleanLike | ts.TypeFlags.EnumLike;
 
 /** Built-in types JSON cannot carry faithfully, with what to use instead. */
 const UNSUPPORTED_BY_NAME: Readonly<Record<string, string>> = {
@@ -46,10 +51,8 @@ export class TypeReading {
   inputTypeOf(type: TS.Type, seen = new Set<TS.Type>()): InputType | undefined {
     if (type.isUnion()) {
       const parts = type.types.filter((t) => !(t.flags & (ts.TypeFlags.Undefined | ts.TypeFlags.Null)));
-      // `Date | string`, `Cat | Dog` and the like have no single target type: their JSON is passed as it is.
       if (parts.length === 1) return this.inputTypeOf(parts[0]!, seen);
-      this.warnUnconverted(type, parts);
-      return undefined;
+      return this.unionOf(type, parts, seen);
     }
     const symbol = type.getSymbol();
     if (symbol?.name === "Date" && this.isGlobal(symbol)) return { kind: "date" };
@@ -76,18 +79,53 @@ export class TypeReading {
     return fields ? { kind: "object", fields } : undefined;
   }
 
-  /** A union with a class or `Date` among its members reaches the method as JSON: the CLI says so. */
-  private warnUnconverted(union: TS.Type, parts: readonly TS.Type[]): void {
-    const typed = parts.filter((part) => {
-      const symbol = part.getSymbol();
-      return symbol !== undefined && (symbol.flags & ts.SymbolFlags.Class) !== 0;
+  /**
+   * A union of classes (beside `undefined`, `null` and primitives): JSON that is an object becomes the
+   * member class it matches (see class-unions.ts). A union that mixes classes with other object types
+   * (`Date`, arrays, interfaces) has no member to pick by: its JSON reaches the method as it is, and the
+   * CLI says so.
+   */
+  private unionOf(union: TS.Type, parts: readonly TS.Type[], seen: Set<TS.Type>): InputType | undefined {
+    const classes = parts.filter((part) => (part.getSymbol()?.flags ?? 0) & ts.SymbolFlags.Class);
+    if (classes.length === 0) return undefined;
+    if (parts.some((part) => !classes.includes(part) && !(part.flags & PRIMITIVES))) {
+      const warning =
+        `${this.context} has the union type ${this.text(union)}: its JSON reaches the method as it is (a plain ` +
+        `object, not an instance of ${classes.map((t) => t.getSymbol()!.name).join(" or ")}): a union is ` +
+        "converted when its members are classes (and primitives). Build the instance in the method.";
+      if (!this.classes.warnings.includes(warning)) this.classes.warnings.push(warning);
+      return undefined;
+    }
+    const discriminator = discriminatorOf(this.checker, classes);
+    const members = classes.map((part, i) => {
+      const type = this.inputTypeOf(part, seen) as Extract<InputType, { kind: "class" }>;
+      // Titles are the names the schemas' definitions have: the declared ones, never qualified.
+      this.classes.unionMembers.add(part.getSymbol()!.name);
+      if (!discriminator) this.validated(type.name);
+      return {
+        name: type.name,
+        ...(type.fields ? { fields: type.fields } : {}),
+        ...(discriminator ? { tags: discriminator.tags[i]! } : {}),
+      };
     });
-    if (typed.length === 0) return;
-    const warning =
-      `${this.context} has the union type ${this.text(union)}: its JSON reaches the method as it is (a plain ` +
-      `object, not an instance of ${typed.map((t) => t.getSymbol()!.name).join(" or ")}). Take one class ` +
-      "(with a field that tells the kinds apart), or build the instance in the method.";
-    if (!this.classes.warnings.includes(warning)) this.classes.warnings.push(warning);
+    return { kind: "union", members, ...(discriminator ? { discriminator: discriminator.property } : {}) };
+  }
+
+  /**
+   * A member of a union without a discriminator: the module holds its own schema, which the generator
+   * finds by the class's name, so that name must be the project's only class of that name.
+   *
+   * @throws SchemaSourceError for a class registered under a qualified name (`crm.Customer`).
+   */
+  private validated(key: string): void {
+    if (key.includes(".")) {
+      throw new SchemaSourceError(
+        `${this.context} is a union of classes without a discriminator, and its member ${key} shares its name ` +
+          "with another class of the project: give the members a field with a literal type of their own " +
+          '(`kind: "a"`, `kind: "b"`) so the union is told apart by it',
+      );
+    }
+    this.classes.validatedMembers.add(key);
   }
 
   private fieldsOf(type: TS.Type, seen: Set<TS.Type>): Record<string, InputType> | undefined {

@@ -1,6 +1,7 @@
 import type { Ajv, ErrorObject, ValidateFunction } from "ajv";
 import type { JsonSchema } from "./json-schema.js";
 import { LazyDependency } from "../lazy/lazy-dependency.js";
+import { describeGrouped } from "./union-errors.js";
 
 type AjvModule = { Ajv: typeof Ajv };
 type FormatsPlugin = (ajv: Ajv) => Ajv;
@@ -66,21 +67,30 @@ export type ValidationOutcome = { ok: true } | { ok: false; problems: string[] }
 export function validateAgainst(schema: JsonSchema, value: unknown): ValidationOutcome {
   const validator = validatorFor(schema);
   if (validator(value)) return { ok: true };
-  return { ok: false, problems: (validator.errors ?? []).map(describeError) };
+  return { ok: false, problems: describeGrouped(schema, validator.errors ?? [], describeError) };
 }
 
 /**
- * Why `schema` cannot be used to validate anything (ajv cannot compile it), or `undefined` when it can; a
- * usable schema's validator is then cached as {@link validateAgainst} would.
+ * Why `schema` is not a valid JSON Schema (it fails ajv's meta-schema), in the words ajv's compile would
+ * throw (`schema is invalid: data/properties/x/type must be …`), or `undefined`. Compiling checks this
+ * first; checking it alone runs a compiled validator over the schema instead of generating code for it,
+ * hundreds of times cheaper (about 5 µs against 4 ms of CPU for a five-field schema), so a listing of
+ * 10 000 tools can check each one and compile none.
  */
-export function schemaProblem(schema: JsonSchema): string | undefined {
+export function metaSchemaProblem(schema: JsonSchema): string | undefined {
+  // An ajv of its own, with the compiling ones' options (so the same errors, in the same words): it only
+  // validates schemas, so it compiles nothing but the meta-schema and never grows.
+  const checker = (shapeChecker ??= newAjv());
   try {
-    validatorFor(schema);
-    return undefined;
+    if (checker.validateSchema(schema) === true) return undefined;
+    return `schema is invalid: ${checker.errorsText(checker.errors)}`;
   } catch (error) {
+    // a `$schema` naming a meta-schema ajv does not know: compile throws the same
     return error instanceof Error ? error.message : String(error);
   }
 }
+
+let shapeChecker: Ajv | undefined;
 
 function validatorFor(schema: JsonSchema): ValidateFunction {
   const known = byObject.get(schema);
@@ -141,6 +151,8 @@ function describeError(error: ErrorObject): string {
       return `field "${path || "(input)"}" must be one of ${JSON.stringify(params.allowedValues)}`;
     case "format":
       return `field "${path || "(input)"}" must be ${formatName(String(params.format))}`;
+    case "const":
+      return `field "${path || "(input)"}" must be ${JSON.stringify(params.allowedValue)}`;
     default:
       return `field "${path || "(input)"}" ${error.message ?? "is invalid"}`;
   }

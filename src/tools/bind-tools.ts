@@ -3,6 +3,7 @@ import { readProviderId } from "./read-provider-id.js";
 import type { AnyTool, ToolOrigin } from "./tool.js";
 import { toolMethodsOf, type ToolMethod } from "./tool-methods.js";
 import { toDeclaredType } from "./typed-input.js";
+import { unionInputCheck } from "./union-input.js";
 import { plainToolName, providerToolNames } from "./tool-names.js";
 
 /**
@@ -45,12 +46,14 @@ function bindMethod(
     ...id,
     methodName: metadata.methodName,
   };
+  const checkInput = unionInputCheck(method.types);
   return {
     name,
     description: metadata.description,
     inputSchema: method.inputSchema,
     origin,
     ...(metadata.needsApproval ? { needsApproval: true } : {}),
+    ...(checkInput ? { checkInput } : {}),
     execute: (input: never) => callToolMethod(instance, method, input as Record<string, unknown>),
   };
 }

@@ -6,6 +6,7 @@ import type { HandleIdentity } from "./provider-identity.js";
 import type { AnyTool, ToolInputSchema } from "./tool.js";
 import { toolMethodsOf, type ToolMethod } from "./tool-methods.js";
 import { handleToolName } from "./tool-names.js";
+import { unionInputCheck } from "./union-input.js";
 
 /** The input property that carries the handle, unless the method has a parameter of that name. */
 export const HANDLE_PARAMETER = "handle";
@@ -56,6 +57,7 @@ function handleTool(
   const { metadata } = method;
   const parameter = handleParameterOf(method.parameters);
   const className = sourceNameOf(providerClass);
+  const unionCheck = unionInputCheck(method.types);
   return {
     name: handleToolName(prefix, metadata.name),
     description: `${metadata.description}\n\nRuns on one ${className}: pass its handle (exactly as a tool result gave it) as "${parameter}".`,
@@ -67,7 +69,7 @@ function handleTool(
       parameter,
       providerOf: (input) => resolution.identify?.(input[parameter], providerClass),
     },
-    checkInput: (input) => resolution.problem(input[parameter], providerClass),
+    checkInput: (input) => resolution.problem(input[parameter], providerClass) ?? unionCheck?.(input),
     execute: async (input: never) => {
       const fields = input as Record<string, unknown>;
       const instance = await resolution.bind(fields[parameter], providerClass);

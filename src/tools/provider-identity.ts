@@ -65,8 +65,8 @@ export function identityOf(providerClass: string, id: string | number | bigint):
 
 /**
  * An identity's id with its type as one text: `number:1`, `string:1`, `bigint:1`. Names, handles and maps
- * tell providers apart by it, so ids that read the same as text stay apart (and `-0` is `0`, see
- * {@link identityOf}).
+ * tell providers apart by it, so ids that read the same as text stay apart (and `-0` is `0`: an identity
+ * never holds `-0`).
  */
 export function instanceKeyOf(identity: ProviderIdentity | Pick<ProviderIdentity, "id" | "idType">): string {
   return `${identity.idType}:${String(identity.id)}`;

@@ -71,13 +71,7 @@ class BoundedWalk {
       const proto: unknown = Object.getPrototypeOf(value);
       const plain = proto === Object.prototype || proto === null ? value : classToPlain(value);
       if (plain !== value && (typeof plain !== "object" || plain === null)) return this.visit(plain, depth);
-      return this.entries(
-        Object.keys(plain as object).map((k): [unknown, unknown] => [
-          k,
-          (plain as Record<string, unknown>)[k],
-        ]),
-        depth,
-      );
+      return this.fields(plain as Record<string, unknown>, depth);
     } finally {
       this.ancestors.delete(value);
     }
@@ -103,22 +97,35 @@ class BoundedWalk {
 
   private entries(entries: Iterable<[unknown, unknown]>, depth: number): Record<string, unknown> {
     const out: Record<string, unknown> = {};
-    for (const [key, item] of entries) {
-      if (this.spent > this.budget) {
-        this.stopped = true;
-        break;
-      }
-      const name = String(key);
-      this.spent += name.length + 4;
-      // defineProperty: a key named "__proto__" stays an ordinary field of the copy.
+    for (const [key, item] of entries) if (!this.field(out, String(key), item, depth)) break;
+    return out;
+  }
+
+  /** A plain object's own enumerable fields, read in place (no list of pairs made first: issue 46). */
+  private fields(object: Record<string, unknown>, depth: number): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(object)) if (!this.field(out, key, object[key], depth)) break;
+    return out;
+  }
+
+  /** Copies one field into `out`; false once the budget is spent (the field is then left out). */
+  private field(out: Record<string, unknown>, name: string, item: unknown, depth: number): boolean {
+    if (this.spent > this.budget) {
+      this.stopped = true;
+      return false;
+    }
+    this.spent += name.length + 4;
+    const copied = this.visit(item, depth + 1);
+    // A key named "__proto__" stays an ordinary field of the copy (assigning it would set the prototype).
+    if (name === "__proto__")
       Object.defineProperty(out, name, {
-        value: this.visit(item, depth + 1),
+        value: copied,
         enumerable: true,
         writable: true,
         configurable: true,
       });
-    }
-    return out;
+    else out[name] = copied;
+    return true;
   }
 }
 

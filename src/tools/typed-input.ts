@@ -2,12 +2,14 @@ import type { ClassConstructor } from "class-transformer";
 import { classTransformer } from "../lazy/class-transformer.js";
 import type { InputType } from "../schema/generated-schemas.js";
 import { findGeneratedClass } from "../schema/schema-store.js";
+import { unionMemberOf } from "./union-member.js";
 
 /**
  * Validated JSON turned into the declared type of a tool parameter: a `Date` from date-time text, an
  * instance of a class (through class-transformer's `plainToInstance`, so `@Type` and `@Transform` apply,
- * and nested fields the generator typed are converted too), arrays element by element. Values the type
- * does not cover (`null`, an absent optional parameter) pass through.
+ * and nested fields the generator typed are converted too), an instance of the member class of a union
+ * of classes that the object matches, arrays element by element. Values the type does not cover
+ * (`null`, an absent optional parameter, a string in `Cat | string`) pass through.
  */
 export function toDeclaredType(value: unknown, type: InputType | undefined): unknown {
   return convert(value, type, new Map());
@@ -36,6 +38,14 @@ function convert(value: unknown, type: InputType | undefined, known: KnownFields
       if (!cls) return value; // unreachable after the run-start check; keep the validated JSON
       if (type.fields) known.set(type.name, type.fields);
       return toClassInstance(cls, value, type.fields ?? known.get(type.name), known);
+    }
+    case "union": {
+      if (!isRecord(value)) return value;
+      const found = unionMemberOf(value, type);
+      // (no single member: unreachable after the input check, see union-input.ts; keep the validated JSON)
+      if (!("member" in found)) return value;
+      const { name, fields } = found.member;
+      return convert(value, { kind: "class", name, ...(fields ? { fields } : {}) }, known);
     }
   }
 }

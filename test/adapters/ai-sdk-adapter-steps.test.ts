@@ -121,7 +121,7 @@ describe("a run's later steps, on the provider spec", () => {
       ],
     ],
     [
-      "tool calls: valid, empty, malformed, to an unknown tool, with prototype keys",
+      "tool calls: valid, empty, malformed, to an unknown tool, with prototype keys, nested too deep",
       [
         toolCall("t1", "echo", '{"text":"b"}'),
         toolCall("t2", "echo", ""),
@@ -130,6 +130,7 @@ describe("a run's later steps, on the provider spec", () => {
         toolCall("t5", "echo", '{"__proto__":{"polluted":true},"text":"c"}'),
         toolCall("t6", "echo", '{"constructor":{"prototype":{"x":1}}}'),
         toolCall("t7", "nope", "not json"),
+        toolCall("t8", "echo", `{"a":${"[".repeat(100)}${"]".repeat(100)}}`),
       ],
     ],
     [
@@ -363,8 +364,8 @@ describe("a run's later steps, on the provider spec", () => {
     const first = await adapter.step({ system, messages: history, tools });
     history.push(...first.responseMessages, ...resultsFor(first));
     await adapter.step({ system, messages: history, tools });
-    // ai 6 does not export its logger: a run's later steps then log nothing (README, "Backends").
-    expect(logged).toEqual((await sdkInternals()).internals?.logWarnings ? [warning, warning] : [warning]);
+    // ai 6 does not export its logger: a direct step with warnings is then read by the SDK, which logs them.
+    expect(logged).toEqual([warning, warning]);
   });
 
   it("a provider that leaves out a step's warnings is read as the SDK reads it", async () => {
@@ -451,13 +452,14 @@ describe("a streamed run's later steps, on the provider spec", () => {
       ],
     ],
     [
-      "tool calls: valid, malformed, to an unknown tool",
+      "tool calls: valid, malformed, to an unknown tool, nested too deep",
       [
         started,
         ...streamedText("t", "Let me look."),
         ...streamedCall("s1", "echo", '{"text":"b"}'),
         ...streamedCall("s2", "echo", '{"text":'),
         ...streamedCall("s3", "nope", "{}"),
+        ...streamedCall("s4", "echo", `{"a":${"[".repeat(100)}${"]".repeat(100)}}`),
         { type: "response-metadata", id: "resp-1", modelId: "m" },
         finished,
       ],
@@ -509,6 +511,7 @@ describe("a streamed run's later steps, on the provider spec", () => {
     const history: ModelMessage[] = [{ role: "user", content: "go" }];
     const first = await adapter.stream({ system, messages: history, tools }, () => {});
     history.push(...first.responseMessages, ...resultsFor(first));
+    convert.mockClear(); // the first step may be direct too (options learned by an earlier run)
     const heard: ModelStreamPart[] = [];
     const second = await adapter.stream({ system, messages: history, tools }, (p) => heard.push(p));
     expect(convert).toHaveBeenCalledTimes(1);

@@ -14,6 +14,7 @@ import {
   type McpClientLike,
   type ToolLoopEvent,
 } from "entity-tools";
+import { validatorCacheSize } from "../../src/schema/validate.js";
 import { call, mockModel, offeredAt, text, toolResultsSeenAt } from "../support/mock-model.js";
 
 interface FakeTool {
@@ -131,6 +132,58 @@ describe("runner.withMcpClient: untrusted lists", () => {
     ]);
     expect(skipped[1]).toMatchObject({
       reason: expect.stringContaining('pattern "^(a+)+$" could take exponential time'),
+    });
+  });
+
+  it("a listing compiles no schema: a tool's validator is compiled at its first call, and validates as before", async () => {
+    const tools = Array.from({ length: 40 }, (_, i) => ({
+      name: `records_${i}`,
+      inputSchema: {
+        type: "object",
+        properties: { [`key${i}`]: { type: "string" }, limit: { type: "integer", minimum: 1 } },
+        required: [`key${i}`],
+        additionalProperties: false,
+      },
+    }));
+    const { client, called } = await rawServer("big", tools);
+    const before = validatorCacheSize();
+    const model = mockModel(
+      call("records_7", { key8: "a", limit: 0 }),
+      call("records_7", { key7: "a" }),
+      text("ok"),
+    );
+    await new PromptRunner({ model }).withMcpClient(client).run("q");
+    expect(offeredAt(model, 0)).toHaveLength(40);
+    expect(toolResultsSeenAt(model, 2)).toEqual([
+      'Invalid arguments for "records_7": missing required field "key7"; unexpected field "key8"; field "limit" must be >= 1.',
+      "records_7 ran",
+    ]);
+    expect(called).toEqual(["records_7"]);
+    expect(validatorCacheSize() - before).toBe(1); // records_7's, at its first call; none at listing
+  });
+
+  it("a schema ajv refuses only when compiling it (a remote $ref) is offered; its call is refused with ajv's reason and the run goes on", async () => {
+    const { client, called } = await rawServer("odd", [
+      { name: "remote", inputSchema: objectSchema({ x: { $ref: "https://schemas.test/x.json" } }) },
+      { name: "fine", inputSchema: objectSchema() },
+    ]);
+    const events: ToolLoopEvent[] = [];
+    const model = mockModel(call("remote", { x: 1 }), call("fine"), text("ok"));
+    const run = await new PromptRunner({ model })
+      .withMcpClient(client)
+      .withObserver((e) => events.push(e))
+      .run("q");
+    expect(run.result).toBe("ok");
+    expect(offeredAt(model, 0)).toEqual(["remote", "fine"]);
+    const refusal =
+      'The tool "remote" cannot be called: its schema does not compile (can\'t resolve reference https://schemas.test/x.json from id #)';
+    expect(toolResultsSeenAt(model, 1)).toEqual([refusal]);
+    expect(toolResultsSeenAt(model, 2)).toEqual([refusal, "fine ran"]);
+    expect(called).toEqual(["fine"]);
+    expect(events.find((e) => e.type === "ToolFailed")).toMatchObject({
+      toolName: "remote",
+      reason: "invalid-input",
+      message: refusal,
     });
   });
 

@@ -1,13 +1,25 @@
 import "../fixtures/store/register.js";
 import { createOpenAI } from "@ai-sdk/openai";
-import { afterEach, describe, expect, it } from "vitest";
-import { PromptRunner, TOOL_NAME_PATTERN } from "entity-tools";
+import { wrapLanguageModel } from "ai";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { defineTool, PromptRunner, TOOL_NAME_PATTERN, type AiSdkAdapterSettings } from "entity-tools";
+import { sdkInternals } from "../../src/adapters/sdk-internals.js";
 import { SpendAnswer } from "../fixtures/store/answers.js";
 import { CustomerSearchTools } from "../fixtures/store/customer-search-tools.js";
 import { startOpenAiWireMock, type WireMock } from "../support/openai-wire-mock.js";
 
 let mock: WireMock | undefined;
-afterEach(async () => mock?.close());
+afterEach(async () => {
+  vi.restoreAllMocks();
+  await mock?.close();
+});
+
+const echo = defineTool<{ text: string }>({
+  name: "echo",
+  description: "Echo",
+  inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
+  execute: ({ text }) => text,
+});
 
 const seedReplies = [
   { toolCalls: [{ name: "searchCustomer", arguments: '{"name":"John Smith"}' }] },
@@ -82,6 +94,59 @@ describe("through @ai-sdk/openai against a local wire mock", () => {
         cachedInputTokens: 0,
         reasoningTokens: 0,
       });
+    });
+  }
+
+  for (const [api, streamed] of [
+    ["chat", false],
+    ["responses", false],
+    ["chat", true],
+    ["responses", true],
+  ] as const) {
+    it(`over the ${api} API${streamed ? ", streamed" : ""}, provider options, headers and the user's middleware reach every request, also of a run whose first step is built by us`, async () => {
+      mock = await startOpenAiWireMock([
+        { toolCalls: [{ name: "echo", arguments: '{"text":"a"}' }] },
+        { text: "done" },
+        { toolCalls: [{ name: "echo", arguments: '{"text":"b"}' }] },
+        { text: "done again" },
+      ]);
+      const openai = createOpenAI({ baseURL: mock.baseURL, apiKey: "test-key" });
+      const model = wrapLanguageModel({
+        model: api === "chat" ? openai.chat("gpt-test") : openai.responses("gpt-test"),
+        middleware: {
+          specificationVersion: "v3",
+          transformParams: async ({ params }) => ({ ...params, maxOutputTokens: 77 }),
+        },
+      });
+      const settings: AiSdkAdapterSettings = {
+        maxRetries: 0,
+        temperature: 0.25,
+        headers: { "x-tenant": `wire-${api}-${streamed}` },
+        providerOptions: { openai: { user: `tenant-${api}` } },
+      };
+      const { internals } = await sdkInternals();
+      const convert = vi.spyOn(internals!, "convert");
+      const runOnce = async () => {
+        const runner = new PromptRunner({ model, modelSettings: settings }).withTools(echo);
+        return streamed ? runner.stream("go").result : runner.run("go");
+      };
+      const first = await runOnce();
+      const converted = convert.mock.calls.length; // the first run's second step only
+      const second = await runOnce();
+      expect([first.result, second.result]).toEqual(["done", "done again"]);
+      expect(converted).toBe(1);
+      expect(convert.mock.calls[1]![0]).toEqual([{ role: "user", content: "go" }]); // run 2's first step
+      expect(mock.requests).toHaveLength(4);
+      for (const { body, headers } of mock.requests) {
+        expect(body).toMatchObject({ temperature: 0.25, user: `tenant-${api}` });
+        expect(body[api === "chat" ? "max_tokens" : "max_output_tokens"]).toBe(77);
+        expect(headers["x-tenant"]).toBe(`wire-${api}-${streamed}`);
+        expect(body.stream === true).toBe(streamed);
+        // the user agent the SDK sent at the first run's first step (generateText adds its own to it)
+        expect(headers["user-agent"]).toBe(mock.requests[0]!.headers["user-agent"]);
+      }
+      if (!streamed) expect(mock.requests[0]!.headers["user-agent"]).toMatch(/\bai\//);
+      expect(mock.requests[2]!.body).toEqual(mock.requests[0]!.body);
     });
   }
 });

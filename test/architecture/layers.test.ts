@@ -21,8 +21,18 @@ const LAYERS: readonly (readonly string[])[] = [
   // lazily); the runner attaches them.
   ["src/adapters", "src/disclosure", "src/telemetry", "src/run-log"],
   ["src/runner"],
-  // The run viewer (its server, its export and its page) reads run logs only.
-  ["src/testing", "src/codex", "src/mcp", "src/claude", "src/postgres", "src/building-blocks", "src/viewer"],
+  [
+    "src/testing",
+    "src/codex",
+    "src/mcp",
+    "src/claude",
+    "src/postgres",
+    "src/building-blocks",
+    // The run viewer (its server, its export and its page) reads run logs only.
+    "src/viewer",
+    // The build-tool plugins: the schema CLI's watch, run by Vite, vitest, Rollup or esbuild.
+    "src/schema-plugin",
+  ],
   // The entry points: the package's, and the bin's (each command loaded when asked for).
   ["src/index.ts", "src/cli.ts"],
 ];

@@ -83,6 +83,10 @@ describe("the installed package", () => {
     });
     // The parameter's description came from JSDoc @param (standard decorators have no @ToolParam).
     expect(JSON.stringify(report.reasonDescription)).toContain("Why the ticket is closed, for the customer");
+    // A union of classes: the method received a Dog and a Cat, whose methods work.
+    expect(report.admitResult).toMatchObject({
+      content: [{ output: { type: "text", value: "a Dog: Woof!; a Cat: Meow (9 lives)" } }],
+    });
   }, 0);
 
   it("one copy of the library behind every entry point: a provider decorated and a schema registered through entity-tools are seen by entity-tools/testing and entity-tools/mcp", async () => {

@@ -37,8 +37,13 @@ describe("the built package, imported by its own name (npm test builds first)", 
       const mcp = await import("entity-tools/mcp");
       const claude = await import("entity-tools/claude");
       const postgres = await import("entity-tools/postgres");
+      const schemaPlugin = await import("entity-tools/schema-plugin");
       console.log(JSON.stringify({ core: Object.keys(core).sort(), codex: Object.keys(codex).sort(), mcp: Object.keys(mcp),
-        claude: Object.keys(claude).sort(), postgres: Object.keys(postgres).sort() }));`;
+        claude: Object.keys(claude).sort(), postgres: Object.keys(postgres).sort(),
+        schemaPlugin: Object.keys(schemaPlugin).sort(),
+        // the compiler is loaded by the first build, not by the build's configuration importing the plugin
+        compilerLoaded: Object.keys((await import("node:module")).createRequire(import.meta.url).cache)
+          .some((f) => f.includes("/node_modules/typescript/")) }));`;
     const { stdout } = await run(process.execPath, ["--input-type=module", "-e", script]);
     expect(JSON.parse(stdout)).toEqual({
       core: [
@@ -142,6 +147,8 @@ describe("the built package, imported by its own name (npm test builds first)", 
         "PostgresStoreError",
         "PostgresTable",
       ],
+      schemaPlugin: ["esbuildSchemaPlugin", "schemaPlugin"],
+      compilerLoaded: false,
     });
   });
 

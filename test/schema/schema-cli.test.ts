@@ -65,15 +65,14 @@ describe("entity-tools schemas", () => {
     );
   }, 0); // a generation: no time limit
 
-  it("prints the generation's warnings (a parameter typed as a union of classes)", () => {
+  it("prints the generation's warnings (a parameter typed as a union of a class and a Date)", () => {
     vi.spyOn(console, "log").mockImplementation(() => {});
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
     const dir = scratchProject(
       {
         "src/tools.ts": `declare function LlmTool(d: string): MethodDecorator;
 export class Cat { lives!: number; }
-export class Dog { born!: Date; }
-export class Tools { @LlmTool("Pet") pet(pet: Cat | Dog): string { return ""; } }
+export class Tools { @LlmTool("Pet") pet(pet: Cat | Date): string { return ""; } }
 `,
       },
       "src",
@@ -82,7 +81,7 @@ export class Tools { @LlmTool("Pet") pet(pet: Cat | Dog): string { return ""; } 
     expect(main(["schemas", "--project", path.join(dir, "tsconfig.json"), "--out", out])).toBe(0);
     expect(warn.mock.calls.map((c) => String(c[0]))).toEqual([
       expect.stringMatching(
-        /^entity-tools schemas: warning: .*Tools\.pet parameter "pet" has the union type Cat \| Dog/,
+        /^entity-tools schemas: warning: .*Tools\.pet parameter "pet" has the union type Cat \| Date/,
       ),
     ]);
   }, 0); // a generation: no time limit

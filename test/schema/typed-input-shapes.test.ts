@@ -1,6 +1,7 @@
 // Typed input the generator cuts short or cannot type: a recursive class nested 60 levels (under the
-// 64-level argument limit) is converted at every level; a union of classes is generated with a warning
-// (its JSON reaches the method as it is), which the CLI prints.
+// 64-level argument limit) is converted at every level; a union of classes is recorded with what tells
+// its members apart (test/tools/union-of-classes.test.ts converts them), and a union of a class and a
+// Date, which has no member to pick by, is generated with a warning the CLI prints.
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { LlmTool, PromptRunner, registerToolSchemas } from "entity-tools";
@@ -15,6 +16,7 @@ export class Dog { kind!: "dog"; born!: Date; }
 export class Tools {
   @LlmTool("Walk a folder tree") walk(root: Folder): string { return ""; }
   @LlmTool("Pet a pet") pet(pet: Cat | Dog): string { return ""; }
+  @LlmTool("Walk") walkUntil(until: Folder | Date): string { return ""; }
 }
 `;
 
@@ -61,13 +63,45 @@ describe("typed input the generator cuts short", () => {
     expect(toolResultsSeenAt(model, 1)).toEqual(["60 levels; not converted at: none"]);
   }, 0); // the first test generates: no time limit
 
-  it("a union of classes (Cat | Dog): generated, with a warning that says its JSON is passed as it is", () => {
+  it("a union of classes (Cat | Dog): recorded with its members' classes and the field that tells them apart", () => {
     const source = generate();
-    expect(source.tools["Tools.pet"]!.types?.pet).toBeUndefined();
+    expect(source.tools["Tools.pet"]!.types?.pet).toEqual({
+      kind: "union",
+      discriminator: "kind",
+      members: [
+        { name: "Cat", tags: ["cat"] },
+        { name: "Dog", tags: ["dog"], fields: { born: { kind: "date" } } },
+      ],
+    });
+    // Each member of the schema the model is offered is titled with its class.
+    const offered = source.tools["Tools.pet"]!.inputSchema.properties.pet as { anyOf: { title: string }[] };
+    expect(offered.anyOf.map((m) => m.title)).toEqual(["Cat", "Dog"]);
+  });
+
+  it("a union of a class and a Date: generated, with a warning that says its JSON is passed as it is", () => {
+    const source = generate();
+    expect(source.tools["Tools.walkUntil"]!.types).toBeUndefined();
     expect(source.warnings).toEqual([
       expect.stringMatching(
-        /Tools\.pet parameter "pet" has the union type Cat \| Dog: its JSON reaches the method as it is \(a plain object, not an instance of Cat or Dog\)/,
+        /Tools\.walkUntil parameter "until" has the union type Folder \| Date: its JSON reaches the method as it is \(a plain object, not an instance of Folder\)/,
       ),
     ]);
   });
 });
+
+it("a union without a discriminator whose member shares its name with another class is refused, saying what to add", () => {
+  const project = scratchProject(
+    {
+      "a/pet.ts": "export class Pet { name!: string; }\n",
+      "b/pet.ts": "export class Pet { name!: string; age?: number; }\n",
+      "tools.ts":
+        'import { Pet as APet } from "./a/pet.js";\nimport { Pet as BPet } from "./b/pet.js";\n' +
+        "declare function LlmTool(d: string): MethodDecorator;\n" +
+        'export class Tools { @LlmTool("Feed") feed(pet: APet | BPet): string { return ""; } }\n',
+    },
+    "**/*.ts",
+  );
+  expect(() => generateSchemas({ project: path.join(project, "tsconfig.json") })).toThrow(
+    /Tools\.feed parameter "pet" is a union of classes without a discriminator, and its member a\/pet\.Pet shares its name with another class of the project: give the members a field with a literal type/,
+  );
+}, 0); // a generation: no time limit

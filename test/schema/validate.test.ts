@@ -34,3 +34,37 @@ describe("validateAgainst", () => {
     });
   });
 });
+
+describe("validateAgainst, a union of classes (members titled with their class)", () => {
+  const cat = {
+    title: "Cat",
+    type: "object",
+    properties: { kind: { const: "cat" }, lives: { type: "number" } },
+    required: ["kind", "lives"],
+    additionalProperties: false,
+  };
+  const dog = {
+    title: "Dog",
+    type: "object",
+    properties: { kind: { const: "dog" }, goodBoy: { type: "boolean" } },
+    required: ["kind", "goodBoy"],
+    additionalProperties: false,
+  };
+  const pets = { type: "object", properties: { pet: { anyOf: [cat, dog, { type: "null" }] } } };
+
+  it("says which member each problem is of when the value names none (no discriminator in it)", () => {
+    expect(validateAgainst(pets, { pet: { lives: 3 } })).toEqual({
+      ok: false,
+      problems: [
+        'field "pet" is none of Cat, Dog, null (as Cat: missing required field "pet.kind"; as Dog: missing required field "pet.kind", missing required field "pet.goodBoy", unexpected field "pet.lives")',
+      ],
+    });
+  });
+
+  it("names the members when the value is not an object at all", () => {
+    expect(validateAgainst(pets, { pet: 3 })).toEqual({
+      ok: false,
+      problems: ['field "pet" is none of Cat, Dog, null'],
+    });
+  });
+});

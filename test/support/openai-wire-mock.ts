@@ -19,6 +19,8 @@ export type WireReply =
 export interface RecordedRequest {
   readonly path: string;
   readonly body: Record<string, unknown>;
+  /** The request's headers, names in lower case. */
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
 }
 
 export interface WireMock {
@@ -32,7 +34,7 @@ export async function startOpenAiWireMock(replies: readonly WireReply[]): Promis
   let next = 0;
   const server: Server = createServer(async (req, res) => {
     const body = JSON.parse(await readBody(req)) as Record<string, unknown>;
-    requests.push({ path: req.url ?? "", body });
+    requests.push({ path: req.url ?? "", body, headers: req.headers });
     const reply = replies[next++] ?? { status: 500, error: "wire mock: no reply scripted" };
     if ("status" in reply) {
       res.writeHead(reply.status, { "content-type": "application/json" });

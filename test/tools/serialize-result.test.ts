@@ -35,6 +35,12 @@ describe("serializeToolResult", () => {
     });
   });
 
+  it("keeps an own __proto__ key as a field, at any depth, and in a Map", () => {
+    const value = JSON.parse('{"__proto__":{"admin":true},"a":2,"n":[{"__proto__":1}]}') as object;
+    expect(serializeToolResult(value)).toBe('{"__proto__":{"admin":true},"a":2,"n":[{"__proto__":1}]}');
+    expect(serializeToolResult(new Map([["__proto__", 1]]))).toBe('{"__proto__":1}');
+  });
+
   it("cuts cycles", () => {
     const node: { name: string; self?: unknown } = { name: "loop" };
     node.self = node;

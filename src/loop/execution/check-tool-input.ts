@@ -1,5 +1,6 @@
 import type { ToolFailureReason } from "../../events/tool-loop-event.js";
-import { validateAgainst } from "../../schema/validate.js";
+import { isUntrustedSchema } from "../../schema/untrusted-schema.js";
+import { validateAgainst, type ValidationOutcome } from "../../schema/validate.js";
 import type { AnyTool } from "../../tools/tool.js";
 import type { ModelToolCall } from "../model-port.js";
 import { inputShapeProblem } from "./input-shape.js";
@@ -30,7 +31,20 @@ export function checkToolInput(call: ModelToolCall, tool: AnyTool): Resolution {
   const problem = inputProblem(call);
   if (problem) return invalid(problem);
   const input = call.input as Record<string, unknown>;
-  const validation = validateAgainst(tool.inputSchema, input);
+  let validation: ValidationOutcome;
+  try {
+    validation = validateAgainst(tool.inputSchema, input); // compiled at the tool's first call
+  } catch (error) {
+    // A server's schema is checked at listing, not compiled (issue 46); one ajv still refuses at its
+    // first call (a remote `$ref`) is refused here, and the run goes on. An application's own schema
+    // that does not compile is a bug: the run fails with it, as before.
+    if (!isUntrustedSchema(tool.inputSchema)) throw error;
+    return {
+      ok: false,
+      reason: "invalid-input",
+      message: `The tool "${tool.name}" cannot be called: its schema does not compile (${error instanceof Error ? error.message : String(error)})`,
+    };
+  }
   if (!validation.ok) return invalid(`${validation.problems.join("; ")}.`);
   const refused = tool.checkInput?.(input);
   if (refused !== undefined) return invalid(`${refused}.`);

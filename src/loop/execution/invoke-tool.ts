@@ -37,30 +37,24 @@ export async function invokeTool(
   toolCallId: string,
   options: InvokeOptions,
 ): Promise<unknown> {
-  const controller = new AbortController();
   const { signal: runSignal, timeoutMs, middleware } = options;
+  const stop = new CallStop();
   const stops: Promise<never>[] = [];
-  const cleanup: (() => void)[] = [];
-  if (runSignal) {
-    stops.push(
-      new Promise<never>((_, reject) => {
-        const onAbort = () => {
-          controller.abort(runSignal.reason);
-          reject(runSignal.reason);
-        };
-        runSignal.addEventListener("abort", onAbort, { once: true });
-        cleanup.push(() => runSignal.removeEventListener("abort", onAbort));
-      }),
-    );
+  let clearTimer: (() => void) | undefined;
+  // A signal that already fired stops nothing new (as a listener added to it would never be called).
+  const run = runSignal && !runSignal.aborted ? runStopOf(runSignal) : undefined;
+  if (run) {
+    run.live.add(stop);
+    stops.push(run.stopped);
   }
   if (timeoutMs !== undefined) {
     stops.push(
       new Promise<never>((_, reject) => {
         const timer = setTimeout(() => {
-          controller.abort(new ToolTimeout(timeoutMs));
+          stop.abort(new ToolTimeout(timeoutMs));
           reject(new ToolTimeout(timeoutMs));
         }, timeoutMs);
-        cleanup.push(() => clearTimeout(timer));
+        clearTimer = () => clearTimeout(timer);
       }),
     );
   }
@@ -68,10 +62,72 @@ export async function invokeTool(
     const running = runThroughMiddleware(middleware, {
       tool,
       input,
-      context: { toolCallId, signal: controller.signal },
+      context: {
+        toolCallId,
+        get signal() {
+          return stop.signal;
+        },
+      },
     });
-    return await Promise.race([running, ...stops]);
+    return await (stops.length > 0 ? Promise.race([running, ...stops]) : running);
   } finally {
-    for (const undo of cleanup) undo();
+    run?.live.delete(stop);
+    clearTimer?.();
+  }
+}
+
+/** A run signal's one listener: it stops the calls running when it fires, and rejects `stopped`. */
+interface RunStop {
+  readonly stopped: Promise<never>;
+  readonly live: Set<CallStop>;
+}
+
+const runStops = new WeakMap<AbortSignal, RunStop>();
+
+/**
+ * The run signal's stop, made at its first call: one listener and one promise per run, not per call (a
+ * listener added and removed and a promise for every call were a few per cent of a step, issue 46).
+ */
+function runStopOf(signal: AbortSignal): RunStop {
+  let run = runStops.get(signal);
+  if (!run) {
+    const live = new Set<CallStop>();
+    const stopped = new Promise<never>((_, reject) => {
+      signal.addEventListener(
+        "abort",
+        () => {
+          for (const stop of live) stop.abort(signal.reason);
+          reject(signal.reason);
+        },
+        { once: true },
+      );
+    });
+    stopped.catch(() => {}); // a run that stops with no call running has no one to hear it
+    run = { stopped, live };
+    runStops.set(signal, run);
+  }
+  return run;
+}
+
+/**
+ * A call's own abort signal, made when the tool (or a middleware) first reads `context.signal`: most
+ * tools never do, and an `AbortController` per call was a few per cent of a step (issue 46). Aborted
+ * before it is read, it is made aborted, with the reason.
+ */
+class CallStop {
+  private controller: AbortController | undefined;
+  private stopped: { reason: unknown } | undefined;
+
+  get signal(): AbortSignal {
+    if (!this.controller) {
+      this.controller = new AbortController();
+      if (this.stopped) this.controller.abort(this.stopped.reason);
+    }
+    return this.controller.signal;
+  }
+
+  abort(reason: unknown): void {
+    this.stopped ??= { reason };
+    this.controller?.abort(reason);
   }
 }

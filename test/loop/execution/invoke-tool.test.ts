@@ -38,6 +38,60 @@ describe("invokeTool", () => {
     );
   });
 
+  it("a tool that reads its signal only after the run was cancelled finds it aborted, with the reason", async () => {
+    const controller = new AbortController();
+    let context: { readonly signal: AbortSignal } | undefined;
+    const tool = defineTool({
+      name: "slow",
+      description: "slow",
+      execute: (_input, given) => ((context = given), new Promise(() => {})),
+    });
+    const reason = new Error("stop");
+    setTimeout(() => controller.abort(reason), 5);
+    await expect(invokeTool(tool, {}, "1", { middleware: [], signal: controller.signal })).rejects.toBe(
+      reason,
+    );
+    expect(context!.signal.aborted).toBe(true);
+    expect(context!.signal.reason).toBe(reason);
+  });
+
+  it("cancelling a run stops every call running on it and aborts each call's signal; a finished call's stays", async () => {
+    const controller = new AbortController();
+    const signals: AbortSignal[] = [];
+    const hang = defineTool({
+      name: "hang",
+      description: "hang",
+      execute: (_input, { signal }) => (signals.push(signal), new Promise(() => {})),
+    });
+    const quick = defineTool({
+      name: "quick",
+      description: "quick",
+      execute: (_input, { signal }) => signals.push(signal),
+    });
+    const options = { middleware: [], signal: controller.signal };
+    await invokeTool(quick, {}, "0", options);
+    const running = [invokeTool(hang, {}, "1", options), invokeTool(hang, {}, "2", options)];
+    controller.abort(new Error("stop"));
+    for (const call of running) await expect(call).rejects.toThrow("stop");
+    expect(signals.map((s) => s.aborted)).toEqual([false, true, true]);
+  });
+
+  it("gives every call its own signal, read through middleware as the tool reads it", async () => {
+    const seen: AbortSignal[] = [];
+    const tool = defineTool({
+      name: "t",
+      description: "t",
+      execute: (_input, { signal }) => seen.push(signal),
+    });
+    const spy: ToolMiddleware = async (call, next) => (seen.push(call.context.signal), next());
+    await invokeTool(tool, {}, "1", { middleware: [spy] });
+    await invokeTool(tool, {}, "2", { middleware: [spy] });
+    expect(seen[0]).toBe(seen[1]);
+    expect(seen[2]).toBe(seen[3]);
+    expect(seen[0]).not.toBe(seen[2]);
+    expect(seen.every((s) => s instanceof AbortSignal && !s.aborted)).toBe(true);
+  });
+
   it("isToolTimeout is safe for any thrown value, a revoked Proxy included", () => {
     const { proxy, revoke } = Proxy.revocable({}, {});
     revoke();

@@ -1,0 +1,72 @@
+// What a step made on the provider spec gets back, read as the SDK reads it (see `AiSdkAdapter`).
+import type {
+  LanguageModelV3,
+  LanguageModelV3CallOptions,
+  LanguageModelV3GenerateResult,
+} from "@ai-sdk/provider";
+import { generateText, wrapLanguageModel } from "ai";
+import type { ModelStepRequest, ModelStepResult } from "../loop/model-port.js";
+import type { SdkInternals } from "./sdk-internals.js";
+import { stepResult, toolCallOf } from "./sdk-step-result.js";
+import { readStepContent } from "./step-content.js";
+import { toSdkTools, type ProviderTools } from "./tool-definitions.js";
+
+/** A provider call a step makes itself: the model, its options, and the SDK's retry around it. */
+export interface DirectCall {
+  readonly model: LanguageModelV3;
+  readonly internals: SdkInternals;
+  readonly offered: ProviderTools;
+  /** The call's options, for one attempt (its prompt completed from the cache). */
+  readonly options: () => LanguageModelV3CallOptions;
+  readonly retry: <T>(call: () => PromiseLike<T>) => Promise<T>;
+}
+
+/** A direct step's result, read as the SDK reads it; content only the SDK can record goes to the SDK. */
+export async function readDirectResult(
+  request: ModelStepRequest,
+  direct: DirectCall,
+  result: Pick<LanguageModelV3GenerateResult, "content" | "usage" | "finishReason" | "warnings">,
+  tooDeep: ReadonlySet<string>,
+): Promise<ModelStepResult> {
+  const read = readStepContent(result.content, direct.offered.names);
+  const warnings = result.warnings ?? []; // as the SDK reads them: a provider may leave them out
+  // ai 6 does not export its warning logger: a step with warnings is read by the SDK, which logs them.
+  const unlogged = warnings.length > 0 && !direct.internals.logWarnings;
+  if (!read || unlogged) return replay(request, direct.model, result, tooDeep);
+  if (warnings.length > 0)
+    direct.internals.logWarnings?.({
+      warnings,
+      provider: direct.model.provider,
+      model: direct.model.modelId,
+    });
+  return {
+    responseMessages: read.responseMessages,
+    toolCalls: read.toolCalls.map((c) => toolCallOf(c, tooDeep)),
+    text: read.text,
+    usage: {
+      inputTokens: result.usage.inputTokens.total,
+      outputTokens: result.usage.outputTokens.total,
+      cachedInputTokens: result.usage.inputTokens.cacheRead,
+      reasoningTokens: result.usage.outputTokens.reasoning,
+    },
+  };
+}
+
+/** Content only the SDK knows how to record (a file, a provider-executed tool): it reads the result. */
+async function replay(
+  request: ModelStepRequest,
+  model: LanguageModelV3,
+  result: Pick<LanguageModelV3GenerateResult, "content" | "usage" | "finishReason" | "warnings">,
+  tooDeep: ReadonlySet<string>,
+): Promise<ModelStepResult> {
+  const replayed = await generateText({
+    model: wrapLanguageModel({
+      model,
+      middleware: { specificationVersion: "v3", wrapGenerate: async () => result },
+    }),
+    prompt: "(replayed step)",
+    tools: request.tools.length > 0 ? toSdkTools(request.tools) : undefined,
+    maxRetries: 0,
+  });
+  return stepResult(replayed.content, replayed.response.messages, replayed.text, replayed.usage, tooDeep);
+}

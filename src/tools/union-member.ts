@@ -1,0 +1,36 @@
+// Which class of a union of classes (`pet: Cat | Dog`) a JSON object becomes: the member the union's
+// discriminator names (`"kind": "dog"`), else the one member whose own schema the object validates
+// against (src/schema/class-unions.ts says what the generated module records for it).
+import type { DiscriminatorValue, InputType, UnionMember } from "../schema/generated-schemas.js";
+import { validateAgainst } from "../schema/validate.js";
+
+/** A union of classes, as the generated module describes it. */
+export type UnionType = Extract<InputType, { kind: "union" }>;
+
+/** The member a JSON object is, or why it is none of them (or several), naming the candidates. */
+export function unionMemberOf(
+  value: Readonly<Record<string, unknown>>,
+  union: UnionType,
+): { readonly member: UnionMember } | { readonly problem: string } {
+  const { discriminator, members } = union;
+  const names = members.map((m) => m.name);
+  const matching =
+    discriminator !== undefined
+      ? members.filter((m) => m.tags?.includes(value[discriminator] as DiscriminatorValue))
+      : members.filter((m) => m.schema !== undefined && validateAgainst(m.schema, value).ok);
+  if (matching.length === 1) return { member: matching[0]! };
+  if (matching.length > 1)
+    return {
+      problem: `could be ${either(matching.map((m) => `a ${m.name}`))} (it is valid as each): send a field only one of them has`,
+    };
+  if (discriminator === undefined) return { problem: `is none of ${names.join(", ")}` };
+  const tags = members.map((m) => `${m.name} ${(m.tags ?? []).map((t) => JSON.stringify(t)).join(" or ")}`);
+  return {
+    problem: `is none of ${names.join(", ")}: its "${discriminator}" says which (${tags.join(", ")})`,
+  };
+}
+
+/** "a Cat", "a Cat or a Dog", "a Cat, a Dog or a Fish". */
+function either(items: readonly string[]): string {
+  return items.length <= 1 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} or ${items.at(-1)}`;
+}

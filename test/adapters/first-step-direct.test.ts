@@ -1,0 +1,140 @@
+// A run's first step on the provider spec (issue 46): once the SDK has built a provider call's options for
+// some run, a run with the same settings whose prompt is user text skips `generateText` at its first step
+// too. What the provider receives must be what the SDK sent the earlier run; anything the SDK would have
+// to validate, other settings, and the SDK's own telemetry still go through `generateText`.
+import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
+import * as ai from "ai";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { defineTool, PromptRunner, ToolLoopError, type AiSdkAdapterSettings } from "entity-tools";
+import { sdkInternals } from "../../src/adapters/sdk-internals.js";
+import { mockModel, text } from "../support/mock-model.js";
+
+const echo = defineTool<{ text: string }>({
+  name: "echo",
+  description: "Echo",
+  inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
+  execute: ({ text }) => text,
+});
+
+/** Settings no other test of the process uses, so no earlier run taught their options. */
+let tenant = 0;
+const freshSettings = (): AiSdkAdapterSettings => ({
+  temperature: 0.4,
+  headers: { "x-tenant": `first-step-${++tenant}` },
+  providerOptions: { acme: { region: "eu" } },
+});
+
+const omitSignal = ({ abortSignal: _signal, ...options }: LanguageModelV3CallOptions) => options;
+
+/** A three-step run of `runner`'s kind; the provider calls it made and how many conversions its first step made. */
+async function threeSteps(settings: AiSdkAdapterSettings, prompt: string | ai.ModelMessage[] = "go") {
+  const { internals } = await sdkInternals();
+  const convert = vi.spyOn(internals!, "convert");
+  const echoCall = (id: string, input: string) => ({
+    toolCalls: [{ toolCallId: id, toolName: "echo", input: { text: input } }],
+  });
+  const model = mockModel(
+    (options) => {
+      firstStepConversions = convert.mock.calls.length;
+      return echoCall("c1", `${options.prompt.length}`);
+    },
+    echoCall("c2", "b"),
+    text("done"),
+  );
+  let firstStepConversions = 0;
+  const run = await new PromptRunner({ model, modelSettings: settings })
+    .withTools(echo)
+    .run(prompt as string);
+  convert.mockRestore();
+  return { run, calls: model.doGenerateCalls.map(omitSignal), firstStepConversions };
+}
+
+afterEach(() => vi.restoreAllMocks());
+
+describe("a run's first step on the provider spec", () => {
+  it("is made directly once an earlier run with the same settings learned its options, and sends what generateText sent", async () => {
+    const settings = freshSettings();
+    const taught = await threeSteps(settings);
+    const direct = await threeSteps({ ...settings, headers: { ...settings.headers } }); // equal, not the same object
+    expect(taught.firstStepConversions).toBe(0); // generateText converted it
+    expect(direct.firstStepConversions).toBe(1); // converted by us, as a later step is
+    expect(direct.run.result).toBe("done");
+    expect(direct.calls).toEqual(taught.calls);
+    expect(direct.calls[0]).toMatchObject({
+      temperature: 0.4,
+      providerOptions: { acme: { region: "eu" } },
+      headers: { "x-tenant": settings.headers!["x-tenant"] },
+    });
+    expect(String(direct.calls[0]!.headers?.["user-agent"])).toMatch(/\bai\//); // the SDK's user agent
+  });
+
+  it("gives each run its own options: a middleware that edits them in place changes no other run", async () => {
+    const settings = freshSettings();
+    const received: (string | undefined)[] = [];
+    const runOnce = async () => {
+      const model = ai.wrapLanguageModel({
+        model: mockModel(text("done")),
+        middleware: {
+          specificationVersion: "v3",
+          transformParams: async ({ params }) => {
+            received.push(params.headers?.["x-edited"]);
+            params.headers!["x-edited"] = "by an earlier run"; // in place, as some middleware does
+            return params;
+          },
+        },
+      });
+      await new PromptRunner({ model, modelSettings: settings }).run("go");
+    };
+    await runOnce();
+    await runOnce();
+    await runOnce();
+    expect(received).toEqual([undefined, undefined, undefined]);
+  });
+
+  it("goes through generateText for a prompt of other messages, or other settings", async () => {
+    const settings = freshSettings();
+    await threeSteps(settings);
+    const parts = await threeSteps(settings, [{ role: "user", content: [{ type: "text", text: "go" }] }]);
+    expect(parts.firstStepConversions).toBe(0);
+    const warmer = await threeSteps({ ...settings, temperature: 0.9 });
+    expect(warmer.firstStepConversions).toBe(0);
+    expect(warmer.calls[0]).toMatchObject({ temperature: 0.9 });
+  });
+
+  it("leaves invalid messages to the SDK's validation, as before", async () => {
+    const settings = freshSettings();
+    await threeSteps(settings);
+    const invalid = [{ role: "user", content: 42 }] as unknown as ai.ModelMessage[];
+    const error = await new PromptRunner({ model: mockModel(text("never")), modelSettings: settings })
+      .run(invalid as unknown as string)
+      .catch((e: unknown) => e);
+    const sdkError = await ai
+      .generateText({ model: mockModel(text("never")), messages: invalid })
+      .then(() => new Error("generateText accepted it"))
+      .catch((e: unknown) => e as Error);
+    expect(error).toBeInstanceOf(ToolLoopError);
+    expect(((error as ToolLoopError).cause as Error).name).toBe(sdkError.name);
+    expect(((error as ToolLoopError).cause as Error).message).toBe(sdkError.message);
+  });
+
+  it("goes through the SDK at every step while telemetry integrations are registered for the process", async () => {
+    const settings = freshSettings();
+    await threeSteps(settings);
+    const steps: number[] = [];
+    const integration = { onStepStart: () => void steps.push(steps.length) };
+    // ai 7 names it registerTelemetry, ai 6 registerTelemetryIntegration; both keep it in one global.
+    const register = ((ai as Record<string, unknown>).registerTelemetry ??
+      (ai as Record<string, unknown>).registerTelemetryIntegration) as (i: object) => void;
+    register(integration);
+    try {
+      const { run, firstStepConversions } = await threeSteps(settings);
+      expect(run.result).toBe("done");
+      expect(firstStepConversions).toBe(0);
+      expect(steps).toHaveLength(3);
+    } finally {
+      const registered = (globalThis as { AI_SDK_TELEMETRY_INTEGRATIONS?: object[] })
+        .AI_SDK_TELEMETRY_INTEGRATIONS!;
+      registered.splice(registered.indexOf(integration), 1);
+    }
+  });
+});

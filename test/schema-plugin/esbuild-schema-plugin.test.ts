@@ -1,0 +1,43 @@
+// The esbuild plugin (the Vite/vitest one is tested in a consumer project: test/package/schema-plugin.test.ts):
+// an esbuild context writes the module at its first build, and a rebuild after a tool's parameter type
+// changed writes it again before bundling, so the bundle imports the fresh module.
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { context } from "esbuild";
+import { expect, it } from "vitest";
+import { esbuildSchemaPlugin } from "../../src/schema-plugin/index.js";
+import { scratchProject } from "../support/scratch-project.js";
+
+const TOOLS = `declare function LlmTool(d: string): MethodDecorator;
+export class Counter {
+  @LlmTool("Count up") count(step: number): string { return String(step); }
+}
+`;
+
+it("esbuild: the module is written at the first build and again at a rebuild after a parameter's type changed", async () => {
+  const dir = scratchProject(
+    { "src/tools.ts": TOOLS, "src/main.ts": 'export { toolSchemas } from "./generated/tool-schemas.js";\n' },
+    "src",
+  );
+  const out = path.join(dir, "src/generated/tool-schemas.ts");
+  const bundle = path.join(dir, "dist/main.js");
+  const built = await context({
+    entryPoints: [path.join(dir, "src/main.ts")],
+    bundle: true,
+    outfile: bundle,
+    format: "esm",
+    external: ["entity-tools"],
+    logLevel: "silent",
+    plugins: [esbuildSchemaPlugin({ project: path.join(dir, "tsconfig.json"), out })],
+  });
+  try {
+    await built.rebuild();
+    expect(readFileSync(bundle, "utf8")).toMatch(/"step": \{\s*"type": "number"/);
+    writeFileSync(path.join(dir, "src/tools.ts"), TOOLS.replace("step: number", "step: string"));
+    await built.rebuild();
+    expect(readFileSync(out, "utf8")).toMatch(/"step": \{\s*"type": "string"/);
+    expect(readFileSync(bundle, "utf8")).toMatch(/"step": \{\s*"type": "string"/);
+  } finally {
+    await built.dispose();
+  }
+}, 0); // a compiler run per build: no time limit
