@@ -1,5 +1,5 @@
-// One run's file: records buffered and written at each step's end (one write call; steps faster than a few
-// milliseconds share one, and what is left is written when the process exits), so a process that dies
+// One run's file: records kept as text and written at each step's end (one write call; steps faster than a
+// few milliseconds share one, and what is left is written when the process exits), so a process that dies
 // keeps the steps before the one it died in; a size limit that ends the file with a note instead of
 // filling a disk; media written as files beside it. A write that fails (a full disk) is reported once and
 // ends the writing, never the run.
@@ -12,9 +12,6 @@ import { createPrivateFileSync, makePrivateFolderSync } from "../local/private-f
 
 /** The shortest time between two writes of a run's steps (see {@link RunLogFile.flushStep}). */
 export const STEP_WRITE_INTERVAL_MS = 2;
-
-/** The size of a run's write buffer to start with (it grows for a larger step). */
-const BUFFER_BYTES = 16 * 1024;
 
 /**
  * Files with lines not written yet (a step's, within {@link STEP_WRITE_INTERVAL_MS}): written when the
@@ -51,11 +48,16 @@ export class RunLogFile {
   readonly path: string;
   private fd: number | undefined;
   private created = false;
-  /** What the next write writes: the lines added since the last, as UTF-8 (`pending` bytes of it). */
-  private buffer = Buffer.alloc(0);
-  private pending = 0;
+  /** What the next write writes: the lines added since the last, each ended by a newline. */
+  private pending = "";
+  /**
+   * At least as many bytes as {@link pending} has in UTF-8 (3 per UTF-16 unit, or its exact size once
+   * measured): the lines are encoded once, by the write, and measured only near the size limit.
+   */
+  private pendingMost = 0;
   private lastWrite = -Infinity;
   private timer: NodeJS.Timeout | undefined;
+  /** The bytes written (the lines, and media files beside them). */
   private bytes = 0;
   private cut = false;
   private broken = false;
@@ -82,31 +84,22 @@ export class RunLogFile {
   addLine(text: string, step: number, end = false): void {
     if (this.broken || (this.cut && !end)) return;
     const limit = end ? Infinity : this.options.limitBytes;
-    // A line has at least as many bytes as characters: one surely past the limit is not encoded at all.
-    if (this.bytes + text.length + 1 <= limit) {
-      // Encoded straight into the buffer: what that writes is the line's size, and the write needs no copy.
-      // A UTF-16 unit takes at most 3 bytes; a long line is measured instead of assumed.
-      const most = text.length < 65_536 ? text.length * 3 + 1 : Buffer.byteLength(text) + 1;
-      if (this.pending + most > this.buffer.length) this.grow(most);
-      const size = this.buffer.write(text, this.pending) + 1;
-      if (this.bytes + size <= limit) {
-        if (this.pending === 0) writeAtExit(this);
-        this.buffer[this.pending + size - 1] = 0x0a; // "\n"
-        this.pending += size;
-        this.bytes += size;
-        return;
-      }
+    // A UTF-16 unit takes at most 3 bytes: a line surely within the limit is not measured (nor encoded)
+    // here; near the limit what is pending and the line are measured exactly.
+    let most = text.length * 3 + 1;
+    if (this.bytes + this.pendingMost + most > limit) {
+      this.pendingMost = Buffer.byteLength(this.pending);
+      most = Buffer.byteLength(text) + 1;
+    }
+    if (this.bytes + this.pendingMost + most <= limit) {
+      if (this.pending.length === 0) writeAtExit(this);
+      this.pending += `${text}\n`;
+      this.pendingMost += most;
+      return;
     }
     this.cut = true;
     const note = `The run wrote more than ${limit} bytes: the rest of it is not logged.`;
     this.addLine(JSON.stringify({ type: "cut", step, limitBytes: limit, note }), step, true);
-  }
-
-  /** Makes room for `more` bytes after what is pending. */
-  private grow(more: number): void {
-    const grown = Buffer.allocUnsafe(Math.max(BUFFER_BYTES, this.buffer.length * 2, this.pending + more));
-    this.buffer.copy(grown, 0, 0, this.pending);
-    this.buffer = grown;
   }
 
   /**
@@ -116,7 +109,7 @@ export class RunLogFile {
    * milliseconds of its end: a model call takes longer than that, so a real run writes at each step.
    */
   flushStep(): void {
-    if (this.broken || this.pending === 0 || this.timer) return;
+    if (this.broken || this.pending.length === 0 || this.timer) return;
     const since = performance.now() - this.lastWrite;
     if (since >= STEP_WRITE_INTERVAL_MS) return this.flush();
     this.timer = setTimeout(() => this.flush(), STEP_WRITE_INTERVAL_MS - since);
@@ -130,19 +123,18 @@ export class RunLogFile {
   flush(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    if (this.broken || this.pending === 0) return;
+    if (this.broken || this.pending.length === 0) return;
     this.lastWrite = performance.now();
-    const length = this.pending;
-    this.pending = 0;
+    const text = this.pending;
+    this.pending = "";
+    this.pendingMost = 0;
     unwritten.delete(this);
     try {
       if (this.fd === undefined) {
         this.fd = this.created ? openSync(this.path, "a") : createPrivateFileSync(this.path);
         this.created = true;
       }
-      writeAll(this.fd, this.buffer, length);
-      // A record far larger than most (a big result) does not keep its buffer for the rest of the run.
-      if (this.buffer.length > BUFFER_BYTES * 16) this.buffer = Buffer.alloc(0);
+      this.bytes += writeText(this.fd, text);
       if (!this.options.keepOpen) this.closeFile();
     } catch (error) {
       this.broken = true;
@@ -174,7 +166,7 @@ export class RunLogFile {
     if (data === undefined) return { ...base, ...(url === undefined ? {} : { url }) };
     if (this.broken) return { ...base, skipped: "the log could not be written" };
     const bytes = Buffer.from(data, "base64");
-    if (this.cut || this.bytes + bytes.length > this.options.limitBytes)
+    if (this.cut || this.bytes + this.pendingMost + bytes.length > this.options.limitBytes)
       return { ...base, skipped: "the run's size limit was reached" };
     const folder = `${this.options.id}.media`;
     const file = `${folder}/${++this.mediaCount}.${extensionOf(mediaType)}`;
@@ -194,9 +186,21 @@ export class RunLogFile {
   }
 }
 
-/** Writes the first `length` bytes of `data` at the file's position (a write may take less than it was given). */
-function writeAll(fd: number, data: Buffer, length = data.length): void {
-  for (let written = 0; written < length;) written += writeSync(fd, data, written, length - written);
+/** Writes `data` at the file's position (a write may take less than it was given). */
+function writeAll(fd: number, data: Buffer): void {
+  for (let written = 0; written < data.length;)
+    written += writeSync(fd, data, written, data.length - written);
+}
+
+/**
+ * Writes `text` as UTF-8 at the file's position, encoded once by the write itself; the rest as bytes in
+ * the rare case a write takes less than all of it. Returns the bytes written.
+ */
+function writeText(fd: number, text: string): number {
+  const written = writeSync(fd, text);
+  const bytes = Buffer.byteLength(text);
+  if (written < bytes) writeAll(fd, Buffer.from(text).subarray(written));
+  return bytes;
 }
 
 const EXTENSIONS: Readonly<Record<string, string>> = {

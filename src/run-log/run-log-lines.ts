@@ -70,7 +70,8 @@ export interface ResponseLine {
 export function responseLine(r: ResponseLine): string {
   let line = `{"type":"response","step":${r.step},"ms":${r.ms},"durationMs":${num(Math.round(r.durationMs))}`;
   if (r.modelId !== undefined) line += `,"modelId":${str(r.modelId)}`;
-  line += field("usage", r.usage);
+  const u = r.usage;
+  line += `,"usage":{"inputTokens":${num(u.inputTokens)},"outputTokens":${num(u.outputTokens)},"cachedInputTokens":${num(u.cachedInputTokens)},"reasoningTokens":${num(u.reasoningTokens)}}`;
   if (r.cost !== undefined) line += `,"cost":${num(r.cost)}`;
   if (r.text !== undefined) line += `,"text":${str(r.text)}`;
   line += ',"calls":[';

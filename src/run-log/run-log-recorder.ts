@@ -55,9 +55,9 @@ export class RunLogRecorder {
   /** The observer: one event in, its record out (written at the next step, or at the end). */
   readonly observe = (event: ToolLoopEvent): void => {
     if (!this.begun) {
+      // Written with the first step's record (one write, not two), or at the end of a run without one.
       this.begun = true;
       this.add(this.options.header);
-      this.file.flush();
     }
     if (this.options.offered) this.enterCall(event);
     switch (event.type) {
