@@ -1,9 +1,9 @@
 // The records every step writes (its `step`, the model's `response`, each `call`) as their JSON text, made
 // directly: the text JSON.stringify makes of the record (fields in the order of run-log-format.ts, absent
 // ones left out), without building the record first. Building and serializing those objects was about
-// half of what the log cost a step (docs/performance.md, round 7). Rarer records stay objects
-// (`jsonText`). A value a caller gave that JSON cannot hold is written as a string saying so, and the rest
-// of its record is kept.
+// half of what the log cost a step (docs/performance.md, "Round 6 (issue 44)"). Rarer records stay
+// objects (`jsonText`). A value a caller gave that JSON cannot hold is written as a string saying so, and
+// the rest of its record is kept.
 import type { TokenUsage } from "../events/token-usage.js";
 
 /** A number as JSON writes it (`null` for NaN and the infinities). */
