@@ -37,7 +37,7 @@ export {
   ToolLoopAbortedError,
   ModelCallError,
   StrategyError,
-} from "./loop/errors.js";
+} from "./loop/errors/errors.js";
 export {
   InvalidToolProviderError,
   MissingToolSchemaError,
@@ -50,21 +50,21 @@ export { MissingOutputSchemaError } from "./runner/output-target.js";
 export { ExpansionLimitError } from "./runner/expansion-limit-error.js";
 export { PromptTemplateError } from "./disclosure/prompt-template-error.js";
 export { ToolSourceClashError } from "./runner/tool-source-clash-error.js";
-export { ToolSourceError } from "./loop/tool-source-error.js";
+export { ToolSourceError } from "./loop/sources/tool-source-error.js";
 export { ApprovalRequiredError } from "./runner/approval-required-error.js";
-export { SnapshotError } from "./loop/snapshot-error.js";
+export { SnapshotError } from "./loop/snapshot/snapshot-error.js";
 export { UnsupportedModelSettingError } from "./adapters/model-settings.js";
 export { TelemetryUnavailableError } from "./telemetry/telemetry-unavailable-error.js";
 export { RunLogError } from "./run-log/run-log-error.js";
-export { SnapshotIntegrityError } from "./loop/snapshot-integrity-error.js";
-export type { SnapshotIntegrityProblem } from "./loop/snapshot-integrity-error.js";
+export { SnapshotIntegrityError } from "./loop/snapshot/snapshot-integrity-error.js";
+export type { SnapshotIntegrityProblem } from "./loop/snapshot/snapshot-integrity-error.js";
 export {
   ConversationConflictError,
   ConversationStoreUnavailableError,
   ConversationTooLargeError,
   InvalidConversationIdError,
   StoredConversationUnreadableError,
-} from "./loop/conversation-store-errors.js";
+} from "./conversations/conversation-store-errors.js";
 
 // Tools
 export { defineTool } from "./tools/define-tool.js";
@@ -79,7 +79,7 @@ export type {
 } from "./tools/tool-content.js";
 export { toolAudio, toolFile, toolImage } from "./tools/tool-media.js";
 export type { MediaSource, ToolFileOptions } from "./tools/tool-media.js";
-export type { ToolResultMediaTypes } from "./loop/media-types.js";
+export type { ToolResultMediaTypes } from "./loop/results/media-types.js";
 export type {
   Tool,
   AnyTool,
@@ -196,7 +196,7 @@ export type {
   ModelStreamPart,
   ModelToolCall,
   TokenUsage,
-} from "./loop/model-port.js";
+} from "./loop/ports/model-port.js";
 export type {
   ConversationAdapter,
   Conversation,
@@ -206,11 +206,11 @@ export type {
   NewToolsMode,
   FixedToolsMode,
   ConversationNewTools,
-} from "./loop/conversation-port.js";
-export type { RunSettings } from "./loop/run-settings.js";
-export type { DynamicToolSource, SourceListing, SkippedSourceTool } from "./loop/tool-source-port.js";
+} from "./loop/ports/conversation-port.js";
+export type { RunSettings } from "./loop/settings/run-settings.js";
+export type { DynamicToolSource, SourceListing, SkippedSourceTool } from "./loop/sources/tool-source-port.js";
 export type { McpClientLike, McpClientOptions } from "./adapters/mcp-client-source.js";
-export { DEFAULT_RUN_SETTINGS } from "./loop/run-settings.js";
+export { DEFAULT_RUN_SETTINGS } from "./loop/settings/run-settings.js";
 export type { ToolMiddleware, ToolCallInfo } from "./loop/execution/tool-middleware.js";
 
 // The AI SDK backend
@@ -231,26 +231,26 @@ export type {
   ResumeOptions,
   RunnerConfig,
 } from "./runner/runner-options.js";
-export type { ProviderResolver } from "./runner/restore-tools.js";
-export type { PendingApproval, ApprovalDecision, ApprovalPredicate } from "./loop/approval-gate.js";
+export type { ProviderResolver } from "./loop/run/restore-tools.js";
+export type { PendingApproval, ApprovalDecision, ApprovalPredicate } from "./loop/execution/approval-gate.js";
 /** A provider tool's identity (class source name, typed id, method), as approvals and snapshots name it. */
 export type { ProviderIdentity, ProviderToolIdentity, ProviderIdType } from "./tools/provider-identity.js";
 export type { ProviderRef } from "./tools/provider-binding.js";
 export type { ProviderKey } from "./tools/tool.js";
-export type { RunSnapshot, SnapshotTool } from "./loop/run-snapshot.js";
-export type { SnapshotKey } from "./loop/snapshot-codec.js";
+export type { RunSnapshot, SnapshotTool } from "./loop/snapshot/run-snapshot.js";
+export type { SnapshotKey } from "./loop/snapshot/snapshot-codec.js";
 
 // Conversations
-export { beginConversationTurn, DEFAULT_TURN_LEASE_MS } from "./loop/conversation-store-port.js";
+export { beginConversationTurn, DEFAULT_TURN_LEASE_MS } from "./conversations/conversation-store-port.js";
 export type {
   ConversationTurnOptions,
   ConversationStore,
   StoredConversationTurn,
   StoredConversation,
-} from "./loop/conversation-store-port.js";
-export { FileConversationStore } from "./runner/file-conversation-store.js";
-export type { FileConversationStoreOptions } from "./runner/file-conversation-store.js";
-export { DEFAULT_MAX_SNAPSHOT_BYTES } from "./loop/stored-snapshot-text.js";
+} from "./conversations/conversation-store-port.js";
+export { FileConversationStore } from "./conversations/file-conversation-store.js";
+export type { FileConversationStoreOptions } from "./conversations/file-conversation-store.js";
+export { DEFAULT_MAX_SNAPSHOT_BYTES } from "./conversations/stored-snapshot-text.js";
 export type {
   AwaitingApprovalRun,
   CompletedRun,
@@ -271,6 +271,6 @@ export type { MarkdownSectionOptions } from "./disclosure/markdown-section.js";
 export { PromptTemplate } from "./disclosure/prompt-template.js";
 export type { PromptTemplateOptions } from "./disclosure/prompt-template.js";
 export type { SectionNode } from "./disclosure/section-node.js";
-export type { VisibilitySnapshot } from "./disclosure/visibility-store.js";
+export type { VisibilitySnapshot } from "./disclosure/section-visibility.js";
 export { VisibilityExpansionRequired } from "./disclosure/visibility-expansion-required.js";
 export { READ_SECTION } from "./disclosure/disclosure-session.js";

@@ -1,6 +1,6 @@
 import type { LanguageModelV3, LanguageModelV3Message } from "@ai-sdk/provider";
 import { generateText, streamText, type LanguageModel } from "ai";
-import { untilAborted } from "../loop/until-aborted.js";
+import { untilAborted } from "../loop/errors/until-aborted.js";
 import type { ToolDelivery } from "../tools/tool-delivery.js";
 import {
   ConvertedPromptCache,
@@ -22,9 +22,14 @@ import { DeferredDelivery, type DeliveredStep } from "./deferred-delivery/deferr
 import { sdkStepTools } from "./deferred-delivery/sdk-step-tools.js";
 import { modelIdOf, stepResult, toolCallOf } from "./sdk-step-result.js";
 import { readDirectResult, type DirectCall } from "./direct-step-result.js";
-import type { ModelAdapter, ModelStepRequest, ModelStepResult, ModelStreamPart } from "../loop/model-port.js";
+import type {
+  ModelAdapter,
+  ModelStepRequest,
+  ModelStepResult,
+  ModelStreamPart,
+} from "../loop/ports/model-port.js";
 import { providerMediaTypes } from "./provider-media-types.js";
-import type { ToolResultMediaTypes } from "../loop/media-types.js";
+import type { ToolResultMediaTypes } from "../loop/results/media-types.js";
 
 export type { AiSdkAdapterSettings } from "./model-settings.js";
 

@@ -1,7 +1,7 @@
 import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3Message } from "@ai-sdk/provider";
 import { wrapLanguageModel, type LanguageModel, type ModelMessage } from "ai";
-import { isRunHistory } from "../loop/run-history.js";
-import { snapshotCopy } from "../loop/snapshot-copy.js";
+import { isRunHistory } from "../loop/run/run-history.js";
+import { snapshotCopy } from "../loop/snapshot/snapshot-copy.js";
 
 /** The options of a provider call other than what changes at every step. */
 export type StepCallOptions = Omit<

@@ -5,7 +5,7 @@ import type {
   LanguageModelV3GenerateResult,
 } from "@ai-sdk/provider";
 import { generateText, wrapLanguageModel } from "ai";
-import type { ModelStepRequest, ModelStepResult } from "../loop/model-port.js";
+import type { ModelStepRequest, ModelStepResult } from "../loop/ports/model-port.js";
 import type { SdkInternals } from "./sdk-internals.js";
 import { stepResult, toolCallOf } from "./sdk-step-result.js";
 import { readStepContent } from "./step-content.js";

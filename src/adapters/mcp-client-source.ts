@@ -1,5 +1,9 @@
 import type { ParametersSchema } from "../../decorators/index.js";
-import type { DynamicToolSource, SkippedSourceTool, SourceListing } from "../loop/tool-source-port.js";
+import type {
+  DynamicToolSource,
+  SkippedSourceTool,
+  SourceListing,
+} from "../loop/sources/tool-source-port.js";
 import { failureReason } from "../loop/execution/tool-failed.js";
 import { untrustedSchemaProblem } from "../schema/untrusted-schema.js";
 import type { AnyTool } from "../tools/tool.js";

@@ -1,4 +1,4 @@
-import { partsText } from "../loop/content-output.js";
+import { partsText } from "../loop/results/content-output.js";
 import { ToolContent, type ToolContentPart, type ToolMediaPart } from "../tools/tool-content.js";
 
 /** One content block of an MCP tool result (text, image, audio, resource_link, resource), loosely read. */

@@ -1,5 +1,5 @@
 import type { LanguageModel } from "ai";
-import type { ToolResultMediaTypes } from "../loop/media-types.js";
+import type { ToolResultMediaTypes } from "../loop/results/media-types.js";
 
 /**
  * What each known AI SDK provider sends of a tool result's media, as its converter in `@ai-sdk/*` maps the

@@ -1,6 +1,6 @@
 import { InvalidToolInputError, type LanguageModel, type ModelMessage } from "ai";
 import { MAX_INPUT_DEPTH } from "../loop/execution/input-shape.js";
-import type { ModelStepResult, ModelToolCall } from "../loop/model-port.js";
+import type { ModelStepResult, ModelToolCall } from "../loop/ports/model-port.js";
 import type { SdkToolCall } from "./step-content.js";
 
 /** The SDK's usage of a call, as ai 6 and ai 7 report it (the flat counts are ai 6's older names). */

@@ -43,7 +43,7 @@ export type {
   ModelStepResult,
   ModelStreamPart,
   ModelToolCall,
-} from "../loop/model-port.js";
+} from "../loop/ports/model-port.js";
 export type {
   ConversationAdapter,
   Conversation,
@@ -52,10 +52,14 @@ export type {
   ConversationToolResult,
   NewToolsMode,
   FixedToolsMode,
-} from "../loop/conversation-port.js";
-export type { DynamicToolSource, SourceListing, SkippedSourceTool } from "../loop/tool-source-port.js";
-export { DEFAULT_RUN_SETTINGS } from "../loop/run-settings.js";
-export type { RunSettings } from "../loop/run-settings.js";
+} from "../loop/ports/conversation-port.js";
+export type {
+  DynamicToolSource,
+  SourceListing,
+  SkippedSourceTool,
+} from "../loop/sources/tool-source-port.js";
+export { DEFAULT_RUN_SETTINGS } from "../loop/settings/run-settings.js";
+export type { RunSettings } from "../loop/settings/run-settings.js";
 
 // Token estimates
 export { estimateDefinitionTokens } from "../tools/definition-tokens.js";

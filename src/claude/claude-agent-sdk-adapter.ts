@@ -4,7 +4,7 @@ import type {
   ConversationAdapter,
   NewToolsMode,
   ConversationSetup,
-} from "../loop/conversation-port.js";
+} from "../loop/ports/conversation-port.js";
 import { ClaudeConversation } from "./claude-conversation.js";
 import { CLAUDE_RESULT_MEDIA_TYPES } from "./claude-tool-server.js";
 import { loadClaudeAgentSdk, type Options, type SettingSource } from "./claude-sdk.js";

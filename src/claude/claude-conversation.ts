@@ -1,4 +1,4 @@
-import type { Conversation, ConversationSetup, ConversationTurn } from "../loop/conversation-port.js";
+import type { Conversation, ConversationSetup, ConversationTurn } from "../loop/ports/conversation-port.js";
 import { ClaudeAgentSdkError } from "./claude-agent-sdk-error.js";
 import {
   readTurnEnd,

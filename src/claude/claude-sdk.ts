@@ -13,7 +13,7 @@ import type {
 export type { McpSdkServerConfigWithInstance, Options, Query, SDKUserMessage };
 export type { SettingSource } from "@anthropic-ai/claude-agent-sdk";
 import type { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import type { TokenUsage } from "../loop/model-port.js";
+import type { TokenUsage } from "../loop/ports/model-port.js";
 import { ClaudeAgentSdkError } from "./claude-agent-sdk-error.js";
 
 export const SDK_PACKAGE = "@anthropic-ai/claude-agent-sdk";

@@ -1,4 +1,4 @@
-import { mcpContentBlocks } from "../loop/mcp-content-blocks.js";
+import { mcpContentBlocks } from "../loop/results/mcp-content-blocks.js";
 import type { AnyTool } from "../tools/tool.js";
 import type { ToolContentPart } from "../tools/tool-content.js";
 import { fittedToolName } from "../tools/tool-names.js";

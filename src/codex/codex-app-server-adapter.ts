@@ -7,7 +7,7 @@ import type {
   ConversationTurn,
   FixedToolsMode,
   NewToolsMode,
-} from "../loop/conversation-port.js";
+} from "../loop/ports/conversation-port.js";
 import { InvalidSettingError } from "../errors/entity-tools-error.js";
 import { emptyUsage, type TokenUsage } from "../events/token-usage.js";
 import type { AnyTool } from "../tools/tool.js";

@@ -11,7 +11,7 @@ import type {
   ToolInjectionStrategy,
 } from "../strategies/tool-injection-strategy.js";
 import { VisibilityExpansionRequired } from "./visibility-expansion-required.js";
-import type { VisibilityStore } from "./visibility-store.js";
+import type { VisibilityStore } from "../loop/run/visibility-store.js";
 
 /** The name of the tool that expands a summarized section (`{ section_key }`). */
 export const READ_SECTION = "read_section";
@@ -120,6 +120,9 @@ export class DisclosureSession implements ToolInjectionStrategy {
   }
 
   private visibility(extra?: VisibilityOverrides): VisibilityOf {
-    return this.template.visibilityOf(this.params, extra, this.store.snapshot(), this.callerOverrides);
+    // The run's store holds what this session wrote, the caller's `visibility` and a snapshot's (its
+    // schema admits only FULL and SUMMARY): section visibilities, all of them.
+    const stored = this.store.snapshot() as VisibilityOverrides;
+    return this.template.visibilityOf(this.params, extra, stored, this.callerOverrides);
   }
 }

@@ -14,3 +14,6 @@ export type VisibilityRule = SectionVisibility | ((params: PromptParams) => Sect
 
 /** Visibility overrides by dotted section key. */
 export type VisibilityOverrides = Readonly<Record<string, SectionVisibility>>;
+
+/** A frozen copy of the overrides, to resume a run where another left off. */
+export type VisibilitySnapshot = VisibilityOverrides;

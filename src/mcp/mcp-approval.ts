@@ -4,7 +4,7 @@
 // client that cannot ask gets an error result saying approval is required. The question carries a signed
 // state naming the exact call, so an answer applies to the call it was asked for and to nothing else.
 import type { ApprovalDecidedEvent, ApprovalRequestedEvent } from "../events/approval-events.js";
-import { needsApproval, type ApprovalPredicate } from "../loop/approval-gate.js";
+import { needsApproval, type ApprovalPredicate } from "../loop/execution/approval-gate.js";
 import type { ResolvedCall } from "../loop/execution/check-tool-input.js";
 import { providerBindingOf } from "../tools/provider-binding.js";
 import { KeyRing } from "../tools/signing-key.js";

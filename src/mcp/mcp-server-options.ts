@@ -4,8 +4,8 @@
 import { InvalidSettingError } from "../errors/entity-tools-error.js";
 import type { ToolLoopObserver } from "../events/tool-loop-event.js";
 import type { RunLogTarget } from "../run-log/run-log-options.js";
-import type { ApprovalPredicate } from "../loop/approval-gate.js";
-import type { NewToolsMode } from "../loop/conversation-port.js";
+import type { ApprovalPredicate } from "../loop/execution/approval-gate.js";
+import type { NewToolsMode } from "../loop/ports/conversation-port.js";
 import type { ToolMiddleware } from "../loop/execution/tool-middleware.js";
 import type { ToolInjectionStrategy } from "../strategies/tool-injection-strategy.js";
 import type { HandleKey } from "../tools/entity-handle.js";

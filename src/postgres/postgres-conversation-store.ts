@@ -6,14 +6,14 @@ import { EntityToolsError, InvalidSettingError } from "../errors/entity-tools-er
 import {
   ConversationConflictError,
   ConversationStoreUnavailableError,
-} from "../loop/conversation-store-errors.js";
+} from "../conversations/conversation-store-errors.js";
 import {
   checkConversationId,
   type ConversationStore,
   type StoredConversation,
-} from "../loop/conversation-store-port.js";
-import type { RunSnapshot } from "../loop/run-snapshot.js";
-import { snapshotFromText, snapshotText } from "../loop/stored-snapshot-text.js";
+} from "../conversations/conversation-store-port.js";
+import type { RunSnapshot } from "../loop/snapshot/run-snapshot.js";
+import { snapshotFromText, snapshotText } from "../conversations/stored-snapshot-text.js";
 import { openPool } from "./load-pg.js";
 import type { PostgresPool } from "./postgres-pool.js";
 import { PostgresTable } from "./postgres-table.js";

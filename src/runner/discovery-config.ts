@@ -1,5 +1,5 @@
 import { AiSdkAdapter } from "../adapters/ai-sdk-adapter.js";
-import { withSettings } from "../loop/run-settings.js";
+import { withSettings } from "../loop/settings/run-settings.js";
 import { ToolProviderStrategy } from "../strategies/tool-provider-strategy.js";
 import type { DiscoveryOptions, RunnerConfig } from "./runner-options.js";
 

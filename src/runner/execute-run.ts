@@ -1,25 +1,26 @@
 import type { ModelMessage } from "ai";
 import { DisclosureSession } from "../disclosure/disclosure-session.js";
 import type { PromptTemplate } from "../disclosure/prompt-template.js";
-import type { PromptParams, VisibilityOverrides } from "../disclosure/section-visibility.js";
+import type {
+  PromptParams,
+  VisibilityOverrides,
+  VisibilitySnapshot,
+} from "../disclosure/section-visibility.js";
 import { VisibilityExpansionRequired } from "../disclosure/visibility-expansion-required.js";
-import { VisibilityStore, type VisibilitySnapshot } from "../disclosure/visibility-store.js";
-import { restoreCounters } from "../events/run-counters.js";
 import type { RunEvents } from "../events/run-events.js";
-import { addUsage, emptyUsage, type TokenUsage } from "../events/token-usage.js";
-import { ApprovalGate, type ApprovalPredicate, type PendingApproval } from "../loop/approval-gate.js";
-import { driveConversation } from "../loop/conversation-driver.js";
-import { isConversationAdapter, type ConversationAdapter } from "../loop/conversation-port.js";
+import type { TokenUsage } from "../events/token-usage.js";
+import type { ApprovalPredicate, PendingApproval } from "../loop/execution/approval-gate.js";
+import { driveConversation } from "../loop/drivers/conversation-driver.js";
+import { isConversationAdapter, type ConversationAdapter } from "../loop/ports/conversation-port.js";
 import type { ToolMiddleware } from "../loop/execution/tool-middleware.js";
-import type { ModelAdapter } from "../loop/model-port.js";
-import { RunSession } from "../loop/run-session.js";
-import { RunState } from "../loop/run-state.js";
-import type { RunSettings } from "../loop/run-settings.js";
-import type { RunSnapshot } from "../loop/run-snapshot.js";
-import { readSnapshot } from "../loop/snapshot-codec.js";
-import type { RunRecord } from "../loop/step-outcome.js";
-import { driveSteps, type StepListener } from "../loop/step-driver.js";
-import type { DynamicToolSource } from "../loop/tool-source-port.js";
+import type { ToolResultMediaTypes } from "../loop/results/media-types.js";
+import type { ModelAdapter } from "../loop/ports/model-port.js";
+import { Run } from "../loop/run/run.js";
+import { RunSession } from "../loop/session/run-session.js";
+import type { RunSettings } from "../loop/settings/run-settings.js";
+import type { RunSnapshot } from "../loop/snapshot/run-snapshot.js";
+import { driveSteps, type StepListener } from "../loop/drivers/step-driver.js";
+import type { DynamicToolSource } from "../loop/sources/tool-source-port.js";
 import type { JsonSchema } from "../schema/json-schema.js";
 import type { ToolInjectionStrategy } from "../strategies/tool-injection-strategy.js";
 import { ToolProviderStrategy, type RunDiscovery } from "../strategies/tool-provider-strategy.js";
@@ -30,9 +31,8 @@ import type { AnyTool } from "../tools/tool.js";
 import { checkToolSchemas } from "../tools/tool-methods.js";
 import { toolsFrom } from "../tools/tool-sources.js";
 import { ExpansionLimitError } from "./expansion-limit-error.js";
-import { beforeFirstStep, listSources } from "./list-sources.js";
-import { resumeState, type CheckedResume, type ResumeFrom } from "./run-resume.js";
-import type { ToolResultMediaTypes } from "../loop/media-types.js";
+import { listSources } from "./list-sources.js";
+import { resumeState, type ResumeFrom } from "../loop/run/run-resume.js";
 
 /** A sectioned system prompt and its parameters. */
 export interface TemplatePrompt {
@@ -69,127 +69,94 @@ export interface RunSetup {
 }
 
 /** A run's outcome across restarts: completed with an answer, or paused for approval. */
-export interface RunOutcome extends RunRecord {
+export interface RunOutcome {
   readonly status: "completed" | "awaiting-approval";
   readonly answer: unknown;
   readonly pending: readonly PendingApproval[];
+  /** The history of the attempt that finished. */
+  readonly history: ModelMessage[];
+  /** The tools the finishing attempt's strategies injected. */
+  readonly injectedTools: readonly AnyTool[];
+  /** Iterations and tokens of the whole run (restarts and a resumed snapshot's included). */
+  readonly iterations: number;
+  readonly usage: TokenUsage;
   readonly snapshot: RunSnapshot;
   readonly visibility: VisibilitySnapshot;
 }
 
 /**
- * Runs one prompt: a run session per attempt, driven by the driver of the adapter's kind. When an attempt
- * ends asking for a restart (a section read unlocked tools the backend cannot add mid-conversation), the
- * requested overrides are stored, the prompt re-rendered, and the run starts again from the prompt, at
- * most `maxExpansions` times. Iterations and usage add up across restarts; the history and the injected
- * tools are those of the attempt that finished.
+ * Runs one prompt: the configuration wired into a {@link Run} (made first, so anything that fails has it),
+ * then an attempt after another, each a run session driven by the driver of the adapter's kind. When an
+ * attempt ends asking for a restart (a section read unlocked tools the backend cannot add
+ * mid-conversation), the requested overrides are stored in the run and the prompt re-rendered, at most
+ * `maxExpansions` times. The run keeps the totals across restarts; the history and the injected tools are
+ * those of the attempt that finished.
  */
 export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
   await loadRuntimeDependencies(); // validation and class-transformer are not loaded at import
   const started = performance.now();
-  // Checked (signature, then shape) before anything reads it, and copied: nothing the caller holds is
-  // what runs, and nothing the run changes is what the caller holds.
-  const resume = setup.resume && {
-    ...setup.resume,
-    live: RunState.liveProviders(setup.resume.snapshot),
-    snapshot: structuredClone(readSnapshot(setup.resume.snapshot, setup.snapshotKeys)),
-  };
-  const before = resume?.snapshot.usage ?? emptyUsage();
+  const run = runOf(setup);
   setup.events.emit({ type: "RunStarted", resumed: setup.resume !== undefined });
-  const finish = (init: {
-    status: "completed" | "awaiting-approval" | "failed";
-    usage: TokenUsage;
-    error?: Error;
-  }) =>
+  const finish = (status: "completed" | "awaiting-approval" | "failed", error?: Error) =>
     setup.events.emit({
       type: "RunFinished",
-      ...init,
-      usage: subtractUsage(init.usage, before),
-      totalIterations: setup.events.counters.modelCalls,
-      iterations: setup.events.counters.modelCalls,
+      status,
+      ...(error ? { error } : {}),
+      usage: run.callUsage,
+      totalIterations: run.iterations,
+      iterations: run.iterations,
       durationMs: performance.now() - started,
       ...(setup.events.cost ? { cost: setup.events.cost } : {}),
     });
   try {
-    const outcome = await runAttempts(setup, resume);
-    finish({ status: outcome.status, usage: outcome.usage });
+    const outcome = await runAttempts(setup, run);
+    finish(outcome.status);
     return outcome;
   } catch (error) {
-    const failure = error instanceof Error ? error : new Error(String(error));
-    // The usage of a failed run is on its `ModelResponded` events; the total here says 0.
-    finish({ status: "failed", usage: addUsage(before, undefined), error: failure });
+    finish("failed", error instanceof Error ? error : new Error(String(error)));
     throw error;
   }
 }
 
-async function runAttempts(setup: RunSetup, resume: CheckedResume | undefined): Promise<RunOutcome> {
-  checkToolSchemas({ discovery: setup.strategies.some((s) => s instanceof ToolProviderStrategy) });
-  const store = new VisibilityStore(
-    (resume?.snapshot.visibility as VisibilitySnapshot | undefined) ?? setup.resumeFrom,
-  );
-  const total = {
-    iterations: resume?.snapshot.iterations ?? 0,
-    usage: addUsage(emptyUsage(), resume?.snapshot.usage),
+/**
+ * The run a setup starts: a new one from the prompt, or the one its snapshot resumes.
+ *
+ * @throws SnapshotIntegrityError, SnapshotError for a snapshot that cannot be resumed
+ */
+function runOf(setup: RunSetup): Run {
+  const init = {
+    settings: setup.settings,
+    events: setup.events,
+    approval: setup.approval,
+    keys: setup.snapshotKeys,
   };
-  if (resume) restoreCounters(setup.events.counters, resume.snapshot.counters);
-  const gate = new ApprovalGate(setup.approval, resume?.approvals, resume?.snapshot.paused?.calls);
-  for (const decided of gate.given) setup.events.emit({ type: "ApprovalDecided", ...decided });
-  let discoveries: RunDiscovery[] | undefined; // one per run: handles stay live across restarts
+  return setup.resume
+    ? Run.fromSnapshot(init, setup.resume)
+    : Run.start(init, setup.messages, setup.resumeFrom);
+}
+
+async function runAttempts(setup: RunSetup, run: Run): Promise<RunOutcome> {
+  checkToolSchemas({ discovery: setup.strategies.some((s) => s instanceof ToolProviderStrategy) });
+  for (const decided of run.approvals.given) run.events.emit({ type: "ApprovalDecided", ...decided });
   for (let restarts = 0; ; restarts++) {
-    const disclosure = disclosureFor(setup, store);
-    const ownTools = disclosure ? toolsFrom(disclosure.initialTools(), setup.tools) : setup.tools;
-    const sources = await listSources(setup.sources, ownTools, setup.signal, setup.events).catch(
-      (error: unknown) =>
-        Promise.reject(beforeFirstStep(error, setup.messages, resume?.snapshot, total.iterations)),
+    const disclosure = disclosureFor(setup, run);
+    const attempt = await startAttempt(setup, run, disclosure, restarts === 0).catch((error: unknown) =>
+      Promise.reject(run.failBeforeStep(error)),
     );
-    const listed = [...ownTools, ...sources.flatMap((s) => s.tools)];
-    discoveries ??= startDiscovery(setup.strategies, listed, resume);
-    const tools = [...listed, ...discoveries.flatMap((d) => d.tools)];
-    const handles = discoveries.find((d) => d.handles)?.handles;
-    const delivery = discoveries.find((d) => d.delivery)?.delivery;
-    const resumed =
-      resume && restarts === 0
-        ? await resumeState(resume, tools, handles, setup.signal, delivery)
-        : undefined;
-    const strategies = discoveries.map((d) => d.strategy);
-    const init = {
-      tools,
-      settings: setup.settings,
-      events: setup.events,
-      snapshot: {
-        visibility: () => store.snapshot(),
-        keys: setup.snapshotKeys,
-        handles: handles && (() => handles.bindings.liveProviders()),
-      },
-    };
-    // A resumed run's first attempt is its snapshot read back; a restart of a continued conversation
-    // starts from the snapshot's history and the new messages.
-    const state =
-      resume && resumed
-        ? RunState.fromSnapshot(resume.snapshot, { ...init, restored: resumed.restored })
-        : new RunState({
-            ...init,
-            messages: resume ? [...resume.snapshot.history, ...(resume.followUp ?? [])] : setup.messages,
-            snapshot: { ...init.snapshot, earlier: { iterations: total.iterations, usage: total.usage } },
-          });
     const session = new RunSession({
-      state,
+      run,
       system: disclosure ? disclosure.render() : (setup.system as string | undefined),
-      sources,
-      strategies: disclosure ? [...strategies, disclosure] : strategies,
+      sources: attempt.sources,
+      strategies: disclosure ? [...attempt.strategies, disclosure] : attempt.strategies,
       middleware: setup.middleware,
       outputSchema: setup.outputSchema,
       signal: setup.signal,
-      approvals: gate,
       toolResultMediaTypes: setup.toolResultMediaTypes ?? setup.adapter.toolResultMediaTypes,
-      ...(resumed && { notices: resumed.notices, lost: resumed.lost, followUp: resumed.followUp }),
+      ...attempt.resumed,
     });
     const end = isConversationAdapter(setup.adapter)
       ? await driveConversation(setup.adapter, session)
       : await driveSteps(setup.adapter, session, setup.listener);
-    const snapshot = state.toSnapshot();
-    total.iterations += end.iterations;
-    total.usage = addUsage(total.usage, end.usage);
     if (end.type !== "restart") {
       for (const { approvalId, toolName, input, provider } of end.type === "pause" ? end.pending : [])
         setup.events.emit({
@@ -200,14 +167,15 @@ async function runAttempts(setup: RunSetup, resume: CheckedResume | undefined): 
           ...(provider && { provider }),
         });
       return {
-        ...end,
         status: end.type === "final" ? "completed" : "awaiting-approval",
         answer: end.type === "final" ? end.answer : undefined,
         pending: end.type === "pause" ? end.pending : [],
-        snapshot,
-        iterations: total.iterations,
-        usage: total.usage,
-        visibility: store.snapshot(),
+        history: run.history,
+        injectedTools: end.injectedTools,
+        iterations: run.iterations,
+        usage: run.usage,
+        snapshot: run.toSnapshot(),
+        visibility: run.visibility.snapshot() as VisibilitySnapshot,
       };
     }
     const request = end.request;
@@ -219,10 +187,10 @@ async function runAttempts(setup: RunSetup, resume: CheckedResume | undefined): 
     }
     setup.events.emit({ type: "RunRestarted", reason: request.reason });
     for (const [sectionKey, visibility] of Object.entries(expansion?.requestedOverrides ?? {})) {
-      store.dispatch({ type: "SetVisibilityOverride", sectionKey, visibility });
+      run.visibility.dispatch({ type: "SetVisibilityOverride", sectionKey, visibility });
     }
     for (const sectionKey of expansion?.sectionKeys ?? [])
-      setup.events.emit({
+      run.events.emit({
         type: "VisibilityExpanded",
         sectionKey,
         mode: "restart",
@@ -232,44 +200,68 @@ async function runAttempts(setup: RunSetup, resume: CheckedResume | undefined): 
 }
 
 /**
- * Each strategy as one run uses it: discovery in handles mode keeps the run's live providers and offers
- * the handle tools of the classes known up front.
+ * An attempt's start, before its first step: the sources listed, the run's discoveries (started on the
+ * first attempt), the attempt's tools in the run and, for a resumed run's first attempt, its discovered
+ * tools restored.
+ *
+ * @throws ToolSourceError, ToolSourceClashError; SnapshotError when a resumed run lacks a tool it needs
  */
-function startDiscovery(
-  strategies: readonly ToolInjectionStrategy[],
-  tools: readonly AnyTool[],
-  resume: CheckedResume | undefined,
-): RunDiscovery[] {
-  return strategies.map((strategy) =>
+async function startAttempt(
+  setup: RunSetup,
+  run: Run,
+  disclosure: DisclosureSession | undefined,
+  first: boolean,
+) {
+  const ownTools = disclosure ? toolsFrom(disclosure.initialTools(), setup.tools) : setup.tools;
+  const sources = await listSources(setup.sources, ownTools, setup.signal, setup.events);
+  const listed = [...ownTools, ...sources.flatMap((s) => s.tools)];
+  const discoveries = run.discover(() => startDiscovery(setup, run, listed));
+  const tools = [...listed, ...discoveries.flatMap((d) => d.tools)];
+  const resumed =
+    first && run.resumed
+      ? await resumeState(
+          run.resumed,
+          setup.resume?.resolveProvider,
+          tools,
+          discoveries.find((d) => d.handles)?.handles,
+          setup.signal,
+          discoveries.find((d) => d.delivery)?.delivery,
+        )
+      : undefined;
+  run.startAttempt(tools, resumed?.restored);
+  const strategies = discoveries.map((d) => d.strategy);
+  return {
+    sources,
+    strategies,
+    resumed: resumed && { notices: resumed.notices, lost: resumed.lost, followUp: resumed.followUp },
+  };
+}
+
+/**
+ * Each strategy as one run uses it: discovery in handles mode keeps the run's live providers (a resumed
+ * run's live ones answer first) and offers the handle tools of the classes known up front.
+ */
+function startDiscovery(setup: RunSetup, run: Run, tools: readonly AnyTool[]): RunDiscovery[] {
+  return setup.strategies.map((strategy) =>
     strategy instanceof ToolProviderStrategy
       ? strategy.forRun({
           classes: () => returnedProviderClasses(tools),
           takenNames: tools.map((t) => t.name),
-          resolveProvider: resume?.resolveProvider,
-          live: resume?.live,
+          resolveProvider: setup.resume?.resolveProvider,
+          live: run.resumed?.live,
         })
       : { strategy, tools: [] },
   );
 }
 
-/** `a - b`, for the usage of a resumed run's own part. */
-function subtractUsage(a: TokenUsage, b: Partial<TokenUsage>): TokenUsage {
-  return addUsage(a, {
-    inputTokens: -(b.inputTokens ?? 0),
-    outputTokens: -(b.outputTokens ?? 0),
-    cachedInputTokens: -(b.cachedInputTokens ?? 0),
-    reasoningTokens: -(b.reasoningTokens ?? 0),
-  });
-}
-
-function disclosureFor(setup: RunSetup, store: VisibilityStore): DisclosureSession | undefined {
+function disclosureFor(setup: RunSetup, run: Run): DisclosureSession | undefined {
   if (setup.system === undefined || typeof setup.system === "string") return undefined;
   const { template, params } = setup.system;
   return new DisclosureSession(
     template,
     params,
     setup.visibilityOverrides,
-    store,
+    run.visibility,
     setup.adapter.supportsDynamicTools,
     setup.events,
   );

@@ -1,4 +1,4 @@
-import { ToolLoopError } from "../loop/errors.js";
+import { ToolLoopError } from "../loop/errors/errors.js";
 
 /** The run needed more restarts for section expansions than allowed. */
 export class ExpansionLimitError extends ToolLoopError {

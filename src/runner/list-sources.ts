@@ -1,10 +1,7 @@
-import type { ModelMessage } from "ai";
 import type { RunEvents } from "../events/run-events.js";
-import { listSource } from "../loop/list-source.js";
-import type { SourceWithTools } from "../loop/source-watch.js";
-import type { RunSnapshot } from "../loop/run-snapshot.js";
-import { ToolLoopError, withRun } from "../loop/errors.js";
-import type { DynamicToolSource } from "../loop/tool-source-port.js";
+import { listSource } from "../loop/sources/list-source.js";
+import type { SourceWithTools } from "../loop/sources/source-watch.js";
+import type { DynamicToolSource } from "../loop/sources/tool-source-port.js";
 import type { AnyTool } from "../tools/tool.js";
 import { ToolSourceClashError } from "./tool-source-clash-error.js";
 
@@ -34,18 +31,4 @@ export async function listSources(
     listed.push({ source, tools });
   }
   return listed;
-}
-
-/**
- * A run error raised before the attempt's first step (a source down or clashing) carries the conversation
- * as it stood and, for a resumed or continued run, the snapshot it came from, so it can be resumed later.
- */
-export function beforeFirstStep(
-  error: unknown,
-  messages: readonly ModelMessage[],
-  snapshot: RunSnapshot | undefined,
-  iterations: number,
-): unknown {
-  if (!(error instanceof ToolLoopError)) return error;
-  return withRun(error, { history: snapshot ? snapshot.history : messages, iterations, snapshot });
 }

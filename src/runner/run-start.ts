@@ -1,6 +1,6 @@
 // Where a run starts (a prompt, `continueFrom`, `resume`) and what a finished run gives back as a value.
 import type { ModelMessage } from "ai";
-import type { RunSnapshot } from "../loop/run-snapshot.js";
+import type { RunSnapshot } from "../loop/snapshot/run-snapshot.js";
 import { ApprovalRequiredError } from "./approval-required-error.js";
 import type { RunSetup } from "./execute-run.js";
 import type { ResumeOptions, RunOptions } from "./runner-options.js";

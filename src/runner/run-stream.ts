@@ -8,8 +8,8 @@ import {
 } from "ai";
 import type { ToolLoopEvent } from "../events/tool-loop-event.js";
 import { mediaUrlOf, type ToolContentPart } from "../tools/tool-content.js";
-import type { ModelStreamPart } from "../loop/model-port.js";
-import type { StepListener } from "../loop/step-driver.js";
+import type { ModelStreamPart } from "../loop/ports/model-port.js";
+import type { StepListener } from "../loop/drivers/step-driver.js";
 import { PartChannel } from "./part-channel.js";
 import type { ToolLoopResult } from "./tool-loop-result.js";
 

@@ -3,18 +3,18 @@ import type { LanguageModel } from "ai";
 import { AiSdkAdapter, type AiSdkAdapterSettings } from "../adapters/ai-sdk-adapter.js";
 
 import type { VisibilityOverrides } from "../disclosure/section-visibility.js";
-import type { VisibilitySnapshot } from "../disclosure/visibility-store.js";
+import type { VisibilitySnapshot } from "../disclosure/section-visibility.js";
 import type { DebugLogger } from "../events/debug-log.js";
 import type { Pricing } from "../events/pricing.js";
 import type { ToolLoopObserver } from "../events/tool-loop-event.js";
-import type { ApprovalDecision, ApprovalPredicate } from "../loop/approval-gate.js";
-import type { ConversationAdapter } from "../loop/conversation-port.js";
+import type { ApprovalDecision, ApprovalPredicate } from "../loop/execution/approval-gate.js";
+import type { ConversationAdapter } from "../loop/ports/conversation-port.js";
 import type { ToolMiddleware } from "../loop/execution/tool-middleware.js";
-import type { ToolResultMediaTypes } from "../loop/media-types.js";
-import type { ModelAdapter } from "../loop/model-port.js";
-import { DEFAULT_RUN_SETTINGS, type RunSettings } from "../loop/run-settings.js";
-import type { RunSnapshot } from "../loop/run-snapshot.js";
-import type { DynamicToolSource } from "../loop/tool-source-port.js";
+import type { ToolResultMediaTypes } from "../loop/results/media-types.js";
+import type { ModelAdapter } from "../loop/ports/model-port.js";
+import { DEFAULT_RUN_SETTINGS, type RunSettings } from "../loop/settings/run-settings.js";
+import type { RunSnapshot } from "../loop/snapshot/run-snapshot.js";
+import type { DynamicToolSource } from "../loop/sources/tool-source-port.js";
 import type { ToolInjectionStrategy } from "../strategies/tool-injection-strategy.js";
 import type { ProviderBindingOptions } from "../strategies/tool-provider-strategy.js";
 import type { RunLogTarget } from "../run-log/run-log-options.js";
@@ -22,7 +22,7 @@ import type { TelemetryOptions } from "../telemetry/telemetry-options.js";
 import type { KeyRing } from "../tools/signing-key.js";
 import type { AnyTool } from "../tools/tool.js";
 import type { TemplatePrompt } from "./execute-run.js";
-import type { ProviderResolver } from "./restore-tools.js";
+import type { ProviderResolver } from "../loop/run/restore-tools.js";
 import type { OutputTarget } from "./output-target.js";
 
 /** How a runner reaches its model: an AI SDK model, or any adapter. */

@@ -1,10 +1,10 @@
 import type { ModelMessage } from "ai";
 import type { RunCost } from "../events/run-cost.js";
 import type { RunCounters } from "../events/run-counters.js";
-import type { VisibilitySnapshot } from "../disclosure/visibility-store.js";
-import type { PendingApproval } from "../loop/approval-gate.js";
-import type { TokenUsage } from "../loop/model-port.js";
-import type { RunSnapshot } from "../loop/run-snapshot.js";
+import type { VisibilitySnapshot } from "../disclosure/section-visibility.js";
+import type { PendingApproval } from "../loop/execution/approval-gate.js";
+import type { TokenUsage } from "../loop/ports/model-port.js";
+import type { RunSnapshot } from "../loop/snapshot/run-snapshot.js";
 import type { AnyTool } from "../tools/tool.js";
 
 /**

@@ -1,4 +1,4 @@
-import { ToolLoopError } from "../loop/errors.js";
+import { ToolLoopError } from "../loop/errors/errors.js";
 
 /**
  * Two sources offer a tool of one name (an MCP server and the runner's own tools, or two servers). Like

@@ -3,9 +3,9 @@ import {
   checkVersion,
   type ConversationStore,
   type StoredConversation,
-} from "../loop/conversation-store-port.js";
-import type { RunSnapshot } from "../loop/run-snapshot.js";
-import { snapshotFromText, snapshotText } from "../loop/stored-snapshot-text.js";
+} from "../conversations/conversation-store-port.js";
+import type { RunSnapshot } from "../loop/snapshot/run-snapshot.js";
+import { snapshotFromText, snapshotText } from "../conversations/stored-snapshot-text.js";
 
 /** Options of {@link InMemoryConversationStore}. */
 export interface InMemoryConversationStoreOptions {

@@ -20,7 +20,7 @@ import {
 } from "entity-tools";
 import { ScriptedLanguageModel } from "entity-tools/testing";
 import { sdkInternals } from "../../src/adapters/sdk-internals.js";
-import { markRunHistory } from "../../src/loop/run-history.js";
+import { markRunHistory } from "../../src/loop/run/run-history.js";
 import { NewestMockModel } from "../support/mock-model.js";
 
 const echo = defineTool<{ text: string }>({

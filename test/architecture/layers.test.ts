@@ -16,7 +16,20 @@ const LAYERS: readonly (readonly string[])[] = [
   ["src/tools"],
   ["src/events"],
   ["src/strategies"],
-  ["src/loop"],
+  // The loop, by what its folders hold (lowest first): results, the ports backends implement, settings,
+  // the snapshot format, run errors, tool sources, the call pipeline, the Run, an attempt's session, drivers.
+  ["src/loop/results"],
+  ["src/loop/ports"],
+  ["src/loop/settings"],
+  ["src/loop/snapshot"],
+  ["src/loop/errors"],
+  ["src/loop/sources"],
+  ["src/loop/execution"],
+  ["src/loop/run"],
+  ["src/loop/session"],
+  ["src/loop/drivers"],
+  // Conversations across turns: the store port, its errors, the file store.
+  ["src/conversations"],
   // Telemetry and the run log are observers of events (telemetry with @opentelemetry/api, loaded
   // lazily); the runner attaches them.
   ["src/adapters", "src/disclosure", "src/telemetry", "src/run-log"],

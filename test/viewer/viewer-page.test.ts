@@ -99,7 +99,13 @@ async function expectDiscoveryConversation(page: Page) {
   await page.click('li[data-step="2"] .step-head');
   const chart = page.locator('li[data-step="2"] .call-detail[data-tool="spendChart"] img');
   await chart.waitFor();
-  expect(await chart.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBe(96);
+  // The element is in the page before its picture has loaded: wait for the decoded picture, not a time.
+  const width = await chart.evaluate(async (img) => {
+    const picture = img as unknown as { decode(): Promise<void>; naturalWidth: number };
+    await picture.decode();
+    return picture.naturalWidth;
+  });
+  expect(width).toBe(96);
   await show(page, resumed!);
   expect(await texts(page, ".approval")).toEqual(["✔ approved: issueStoreCredit"]);
   expect(await texts(page, 'li[data-step="0"] .call')).toEqual([

@@ -1,6 +1,6 @@
 import type { LanguageModel, ModelMessage } from "ai";
-import type { ModelStepRequest } from "../../loop/model-port.js";
-import { markRunHistory } from "../../loop/run-history.js";
+import type { ModelStepRequest } from "../../loop/ports/model-port.js";
+import { markRunHistory } from "../../loop/run/run-history.js";
 import type { AnyTool } from "../../tools/tool.js";
 import type { ToolDelivery } from "../../tools/tool-delivery.js";
 import { toProviderTools, type ProviderTools } from "../tool-definitions.js";

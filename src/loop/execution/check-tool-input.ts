@@ -2,7 +2,7 @@ import type { ToolFailureReason } from "../../events/tool-loop-event.js";
 import { isUntrustedSchema } from "../../schema/untrusted-schema.js";
 import { validateAgainst, type ValidationOutcome } from "../../schema/validate.js";
 import type { AnyTool } from "../../tools/tool.js";
-import type { ModelToolCall } from "../model-port.js";
+import type { ModelToolCall } from "../ports/model-port.js";
 import { inputShapeProblem } from "./input-shape.js";
 
 /** A call that passed resolution: its tool, and its input checked against the tool's schema. */

@@ -12,8 +12,8 @@ import { readProviderId } from "../../tools/read-provider-id.js";
 import type { AnyTool } from "../../tools/tool.js";
 import { entityCount } from "../../tools/tool-budget.js";
 import type { ToolAddOutcome, ToolRegistry } from "../../tools/tool-registry.js";
-import { StrategyError } from "../errors.js";
-import { untilAborted } from "../until-aborted.js";
+import { StrategyError } from "../errors/errors.js";
+import { untilAborted } from "../errors/until-aborted.js";
 
 /** A successful call as the strategies see it. */
 export interface InjectionTrigger {

@@ -1,5 +1,5 @@
 import type { ToolRegistry } from "../../tools/tool-registry.js";
-import type { ModelToolCall } from "../model-port.js";
+import type { ModelToolCall } from "../ports/model-port.js";
 import { checkToolInput, type Resolution } from "./check-tool-input.js";
 import type { UnknownToolPolicy } from "./unknown-tool-policy.js";
 

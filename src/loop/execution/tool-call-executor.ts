@@ -5,9 +5,9 @@ import type { RestartRequest, ToolInjectionStrategy } from "../../strategies/too
 import { serializeToolResult } from "../../tools/serialize-result.js";
 import type { AnyTool } from "../../tools/tool.js";
 import type { ToolRegistry } from "../../tools/tool-registry.js";
-import type { ToolNotFoundError } from "../errors.js";
-import type { ModelToolCall } from "../model-port.js";
-import type { RunSettings } from "../run-settings.js";
+import type { ToolNotFoundError } from "../errors/errors.js";
+import type { ModelToolCall } from "../ports/model-port.js";
+import type { RunSettings } from "../settings/run-settings.js";
 import { describeThrown } from "./describe-thrown.js";
 import { ToolInjector } from "./inject-tools.js";
 import { invokeTool, isToolTimeout } from "./invoke-tool.js";
@@ -16,9 +16,9 @@ import { resolveToolCall } from "./resolve-tool-call.js";
 import type { ToolMiddleware } from "./tool-middleware.js";
 import { UnknownToolPolicy } from "./unknown-tool-policy.js";
 import { toolFailedText } from "./tool-failed.js";
-import type { ToolResultMediaTypes } from "../media-types.js";
-import { partsOfOutput } from "../content-output.js";
-import { appendToOutput, buildToolOutput, type BuiltToolOutput } from "../tool-output.js";
+import type { ToolResultMediaTypes } from "../results/media-types.js";
+import { partsOfOutput } from "../results/content-output.js";
+import { appendToOutput, buildToolOutput, type BuiltToolOutput } from "../results/tool-output.js";
 
 /** What the executor needs for every call of one run. */
 export interface ToolCallExecutorSetup {

@@ -1,4 +1,4 @@
-import { ToolNotFoundError } from "../errors.js";
+import { ToolNotFoundError } from "../errors/errors.js";
 import { closestNames } from "../../tools/did-you-mean.js";
 import { echoed as echo } from "../../tools/echoed-text.js";
 

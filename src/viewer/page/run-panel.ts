@@ -85,7 +85,7 @@ function providerCosts(costs: readonly ProviderCost[]): HTMLElement {
     h(
       "li",
       {},
-      h("strong", {}, `${p.providerClass} ${p.instanceId}`),
+      h("strong", {}, `${p.identity.providerClass} ${p.identity.id}`),
       ` · ${usd(p.cost)} · ${count(p.calls)} call${p.calls === 1 ? "" : "s"} · ${count(p.definitionTokens)} definition + ${count(p.resultTokens)} result tokens`,
     );
   return h(

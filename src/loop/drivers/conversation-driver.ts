@@ -1,0 +1,186 @@
+import type { ModelMessage } from "ai";
+import type {
+  Conversation,
+  ConversationAdapter,
+  ConversationToolResult,
+} from "../ports/conversation-port.js";
+import { dispatcherTool, dispatchNotice, unwrapDispatch } from "./dispatcher-tool.js";
+import { callBackend } from "./call-backend.js";
+import { resultText } from "../results/result-text.js";
+import { partsOfOutput } from "../results/content-output.js";
+import type { ModelToolCall } from "../ports/model-port.js";
+import type { RunSession } from "../session/run-session.js";
+import type { RunEnd, StepOutcome } from "../session/step-outcome.js";
+
+const MAX_TRANSCRIPT_RESULT = 2_000;
+
+/**
+ * The driver for conversation backends (the Codex app-server, Claude Code), which run the model loop
+ * themselves and call us back for tools. Each call and each final message goes to the run session, like a
+ * step backend's.
+ *
+ * When a call adds tools: in `dynamic` mode the result carries the new tool set and the backend offers it
+ * in the running conversation. A backend with fixed tools cannot; in `restart` mode the turn is stopped
+ * and a new conversation starts with the updated tool set and a transcript of the calls so far, so
+ * nothing is done twice (a dynamic backend that could not offer the tools in time ends up here too). In
+ * `dispatch` mode the thread goes on: the new tools are described in the result and reached through
+ * `call_discovered_tool`.
+ */
+export async function driveConversation(adapter: ConversationAdapter, session: RunSession): Promise<RunEnd> {
+  // Handles mode with its classes known up front offers every operation from the start: nothing is left
+  // for a dispatcher to reach, so none is offered; a tool that still appears (a class not known up
+  // front) restarts the thread once, as in restart mode.
+  const { run } = session;
+  const dispatching =
+    adapter.newTools === "dispatch" && !run.tools().some((t) => t.handleTarget !== undefined);
+  let offered = new Set<string>();
+  let conversation: Conversation | undefined;
+  let stop: Exclude<StepOutcome, { type: "continue" } | { type: "final" }> | undefined;
+
+  const callTool = async (raw: ModelToolCall): Promise<ConversationToolResult> => {
+    session.beginIteration();
+    const call = unwrapDispatch(raw);
+    session.recordResponse({
+      responseMessages: [
+        {
+          role: "assistant",
+          content: [
+            { type: "tool-call", toolCallId: call.toolCallId, toolName: call.toolName, input: call.input },
+          ],
+        },
+      ],
+      toolCalls: [call],
+      text: "",
+    });
+    const { next, results } = await session.handleToolCalls([call]);
+    if (next.type === "restart" || next.type === "pause") stop = next;
+    // A paused call has no result yet: Codex is told so, and its turn is stopped.
+    const output = results[0]?.output ?? {
+      type: "error-text" as const,
+      value: "Waiting for a person's approval.",
+    };
+    let text = resultText(output);
+    const parts = output.type === "content" ? partsOfOutput(output) : undefined;
+    const now = run.tools();
+    // Tools the conversation was not opened with (or was told about, in dispatch mode).
+    const fresh = now.filter((t) => !offered.has(t.name));
+    if (fresh.length > 0 && dispatching) {
+      text = `${text}\n\n${dispatchNotice(fresh)}`;
+      parts?.push({ type: "text", text: `\n\n${dispatchNotice(fresh)}` });
+      for (const t of fresh) offered.add(t.name);
+    }
+    // In dynamic mode the conversation takes any change of the set: additions, removals, evictions.
+    const changed = adapter.newTools === "dynamic" && (fresh.length > 0 || now.length !== offered.size);
+    if (changed) offered = new Set(now.map((t) => t.name));
+    return {
+      text,
+      ...(parts ? { parts } : {}),
+      isError: output.type === "error-text",
+      stopTurn: stop !== undefined || (fresh.length > 0 && adapter.newTools !== "dynamic" && !dispatching),
+      ...(changed ? { tools: now } : {}),
+    };
+  };
+
+  try {
+    const start = await session.resumeStart();
+    if (start.type !== "continue") return session.end(start);
+    // Read after resumeStart: a continued conversation's new message is part of the task.
+    const prompt = promptText(run.history);
+    // A resumed run starts a new thread that carries what was done, as a restart does.
+    let input = hasToolCalls(run.history)
+      ? continuation(prompt, transcriptOf(run.history), run.toolNames())
+      : prompt;
+    for (;;) {
+      if (!conversation) {
+        await session.refreshSources();
+        const tools = dispatching ? [...run.tools(), dispatcherTool] : run.tools();
+        offered = new Set(tools.map((t) => t.name));
+        const setup = {
+          system: session.system,
+          tools,
+          callTool,
+          signal: session.signal,
+          outputSchema: session.outputSchema,
+        };
+        conversation = await callBackend(() => adapter.openConversation(setup), session.signal);
+      }
+      const current = conversation;
+      const turn = await session.untilAborted(callBackend(() => current.send(input), session.signal));
+      run.addUsage(turn.usage);
+      if (turn.stopped) {
+        if (turn.text) run.append({ role: "assistant", content: turn.text });
+        if (stop) return session.end(stop);
+        if (turn.toolsNotOffered)
+          run.events.emit({ type: "DynamicToolsFallback", fallback: "restart", ...turn.toolsNotOffered });
+        await conversation.close();
+        conversation = undefined;
+        run.events.emit({ type: "ConversationRestarted", toolNames: run.toolNames() });
+        input = continuation(prompt, transcriptOf(run.history), run.toolNames());
+        run.append({ role: "user", content: input });
+        continue;
+      }
+      session.beginIteration();
+      session.recordResponse({
+        responseMessages: turn.text ? [{ role: "assistant", content: turn.text }] : [],
+        toolCalls: [],
+        text: turn.text,
+      });
+      const next = session.handleFinalAnswer(turn.text);
+      if (next.type !== "continue") return session.end(next);
+      input = next.reply ?? input;
+    }
+  } catch (error) {
+    throw session.fail(error);
+  } finally {
+    await conversation?.close();
+  }
+}
+
+/** The user text of the prompt messages. */
+function promptText(messages: readonly ModelMessage[]): string {
+  return messages
+    .filter((m) => m.role === "user")
+    .map((m) =>
+      typeof m.content === "string"
+        ? m.content
+        : m.content.map((p) => (p.type === "text" ? p.text : "")).join(""),
+    )
+    .join("\n\n");
+}
+
+/** Whether the history has tool calls (a resumed run). */
+function hasToolCalls(history: readonly ModelMessage[]): boolean {
+  return history.some((m) => m.role === "tool");
+}
+
+/** One line per tool call of the history, with the start of its result: what a new thread is told. */
+function transcriptOf(history: readonly ModelMessage[]): string[] {
+  const inputs = new Map<string, unknown>();
+  const lines: string[] = [];
+  for (const message of history) {
+    if (message.role === "assistant" && typeof message.content !== "string") {
+      for (const part of message.content)
+        if (part.type === "tool-call") inputs.set(part.toolCallId, part.input);
+    }
+    if (message.role !== "tool") continue;
+    for (const part of message.content) {
+      if (part.type !== "tool-result") continue;
+      const text = resultText(part.output);
+      const input = JSON.stringify(inputs.get(part.toolCallId) ?? {});
+      lines.push(`- ${part.toolName}(${input}) → ${text.slice(0, MAX_TRANSCRIPT_RESULT)}`);
+    }
+  }
+  return lines;
+}
+
+/** The first message of a restarted conversation: the task, what was done, and what is now available. */
+function continuation(prompt: string, transcript: readonly string[], toolNames: readonly string[]): string {
+  return [
+    prompt,
+    "",
+    "You already made these tool calls for this task (do not repeat them):",
+    ...transcript,
+    "",
+    `Your tools now include: ${toolNames.join(", ")}. Continue the task.`,
+  ].join("\n");
+}

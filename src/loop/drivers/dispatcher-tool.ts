@@ -1,0 +1,44 @@
+import type { ModelToolCall } from "../ports/model-port.js";
+import type { AnyTool } from "../../tools/tool.js";
+
+export const DISPATCHER_TOOL = "call_discovered_tool";
+
+/**
+ * The fixed tool a client with fixed tools gets in `dispatch` mode (the Codex backend's, or an MCP
+ * server's for clients that ignore `list_changed`): it reaches tools discovered after the conversation
+ * started, by name. Its `execute` is never used: whoever receives the call unwraps it and runs the named
+ * tool through the executor, so validation, errors and strategies apply as usual.
+ */
+export const dispatcherTool: AnyTool = {
+  name: DISPATCHER_TOOL,
+  description:
+    "Call a tool that was discovered during this conversation (their names and input schemas are listed in the results that discovered them).",
+  inputSchema: {
+    type: "object",
+    properties: {
+      tool_name: { type: "string", description: "The discovered tool's name" },
+      arguments: { type: "object", description: "The tool's input, as its schema describes" },
+    },
+    required: ["tool_name"],
+    additionalProperties: false,
+  },
+  execute: () => {
+    throw new Error(`${DISPATCHER_TOOL} is routed by the conversation loop`);
+  },
+};
+
+/** The call a dispatcher call stands for (or the call itself). */
+export function unwrapDispatch(call: ModelToolCall): ModelToolCall {
+  if (call.toolName !== DISPATCHER_TOOL) return call;
+  const input = (call.input ?? {}) as { tool_name?: unknown; arguments?: unknown };
+  if (typeof input.tool_name !== "string") return call; // validation against the schema reports it
+  return { toolCallId: call.toolCallId, toolName: input.tool_name, input: input.arguments ?? {} };
+}
+
+/** The note that tells the model how to reach tools that appeared, in `dispatch` mode. */
+export function dispatchNotice(tools: readonly AnyTool[]): string {
+  const lines = tools.map(
+    (t) => `- ${t.name}: ${t.description}. Input schema: ${JSON.stringify(t.inputSchema)}`,
+  );
+  return `New tools are available through ${DISPATCHER_TOOL} (pass tool_name and arguments):\n${lines.join("\n")}`;
+}

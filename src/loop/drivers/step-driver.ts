@@ -1,0 +1,49 @@
+import { callBackend } from "./call-backend.js";
+import type { ModelAdapter, ModelStreamPart } from "../ports/model-port.js";
+import type { RunSession } from "../session/run-session.js";
+import type { RunEnd } from "../session/step-outcome.js";
+
+/** Who hears a streamed run's model parts and step ends (a run's events tell the rest). */
+export interface StepListener {
+  readonly onModelPart?: (part: ModelStreamPart) => void;
+  readonly onStepFinish?: (iteration: number) => void;
+}
+
+/**
+ * The driver for step backends (the AI SDK): we call the model one step at a time and hand each response
+ * to the run session, which runs the tools, applies what strategies changed, and says what happens next.
+ */
+export async function driveSteps(
+  adapter: ModelAdapter,
+  session: RunSession,
+  listener?: StepListener,
+): Promise<RunEnd> {
+  try {
+    const start = await session.resumeStart();
+    if (start.type !== "continue") return session.end(start);
+    for (;;) {
+      await session.refreshSources();
+      const tools = session.beginIteration();
+      const request = {
+        system: session.system,
+        messages: session.run.history,
+        tools,
+        signal: session.signal,
+      };
+      const onPart = listener?.onModelPart;
+      const ask =
+        onPart && adapter.stream ? () => adapter.stream!(request, onPart) : () => adapter.step(request);
+      const started = performance.now();
+      const response = await session.untilAborted(callBackend(() => session.inStep(ask), session.signal));
+      session.recordResponse(response, performance.now() - started);
+      const next =
+        response.toolCalls.length === 0
+          ? session.handleFinalAnswer(response.text)
+          : (await session.handleToolCalls(response.toolCalls)).next;
+      listener?.onStepFinish?.(session.run.iteration);
+      if (next.type !== "continue") return session.end(next);
+    }
+  } catch (error) {
+    throw session.fail(error);
+  }
+}

@@ -1,0 +1,62 @@
+import type { ModelMessage } from "ai";
+import type { TokenUsage } from "../../events/token-usage.js";
+import type { AnyTool } from "../../tools/tool.js";
+import type { ToolResultMediaTypes } from "../results/media-types.js";
+
+/** A tool call as the model made it; the run validates and runs it. */
+export interface ModelToolCall {
+  readonly toolCallId: string;
+  readonly toolName: string;
+  /** The parsed arguments, or the raw text when they were not JSON (see `inputError`). */
+  readonly input: unknown;
+  /** Set when the arguments could not be parsed. */
+  readonly inputError?: string;
+}
+
+export type { TokenUsage } from "../../events/token-usage.js";
+
+/** One model call: everything the model sees at this step. */
+export interface ModelStepRequest {
+  readonly system?: string;
+  readonly messages: readonly ModelMessage[];
+  readonly tools: readonly AnyTool[];
+  readonly signal?: AbortSignal;
+}
+
+/** What one model call produced. Tools are never executed by the adapter. */
+export interface ModelStepResult {
+  /** Messages to append to the conversation (the assistant's turn). */
+  readonly responseMessages: readonly ModelMessage[];
+  readonly toolCalls: readonly ModelToolCall[];
+  readonly text: string;
+  /** Tokens of this call; fields the provider did not report count as 0. */
+  readonly usage?: Partial<TokenUsage>;
+  /** The model that answered (the provider's model id), for events, spans and pricing. */
+  readonly modelId?: string;
+  /** Something the run's observers should know about this call (a degraded path); one event each. */
+  readonly warnings?: readonly string[];
+}
+
+/** What a streaming model call reports while it is still running. */
+export type ModelStreamPart =
+  | { readonly type: "text-delta"; readonly text: string }
+  | { readonly type: "tool-call"; readonly call: ModelToolCall };
+
+/**
+ * The port of a backend the run drives one step at a time (the AI SDK adapter implements it).
+ *
+ * `supportsDynamicTools` says whether the tool set may change between steps of one conversation. When it
+ * is false, anything that unlocks tools mid-run makes the runner restart with the new tool set.
+ */
+export interface ModelAdapter {
+  readonly supportsDynamicTools: boolean;
+  /**
+   * The media its model takes inside a tool result (`["image/*", "application/pdf"]`; `[]`: text only);
+   * other media parts reach it as a text description, with a `ModelWarning`. Undefined: every part is sent.
+   */
+  readonly toolResultMediaTypes?: ToolResultMediaTypes;
+  /** One model call: the conversation and tools so far in, the model's text or tool calls out. */
+  step(request: ModelStepRequest): Promise<ModelStepResult>;
+  /** The same step, streamed: `onPart` hears text and tool calls as they arrive. Optional. */
+  stream?(request: ModelStepRequest, onPart: (part: ModelStreamPart) => void): Promise<ModelStepResult>;
+}

@@ -1,0 +1,80 @@
+// How a run is read back: the one place a snapshot given to `resume` or `continueFrom` becomes what a run
+// starts from. It is checked (signature, then shape) before anything reads it, and copied: nothing the
+// caller holds is what runs, and nothing the run changes is what the caller holds.
+import type { ModelMessage } from "ai";
+import type { RunCounters } from "../../events/run-counters.js";
+import { addUsage, emptyUsage } from "../../events/token-usage.js";
+import type { KeyRing } from "../../tools/signing-key.js";
+import type { TokenUsage } from "../ports/model-port.js";
+import type { PausedCalls, RunSnapshot } from "../snapshot/run-snapshot.js";
+import { readSnapshot } from "../snapshot/snapshot-codec.js";
+import { liveProvidersOf } from "./run-writer.js";
+import type { SectionOverrides } from "./visibility-store.js";
+
+/** A resumed or continued run's origin: the snapshot it read and what came with it. */
+export interface ResumedRun {
+  /** The snapshot as checked and copied (the run's own; its `tools` are what is restored). */
+  readonly snapshot: RunSnapshot;
+  /** The providers a run of this process bound behind the snapshot, re-bound as the very objects. */
+  readonly live: ReadonlyMap<string, object> | undefined;
+  /** `continueFrom`: the new messages the conversation goes on with. */
+  readonly followUp: readonly ModelMessage[] | undefined;
+}
+
+/** What a run starts from: a prompt, or everything a snapshot recorded. */
+export interface RunOrigin {
+  /** The first attempt's conversation. */
+  readonly history: readonly ModelMessage[];
+  /** The conversation a restart starts again from (a continued conversation's includes its new messages). */
+  readonly restartHistory: readonly ModelMessage[];
+  /** The calls the conversation's last message left waiting for a decision. */
+  readonly paused: PausedCalls | undefined;
+  readonly visibility: SectionOverrides;
+  /** Iterations and tokens the run had before this call. */
+  readonly iterations: number;
+  readonly usage: TokenUsage;
+  /** The counters the run had before this call (undefined: none yet). */
+  readonly counters: RunCounters | undefined;
+  readonly resumed: ResumedRun | undefined;
+}
+
+/** A new run's origin: the prompt, and the section visibility the caller gave. */
+export function promptOrigin(
+  messages: readonly ModelMessage[],
+  visibility: SectionOverrides = {},
+): RunOrigin {
+  return {
+    history: messages,
+    restartHistory: messages,
+    paused: undefined,
+    visibility,
+    iterations: 0,
+    usage: emptyUsage(),
+    counters: undefined,
+    resumed: undefined,
+  };
+}
+
+/**
+ * A snapshot's origin: its history, waiting calls, visibility, iterations, usage and counters, from a copy
+ * checked with `keys` (see `readSnapshot`).
+ *
+ * @throws SnapshotIntegrityError, SnapshotError before anything of the run happens
+ */
+export function snapshotOrigin(
+  value: RunSnapshot,
+  keys: KeyRing | undefined,
+  followUp: readonly ModelMessage[] | undefined,
+): RunOrigin {
+  const snapshot = structuredClone(readSnapshot(value, keys));
+  return {
+    history: snapshot.history,
+    restartHistory: [...snapshot.history, ...(followUp ?? [])],
+    paused: snapshot.paused,
+    visibility: snapshot.visibility,
+    iterations: snapshot.iterations,
+    usage: addUsage(emptyUsage(), snapshot.usage),
+    counters: snapshot.counters,
+    resumed: { snapshot, live: liveProvidersOf(value), followUp },
+  };
+}

@@ -1,0 +1,239 @@
+import type { ModelMessage } from "ai";
+import { restoreCounters } from "../../events/run-counters.js";
+import type { RunEvents } from "../../events/run-events.js";
+import { addUsage, emptyUsage } from "../../events/token-usage.js";
+import type { RunDiscovery } from "../../strategies/tool-provider-strategy.js";
+import type { KeyRing } from "../../tools/signing-key.js";
+import type { AnyTool } from "../../tools/tool.js";
+import { ToolRegistry } from "../../tools/tool-registry.js";
+import { ApprovalGate, type ApprovalDecision, type ApprovalPredicate } from "../execution/approval-gate.js";
+import { ToolLoopError } from "../errors/errors.js";
+import type { TokenUsage } from "../ports/model-port.js";
+import { markRunHistory } from "./run-history.js";
+import type { RunSettings } from "../settings/run-settings.js";
+import type { PausedCalls, RunSnapshot } from "../snapshot/run-snapshot.js";
+import { failureOf } from "./run-failure.js";
+import { promptOrigin, snapshotOrigin, type ResumedRun, type RunOrigin } from "./run-reader.js";
+import { writeSnapshot } from "./run-writer.js";
+import { VisibilityStore, type SectionOverrides } from "./visibility-store.js";
+
+/** What every run is made with: the runner's configuration for it. */
+export interface RunInit {
+  readonly settings: RunSettings;
+  /** The run's observers, with its counters (written down with every snapshot) and its cost. */
+  readonly events: RunEvents;
+  /** Which calls need a person's approval, besides tools marked `needsApproval`. */
+  readonly approval?: ApprovalPredicate;
+  /** Keys that sign every snapshot and that a snapshot read back must verify against (first one signs). */
+  readonly keys?: KeyRing;
+}
+
+/** Where a resumed or continued run goes on from. */
+export interface RunResume {
+  readonly snapshot: RunSnapshot;
+  /** Decisions on the calls the snapshot paused before, by `approvalId`. */
+  readonly approvals: Readonly<Record<string, ApprovalDecision>>;
+  /** `continueFrom`: the new messages the conversation goes on with. */
+  readonly followUp?: readonly ModelMessage[];
+}
+
+/** One attempt: what a restart starts again (the conversation from the prompt, the tools offered). */
+interface Attempt {
+  readonly history: ModelMessage[];
+  readonly registry: ToolRegistry;
+  iterations: number;
+}
+
+/**
+ * A whole run, from its first step to its last resume, in one value made before anything of it can fail:
+ * its totals (iterations and tokens, across restarts and the snapshot it resumed from), its counters, the
+ * section visibility, the approval decisions, the discoveries (one per run: handles stay live across
+ * restarts), the calls waiting for a decision, and the current attempt (history, tool registry). It is
+ * read from a snapshot only by {@link Run.fromSnapshot} (`run-reader.ts`), written down only by
+ * {@link Run.toSnapshot} (`run-writer.ts`), and ends with the error {@link Run.fail} gives.
+ */
+export class Run {
+  readonly settings: RunSettings;
+  readonly events: RunEvents;
+  /** The section visibility overrides (disclosure's state). */
+  readonly visibility: VisibilityStore;
+  /** The approval rule and the decisions given on resume. */
+  readonly approvals: ApprovalGate;
+  /** For a resumed or continued run, the snapshot it read (checked, copied) and what came with it. */
+  readonly resumed: ResumedRun | undefined;
+  private readonly keys: KeyRing | undefined;
+  private readonly origin: RunOrigin;
+  /** Iterations and tokens this call of `run`/`resume` added (the origin holds what came before). */
+  private ownIterations = 0;
+  private ownUsage: TokenUsage = emptyUsage();
+  private waiting: PausedCalls | undefined;
+  private attempt: Attempt | undefined;
+  private discoveries: readonly RunDiscovery[] | undefined;
+  private failure: ToolLoopError | undefined;
+
+  private constructor(init: RunInit, origin: RunOrigin, decisions?: RunResume["approvals"]) {
+    this.settings = init.settings;
+    this.events = init.events;
+    this.keys = init.keys;
+    this.origin = origin;
+    this.resumed = origin.resumed;
+    this.visibility = new VisibilityStore(origin.visibility);
+    this.waiting = origin.paused;
+    this.approvals = new ApprovalGate(init.approval, decisions, origin.paused?.calls);
+    if (origin.counters) restoreCounters(this.events.counters, origin.counters);
+  }
+
+  /** A new run of `messages` (the prompt), with the section visibility the caller gave. */
+  static start(init: RunInit, messages: readonly ModelMessage[], visibility?: SectionOverrides): Run {
+    return new Run(init, promptOrigin(messages, visibility));
+  }
+
+  /**
+   * The run a snapshot resumes (or, with `followUp`, continues): its history, waiting calls, visibility,
+   * iterations, usage and counters, read from a checked copy (see `run-reader.ts`).
+   *
+   * @throws SnapshotIntegrityError, SnapshotError before anything of the run happens
+   */
+  static fromSnapshot(init: RunInit, resume: RunResume): Run {
+    return new Run(init, snapshotOrigin(resume.snapshot, init.keys, resume.followUp), resume.approvals);
+  }
+
+  /**
+   * Starts an attempt with `tools` (and, on resume, `restored`: the discovered tools re-bound, added
+   * without events): the first from the run's origin (with its waiting calls), a restart from the prompt
+   * again (a resumed run's: its snapshot's history, and a continued conversation's new messages).
+   */
+  startAttempt(tools: readonly AnyTool[], restored: readonly AnyTool[] = []): void {
+    const first = this.attempt === undefined;
+    const history = [...(first ? this.origin.history : this.origin.restartHistory)];
+    markRunHistory(history);
+    const registry = new ToolRegistry(tools, {
+      maxInjectedTools: this.settings.maxInjectedTools,
+      maxInjectedTokens: this.settings.maxInjectedTokens,
+    });
+    if (restored.length > 0) registry.add(restored);
+    if (!first) this.waiting = undefined;
+    this.attempt = { history, registry, iterations: 0 };
+  }
+
+  /** The discoveries of the run, started on its first attempt with `start`; the same ones after. */
+  discover(start: () => RunDiscovery[]): readonly RunDiscovery[] {
+    return (this.discoveries ??= start());
+  }
+
+  /** The attempt's conversation (appended to only: see `run-history.ts`). */
+  get history(): ModelMessage[] {
+    return this.current.history;
+  }
+
+  /** The attempt's tools, with its budget. */
+  get registry(): ToolRegistry {
+    return this.current.registry;
+  }
+
+  /** The tools offered now. */
+  tools(): readonly AnyTool[] {
+    return this.current.registry.all();
+  }
+
+  /** The names of the tools offered now. */
+  toolNames(): readonly string[] {
+    return this.current.registry.names();
+  }
+
+  /** Appends a message that is not a model response (a driver's continuation prompt, a partial turn). */
+  append(...messages: ModelMessage[]): void {
+    this.current.history.push(...messages);
+  }
+
+  /** Iterations of this attempt so far (what the iteration cap counts, and events number). */
+  get iteration(): number {
+    return this.current.iterations;
+  }
+
+  /** Iterations of the whole run: earlier attempts and a resumed snapshot's included. */
+  get iterations(): number {
+    return this.origin.iterations + this.ownIterations;
+  }
+
+  /** Tokens of the whole run: earlier attempts and a resumed snapshot's included. */
+  get usage(): TokenUsage {
+    return addUsage(this.origin.usage, this.ownUsage);
+  }
+
+  /** Tokens of this call of `run`/`resume` alone (a resumed snapshot's not included). */
+  get callUsage(): TokenUsage {
+    return { ...this.ownUsage };
+  }
+
+  /** Counts an iteration of the attempt; returns its number in the attempt. */
+  countIteration(): number {
+    this.ownIterations++;
+    return ++this.current.iterations;
+  }
+
+  /** Adds tokens a response or a backend's turn reported. */
+  addUsage(usage: Partial<TokenUsage> | undefined): void {
+    this.ownUsage = addUsage(this.ownUsage, usage);
+  }
+
+  /** The calls that wait for a person's decision (a resumed snapshot's, or a batch's that paused). */
+  get pending(): PausedCalls | undefined {
+    return this.waiting;
+  }
+
+  /** Records the calls a batch paused before; `undefined` once a resume answered them. */
+  hold(pending: PausedCalls | undefined): void {
+    this.waiting = pending;
+  }
+
+  /**
+   * The run as a snapshot now (the one format, see `run-writer.ts`): the attempt's history and tools, the
+   * whole run's iterations, usage and counters, the visibility, settings and the calls waiting for a
+   * decision. The providers live behind it are remembered for a continuation in this process.
+   */
+  toSnapshot(): RunSnapshot {
+    return writeSnapshot({
+      history: this.history,
+      tools: this.tools(),
+      iterations: this.iterations,
+      usage: this.usage,
+      counters: this.events.counters,
+      settings: this.settings,
+      visibility: this.visibility.snapshot(),
+      paused: this.waiting,
+      keys: this.keys,
+      handles: this.discoveries?.find((d) => d.handles)?.handles?.bindings.liveProviders(),
+    });
+  }
+
+  /**
+   * The error the run ends with, the run attached once (its history, the whole run's iterations, a snapshot
+   * to resume from): the very error thrown when it is ours or a backend's `ToolLoopError` (any subclass,
+   * its own fields kept), anything else wrapped (as a cancellation when `signal` fired). Every call must
+   * have its result first (the session closes open calls).
+   */
+  fail(cause: unknown, signal?: AbortSignal): ToolLoopError {
+    if (this.failure && cause === this.failure) return this.failure;
+    const run = { history: this.history, iterations: this.iterations, snapshot: this.toSnapshot() };
+    return (this.failure = failureOf(cause, run, signal));
+  }
+
+  /**
+   * An error raised before an attempt's first step (a source down or clashing, a cancellation while tools
+   * are restored): a run error carries the conversation as it stood and, for a resumed or continued run,
+   * the snapshot it came from, so it can be resumed later; anything else (a snapshot that does not fit
+   * the runner, a schema error) is the caller's to fix and goes as it is.
+   */
+  failBeforeStep(error: unknown): unknown {
+    if (!(error instanceof ToolLoopError)) return error;
+    const history = this.attempt ? this.origin.restartHistory : this.origin.history;
+    const snapshot = this.resumed?.snapshot;
+    return failureOf(error, { history, iterations: this.iterations, ...(snapshot && { snapshot }) });
+  }
+
+  private get current(): Attempt {
+    if (!this.attempt) throw new Error("The run has no attempt yet (startAttempt first)");
+    return this.attempt;
+  }
+}

@@ -1,0 +1,54 @@
+// The disclosure state a run carries: section visibility overrides by dotted key. It is run state (kept
+// across restarts, written into every snapshot, read back on resume), so it lives with the run; the
+// disclosure layer above names the values (`SectionVisibility`) and is what changes them.
+
+/** Visibility overrides by dotted section key (`"FULL"` or `"SUMMARY"`: disclosure's `SectionVisibility`). */
+export type SectionOverrides = Readonly<Record<string, string>>;
+
+/** The events that change visibility overrides. */
+export type VisibilityEvent =
+  | { readonly type: "SetVisibilityOverride"; readonly sectionKey: string; readonly visibility: string }
+  | { readonly type: "ClearVisibilityOverride"; readonly sectionKey: string }
+  | { readonly type: "ClearAllVisibilityOverrides" };
+
+/** The pure reducer behind {@link VisibilityStore}. */
+export function visibilityReducer(state: SectionOverrides, event: VisibilityEvent): SectionOverrides {
+  switch (event.type) {
+    case "SetVisibilityOverride":
+      return { ...state, [event.sectionKey]: event.visibility };
+    case "ClearVisibilityOverride": {
+      const { [event.sectionKey]: _removed, ...rest } = state;
+      return rest;
+    }
+    case "ClearAllVisibilityOverrides":
+      return {};
+  }
+}
+
+/**
+ * The visibility overrides of one run, changed only through events, so the state of a run can be
+ * snapshotted and a later run restored to it.
+ */
+export class VisibilityStore {
+  private state: SectionOverrides;
+
+  constructor(initial: SectionOverrides = {}) {
+    this.state = Object.freeze({ ...initial });
+  }
+
+  dispatch(event: VisibilityEvent): void {
+    this.state = Object.freeze(visibilityReducer(this.state, event));
+  }
+
+  get(sectionKey: string): string | undefined {
+    return Object.hasOwn(this.state, sectionKey) ? this.state[sectionKey] : undefined;
+  }
+
+  snapshot(): SectionOverrides {
+    return this.state;
+  }
+
+  restore(snapshot: SectionOverrides): void {
+    this.state = Object.freeze({ ...snapshot });
+  }
+}

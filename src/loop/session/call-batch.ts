@@ -1,0 +1,141 @@
+import type { ToolResultPart } from "ai";
+import { throwIfAborted, ToolLoopError } from "../errors/errors.js";
+import type { ResolvedCall } from "../execution/check-tool-input.js";
+import type { ApprovalAnswer, ToolCallExecutor } from "../execution/tool-call-executor.js";
+import type { ModelToolCall } from "../ports/model-port.js";
+import type { Run } from "../run/run.js";
+import type { PausedCalls } from "../snapshot/run-snapshot.js";
+import type { ToolCallsOutcome } from "./step-outcome.js";
+
+const CANCELLED_TEXT = "The run was cancelled before this tool finished";
+
+/** The calls of one model response whose results are still being written. */
+export interface OpenCalls {
+  /** The calls still to answer (on resume, those that waited). */
+  readonly calls: readonly ModelToolCall[];
+  /** The content of the response's `role: "tool"` message, already in the history. */
+  readonly results: ToolResultPart[];
+  /** How many results the message had before these calls (earlier calls of a paused message). */
+  readonly start: number;
+  readonly iteration: number;
+  closed: boolean;
+  /** Why a call that still needs a decision is not run instead of pausing the run (a continued conversation). */
+  readonly undecided?: string;
+}
+
+/**
+ * The tool calls of a run's model responses, one response at a time, each call through the pipeline with
+ * the run's approval gate as its approval step; a held call pauses the run (the waiting calls are kept in
+ * the run, for the snapshot), and every call of a response ends with a result, whatever happens.
+ */
+export class CallBatches {
+  private open: OpenCalls | undefined;
+
+  constructor(
+    private readonly run: Run,
+    private readonly executor: ToolCallExecutor,
+    private readonly signal: AbortSignal | undefined,
+  ) {}
+
+  /** Answers the calls a resumed snapshot left waiting (`undecided`: why one still undecided is not run). */
+  async resume(paused: PausedCalls, undecided: string | undefined): Promise<ToolCallsOutcome> {
+    const { history } = this.run;
+    this.run.hold(undefined); // answered now, or held again below
+    const last = history.at(-1);
+    if (last?.role !== "tool")
+      throw new ToolLoopError("The snapshot's paused calls do not follow their model message");
+    const results = [...(last.content as ToolResultPart[])];
+    history[history.length - 1] = { role: "tool", content: results };
+    return this.execute({
+      calls: paused.calls,
+      results,
+      start: results.length,
+      iteration: paused.iteration,
+      closed: false,
+      undecided,
+    });
+  }
+
+  /**
+   * Runs the calls of one response through the pipeline, in order, and gives each a result: a repeated id,
+   * or a call a cancellation or restart stops, gets an error result; a held call pauses the batch.
+   *
+   * @throws ToolNotFoundError after too many unknown tools in a row; the cancellation; a strategy's failure
+   */
+  async execute(open: OpenCalls): Promise<ToolCallsOutcome> {
+    this.open = open;
+    const seen = new Set<string>(open.results.map((r) => r.toolCallId));
+    try {
+      for (const [index, call] of open.calls.entries()) {
+        throwIfAborted(this.signal);
+        if (seen.has(call.toolCallId)) {
+          open.results.push(
+            this.executor.notRun(
+              call,
+              open.iteration,
+              "invalid-input",
+              `Not run: another call in this message already has the id "${call.toolCallId}".`,
+            ),
+          );
+          continue;
+        }
+        seen.add(call.toolCallId);
+        const outcome = await this.executor.execute(call, open.iteration, this.run.history, (resolved) =>
+          this.approval(resolved, open),
+        );
+        if (outcome.held) {
+          const waiting = open.calls.slice(index);
+          this.run.hold({ iteration: open.iteration, calls: waiting });
+          open.closed = true; // the waiting calls get their results on resume, not now
+          this.open = undefined;
+          const pending = await this.run.approvals.pending(
+            outcome.held,
+            waiting.slice(1),
+            (name) => this.run.registry.get(name),
+            this.signal,
+          );
+          return { next: { type: "pause", pending }, results: open.results };
+        }
+        const { part, restart } = outcome;
+        if (open.closed) break; // the run ended while this call ran; its result came too late
+        open.results.push(part);
+        if (restart) {
+          this.closeOpen("the run restarts with an updated prompt");
+          return { next: { type: "restart", request: restart }, results: open.results };
+        }
+      }
+    } finally {
+      this.closeOpen("the run ended before this call ran");
+    }
+    const tooMany = this.executor.tooManyUnknownTools();
+    if (tooMany) throw tooMany;
+    return { next: { type: "continue" }, results: open.results };
+  }
+
+  /** The approval step of a valid call: run, refused (denied, or undecided in a continued conversation), held. */
+  private async approval(resolved: ResolvedCall, open: OpenCalls): Promise<ApprovalAnswer> {
+    const verdict = await this.run.approvals.verdict(resolved, this.signal);
+    if (verdict.kind === "run") return verdict;
+    if (verdict.kind === "deny") {
+      const why = verdict.reason ? `: ${verdict.reason}` : "";
+      return { kind: "refuse", reason: "denied", text: `Not run: a person denied this call${why}.` };
+    }
+    if (open.undecided) return { kind: "refuse", reason: "not-run", text: `Not run: ${open.undecided}.` };
+    return { kind: "hold" };
+  }
+
+  /** Gives every call of the open response that has no result yet a "cancelled" or "not run" result. */
+  closeOpen(why: string): void {
+    const open = this.open;
+    if (!open || open.closed) return;
+    open.closed = true;
+    this.open = undefined;
+    const cancelled = this.signal?.aborted === true;
+    for (const call of open.calls.slice(open.results.length - open.start)) {
+      const part = cancelled
+        ? this.executor.notRun(call, open.iteration, "cancelled", CANCELLED_TEXT)
+        : this.executor.notRun(call, open.iteration, "not-run", `Not run: ${why}.`);
+      open.results.push(part);
+    }
+  }
+}

@@ -1,0 +1,202 @@
+import type { ModelMessage, ToolResultPart } from "ai";
+import { addUsage, emptyUsage } from "../../events/token-usage.js";
+import type { JsonSchema } from "../../schema/json-schema.js";
+import type { AnyTool } from "../../tools/tool.js";
+import { MaxIterationsExceededError, type ToolLoopError, throwIfAborted } from "../errors/errors.js";
+import { ToolCallExecutor } from "../execution/tool-call-executor.js";
+import { FinalAnswerCheck } from "./final-answer-check.js";
+import type { ModelStepResult, ModelToolCall } from "../ports/model-port.js";
+import type { RunEnd, StepOutcome, ToolCallsOutcome } from "./step-outcome.js";
+import { SourceWatch } from "../sources/source-watch.js";
+import type { Run } from "../run/run.js";
+import { outputInstruction } from "./structured-output.js";
+import { untilAborted } from "../errors/until-aborted.js";
+import { CallBatches } from "./call-batch.js";
+import type { RunSessionInit } from "./run-session-init.js";
+
+const EMPTY_TURN: ModelMessage = { role: "assistant", content: "(empty response)" };
+
+/**
+ * The rules of one attempt of a {@link Run} (which holds its history, registry, totals, counters and
+ * waiting calls), shared by every backend's driver: the iteration cap, the call pipeline, the
+ * final-answer check, the unknown-tool limit, cancellation and the error the run ends with. A driver only
+ * decides who calls whom: it begins an iteration, records what the model said, and hands over tool calls
+ * or a final answer; each returns what happens next.
+ *
+ * An **iteration** is one model response the run handles: on a step backend, one model call; on a
+ * conversation backend (Codex), each tool call it asks us to run and each final message, because each
+ * stands for a response of its model and its own model calls are not visible to us.
+ */
+export class RunSession {
+  /** The run: what a snapshot records and the run's error carries. */
+  readonly run: Run;
+  /** The configured system prompt plus, for structured output, the JSON instruction. */
+  readonly system: string | undefined;
+  /** The schema of the run's structured output, when it has one. */
+  readonly outputSchema: JsonSchema | undefined;
+  readonly signal: AbortSignal | undefined;
+  /** Aborted when the run fails, so a tool still running then (a backend's turn timed out) can stop. */
+  private readonly ended = new AbortController();
+  private readonly executor: ToolCallExecutor;
+  private readonly answers: FinalAnswerCheck;
+  private readonly batches: CallBatches;
+  private readonly watch: SourceWatch;
+
+  constructor(private readonly init: RunSessionInit) {
+    const { run } = init;
+    this.run = run;
+    this.signal = init.signal;
+    this.outputSchema = init.outputSchema;
+    this.system =
+      [init.system, init.outputSchema && outputInstruction(init.outputSchema)].filter(Boolean).join("\n\n") ||
+      undefined;
+    this.executor = new ToolCallExecutor({
+      registry: run.registry,
+      events: run.events,
+      settings: run.settings,
+      strategies: init.strategies,
+      middleware: init.middleware,
+      signal: init.signal ? AbortSignal.any([init.signal, this.ended.signal]) : this.ended.signal,
+      lost: init.lost,
+      mediaTypes: init.toolResultMediaTypes,
+    });
+    this.answers = new FinalAnswerCheck(init.outputSchema, run.settings.maxOutputRepairs, run.events);
+    this.batches = new CallBatches(run, this.executor, init.signal);
+    this.watch = new SourceWatch(init.sources ?? [], run.registry, run.events, init.signal, (tools, label) =>
+      this.executor.injectFromSource(tools, label),
+    );
+  }
+
+  /**
+   * Re-lists the sources that announced a change (see {@link SourceWatch.refresh}). Called by drivers
+   * between steps, never during one.
+   *
+   * @throws ToolSourceError when a source cannot be listed
+   */
+  refreshSources(): Promise<void> {
+    return this.watch.refresh();
+  }
+
+  /**
+   * Starts an iteration: checks cancellation and the cap, and tells observers which tools are offered.
+   *
+   * @throws ToolLoopAbortedError, MaxIterationsExceededError
+   */
+  beginIteration(): readonly AnyTool[] {
+    throwIfAborted(this.signal);
+    const { registry, settings, events } = this.run;
+    if (this.run.iteration >= settings.maxIterations)
+      throw new MaxIterationsExceededError(settings.maxIterations);
+    const iteration = this.run.countIteration();
+    const tools = registry.all();
+    events.emit({ type: "ToolLoopIteration", iteration, toolNames: registry.names() });
+    return tools;
+  }
+
+  /** `work` (this step's model call) inside the observers' scope for the step (see `RunEvents.within`). */
+  inStep<T>(work: () => Promise<T>): Promise<T> {
+    return this.run.events.within({ kind: "step" }, work);
+  }
+
+  /**
+   * Awaits `work` (a model call, a turn) unless the run is cancelled first, so a backend that ignores the
+   * signal cannot keep a cancelled run pending.
+   */
+  untilAborted<T>(work: Promise<T>): Promise<T> {
+    return untilAborted(work, this.signal);
+  }
+
+  /**
+   * Records one model response: its messages (an empty one still counts), its calls and its usage, with
+   * how long the call took (`durationMs`) for observers.
+   */
+  recordResponse(
+    response: Pick<
+      ModelStepResult,
+      "responseMessages" | "toolCalls" | "text" | "usage" | "modelId" | "warnings"
+    >,
+    durationMs = 0,
+  ): void {
+    const { events, iteration } = this.run;
+    this.run.append(...(response.responseMessages.length > 0 ? response.responseMessages : [EMPTY_TURN]));
+    this.run.addUsage(response.usage);
+    for (const message of response.warnings ?? []) events.emit({ type: "ModelWarning", iteration, message });
+    events.emit({
+      type: "ModelResponded",
+      iteration,
+      text: response.text,
+      toolCalls: response.toolCalls.map((c) => ({ toolName: c.toolName, input: c.input })),
+      usage: addUsage(emptyUsage(), response.usage),
+      durationMs,
+      ...(response.modelId === undefined ? {} : { modelId: response.modelId }),
+    });
+  }
+
+  /**
+   * Runs the calls of one model response in order and records every call with a result, whatever
+   * happens: a call that repeats an earlier id, or that a cancellation or restart stops, gets an error
+   * result too, so the history stays well-formed.
+   *
+   * @throws ToolNotFoundError after too many unknown tools in a row; the cancellation; a strategy's failure
+   */
+  async handleToolCalls(calls: readonly ModelToolCall[]): Promise<ToolCallsOutcome> {
+    const results: ToolResultPart[] = [];
+    this.run.append({ role: "tool", content: results });
+    return this.batches.execute({ calls, results, start: 0, iteration: this.run.iteration, closed: false });
+  }
+
+  /**
+   * Where a resumed run starts: the calls its last message left waiting are answered first (approved
+   * ones run, once; denied ones get an error result with the reason; undecided ones pause the run
+   * again, or in a continued conversation are not run), then the model is told about providers that
+   * could not be restored, then a continued conversation's new messages follow. A fresh run: continue.
+   */
+  async resumeStart(): Promise<StepOutcome> {
+    const undecided = this.init.followUp
+      ? "the conversation went on without a decision on this call (a new message came instead)"
+      : undefined;
+    const waiting = this.run.pending;
+    const next = waiting
+      ? (await this.batches.resume(waiting, undecided)).next
+      : ({ type: "continue" } as const);
+    if (next.type !== "continue") return next;
+    if (this.init.notices && this.init.notices.length > 0)
+      this.run.append({ role: "user", content: this.init.notices.map((n) => `[${n}]`).join("\n") });
+    this.run.append(...(this.init.followUp ?? []));
+    return next;
+  }
+
+  /**
+   * Judges a final answer: usable (the run ends with it) or sent back with what was wrong (the run goes on).
+   *
+   * @throws OutputValidationError when no repair is left
+   */
+  handleFinalAnswer(text: string): StepOutcome {
+    const verdict = this.answers.judge(text, this.run.iteration);
+    if (verdict.ok) return { type: "final", answer: verdict.value };
+    this.run.append({ role: "user", content: verdict.repair });
+    return { type: "continue", reply: verdict.repair };
+  }
+
+  /** How the run ended, once a step said so. */
+  end(outcome: Exclude<StepOutcome, { type: "continue" }>): RunEnd {
+    this.stopWatching();
+    return { ...outcome, injectedTools: [...this.executor.injected] };
+  }
+
+  /**
+   * Ends the run with an error: the open calls get their results, then the run attaches itself to the
+   * error once: the conversation, the iterations of the whole run and a snapshot (see `Run.fail`).
+   */
+  fail(error: unknown): ToolLoopError {
+    this.stopWatching();
+    this.batches.closeOpen("the run ended before this call ran");
+    const failure = this.run.fail(error, this.signal);
+    this.ended.abort(failure);
+    return failure;
+  }
+
+  private stopWatching(): void {
+    this.watch.stop();
+  }
+}

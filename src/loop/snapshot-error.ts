@@ -1,9 +1,0 @@
-import { EntityToolsError } from "../errors/entity-tools-error.js";
-
-/**
- * A snapshot this runner cannot resume: not a run snapshot, another format version, a field that does not
- * have the documented shape, or tools this runner does not have. Thrown before anything runs.
- */
-export class SnapshotError extends EntityToolsError {
-  static override readonly errorName: string = "SnapshotError";
-}

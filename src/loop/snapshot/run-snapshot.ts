@@ -1,0 +1,71 @@
+import type { ModelMessage } from "ai";
+import type { RunCounters } from "../../events/run-counters.js";
+import { sourceNameOf } from "../../schema/schema-store.js";
+import { providerBindingOf } from "../../tools/provider-binding.js";
+import type { ProviderToolIdentity } from "../../tools/provider-identity.js";
+import type { AnyTool } from "../../tools/tool.js";
+import type { ModelToolCall, TokenUsage } from "../ports/model-port.js";
+import type { RunSettings } from "../settings/run-settings.js";
+
+export const SNAPSHOT_FORMAT = "entity-tools/run-snapshot";
+/** Version 2 added handle tools; a version 1 snapshot (without them) reads as it did. */
+export const SNAPSHOT_VERSION = 2;
+/** Every format version this package resumes from. */
+export const READABLE_SNAPSHOT_VERSIONS: readonly number[] = [1, 2];
+
+/**
+ * A tool of the run, as a snapshot records it: by name; for a provider's tool, its binding; for a handle
+ * tool (version 2), its class and method (the instances are named by the handles in the history).
+ */
+export type SnapshotTool =
+  | { readonly name: string }
+  | {
+      readonly name: string;
+      readonly binding: "handles";
+      /** The provider class's source name. */
+      readonly providerClass: string;
+      readonly method: string;
+    }
+  | ({ readonly name: string } & ProviderToolIdentity);
+
+/** Calls of a model message that wait for approval (and the later ones, which wait with them). */
+export interface PausedCalls {
+  readonly iteration: number;
+  readonly calls: readonly ModelToolCall[];
+}
+
+/**
+ * A run as plain JSON (it survives `JSON.stringify`/`JSON.parse`): its conversation, its tools (static
+ * ones by name, discovered ones as provider class, id and method), the calls it paused before,
+ * section visibility, counters, the settings it used, and a format version. No live object, no
+ * function, nothing `@Exclude`d (the history holds only what the model read).
+ */
+export interface RunSnapshot {
+  readonly format: typeof SNAPSHOT_FORMAT;
+  readonly version: number;
+  readonly history: readonly ModelMessage[];
+  readonly tools: readonly SnapshotTool[];
+  /** Calls that wait for a decision (and the later calls of their message, which wait with them). */
+  readonly paused?: PausedCalls;
+  readonly visibility: Readonly<Record<string, string>>;
+  readonly iterations: number;
+  readonly usage: TokenUsage;
+  readonly counters: RunCounters;
+  readonly settings: RunSettings;
+  /** With a snapshot key (`withSnapshotKey`): `hmac-sha256:` and the MAC of everything else, base64url. */
+  readonly signature?: string;
+}
+
+/** How a snapshot records one tool: a handle tool by class and method, a provider's by its binding, any other by name. */
+export function snapshotTool(tool: AnyTool): SnapshotTool {
+  const target = tool.handleTarget;
+  if (target)
+    return {
+      name: tool.name,
+      binding: "handles",
+      providerClass: sourceNameOf(target.providerClass),
+      method: target.methodName,
+    };
+  const binding = providerBindingOf(tool);
+  return binding ? { name: tool.name, ...binding } : { name: tool.name };
+}

@@ -1,0 +1,111 @@
+import type { RunEvents } from "../../events/run-events.js";
+import type { AnyTool } from "../../tools/tool.js";
+import type { ToolRegistry } from "../../tools/tool-registry.js";
+import { listSource } from "./list-source.js";
+import type { DynamicToolSource } from "./tool-source-port.js";
+import { untilAborted } from "../errors/until-aborted.js";
+
+/** A dynamic source and the tools it had when the run started. */
+export interface SourceWithTools {
+  readonly source: DynamicToolSource;
+  readonly tools: readonly AnyTool[];
+}
+
+/**
+ * The dynamic sources of a run (MCP servers) and the tools each has in the run now: a source that announces
+ * a change (or whose list expired) is listed again between steps and the difference applied.
+ */
+export class SourceWatch {
+  /**
+   * Each source's tools now (name → the tool, whose definition tells a changed one), and whether it
+   * announced a change since it was last listed.
+   */
+  private readonly sources: {
+    source: DynamicToolSource;
+    tools: Map<string, AnyTool>;
+    changed: boolean;
+    stop: () => void;
+  }[];
+
+  constructor(
+    sources: readonly SourceWithTools[],
+    private readonly registry: ToolRegistry,
+    private readonly events: RunEvents,
+    private readonly signal: AbortSignal | undefined,
+    /** Injects a source's new tools; returns the names now held. */
+    private readonly inject: (tools: readonly AnyTool[], label: string) => string[],
+  ) {
+    this.sources = sources.map(({ source, tools }) => {
+      // The tools, not their definitions' text: a server of 10 000 tools would have each one's schema
+      // written out before the run's first step; a re-listing compares the two it needs (issue 46).
+      const held = new Map(tools.map((t) => [t.name, t]));
+      const entry = { source, tools: held, changed: false, stop: () => {} };
+      entry.stop = source.watch(() => {
+        entry.changed = true;
+      });
+      return entry;
+    });
+  }
+
+  /**
+   * Re-lists the sources that announced a change (or whose list expired) and applies the difference: new
+   * tools injected (they count against the budget like discovered ones), vanished tools removed, a tool
+   * listed again with another definition replaced and reported. A name already held by a local tool or
+   * another source stays theirs: the newcomer is skipped and reported.
+   *
+   * @throws ToolSourceError when a source cannot be listed
+   */
+  async refresh(): Promise<void> {
+    for (const entry of this.sources) {
+      if (!entry.changed && !entry.source.expired?.()) continue;
+      entry.changed = false;
+      const { source } = entry;
+      const listing = await untilAborted(listSource(source, this.signal), this.signal);
+      const now = new Map(listing.tools.map((t) => [t.name, t]));
+      const removed = this.registry.remove([...entry.tools.keys()].filter((name) => !now.has(name)));
+      if (removed.length > 0)
+        this.events.emit({
+          type: "ToolsRemoved",
+          toolNames: removed.map((t) => t.name),
+          reason: "source",
+        });
+      for (const name of removed.map((t) => t.name)) entry.tools.delete(name);
+      const skipped = [...listing.skipped];
+      const fresh: AnyTool[] = [];
+      const changed: AnyTool[] = [];
+      for (const tool of listing.tools) {
+        const held = entry.tools.get(tool.name);
+        if (held === undefined && this.registry.get(tool.name)) {
+          skipped.push({ toolName: tool.name, reason: `the name is taken by ${this.ownerOf(tool.name)}` });
+        } else if (held === undefined) fresh.push(tool);
+        else if (definitionOf(held) !== definitionOf(tool)) changed.push(tool);
+      }
+      for (const { toolName, reason } of skipped)
+        this.events.emit({ type: "SourceToolSkipped", source: source.label, toolName, reason });
+      if (changed.length > 0)
+        this.events.emit({
+          type: "SourceToolChanged",
+          source: source.label,
+          toolNames: changed.map((t) => t.name),
+        });
+      const held = new Set(this.inject([...fresh, ...changed], source.label));
+      for (const tool of [...fresh, ...changed]) if (held.has(tool.name)) entry.tools.set(tool.name, tool);
+    }
+  }
+
+  /** Who offers a tool name: a source's label, or the run's own tools. */
+  private ownerOf(name: string): string {
+    const owner = this.sources.find((entry) => entry.tools.has(name));
+    return owner ? owner.source.label : "a tool of the runner";
+  }
+
+  /** Stops listening for changes. */
+  stop(): void {
+    for (const entry of this.sources) entry.stop();
+  }
+}
+
+/** What a change of a tool's definition is judged by: what the model reads of it. */
+function definitionOf(tool: AnyTool): string {
+  return JSON.stringify([tool.description, tool.inputSchema]);
+}

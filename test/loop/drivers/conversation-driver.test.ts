@@ -1,0 +1,81 @@
+// The driver of conversation backends (Codex, Claude Code), on an in-memory backend with a fixed tool set:
+// a discovery stops the turn and the run goes on in a new conversation told what was done; a final
+// message is judged like a step backend's, and a repair is the next thing the backend is sent.
+import "../../fixtures/store/register.js";
+import { describe, expect, it } from "vitest";
+import {
+  PromptRunner,
+  type Conversation,
+  type ConversationAdapter,
+  type ConversationSetup,
+  type ConversationTurn,
+  type ToolLoopEvent,
+} from "entity-tools";
+import { CustomerSearchTools } from "../../fixtures/store/customer-search-tools.js";
+
+/** A backend with fixed tools whose model finds John, then asks for his spend and answers. */
+class FixedToolsBackend implements ConversationAdapter {
+  readonly supportsDynamicTools = false;
+  readonly newTools = "restart" as const;
+  readonly opened: string[][] = [];
+  readonly sent: string[] = [];
+  private answers = ["about 47 USD", '{"spend":46.83}'];
+
+  async openConversation(setup: ConversationSetup): Promise<Conversation> {
+    this.opened.push(setup.tools.map((t) => t.name));
+    const thread = this.opened.length;
+    return {
+      send: async (input: string): Promise<ConversationTurn> => {
+        this.sent.push(input);
+        if (thread === 1) {
+          const found = await setup.callTool({
+            toolCallId: "t1",
+            toolName: "searchCustomer",
+            input: { name: "John Smith" },
+          });
+          return { text: "", stopped: found.stopTurn === true, usage: { inputTokens: 100, outputTokens: 5 } };
+        }
+        if (this.sent.length === 2)
+          await setup.callTool({ toolCallId: "t2", toolName: "customer_c123_getAverageSpend", input: {} });
+        return { text: this.answers.shift()!, stopped: false, usage: { inputTokens: 200, outputTokens: 10 } };
+      },
+      close: async () => {},
+    };
+  }
+}
+
+describe("conversation driver", () => {
+  it("restarts the thread with the new tools and a transcript, then repairs the final answer", async () => {
+    const backend = new FixedToolsBackend();
+    const events: ToolLoopEvent[] = [];
+    const run = await new PromptRunner({ adapter: backend })
+      .withTools(new CustomerSearchTools())
+      .withToolProviderDiscovery()
+      .withObserver((e) => events.push(e))
+      .run("What does John Smith spend?", {
+        output: { type: "object", properties: { spend: { type: "number" } }, required: ["spend"] },
+      });
+
+    expect(run.result).toEqual({ spend: 46.83 });
+    expect(backend.opened).toEqual([
+      ["searchCustomer", "findCustomers"],
+      ["searchCustomer", "findCustomers", "customer_c123_getAverageSpend", "customer_c123_recentOrders"],
+    ]);
+    const [, restarted, repair] = backend.sent;
+    expect(restarted).toMatch(
+      /^What does John Smith spend\?\n\nYou already made these tool calls for this task/,
+    );
+    expect(restarted).toContain('- searchCustomer({"name":"John Smith"}) → ');
+    expect(restarted).toContain(
+      "Your tools now include: searchCustomer, findCustomers, customer_c123_getAverageSpend",
+    );
+    expect(repair).toMatch(
+      /^Your answer could not be used:\n- .*\nReply again with only the corrected JSON object/,
+    );
+    expect(events.filter((e) => e.type === "ConversationRestarted")).toHaveLength(1);
+    // Each call and each final message is an iteration; every turn's tokens count.
+    expect(run.totalIterations).toBe(4);
+    expect(run.usage).toMatchObject({ inputTokens: 500, outputTokens: 25 });
+    expect(run.counters.modelCalls).toBe(4);
+  });
+});

@@ -1,0 +1,95 @@
+// The conversation driver in dynamic mode, on an in-memory conversation backend: the tool set travels
+// with the call's result, and a backend that cannot offer it in time makes the run go on in a new
+// conversation, with an event that says why. (The real Claude Code path: test/claude/.)
+import "../../fixtures/store/register.js";
+import { describe, expect, it } from "vitest";
+import {
+  PromptRunner,
+  type Conversation,
+  type ConversationAdapter,
+  type ConversationSetup,
+  type ConversationToolResult,
+  type ConversationTurn,
+  type ToolLoopEvent,
+} from "entity-tools";
+import { CustomerSearchTools } from "../../fixtures/store/customer-search-tools.js";
+
+/** A dynamic backend whose model searches, then calls the spend tool; it can fail to take new tools. */
+class ScriptedDynamicBackend implements ConversationAdapter {
+  readonly supportsDynamicTools = true;
+  readonly newTools = "dynamic" as const;
+  readonly opened: string[][] = [];
+  readonly results: ConversationToolResult[] = [];
+  readonly sent: string[] = [];
+
+  constructor(private readonly takesNewTools: boolean) {}
+
+  async openConversation(setup: ConversationSetup): Promise<Conversation> {
+    this.opened.push(setup.tools.map((t) => t.name));
+    let tools = setup.tools.map((t) => t.name);
+    const call = async (toolName: string, input: unknown) => {
+      const result = await setup.callTool({ toolCallId: `c${this.results.length}`, toolName, input });
+      this.results.push(result);
+      if (result.tools) tools = result.tools.map((t) => t.name);
+      return result;
+    };
+    return {
+      send: async (text: string): Promise<ConversationTurn> => {
+        this.sent.push(text);
+        if (!tools.includes("customer_c123_getAverageSpend")) {
+          const result = await call("searchCustomer", { name: "John Smith" });
+          if (result.tools && !this.takesNewTools)
+            return {
+              text: "",
+              stopped: true,
+              toolsNotOffered: { toolNames: result.tools.map((t) => t.name), reason: "no relist" },
+            };
+        }
+        await call("customer_c123_getAverageSpend", {});
+        return { text: "46.83 USD", stopped: false };
+      },
+      close: async () => {},
+    };
+  }
+}
+
+describe("a conversation backend with dynamic tools", () => {
+  it("gets the whole new tool set with the result of the call that changed it, and nothing with a call that did not", async () => {
+    const backend = new ScriptedDynamicBackend(true);
+    const run = await new PromptRunner({ adapter: backend })
+      .withTools(new CustomerSearchTools())
+      .withToolProviderDiscovery()
+      .run("Spend?");
+    expect(run.result).toBe("46.83 USD");
+    expect(backend.opened).toHaveLength(1);
+    expect(backend.results[0]!.tools?.map((t) => t.name)).toEqual([
+      "searchCustomer",
+      "findCustomers",
+      "customer_c123_getAverageSpend",
+      "customer_c123_recentOrders",
+    ]);
+    expect(backend.results[0]!.stopTurn).toBe(false);
+    expect(backend.results[1]!.tools).toBeUndefined();
+  });
+
+  it("a backend that could not offer them ends the turn: observers hear why, and a new conversation has them", async () => {
+    const backend = new ScriptedDynamicBackend(false);
+    const events: ToolLoopEvent[] = [];
+    const run = await new PromptRunner({ adapter: backend })
+      .withTools(new CustomerSearchTools())
+      .withToolProviderDiscovery()
+      .withObserver((e) => events.push(e))
+      .run("Spend?");
+    expect(run.result).toBe("46.83 USD");
+    expect(events.filter((e) => e.type === "DynamicToolsFallback")).toEqual([
+      expect.objectContaining({
+        fallback: "restart",
+        reason: "no relist",
+        toolNames: expect.arrayContaining(["customer_c123_getAverageSpend"]) as unknown,
+      }),
+    ]);
+    expect(backend.opened).toHaveLength(2);
+    expect(backend.opened[1]).toContain("customer_c123_getAverageSpend");
+    expect(backend.sent[1]).toContain("You already made these tool calls for this task");
+  });
+});

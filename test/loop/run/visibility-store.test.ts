@@ -1,0 +1,31 @@
+import { describe, expect, it } from "vitest";
+import { VisibilityStore, visibilityReducer } from "../../../src/loop/run/visibility-store.js";
+
+describe("visibility store", () => {
+  it("is driven by events through a pure reducer", () => {
+    const start = {};
+    const next = visibilityReducer(start, {
+      type: "SetVisibilityOverride",
+      sectionKey: "a",
+      visibility: "FULL",
+    });
+    expect(start).toEqual({});
+    expect(next).toEqual({ a: "FULL" });
+    expect(visibilityReducer(next, { type: "ClearVisibilityOverride", sectionKey: "a" })).toEqual({});
+    expect(visibilityReducer({ a: "FULL", b: "SUMMARY" }, { type: "ClearAllVisibilityOverrides" })).toEqual(
+      {},
+    );
+  });
+
+  it("snapshots and restores", () => {
+    const store = new VisibilityStore();
+    store.dispatch({ type: "SetVisibilityOverride", sectionKey: "policies", visibility: "FULL" });
+    const snapshot = store.snapshot();
+    store.dispatch({ type: "ClearAllVisibilityOverrides" });
+    expect(store.get("policies")).toBeUndefined();
+    store.restore(snapshot);
+    expect(store.get("policies")).toBe("FULL");
+    expect(Object.isFrozen(store.snapshot())).toBe(true);
+    expect(new VisibilityStore(snapshot).get("policies")).toBe("FULL");
+  });
+});

@@ -1,0 +1,56 @@
+// A snapshot read back is checked whole against one schema before anything of it is used: every
+// readable version passes; anything else is a SnapshotError that names what does not fit.
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { SnapshotError } from "entity-tools";
+import { checkRunSnapshot } from "../../../src/loop/snapshot/run-snapshot-schema.js";
+
+const fixture = (name: string): Record<string, unknown> =>
+  JSON.parse(readFileSync(`test/fixtures/snapshots/${name}.json`, "utf8")) as Record<string, unknown>;
+const refusal = (value: unknown): string => {
+  try {
+    checkRunSnapshot(value);
+  } catch (error) {
+    expect(error).toBeInstanceOf(SnapshotError);
+    return (error as SnapshotError).message;
+  }
+  return "accepted";
+};
+
+describe("run snapshot schema", () => {
+  it.each(["run-snapshot-v1", "run-snapshot-v2", "v1-paused"])("accepts %s, written by a release", (name) => {
+    expect(refusal(fixture(name))).toBe("accepted");
+  });
+
+  it("names the format and the versions it reads before looking further", () => {
+    expect(refusal({ history: [] })).toMatch(
+      /^Not a run snapshot: expected format "entity-tools\/run-snapshot"/,
+    );
+    expect(refusal({ ...fixture("run-snapshot-v2"), version: 3 })).toMatch(
+      /format version 3; this entity-tools reads versions 1 and 2 \(and writes 2\)/,
+    );
+  });
+
+  it("names the fields that do not fit, five at most", () => {
+    const spoiled = {
+      ...fixture("run-snapshot-v2"),
+      iterations: -1,
+      visibility: { policies: "HIDDEN" },
+      counters: {},
+      usage: "many",
+      settings: [],
+      tools: "all",
+    };
+    const message = refusal(spoiled);
+    expect(message).toContain('field "iterations" must be >= 0');
+    expect(message).toContain('field "visibility.policies" must be one of ["FULL","SUMMARY"]');
+    expect(message).toMatch(/\(and \d+ more\)\. Resume from a snapshot as a run returned it/);
+    expect(message.split("; ")).toHaveLength(5);
+  });
+
+  it("refuses paused calls that do not follow their model message", () => {
+    const paused = fixture("v1-paused");
+    const history = (paused.history as unknown[]).slice(0, -1);
+    expect(refusal({ ...paused, history })).toContain("the paused calls do not follow their model message");
+  });
+});

@@ -1,0 +1,70 @@
+// The snapshot's copy of a run's history: what structuredClone gave (the snapshot format's contract),
+// made by a faster walk for plain data, and by structuredClone where the walk gives up.
+import { describe, expect, it } from "vitest";
+import type { ModelMessage } from "ai";
+import { snapshotCopy } from "../../../src/loop/snapshot/snapshot-copy.js";
+
+const history: ModelMessage[] = [
+  { role: "user", content: [{ type: "file", data: new Uint8Array([1, 2, 3]), mediaType: "image/png" }] },
+  {
+    role: "assistant",
+    content: [
+      {
+        type: "tool-call",
+        toolCallId: "c1",
+        toolName: "find",
+        input: JSON.parse('{"q":"x","__proto__":{"admin":true},"at":[1,{"n":null}]}') as unknown,
+      },
+    ],
+  },
+  {
+    role: "tool",
+    content: [
+      {
+        type: "tool-result",
+        toolCallId: "c1",
+        toolName: "find",
+        output: { type: "json", value: { rows: [] } },
+      },
+    ],
+  },
+];
+
+describe("snapshotCopy", () => {
+  it("gives what structuredClone gives, sharing nothing with the history", () => {
+    const copy = snapshotCopy(history);
+    expect(copy).toStrictEqual(structuredClone(history));
+    const input = (copy[1]!.content as { input: Record<string, unknown> }[])[0]!.input;
+    expect(Object.keys(input)).toEqual(["q", "__proto__", "at"]); // an own key, not the prototype
+    expect(Object.getPrototypeOf(input)).toBe(Object.prototype);
+    const bytes = (copy[0]!.content as { data: Uint8Array }[])[0]!.data;
+    expect(bytes).toBeInstanceOf(Uint8Array);
+    bytes[0] = 9;
+    (copy[2]!.content as unknown as { output: { value: { rows: unknown[] } } }[])[0]!.output.value.rows.push(
+      1,
+    );
+    expect([...(history[0]!.content as { data: Uint8Array }[])[0]!.data]).toEqual([1, 2, 3]);
+    expect(JSON.stringify(history[2])).toContain('"rows":[]');
+  });
+
+  it("copies a value nested 1 000 levels deep (past the walk's depth), and one with a cycle, as structuredClone does", () => {
+    let deep: Record<string, unknown> = { end: true };
+    for (let i = 0; i < 1_000; i++) deep = { next: deep };
+    let copied = snapshotCopy(deep);
+    let levels = 0;
+    for (; copied.next !== undefined; levels++) {
+      expect(copied).not.toBe(deep);
+      [copied, deep] = [copied.next as Record<string, unknown>, deep.next as Record<string, unknown>];
+    }
+    expect([levels, copied]).toStrictEqual([1_000, { end: true }]);
+    const cyclic: Record<string, unknown> = { name: "a" };
+    cyclic.self = cyclic;
+    const copy = snapshotCopy(cyclic);
+    expect(copy.self).toBe(copy);
+    expect(copy).not.toBe(cyclic);
+  });
+
+  it("refuses a function as structuredClone does", () => {
+    expect(() => snapshotCopy({ f: () => 1 })).toThrow(expect.objectContaining({ name: "DataCloneError" }));
+  });
+});
