@@ -15,21 +15,32 @@ import type { BenchRow } from "./measure.js";
 import { schemas } from "./schemas.js";
 import { tokens } from "./tokens.js";
 
-const rows: BenchRow[] = [
-  ...(await coldImport()),
-  ...(await loopOverhead()),
-  ...(await loopWithDiscovery()),
-  ...(await longRunRows()),
-  ...(await discoveryScaling()),
-  ...(await discoveryInLoop()),
-  ...(await discoveryRepeatedInLoop()),
-  ...(await tokens()),
-  ...(await schemas()),
-  ...(await promptCache()),
-  ...(await conversationStores()),
-  ...(await runLogOverhead()),
-  ...(await mcpListing()),
-];
+// Each bench by the name of its file: `npm run bench -- run-log` (or `npm run bench:ai7 -- run-log`) runs
+// only the ones named, in this order.
+const benches: Record<string, () => Promise<BenchRow[]>> = {
+  "cold-import": coldImport,
+  "loop-overhead": loopOverhead,
+  "loop-discovery": loopWithDiscovery,
+  "long-run": longRunRows,
+  "discovery-scaling": async () => [
+    ...(await discoveryScaling()),
+    ...(await discoveryInLoop()),
+    ...(await discoveryRepeatedInLoop()),
+  ],
+  tokens,
+  schemas,
+  "prompt-cache": promptCache,
+  "conversation-stores": conversationStores,
+  "run-log": runLogOverhead,
+  "mcp-listing": mcpListing,
+};
+const only = process.argv.slice(2);
+const unknown = only.filter((name) => !(name in benches));
+if (unknown.length > 0)
+  throw new Error(`No bench named ${unknown.join(", ")}: the names are ${Object.keys(benches).join(", ")}`);
+const rows: BenchRow[] = [];
+for (const [name, bench] of Object.entries(benches))
+  if (only.length === 0 || only.includes(name)) rows.push(...(await bench()));
 
 const header = ["bench", "measure", "value", "goal", "met"];
 const table = rows.map((r) => [

@@ -1,8 +1,12 @@
 // The approval events: a run pauses before calls that wait for a person, and a resumed run applies the
-// decisions (the run log and the viewer show both).
+// decisions; the MCP server asks its client's person and reads the answer (the run log and the viewer
+// show both).
 import type { ProviderToolIdentity } from "../tools/provider-identity.js";
 
-/** A call waits for a person's decision: the run pauses (`awaiting-approval`) before it. */
+/**
+ * A call waits for a person's decision: the run pauses (`awaiting-approval`) before it, or the MCP server
+ * asks its client.
+ */
 export interface ApprovalRequestedEvent {
   /** Identifies the run. */
   readonly runId: string;
@@ -15,7 +19,7 @@ export interface ApprovalRequestedEvent {
   readonly provider?: ProviderToolIdentity;
 }
 
-/** A resumed run applies a person's decision to a call that was waiting for it. */
+/** A resumed run (or the MCP server, answered by its client) applies a person's decision to a call. */
 export interface ApprovalDecidedEvent {
   /** Identifies the run. */
   readonly runId: string;
@@ -23,6 +27,6 @@ export interface ApprovalDecidedEvent {
   readonly approvalId: string;
   readonly toolName: string;
   readonly approved: boolean;
-  /** A denial's reason, as the person gave it. */
+  /** A denial's reason, as the person gave it (through MCP: how they said no, `the person declined`). */
   readonly reason?: string;
 }

@@ -31,7 +31,7 @@ import { toolsFrom } from "../tools/tool-sources.js";
 import { returnedProviderClasses } from "../tools/provider-classes.js";
 import { HandleSurface } from "./handle-surface.js";
 import { mcpServerParts, type McpServerOptions } from "./mcp-server-options.js";
-import { APPROVAL_INPUT, approvalForm, McpApprovals } from "./mcp-approval.js";
+import { APPROVAL_INPUT, approvalEvent, approvalForm, McpApprovals } from "./mcp-approval.js";
 
 /** Default `ttlMs` of the 2026-07-28 tool list. */
 export const DEFAULT_LIST_TTL_MS = 300_000;
@@ -136,6 +136,8 @@ export function createMcpServer(options: McpServerOptions): Server {
           canAsk: clientCanElicit(server, ctx),
           signal: ctx.mcpReq.signal,
         });
+        const told = approvalEvent(step, resolved);
+        if (told) events.emit(told);
         if (step.kind === "run") return step;
         if (step.kind === "ask") {
           question = step;

@@ -3,8 +3,10 @@
 // an elicitation; 2025-11-25: the SDK turns that same result into an `elicitation/create` request), and a
 // client that cannot ask gets an error result saying approval is required. The question carries a signed
 // state naming the exact call, so an answer applies to the call it was asked for and to nothing else.
+import type { ApprovalDecidedEvent, ApprovalRequestedEvent } from "../events/approval-events.js";
 import { needsApproval, type ApprovalPredicate } from "../loop/execution/approval-gate.js";
 import type { ResolvedCall } from "../loop/execution/check-tool-input.js";
+import { providerBindingOf } from "../tools/provider-binding.js";
 import { KeyRing } from "../tools/signing-key.js";
 
 /** The key of the approval answer in `inputRequests` / `inputResponses`. */
@@ -12,8 +14,10 @@ export const APPROVAL_INPUT = "approval";
 
 /** What the server does with a call, approval-wise. */
 export type ApprovalStep =
-  | { readonly kind: "run" }
-  | { readonly kind: "deny"; readonly text: string }
+  /** `approved`: a person approved it (else it needed no approval). */
+  | { readonly kind: "run"; readonly approved?: true }
+  /** `reason`: how the person said no (declined the question, cancelled it, or answered no). */
+  | { readonly kind: "deny"; readonly text: string; readonly reason: string }
   | { readonly kind: "ask"; readonly message: string; readonly requestState: string }
   | { readonly kind: "refuse"; readonly text: string };
 
@@ -79,8 +83,12 @@ export class McpApprovals {
     const answer = call.answer;
     if (answer.kind === "elicit" && this.matches(call.requestState, tool.name, input)) {
       const { action, content } = answer as { action: string; content?: Record<string, unknown> };
-      if (action === "accept" && content?.approve === true) return { kind: "run" };
-      return { kind: "deny", text: `Not run: a person denied this call of "${tool.name}".` };
+      if (action === "accept" && content?.approve === true) return { kind: "run", approved: true };
+      return {
+        kind: "deny",
+        text: `Not run: a person denied this call of "${tool.name}".`,
+        reason: DENIALS[action] ?? `the client answered "${action}"`,
+      };
     }
     if (!call.canAsk)
       return {
@@ -104,6 +112,39 @@ export class McpApprovals {
   /** Whether the echoed state names this call, signed with any of the server's keys (rotation). */
   private matches(echoed: unknown, toolName: string, input: unknown): boolean {
     return typeof echoed === "string" && this.keys.verify(stateInput(toolName, input), echoed);
+  }
+}
+
+/** How a person said no, by the elicitation's action (an accepted form says no with `approve: false`). */
+const DENIALS: Readonly<Record<string, string>> = {
+  accept: "the person answered no",
+  decline: "the person declined",
+  cancel: "the person dismissed the question",
+};
+
+/**
+ * What observers (and the run log) are told of a call's approval step, as a run tells them: a question
+ * asked, or a person's decision. The call's id names the approval (on 2026-07-28 the decision comes with
+ * the client's retried request, which has an id of its own). A call that needed no approval, or that was
+ * refused without asking, tells nothing here: its `ToolFailed` says why.
+ */
+export function approvalEvent(
+  step: ApprovalStep,
+  resolved: ResolvedCall,
+): Omit<ApprovalRequestedEvent, "runId"> | Omit<ApprovalDecidedEvent, "runId"> | undefined {
+  const { call, tool, input } = resolved;
+  const id = { approvalId: call.toolCallId, toolName: call.toolName };
+  switch (step.kind) {
+    case "ask": {
+      const provider = providerBindingOf(tool, input);
+      return { type: "ApprovalRequested", ...id, input, ...(provider ? { provider } : {}) };
+    }
+    case "run":
+      return step.approved ? { type: "ApprovalDecided", ...id, approved: true } : undefined;
+    case "deny":
+      return { type: "ApprovalDecided", ...id, approved: false, reason: step.reason };
+    default:
+      return undefined;
   }
 }
 

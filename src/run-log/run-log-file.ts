@@ -1,15 +1,35 @@
-// One run's file: records buffered and written at each step's end (one write call; steps faster than a few
-// milliseconds share one), so a process that dies keeps the steps before the one it died in; a size limit
-// that ends the file with a note instead of filling a disk; media written as files beside it. A write that
-// fails (a full disk) is reported once and ends the writing, never the run.
+// One run's file: records kept as text and written at each step's end (one write call; steps faster than a
+// few milliseconds share one, and what is left is written when the process exits), so a process that dies
+// keeps the steps before the one it died in; a size limit that ends the file with a note instead of
+// filling a disk; media written as files beside it. A write that fails (a full disk) is reported once and
+// ends the writing, never the run.
 import { closeSync, openSync, writeSync } from "node:fs";
 import path from "node:path";
 import type { ToolMediaPart } from "../tools/tool-content.js";
 import type { MediaRecord, RunLogRecord } from "./run-log-format.js";
+import { toJson } from "./run-log-lines.js";
 import { createPrivateFileSync, makePrivateFolderSync } from "../local/private-files.js";
 
 /** The shortest time between two writes of a run's steps (see {@link RunLogFile.flushStep}). */
 export const STEP_WRITE_INTERVAL_MS = 2;
+
+/**
+ * Files with lines not written yet (a step's, within {@link STEP_WRITE_INTERVAL_MS}): written when the
+ * process exits, so a process that ends on an uncaught error or `process.exit()` keeps them too.
+ */
+const unwritten = new Set<RunLogFile>();
+let exitHooked = false;
+
+/** Adds `file` to {@link unwritten}, listening for the exit once a process has such a file. */
+function writeAtExit(file: RunLogFile): void {
+  if (!exitHooked) {
+    exitHooked = true;
+    process.once("exit", () => {
+      for (const pending of unwritten) pending.flush();
+    });
+  }
+  unwritten.add(file);
+}
 
 /** How a {@link RunLogFile} writes. */
 export interface RunLogFileOptions {
@@ -28,9 +48,16 @@ export class RunLogFile {
   readonly path: string;
   private fd: number | undefined;
   private created = false;
-  private pending: string[] = [];
+  /** What the next write writes: the lines added since the last, each ended by a newline. */
+  private pending = "";
+  /**
+   * At least as many bytes as {@link pending} has in UTF-8 (3 per UTF-16 unit, or its exact size once
+   * measured): the lines are encoded once, by the write, and measured only near the size limit.
+   */
+  private pendingMost = 0;
   private lastWrite = -Infinity;
   private timer: NodeJS.Timeout | undefined;
+  /** The bytes written (the lines, and media files beside them). */
   private bytes = 0;
   private cut = false;
   private broken = false;
@@ -50,19 +77,29 @@ export class RunLogFile {
    * record, then only the run's `end`.
    */
   add(record: RunLogRecord, step: number): void {
-    if (this.broken || (this.cut && record.type !== "end")) return;
-    const line = `${jsonText(record)}\n`;
-    const size = Buffer.byteLength(line);
-    if (record.type !== "end" && this.bytes + size > this.options.limitBytes) {
-      this.cut = true;
-      const note = `The run wrote more than ${this.options.limitBytes} bytes: the rest of it is not logged.`;
-      this.pending.push(
-        `${JSON.stringify({ type: "cut", step, limitBytes: this.options.limitBytes, note })}\n`,
-      );
+    this.addLine(jsonText(record), step, record.type === "end");
+  }
+
+  /** {@link add} for a record already in its JSON text (one line, no newline). */
+  addLine(text: string, step: number, end = false): void {
+    if (this.broken || (this.cut && !end)) return;
+    const limit = end ? Infinity : this.options.limitBytes;
+    // A UTF-16 unit takes at most 3 bytes: a line surely within the limit is not measured (nor encoded)
+    // here; near the limit what is pending and the line are measured exactly.
+    let most = text.length * 3 + 1;
+    if (this.bytes + this.pendingMost + most > limit) {
+      this.pendingMost = Buffer.byteLength(this.pending);
+      most = Buffer.byteLength(text) + 1;
+    }
+    if (this.bytes + this.pendingMost + most <= limit) {
+      if (this.pending.length === 0) writeAtExit(this);
+      this.pending += `${text}\n`;
+      this.pendingMost += most;
       return;
     }
-    this.bytes += size;
-    this.pending.push(line);
+    this.cut = true;
+    const note = `The run wrote more than ${limit} bytes: the rest of it is not logged.`;
+    this.addLine(JSON.stringify({ type: "cut", step, limitBytes: limit, note }), step, true);
   }
 
   /**
@@ -88,14 +125,16 @@ export class RunLogFile {
     this.timer = undefined;
     if (this.broken || this.pending.length === 0) return;
     this.lastWrite = performance.now();
-    const text = this.pending.length === 1 ? this.pending[0]! : this.pending.join("");
-    this.pending = [];
+    const text = this.pending;
+    this.pending = "";
+    this.pendingMost = 0;
+    unwritten.delete(this);
     try {
       if (this.fd === undefined) {
         this.fd = this.created ? openSync(this.path, "a") : createPrivateFileSync(this.path);
         this.created = true;
       }
-      writeAll(this.fd, text);
+      this.bytes += writeText(this.fd, text);
       if (!this.options.keepOpen) this.closeFile();
     } catch (error) {
       this.broken = true;
@@ -127,7 +166,7 @@ export class RunLogFile {
     if (data === undefined) return { ...base, ...(url === undefined ? {} : { url }) };
     if (this.broken) return { ...base, skipped: "the log could not be written" };
     const bytes = Buffer.from(data, "base64");
-    if (this.cut || this.bytes + bytes.length > this.options.limitBytes)
+    if (this.cut || this.bytes + this.pendingMost + bytes.length > this.options.limitBytes)
       return { ...base, skipped: "the run's size limit was reached" };
     const folder = `${this.options.id}.media`;
     const file = `${folder}/${++this.mediaCount}.${extensionOf(mediaType)}`;
@@ -147,11 +186,21 @@ export class RunLogFile {
   }
 }
 
-/** Writes all of `data` at the file's position (a write may take less than it was given). */
-function writeAll(fd: number, data: Buffer | string): void {
-  const bytes = typeof data === "string" ? Buffer.from(data) : data;
-  for (let written = 0; written < bytes.length;)
-    written += writeSync(fd, bytes, written, bytes.length - written);
+/** Writes `data` at the file's position (a write may take less than it was given). */
+function writeAll(fd: number, data: Buffer): void {
+  for (let written = 0; written < data.length;)
+    written += writeSync(fd, data, written, data.length - written);
+}
+
+/**
+ * Writes `text` as UTF-8 at the file's position, encoded once by the write itself; the rest as bytes in
+ * the rare case a write takes less than all of it. Returns the bytes written.
+ */
+function writeText(fd: number, text: string): number {
+  const written = writeSync(fd, text);
+  const bytes = Buffer.byteLength(text);
+  if (written < bytes) writeAll(fd, Buffer.from(text).subarray(written));
+  return bytes;
 }
 
 const EXTENSIONS: Readonly<Record<string, string>> = {
@@ -177,14 +226,7 @@ function extensionOf(mediaType: string): string {
  */
 function jsonText(record: RunLogRecord): string {
   try {
-    return JSON.stringify(record);
-  } catch {
-    // The rare record JSON refuses: again, with bigints as text (a cycle fails again).
-  }
-  try {
-    return JSON.stringify(record, (_key, value: unknown) =>
-      typeof value === "bigint" ? value.toString() : value,
-    );
+    return toJson(record)!;
   } catch (error) {
     const { type, step } = record as { type: string; step?: number };
     const problem = `not logged: ${error instanceof Error ? error.message : String(error)}`;

@@ -7,6 +7,8 @@ import type { ToolLoopEvent } from "../events/tool-loop-event.js";
 import type { ProviderIdentity } from "../tools/provider-identity.js";
 import { isMediaPart } from "../tools/tool-content.js";
 import type { RunLogFile } from "./run-log-file.js";
+import { callLine, responseLine, stepLine } from "./run-log-lines.js";
+import { callIdOf, endsCall } from "./mcp-call-events.js";
 import {
   TOOL_SET_CHECKPOINT,
   type EndRecord,
@@ -19,13 +21,18 @@ import {
 export interface RunLogRecorderOptions {
   readonly header: RunHeaderRecord;
   readonly pricing?: Pricing;
-  /** An MCP server's: the tools it lists, read at each call (each call is a step of its own). */
+  /**
+   * An MCP server's: the tools it lists, read at each call. Each call is a step of its own, opened by the
+   * call's first event (its start, its approval asked or decided, or its refusal) and closed by its last.
+   */
   readonly offered?: () => readonly string[];
 }
 
 /** Writes one run's events to its file. */
 export class RunLogRecorder {
   private step = 0;
+  /** An MCP server's call whose step is open. */
+  private call: string | undefined;
   private begun = false;
   private offered: readonly string[] | undefined;
   private readonly began = performance.now();
@@ -48,63 +55,38 @@ export class RunLogRecorder {
   /** The observer: one event in, its record out (written at the next step, or at the end). */
   readonly observe = (event: ToolLoopEvent): void => {
     if (!this.begun) {
+      // Written with the first step's record (one write, not two), or at the end of a run without one.
       this.begun = true;
       this.add(this.options.header);
-      this.file.flush();
     }
+    if (this.options.offered) this.enterCall(event);
     switch (event.type) {
       case "ToolLoopIteration":
-        this.add(this.stepRecord(event.iteration, event.toolNames));
+        this.stepRecord(event.iteration, event.toolNames);
         this.file.flushStep();
         break;
-      case "ToolCallStarted":
-        if (this.options.offered) this.add(this.stepRecord(event.iteration, this.options.offered()));
-        break;
       case "ModelResponded": {
-        const { usage, modelId, durationMs, text } = event;
+        const { usage, modelId } = event;
         const pricing = this.options.pricing;
-        this.add({
-          type: "response",
-          step: this.step,
-          ms: this.ms(),
-          durationMs: Math.round(durationMs),
-          ...(modelId === undefined ? {} : { modelId }),
-          usage,
-          ...(pricing ? { cost: costOf(usage, pricesFor(pricing, modelId)) } : {}),
-          ...(this.content ? { text } : {}),
-          // By name: each call's own record (or its approval's) holds its input, written once.
-          calls: event.toolCalls.map((c) => ({ tool: c.toolName })),
-        });
+        this.line(
+          responseLine({
+            step: this.step,
+            ms: this.ms(),
+            durationMs: event.durationMs,
+            modelId,
+            usage,
+            cost: pricing && costOf(usage, pricesFor(pricing, modelId)),
+            text: this.content ? event.text : undefined,
+            // By name: each call's own record (or its approval's) holds its input, written once.
+            calls: event.toolCalls,
+          }),
+        );
         break;
       }
       case "ToolInvoked":
-      case "ToolFailed": {
-        const ok = event.type === "ToolInvoked";
-        const provider = byPassedHandle(event.input, this.handles);
-        const media = ok ? (event.parts ?? []).filter(isMediaPart) : [];
-        this.add({
-          type: "call",
-          step: this.step,
-          ms: this.ms(),
-          id: event.toolCallId,
-          tool: event.toolName,
-          ok,
-          ...(ok ? { durationMs: Math.round(event.durationMs) } : { reason: event.reason }),
-          ...(this.content ? { input: event.input, result: ok ? event.resultText : event.message } : {}),
-          ...(media.length === 0
-            ? {}
-            : {
-                media: media.map((part) =>
-                  this.content
-                    ? this.file.media(part)
-                    : { type: part.type, mediaType: part.mediaType, skipped: "content is not recorded" },
-                ),
-              }),
-          ...(provider ? { provider } : {}),
-        });
-        if (this.options.offered) this.file.flush();
+      case "ToolFailed":
+        this.callRecord(event);
         break;
-      }
       case "ToolProviderDiscovered": {
         if (event.handle !== undefined) this.handles.set(event.handle, event.identity);
         let tokens = 0;
@@ -214,7 +196,22 @@ export class RunLogRecorder {
       default:
         break;
     }
+    if (this.options.offered && this.call !== undefined && endsCall(event)) {
+      this.call = undefined;
+      this.file.flush();
+    }
   };
+
+  /**
+   * An MCP server's call: its first event opens a step with the tools listed then (calls are taken one
+   * at a time; the viewer reads records in order).
+   */
+  private enterCall(event: ToolLoopEvent): void {
+    const id = callIdOf(event);
+    if (id === undefined || id === this.call) return;
+    this.call = id;
+    this.stepRecord(this.step + 1, this.options.offered!());
+  }
 
   /** Ends the file: the run's end (with the conversation's fingerprint, when known), written and closed. */
   finish(conversation: string | undefined): void {
@@ -226,6 +223,10 @@ export class RunLogRecorder {
     this.file.add(record, this.step);
   }
 
+  private line(text: string): void {
+    this.file.addLine(text, this.step);
+  }
+
   private note(kind: "model-warning" | "source" | "output-rejected", message: string | undefined): void {
     this.add({ type: "note", step: this.step, kind, ...(message === undefined ? {} : { message }) });
   }
@@ -234,26 +235,55 @@ export class RunLogRecorder {
     return Math.round(performance.now() - this.began);
   }
 
+  /** A call's record: its input, result and media with recorded content; the provider its handle names. */
+  private callRecord(event: Extract<ToolLoopEvent, { type: "ToolInvoked" | "ToolFailed" }>): void {
+    const ok = event.type === "ToolInvoked";
+    const media = ok ? event.parts?.filter(isMediaPart) : undefined;
+    this.line(
+      callLine({
+        step: this.step,
+        ms: this.ms(),
+        id: event.toolCallId,
+        tool: event.toolName,
+        ok,
+        durationMs: ok ? event.durationMs : undefined,
+        reason: ok ? undefined : event.reason,
+        content: this.content,
+        input: event.input,
+        result: ok ? event.resultText : event.message,
+        media: media?.map((part) =>
+          this.content
+            ? this.file.media(part)
+            : { type: part.type, mediaType: part.mediaType, skipped: "content is not recorded" },
+        ),
+        provider: byPassedHandle(event.input, this.handles),
+      }),
+    );
+  }
+
   /**
-   * A step's record: the whole tool set at step 1 and at each checkpoint, else what changed against the
-   * step before (nothing, most steps: the lists are compared in order first, which is all it takes then).
+   * Writes a step's record: the whole tool set at step 1 and at each checkpoint, else what changed against
+   * the step before (nothing, most steps: the lists are compared in order first, which is all it takes then).
    */
-  private stepRecord(iteration: number, names: readonly string[]): StepRecord {
+  private stepRecord(iteration: number, names: readonly string[]): void {
     const step = ++this.step;
     const previous = this.offered;
     this.offered = names;
-    const base = { type: "step", step, iteration, ms: this.ms(), count: names.length } as const;
-    if (previous === undefined || (step - 1) % TOOL_SET_CHECKPOINT === 0) return { ...base, tools: names };
-    if (sameList(previous, names)) return base;
+    const ms = this.ms();
+    if (previous !== undefined && (step - 1) % TOOL_SET_CHECKPOINT !== 0 && sameList(previous, names))
+      return this.line(stepLine(step, iteration, ms, names.length));
+    const base = { type: "step", step, iteration, ms, count: names.length } as const;
+    if (previous === undefined || (step - 1) % TOOL_SET_CHECKPOINT === 0)
+      return this.add({ ...base, tools: names });
     const before = new Set(previous);
     const now = new Set(names);
     const added = names.filter((n) => !before.has(n));
     const removed = previous.filter((n) => !now.has(n));
-    return {
+    this.add({
       ...base,
       ...(added.length > 0 ? { added } : {}),
       ...(removed.length > 0 ? { removed } : {}),
-    };
+    } satisfies StepRecord);
   }
 }
 

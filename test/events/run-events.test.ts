@@ -1,5 +1,6 @@
 // A run's event channel counts every event, observed or not (issue 46: an event nobody observes is only
-// counted, not stamped and copied), and an observer gets each event stamped with the run's id.
+// counted, not stamped), and an observer gets each event stamped with the run's id (in place, or on a copy
+// of a frozen event).
 import { describe, expect, it } from "vitest";
 import type { ToolLoopEvent } from "entity-tools";
 import { RunEvents } from "../../src/events/run-events.js";
@@ -41,6 +42,14 @@ describe("RunEvents", () => {
     expect(quiet.counters).toMatchObject(expected);
     expect(watched.counters).toEqual(quiet.counters);
     expect(heard.map((e) => [e.type, e.runId])).toEqual(events.map((e) => [e.type, watched.runId]));
-    expect(heard[0]).not.toBe(events[0]);
+  });
+
+  it("stamps a frozen event on a copy, which the observers get", () => {
+    const heard: ToolLoopEvent[] = [];
+    const frozen = Object.freeze({ type: "ToolLoopIteration", iteration: 1, toolNames: ["a"] } as const);
+    const watched = new RunEvents([(e) => void heard.push(e)]);
+    watched.emit(frozen);
+    expect(heard).toEqual([{ ...frozen, runId: watched.runId }]);
+    expect(frozen).not.toHaveProperty("runId");
   });
 });

@@ -1,32 +1,81 @@
-// createMcpServer({ runLog }): the calls a 2025-11-25 session serves, in a run log the viewer reads; a
-// server that is only listed writes nothing.
+// createMcpServer({ runLog }): the calls a 2025-11-25 session serves, in a run log the viewer reads, each a
+// step (approvals asked through elicitation and the person's answers with it); a server that is only listed
+// writes nothing.
 import "../fixtures/store/register.js";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, expect, it } from "vitest";
-import { readRunLog, runView } from "entity-tools";
+import { defineTool, readRunLog, runView, type RunView } from "entity-tools";
 import { createMcpServer } from "entity-tools/mcp";
+import { modernEndpoint } from "../support/mcp-v2.js";
 import { CustomerSearchTools } from "../fixtures/store/customer-search-tools.js";
 
 const dir = mkdtempSync(path.join(tmpdir(), "mcp-run-log-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function connected(runLog: string | { dir: string; recordContent: boolean }) {
+/** A refund that needs a person's approval. */
+const refund = defineTool({
+  name: "refund",
+  description: "Refund an order",
+  inputSchema: {
+    type: "object",
+    properties: { orderId: { type: "string" } },
+    required: ["orderId"],
+    additionalProperties: false,
+  },
+  needsApproval: true,
+  execute: (input: { orderId: string }) => `refunded ${input.orderId}`,
+});
+
+/** A 2025-11-25 session logging to `runLog`; with `approve`, its person answers each approval question. */
+async function connected(runLog: string, approve?: (message: string) => boolean) {
   const server = createMcpServer({
     name: "shop",
     version: "1.0.0",
-    tools: [new CustomerSearchTools()],
+    tools: [new CustomerSearchTools(), refund],
     discovery: true,
     runLog,
   });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
-  const client = new Client({ name: "test", version: "1.0.0" });
+  const client = new Client(
+    { name: "test", version: "1.0.0" },
+    { capabilities: approve ? { elicitation: {} } : {} },
+  );
+  if (approve)
+    client.setRequestHandler(ElicitRequestSchema, (request) =>
+      approve(request.params.message)
+        ? { action: "accept", content: { approve: true } }
+        : { action: "decline" },
+    );
   await client.connect(clientSide);
   return client;
+}
+
+/** The run logs of `folder`, read for viewing. */
+function views(folder: string): RunView[] {
+  return readdirSync(folder)
+    .filter((f) => f.endsWith(".jsonl"))
+    .map((f) => runView(readRunLog(readFileSync(path.join(folder, f), "utf8"))));
+}
+
+/** A step as the viewer shows it: its approvals and its calls. */
+function shown(view: RunView) {
+  return view.steps.map((s) => [
+    s.step,
+    ...s.other.map((r) =>
+      r.type === "approval-asked"
+        ? `asked ${r.tool} ${JSON.stringify(r.input)}`
+        : r.type === "approval-decided"
+          ? `${r.approved ? "approved" : `denied: ${r.reason}`} ${r.tool}`
+          : r.type,
+    ),
+    ...s.calls.map((c) => `${c.ok ? "ran" : `failed (${c.reason})`} ${c.tool}: ${c.result}`),
+  ]);
 }
 
 it("each call of a session is a step with the tools listed then, the discovery it caused and its result", async () => {
@@ -41,7 +90,7 @@ it("each call of a session is a step with the tools listed then, the discovery i
     [1, [["searchCustomer", true]]],
     [2, [["customer_c123_getAverageSpend", true]]],
   ]);
-  expect(view.toolsAt(1)).toEqual(["searchCustomer", "findCustomers"]);
+  expect(view.toolsAt(1)).toEqual(["searchCustomer", "findCustomers", "refund"]);
   expect(view.steps[1]!.added!.map((c) => [c.tool, c.cause?.byTool, c.cause?.provider?.id])).toEqual([
     ["customer_c123_getAverageSpend", "searchCustomer", "c123"],
     ["customer_c123_recentOrders", "searchCustomer", "c123"],
@@ -55,5 +104,52 @@ it("a session that only lists tools writes no file", async () => {
   const client = await connected(listOnly);
   await client.listTools();
   expect(readdirSync(listOnly)).toEqual([]);
+  await client.close();
+});
+
+it("an approval asked through elicitation and the person's answer are logged, each call a step", async () => {
+  const folder = path.join(dir, "approvals");
+  const client = await connected(folder, (message) => message.includes("o-1"));
+  await client.callTool({ name: "refund", arguments: { orderId: "o-1" } });
+  await client.callTool({ name: "refund", arguments: { orderId: "o-2" } });
+  await client.close();
+  const refused = await connected(folder); // its client cannot ask: refused without a question
+  await refused.callTool({ name: "refund", arguments: { orderId: "o-3" } });
+  await refused.close();
+  const [first, second] = views(folder).sort((a, b) => a.steps.length - b.steps.length);
+  // The SDK asks the client, then serves the call again with the answer: the question ends one step, the
+  // answer and the call are the next.
+  expect(shown(second!)).toEqual([
+    [1, 'asked refund {"orderId":"o-1"}'],
+    [2, "approved refund", "ran refund: refunded o-1"],
+    [3, 'asked refund {"orderId":"o-2"}'],
+    [
+      4,
+      "denied: the person declined refund",
+      'failed (denied) refund: Not run: a person denied this call of "refund".',
+    ],
+  ]);
+  expect(shown(first!)).toEqual([
+    [1, expect.stringMatching(/^failed \(denied\) refund: Not run: "refund" needs a person's approval/)],
+  ]);
+});
+
+it("on 2026-07-28 the question and the answer come in two requests, each a server and a file of its own", async () => {
+  const folder = path.join(dir, "approvals-2026");
+  const client = await modernEndpoint({
+    name: "shop",
+    version: "1.0.0",
+    tools: [refund],
+    runLog: folder,
+  }).connect({
+    elicitation: true,
+  });
+  client.setRequestHandler("elicitation/create", () => ({ action: "accept", content: { approve: true } }));
+  const result = await client.callTool({ name: "refund", arguments: { orderId: "o-1" } });
+  expect(result.isError).toBeFalsy();
+  expect(views(folder).map(shown).sort()).toEqual([
+    [[1, "approved refund", "ran refund: refunded o-1"]],
+    [[1, 'asked refund {"orderId":"o-1"}']],
+  ]);
   await client.close();
 });

@@ -67,7 +67,10 @@ describe("one key list rotates snapshots, handles and MCP approval questions", (
     const answer = { kind: "elicit", action: "accept", content: { approve: true } };
     const requestState = (asked as { requestState: string }).requestState;
     const rotated = new McpApprovals(undefined, KeyRing.of("handleKey", ROTATED));
-    expect(await rotated.step({ resolved, answer, requestState, canAsk: true })).toEqual({ kind: "run" });
+    expect(await rotated.step({ resolved, answer, requestState, canAsk: true })).toEqual({
+      kind: "run",
+      approved: true,
+    });
     const other = new McpApprovals(undefined, KeyRing.of("handleKey", "a different key altogether"));
     expect((await other.step({ resolved, answer, requestState, canAsk: true })).kind).toBe("ask");
   });

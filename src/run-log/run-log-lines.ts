@@ -1,0 +1,114 @@
+// The records every step writes (its `step`, the model's `response`, each `call`) as their JSON text, made
+// directly: the text JSON.stringify makes of the record (fields in the order of run-log-format.ts, absent
+// ones left out), without building the record first. Building and serializing those objects was about
+// half of what the log cost a step (docs/performance.md, "Round 6 (issue 44)"). Rarer records stay
+// objects (`jsonText`). A value a caller gave that JSON cannot hold is written as a string saying so, and
+// the rest of its record is kept.
+import type { TokenUsage } from "../events/token-usage.js";
+
+/** A number as JSON writes it (`null` for NaN and the infinities). */
+function num(value: number): string {
+  return Number.isFinite(value) ? `${value}` : "null";
+}
+
+/** A string as JSON (`null` for what is not one, which the types rule out). */
+function str(value: string): string {
+  return JSON.stringify(value) ?? "null";
+}
+
+/**
+ * `value` as JSON text (undefined where JSON leaves a field out: undefined, a function), a bigint written
+ * as its digits.
+ *
+ * @throws TypeError for what JSON cannot hold at all (a cycle)
+ */
+export function toJson(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    // The rare value JSON refuses: again, with bigints as text (a cycle fails again).
+  }
+  return JSON.stringify(value, (_key, inner: unknown) =>
+    typeof inner === "bigint" ? inner.toString() : inner,
+  );
+}
+
+/** {@link toJson}, with what JSON cannot hold written as a string saying why it is not logged. */
+function jsonValue(value: unknown): string | undefined {
+  try {
+    return toJson(value);
+  } catch (error) {
+    return str(`not logged: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/** `,"name":value`, or nothing for a value JSON leaves out. */
+function field(name: string, value: unknown): string {
+  const text = jsonValue(value);
+  return text === undefined ? "" : `,"${name}":${text}`;
+}
+
+/** A step whose tool set is the step before's: `{"type":"step",…}` without `tools`, `added` or `removed`. */
+export function stepLine(step: number, iteration: number, ms: number, count: number): string {
+  return `{"type":"step","step":${step},"iteration":${num(iteration)},"ms":${ms},"count":${count}}`;
+}
+
+/** What a `response` record holds. */
+export interface ResponseLine {
+  readonly step: number;
+  readonly ms: number;
+  readonly durationMs: number;
+  readonly modelId: string | undefined;
+  readonly usage: TokenUsage;
+  readonly cost: number | undefined;
+  /** Undefined without recorded content. */
+  readonly text: string | undefined;
+  readonly calls: readonly { readonly toolName: string }[];
+}
+
+/** A `response` record's line. */
+export function responseLine(r: ResponseLine): string {
+  let line = `{"type":"response","step":${r.step},"ms":${r.ms},"durationMs":${num(Math.round(r.durationMs))}`;
+  if (r.modelId !== undefined) line += `,"modelId":${str(r.modelId)}`;
+  const u = r.usage;
+  line += `,"usage":{"inputTokens":${num(u.inputTokens)},"outputTokens":${num(u.outputTokens)},"cachedInputTokens":${num(u.cachedInputTokens)},"reasoningTokens":${num(u.reasoningTokens)}}`;
+  if (r.cost !== undefined) line += `,"cost":${num(r.cost)}`;
+  if (r.text !== undefined) line += `,"text":${str(r.text)}`;
+  line += ',"calls":[';
+  for (let i = 0; i < r.calls.length; i++)
+    line += `${i === 0 ? "" : ","}{"tool":${str(r.calls[i]!.toolName)}}`;
+  return `${line}]}`;
+}
+
+/** What a `call` record holds (an undefined field is left out). */
+export interface CallLine {
+  readonly step: number;
+  readonly ms: number;
+  readonly id: string;
+  readonly tool: string;
+  readonly ok: boolean;
+  /** A call that ended with a result: how long it ran. */
+  readonly durationMs: number | undefined;
+  /** A failed call's reason. */
+  readonly reason: string | undefined;
+  /** Whether the input and the result are written. */
+  readonly content: boolean;
+  readonly input: unknown;
+  readonly result: string | undefined;
+  readonly media: readonly unknown[] | undefined;
+  readonly provider: unknown;
+}
+
+/** A `call` record's line. */
+export function callLine(c: CallLine): string {
+  let line = `{"type":"call","step":${c.step},"ms":${c.ms},"id":${str(c.id)},"tool":${str(c.tool)},"ok":${c.ok}`;
+  if (c.durationMs !== undefined) line += `,"durationMs":${num(Math.round(c.durationMs))}`;
+  if (c.reason !== undefined) line += `,"reason":${str(c.reason)}`;
+  if (c.content) {
+    line += field("input", c.input);
+    if (c.result !== undefined) line += `,"result":${str(c.result)}`;
+  }
+  if (c.media !== undefined && c.media.length > 0) line += field("media", c.media);
+  if (c.provider !== undefined) line += field("provider", c.provider);
+  return `${line}}`;
+}

@@ -1,0 +1,125 @@
+// The records every step writes are made as JSON text directly: each line is what JSON.stringify makes of
+// the record (run-log-format.ts), and a value JSON cannot hold costs that value, not the record.
+import { describe, expect, it } from "vitest";
+import { callLine, responseLine, stepLine } from "../../src/run-log/run-log-lines.js";
+import type { CallRecord, ResponseRecord, StepRecord } from "../../src/run-log/run-log-format.js";
+
+const usage = { inputTokens: 120, outputTokens: 7, cachedInputTokens: 100, reasoningTokens: 0 };
+const awkward = 'quotes " and \\ and\nnew lines, ünïcödé, 🎉, a lone \ud800 surrogate';
+
+describe("each line is JSON.stringify of its record", () => {
+  it("step", () => {
+    const record: StepRecord = { type: "step", step: 3, iteration: 2, ms: 41, count: 10 };
+    expect(stepLine(3, 2, 41, 10)).toBe(JSON.stringify(record));
+  });
+
+  interface Response {
+    modelId?: string;
+    cost?: number;
+    text?: string;
+    calls: string[];
+  }
+  it.each<[string, Response]>([
+    ["with everything", { modelId: "gpt-x", cost: 0.000123, text: awkward, calls: ["a", "b"] }],
+    ["without a model id, cost or text, and no calls", { calls: [] }],
+    ["with an empty text", { text: "", calls: ["a"] }],
+  ])("response %s", (_case, { modelId, cost, text, calls }) => {
+    const record: ResponseRecord = {
+      type: "response",
+      step: 4,
+      ms: 50,
+      durationMs: 13,
+      ...(modelId === undefined ? {} : { modelId }),
+      usage,
+      ...(cost === undefined ? {} : { cost }),
+      ...(text === undefined ? {} : { text }),
+      calls: calls.map((tool) => ({ tool })),
+    };
+    const line = responseLine({
+      step: 4,
+      ms: 50,
+      durationMs: 12.6,
+      modelId,
+      usage,
+      cost,
+      text,
+      calls: calls.map((toolName) => ({ toolName })),
+    });
+    expect(line).toBe(JSON.stringify(record));
+  });
+
+  const provider = { providerClass: "Customer", id: "c1", idType: "string" } as const;
+  it.each([
+    ["that ran, with content, media and a provider", true, true],
+    ["that ran, without content", true, false],
+    ["that failed, with content", false, true],
+    ["that failed, without content", false, false],
+  ])("call %s", (_case, ok, content) => {
+    const input = { query: awkward, nested: [1, { deep: null }] };
+    const media = [{ type: "image", mediaType: "image/png", file: "r.media/1.png" }] as const;
+    const record: CallRecord = {
+      type: "call",
+      step: 2,
+      ms: 30,
+      id: "call_1",
+      tool: "search",
+      ok,
+      ...(ok ? { durationMs: 3 } : { reason: "threw" }),
+      ...(content ? { input, result: awkward } : {}),
+      ...(ok ? { media, provider } : {}),
+    };
+    const line = callLine({
+      step: 2,
+      ms: 30,
+      id: "call_1",
+      tool: "search",
+      ok,
+      durationMs: ok ? 2.5 : undefined,
+      reason: ok ? undefined : "threw",
+      content,
+      input,
+      result: awkward,
+      media: ok ? media : undefined,
+      provider: ok ? provider : undefined,
+    });
+    expect(line).toBe(JSON.stringify(record));
+  });
+});
+
+describe("what JSON cannot hold", () => {
+  const call = (input: unknown, durationMs = 1) =>
+    JSON.parse(
+      callLine({
+        step: 1,
+        ms: 1,
+        id: "c",
+        tool: "t",
+        ok: true,
+        durationMs,
+        reason: undefined,
+        content: true,
+        input,
+        result: "r",
+        media: undefined,
+        provider: undefined,
+      }),
+    ) as CallRecord;
+
+  it("a bigint is written as its digits", () => {
+    expect(call({ amount: 12345678901234567890n }).input).toEqual({ amount: "12345678901234567890" });
+  });
+
+  it("a cycle costs the input, written as why, and the rest of the record is kept", () => {
+    const cyclic: Record<string, unknown> = { name: "loop" };
+    cyclic.self = cyclic;
+    const record = call(cyclic);
+    expect(record.input).toMatch(/^not logged: .*circular/i);
+    expect([record.tool, record.ok, record.result]).toEqual(["t", true, "r"]);
+  });
+
+  it("an input JSON leaves out is left out, and a duration that is not a number is null", () => {
+    const record = call(undefined, Number.NaN);
+    expect("input" in record).toBe(false);
+    expect(record.durationMs).toBeNull();
+  });
+});
