@@ -105,7 +105,7 @@ export class Run {
    */
   startAttempt(tools: readonly AnyTool[], restored: readonly AnyTool[] = []): void {
     const first = this.attempt === undefined;
-    const history = [...(first ? this.origin.history : this.origin.restartHistory)];
+    const history = first ? [...this.origin.history] : this.restartHistory();
     markRunHistory(history);
     const registry = new ToolRegistry(tools, {
       maxInjectedTools: this.settings.maxInjectedTools,
@@ -227,9 +227,23 @@ export class Run {
    */
   failBeforeStep(error: unknown): unknown {
     if (!(error instanceof ToolLoopError)) return error;
-    const history = this.attempt ? this.origin.restartHistory : this.origin.history;
+    const history = this.attempt ? this.restartHistory() : this.origin.history;
     const snapshot = this.resumed?.snapshot;
     return failureOf(error, { history, iterations: this.iterations, ...(snapshot && { snapshot }) });
+  }
+
+  /**
+   * The conversation a restart starts again from: the origin's, with the calls a resumed snapshot left
+   * waiting answered as the first attempt answered them (they ran, or were refused, once: a restart neither
+   * runs them again nor sends the model a call without its result).
+   */
+  private restartHistory(): ModelMessage[] {
+    const history = [...this.origin.restartHistory];
+    if (this.origin.paused) {
+      const answered = this.origin.history.length - 1; // the tool message the resume completed in place
+      history[answered] = this.current.history[answered]!;
+    }
+    return history;
   }
 
   private get current(): Attempt {
