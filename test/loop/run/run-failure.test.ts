@@ -4,6 +4,7 @@ import "../../fixtures/store/register.js";
 import { describe, expect, it } from "vitest";
 import {
   AiSdkAdapter,
+  MaxIterationsExceededError,
   PromptRunner,
   ToolLoopError,
   type ModelAdapter,
@@ -56,5 +57,26 @@ describe("the error a run ends with", () => {
     const resumed = await runner.resume(thrown.snapshot!);
     expect(resumed.result).toBe("found him");
     expect(resumed.totalIterations).toBe(3);
+  });
+
+  it("of a run nested in a custom adapter carries the outer run, the one whose caller catches it", async () => {
+    // The inner run fails after one step; the adapter lets its error through, as any ToolLoopError is.
+    const inner = new PromptRunner({
+      adapter: new AiSdkAdapter(mockModel(call("searchCustomer", { name: "John Smith" }))),
+    })
+      .withTools(new CustomerSearchTools())
+      .withMaxToolIterations(1);
+    const agent: ModelAdapter = {
+      supportsDynamicTools: true,
+      step: async () => (await inner.run("the inner task")) as never,
+    };
+
+    const error = await new PromptRunner({ adapter: agent })
+      .run("the outer task")
+      .catch((e: unknown) => e as MaxIterationsExceededError);
+
+    expect(error).toBeInstanceOf(MaxIterationsExceededError);
+    expect(error.conversationHistory).toEqual([{ role: "user", content: "the outer task" }]);
+    expect(error.snapshot?.history).toEqual([{ role: "user", content: "the outer task" }]);
   });
 });
