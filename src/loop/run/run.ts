@@ -220,16 +220,17 @@ export class Run {
   }
 
   /**
-   * An error raised before an attempt's first step (a source down or clashing, a cancellation while tools
-   * are restored): a run error carries the conversation as it stood and, for a resumed or continued run,
-   * the snapshot it came from, so it can be resumed later; anything else (a snapshot that does not fit
+   * An error raised before an attempt's first step (a source down or clashing, a cancellation while the
+   * sources are listed or tools restored): a run error carries the conversation as it stood and, for a
+   * resumed or continued run, the snapshot it came from, so it can be resumed later; a cancellation is a
+   * `ToolLoopAbortedError` whatever the source rejected with; anything else (a snapshot that does not fit
    * the runner, a schema error) is the caller's to fix and goes as it is.
    */
-  failBeforeStep(error: unknown): unknown {
-    if (!(error instanceof ToolLoopError)) return error;
+  failBeforeStep(error: unknown, signal?: AbortSignal): unknown {
+    if (!(error instanceof ToolLoopError) && !signal?.aborted) return error;
     const history = this.attempt ? this.restartHistory() : this.origin.history;
     const snapshot = this.resumed?.snapshot;
-    return failureOf(error, { history, iterations: this.iterations, ...(snapshot && { snapshot }) });
+    return failureOf(error, { history, iterations: this.iterations, ...(snapshot && { snapshot }) }, signal);
   }
 
   /**

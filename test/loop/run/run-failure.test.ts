@@ -6,7 +6,9 @@ import {
   AiSdkAdapter,
   MaxIterationsExceededError,
   PromptRunner,
+  ToolLoopAbortedError,
   ToolLoopError,
+  type McpClientLike,
   type ModelAdapter,
   type ToolLoopEvent,
 } from "entity-tools";
@@ -78,5 +80,31 @@ describe("the error a run ends with", () => {
     expect(error).toBeInstanceOf(MaxIterationsExceededError);
     expect(error.conversationHistory).toEqual([{ role: "user", content: "the outer task" }]);
     expect(error.snapshot?.history).toEqual([{ role: "user", content: "the outer task" }]);
+  });
+
+  it("is a ToolLoopAbortedError with the conversation when the run is cancelled while its MCP tools are listed", async () => {
+    const controller = new AbortController();
+    // What the official SDK's client does with a request whose signal fires: it rejects with the reason.
+    const client = {
+      listTools: (_params: unknown, options?: { signal?: AbortSignal }) =>
+        new Promise((_, reject) => {
+          options?.signal?.addEventListener("abort", () => reject(options.signal!.reason));
+          controller.abort();
+        }),
+      callTool: async () => ({}),
+      setNotificationHandler: () => {},
+    } as unknown as McpClientLike;
+    const runner = new PromptRunner({ adapter: new AiSdkAdapter(mockModel(text("unused"))) }).withMcpClient(
+      client,
+    );
+
+    const error = await runner
+      .run("Who is John Smith?", { signal: controller.signal })
+      .catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(ToolLoopAbortedError);
+    expect((error as ToolLoopAbortedError).conversationHistory).toEqual([
+      { role: "user", content: "Who is John Smith?" },
+    ]);
   });
 });
