@@ -68,6 +68,8 @@ export class Run {
   private ownUsage: TokenUsage = emptyUsage();
   private waiting: PausedCalls | undefined;
   private attempt: Attempt | undefined;
+  /** A resumed run's discovered tools, re-bound from its snapshot (see `startAttempt`). */
+  private restored: readonly AnyTool[] = [];
   private discoveries: readonly RunDiscovery[] | undefined;
   private failure: ToolLoopError | undefined;
 
@@ -99,19 +101,21 @@ export class Run {
   }
 
   /**
-   * Starts an attempt with `tools` (and, on resume, `restored`: the discovered tools re-bound, added
-   * without events): the first from the run's origin (with its waiting calls), a restart from the prompt
-   * again (a resumed run's: its snapshot's history, and a continued conversation's new messages).
+   * Starts an attempt with `tools` (and, on a resumed run's first attempt, `restored`: the discovered tools
+   * re-bound, added without events to every attempt, since a restart starts again from the snapshot's
+   * history, which found them): the first from the run's origin (with its waiting calls), a restart from
+   * the prompt again (a resumed run's: its snapshot's history, and a continued conversation's new messages).
    */
   startAttempt(tools: readonly AnyTool[], restored: readonly AnyTool[] = []): void {
     const first = this.attempt === undefined;
+    if (first) this.restored = restored;
     const history = first ? [...this.origin.history] : this.restartHistory();
     markRunHistory(history);
     const registry = new ToolRegistry(tools, {
       maxInjectedTools: this.settings.maxInjectedTools,
       maxInjectedTokens: this.settings.maxInjectedTokens,
     });
-    if (restored.length > 0) registry.add(restored);
+    if (this.restored.length > 0) registry.add(this.restored);
     if (!first) this.waiting = undefined;
     this.attempt = { history, registry, iterations: 0 };
   }
