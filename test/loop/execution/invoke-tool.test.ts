@@ -2,7 +2,12 @@ import { getEventListeners } from "node:events";
 import { describe, expect, it, vi } from "vitest";
 import { defineTool, PromptRunner, type ToolMiddleware } from "entity-tools";
 import { call, mockModel, text } from "../../support/mock-model.js";
-import { invokeTool, isToolTimeout, ToolTimeout } from "../../../src/loop/execution/invoke-tool.js";
+import {
+  invokeTool,
+  isToolTimeout,
+  releaseRunSignal,
+  ToolTimeout,
+} from "../../../src/loop/execution/invoke-tool.js";
 
 describe("invokeTool", () => {
   it("runs the tool through the middleware, outermost first", async () => {
@@ -123,5 +128,22 @@ describe("invokeTool", () => {
     expect(made.length).toBeGreaterThanOrEqual(3);
     expect(made.map((signal) => getEventListeners(signal, "abort").length)).toEqual(made.map(() => 0));
     expect(getEventListeners(user.signal, "abort")).toEqual([]);
+  });
+
+  it("a run signal released while a call runs still stops that call, and loses its listener when the call ends", async () => {
+    const controller = new AbortController();
+    const hang = defineTool({ name: "hang", description: "hang", execute: () => new Promise(() => {}) });
+    const quick = defineTool({ name: "quick", description: "quick", execute: () => "ok" });
+    const options = { middleware: [], signal: controller.signal };
+    const running = invokeTool(hang, {}, "1", options);
+    releaseRunSignal(controller.signal);
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(1);
+    controller.abort(new Error("stop"));
+    await expect(running).rejects.toThrow("stop");
+
+    const other = new AbortController();
+    await invokeTool(quick, {}, "2", { middleware: [], signal: other.signal });
+    releaseRunSignal(other.signal);
+    expect(getEventListeners(other.signal, "abort")).toHaveLength(0);
   });
 });
