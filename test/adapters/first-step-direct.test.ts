@@ -91,6 +91,28 @@ describe("a run's first step on the provider spec", () => {
     expect(received).toEqual([undefined, undefined, undefined]);
   });
 
+  it("hands a middleware the first step's params in the same order either way, so a cache keyed by JSON.stringify(params) (the SDK docs' caching middleware) finds it", async () => {
+    const settings = freshSettings();
+    const keys: string[] = [];
+    const runOnce = async () => {
+      const model = ai.wrapLanguageModel({
+        model: mockModel(text("done")),
+        middleware: {
+          specificationVersion: "v3",
+          transformParams: async ({ params }) => {
+            keys.push(JSON.stringify(omitSignal(params)));
+            return params;
+          },
+        },
+      });
+      await new PromptRunner({ model, modelSettings: settings }).withTools(echo).run("go");
+    };
+    await runOnce(); // through generateText: it learns the options
+    await runOnce(); // on the provider spec
+    expect(keys).toHaveLength(2);
+    expect(keys[1]).toBe(keys[0]);
+  });
+
   it("goes through generateText for a prompt of other messages, or other settings", async () => {
     const settings = freshSettings();
     await threeSteps(settings);
