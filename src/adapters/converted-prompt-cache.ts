@@ -146,19 +146,29 @@ export class ConvertedPromptCache {
           middleware: {
             specificationVersion: "v3",
             transformParams: async ({ params }) => {
-              const {
-                prompt: sliced,
-                tools: _tools,
-                toolChoice: _choice,
-                abortSignal: _signal,
-                ...built
-              } = params;
-              return { ...params, prompt: complete(sliced, built) };
+              const { prompt: sliced, tools, toolChoice, abortSignal, ...built } = params;
+              return callOptions(complete(sliced, built), tools, toolChoice, abortSignal, built);
             },
           },
         }),
     };
   }
+}
+
+/**
+ * A provider call's options, in one key order whichever way the step is made (through the SDK or on the
+ * provider spec): a middleware that keys a cache by `JSON.stringify(params)` then finds a run's first
+ * step under one key, whether it was made directly or not. The step's own keys first: on Node 20, keys
+ * added after a spread copy cost microseconds each (V8 finds no map transition for them).
+ */
+export function callOptions(
+  prompt: LanguageModelV3Message[],
+  tools: LanguageModelV3CallOptions["tools"],
+  toolChoice: LanguageModelV3CallOptions["toolChoice"],
+  abortSignal: AbortSignal | undefined,
+  options: StepCallOptions,
+): LanguageModelV3CallOptions {
+  return { prompt, tools, toolChoice, abortSignal, ...options };
 }
 
 /**
