@@ -116,6 +116,21 @@ describe("a run's first step on the provider spec", () => {
     expect(keys[1]).toBe(keys[0]);
   });
 
+  it("sends a provider option that is a class instance with toJSON as the SDK does, not a copy of its fields", async () => {
+    class Budget {
+      constructor(readonly cents: number) {}
+      toJSON() {
+        return `${this.cents / 100} EUR`;
+      }
+    }
+    const settings = { ...freshSettings(), providerOptions: { acme: { budget: new Budget(250) } } };
+    const taught = await threeSteps(settings);
+    const next = await threeSteps(settings);
+    const wire = (calls: typeof taught.calls) => JSON.stringify(calls[0]!.providerOptions);
+    expect(wire(taught.calls)).toBe('{"acme":{"budget":"2.5 EUR"}}');
+    expect(wire(next.calls)).toBe(wire(taught.calls));
+  });
+
   it("goes through generateText for a prompt of other messages, or other settings", async () => {
     const settings = freshSettings();
     await threeSteps(settings);
