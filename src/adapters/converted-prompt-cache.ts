@@ -59,7 +59,9 @@ function learn(key: string, options: StepCallOptions): void {
  */
 export function learnedOptionsKey(settings: object): string | undefined {
   try {
-    return JSON.stringify(settings, (_key, value: unknown) => {
+    return JSON.stringify(settings, function (this: Record<string, unknown>, key) {
+      // The value itself, not what its `toJSON` made of it (a Date, a class instance): not plain data.
+      const value: unknown = this[key];
       if (typeof value === "function" || typeof value === "symbol" || typeof value === "bigint")
         throw new TypeError("not plain data");
       if (typeof value === "object" && value !== null && !Array.isArray(value)) {
