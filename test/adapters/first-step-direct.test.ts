@@ -123,7 +123,11 @@ describe("a run's first step on the provider spec", () => {
         return `${this.cents / 100} EUR`;
       }
     }
-    const settings = { ...freshSettings(), providerOptions: { acme: { budget: new Budget(250) } } };
+    // Typed as JSON values: a JavaScript caller (or a cast) can pass one all the same.
+    const settings = {
+      ...freshSettings(),
+      providerOptions: { acme: { budget: new Budget(250) } },
+    } as unknown as AiSdkAdapterSettings;
     const taught = await threeSteps(settings);
     const next = await threeSteps(settings);
     const wire = (calls: typeof taught.calls) => JSON.stringify(calls[0]!.providerOptions);
