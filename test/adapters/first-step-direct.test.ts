@@ -106,9 +106,9 @@ describe("a run's first step on the provider spec", () => {
           },
         },
       });
-      // Without tools: ai 7 orders a tool definition's own keys unlike ai 6 (and our definitions), and
-      // sends `toolChoice: { type: "auto" }` with none, where a direct step sends none.
-      await new PromptRunner({ model, modelSettings: settings }).run("go");
+      // With a tool: ai 7 orders a tool definition's keys unlike ai 6 (and a direct step). (Without any,
+      // ai 7 sends `toolChoice: { type: "auto" }` where a direct step sends none: providers ignore it.)
+      await new PromptRunner({ model, modelSettings: settings }).withTools(echo).run("go");
     };
     await runOnce(); // through generateText: it learns the options
     await runOnce(); // on the provider spec
