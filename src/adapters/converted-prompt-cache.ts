@@ -149,7 +149,8 @@ export class ConvertedPromptCache {
             specificationVersion: "v3",
             transformParams: async ({ params }) => {
               const { prompt: sliced, tools, toolChoice, abortSignal, ...built } = params;
-              return callOptions(complete(sliced, built), tools, toolChoice, abortSignal, built);
+              const listed = tools && inDefinitionOrder(tools);
+              return callOptions(complete(sliced, built), listed, toolChoice, abortSignal, built);
             },
           },
         }),
@@ -171,6 +172,18 @@ export function callOptions(
   options: StepCallOptions,
 ): LanguageModelV3CallOptions {
   return { prompt, tools, toolChoice, abortSignal, ...options };
+}
+
+/**
+ * The SDK's tool definitions with a function tool's keys in the order a direct step's have (see
+ * `tool-definitions.ts`): ai 7 puts the schema before the description. The same values, in one order.
+ */
+function inDefinitionOrder(tools: NonNullable<LanguageModelV3CallOptions["tools"]>) {
+  return tools.map((tool) => {
+    if (tool.type !== "function" || !("description" in tool)) return tool;
+    const { type, name, description, ...rest } = tool;
+    return { type, name, description, ...rest };
+  });
 }
 
 /**
