@@ -141,7 +141,7 @@ async function runAttempts(setup: RunSetup, run: Run): Promise<RunOutcome> {
   for (let restarts = 0; ; restarts++) {
     const disclosure = disclosureFor(setup, run);
     const attempt = await startAttempt(setup, run, disclosure, restarts === 0).catch((error: unknown) =>
-      Promise.reject(run.failBeforeStep(error)),
+      Promise.reject(run.failBeforeStep(error, setup.signal)),
     );
     const session = new RunSession({
       run,

@@ -34,20 +34,18 @@ export class ToolLoopError extends EntityToolsError {
   }
 }
 
-/** The errors a run has been attached to: a run is attached once, by the first run the error ends. */
-const attached = new WeakSet<ToolLoopError>();
-
 /**
- * Gives `error` the run it ends (its conversation, iterations and snapshot), once: the object thrown is the
- * object the caller catches, not a copy of it. Internal: only a failing run calls it.
+ * Gives `error` the run it ends (its conversation, iterations and snapshot): the object thrown is the object
+ * the caller catches, not a copy of it. A run attaches itself once (see `Run.fail`); an error that ends a
+ * second run (a run nested in a custom adapter, its error let through) carries the last one, the run whose
+ * caller catches it. Internal: only a failing run calls it.
  */
 export function attachRun(error: ToolLoopError, run: RunFailure): void {
-  if (attached.has(error)) return;
-  attached.add(error);
   const fields = error as { -readonly [K in keyof RunFields]: RunFields[K] };
   fields.conversationHistory = [...run.history];
   fields.totalIterations = run.iterations;
   if (run.snapshot) fields.snapshot = run.snapshot;
+  else delete fields.snapshot;
 }
 
 type RunFields = Pick<ToolLoopError, "conversationHistory" | "totalIterations" | "snapshot">;

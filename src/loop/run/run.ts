@@ -68,6 +68,8 @@ export class Run {
   private ownUsage: TokenUsage = emptyUsage();
   private waiting: PausedCalls | undefined;
   private attempt: Attempt | undefined;
+  /** A resumed run's discovered tools, re-bound from its snapshot (see `startAttempt`). */
+  private restored: readonly AnyTool[] = [];
   private discoveries: readonly RunDiscovery[] | undefined;
   private failure: ToolLoopError | undefined;
 
@@ -99,19 +101,21 @@ export class Run {
   }
 
   /**
-   * Starts an attempt with `tools` (and, on resume, `restored`: the discovered tools re-bound, added
-   * without events): the first from the run's origin (with its waiting calls), a restart from the prompt
-   * again (a resumed run's: its snapshot's history, and a continued conversation's new messages).
+   * Starts an attempt with `tools` (and, on a resumed run's first attempt, `restored`: the discovered tools
+   * re-bound, added without events to every attempt, since a restart starts again from the snapshot's
+   * history, which found them): the first from the run's origin (with its waiting calls), a restart from
+   * the prompt again (a resumed run's: its snapshot's history, and a continued conversation's new messages).
    */
   startAttempt(tools: readonly AnyTool[], restored: readonly AnyTool[] = []): void {
     const first = this.attempt === undefined;
-    const history = [...(first ? this.origin.history : this.origin.restartHistory)];
+    if (first) this.restored = restored;
+    const history = first ? [...this.origin.history] : this.restartHistory();
     markRunHistory(history);
     const registry = new ToolRegistry(tools, {
       maxInjectedTools: this.settings.maxInjectedTools,
       maxInjectedTokens: this.settings.maxInjectedTokens,
     });
-    if (restored.length > 0) registry.add(restored);
+    if (this.restored.length > 0) registry.add(this.restored);
     if (!first) this.waiting = undefined;
     this.attempt = { history, registry, iterations: 0 };
   }
@@ -220,16 +224,31 @@ export class Run {
   }
 
   /**
-   * An error raised before an attempt's first step (a source down or clashing, a cancellation while tools
-   * are restored): a run error carries the conversation as it stood and, for a resumed or continued run,
-   * the snapshot it came from, so it can be resumed later; anything else (a snapshot that does not fit
+   * An error raised before an attempt's first step (a source down or clashing, a cancellation while the
+   * sources are listed or tools restored): a run error carries the conversation as it stood and, for a
+   * resumed or continued run, the snapshot it came from, so it can be resumed later; a cancellation is a
+   * `ToolLoopAbortedError` whatever the source rejected with; anything else (a snapshot that does not fit
    * the runner, a schema error) is the caller's to fix and goes as it is.
    */
-  failBeforeStep(error: unknown): unknown {
-    if (!(error instanceof ToolLoopError)) return error;
-    const history = this.attempt ? this.origin.restartHistory : this.origin.history;
+  failBeforeStep(error: unknown, signal?: AbortSignal): unknown {
+    if (!(error instanceof ToolLoopError) && !signal?.aborted) return error;
+    const history = this.attempt ? this.restartHistory() : this.origin.history;
     const snapshot = this.resumed?.snapshot;
-    return failureOf(error, { history, iterations: this.iterations, ...(snapshot && { snapshot }) });
+    return failureOf(error, { history, iterations: this.iterations, ...(snapshot && { snapshot }) }, signal);
+  }
+
+  /**
+   * The conversation a restart starts again from: the origin's, with the calls a resumed snapshot left
+   * waiting answered as the first attempt answered them (they ran, or were refused, once: a restart neither
+   * runs them again nor sends the model a call without its result).
+   */
+  private restartHistory(): ModelMessage[] {
+    const history = [...this.origin.restartHistory];
+    if (this.origin.paused) {
+      const answered = this.origin.history.length - 1; // the tool message the resume completed in place
+      history[answered] = this.current.history[answered]!;
+    }
+    return history;
   }
 
   private get current(): Attempt {

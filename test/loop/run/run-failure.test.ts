@@ -4,8 +4,11 @@ import "../../fixtures/store/register.js";
 import { describe, expect, it } from "vitest";
 import {
   AiSdkAdapter,
+  MaxIterationsExceededError,
   PromptRunner,
+  ToolLoopAbortedError,
   ToolLoopError,
+  type McpClientLike,
   type ModelAdapter,
   type ToolLoopEvent,
 } from "entity-tools";
@@ -56,5 +59,52 @@ describe("the error a run ends with", () => {
     const resumed = await runner.resume(thrown.snapshot!);
     expect(resumed.result).toBe("found him");
     expect(resumed.totalIterations).toBe(3);
+  });
+
+  it("of a run nested in a custom adapter carries the outer run, the one whose caller catches it", async () => {
+    // The inner run fails after one step; the adapter lets its error through, as any ToolLoopError is.
+    const inner = new PromptRunner({
+      adapter: new AiSdkAdapter(mockModel(call("searchCustomer", { name: "John Smith" }))),
+    })
+      .withTools(new CustomerSearchTools())
+      .withMaxToolIterations(1);
+    const agent: ModelAdapter = {
+      supportsDynamicTools: true,
+      step: async () => (await inner.run("the inner task")) as never,
+    };
+
+    const error = await new PromptRunner({ adapter: agent })
+      .run("the outer task")
+      .catch((e: unknown) => e as MaxIterationsExceededError);
+
+    expect(error).toBeInstanceOf(MaxIterationsExceededError);
+    expect(error.conversationHistory).toEqual([{ role: "user", content: "the outer task" }]);
+    expect(error.snapshot?.history).toEqual([{ role: "user", content: "the outer task" }]);
+  });
+
+  it("is a ToolLoopAbortedError with the conversation when the run is cancelled while its MCP tools are listed", async () => {
+    const controller = new AbortController();
+    // What the official SDK's client does with a request whose signal fires: it rejects with the reason.
+    const client = {
+      listTools: (_params: unknown, options?: { signal?: AbortSignal }) =>
+        new Promise((_, reject) => {
+          options?.signal?.addEventListener("abort", () => reject(options.signal!.reason));
+          controller.abort();
+        }),
+      callTool: async () => ({}),
+      setNotificationHandler: () => {},
+    } as unknown as McpClientLike;
+    const runner = new PromptRunner({ adapter: new AiSdkAdapter(mockModel(text("unused"))) }).withMcpClient(
+      client,
+    );
+
+    const error = await runner
+      .run("Who is John Smith?", { signal: controller.signal })
+      .catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(ToolLoopAbortedError);
+    expect((error as ToolLoopAbortedError).conversationHistory).toEqual([
+      { role: "user", content: "Who is John Smith?" },
+    ]);
   });
 });

@@ -1,0 +1,69 @@
+// A run restarts from where it started (a section read unlocked tools a backend cannot add mid-conversation).
+// A resumed run started from its snapshot, whose calls waited for a decision: a restart keeps them answered
+// as the resume answered them, so the model is never sent a call without its result and nothing runs twice.
+import "../../fixtures/store/register.js";
+import { describe, expect, it } from "vitest";
+import { AiSdkAdapter, PromptRunner, defineTool, type ModelAdapter } from "entity-tools";
+import { CustomerSearchTools } from "../../fixtures/store/customer-search-tools.js";
+import { supportPrompt } from "../../fixtures/store/support-prompt.js";
+import { call, mockModel, offeredAt, text, toolResultsSeenAt } from "../../support/mock-model.js";
+
+/** A backend that cannot add tools mid-conversation: a section read restarts the run. */
+const fixedTools = (model: ReturnType<typeof mockModel>): ModelAdapter => {
+  const inner = new AiSdkAdapter(model);
+  return { supportsDynamicTools: false, step: (request) => inner.step(request) };
+};
+
+describe("a resumed run that restarts", () => {
+  it("keeps the approved call's result and runs it once", async () => {
+    const refunds: string[] = [];
+    const refund = defineTool<{ orderId: string }>({
+      name: "refund",
+      description: "Refunds an order",
+      inputSchema: { type: "object", properties: { orderId: { type: "string" } }, required: ["orderId"] },
+      execute: ({ orderId }) => (refunds.push(orderId), `refunded ${orderId}`),
+    });
+    const model = mockModel(
+      call("refund", { orderId: "o-1" }),
+      call("read_section", { section_key: "policies" }),
+      text("done"),
+    );
+    const runner = new PromptRunner({ adapter: fixedTools(model) })
+      .withTools(refund)
+      .withSystemPrompt(supportPrompt(), { company: "Acme" })
+      .withApproval((c) => c.toolName === "refund");
+
+    const paused = await runner.run("Refund o-1");
+    const approvalId = paused.pendingApprovals[0]!.approvalId;
+    const resumed = await runner.resume(paused.snapshot, { approvals: { [approvalId]: { approved: true } } });
+
+    expect(resumed).toMatchObject({ status: "completed", result: "done", totalIterations: 3 });
+    expect(refunds).toEqual(["o-1"]);
+    expect(toolResultsSeenAt(model, 2)).toEqual(["refunded o-1"]); // the restarted step, from the answered call
+    expect(resumed.counters).toMatchObject({ restarts: 1, toolCalls: 2 });
+  });
+
+  it("keeps the tools its snapshot's discoveries gave, as its history still holds them", async () => {
+    const model = mockModel(
+      call("searchCustomer", { name: "John Smith" }),
+      text("found him"),
+      call("read_section", { section_key: "policies" }),
+      call("customer_c123_getAverageSpend"),
+      text("about 47 USD"),
+    );
+    const runner = new PromptRunner({ adapter: fixedTools(model) })
+      .withTools(new CustomerSearchTools())
+      .withSystemPrompt(supportPrompt(), { company: "Acme" })
+      .withToolProviderDiscovery();
+    const first = await runner.run("Find John Smith");
+
+    const turn = await runner.run("What does he spend?", { continueFrom: first.snapshot });
+
+    expect(turn.status).toBe("completed");
+    expect(offeredAt(model, 3)).toEqual(
+      expect.arrayContaining(["customer_c123_getAverageSpend", "issueRefund"]),
+    );
+    expect(toolResultsSeenAt(model, 4).at(-1)).not.toMatch(/Unknown tool/);
+    expect(turn.counters.toolFailures).toBe(0);
+  });
+});
