@@ -3,6 +3,7 @@ import { generateText, streamText, type LanguageModel } from "ai";
 import { untilAborted } from "../loop/errors/until-aborted.js";
 import type { ToolDelivery } from "../tools/tool-delivery.js";
 import {
+  callOptions,
   ConvertedPromptCache,
   learnedOptionsKey,
   systemMessages,
@@ -170,7 +171,7 @@ export class AiSdkAdapter implements ModelAdapter {
     const result = await untilAborted(step({ ...request, signal }, delivered), signal);
     const warnings = [this.unreported, delivered.warning].filter((w): w is string => w !== undefined);
     this.unreported = undefined;
-    // `modelId` before the spread: see `directCall` (a key added after a spread copy is slow on Node 20).
+    // `modelId` before the spread: see `callOptions` (a key added after a spread copy is slow on Node 20).
     const stamped: ModelStepResult = { modelId: modelIdOf(this.model), ...result };
     if (warnings.length > 0) return { ...stamped, warnings };
     return stamped;
@@ -239,16 +240,16 @@ export class AiSdkAdapter implements ModelAdapter {
       // The model is called as it is, not through the wrappers a step through the SDK gets (two
       // `wrapLanguageModel` layers a step, issue 46): the prompt is completed here, once per attempt as
       // their middleware did, and the deep-arguments guard is applied to the result by the caller.
-      // The step's own keys first: on Node 20, keys added after a spread copy cost microseconds each
-      // (V8 finds no map transition for them), a quarter of a direct step here. The learned options
-      // never hold these keys, so the order changes nothing else.
-      options: () => ({
-        prompt: slice.complete(prompt, learned),
-        tools,
-        toolChoice: tools ? { type: "auto" } : undefined,
-        abortSignal: request.signal,
-        ...learned,
-      }),
+      // In the key order of a step through the SDK (see `callOptions`: the learned options never hold
+      // the step's own keys, so the order changes nothing else).
+      options: () =>
+        callOptions(
+          slice.complete(prompt, learned),
+          tools,
+          tools ? { type: "auto" } : undefined,
+          request.signal,
+          learned,
+        ),
       retry: (call) => internals.retry(this.settings.maxRetries, request.signal, call),
     };
   }

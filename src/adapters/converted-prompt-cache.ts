@@ -59,7 +59,9 @@ function learn(key: string, options: StepCallOptions): void {
  */
 export function learnedOptionsKey(settings: object): string | undefined {
   try {
-    return JSON.stringify(settings, (_key, value: unknown) => {
+    return JSON.stringify(settings, function (this: Record<string, unknown>, key) {
+      // The value itself, not what its `toJSON` made of it (a Date, a class instance): not plain data.
+      const value: unknown = this[key];
       if (typeof value === "function" || typeof value === "symbol" || typeof value === "bigint")
         throw new TypeError("not plain data");
       if (typeof value === "object" && value !== null && !Array.isArray(value)) {
@@ -146,19 +148,42 @@ export class ConvertedPromptCache {
           middleware: {
             specificationVersion: "v3",
             transformParams: async ({ params }) => {
-              const {
-                prompt: sliced,
-                tools: _tools,
-                toolChoice: _choice,
-                abortSignal: _signal,
-                ...built
-              } = params;
-              return { ...params, prompt: complete(sliced, built) };
+              const { prompt: sliced, tools, toolChoice, abortSignal, ...built } = params;
+              const listed = tools && inDefinitionOrder(tools);
+              return callOptions(complete(sliced, built), listed, toolChoice, abortSignal, built);
             },
           },
         }),
     };
   }
+}
+
+/**
+ * A provider call's options, in one key order whichever way the step is made (through the SDK or on the
+ * provider spec): a middleware that keys a cache by `JSON.stringify(params)` then finds a run's first
+ * step under one key, whether it was made directly or not. The step's own keys first: on Node 20, keys
+ * added after a spread copy cost microseconds each (V8 finds no map transition for them).
+ */
+export function callOptions(
+  prompt: LanguageModelV3Message[],
+  tools: LanguageModelV3CallOptions["tools"],
+  toolChoice: LanguageModelV3CallOptions["toolChoice"],
+  abortSignal: AbortSignal | undefined,
+  options: StepCallOptions,
+): LanguageModelV3CallOptions {
+  return { prompt, tools, toolChoice, abortSignal, ...options };
+}
+
+/**
+ * The SDK's tool definitions with a function tool's keys in the order a direct step's have (see
+ * `tool-definitions.ts`): ai 7 puts the schema before the description. The same values, in one order.
+ */
+function inDefinitionOrder(tools: NonNullable<LanguageModelV3CallOptions["tools"]>) {
+  return tools.map((tool) => {
+    if (tool.type !== "function" || !("description" in tool)) return tool;
+    const { type, name, description, ...rest } = tool;
+    return { type, name, description, ...rest };
+  });
 }
 
 /**

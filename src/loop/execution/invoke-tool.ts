@@ -71,15 +71,38 @@ export async function invokeTool(
     });
     return await (stops.length > 0 ? Promise.race([running, ...stops]) : running);
   } finally {
-    run?.live.delete(stop);
+    if (run) {
+      run.live.delete(stop);
+      if (run.released && run.live.size === 0) detach(runSignal!, run);
+    }
     clearTimer?.();
   }
+}
+
+/**
+ * Called when the run that owns `signal` has ended: its listener is removed (at once, or when the last
+ * call still running ends). Node keeps a signal of `AbortSignal.any` with an abort listener alive, and
+ * all it holds, until it fires: left on, every run sharing a caller's long-lived signal would stay.
+ */
+export function releaseRunSignal(signal: AbortSignal | undefined): void {
+  const run = signal && runStops.get(signal);
+  if (!run) return;
+  run.released = true;
+  if (run.live.size === 0) detach(signal, run);
+}
+
+function detach(signal: AbortSignal, run: RunStop): void {
+  signal.removeEventListener("abort", run.onAbort);
+  runStops.delete(signal);
 }
 
 /** A run signal's one listener: it stops the calls running when it fires, and rejects `stopped`. */
 interface RunStop {
   readonly stopped: Promise<never>;
   readonly live: Set<CallStop>;
+  readonly onAbort: () => void;
+  /** The run has ended (see {@link releaseRunSignal}). */
+  released: boolean;
 }
 
 const runStops = new WeakMap<AbortSignal, RunStop>();
@@ -92,18 +115,16 @@ function runStopOf(signal: AbortSignal): RunStop {
   let run = runStops.get(signal);
   if (!run) {
     const live = new Set<CallStop>();
+    let onAbort: () => void = () => {};
     const stopped = new Promise<never>((_, reject) => {
-      signal.addEventListener(
-        "abort",
-        () => {
-          for (const stop of live) stop.abort(signal.reason);
-          reject(signal.reason);
-        },
-        { once: true },
-      );
+      onAbort = () => {
+        for (const stop of live) stop.abort(signal.reason);
+        reject(signal.reason);
+      };
+      signal.addEventListener("abort", onAbort, { once: true });
     });
     stopped.catch(() => {}); // a run that stops with no call running has no one to hear it
-    run = { stopped, live };
+    run = { stopped, live, onAbort, released: false };
     runStops.set(signal, run);
   }
   return run;

@@ -10,7 +10,7 @@ import type { ModelToolCall } from "../ports/model-port.js";
 import type { RunSettings } from "../settings/run-settings.js";
 import { describeThrown } from "./describe-thrown.js";
 import { ToolInjector } from "./inject-tools.js";
-import { invokeTool, isToolTimeout } from "./invoke-tool.js";
+import { invokeTool, isToolTimeout, releaseRunSignal } from "./invoke-tool.js";
 import type { ResolvedCall } from "./check-tool-input.js";
 import { resolveToolCall } from "./resolve-tool-call.js";
 import type { ToolMiddleware } from "./tool-middleware.js";
@@ -79,6 +79,11 @@ export class ToolCallExecutor {
   /** Every tool added during the run, in order. */
   get injected(): readonly AnyTool[] {
     return this.injector.injected;
+  }
+
+  /** The run has ended: its signal's listener is released (see `releaseRunSignal`). */
+  close(): void {
+    releaseRunSignal(this.setup.signal);
   }
 
   /** Runs `call` through the pipeline; with `approve`, a valid call is run only when it says so. */

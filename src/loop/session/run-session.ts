@@ -181,6 +181,7 @@ export class RunSession {
   /** How the run ended, once a step said so. */
   end(outcome: Exclude<StepOutcome, { type: "continue" }>): RunEnd {
     this.stopWatching();
+    this.executor.close();
     return { ...outcome, injectedTools: [...this.executor.injected] };
   }
 
@@ -190,6 +191,7 @@ export class RunSession {
    */
   fail(error: unknown): ToolLoopError {
     this.stopWatching();
+    this.executor.close(); // before `ended` fires: a call still running is stopped by it all the same
     this.batches.closeOpen("the run ended before this call ran");
     const failure = this.run.fail(error, this.signal);
     this.ended.abort(failure);

@@ -1,6 +1,13 @@
-import { describe, expect, it } from "vitest";
-import { defineTool, type ToolMiddleware } from "entity-tools";
-import { invokeTool, isToolTimeout, ToolTimeout } from "../../../src/loop/execution/invoke-tool.js";
+import { getEventListeners } from "node:events";
+import { describe, expect, it, vi } from "vitest";
+import { defineTool, PromptRunner, type ToolMiddleware } from "entity-tools";
+import { call, mockModel, text } from "../../support/mock-model.js";
+import {
+  invokeTool,
+  isToolTimeout,
+  releaseRunSignal,
+  ToolTimeout,
+} from "../../../src/loop/execution/invoke-tool.js";
 
 describe("invokeTool", () => {
   it("runs the tool through the middleware, outermost first", async () => {
@@ -97,5 +104,46 @@ describe("invokeTool", () => {
     revoke();
     expect(isToolTimeout(proxy)).toBe(false);
     expect(isToolTimeout(new Error("x"))).toBe(false);
+  });
+
+  it("runs that share the caller's signal leave no listener on their run's signal once they end (else Node keeps each run's signal, and what it holds, as long as the caller's lives)", async () => {
+    const user = new AbortController();
+    const made: AbortSignal[] = [];
+    const any = AbortSignal.any.bind(AbortSignal);
+    const spy = vi.spyOn(AbortSignal, "any").mockImplementation((signals) => {
+      const signal = any(signals);
+      made.push(signal);
+      return signal;
+    });
+    try {
+      const tool = defineTool({ name: "t", description: "t", execute: () => "ok" });
+      for (let i = 0; i < 3; i++) {
+        const model = mockModel(call("t"), call("t"), text("done"));
+        const run = await new PromptRunner({ model }).withTools(tool).run("q", { signal: user.signal });
+        expect(run.result).toBe("done");
+      }
+    } finally {
+      spy.mockRestore();
+    }
+    expect(made.length).toBeGreaterThanOrEqual(3);
+    expect(made.map((signal) => getEventListeners(signal, "abort").length)).toEqual(made.map(() => 0));
+    expect(getEventListeners(user.signal, "abort")).toEqual([]);
+  });
+
+  it("a run signal released while a call runs still stops that call, and loses its listener when the call ends", async () => {
+    const controller = new AbortController();
+    const hang = defineTool({ name: "hang", description: "hang", execute: () => new Promise(() => {}) });
+    const quick = defineTool({ name: "quick", description: "quick", execute: () => "ok" });
+    const options = { middleware: [], signal: controller.signal };
+    const running = invokeTool(hang, {}, "1", options);
+    releaseRunSignal(controller.signal);
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(1);
+    controller.abort(new Error("stop"));
+    await expect(running).rejects.toThrow("stop");
+
+    const other = new AbortController();
+    await invokeTool(quick, {}, "2", { middleware: [], signal: other.signal });
+    releaseRunSignal(other.signal);
+    expect(getEventListeners(other.signal, "abort")).toHaveLength(0);
   });
 });
