@@ -17,6 +17,7 @@ import {
   type AiSdkAdapterSettings,
 } from "./model-settings.js";
 import { sdkInternals } from "./sdk-internals.js";
+import { sdkMessages } from "./sdk-tool-output.js";
 import { gatherStream } from "./provider-stream.js";
 import { parseToolCall } from "./step-content.js";
 import { DeferredDelivery, type DeliveredStep } from "./deferred-delivery/deferred-delivery.js";
@@ -98,7 +99,7 @@ export class AiSdkAdapter implements ModelAdapter {
         const result = await direct.retry(() => direct.model.doGenerate(direct.options()));
         return readDirectResult(request, direct, guardedResult(result, tooDeep), tooDeep);
       }
-      const result = await generateText(this.call(request, slice, delivered, tooDeep));
+      const result = await generateText(await this.call(request, slice, delivered, tooDeep));
       return stepResult(result.content, result.response.messages, result.text, result.usage, tooDeep);
     });
   }
@@ -136,7 +137,10 @@ export class AiSdkAdapter implements ModelAdapter {
       );
       return readDirectResult(request, direct, gathered, tooDeep);
     }
-    const result = streamText({ ...this.call(request, slice, delivered, tooDeep), onError: () => {} });
+    const result = streamText({
+      ...(await this.call(request, slice, delivered, tooDeep)),
+      onError: () => {},
+    });
     for await (const part of result.fullStream) {
       if (part.type === "error") throw part.error;
       if (part.type === "text-delta") onPart({ type: "text-delta", text: part.text });
@@ -188,9 +192,10 @@ export class AiSdkAdapter implements ModelAdapter {
 
   /**
    * The options of one SDK call: tools without `execute`, so the SDK stops after the model's turn; the
-   * model guarded (deep arguments) and completing its prompt from the cache.
+   * model guarded (deep arguments) and completing its prompt from the cache. The new messages go in the
+   * form the installed SDK takes without a deprecation warning (see `sdkMessages`).
    */
-  private call(
+  private async call(
     request: ModelStepRequest,
     slice: PromptSlice,
     delivered: DeliveredStep,
@@ -200,7 +205,7 @@ export class AiSdkAdapter implements ModelAdapter {
     return {
       model: slice.sdkModel(guardDeepArguments(this.model, tooDeep)),
       system: request.system,
-      messages: slice.messages,
+      messages: await sdkMessages(slice.messages),
       ...sdkStepTools(request.tools, delivered),
       abortSignal: request.signal,
       ...settings,
@@ -223,7 +228,7 @@ export class AiSdkAdapter implements ModelAdapter {
     const model = this.model as LanguageModelV3; // the user's own middleware is inside it
     let converted: LanguageModelV3Message[];
     try {
-      converted = await internals.convert(slice.messages, model, request.signal);
+      converted = await internals.convert(await sdkMessages(slice.messages), model, request.signal);
     } catch (error) {
       if (request.signal?.aborted) throw error;
       return this.degrade(`convertToLanguageModelPrompt failed (${String(error)})`);
