@@ -49,9 +49,8 @@ interface Attempt {
  * its totals (iterations and tokens, across restarts and the snapshot it resumed from), its counters, the
  * section visibility, the approval decisions, the discoveries (one per run: handles stay live across
  * restarts), the tools it added, the calls waiting for a decision, and the current attempt (history, tool
- * registry). It is
- * read from a snapshot only by {@link Run.fromSnapshot} (`run-reader.ts`), written down only by
- * {@link Run.toSnapshot} (`run-writer.ts`), and ends with the error {@link Run.fail} gives.
+ * registry). It is read from a snapshot only by {@link Run.fromSnapshot} (`run-reader.ts`), written down
+ * only by {@link Run.toSnapshot} (`run-writer.ts`), and ends with the error {@link Run.fail} gives.
  */
 export class Run {
   readonly settings: RunSettings;
