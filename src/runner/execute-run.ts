@@ -75,7 +75,7 @@ export interface RunOutcome {
   readonly pending: readonly PendingApproval[];
   /** The history of the attempt that finished. */
   readonly history: ModelMessage[];
-  /** The tools the finishing attempt's strategies injected. */
+  /** Every tool the run added, in order (earlier attempts' and a resumed snapshot's included). */
   readonly injectedTools: readonly AnyTool[];
   /** Iterations and tokens of the whole run (restarts and a resumed snapshot's included). */
   readonly iterations: number;
@@ -89,8 +89,8 @@ export interface RunOutcome {
  * then an attempt after another, each a run session driven by the driver of the adapter's kind. When an
  * attempt ends asking for a restart (a section read unlocked tools the backend cannot add
  * mid-conversation), the requested overrides are stored in the run and the prompt re-rendered, at most
- * `maxExpansions` times. The run keeps the totals across restarts; the history and the injected tools are
- * those of the attempt that finished.
+ * `maxExpansions` times. The run keeps the totals and the injected tools across restarts; the history is
+ * that of the attempt that finished.
  */
 export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
   await loadRuntimeDependencies(); // validation and class-transformer are not loaded at import

@@ -96,6 +96,10 @@ describe.each<Binding>(["per-instance", "handles"])("discovery with %s binding",
     });
     expect(resumed.result).toBe("done");
     expect(ran).toEqual(["withdraw 2 20"]);
+    // The resumed run lists what it added before the pause: Bob's tools per instance; with handles, none.
+    const names = (run: typeof paused) => run.injectedTools.map((t) => t.name);
+    expect(names(resumed)).toEqual(names(paused));
+    expect(names(paused).length > 0).toBe(binding === "per-instance");
   });
   it("middleware wraps the call with its tool and input; a timeout turns a slow call into an error result", async () => {
     const bank = new Bank();
@@ -499,5 +503,6 @@ describe("resuming handles mode in a fresh runner", () => {
     expect(asked).toEqual([["Ticket", "t1"]]);
     expect(offeredAt(second, 0)).toEqual(["openTickets", "ticket_close", "ticket_assign"]);
     expect(toolResultsSeenAt(second, 0).at(-1)).toBe("t1 → Ann");
+    expect(resumed.injectedTools.map((t) => t.name)).toEqual(["ticket_close", "ticket_assign"]);
   });
 });

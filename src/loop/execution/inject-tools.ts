@@ -46,6 +46,8 @@ export class ToolInjector {
     private readonly strategies: readonly ToolInjectionStrategy[],
     private readonly events: RunEvents,
     private readonly signal: AbortSignal | undefined,
+    /** Told of each addition's tools, in order (a run records them across its attempts: see `Run`). */
+    private readonly added?: (tools: readonly AnyTool[]) => void,
   ) {}
 
   async evaluate(trigger: InjectionTrigger): Promise<InjectionOutcome> {
@@ -140,6 +142,7 @@ export class ToolInjector {
     const fresh = [...outcome.added, ...outcome.replaced.map((r) => r.next)];
     if (fresh.length === 0) return;
     for (const tool of fresh) this.injected.push(tool);
+    this.added?.(fresh);
     const replacedNames = new Set(outcome.replaced.map((r) => r.next.name));
     const renamed = new Map(outcome.renamed.map((r) => [r.name, r]));
     const byInstance = new Map<object, { identity: ProviderIdentity; tools: AnyTool[] }>();

@@ -32,6 +32,8 @@ export interface ToolCallExecutorSetup {
   readonly lost?: ReadonlyMap<string, string>;
   /** The media the backend's model takes in a tool result (see `ToolResultMediaTypes`); undefined: all. */
   readonly mediaTypes?: ToolResultMediaTypes;
+  /** Told of the tools each addition injected, in order (a run records them: see `Run.recordAdded`). */
+  readonly added?: (tools: readonly AnyTool[]) => void;
 }
 
 /** One call's result part, and the restart a strategy asked for after it, if any. */
@@ -73,10 +75,16 @@ export class ToolCallExecutor {
 
   constructor(private readonly setup: ToolCallExecutorSetup) {
     this.unknownTools = new UnknownToolPolicy(setup.settings.maxUnknownToolCalls, setup.lost);
-    this.injector = new ToolInjector(setup.registry, setup.strategies, setup.events, setup.signal);
+    this.injector = new ToolInjector(
+      setup.registry,
+      setup.strategies,
+      setup.events,
+      setup.signal,
+      setup.added,
+    );
   }
 
-  /** Every tool added during the run, in order. */
+  /** Every tool this executor added, in order (a run's whole list is its `Run`'s: `Run.injectedTools`). */
   get injected(): readonly AnyTool[] {
     return this.injector.injected;
   }

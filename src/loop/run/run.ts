@@ -48,9 +48,9 @@ interface Attempt {
  * A whole run, from its first step to its last resume, in one value made before anything of it can fail:
  * its totals (iterations and tokens, across restarts and the snapshot it resumed from), its counters, the
  * section visibility, the approval decisions, the discoveries (one per run: handles stay live across
- * restarts), the calls waiting for a decision, and the current attempt (history, tool registry). It is
- * read from a snapshot only by {@link Run.fromSnapshot} (`run-reader.ts`), written down only by
- * {@link Run.toSnapshot} (`run-writer.ts`), and ends with the error {@link Run.fail} gives.
+ * restarts), the tools it added, the calls waiting for a decision, and the current attempt (history, tool
+ * registry). It is read from a snapshot only by {@link Run.fromSnapshot} (`run-reader.ts`), written down
+ * only by {@link Run.toSnapshot} (`run-writer.ts`), and ends with the error {@link Run.fail} gives.
  */
 export class Run {
   readonly settings: RunSettings;
@@ -72,6 +72,10 @@ export class Run {
   private restored: readonly AnyTool[] = [];
   private discoveries: readonly RunDiscovery[] | undefined;
   private failure: ToolLoopError | undefined;
+  /** Every tool the run added, in order (see `recordAdded`). */
+  private readonly added: AnyTool[] = [];
+  /** Where in `added` each tool an earlier attempt added is, by name, until this attempt adds it again. */
+  private addedBefore = new Map<string, number>();
 
   private constructor(init: RunInit, origin: RunOrigin, decisions?: RunResume["approvals"]) {
     this.settings = init.settings;
@@ -105,6 +109,8 @@ export class Run {
    * re-bound, added without events to every attempt, since a restart starts again from the snapshot's
    * history, which found them): the first from the run's origin (with its waiting calls), a restart from
    * the prompt again (a resumed run's: its snapshot's history, and a continued conversation's new messages).
+   * A resumed run's restored tools that were not offered up front are what it added before its pause (a
+   * continued conversation's are an earlier turn's: a turn lists what it adds itself).
    */
   startAttempt(tools: readonly AnyTool[], restored: readonly AnyTool[] = []): void {
     const first = this.attempt === undefined;
@@ -115,7 +121,9 @@ export class Run {
       maxInjectedTools: this.settings.maxInjectedTools,
       maxInjectedTokens: this.settings.maxInjectedTokens,
     });
-    if (this.restored.length > 0) registry.add(this.restored);
+    const kept = this.restored.length > 0 ? registry.add(this.restored) : undefined;
+    if (first && kept && !this.origin.resumed?.followUp) this.recordAdded(kept.added);
+    this.addedBefore = new Map(this.added.map((tool, at) => [tool.name, at]));
     if (!first) this.waiting = undefined;
     this.attempt = { history, registry, iterations: 0 };
   }
@@ -179,6 +187,32 @@ export class Run {
   /** Adds tokens a response or a backend's turn reported. */
   addUsage(usage: Partial<TokenUsage> | undefined): void {
     this.ownUsage = addUsage(this.ownUsage, usage);
+  }
+
+  /**
+   * Records the tools an addition injected (the attempt's injector tells each). A restart starts the
+   * conversation again, so a tool an earlier attempt added that this one adds again is the same addition:
+   * it keeps its place in the run's list, bound as this attempt bound it.
+   */
+  recordAdded(tools: readonly AnyTool[]): void {
+    for (const tool of tools) {
+      const at = this.addedBefore.get(tool.name);
+      if (at === undefined) {
+        this.added.push(tool);
+        continue;
+      }
+      this.added[at] = tool;
+      this.addedBefore.delete(tool.name);
+    }
+  }
+
+  /**
+   * Every tool added during the run, in order: each attempt's (one an attempt after a restart adds again
+   * listed once) and, for a resumed run, the discovered tools its snapshot held (what a snapshot records:
+   * the tools offered when it was made, so one evicted or removed before it is not among them).
+   */
+  get injectedTools(): readonly AnyTool[] {
+    return [...this.added];
   }
 
   /** The calls that wait for a person's decision (a resumed snapshot's, or a batch's that paused). */

@@ -59,6 +59,7 @@ export class RunSession {
       signal: init.signal ? AbortSignal.any([init.signal, this.ended.signal]) : this.ended.signal,
       lost: init.lost,
       mediaTypes: init.toolResultMediaTypes,
+      added: (tools) => run.recordAdded(tools),
     });
     this.answers = new FinalAnswerCheck(init.outputSchema, run.settings.maxOutputRepairs, run.events);
     this.batches = new CallBatches(run, this.executor, init.signal);
@@ -178,11 +179,11 @@ export class RunSession {
     return { type: "continue", reply: verdict.repair };
   }
 
-  /** How the run ended, once a step said so. */
+  /** How the run ended, once a step said so, with the tools the whole run added (see `Run.injectedTools`). */
   end(outcome: Exclude<StepOutcome, { type: "continue" }>): RunEnd {
     this.stopWatching();
     this.executor.close();
-    return { ...outcome, injectedTools: [...this.executor.injected] };
+    return { ...outcome, injectedTools: this.run.injectedTools };
   }
 
   /**

@@ -22,8 +22,8 @@ export interface ToolCallsOutcome {
 }
 
 /**
- * How a run's attempt ended (with an answer, paused, or asking to start again), with the tools its
- * strategies injected; the rest of what it did is the run's.
+ * How a run's attempt ended (with an answer, paused, or asking to start again), with the tools the run
+ * added so far (every attempt's, and a resumed snapshot's: see `Run.injectedTools`).
  */
 export type RunEnd = Exclude<StepOutcome, { type: "continue" }> & {
   readonly injectedTools: readonly AnyTool[];

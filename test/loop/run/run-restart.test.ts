@@ -14,6 +14,36 @@ const fixedTools = (model: ReturnType<typeof mockModel>): ModelAdapter => {
   return { supportsDynamicTools: false, step: (request) => inner.step(request) };
 };
 
+/** The store's customer search with discovery, on that backend: reading the policies restarts. */
+const discoveringRunner = (model: ReturnType<typeof mockModel>) =>
+  new PromptRunner({ adapter: fixedTools(model) })
+    .withTools(new CustomerSearchTools())
+    .withSystemPrompt(supportPrompt(), { company: "Acme" })
+    .withToolProviderDiscovery();
+
+describe("a run that restarts", () => {
+  it("lists the tools every attempt added, each once, at the place it was first added", async () => {
+    const model = mockModel(
+      call("searchCustomer", { name: "John Smith" }),
+      call("read_section", { section_key: "policies" }),
+      call("searchCustomer", { name: "Jane Smith" }),
+      call("searchCustomer", { name: "John Smith" }),
+      text("done"),
+    );
+    const runner = discoveringRunner(model);
+
+    const run = await runner.run("Find John Smith, then Jane Smith");
+
+    expect(run.counters.restarts).toBe(1);
+    expect(run.injectedTools.map((t) => t.name)).toEqual([
+      "customer_c123_getAverageSpend", // found before the restart, found again after it
+      "customer_c123_recentOrders",
+      "customer_c456_getAverageSpend",
+      "customer_c456_recentOrders",
+    ]);
+  });
+});
+
 describe("a resumed run that restarts", () => {
   it("keeps the approved call's result and runs it once", async () => {
     const refunds: string[] = [];
@@ -51,10 +81,7 @@ describe("a resumed run that restarts", () => {
       call("customer_c123_getAverageSpend"),
       text("about 47 USD"),
     );
-    const runner = new PromptRunner({ adapter: fixedTools(model) })
-      .withTools(new CustomerSearchTools())
-      .withSystemPrompt(supportPrompt(), { company: "Acme" })
-      .withToolProviderDiscovery();
+    const runner = discoveringRunner(model);
     const first = await runner.run("Find John Smith");
 
     const turn = await runner.run("What does he spend?", { continueFrom: first.snapshot });
@@ -65,5 +92,6 @@ describe("a resumed run that restarts", () => {
     );
     expect(toolResultsSeenAt(model, 4).at(-1)).not.toMatch(/Unknown tool/);
     expect(turn.counters.toolFailures).toBe(0);
+    expect(turn.injectedTools).toEqual([]); // the turn's own additions: the restored tools are the first turn's
   });
 });

@@ -1,6 +1,7 @@
 // One run, however it is cut: paused for approval, its snapshot carried through JSON into a new runner (a
 // process restart), resumed, restarted once by a section read, then continued by a second conversation
-// turn, it counts what the same run does uninterrupted: iterations, tokens and counters.
+// turn, it counts what the same run does uninterrupted: iterations, tokens and counters, and it lists the
+// tools the run added (a turn lists its own).
 import "../../fixtures/store/register.js";
 import { describe, expect, it } from "vitest";
 import {
@@ -51,6 +52,7 @@ const totals = (run: ToolLoopResult<unknown>) => ({
   totalIterations: run.totalIterations,
   usage: run.usage,
   counters: run.counters,
+  injectedTools: run.injectedTools.map((t) => t.name),
 });
 const finished = (events: ToolLoopEvent[]) =>
   events.flatMap((e) => (e.type === "RunFinished" ? [{ iterations: e.totalIterations, ...e.usage }] : []));
@@ -77,6 +79,11 @@ describe("a run's totals", () => {
     });
 
     expect(first.counters).toMatchObject({ restarts: 1, providersDiscovered: 2, toolCalls: 4 });
+    // Found in both attempts, the customer's tools were added once to the run; the turn added none.
+    const customerTools = first.injectedTools.map((t) => t.name);
+    expect(customerTools).toContain("customer_c123_getAverageSpend");
+    expect(new Set(customerTools).size).toBe(customerTools.length);
+    expect(second.injectedTools).toEqual([]);
     expect(totals(resumed)).toEqual(totals(first));
     expect(totals(continued)).toEqual(totals(second));
     expect(continued.totalIterations).toBe(7);
