@@ -12,7 +12,6 @@ import { emitSchemaModule } from "./emit-schema-module.js";
 import { generateFromProgram, type GenerateSchemasOptions } from "./generate-schemas.js";
 import { readModuleMeaning } from "./module-meaning.js";
 import { readProject, shownPath, type SchemaProgram } from "./schema-program.js";
-import { SchemaSourceError } from "./schema-source-error.js";
 import { guessedSyntheticBlock, type SyntheticBlocks } from "./synthetic-inputs.js";
 
 /** What to watch and where to write: the CLI's `--project`, `--out` and `--type`s. */
@@ -107,8 +106,9 @@ function generate(schemaProgram: SchemaProgram, options: WatchSchemasOptions): W
       ? { kind: "wrote", out, warnings: source.warnings }
       : { kind: "unchanged", out };
   } catch (error) {
-    if (!(error instanceof SchemaSourceError)) throw error;
-    return { kind: "error", out, message: error.message };
+    // Ours (`SchemaSourceError`) and typescript-json-schema's plain errors (`Not supported: …`) alike: a
+    // watch reports them and keeps the last good module, as the one-shot CLI prints them and exits 1.
+    return { kind: "error", out, message: error instanceof Error ? error.message : String(error) };
   }
 }
 

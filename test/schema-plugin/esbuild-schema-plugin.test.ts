@@ -40,4 +40,4 @@ it("esbuild: the module is written at the first build and again at a rebuild aft
   } finally {
     await built.dispose();
   }
-}, 0); // a compiler run per build: no time limit
+}, 600_000); // a compiler run per build: minutes on a loaded machine, but never a hang

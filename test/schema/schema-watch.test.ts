@@ -86,6 +86,16 @@ it("--watch writes the module again when a parameter's type changes, and keeps t
     );
     expect(parameterSchema(out)).toEqual({ type: "string" });
 
+    // A type typescript-json-schema cannot express (its own error, not ours): reported, module kept.
+    writeFileSync(
+      source,
+      `${TOOLS.replace("step: number", "step: Odd")}export interface Odd { [k: symbol]: number }\n`,
+    );
+    expect(await output.next(/wrote|kept the last good/)).toBe(
+      `entity-tools schemas: Not supported: IndexSignatureDeclaration with index symbol other than a number or a string (kept the last good ${out})`,
+    );
+    expect(parameterSchema(out)).toEqual({ type: "string" });
+
     // Fixed, and changed in a way the schemas do not see: the module is not written again.
     const written = statSync(out).mtimeMs;
     writeFileSync(source, `${TOOLS.replace("step: number", "step: string")}export class Broken {}\n`);
@@ -94,4 +104,4 @@ it("--watch writes the module again when a parameter's type changes, and keeps t
   } finally {
     child.kill();
   }
-}, 0); // a compiler in a child process: no time limit (a loaded machine takes minutes)
+}, 600_000); // a compiler in a child process: minutes on a loaded machine, but never a hang
