@@ -42,8 +42,7 @@ export class LogFolder {
 
   /** The run files, newest first (their names start with the time the run began). */
   runs(): RunFileEntry[] {
-    const names = this.only ? [this.only] : readdirSync(this.root).filter((n) => RUN_FILE.test(n));
-    return names
+    return this.names()
       .sort()
       .reverse()
       .flatMap((name) => {
@@ -59,8 +58,7 @@ export class LogFolder {
 
   /** The run files' names and sizes as one text: it changes when a run is added or grows. */
   signature(): string {
-    const names = this.only ? [this.only] : readdirSync(this.root).filter((n) => RUN_FILE.test(n));
-    return names
+    return this.names()
       .map((name) => {
         try {
           return `${name}:${statSync(path.join(this.root, name)).size}`;
@@ -69,6 +67,16 @@ export class LogFolder {
         }
       })
       .join("|");
+  }
+
+  /** The run files' names; none when the folder is gone (removed or renamed while the viewer runs). */
+  private names(): string[] {
+    if (this.only) return [this.only];
+    try {
+      return readdirSync(this.root).filter((n) => RUN_FILE.test(n));
+    } catch {
+      return [];
+    }
   }
 
   /**
@@ -81,7 +89,8 @@ export class LogFolder {
     const fd = openSync(file, "r");
     try {
       const size = statSync(file).size;
-      const start = Math.min(Math.max(0, Math.floor(from)), size);
+      // Anything but a whole number of bytes (`from=abc`, NaN) reads from the start.
+      const start = Number.isSafeInteger(from) && from > 0 ? Math.min(from, size) : 0;
       const buffer = Buffer.alloc(size - start);
       const read = readSync(fd, buffer, 0, buffer.length, start);
       const whole = buffer.lastIndexOf(0x0a, read - 1) + 1;

@@ -47,7 +47,7 @@ export async function startViewServer(target: string, options: { port?: number }
   const page = servedPage(assets);
   const listeners = new Set<ServerResponse>();
   const guard = localRequestGuard();
-  const server = createServer((request, response) => {
+  const answer = (request: IncomingMessage, response: ServerResponse): void => {
     if (!guard(request, response)) return;
     if (request.method !== "GET" && request.method !== "HEAD")
       return send(response, 405, "text/plain; charset=utf-8", "Only GET and HEAD.");
@@ -82,6 +82,16 @@ export async function startViewServer(target: string, options: { port?: number }
         return listen(request, response, listeners);
       default:
         return media(request, response, folder, url.pathname);
+    }
+  };
+  const server = createServer((request, response) => {
+    try {
+      answer(request, response);
+    } catch {
+      // A file removed between its check and its read, or any other surprise: this request fails, the
+      // viewer goes on (a throw here would end the process).
+      if (!response.headersSent) send(response, 500, "text/plain; charset=utf-8", "Could not read it.");
+      else response.destroy();
     }
   });
   const port = await bind(server, options.port ?? DEFAULT_VIEW_PORT);

@@ -118,6 +118,31 @@ describe("the viewer server", () => {
     expect((await get("/media/2026-11-27T10-00-00-000Z-aaaaaa.media/1.png")).body).toBe("png");
   });
 
+  it("reads a run from its start for an offset that is not a whole number of bytes, and goes on serving", async () => {
+    for (const from of ["abc", "-5", "1.5", "1e400"]) {
+      const answer = await get(`/api/file?name=${RUN}&from=${from}`);
+      expect(answer.status, from).toBe(200);
+      expect(answer.body, from).toBe('{"type":"run"}\n');
+    }
+    expect((await get(`/api/file?name=${RUN}&from=5`)).body).toBe('e":"run"}\n');
+  });
+
+  it("lists no runs once its folder is removed, and does not end", async () => {
+    const gone = mkdtempSync(path.join(tmpdir(), "view-server-gone-"));
+    writeFileSync(path.join(gone, RUN), '{"type":"run"}\n');
+    const other = await startViewServer(gone, { port: 0 });
+    try {
+      rmSync(gone, { recursive: true, force: true });
+      const { port: otherPort } = other.server.address() as AddressInfo;
+      const listed = await fetch(`http://127.0.0.1:${otherPort}/api/runs`);
+      expect(listed.status).toBe(200);
+      expect(((await listed.json()) as { files: unknown[] }).files).toEqual([]);
+      expect((await fetch(`http://127.0.0.1:${otherPort}/api/file?name=${RUN}`)).status).toBe(404);
+    } finally {
+      await other.close();
+    }
+  });
+
   it("serves media with a policy that runs nothing in them", async () => {
     const answer = await get("/media/2026-11-27T10-00-00-000Z-aaaaaa.media/1.png");
     expect(answer.headers["content-type"]).toBe("image/png");
