@@ -67,11 +67,6 @@ export class RunLogFile {
     this.path = path.join(options.dir, `${options.id}.jsonl`);
   }
 
-  /** Whether the size limit was reached. */
-  get full(): boolean {
-    return this.cut;
-  }
-
   /**
    * Adds a record to what the next {@link flush} writes. Past the size limit the file gets one `cut`
    * record, then only the run's `end`.

@@ -288,6 +288,7 @@ export class RunLogRecorder {
 }
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {
+  if (a === b) return true; // the registry hands out the same frozen list until its tools change
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;

@@ -16,7 +16,7 @@ async function networkRefused(): Promise<boolean> {
   const viaHttp = await new Promise<boolean>((resolve) => {
     try {
       request("http://127.0.0.1:9/")
-        .on("error", () => resolve(true))
+        .on("error", (error) => resolve(error.message.includes("network refused")))
         .end();
     } catch (error) {
       resolve((error as Error).message.includes("network refused"));
