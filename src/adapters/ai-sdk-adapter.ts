@@ -205,7 +205,7 @@ export class AiSdkAdapter implements ModelAdapter {
     return {
       model: slice.sdkModel(guardDeepArguments(this.model, tooDeep)),
       system: request.system,
-      messages: await sdkMessages(slice.messages),
+      messages: sdkMessages(slice.messages, (await sdkInternals()).internals?.mapToolOutput),
       ...sdkStepTools(request.tools, delivered),
       abortSignal: request.signal,
       ...settings,
@@ -228,7 +228,11 @@ export class AiSdkAdapter implements ModelAdapter {
     const model = this.model as LanguageModelV3; // the user's own middleware is inside it
     let converted: LanguageModelV3Message[];
     try {
-      converted = await internals.convert(await sdkMessages(slice.messages), model, request.signal);
+      converted = await internals.convert(
+        sdkMessages(slice.messages, internals.mapToolOutput),
+        model,
+        request.signal,
+      );
     } catch (error) {
       if (request.signal?.aborted) throw error;
       return this.degrade(`convertToLanguageModelPrompt failed (${String(error)})`);

@@ -1,5 +1,6 @@
 import type { LanguageModelV3Message } from "@ai-sdk/provider";
 import type { ModelMessage } from "ai";
+import { checkedMapping, type MapToolResultOutput } from "./sdk-tool-output.js";
 
 /**
  * The three pieces of the AI SDK a step driven on the provider spec needs, taken from the SDK itself so
@@ -18,6 +19,11 @@ export interface SdkInternals {
     signal: AbortSignal | undefined,
     call: () => PromiseLike<T>,
   ): Promise<T>;
+  /**
+   * ai 7's mapping of a tool output's deprecated content items to its `file` items (see
+   * `sdk-tool-output.ts`); absent where the installed `ai` has none (ai 6) or it failed its check.
+   */
+  readonly mapToolOutput?: MapToolResultOutput;
   /** The SDK's logging of a call's warnings; absent where the installed `ai` does not export it (ai 6). */
   readonly logWarnings?: (options: { warnings: unknown[]; provider: string; model: string }) => void;
 }
@@ -40,6 +46,7 @@ export interface InternalModule {
     retry: <T>(call: () => PromiseLike<T>) => Promise<T>;
   };
   logWarnings?: SdkInternals["logWarnings"];
+  mapToolResultOutput?: unknown;
 }
 
 let loaded: Promise<InternalsCheck> | undefined;
@@ -62,6 +69,7 @@ export function sdkInternals(): Promise<InternalsCheck> {
 /** `module`'s internals if they convert a known one-message prompt and retry a call as expected. */
 export async function checkInternals(module: Partial<InternalModule>): Promise<InternalsCheck> {
   const { convertToLanguageModelPrompt: convert, prepareRetries, logWarnings } = module;
+  const mapToolOutput = checkedMapping(module.mapToolResultOutput);
   if (typeof convert !== "function" || typeof prepareRetries !== "function")
     return { problem: "ai/internal no longer exports convertToLanguageModelPrompt and prepareRetries" };
   const internals: SdkInternals = {
@@ -76,6 +84,7 @@ export async function checkInternals(module: Partial<InternalModule>): Promise<I
       }),
     retry: (maxRetries, signal, call) => prepareRetries({ maxRetries, abortSignal: signal }).retry(call),
     ...(typeof logWarnings === "function" ? { logWarnings } : {}),
+    ...(mapToolOutput ? { mapToolOutput } : {}),
   };
   try {
     const prompt = await internals.convert([{ role: "user", content: "ping" }], PROBE_MODEL, undefined);

@@ -1,7 +1,7 @@
 import type { ModelMessage } from "ai";
 
 /** ai 7's mapping of a tool result's output (`ai/internal`), as `convertToLanguageModelPrompt` applies it. */
-type MapToolResultOutput = (options: {
+export type MapToolResultOutput = (options: {
   output: ContentOutput;
   warnings: { type?: unknown }[];
   downloadedAssets: Record<string, never>;
@@ -15,8 +15,6 @@ interface ContentOutput {
 /** The content items our tool results use (`contentItemOf`), which ai 6 knows and ai 7 deprecates. */
 const OLD_ITEMS = new Set(["image-data", "image-url", "file-data", "file-url"]);
 
-let loaded: Promise<MapToolResultOutput | undefined> | undefined;
-
 /**
  * A step's new messages as the installed AI SDK takes them without a deprecation warning: on ai 7, the
  * media items of tool outputs (`image-data`, `image-url`, `file-data`, `file-url`) as its `file` items,
@@ -25,13 +23,12 @@ let loaded: Promise<MapToolResultOutput | undefined> | undefined;
  * when the SDK's mapping does not behave as expected, the messages are handed on as they are. Only tool
  * messages holding such items are copied; without any, `messages` itself is returned.
  */
-export async function sdkMessages(messages: ModelMessage[]): Promise<ModelMessage[]> {
+export function sdkMessages(messages: ModelMessage[], map: MapToolResultOutput | undefined): ModelMessage[] {
+  if (!map) return messages;
   let copy: ModelMessage[] | undefined;
   for (let i = 0; i < messages.length; i++) {
     const message = messages[i]!;
     if (message.role !== "tool" || !message.content.some(holdsOldItems)) continue;
-    const map = await (loaded ??= loadMapping());
-    if (!map) return messages;
     copy ??= messages.slice();
     copy[i] = {
       ...message,
@@ -75,19 +72,22 @@ function mapped(output: ContentOutput, map: MapToolResultOutput): ContentOutput 
 }
 
 /**
- * ai 7's `mapToolResultOutput`, checked once per process by what it does: an `image-data` item becomes
- * a `file` item with a deprecation warning, and that `file` item maps to itself without one. Undefined
- * where it is missing (ai 6) or behaves otherwise: the old items are then handed on as they are.
+ * ai 7's `mapToolResultOutput` (from `ai/internal`, loaded and checked with the SDK's other internals:
+ * `sdk-internals.ts`), if it does what is expected: an `image-data` item becomes a `file` item with a
+ * deprecation warning, and that `file` item maps to itself without one. Undefined where it is missing
+ * (ai 6) or behaves otherwise: the old items are then handed on as they are.
  */
-async function loadMapping(): Promise<MapToolResultOutput | undefined> {
+export function checkedMapping(map: unknown): MapToolResultOutput | undefined {
+  if (typeof map !== "function") return undefined;
   try {
-    const { mapToolResultOutput: map } = (await import("ai/internal")) as {
-      mapToolResultOutput?: MapToolResultOutput;
-    };
-    if (typeof map !== "function") return undefined;
     const warned: { type?: unknown }[] = [];
     const probe = { type: "image-data", data: "AAAA", mediaType: "image/png" };
-    const once = map({ output: { type: "content", value: [probe] }, warnings: warned, downloadedAssets: {} });
+    const mapping = map as MapToolResultOutput;
+    const once = mapping({
+      output: { type: "content", value: [probe] },
+      warnings: warned,
+      downloadedAssets: {},
+    });
     const file = once.value[0] as {
       type?: unknown;
       mediaType?: unknown;
@@ -97,10 +97,10 @@ async function loadMapping(): Promise<MapToolResultOutput | undefined> {
     if (file.data?.type !== "data" || file.data.data !== "AAAA") return undefined;
     if (warned.length !== 1 || warned[0]!.type !== "deprecated") return undefined;
     const again: { type?: unknown }[] = [];
-    const twice = map({ output: once, warnings: again, downloadedAssets: {} });
+    const twice = mapping({ output: once, warnings: again, downloadedAssets: {} });
     if (again.length !== 0 || twice.value[0]?.type !== "file" || twice.value[0].mediaType !== "image/png")
       return undefined;
-    return map;
+    return mapping;
   } catch {
     return undefined;
   }

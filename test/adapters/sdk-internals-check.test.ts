@@ -27,7 +27,9 @@ vi.mock("ai/internal", async (importOriginal) => {
   const original = await importOriginal<Record<string, unknown>>();
   return {
     ...original,
-    logWarnings: original["logWarnings"], // ai 6 has none: the mock must still answer for it
+    // ai 6 has neither: the mock must still answer for them.
+    logWarnings: original["logWarnings"],
+    mapToolResultOutput: original["mapToolResultOutput"],
     convertToLanguageModelPrompt: (...args: unknown[]) =>
       simulated.change === "converter"
         ? (reshapedConverter as (...a: unknown[]) => unknown)(...args)

@@ -10,6 +10,7 @@ import {
   startAnthropicMessagesMock,
   type AnthropicMessagesMock,
 } from "../../src/testing/anthropic-messages-mock.js";
+import { sdkInternals } from "../../src/adapters/sdk-internals.js";
 import { sdkMessages } from "../../src/adapters/sdk-tool-output.js";
 import { startOpenAiWireMock, type WireMock } from "../support/openai-wire-mock.js";
 import { TINY_PNG, TINY_PNG_BASE64 } from "../support/tiny-png.js";
@@ -135,7 +136,7 @@ describe("sdkMessages", () => {
       { type: "image-data", data: TINY_PNG_BASE64, mediaType: "image/jpeg" },
       { type: "file-url", url: "https://example.com/a.pdf", mediaType: "application/pdf" },
     ]);
-    const handed = await sdkMessages(messages);
+    const handed = sdkMessages(messages, (await sdkInternals()).internals?.mapToolOutput);
     expect(itemsOf(handed)).toEqual(
       ai7 ? ["text", "file", "image-data", "file"] : ["text", "image-data", "image-data", "file-url"],
     );
@@ -145,6 +146,6 @@ describe("sdkMessages", () => {
 
   it("returns the very array when no tool output holds media", async () => {
     const messages = history([{ type: "text", text: "plain" }]);
-    expect(await sdkMessages(messages)).toBe(messages);
+    expect(sdkMessages(messages, (await sdkInternals()).internals?.mapToolOutput)).toBe(messages);
   });
 });
