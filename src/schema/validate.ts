@@ -22,8 +22,13 @@ const formatsModule = new LazyDependency(
   () => import("ajv-formats"),
   (m) => ((m as { default?: unknown }).default ?? m) as FormatsPlugin,
 );
+// Each schema is its own document (a tool's input, a run's output): `addUsedSchema: false` keeps a
+// schema's `$id` out of the instance's registry, so two tools whose schemas claim one `$id` (generators
+// stamp the same one on every schema) are each compiled, instead of the second refused as a clash.
 const newAjv = (): Ajv =>
-  formatsModule.get()(new (ajvModule.get().Ajv)({ allErrors: true, strict: false, logger: false }));
+  formatsModule.get()(
+    new (ajvModule.get().Ajv)({ allErrors: true, strict: false, logger: false, addUsedSchema: false }),
+  );
 
 /** Loads the validator with `import()` (what a bundle needs); validating before it loads it with `require`. */
 export async function loadValidator(): Promise<void> {
