@@ -5,7 +5,7 @@
 // ratios from 0.5 to 3 (docs/performance.md, round 7). Per block: the per-step wall time (first model
 // call to last, over the steps: the docs' per-step time) and the process's CPU time in that same window
 // (which a loaded machine moves less); and, apart, the CPU of the whole runs, which also holds what a run
-// pays once (creating its file, its end and the conversation's fingerprint).
+// pays once (creating its file, its end).
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -100,7 +100,7 @@ export async function runLogOverhead(): Promise<BenchRow[]> {
       wall.median <= GOAL,
     ),
     row("the same in the process's CPU time, in the same window", ratio(stepCpu), stepCpu.median <= GOAL),
-    row("CPU of the whole runs, with what a run pays once (file, end, fingerprint)", ratio(cpu)),
+    row("CPU of the whole runs, with what a run pays once (its file, its end)", ratio(cpu)),
     row(
       "a step without / with the log: wall; CPU in the window",
       `${us(plain, "step")} / ${us(withLog, "step")}; ${us(plain, "stepCpu")} / ${us(withLog, "stepCpu")}`,

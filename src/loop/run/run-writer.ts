@@ -35,6 +35,8 @@ export interface RunView {
   readonly paused: PausedCalls | undefined;
   /** Keys that sign every snapshot (the first one signs). */
   readonly keys: KeyRing | undefined;
+  /** The run log file the run writes, by id. */
+  readonly log: string | undefined;
   /** The providers live behind handles now (handles mode), by `providerKeyOf(identity)`. */
   readonly handles: ReadonlyMap<string, object> | undefined;
 }
@@ -61,6 +63,7 @@ export function writeSnapshot(run: RunView): RunSnapshot {
       usage: { ...run.usage },
       counters: { ...run.counters },
       settings: { ...run.settings },
+      ...(run.log === undefined ? {} : { log: run.log }),
     },
     run.keys,
   );

@@ -26,6 +26,8 @@ export interface RunInit {
   readonly approval?: ApprovalPredicate;
   /** Keys that sign every snapshot and that a snapshot read back must verify against (first one signs). */
   readonly keys?: KeyRing;
+  /** The id of the run log file the run writes (`withRunLog`), which its snapshots name. */
+  readonly log?: string;
 }
 
 /** Where a resumed or continued run goes on from. */
@@ -62,6 +64,7 @@ export class Run {
   /** For a resumed or continued run, the snapshot it read (checked, copied) and what came with it. */
   readonly resumed: ResumedRun | undefined;
   private readonly keys: KeyRing | undefined;
+  private readonly log: string | undefined;
   private readonly origin: RunOrigin;
   /** Iterations and tokens this call of `run`/`resume` added (the origin holds what came before). */
   private ownIterations = 0;
@@ -81,6 +84,7 @@ export class Run {
     this.settings = init.settings;
     this.events = init.events;
     this.keys = init.keys;
+    this.log = init.log;
     this.origin = origin;
     this.resumed = origin.resumed;
     this.visibility = new VisibilityStore(origin.visibility);
@@ -241,6 +245,7 @@ export class Run {
       visibility: this.visibility.snapshot(),
       paused: this.waiting,
       keys: this.keys,
+      log: this.log,
       handles: this.discoveries?.find((d) => d.handles)?.handles?.bindings.liveProviders(),
     });
   }
