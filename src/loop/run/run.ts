@@ -71,7 +71,6 @@ export class Run {
   /** A resumed run's discovered tools, re-bound from its snapshot (see `startAttempt`). */
   private restored: readonly AnyTool[] = [];
   private discoveries: readonly RunDiscovery[] | undefined;
-  private failure: ToolLoopError | undefined;
   /** Every tool the run added, in order (see `recordAdded`). */
   private readonly added: AnyTool[] = [];
   /** Where in `added` each tool an earlier attempt added is, by name, until this attempt adds it again. */
@@ -252,9 +251,8 @@ export class Run {
    * have its result first (the session closes open calls).
    */
   fail(cause: unknown, signal?: AbortSignal): ToolLoopError {
-    if (this.failure && cause === this.failure) return this.failure;
     const run = { history: this.history, iterations: this.iterations, snapshot: this.toSnapshot() };
-    return (this.failure = failureOf(cause, run, signal));
+    return failureOf(cause, run, signal);
   }
 
   /**
