@@ -27,7 +27,7 @@ export function visibilityReducer(state: SectionOverrides, event: VisibilityEven
 
 /**
  * The visibility overrides of one run, changed only through events, so the state of a run can be
- * snapshotted and a later run restored to it.
+ * snapshotted and a later run started from it (see `Run.fromSnapshot`).
  */
 export class VisibilityStore {
   private state: SectionOverrides;
@@ -46,9 +46,5 @@ export class VisibilityStore {
 
   snapshot(): SectionOverrides {
     return this.state;
-  }
-
-  restore(snapshot: SectionOverrides): void {
-    this.state = Object.freeze({ ...snapshot });
   }
 }
