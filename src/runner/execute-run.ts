@@ -175,7 +175,7 @@ async function runAttempts(setup: RunSetup, run: Run): Promise<RunOutcome> {
         iterations: run.iterations,
         usage: run.usage,
         snapshot: run.toSnapshot(),
-        visibility: run.visibility.snapshot() as VisibilitySnapshot,
+        visibility: run.visibility.snapshot(),
       };
     }
     const request = end.request;

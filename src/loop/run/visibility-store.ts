@@ -1,13 +1,18 @@
 // The disclosure state a run carries: section visibility overrides by dotted key. It is run state (kept
 // across restarts, written into every snapshot, read back on resume), so it lives with the run; the
-// disclosure layer above names the values (`SectionVisibility`) and is what changes them.
+// disclosure layer above is what changes it.
+import type { SectionVisibility } from "../snapshot/section-visibility.js";
 
-/** Visibility overrides by dotted section key (`"FULL"` or `"SUMMARY"`: disclosure's `SectionVisibility`). */
-export type SectionOverrides = Readonly<Record<string, string>>;
+/** Visibility overrides by dotted section key. */
+export type SectionOverrides = Readonly<Record<string, SectionVisibility>>;
 
 /** The events that change visibility overrides. */
 export type VisibilityEvent =
-  | { readonly type: "SetVisibilityOverride"; readonly sectionKey: string; readonly visibility: string }
+  | {
+      readonly type: "SetVisibilityOverride";
+      readonly sectionKey: string;
+      readonly visibility: SectionVisibility;
+    }
   | { readonly type: "ClearVisibilityOverride"; readonly sectionKey: string }
   | { readonly type: "ClearAllVisibilityOverrides" };
 
@@ -40,7 +45,7 @@ export class VisibilityStore {
     this.state = Object.freeze(visibilityReducer(this.state, event));
   }
 
-  get(sectionKey: string): string | undefined {
+  get(sectionKey: string): SectionVisibility | undefined {
     return Object.hasOwn(this.state, sectionKey) ? this.state[sectionKey] : undefined;
   }
 
