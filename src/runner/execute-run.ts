@@ -171,7 +171,7 @@ async function runAttempts(setup: RunSetup, run: Run): Promise<RunOutcome> {
         answer: end.type === "final" ? end.answer : undefined,
         pending: end.type === "pause" ? end.pending : [],
         history: run.history,
-        injectedTools: end.injectedTools,
+        injectedTools: run.injectedTools,
         iterations: run.iterations,
         usage: run.usage,
         snapshot: run.toSnapshot(),
