@@ -34,9 +34,9 @@ export interface RunView {
   /** The calls that wait for a person's decision. */
   readonly paused: PausedCalls | undefined;
   /** Keys that sign every snapshot (the first one signs). */
-  readonly keys: KeyRing | undefined;
+  readonly keys?: KeyRing;
   /** The run log file the run writes, by id. */
-  readonly log: string | undefined;
+  readonly log?: string;
   /** The providers live behind handles now (handles mode), by `providerKeyOf(identity)`. */
   readonly handles: ReadonlyMap<string, object> | undefined;
 }

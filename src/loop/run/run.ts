@@ -66,8 +66,7 @@ export class Run {
   readonly approvals: ApprovalGate;
   /** For a resumed or continued run, the snapshot it read (checked, copied) and what came with it. */
   readonly resumed: ResumedRun | undefined;
-  private readonly keys: KeyRing | undefined;
-  private readonly log: string | undefined;
+  private readonly writing: Pick<RunInit, "keys" | "log">;
   private readonly origin: RunOrigin;
   /** Iterations and tokens this call of `run`/`resume` added (the origin holds what came before). */
   private ownIterations = 0;
@@ -85,8 +84,7 @@ export class Run {
   private constructor(init: RunInit, origin: RunOrigin, decisions?: RunResume["approvals"]) {
     this.settings = init.settings;
     this.events = init.events;
-    this.keys = init.keys;
-    this.log = init.log;
+    this.writing = { keys: init.keys, log: init.log };
     this.origin = origin;
     this.resumed = origin.resumed;
     this.visibility = new VisibilityStore(origin.visibility);
@@ -246,8 +244,7 @@ export class Run {
       settings: this.settings,
       visibility: this.visibility.snapshot(),
       paused: this.waiting,
-      keys: this.keys,
-      log: this.log,
+      ...this.writing,
       handles: this.discoveries?.find((d) => d.handles)?.handles?.bindings.liveProviders(),
     });
   }
