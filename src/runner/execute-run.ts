@@ -171,11 +171,11 @@ async function runAttempts(setup: RunSetup, run: Run): Promise<RunOutcome> {
         answer: end.type === "final" ? end.answer : undefined,
         pending: end.type === "pause" ? end.pending : [],
         history: run.history,
-        injectedTools: end.injectedTools,
+        injectedTools: run.injectedTools,
         iterations: run.iterations,
         usage: run.usage,
         snapshot: run.toSnapshot(),
-        visibility: run.visibility.snapshot() as VisibilitySnapshot,
+        visibility: run.visibility.snapshot(),
       };
     }
     const request = end.request;
