@@ -1,42 +1,32 @@
 import type { ProviderIdentity } from "../tools/provider-identity.js";
-/**
- * Why a tool call produced an error result instead of a result: the tool is unknown, the input invalid,
- * the tool threw or ran past its time limit, its result could not be read, or it never ran (the run was
- * cancelled, or restarted, a person denied it, or the call repeated an id).
- */
-export type ToolFailureReason =
-  | "unknown-tool"
-  | "invalid-input"
-  | "threw"
-  | "timeout"
-  | "unreadable-result"
-  | "cancelled"
-  | "denied"
-  | "not-run";
-
 import type { ToolDelivery } from "../tools/tool-delivery.js";
 import type { RunCost } from "./run-cost.js";
 import type { TokenUsage } from "./token-usage.js";
-import type { ToolContentPart } from "../tools/tool-content.js";
 import type { ApprovalDecidedEvent, ApprovalRequestedEvent } from "./approval-events.js";
 import type { RunLogWarningEvent } from "./run-log-warning-event.js";
+import type { RunEvent } from "./run-event.js";
+import type { ToolCallStartedEvent, ToolFailedEvent, ToolInvokedEvent } from "./tool-call-events.js";
 
-/** What every event of a run carries (each {@link ToolLoopEvent} has these fields). */
-export interface RunEvent {
-  /** Identifies the run (a runner serves many runs, possibly at once). */
-  readonly runId: string;
-}
+// Each event type's home: this file, or a file of its own concern that this one re-exports.
+export type { RunEvent } from "./run-event.js";
+export type {
+  ToolCallStartedEvent,
+  ToolFailedEvent,
+  ToolFailureReason,
+  ToolInvokedEvent,
+} from "./tool-call-events.js";
 
 /** A run (or a resumed run) begins; every other event of the run comes after it. */
 export interface RunStartedEvent extends RunEvent {
-  readonly type: "RunStarted";
+  /** The event's kind. */ readonly type: "RunStarted";
   /** True when the run goes on from a snapshot (`resume`). */
   readonly resumed: boolean;
 }
 
 /** A run ended: completed, paused for approval, or failed (`error` is what the caller got). */
 export interface RunFinishedEvent extends RunEvent {
-  readonly type: "RunFinished";
+  /** The event's kind. */ readonly type: "RunFinished";
+  /** How it ended: completed, paused until a person decides (`awaiting-approval`), or failed. */
   readonly status: "completed" | "awaiting-approval" | "failed";
   /** Steps (model calls) of the run, a resumed run's earlier part included: the result's `totalIterations`. */
   readonly totalIterations: number;
@@ -44,7 +34,9 @@ export interface RunFinishedEvent extends RunEvent {
   readonly iterations: number;
   /** Tokens of this call of `run`/`stream`/`resume` (a resumed run's earlier part not included). */
   readonly usage: TokenUsage;
+  /** How long this call of `run`/`stream`/`resume` took, in ms. */
   readonly durationMs: number;
+  /** The error the caller got; absent unless `status` is `"failed"`. */
   readonly error?: Error;
   /** With `withPricing`: what the run cost (as `ToolLoopResult.cost`, also when it failed). */
   readonly cost?: RunCost;
@@ -52,7 +44,8 @@ export interface RunFinishedEvent extends RunEvent {
 
 /** A model call is about to be made. */
 export interface ToolLoopIterationEvent extends RunEvent {
-  readonly type: "ToolLoopIteration";
+  /** The event's kind. */ readonly type: "ToolLoopIteration";
+  /** The step's number in this attempt, from 1 (it starts again at 1 after a restart or a resume). */
   readonly iteration: number;
   /** Names offered to the model at this step. */
   readonly toolNames: readonly string[];
@@ -60,9 +53,12 @@ export interface ToolLoopIterationEvent extends RunEvent {
 
 /** The model answered one step. */
 export interface ModelRespondedEvent extends RunEvent {
-  readonly type: "ModelResponded";
+  /** The event's kind. */ readonly type: "ModelResponded";
+  /** The step's number in this attempt, from 1 (it starts again at 1 after a restart or a resume). */
   readonly iteration: number;
+  /** The model's text (empty when it only called tools). */
   readonly text: string;
+  /** The tools the model asked to call, in order, with the input it gave each. */
   readonly toolCalls: readonly { readonly toolName: string; readonly input: unknown }[];
   /** Tokens of this model call (0 where the provider reported none). */
   readonly usage: TokenUsage;
@@ -74,53 +70,16 @@ export interface ModelRespondedEvent extends RunEvent {
 
 /** A backend reported something worth knowing about a model call (it fell back to a slower path). */
 export interface ModelWarningEvent extends RunEvent {
-  readonly type: "ModelWarning";
+  /** The event's kind. */ readonly type: "ModelWarning";
+  /** The step the warning is about. */
   readonly iteration: number;
-  readonly message: string;
-}
-
-/** A tool call starts (after the model asked for it, before validation); a `ToolInvoked` or `ToolFailed` follows. */
-export interface ToolCallStartedEvent extends RunEvent {
-  readonly type: "ToolCallStarted";
-  readonly iteration: number;
-  readonly toolCallId: string;
-  readonly toolName: string;
-  readonly input: unknown;
-}
-
-/**
- * A tool ran and returned; `resultText` is exactly what the model reads, notices that strategies appended
- * included. It is emitted after the strategies ran, so it follows the discovery events it caused.
- */
-export interface ToolInvokedEvent extends RunEvent {
-  readonly type: "ToolInvoked";
-  readonly iteration: number;
-  readonly toolCallId: string;
-  readonly toolName: string;
-  readonly input: unknown;
-  readonly resultText: string;
-  /**
-   * Set when the result reaches the model with media (images, audio, files): its parts, text included;
-   * `resultText` then names each media part.
-   */
-  readonly parts?: readonly ToolContentPart[];
-  readonly durationMs: number;
-}
-
-/** A tool call ended in an error result sent back to the model. */
-export interface ToolFailedEvent extends RunEvent {
-  readonly type: "ToolFailed";
-  readonly iteration: number;
-  readonly toolCallId: string;
-  readonly toolName: string;
-  readonly input: unknown;
-  readonly reason: ToolFailureReason;
+  /** The warning, in words. */
   readonly message: string;
 }
 
 /** A provider instance's tools were bound (first time, or replacing an older instance with the same id). */
 export interface ToolProviderDiscoveredEvent extends RunEvent {
-  readonly type: "ToolProviderDiscovered";
+  /** The event's kind. */ readonly type: "ToolProviderDiscovered";
   /** The provider's class itself (its name is `identity.providerClass`). */
   readonly providerClass: Function;
   /** The provider's identity: its class's name and typed id (`1` and `"1"` are two providers). */
@@ -133,6 +92,7 @@ export interface ToolProviderDiscoveredEvent extends RunEvent {
   readonly instanceId: string;
   /** The call whose result returned the provider (absent for providers a dynamic source brought). */
   readonly toolCallId?: string;
+  /** Per instance: the tools bound to it; handles mode: the class's tools its handle works with. */
   readonly exposedTools: readonly string[];
   /** True when an older instance with the same id held these names before (the newest state wins). */
   readonly replacedEarlierInstance: boolean;
@@ -167,7 +127,8 @@ export interface ToolProviderDiscoveredEvent extends RunEvent {
 
 /** Tools were added to the running conversation. */
 export interface ToolsInjectedEvent extends RunEvent {
-  readonly type: "ToolsInjected";
+  /** The event's kind. */ readonly type: "ToolsInjected";
+  /** The tools added, by name: the model is offered them from the next step. */
   readonly toolNames: readonly string[];
   /** The tool call whose result caused the injection (`read_section` when a section unlocked them). */
   readonly triggeredBy: string;
@@ -177,7 +138,8 @@ export interface ToolsInjectedEvent extends RunEvent {
 
 /** Tools were taken away: by a strategy, or to stay within the tool budget. */
 export interface ToolsRemovedEvent extends RunEvent {
-  readonly type: "ToolsRemoved";
+  /** The event's kind. */ readonly type: "ToolsRemoved";
+  /** The tools taken away, by name: the next step no longer offers them. */
   readonly toolNames: readonly string[];
   /** `source`: a dynamic tool source (an MCP server) no longer offers them. */
   readonly reason: "strategy" | "budget" | "source";
@@ -191,7 +153,7 @@ export interface ToolsRemovedEvent extends RunEvent {
  * offered again unless the new attempt adds them.
  */
 export interface RunRestartedEvent extends RunEvent {
-  readonly type: "RunRestarted";
+  /** The event's kind. */ readonly type: "RunRestarted";
   /** Why, in words (the restart request's reason). */
   readonly reason: string;
 }
@@ -201,11 +163,12 @@ export interface RunRestartedEvent extends RunEvent {
  * tool or another source's (the one offered first keeps it), or its schema cannot be used safely.
  */
 export interface SourceToolSkippedEvent extends RunEvent {
-  readonly type: "SourceToolSkipped";
+  /** The event's kind. */ readonly type: "SourceToolSkipped";
   /** The source's label (`mcp:shop (2026-07-28)`). */
   readonly source: string;
   /** The tool's name as the source lists it. */
   readonly toolName: string;
+  /** Why it is not offered, in words (`the name is taken by …`). */
   readonly reason: string;
 }
 
@@ -215,7 +178,8 @@ export interface SourceToolSkippedEvent extends RunEvent {
  * schema are validated against the new one.
  */
 export interface SourceToolChangedEvent extends RunEvent {
-  readonly type: "SourceToolChanged";
+  /** The event's kind. */ readonly type: "SourceToolChanged";
+  /** The source's label (`mcp:shop (2026-07-28)`). */
   readonly source: string;
   /** The names the model sees. */
   readonly toolNames: readonly string[];
@@ -223,15 +187,19 @@ export interface SourceToolChangedEvent extends RunEvent {
 
 /** Final output did not parse or validate and was sent back to the model. */
 export interface OutputRejectedEvent extends RunEvent {
-  readonly type: "OutputRejected";
+  /** The event's kind. */ readonly type: "OutputRejected";
+  /** The step whose answer was rejected. */
   readonly iteration: number;
+  /** What was wrong with the output, one problem each, as the model is told. */
   readonly problems: readonly string[];
 }
 
 /** A summarized prompt section was expanded: in the running conversation, or by restarting the run. */
 export interface VisibilityExpandedEvent extends RunEvent {
-  readonly type: "VisibilityExpanded";
+  /** The event's kind. */ readonly type: "VisibilityExpanded";
+  /** The expanded section's key. */
   readonly sectionKey: string;
+  /** `dynamic`: its tools joined the running conversation; `restart`: the run starts again with them. */
   readonly mode: "dynamic" | "restart";
   /** Tools the expansion unlocked (on a restart, they are offered from the new start). */
   readonly unlockedTools: readonly string[];
@@ -242,7 +210,8 @@ export interface VisibilityExpandedEvent extends RunEvent {
  * one, which offers `toolNames` (the tools that appeared included) and a transcript of the calls so far.
  */
 export interface ConversationRestartedEvent extends RunEvent {
-  readonly type: "ConversationRestarted";
+  /** The event's kind. */ readonly type: "ConversationRestarted";
+  /** The tools the new thread offers, by name. */
   readonly toolNames: readonly string[];
 }
 
@@ -252,9 +221,12 @@ export interface ConversationRestartedEvent extends RunEvent {
  * `restart` mode.
  */
 export interface DynamicToolsFallbackEvent extends RunEvent {
-  readonly type: "DynamicToolsFallback";
+  /** The event's kind. */ readonly type: "DynamicToolsFallback";
+  /** The tools the call added that the backend did not offer in time, by name. */
   readonly toolNames: readonly string[];
+  /** What the run did instead: always `"restart"`, in a new conversation. */
   readonly fallback: "restart";
+  /** Why, in words (`Claude Code did not list the changed tools again within 5000 ms`). */
   readonly reason: string;
 }
 

@@ -12,6 +12,7 @@ import {
 export interface RunLogProblem {
   /** The line, from 1; absent when the whole file was skipped. */
   readonly line?: number;
+  /** What was skipped and why, in words (`line 4 is not JSON: skipped`). */
   readonly message: string;
 }
 
@@ -21,6 +22,7 @@ export interface RunLogRead {
   readonly header?: RunHeaderRecord;
   /** Every other record, in file order. */
   readonly records: readonly RunLogRecord[];
+  /** The lines (or the whole file) skipped, in file order; empty when every line was read. */
   readonly problems: readonly RunLogProblem[];
 }
 

@@ -21,11 +21,14 @@ export type RunLogKind = "run" | "resume" | "continue" | "mcp";
 
 /** Line 1 of a run's file. */
 export interface RunHeaderRecord {
-  readonly type: "run";
+  /** `"run"`: the header, line 1. */ readonly type: "run";
+  /** Always `"entity-tools/run-log"` (`RUN_LOG_FORMAT`): a reader skips a file of another format. */
   readonly format: typeof RUN_LOG_FORMAT;
+  /** The format version the file is written in (`RUN_LOG_VERSION`); a reader skips another version's file. */
   readonly version: number;
   /** The file's id (its name without `.jsonl`): the time the run began and a random suffix. */
   readonly id: string;
+  /** How the run began: a prompt, a resume with decisions, a conversation's next turn, or MCP calls. */
   readonly kind: RunLogKind;
   /** ISO 8601. */
   readonly startedAt: string;
@@ -44,7 +47,7 @@ export interface RunHeaderRecord {
 
 /** A model call is about to be made, with the tools offered to it. */
 export interface StepRecord {
-  readonly type: "step";
+  /** `"step"`: a model call is about to be made. */ readonly type: "step";
   /** Steps of this file, numbered from 1. */
   readonly step: number;
   /** The run's own iteration number (it starts again at 1 after a restart or a resume). */
@@ -63,14 +66,20 @@ export interface StepRecord {
 
 /** The model answered a step. */
 export interface ResponseRecord {
-  readonly type: "response";
+  /** `"response"`: the model answered. */ readonly type: "response";
+  /** The step the model answered. */
   readonly step: number;
+  /** Milliseconds since the run began, when the answer arrived. */
   readonly ms: number;
+  /** How long the model call took, in ms, retries included. */
   readonly durationMs: number;
+  /** The model that answered; absent when the backend does not name it. */
   readonly modelId?: string;
+  /** Tokens of this model call (0 where the provider reported none). */
   readonly usage: TokenUsage;
   /** USD, with pricing (`withPricing`). */
   readonly cost?: number;
+  /** The model's text; absent without `recordContent`. */
   readonly text?: string;
   /** The tools the model asked to call, in order (each call's `call` record holds its input). */
   readonly calls: readonly { readonly tool: string }[];
@@ -78,12 +87,15 @@ export interface ResponseRecord {
 
 /** A media part of a call's result, written as a file beside the log. */
 export interface MediaRecord {
+  /** The part's kind: a picture, a sound or another file. */
   readonly type: "image" | "audio" | "file";
+  /** Its IANA media type (`image/png`). */
   readonly mediaType: string;
   /** The file, relative to the log's folder (`<run id>.media/1.png`); absent when it was not written. */
   readonly file?: string;
   /** The part's URL, when the result named one instead of holding bytes. */
   readonly url?: string;
+  /** The file name the tool gave the part, when it gave one. */
   readonly filename?: string;
   /** Why the file is missing (no content recorded, the size limit). */
   readonly skipped?: string;
@@ -91,18 +103,26 @@ export interface MediaRecord {
 
 /** A tool call ended: with a result, or with an error result the model read. */
 export interface CallRecord {
-  readonly type: "call";
+  /** `"call"`: a tool call ended. */ readonly type: "call";
+  /** The step whose model response asked for the call (0: a resumed run's decided call). */
   readonly step: number;
+  /** Milliseconds since the run began, when the call ended. */
   readonly ms: number;
+  /** The call's id, as the model gave it: the `by` of the records its result caused. */
   readonly id: string;
+  /** The tool called, by name. */
   readonly tool: string;
+  /** True when the tool returned a result; false when the model read an error result instead. */
   readonly ok: boolean;
   /** Why it failed (see `ToolFailureReason`). */
   readonly reason?: string;
+  /** How long the tool ran, in ms; absent for a failed call. */
   readonly durationMs?: number;
+  /** The input the model gave; absent without `recordContent`. */
   readonly input?: unknown;
   /** The text the model read back (the error message, for a failed call). */
   readonly result?: string;
+  /** The result's pictures, sounds and files; absent when it had none. */
   readonly media?: readonly MediaRecord[];
   /** In handles mode: the provider the call's handle names. */
   readonly provider?: ProviderIdentity;
@@ -110,26 +130,33 @@ export interface CallRecord {
 
 /** A provider's tools were bound (per instance) or its handle made live (handles mode). */
 export interface DiscoveredRecord {
-  readonly type: "discovered";
+  /** `"discovered"`: a provider was found. */ readonly type: "discovered";
+  /** The step whose call returned the provider. */
   readonly step: number;
+  /** The provider: its class's name and typed id. */
   readonly provider: ProviderIdentity;
   /** The call whose result returned it. */
   readonly by?: string;
+  /** Per instance: the tools bound to it; handles mode: the class's tools its handle works with. */
   readonly tools: readonly string[];
   /** Per instance: the method each tool runs, by tool name. */
   readonly methods?: Readonly<Record<string, string>>;
+  /** In handles mode: the provider's handle, as the model read it. */
   readonly handle?: string;
   /** An earlier instance with the same identity held these tools before. */
   readonly replaced?: boolean;
   /** Estimated tokens its tools' definitions add to every request that offers them. */
   readonly definitionTokens: number;
+  /** Present when the tools reach the model in its provider's deferred form; absent: inline. */
   readonly delivery?: "deferred";
 }
 
 /** Tools joined the run. */
 export interface AddedRecord {
-  readonly type: "added";
+  /** `"added"`: tools joined. */ readonly type: "added";
+  /** The step at which they joined: they are offered from the next one. */
   readonly step: number;
+  /** The tools that joined, by name. */
   readonly tools: readonly string[];
   /** The tool whose result caused it (`read_section`), or a dynamic source's label. */
   readonly byTool: string;
@@ -139,17 +166,23 @@ export interface AddedRecord {
 
 /** Tools left the run: a strategy removed them, the budget pushed them out, or a source dropped them. */
 export interface RemovedRecord {
-  readonly type: "removed";
+  /** `"removed"`: tools left. */ readonly type: "removed";
+  /** The step at which they left: the next one no longer offers them. */
   readonly step: number;
+  /** The tools that left, by name. */
   readonly tools: readonly string[];
+  /** A strategy removed them, the tool budget pushed them out, or a source no longer offers them. */
   readonly reason: "strategy" | "budget" | "source";
+  /** The call after whose result they left; absent when a source dropped them. */
   readonly by?: string;
 }
 
 /** The run started again from its prompt (`reason`), or a conversation backend in a new thread. */
 export interface RestartRecord {
-  readonly type: "restart";
+  /** `"restart"`: the run started again. */ readonly type: "restart";
+  /** The step after which it started again. */
   readonly step: number;
+  /** Why, in words (`"restart"` only, for a strategy's or a section's, without `recordContent`). */
   readonly reason: string;
   /** A conversation backend's new thread offers these. */
   readonly tools?: readonly string[];
@@ -157,65 +190,90 @@ export interface RestartRecord {
 
 /** A summarized prompt section was expanded. */
 export interface ExpandedRecord {
-  readonly type: "expanded";
+  /** `"expanded"`: a section was expanded. */ readonly type: "expanded";
+  /** The step whose call read the section. */
   readonly step: number;
+  /** The section's key. */
   readonly section: string;
+  /** `dynamic`: its tools joined the running conversation; `restart`: the run started again with them. */
   readonly mode: "dynamic" | "restart";
+  /** The tools the expansion unlocked, by name. */
   readonly tools: readonly string[];
 }
 
 /** A call waits for a person's decision (the run pauses). */
 export interface ApprovalAskedRecord {
-  readonly type: "approval-asked";
+  /** `"approval-asked"`: a call waits for a person. */ readonly type: "approval-asked";
+  /** The step whose model response asked for the call. */
   readonly step: number;
+  /** The call's id, which the decision names (`approvals` of `resume`). */
   readonly id: string;
+  /** The tool the call would run, by name. */
   readonly tool: string;
+  /** The call's input; absent without `recordContent`. */
   readonly input?: unknown;
+  /** For a discovered provider's tool: the provider and the method. */
   readonly provider?: ProviderToolIdentity;
 }
 
 /** A resumed run received a decision on a waiting call. */
 export interface ApprovalDecidedRecord {
-  readonly type: "approval-decided";
+  /** `"approval-decided"`: a decision on a waiting call arrived. */ readonly type: "approval-decided";
+  /** The step it arrived at (0: at a resume, before the first model call). */
   readonly step: number;
+  /** The call's id, as on its `approval-asked` record. */
   readonly id: string;
+  /** The tool the call runs, by name. */
   readonly tool: string;
+  /** True when the person allowed the call; false when they denied it. */
   readonly approved: boolean;
+  /** A denial's reason, as the person gave it; absent without one or without `recordContent`. */
   readonly reason?: string;
 }
 
 /** Something worth knowing: a backend's warning, a source's skipped tool, rejected output, the log's own trouble. */
 export interface NoteRecord {
-  readonly type: "note";
+  /** `"note"`: something worth knowing. */ readonly type: "note";
+  /** The step it happened at. */
   readonly step: number;
+  /** A backend's warning, a source's skipped or changed tool, rejected output, or a record not logged. */
   readonly kind: "model-warning" | "source" | "output-rejected" | "log";
+  /** What happened, in words; absent for rejected output without `recordContent`. */
   readonly message?: string;
 }
 
 /** The file reached its size limit: nothing but the end record follows. */
 export interface CutRecord {
-  readonly type: "cut";
+  /** `"cut"`: the file reached its size limit. */ readonly type: "cut";
+  /** The step at which the limit was reached. */
   readonly step: number;
+  /** The size limit, in bytes (`maxFileBytes`, media included). */
   readonly limitBytes: number;
+  /** A sentence saying the rest of the run is not logged. */
   readonly note: string;
 }
 
 /** With pricing, just before the end: what each discovered provider added to the run's cost. */
 export interface CostsRecord {
-  readonly type: "costs";
+  /** `"costs"`: each provider's cost. */ readonly type: "costs";
+  /** The run's last step. */
   readonly step: number;
+  /** What each discovered provider's tools added to the run's cost, USD (see `ProviderCost`). */
   readonly perProvider: readonly ProviderCost[];
 }
 
 /** The run ended. */
 export interface EndRecord {
-  readonly type: "end";
+  /** `"end"`: the run ended; the last line. */ readonly type: "end";
+  /** Milliseconds since the run began, when it ended. */
   readonly ms: number;
+  /** How it ended: completed, paused until a person decides (`awaiting-approval`), or failed. */
   readonly status: "completed" | "awaiting-approval" | "failed";
   /** Model calls of the run, a resumed run's earlier part included. */
   readonly totalIterations: number;
   /** Tokens of this run (a resumed run's earlier part not included). */
   readonly usage: TokenUsage;
+  /** A failed run's error: its class's name, and its message with `recordContent`. */
   readonly error?: { readonly name: string; readonly message?: string };
   /** With pricing: what the run cost, USD (each step's is on its response; each provider's on `costs`). */
   readonly cost?: number;

@@ -31,19 +31,27 @@ export interface ToolChangeCause {
 
 /** One tool that joined or left, with its cause when the log names one. */
 export interface ToolChange {
+  /** The tool's name. */
   readonly tool: string;
+  /** Why it joined or left; absent when the log does not say (a damaged line, an earlier file). */
   readonly cause?: ToolChangeCause;
 }
 
 /** One step as the viewer shows it (step 0 holds what came before the first model call of a resumed run). */
 export interface StepView {
+  /** The step's number in the file, from 1 (0: before the first model call). */
   readonly step: number;
+  /** The step's own `step` record (the tools offered); absent for step 0. */
   readonly record?: StepRecord;
   /** Tools offered now and not at the step before; undefined where a damaged line hides the change. */
   readonly added?: readonly ToolChange[];
+  /** Tools offered at the step before and not now; undefined where a damaged line hides the change. */
   readonly removed?: readonly ToolChange[];
+  /** The model's answer at this step; absent when none was logged (step 0, a run that failed or was cut). */
   readonly response?: ResponseRecord;
+  /** The step's tool calls that ended, in the order they ended. */
   readonly calls: CallRecord[];
+  /** The providers the step's calls returned, in order. */
   readonly discovered: DiscoveredRecord[];
   /** Everything else of the step, in order: approvals, restarts, expansions, tool-set records, notes. */
   readonly other: RunLogRecord[];
@@ -53,13 +61,17 @@ export interface StepView {
 
 /** A run log read for viewing. */
 export interface RunView {
+  /** The run's header (line 1); absent when it could not be read. */
   readonly header?: RunHeaderRecord;
+  /** The run's steps in order (step 0 only when something happened before the first model call). */
   readonly steps: readonly StepView[];
+  /** How the run ended; absent while it runs, or when its process stopped before the end. */
   readonly end?: EndRecord;
   /** With pricing: what each discovered provider added to the cost. */
   readonly costs?: CostsRecord;
   /** True when the file reached its size limit. */
   readonly cut: boolean;
+  /** The lines the reader skipped, and why. */
   readonly problems: readonly RunLogProblem[];
   /** Every tool offered at `step`; undefined when a damaged line hides it. */
   toolsAt(step: number): readonly string[] | undefined;
