@@ -10,10 +10,12 @@ import type { ProviderToolIdentity } from "../tools/provider-identity.js";
 export interface ApprovalRequestedEvent {
   /** Identifies the run. */
   readonly runId: string;
-  readonly type: "ApprovalRequested";
+  /** The event's kind. */ readonly type: "ApprovalRequested";
   /** The call's id, which the decision names (`resume(snapshot, { approvals: { [approvalId]: … } })`). */
   readonly approvalId: string;
+  /** The tool the call would run, by name. */
   readonly toolName: string;
+  /** The input the model gave. */
   readonly input: unknown;
   /** For a discovered provider's tool: the provider and the method. */
   readonly provider?: ProviderToolIdentity;
@@ -23,9 +25,12 @@ export interface ApprovalRequestedEvent {
 export interface ApprovalDecidedEvent {
   /** Identifies the run. */
   readonly runId: string;
-  readonly type: "ApprovalDecided";
+  /** The event's kind. */ readonly type: "ApprovalDecided";
+  /** The call's id, as in its `ApprovalRequested`. */
   readonly approvalId: string;
+  /** The tool the call runs, by name. */
   readonly toolName: string;
+  /** True when the person allowed the call; false when they denied it. */
   readonly approved: boolean;
   /** A denial's reason, as the person gave it (through MCP: how they said no, `the person declined`). */
   readonly reason?: string;

@@ -2,8 +2,11 @@ import type { TokenUsage } from "./token-usage.js";
 
 /** Prices of one model in USD per million tokens. `cachedInput` defaults to `input`. */
 export interface PriceTable {
+  /** USD per million input tokens (uncached). */
   readonly input: number;
+  /** USD per million input tokens read from the prompt cache; default `input`. */
   readonly cachedInput?: number;
+  /** USD per million output tokens, reasoning tokens included. */
   readonly output: number;
 }
 

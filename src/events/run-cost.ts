@@ -3,8 +3,11 @@ import type { TokenUsage } from "./token-usage.js";
 
 /** One model call's tokens and cost. */
 export interface StepCost {
+  /** The step's number in its attempt, as events number it (from 1). */
   readonly iteration: number;
+  /** The model that answered; absent when the backend does not name it. */
   readonly modelId?: string;
+  /** Tokens of this model call. */
   readonly usage: TokenUsage;
   /** USD. */
   readonly cost: number;
@@ -40,6 +43,7 @@ export interface ProviderCost {
 export interface RunCost {
   /** USD, every model call of the run. */
   readonly total: number;
+  /** Each model call's tokens and cost, in order. */
   readonly perStep: readonly StepCost[];
   /** Discovered providers, in the order they were first discovered. */
   readonly perProvider: readonly ProviderCost[];

@@ -2,12 +2,19 @@ import type { ToolLoopEvent } from "./tool-loop-event.js";
 
 /** Totals of one run, derived from its events. */
 export interface RunCounters {
+  /** Model calls (steps) of the run, earlier attempts and a resumed run's earlier part included. */
   modelCalls: number;
+  /** Tool calls that ended, failed ones included. */
   toolCalls: number;
+  /** Tool calls that ended in an error result (unknown tool, invalid input, threw, timeout, denied, …). */
   toolFailures: number;
+  /** Tools added during the run (a provider's, a section's, a source's), counted one by one. */
   toolsInjected: number;
+  /** Providers found: one each time an instance is bound or its handle made live. */
   providersDiscovered: number;
+  /** Prompt sections expanded in the running conversation (`VisibilityExpanded` in `dynamic` mode). */
   dynamicExpansions: number;
+  /** Prompt sections expanded by starting the run again (`VisibilityExpanded` in `restart` mode). */
   restarts: number;
 }
 

@@ -5,8 +5,9 @@
 export interface RunLogWarningEvent {
   /** Identifies the run. */
   readonly runId: string;
-  readonly type: "RunLogWarning";
+  /** The event's kind. */ readonly type: "RunLogWarning";
   /** The log file. */
   readonly file: string;
+  /** What went wrong, in words (the file system's error). */
   readonly message: string;
 }

@@ -4,9 +4,13 @@
  * the cached price); `reasoningTokens` are part of `outputTokens`.
  */
 export interface TokenUsage {
+  /** Input (prompt) tokens, cached ones included. */
   readonly inputTokens: number;
+  /** Output tokens, reasoning ones included. */
   readonly outputTokens: number;
+  /** The part of `inputTokens` read from the provider's prompt cache. */
   readonly cachedInputTokens: number;
+  /** The part of `outputTokens` the model spent reasoning. */
   readonly reasoningTokens: number;
 }
 

@@ -15,6 +15,7 @@ export type ToolLoopResult<T> = CompletedRun<T> | AwaitingApprovalRun;
 
 /** A run that finished with an answer. */
 export interface CompletedRun<T> extends RunOutcomeFields {
+  /** `"completed"`: the run finished with an answer. */
   readonly status: "completed";
   /** The answer: text, or the structured output (a class instance when the target was a class). */
   readonly result: T;
@@ -24,6 +25,7 @@ export interface CompletedRun<T> extends RunOutcomeFields {
 
 /** A run paused before tool calls that need a decision; `resume` it with the decisions. */
 export interface AwaitingApprovalRun extends RunOutcomeFields {
+  /** `"awaiting-approval"`: the run paused until a person decides. */
   readonly status: "awaiting-approval";
   /** No answer yet: the run has not finished. */
   readonly result?: undefined;
@@ -51,6 +53,7 @@ export interface RunOutcomeFields {
   readonly usage: TokenUsage;
   /** With `withPricing`: what this call (run, stream or resume) cost, per step and per discovered provider. */
   readonly cost?: RunCost;
+  /** The run's counters: model calls, tool calls and failures, tools added, providers found, expansions. */
   readonly counters: RunCounters;
   /** Section visibility at the end of the run: pass it as `visibility` to resume in the same state. */
   readonly visibility: VisibilitySnapshot;

@@ -15,12 +15,14 @@ import { untilAborted } from "../errors/until-aborted.js";
  * approvals a run returns hold it as JSON.
  */
 export interface PendingApproval {
+  /** The call's id: the key of its decision in `resume(snapshot, { approvals })`. */
   readonly approvalId: string;
   /**
    * The name the model called. A renamed provider tool keeps its method as the last `_` part
    * (`acct_42_<hash>_close`), so a rule on the name's end still matches; `provider.method` is exact.
    */
   readonly toolName: string;
+  /** The input the model gave, checked against the tool's schema: JSON here, a copy for a predicate. */
   readonly input: unknown;
   /**
    * For a discovered provider's tool: the provider class's source name, its id and the id's type

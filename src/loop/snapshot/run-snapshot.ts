@@ -47,16 +47,25 @@ export interface PausedCalls {
  * function, nothing `@Exclude`d (the history holds only what the model read).
  */
 export interface RunSnapshot {
+  /** Always `"entity-tools/run-snapshot"` (`SNAPSHOT_FORMAT`): tells a snapshot apart from other JSON. */
   readonly format: typeof SNAPSHOT_FORMAT;
+  /** Its format version (`SNAPSHOT_VERSION`); `resume` reads those in `READABLE_SNAPSHOT_VERSIONS`. */
   readonly version: number;
+  /** The conversation so far as AI SDK messages (after a restart, the latest attempt's). */
   readonly history: readonly ModelMessage[];
+  /** The tools offered when it was written: by name, a provider's with its class, id and method. */
   readonly tools: readonly SnapshotTool[];
   /** Calls that wait for a decision (and the later calls of their message, which wait with them). */
   readonly paused?: PausedCalls;
+  /** The prompt sections' visibility overrides, by dotted section key (`FULL` or `SUMMARY`). */
   readonly visibility: Readonly<Record<string, string>>;
+  /** Model calls of the whole run so far, earlier attempts and a resumed snapshot's included. */
   readonly iterations: number;
+  /** Tokens of the whole run so far, earlier attempts and a resumed snapshot's included. */
   readonly usage: TokenUsage;
+  /** The run's counters so far, as `ToolLoopResult.counters` reports them. */
   readonly counters: RunCounters;
+  /** The settings the run used, for the record: `resume` runs with the resuming runner's own. */
   readonly settings: RunSettings;
   /**
    * The run log file of the run that wrote it (its `id`), when that run was logged (`withRunLog`): a run
