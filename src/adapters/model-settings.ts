@@ -49,10 +49,13 @@ const ACCEPTED: ReadonlySet<string> = new Set<keyof AiSdkAdapterSettings>([
 
 /** A model setting the adapter cannot apply to every step: refused, so it is never half-applied. */
 export class UnsupportedModelSettingError extends EntityToolsError {
+  /** This class's name, written out so that a minified bundle keeps it. */
   static override readonly errorName: string = "UnsupportedModelSettingError";
 
   constructor(
+    /** The setting refused (a key of `modelSettings`). */
     readonly setting: string,
+    /** Why it cannot be applied, in words. */
     readonly reason: string,
   ) {
     super(

@@ -6,6 +6,7 @@ import { EntityToolsError } from "../errors/entity-tools-error.js";
  * own `cause` is the SDK's, when there is one.
  */
 export class ClaudeAgentSdkError extends EntityToolsError {
+  /** This class's name, written out so that a minified bundle keeps it. */
   static override readonly errorName: string = "ClaudeAgentSdkError";
 
   constructor(

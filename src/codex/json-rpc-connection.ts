@@ -4,6 +4,7 @@ import { EntityToolsError } from "../errors/entity-tools-error.js";
 
 /** A failure talking to the app-server: a JSON-RPC error, a timeout, or the process going away. */
 export class CodexAppServerError extends EntityToolsError {
+  /** This class's name, written out so that a minified bundle keeps it. */
   static override readonly errorName: string = "CodexAppServerError";
 
   constructor(

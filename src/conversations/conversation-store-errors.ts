@@ -6,6 +6,7 @@ import { EntityToolsError } from "../errors/entity-tools-error.js";
  * `busyUntil`: a turn was refused before it started, because another turn holds the conversation.
  */
 export class ConversationConflictError extends EntityToolsError {
+  /** This class's name, written out so that a minified bundle keeps it. */
   static override readonly errorName: string = "ConversationConflictError";
   /**
    * When to try the turn again, in ms from when the error was made: 0 after a write that lost a race (read
@@ -16,9 +17,13 @@ export class ConversationConflictError extends EntityToolsError {
 
   /** @param retryAfterMs default: until `busyUntil` by the system clock, else 0 */
   constructor(
+    /** The conversation written to. */
     readonly conversationId: string,
+    /** The stored version this write was based on (undefined: none, a new conversation). */
     readonly expectedVersion: number | undefined,
+    /** The version the store holds now (undefined: none). */
     readonly actualVersion: number | undefined,
+    /** For a turn refused before it started: when the other turn's claim ends, in ms since the epoch. */
     readonly busyUntil?: number,
     retryAfterMs?: number,
   ) {
@@ -43,10 +48,13 @@ export class ConversationConflictError extends EntityToolsError {
  * a NUL character or a lone surrogate. Refused before any store is touched.
  */
 export class InvalidConversationIdError extends EntityToolsError {
+  /** This class's name, written out so that a minified bundle keeps it. */
   static override readonly errorName: string = "InvalidConversationIdError";
 
   constructor(
+    /** The id refused. */
     readonly conversationId: string,
+    /** Why it is refused, in words. */
     readonly reason: string,
   ) {
     super(
@@ -60,11 +68,15 @@ export class InvalidConversationIdError extends EntityToolsError {
  * edited by hand): the store holds it but it is not a snapshot.
  */
 export class StoredConversationUnreadableError extends EntityToolsError {
+  /** This class's name, written out so that a minified bundle keeps it. */
   static override readonly errorName: string = "StoredConversationUnreadableError";
 
   constructor(
+    /** The conversation that cannot be read. */
     readonly conversationId: string,
+    /** Where the store keeps it (a file, a table row). */
     readonly where: string,
+    /** Why it is not a stored conversation, in words. */
     readonly reason: string,
     options?: { cause?: unknown },
   ) {
@@ -78,11 +90,15 @@ export class StoredConversationUnreadableError extends EntityToolsError {
 
 /** A snapshot over the store's size limit (`maxSnapshotBytes`): not written; the stored version stays. */
 export class ConversationTooLargeError extends EntityToolsError {
+  /** This class's name, written out so that a minified bundle keeps it. */
   static override readonly errorName: string = "ConversationTooLargeError";
 
   constructor(
+    /** The conversation not saved. */
     readonly conversationId: string,
+    /** The snapshot's size, in bytes. */
     readonly bytes: number,
+    /** The store's limit, in bytes (`maxSnapshotBytes`). */
     readonly maxBytes: number,
   ) {
     super(
@@ -94,10 +110,13 @@ export class ConversationTooLargeError extends EntityToolsError {
 
 /** The store could not be reached or answered with an error (a database that is down): nothing was written. */
 export class ConversationStoreUnavailableError extends EntityToolsError {
+  /** This class's name, written out so that a minified bundle keeps it. */
   static override readonly errorName: string = "ConversationStoreUnavailableError";
 
   constructor(
+    /** The store, in words (`PostgreSQL, table public.conversations`). */
     readonly store: string,
+    /** What went wrong, in words (the store's own error). */
     readonly reason: string,
     options?: { cause?: unknown },
   ) {

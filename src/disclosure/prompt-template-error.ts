@@ -5,5 +5,6 @@ import { EntityToolsError } from "../errors/entity-tools-error.js";
  * summary, a placeholder without a parameter. The message names the template and section.
  */
 export class PromptTemplateError extends EntityToolsError {
+  /** This class's name, written out so that a minified bundle keeps it. */
   static override readonly errorName: string = "PromptTemplateError";
 }

@@ -49,11 +49,15 @@ export class EntityToolsError extends Error {
 
 /** A setting was given a value the library cannot honour (negative, not a number, out of range). */
 export class InvalidSettingError extends EntityToolsError {
+  /** This class's name, written out so that a minified bundle keeps it. */
   static override readonly errorName: string = "InvalidSettingError";
 
   constructor(
+    /** The setting, named as the caller wrote it (`withToolTimeout(ms)`, `maxIterations`). */
     readonly setting: string,
+    /** The value given. */
     readonly value: unknown,
+    /** What it must be, in words (`a whole number of at least 1`). */
     readonly expected: string,
   ) {
     super(`${setting} must be ${expected}, got ${describe(value)}`);

@@ -2,6 +2,7 @@ import { EntityToolsError } from "../errors/entity-tools-error.js";
 
 /** `withRunLog` (or `createMcpServer`'s `runLog`) was given a folder it cannot write run logs into. */
 export class RunLogError extends EntityToolsError {
+  /** This class's name, written out so that a minified bundle keeps it. */
   static override readonly errorName: string = "RunLogError";
 
   constructor(

@@ -15,9 +15,13 @@ export interface ResolvedOutput<T> {
 
 /** A class used as `createObject` target has no generated schema. */
 export class MissingOutputSchemaError extends EntityToolsError {
+  /** This class's name, written out so that a minified bundle keeps it. */
   static override readonly errorName: string = "MissingOutputSchemaError";
 
-  constructor(readonly className: string) {
+  constructor(
+    /** The output class without a schema. */
+    readonly className: string,
+  ) {
     super(
       `No output schema for class ${className}: generate schemas with \`${schemaCommand()}\` (classes passed to ` +
         "createObject are found automatically, others with --type) and pass the module to registerToolSchemas()",

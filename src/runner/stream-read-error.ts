@@ -5,6 +5,7 @@ import { EntityToolsError } from "../errors/entity-tools-error.js";
  * reader, and a second would wait for parts the first already took.
  */
 export class StreamAlreadyReadError extends EntityToolsError {
+  /** This class's name, written out so that a minified bundle keeps it. */
   static override readonly errorName: string = "StreamAlreadyReadError";
 
   constructor() {

@@ -6,11 +6,15 @@ import { ToolLoopError } from "../loop/errors/errors.js";
  * continued run, the snapshot it started from), so the run can be resumed once the clash is fixed.
  */
 export class ToolSourceClashError extends ToolLoopError {
+  /** This class's name, written out so that a minified bundle keeps it. */
   static override readonly errorName: string = "ToolSourceClashError";
 
   constructor(
+    /** The name both sources offer. */
     readonly toolName: string,
+    /** The source offered first (the runner's own tools, or a server's label). */
     readonly firstSource: string,
+    /** The other source. */
     readonly secondSource: string,
   ) {
     super(

@@ -39,6 +39,7 @@ type Step =
 
 /** The script cannot be played: it ran out, or a tool it names was not offered. */
 export class ScriptError extends EntityToolsError {
+  /** This class's name, written out so that a minified bundle keeps it. */
   static override readonly errorName: string = "ScriptError";
 }
 

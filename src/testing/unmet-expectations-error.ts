@@ -2,6 +2,7 @@ import { EntityToolsError } from "../errors/entity-tools-error.js";
 
 /** `FakePromptRunner.verifyExpectations()` found scripted turns not played or stubs never used. */
 export class UnmetExpectationsError extends EntityToolsError {
+  /** This class's name, written out so that a minified bundle keeps it. */
   static override readonly errorName: string = "UnmetExpectationsError";
 
   constructor(readonly problems: readonly string[]) {

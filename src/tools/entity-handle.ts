@@ -28,10 +28,13 @@ export type HandleReading =
 
 /** A handle that cannot be used: malformed, not signed with this key, another class's, or not resolvable. */
 export class EntityHandleError extends EntityToolsError {
+  /** This class's name, written out so that a minified bundle keeps it. */
   static override readonly errorName: string = "EntityHandleError";
 
   constructor(
+    /** The handle the model passed. */
     readonly handle: string,
+    /** Malformed, not signed with this key, another class's handle, or its provider not found (`unresolved`). */
     readonly problem: HandleProblem | "wrong-class" | "unresolved",
     message: string,
   ) {

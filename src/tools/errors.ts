@@ -6,10 +6,13 @@ import { EntityToolsError } from "../errors/entity-tools-error.js";
  * model instead and skips that instance.
  */
 export class InvalidToolProviderError extends EntityToolsError {
+  /** This class's name, written out so that a minified bundle keeps it. */
   static override readonly errorName: string = "InvalidToolProviderError";
 
   constructor(
+    /** The provider's class. */
     readonly providerClass: Function,
+    /** Why it cannot be bound, in words. */
     readonly reason: string,
   ) {
     super(`Cannot expose tools of ${providerClass.name}: ${reason}`);
@@ -18,15 +21,19 @@ export class InvalidToolProviderError extends EntityToolsError {
 
 /** A tool method whose schema is missing or no longer matches it; the message says what to run. */
 export class ToolSchemaError extends EntityToolsError {
+  /** This class's name, written out so that a minified bundle keeps it. */
   static override readonly errorName: string = "ToolSchemaError";
 }
 
 /** A tool method with parameters but no schema: neither generated nor given in `@LlmTool`. */
 export class MissingToolSchemaError extends ToolSchemaError {
+  /** This class's name, written out so that a minified bundle keeps it. */
   static override readonly errorName: string = "MissingToolSchemaError";
 
   constructor(
+    /** The class of the tool method. */
     readonly className: string,
+    /** The method without a schema. */
     readonly methodName: string,
     command: string,
   ) {
@@ -39,20 +46,28 @@ export class MissingToolSchemaError extends ToolSchemaError {
 
 /** A hand-written tool whose name the providers would reject. */
 export class InvalidToolNameError extends EntityToolsError {
+  /** This class's name, written out so that a minified bundle keeps it. */
   static override readonly errorName: string = "InvalidToolNameError";
 
-  constructor(readonly toolName: string) {
+  constructor(
+    /** The name refused. */
+    readonly toolName: string,
+  ) {
     super(`Tool name "${toolName}" must match ^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$`);
   }
 }
 
 /** A generated schema that no longer matches its method: parameters renamed, reordered, added or removed. */
 export class StaleToolSchemaError extends ToolSchemaError {
+  /** This class's name, written out so that a minified bundle keeps it. */
   static override readonly errorName: string = "StaleToolSchemaError";
 
   constructor(
+    /** The method, as `Class.method`. */
     readonly method: string,
+    /** The parameters the method takes now, in order. */
     readonly declared: readonly string[],
+    /** The parameters the generated schema describes, in order. */
     readonly generated: readonly string[],
     command: string,
   ) {

@@ -85,6 +85,7 @@ export function liveFirst(
 
 /** A provider that came back from outside the run is not the one its record names. */
 export class ProviderMismatchError extends EntityToolsError {
+  /** This class's name, written out so that a minified bundle keeps it. */
   static override readonly errorName: string = "ProviderMismatchError";
 
   constructor(

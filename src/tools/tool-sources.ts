@@ -9,18 +9,26 @@ export type ToolSource = AnyTool | object;
 
 /** A tool set with two tools of one name. */
 export class DuplicateToolNameError extends EntityToolsError {
+  /** This class's name, written out so that a minified bundle keeps it. */
   static override readonly errorName: string = "DuplicateToolNameError";
 
-  constructor(readonly toolName: string) {
+  constructor(
+    /** The name two tools have. */
+    readonly toolName: string,
+  ) {
     super(`Two tools are named "${toolName}": give one of them another name with @LlmTool({ name })`);
   }
 }
 
 /** Something given to `withTools` that is neither a tool nor an object with `@LlmTool` methods. */
 export class InvalidToolSourceError extends EntityToolsError {
+  /** This class's name, written out so that a minified bundle keeps it. */
   static override readonly errorName: string = "InvalidToolSourceError";
 
-  constructor(readonly sourceName: string) {
+  constructor(
+    /** What was given, in words (its class or type). */
+    readonly sourceName: string,
+  ) {
     super(
       `withTools() takes tools from defineTool() or objects with @LlmTool methods; ${sourceName} has neither`,
     );

@@ -20,6 +20,7 @@ export interface RunFailure {
  * private ones included, and its stack.
  */
 export class ToolLoopError extends EntityToolsError {
+  /** This class's name, written out so that a minified bundle keeps it. */
   static override readonly errorName: string = "ToolLoopError";
 
   /** The conversation up to the failure, every call answered (empty on an error no run has ended). */
@@ -52,9 +53,13 @@ type RunFields = Pick<ToolLoopError, "conversationHistory" | "totalIterations" |
 
 /** The model was still calling tools when the iteration limit was reached. */
 export class MaxIterationsExceededError extends ToolLoopError {
+  /** This class's name, written out so that a minified bundle keeps it. */
   static override readonly errorName: string = "MaxIterationsExceededError";
 
-  constructor(readonly maxIterations: number) {
+  constructor(
+    /** The limit reached (`withMaxToolIterations`). */
+    readonly maxIterations: number,
+  ) {
     super(
       `The model did not finish within ${maxIterations} iterations (model responses); raise withMaxToolIterations() or simplify the task`,
     );
@@ -63,10 +68,13 @@ export class MaxIterationsExceededError extends ToolLoopError {
 
 /** The model kept calling tools that do not exist. */
 export class ToolNotFoundError extends ToolLoopError {
+  /** This class's name, written out so that a minified bundle keeps it. */
   static override readonly errorName: string = "ToolNotFoundError";
 
   constructor(
+    /** The last unknown tool the model called. */
     readonly requestedTool: string,
+    /** The tools it was offered then. */
     readonly availableTools: readonly string[],
     consecutive: number,
   ) {
@@ -78,10 +86,13 @@ export class ToolNotFoundError extends ToolLoopError {
 
 /** The final answer never parsed or validated, even after the repairs allowed. */
 export class OutputValidationError extends ToolLoopError {
+  /** This class's name, written out so that a minified bundle keeps it. */
   static override readonly errorName: string = "OutputValidationError";
 
   constructor(
+    /** What was still wrong with the last answer, one problem each. */
     readonly problems: readonly string[],
+    /** The model's last answer, as it wrote it. */
     readonly lastText: string,
     repairs: number,
   ) {
@@ -91,6 +102,7 @@ export class OutputValidationError extends ToolLoopError {
 
 /** The run was cancelled through its AbortSignal. */
 export class ToolLoopAbortedError extends ToolLoopError {
+  /** This class's name, written out so that a minified bundle keeps it. */
   static override readonly errorName: string = "ToolLoopAbortedError";
 
   constructor(reason: unknown) {
@@ -100,6 +112,7 @@ export class ToolLoopAbortedError extends ToolLoopError {
 
 /** The model call itself failed (network, HTTP status, provider error); `cause` is the original error. */
 export class ModelCallError extends ToolLoopError {
+  /** This class's name, written out so that a minified bundle keeps it. */
   static override readonly errorName: string = "ModelCallError";
 
   constructor(cause: unknown) {
@@ -109,6 +122,7 @@ export class ModelCallError extends ToolLoopError {
 
 /** A strategy threw while evaluating a tool result (a bug in the strategy, not in the model's input). */
 export class StrategyError extends ToolLoopError {
+  /** This class's name, written out so that a minified bundle keeps it. */
   static override readonly errorName: string = "StrategyError";
 
   constructor(toolName: string, cause: unknown) {

@@ -5,5 +5,6 @@ import { EntityToolsError } from "../../errors/entity-tools-error.js";
  * have the documented shape, or tools this runner does not have. Thrown before anything runs.
  */
 export class SnapshotError extends EntityToolsError {
+  /** This class's name, written out so that a minified bundle keeps it. */
   static override readonly errorName: string = "SnapshotError";
 }

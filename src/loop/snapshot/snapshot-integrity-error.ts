@@ -8,9 +8,13 @@ export type SnapshotIntegrityProblem = "not-an-object" | "unsigned" | "altered";
  * altered, truncated or signed with a key the runner does not hold. Nothing of the run ran.
  */
 export class SnapshotIntegrityError extends EntityToolsError {
+  /** This class's name, written out so that a minified bundle keeps it. */
   static override readonly errorName: string = "SnapshotIntegrityError";
 
-  constructor(readonly problem: SnapshotIntegrityProblem) {
+  constructor(
+    /** Not a snapshot object, unsigned, or altered (or signed with a key the runner does not hold). */
+    readonly problem: SnapshotIntegrityProblem,
+  ) {
     super(`${WHY[problem]}; nothing ran. ${WHAT_TO_DO}`);
   }
 }

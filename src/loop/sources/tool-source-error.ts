@@ -5,10 +5,13 @@ import { ToolLoopError } from "../errors/errors.js";
  * error, or did not finish its list in time. `cause` is the source's own error.
  */
 export class ToolSourceError extends ToolLoopError {
+  /** This class's name, written out so that a minified bundle keeps it. */
   static override readonly errorName: string = "ToolSourceError";
 
   constructor(
+    /** The source's label (`mcp:shop (2026-07-28)`). */
     readonly source: string,
+    /** Why it could not be listed, in words. */
     readonly reason: string,
     cause?: unknown,
   ) {

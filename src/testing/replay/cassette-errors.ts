@@ -5,6 +5,7 @@ import { EntityToolsError } from "../../errors/entity-tools-error.js";
  * does not have the documented shape (edited by hand). Names the file and the path inside it.
  */
 export class CassetteError extends EntityToolsError {
+  /** This class's name, written out so that a minified bundle keeps it. */
   static override readonly errorName: string = "CassetteError";
 
   constructor(
@@ -29,6 +30,7 @@ export type ReplayProblem = "past-end" | "tool-not-offered";
  * difference.
  */
 export class ReplayMismatchError extends EntityToolsError {
+  /** This class's name, written out so that a minified bundle keeps it. */
   static override readonly errorName: string = "ReplayMismatchError";
 
   constructor(

@@ -9,6 +9,7 @@ import type { ScoreToolUseOptions, ToolUseScore } from "./tool-use-verdict.js";
 
 /** A run did not use its tools as a test expected; the message lists every verdict. */
 export class ToolUseExpectationError extends EntityToolsError {
+  /** This class's name, written out so that a minified bundle keeps it. */
   static override readonly errorName: string = "ToolUseExpectationError";
 
   constructor(
