@@ -55,7 +55,9 @@ export type { AiSdkAdapterSettings } from "./model-settings.js";
  * @throws UnsupportedModelSettingError for a setting it cannot apply to every step.
  */
 export class AiSdkAdapter implements ModelAdapter {
+  /** True: every step may offer another tool set. */
   readonly supportsDynamicTools = true;
+  /** Media the model takes in a tool result, for providers we know (OpenAI, Anthropic), else undefined. */
   readonly toolResultMediaTypes: ToolResultMediaTypes | undefined;
   private readonly prompts = new ConvertedPromptCache();
   private readonly settings: AiSdkAdapterSettings;

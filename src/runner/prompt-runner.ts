@@ -40,7 +40,7 @@ import { discoveryConfig } from "./discovery-config.js";
  * concurrent runs without sharing their tools or state.
  */
 export class PromptRunner {
-  protected readonly config: RunnerConfig;
+  /** The configuration, for subclasses (see `derive`). */ protected readonly config: RunnerConfig;
 
   constructor(options: PromptRunnerOptions, config?: RunnerConfig) {
     this.config = config ?? initialRunnerConfig(options);
@@ -96,11 +96,9 @@ export class PromptRunner {
     return this.withSetting({ maxIterations }, "withMaxToolIterations(maxIterations)");
   }
 
-  /**
-   * The system prompt: plain text, or a {@link PromptTemplate} whose `${name}` placeholders are filled
-   * from `params` and whose summarized sections the model reads with `read_section`.
-   */
+  /** The system prompt, as plain text. */
   withSystemPrompt(system: string): this;
+  /** The system prompt as a {@link PromptTemplate}, its `${name}` placeholders filled from `params`. */
   withSystemPrompt(template: PromptTemplate, params?: PromptParams): this;
   withSystemPrompt(system: string | PromptTemplate, params: PromptParams = {}): this {
     return this.derive({ system: typeof system === "string" ? system : { template: system, params } });

@@ -84,20 +84,33 @@ export interface ResumeOptions<T> extends Omit<RunOptions<T>, "visibility" | "co
 
 /** The runner's configuration; every `with*` makes a changed copy. */
 export interface RunnerConfig {
+  /** The model backend: a step backend (`ModelAdapter`) or a conversation backend (`ConversationAdapter`). */
   readonly adapter: ModelAdapter | ConversationAdapter;
+  /** The tools every run starts with (`withTools`). */
   readonly tools: readonly AnyTool[];
+  /** Run after each call to add or remove tools (`withInjectionStrategy`, `withToolProviderDiscovery`). */
   readonly strategies: readonly ToolInjectionStrategy[];
+  /** Wrappers around every tool call, outermost first (`withToolMiddleware`). */
   readonly middleware: readonly ToolMiddleware[];
+  /** Receive every event of every run (`withObserver`). */
   readonly observers: readonly ToolLoopObserver[];
+  /** The system prompt (`withSystemPrompt`): text, or a template with its parameters; absent: none. */
   readonly system?: string | TemplatePrompt;
+  /** Section visibility the caller set (`withVisibilityOverrides`). */
   readonly visibilityOverrides: VisibilityOverrides;
+  /** Limits and timeouts of every run (`withMaxToolIterations`, `withToolTimeout`, …), each checked. */
   readonly settings: RunSettings;
+  /** Dynamic tool sources listed at each run's start and between steps (`withMcpClient`). */
   readonly sources: readonly DynamicToolSource[];
+  /** Picks the calls that wait for a person, besides tools marked `needsApproval` (`withApproval`). */
   readonly approval?: ApprovalPredicate;
+  /** OpenTelemetry spans for each run (`withTelemetry`); absent: none. */
   readonly telemetry?: TelemetryOptions;
   /** Where each run is logged (`withRunLog`), its folder checked. */
   readonly runLog?: RunLogTarget;
+  /** Prices that turn tokens into USD (`withPricing`); absent: no cost is reported. */
   readonly pricing?: Pricing;
+  /** Receives the debug log, one line per step, change or error (`withLogger`); absent: none. */
   readonly logger?: DebugLogger;
   /** Keys that sign snapshots and verify those read back (the first signs). */
   readonly snapshotKeys?: KeyRing;

@@ -16,6 +16,7 @@ import type {
 
 /** What one run's handle discovery starts from. */
 export interface HandleDiscoveryInit {
+  /** Mints and reads the run's handles (with the signing key). */
   readonly codec: EntityHandleCodec;
   /** Re-binds a handle minted elsewhere (same key) that this run has not seen. */
   readonly resolveProvider?: ProviderResolver;
@@ -32,6 +33,7 @@ export interface HandleDiscoveryInit {
  * the first time (its handle tools join then, once).
  */
 export class HandleDiscovery implements ToolInjectionStrategy {
+  /** The providers live behind handles in this run. */
   readonly bindings: HandleBindings;
   private readonly classTools = new Map<Function, AnyTool[]>();
   private readonly taken: Set<string>;

@@ -5,7 +5,9 @@ import type { ToolBudgetCheck } from "../tools/tool-budget.js";
 
 /** The tool call a strategy is asked about. */
 export interface LastToolCall {
+  /** The tool that was called, by name. */
   readonly toolName: string;
+  /** The input the tool ran with, validated against its schema. */
   readonly toolInput: unknown;
   /** The text the model saw. */
   readonly result: string;
@@ -15,8 +17,11 @@ export interface LastToolCall {
 
 /** What a strategy sees after a tool call. */
 export interface ToolInjectionContext {
+  /** The conversation so far, as AI SDK messages. */
   readonly conversationHistory: readonly ModelMessage[];
+  /** The tools offered now. */
   readonly currentTools: readonly AnyTool[];
+  /** The call whose result is evaluated. */
   readonly lastToolCall: LastToolCall;
   /** The iteration (1-based) whose tool call this is. */
   readonly iterationCount: number;
@@ -41,6 +46,7 @@ export interface RestartRequest {
 
 /** A provider that handle discovery made live: reported as `ToolProviderDiscovered` with its handle. */
 export interface DiscoveredProvider {
+  /** The live provider object. */
   readonly instance: object;
   /**
    * Its id as text.
@@ -53,6 +59,7 @@ export interface DiscoveredProvider {
    * reads it from `instance`).
    */
   readonly identity?: ProviderIdentity;
+  /** Its handle, as the model reads it. */
   readonly handle: string;
   /** The handle tools that run on it. */
   readonly tools: readonly string[];
@@ -66,10 +73,15 @@ export interface DiscoveredProvider {
  * `discovered` reports providers reached through handles (their tools are not new).
  */
 export interface ToolInjectionResult {
+  /** Tools to offer from the next step. */
   readonly add?: readonly AnyTool[];
+  /** Names of tools to stop offering. */
   readonly remove?: readonly string[];
+  /** Lines appended to the result the model reads, each in brackets. */
   readonly notices?: readonly string[];
+  /** Asks to start the run again from its prompt instead of going on. */
   readonly restart?: RestartRequest;
+  /** Providers made live through handles (their tools are already offered). */
   readonly discovered?: readonly DiscoveredProvider[];
   /**
    * Entities (providers) of the result after those in `add` for which no tools were built, because

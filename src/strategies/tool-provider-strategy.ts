@@ -52,7 +52,9 @@ export interface ProviderBindingOptions {
 
 /** What discovery contributes to one run: the strategy that sees its tool results, and tools from the start. */
 export interface RunDiscovery {
+  /** The strategy that sees the run's tool results. */
   readonly strategy: ToolInjectionStrategy;
+  /** Tools offered from the run's start (handles mode: each class's handle tools). */
   readonly tools: readonly AnyTool[];
   /** Handles mode: the run's handle discovery (for restoring a snapshot's handle tools). */
   readonly handles?: HandleDiscovery;
@@ -72,6 +74,7 @@ export interface RunDiscovery {
  * strategy object is one run.
  */
 export class ToolProviderStrategy implements ToolInjectionStrategy {
+  /** Tools per instance (`<prefix>_<id>_<method>`, the default) or by handle (`<prefix>_<method>`). */
   readonly binding: ProviderBinding;
   private readonly codec: EntityHandleCodec | undefined;
   private direct: HandleDiscovery | undefined;

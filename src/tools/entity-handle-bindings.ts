@@ -21,6 +21,7 @@ export type { ProviderResolver } from "./provider-binding.js";
 
 /** What {@link HandleBindings.remember} did with a discovered provider. */
 export interface RememberedProvider {
+  /** The provider's handle, as the model reads it. */
   readonly handle: string;
   /** The provider's identity (the handle names it). */
   readonly identity: ProviderIdentity;
@@ -49,6 +50,7 @@ export class HandleBindings {
   >();
 
   constructor(
+    /** Mints and reads the handles (with the signing key). */
     readonly codec: EntityHandleCodec,
     private readonly resolveProvider?: ProviderResolver,
     /** Which class holds each source name in this run (two classes named `Customer` are refused). */

@@ -45,8 +45,11 @@ export interface ToolOrigin {
  * hands the value itself to the injection strategies.
  */
 export interface Tool<Input = never, Output = unknown> {
+  /** The name the model calls it by (letters, digits, `_` and `-`, at most 64). */
   readonly name: string;
+  /** What the tool does, for the model. */
   readonly description: string;
+  /** The JSON Schema its input must match (an object), offered to the model and checked before each call. */
   readonly inputSchema: ToolInputSchema;
   /** Runs the tool with validated (and converted) input; what it returns is serialized for the model. */
   execute(input: Input, context: ToolExecutionContext): Output | Promise<Output>;
@@ -70,7 +73,9 @@ export interface Tool<Input = never, Output = unknown> {
 
 /** What a handle tool calls (see `binding: "handles"`). */
 export interface HandleTarget {
+  /** The provider class whose method the tool calls. */
   readonly providerClass: Function;
+  /** The method it calls. */
   readonly methodName: string;
   /** The input property that carries the handle. */
   readonly parameter: string;
@@ -85,7 +90,9 @@ export interface HandleTarget {
  * gives the `instanceKey`.
  */
 export interface ProviderKey {
+  /** The provider class's source name. */
   readonly className: string;
+  /** The id with its type (`number:1`, `string:c1`). */
   readonly instanceKey: string;
 }
 

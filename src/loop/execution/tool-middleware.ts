@@ -2,8 +2,11 @@ import type { AnyTool, ToolExecutionContext } from "../../tools/tool.js";
 
 /** A validated tool call about to run. */
 export interface ToolCallInfo {
+  /** The tool about to run. */
   readonly tool: AnyTool;
+  /** Its input, validated against the tool's schema. */
   readonly input: Readonly<Record<string, unknown>>;
+  /** What the tool's `execute` receives besides its input (the call's id, the run's signal). */
   readonly context: ToolExecutionContext;
 }
 

@@ -13,6 +13,7 @@ export interface ConversationToolResult {
    * included; `text` then names each media part. A backend that cannot carry a part sends `text`.
    */
   readonly parts?: readonly ToolContentPart[];
+  /** True when the call failed: `text` is the error message the model reads. */
   readonly isError: boolean;
   /**
    * The run cannot go on in this conversation (its tool set changed, or a restart was asked for): a
@@ -30,10 +31,13 @@ export interface ConversationToolResult {
 
 /** How a conversation is opened: its instructions, its fixed tools, and how to run a tool call. */
 export interface ConversationSetup {
+  /** The system prompt, rendered; absent: none. */
   readonly system?: string;
+  /** The tools the conversation offers from its start. */
   readonly tools: readonly AnyTool[];
   /** Runs a call through the run session (validation, errors, strategies, events). */
   callTool(call: ModelToolCall): Promise<ConversationToolResult>;
+  /** Aborted when the run is cancelled: the backend should stop the turn then. */
   readonly signal?: AbortSignal;
   /**
    * The schema of the run's structured output, when it has one. A backend with its own structured output
@@ -44,6 +48,7 @@ export interface ConversationSetup {
 
 /** The end of one turn: the agent's final message, or a stop the run asked for. */
 export interface ConversationTurn {
+  /** The agent's last message of the turn (a stopped turn's: what it wrote before the stop, maybe ""). */
   readonly text: string;
   /** The turn was stopped because a tool result asked for it (see `ConversationToolResult.stopTurn`). */
   readonly stopped: boolean;
@@ -91,6 +96,7 @@ export type ConversationNewTools = NewToolsMode;
 export interface ConversationAdapter {
   /** Whether a running conversation takes new tools (true exactly when `newTools` is `"dynamic"`). */
   readonly supportsDynamicTools: boolean;
+  /** What it does when tools appear during a turn: the thread takes them, a new thread, or a dispatcher. */
   readonly newTools: NewToolsMode;
   /** The media its agent takes inside a tool result, as on `ModelAdapter`. Undefined: every part is sent. */
   readonly toolResultMediaTypes?: ToolResultMediaTypes;

@@ -5,7 +5,9 @@ import type { ToolResultMediaTypes } from "../results/media-types.js";
 
 /** A tool call as the model made it; the run validates and runs it. */
 export interface ModelToolCall {
+  /** The call's id, as the model gave it: its result names it. */
   readonly toolCallId: string;
+  /** The tool the model called, by name (it may name no tool). */
   readonly toolName: string;
   /** The parsed arguments, or the raw text when they were not JSON (see `inputError`). */
   readonly input: unknown;
@@ -17,9 +19,13 @@ export type { TokenUsage } from "../../events/token-usage.js";
 
 /** One model call: everything the model sees at this step. */
 export interface ModelStepRequest {
+  /** The system prompt, rendered; absent: none. */
   readonly system?: string;
+  /** The conversation so far, as AI SDK messages. */
   readonly messages: readonly ModelMessage[];
+  /** The tools offered at this step. */
   readonly tools: readonly AnyTool[];
+  /** Aborted when the run is cancelled: the call should stop then. */
   readonly signal?: AbortSignal;
 }
 
@@ -27,7 +33,9 @@ export interface ModelStepRequest {
 export interface ModelStepResult {
   /** Messages to append to the conversation (the assistant's turn). */
   readonly responseMessages: readonly ModelMessage[];
+  /** The tools the model asked to call, in order (none: its answer is final). */
   readonly toolCalls: readonly ModelToolCall[];
+  /** The model's text (empty when it only called tools). */
   readonly text: string;
   /** Tokens of this call; fields the provider did not report count as 0. */
   readonly usage?: Partial<TokenUsage>;
@@ -49,6 +57,7 @@ export type ModelStreamPart =
  * is false, anything that unlocks tools mid-run makes the runner restart with the new tool set.
  */
 export interface ModelAdapter {
+  /** Whether the tool set may change between steps of one conversation (false: the run restarts). */
   readonly supportsDynamicTools: boolean;
   /**
    * The media its model takes inside a tool result (`["image/*", "application/pdf"]`; `[]`: text only);
