@@ -6,6 +6,7 @@ import { EntityToolsError } from "../src/errors/entity-tools-error.js";
  * class and member so the mistake is found at import time, not mid-conversation.
  */
 export class DecoratorMisuseError extends EntityToolsError {
+  /** This class's name, written out so that a minified bundle keeps it. */
   static override readonly errorName: string = "DecoratorMisuseError";
 }
 

@@ -5,9 +5,13 @@ import { isStandardCall, ownStandardMetadata, type StandardContext } from "./sta
 
 /** A JSON Schema for a tool's input: an object keyed by the method's parameter names. */
 export interface ParametersSchema {
+  /** Always `"object"`: the input is one object. */
   type: "object";
+  /** Each parameter's JSON Schema, by parameter name. */
   properties: Record<string, object>;
+  /** The parameters the input must have; absent: none. */
   required?: string[];
+  /** Any other JSON Schema keyword (`additionalProperties`, `$defs`, …). */
   [keyword: string]: unknown;
 }
 
@@ -25,10 +29,15 @@ export interface LlmToolOptions {
 
 /** One `@LlmTool` method as recorded on its class. */
 export interface LlmToolMetadata {
+  /** The decorated method's name. */
   readonly methodName: string;
+  /** The tool's name (the method part, for a provider's tools): `name` of the options, else the method's. */
   readonly name: string;
+  /** What the tool does, for the model. */
   readonly description: string;
+  /** The explicit input schema the options gave; absent: the generated one is used. */
   readonly parameters?: ParametersSchema;
+  /** True when each call waits for a person's approval. */
   readonly needsApproval?: boolean;
   /** The class whose body declares the decorated method (where generated schemas are keyed). */
   readonly declaringClass: Function;

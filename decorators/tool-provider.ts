@@ -13,7 +13,9 @@ export interface ToolProviderOptions {
 
 /** Options of a provider class with the defaults applied. */
 export interface ResolvedToolProviderOptions {
+  /** First part of every tool name: the option, else the class's name in lower case. */
   readonly prefix: string;
+  /** The property that holds the instance id: the option, else `"id"`. */
   readonly instanceIdProperty: string;
   /** The class that carries the decorator (a subclass inherits it from here). */
   readonly decoratedClass: Function;

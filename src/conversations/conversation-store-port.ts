@@ -6,6 +6,7 @@ import type { RunSnapshot } from "../loop/snapshot/run-snapshot.js";
 export interface StoredConversation {
   /** Undefined: a first turn claimed the id (`beginConversationTurn`) and has saved nothing yet. */
   readonly snapshot: RunSnapshot | undefined;
+  /** The version of the latest write, from 1; the next write names it as `expectedVersion`. */
   readonly version: number;
   /**
    * Set while a turn runs (`beginConversationTurn`'s claim, moved on by `renewTurn`; its save clears it):

@@ -41,10 +41,12 @@ export class FileConversationStore implements ConversationStore {
 
   /** @param directory created when missing */
   constructor(
+    /** The directory that holds the conversations, one folder each. */
     readonly directory: string,
     private readonly options: FileConversationStoreOptions = {},
   ) {}
 
+  /** The conversation, or undefined when nothing was written under this id. */
   async get(conversationId: string): Promise<StoredConversation | undefined> {
     const folder = this.folderOf(conversationId);
     await this.open();
@@ -65,6 +67,7 @@ export class FileConversationStore implements ConversationStore {
     }
   }
 
+  /** Writes `snapshot` as the next version if the store is at `expectedVersion`; returns the new one. */
   async put(
     conversationId: string,
     snapshot: RunSnapshot | undefined,
@@ -101,6 +104,7 @@ export class FileConversationStore implements ConversationStore {
     return version;
   }
 
+  /** Moves a turn's claim to end at `busyUntil` if the conversation is still at `version` (else false). */
   async renewTurn(conversationId: string, version: number, busyUntil: number): Promise<boolean> {
     const folder = this.folderOf(conversationId);
     await this.open();

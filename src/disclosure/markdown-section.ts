@@ -5,6 +5,7 @@ import { PromptTemplateError } from "./prompt-template-error.js";
 
 /** Options of a {@link MarkdownSection}. */
 export interface MarkdownSectionOptions {
+  /** The section's heading. */
   readonly title: string;
   /** Key of this section among its siblings: letters, digits, `-` and `_` (dotted paths are built from them). */
   readonly key: string;
@@ -16,6 +17,7 @@ export interface MarkdownSectionOptions {
   readonly visibility?: VisibilityRule;
   /** Tools offered only while this section is shown in full: `defineTool` tools or `@LlmTool` objects. */
   readonly tools?: readonly ToolSource[];
+  /** Nested sections, in order (keyed `parent.child`); hidden while this one is summarized. */
   readonly children?: readonly MarkdownSection[];
   /** Replaces the standard "this section is summarized" suffix; `${section_key}` is substituted. */
   readonly summarySuffix?: string;
@@ -25,13 +27,21 @@ const KEY = /^[a-zA-Z0-9_-]+$/;
 
 /** A section of a {@link PromptTemplate}. Its tools are bound once, when the section is created. */
 export class MarkdownSection {
+  /** The section's heading. */
   readonly title: string;
+  /** Its key among its siblings (the dotted key joins its ancestors'). */
   readonly key: string;
+  /** The full content, with `${name}` placeholders. */
   readonly template: string;
+  /** Shown instead of the content while the section is summarized. */
   readonly summary?: string;
+  /** `FULL` or `SUMMARY`, or a function of the template parameters that says which. */
   readonly visibility: VisibilityRule;
+  /** The tools offered only while it is shown in full, bound when it was created. */
   readonly tools: readonly AnyTool[];
+  /** Nested sections, in order. */
   readonly children: readonly MarkdownSection[];
+  /** Replaces the standard "this section is summarized" suffix; absent: the standard one. */
   readonly summarySuffix?: string;
 
   constructor(options: MarkdownSectionOptions) {

@@ -9,7 +9,9 @@ import { PromptTemplateError } from "./prompt-template-error.js";
 export interface PromptTemplateOptions {
   /** Namespace and key name the template in errors. */
   readonly ns: string;
+  /** The template's key within its namespace. */
   readonly key: string;
+  /** The top-level sections, in order. */
   readonly sections: readonly MarkdownSection[];
 }
 
@@ -25,8 +27,11 @@ export type VisibilityOf = (node: SectionNode) => SectionVisibility;
  * its summary and a suffix pointing at `read_section`, hides its children, and withholds its tools.
  */
 export class PromptTemplate {
+  /** The namespace that names the template in errors. */
   readonly ns: string;
+  /** The template's key within its namespace. */
   readonly key: string;
+  /** The top-level sections placed (dotted key, number, depth), in order. */
   readonly nodes: readonly SectionNode[];
   private readonly byKey = new Map<string, SectionNode>();
 

@@ -2,6 +2,7 @@ import type { MarkdownSection } from "./markdown-section.js";
 
 /** A section placed in its template: dotted key, heading number and depth. */
 export interface SectionNode {
+  /** The section itself. */
   readonly section: MarkdownSection;
   /** `guidelines.code-style` */
   readonly key: string;
@@ -9,7 +10,9 @@ export interface SectionNode {
   readonly number: string;
   /** 1 for top-level sections. */
   readonly depth: number;
+  /** The enclosing section's node; absent at the top level. */
   readonly parent?: SectionNode;
+  /** Its children's nodes, in order. */
   readonly children: readonly SectionNode[];
 }
 

@@ -8,9 +8,13 @@ import type { VisibilityOverrides } from "./section-visibility.js";
  */
 export class VisibilityExpansionRequired implements RestartRequest {
   constructor(
+    /** `FULL` for the section read and every summarized section above it, by dotted key. */
     readonly requestedOverrides: VisibilityOverrides,
+    /** Why, in words: the section read, the tools it unlocks, and that the backend cannot add them. */
     readonly reason: string,
+    /** The sections to expand, by dotted key: the one read and its summarized ancestors. */
     readonly sectionKeys: readonly string[],
+    /** The tools the expansion unlocks, by name. */
     readonly unlockedTools: readonly string[] = [],
   ) {}
 }

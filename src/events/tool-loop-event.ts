@@ -30,7 +30,11 @@ export interface RunFinishedEvent extends RunEvent {
   readonly status: "completed" | "awaiting-approval" | "failed";
   /** Steps (model calls) of the run, a resumed run's earlier part included: the result's `totalIterations`. */
   readonly totalIterations: number;
-  /** @deprecated Use `totalIterations`, the result's name for the same count. */
+  /**
+   * Steps (model calls) of the run, as `totalIterations`.
+   *
+   * @deprecated Use `totalIterations`, the result's name for the same count.
+   */
   readonly iterations: number;
   /** Tokens of this call of `run`/`stream`/`resume` (a resumed run's earlier part not included). */
   readonly usage: TokenUsage;

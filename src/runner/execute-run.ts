@@ -36,7 +36,9 @@ import { resumeState, type ResumeFrom } from "../loop/run/run-resume.js";
 
 /** A sectioned system prompt and its parameters. */
 export interface TemplatePrompt {
+  /** The template, rendered at each run's start and again after a restart. */
   readonly template: PromptTemplate;
+  /** The values of its `${name}` placeholders. */
   readonly params: PromptParams;
 }
 

@@ -42,6 +42,7 @@ export interface UnionMember {
 export interface GeneratedToolSchema {
   /** Parameter names in declaration order: how an input object maps to positional arguments. */
   readonly parameters: readonly string[];
+  /** The JSON Schema of the method's input object: one property per parameter. */
   readonly inputSchema: ToolInputSchema;
   /** Parameters whose JSON is converted before the call (see `InputType`), by name. */
   readonly types?: Readonly<Record<string, InputType>>;
@@ -57,8 +58,11 @@ export type GeneratedClass = abstract new (...args: never[]) => unknown;
  * nothing), then by `Class.name`.
  */
 export interface GeneratedSchemas {
+  /** Each `@LlmTool` method's input schema, keyed `Class.method` (the declaring class). */
   readonly tools: Readonly<Record<string, GeneratedToolSchema>>;
+  /** Each structured-output class's JSON Schema, keyed by class name. */
   readonly outputs: Readonly<Record<string, JsonSchema>>;
+  /** The classes themselves, by the names the other keys use; lookups by constructor go through it. */
   readonly classes?: Readonly<Record<string, GeneratedClass>>;
   /**
    * How an output class's JSON becomes an instance (dates, nested classes, arrays of them), by class name;

@@ -4,7 +4,9 @@ import { isValidToolName } from "./tool-name-rules.js";
 
 /** The definition of a hand-written tool. */
 export interface ToolDefinition<Input, Output> {
+  /** The name the model calls it by: letters, digits, `_` and `-`, at most 64, first a letter or `_`. */
   name: string;
+  /** What the tool does and when to use it, for the model. */
   description: string;
   /** Defaults to an object with no properties. */
   inputSchema?: ToolInputSchema;

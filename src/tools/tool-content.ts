@@ -5,7 +5,9 @@
 
 /** Text the model reads, as one part of a tool result. */
 export interface ToolTextPart {
+  /** The part's kind: text. */
   readonly type: "text";
+  /** The text. */
   readonly text: string;
 }
 
@@ -14,6 +16,7 @@ export interface ToolTextPart {
  * where it is (`url`), exactly one of the two, with its IANA media type.
  */
 export interface ToolMediaPart {
+  /** The part's kind: a picture, a sound or another file. */
   readonly type: "image" | "audio" | "file";
   /** IANA media type: `image/png`, `audio/wav`, `application/pdf`. */
   readonly mediaType: string;
@@ -30,7 +33,9 @@ export type ToolContentPart = ToolTextPart | ToolMediaPart;
 
 /** A value a tool returned beside its parts (an entity, a list): sent as text, searched by discovery. */
 export interface ToolValueItem {
+  /** The item's kind: a value. */
   readonly type: "value";
+  /** The value, as the tool returned it. */
   readonly value: unknown;
 }
 
@@ -48,9 +53,13 @@ const BRAND = Symbol.for("entity-tools.tool-content");
  * providers among the values, never in the parts.
  */
 export class ToolContent {
+  /** Marks a tool content across copies of the package (see `isToolContent`). */
   readonly [BRAND] = true;
 
-  constructor(readonly items: readonly ToolContentItem[]) {}
+  constructor(
+    /** The result's items, in the order the model reads them. */
+    readonly items: readonly ToolContentItem[],
+  ) {}
 
   /** The values among the items: where discovery looks for providers. */
   get values(): unknown[] {

@@ -45,7 +45,7 @@ export interface ToolOrigin {
  * hands the value itself to the injection strategies.
  */
 export interface Tool<Input = never, Output = unknown> {
-  /** The name the model calls it by (letters, digits, `_` and `-`, at most 64). */
+  /** The name the model calls it by (letters, digits, `_` and `-`, at most 64, first a letter or `_`). */
   readonly name: string;
   /** What the tool does, for the model. */
   readonly description: string;

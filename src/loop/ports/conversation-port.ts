@@ -82,6 +82,8 @@ export type NewToolsMode = "dynamic" | "restart" | "dispatch";
 export type FixedToolsMode = Exclude<NewToolsMode, "dynamic">;
 
 /**
+ * The new-tools modes, under their earlier name.
+ *
  * @deprecated Use {@link NewToolsMode}, which now names all three modes.
  */
 export type ConversationNewTools = NewToolsMode;

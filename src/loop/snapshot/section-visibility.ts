@@ -9,4 +9,5 @@ export const SectionVisibility = {
   SUMMARY: "SUMMARY",
 } as const;
 
+/** `FULL` or `SUMMARY`: how a prompt section is rendered. */
 export type SectionVisibility = (typeof SectionVisibility)[keyof typeof SectionVisibility];

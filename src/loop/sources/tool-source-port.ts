@@ -4,12 +4,15 @@ import type { AnyTool } from "../../tools/tool.js";
 export interface SkippedSourceTool {
   /** The tool's name as the source lists it. */
   readonly toolName: string;
+  /** Why it is not offered, in words (an unusable schema, a name already taken). */
   readonly reason: string;
 }
 
 /** What a source offers now: the usable tools, and those it listed that cannot be used. */
 export interface SourceListing {
+  /** The tools the run may offer, under the names the model sees. */
   readonly tools: readonly AnyTool[];
+  /** The tools listed that cannot be used, and why. */
   readonly skipped: readonly SkippedSourceTool[];
 }
 
