@@ -96,6 +96,7 @@ export class ClaudeAgentSdkAdapter implements ConversationAdapter {
    * `"dispatch"`, which then behave as on Codex (a section read restarts the run with the re-rendered prompt).
    */
   readonly supportsDynamicTools: boolean;
+  /** What it does when tools appear during a call: the option `newTools`, default `"dynamic"`. */
   readonly newTools: NewToolsMode;
   /** Images reach Claude Code's model as MCP image blocks; other media is described in text. */
   readonly toolResultMediaTypes = CLAUDE_RESULT_MEDIA_TYPES;

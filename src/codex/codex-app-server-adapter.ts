@@ -43,6 +43,7 @@ export interface CodexAppServerOptions {
   readonly toolChoice?: OpenAiToolChoice;
 }
 
+/** The arguments `codex` starts with when the options give no `args`: its app-server, plugins off. */
 export const DEFAULT_CODEX_ARGS = [
   "app-server",
   "--disable",
@@ -57,7 +58,9 @@ export const DEFAULT_CODEX_ARGS = [
  * are fixed when a thread starts, so `supportsDynamicTools` is false.
  */
 export class CodexAppServerAdapter implements ConversationAdapter {
+  /** False: Codex fixes a thread's tools when it starts. */
   readonly supportsDynamicTools = false;
+  /** What it does when tools appear during a turn: `"restart"` (default) or `"dispatch"`. */
   readonly newTools: FixedToolsMode;
   /** Images and audio reach Codex's model as `inputImage`/`inputAudio` items; files are described in text. */
   readonly toolResultMediaTypes = CODEX_RESULT_MEDIA_TYPES;

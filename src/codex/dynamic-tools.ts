@@ -1,6 +1,8 @@
 /** An OpenAI-style function tool definition. */
 export interface OpenAiFunctionTool {
+  /** Always `"function"`. */
   readonly type: "function";
+  /** The function's name, description and JSON Schema of its parameters. */
   readonly function: { readonly name: string; readonly description?: string; readonly parameters?: object };
 }
 
@@ -10,8 +12,11 @@ export type OpenAiToolChoice =
 
 /** A tool as the Codex app-server takes it in `thread/start` `dynamicTools`. */
 export interface DynamicToolSpec {
+  /** The tool's name. */
   readonly name: string;
+  /** What it does, for the model (empty when none was given). */
   readonly description: string;
+  /** The JSON Schema of its input (an object with no properties when none was given). */
   readonly inputSchema: object;
 }
 
@@ -36,13 +41,17 @@ export function buildDynamicTools(
 
 /** A Codex `item/tool/call` request as the mapping helpers read it. */
 export interface DynamicToolRequest {
+  /** The tool the model called, by name. */
   readonly tool: string;
+  /** Its arguments: an object, or JSON text. */
   readonly arguments: unknown;
+  /** The call's id. */
   readonly callId: string;
 }
 
 /** An OpenAI-style streaming delta carrying one tool call. */
 export interface ToolCallDelta {
+  /** The one tool call, its arguments as JSON text. */
   readonly tool_calls: {
     readonly id: string;
     readonly type: "function";

@@ -14,7 +14,9 @@ import type { ToolSource } from "../tools/tool-sources.js";
 
 /** Options of {@link createMcpServer}. */
 export interface McpServerOptions {
+  /** The server's name, as `initialize` tells clients. */
   readonly name: string;
+  /** The server's version, as `initialize` tells clients. */
   readonly version: string;
   /** The tools every caller gets: objects with `@LlmTool` methods, or `defineTool` tools. */
   readonly tools: readonly ToolSource[];
@@ -49,11 +51,19 @@ export interface McpServerOptions {
   readonly maxInjectedTools?: number;
   /** More strategies, run after discovery, after every successful call (the runner's `withInjectionStrategy`). */
   readonly injectionStrategies?: readonly ToolInjectionStrategy[];
-  /** @deprecated Use `injectionStrategies` (the runner's `withInjectionStrategy`); still accepted. */
+  /**
+   * The earlier name of `injectionStrategies`.
+   *
+   * @deprecated Use `injectionStrategies` (the runner's `withInjectionStrategy`); still accepted.
+   */
   readonly strategies?: readonly ToolInjectionStrategy[];
   /** Wraps every tool call, in the order given (the runner's `withToolMiddleware`). */
   readonly toolMiddleware?: readonly ToolMiddleware[];
-  /** @deprecated Use `toolMiddleware` (the runner's `withToolMiddleware`); still accepted. */
+  /**
+   * The earlier name of `toolMiddleware`.
+   *
+   * @deprecated Use `toolMiddleware` (the runner's `withToolMiddleware`); still accepted.
+   */
   readonly middleware?: readonly ToolMiddleware[];
   /** Per-call time limit in milliseconds. */
   readonly toolTimeoutMs?: number;
@@ -79,7 +89,11 @@ export interface McpServerOptions {
    * the call that found them.
    */
   readonly newTools?: McpNewToolsMode;
-  /** @deprecated Use `newTools: "dispatch"`; still accepted. */
+  /**
+   * True: the same as `newTools: "dispatch"`.
+   *
+   * @deprecated Use `newTools: "dispatch"`; still accepted.
+   */
   readonly dispatch?: boolean;
 }
 

@@ -80,6 +80,7 @@ export class PostgresConversationStore implements ConversationStore {
     if (options.pool) this.pool = Promise.resolve(options.pool);
   }
 
+  /** The conversation, or undefined when nothing was written under this id. */
   async get(conversationId: string): Promise<StoredConversation | undefined> {
     checkConversationId(conversationId);
     const [row] = await this.query<VersionRow>(this.table.selectSql, [conversationId]);
@@ -92,6 +93,7 @@ export class PostgresConversationStore implements ConversationStore {
     };
   }
 
+  /** Writes `snapshot` as the next version if the store is at `expectedVersion`; returns the new one. */
   async put(
     conversationId: string,
     snapshot: RunSnapshot | undefined,
@@ -111,6 +113,7 @@ export class PostgresConversationStore implements ConversationStore {
     throw new ConversationConflictError(conversationId, expectedVersion, actual?.version);
   }
 
+  /** Moves a turn's claim to end at `busyUntil` if the conversation is still at `version` (else false). */
   async renewTurn(conversationId: string, version: number, busyUntil: number): Promise<boolean> {
     checkConversationId(conversationId);
     return (await this.query(this.table.renewSql, [conversationId, version, new Date(busyUntil)])).length > 0;

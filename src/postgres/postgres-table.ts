@@ -17,7 +17,9 @@ export class PostgresTable {
 
   /** @throws InvalidSettingError for a name that is not lower-case letters, digits and `_` (≤ 48) */
   constructor(
+    /** The PostgreSQL schema that holds the table; default `public`. */
     readonly schema: string = DEFAULT_SCHEMA,
+    /** The table's name; default `entity_tools_conversations`. */
     readonly table: string = DEFAULT_TABLE,
   ) {
     for (const [setting, value] of [

@@ -194,6 +194,7 @@ export class FakePromptRunner extends PromptRunner {
     if (problems.length > 0) throw new UnmetExpectationsError(problems);
   }
 
+  /** A changed copy that shares this runner's script, stubs and recorder. */
   protected override derive(patch: Partial<RunnerConfig>): this {
     const next = super.derive(patch);
     next.state = this.state;

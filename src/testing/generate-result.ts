@@ -2,7 +2,9 @@ import type { LanguageModelV3Content, LanguageModelV3GenerateResult } from "@ai-
 
 /** A tool call in a scripted model turn. `input` that is a string is sent as the raw argument text. */
 export interface ScriptedToolCall {
+  /** The tool the model calls, by name. */
   readonly toolName: string;
+  /** The input it gives (a string is sent as raw argument text); default `{}`. */
   readonly input?: unknown;
   /** The id the model gives the call. Default `call_<n>`, unique in the process. */
   readonly toolCallId?: string;
@@ -10,7 +12,9 @@ export interface ScriptedToolCall {
 
 /** One model turn: text, tool calls, or both; `usage` is the tokens it reports (0 when absent). */
 export interface ScriptedTurn {
+  /** The model's text; default none. */
   readonly text?: string;
+  /** The tools the model calls, in order; default none. */
   readonly toolCalls?: readonly ScriptedToolCall[];
   /** `cachedInputTokens` are part of `inputTokens`, `reasoningTokens` part of `outputTokens`, as providers report them. */
   readonly usage?: {

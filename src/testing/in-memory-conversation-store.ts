@@ -28,6 +28,7 @@ export class InMemoryConversationStore implements ConversationStore {
 
   constructor(private readonly options: InMemoryConversationStoreOptions = {}) {}
 
+  /** The conversation, or undefined when nothing was written under this id. */
   async get(conversationId: string): Promise<StoredConversation | undefined> {
     checkConversationId(conversationId);
     const kept = this.conversations.get(conversationId);
@@ -37,6 +38,7 @@ export class InMemoryConversationStore implements ConversationStore {
     return busyUntil === undefined ? { snapshot, version } : { snapshot, version, busyUntil };
   }
 
+  /** Writes `snapshot` as the next version if the store is at `expectedVersion`; returns the new one. */
   async put(
     conversationId: string,
     snapshot: RunSnapshot | undefined,
@@ -51,6 +53,7 @@ export class InMemoryConversationStore implements ConversationStore {
     return version;
   }
 
+  /** Moves a turn's claim to end at `busyUntil` if the conversation is still at `version` (else false). */
   async renewTurn(conversationId: string, version: number, busyUntil: number): Promise<boolean> {
     checkConversationId(conversationId);
     const kept = this.conversations.get(conversationId);

@@ -4,13 +4,16 @@ import { handleProviderOf } from "./scoring/call-provider.js";
 
 /** One tool call as the model saw it. */
 export interface RecordedCall {
+  /** The tool the model called, by name. */
   readonly toolName: string;
+  /** The input it gave. */
   readonly input: unknown;
   /**
    * The text the model got back: the serialized result or the error message, with the notes strategies
    * appended (a skipped provider, tools dropped for the budget).
    */
   readonly resultText: string;
+  /** True when the call failed and the model read an error message. */
   readonly isError: boolean;
   /**
    * The provider the call ran on (or was meant for): a per-instance tool's, or the one its handle names.
@@ -31,10 +34,15 @@ export interface RecordedDiscovery {
 
 /** One model step of a run. Steps are numbered from 1. */
 export interface RecordedStep {
+  /** The step's number in the run, from 1 (a restart's steps go on counting). */
   readonly step: number;
+  /** The tools offered to the model at this step, by name. */
   readonly toolsOffered: string[];
+  /** The step's tool calls, in the order they ended. */
   readonly calls: RecordedCall[];
+  /** Tools this step's calls added, by name (offered from the next step). */
   readonly injected: string[];
+  /** Tools taken away during this step, by name. */
   readonly removed: string[];
   /** Providers this step's calls discovered, in order. */
   readonly discovered: RecordedDiscovery[];

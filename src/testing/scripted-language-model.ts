@@ -18,8 +18,11 @@ export type ToolNameMatcher = string | RegExp;
 
 /** What a dynamic scripted turn sees: the step number, the tools offered, and the full call. */
 export interface ScriptedRequest {
+  /** The model call's number, from 1. */
   readonly step: number;
+  /** The tools offered to the model at this call, by name. */
   readonly offeredTools: readonly string[];
+  /** The call as the AI SDK made it (prompt, tools, settings). */
   readonly options: LanguageModelV3CallOptions;
 }
 
@@ -49,9 +52,13 @@ export class ScriptError extends EntityToolsError {
  * `PromptRunner` directly or through `FakePromptRunner`. Every call it receives is kept in `calls`.
  */
 export class ScriptedLanguageModel implements LanguageModelV3 {
+  /** The AI SDK model spec it implements: `"v3"`. */
   readonly specificationVersion = "v3";
+  /** `"entity-tools"`. */
   readonly provider = "entity-tools";
+  /** `"scripted"`. */
   readonly modelId = "scripted";
+  /** None: the AI SDK downloads a URL part and passes its data. */
   readonly supportedUrls = {};
   /** Every call the model received, in order. */
   readonly calls: LanguageModelV3CallOptions[] = [];
@@ -118,6 +125,7 @@ export class ScriptedLanguageModel implements LanguageModelV3 {
     return this.steps.length - this.calls.length;
   }
 
+  /** Plays the next scripted turn against the tools offered. */
   async doGenerate(options: LanguageModelV3CallOptions): Promise<LanguageModelV3GenerateResult> {
     this.calls.push(options);
     const step = this.calls.length;

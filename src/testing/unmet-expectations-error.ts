@@ -5,7 +5,10 @@ export class UnmetExpectationsError extends EntityToolsError {
   /** This class's name, written out so that a minified bundle keeps it. */
   static override readonly errorName: string = "UnmetExpectationsError";
 
-  constructor(readonly problems: readonly string[]) {
+  constructor(
+    /** What was not met, one line each (a turn not played, a stub never used). */
+    readonly problems: readonly string[],
+  ) {
     super(`FakePromptRunner expectations not met: ${problems.join("; ")}`);
   }
 }

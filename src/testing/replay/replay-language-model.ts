@@ -28,9 +28,13 @@ import {
  * and the other way round.
  */
 export class ReplayLanguageModel implements LanguageModelV3 {
+  /** The AI SDK model spec it implements: `"v3"`. */
   readonly specificationVersion = "v3";
+  /** The recorded model's provider (`openai.responses`). */
   readonly provider: string;
+  /** The recorded model's id. */
   readonly modelId: string;
+  /** None: the AI SDK downloads a URL part and passes its data. */
   readonly supportedUrls = {};
   /** Every call the model received, in order. */
   readonly calls: LanguageModelV3CallOptions[] = [];
@@ -71,11 +75,13 @@ export class ReplayLanguageModel implements LanguageModelV3 {
     return Math.max(0, this.cassette.steps.length - this.calls.length);
   }
 
+  /** Plays the next recorded call, after checking the run offers every tool it calls. */
   async doGenerate(options: LanguageModelV3CallOptions): Promise<LanguageModelV3GenerateResult> {
     const step = this.calls.push(options);
     return playGenerate(this.turn(step, options), step, options);
   }
 
+  /** Plays the next recorded call as a stream, after the same check. */
   async doStream(options: LanguageModelV3CallOptions): Promise<LanguageModelV3StreamResult> {
     const step = this.calls.push(options);
     return { stream: playStream(this.turn(step, options), step, options) };
