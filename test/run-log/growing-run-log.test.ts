@@ -3,16 +3,9 @@
 // is what one whole read makes of it, at every cut; and no whole line is read twice.
 import { describe, expect, it } from "vitest";
 import { GrowingRunLog, readRunLog } from "../../src/run-log/read-run-log.js";
+import { runHeaderLine } from "../support/run-log-header.js";
 
-const header = JSON.stringify({
-  type: "run",
-  format: "entity-tools/run-log",
-  version: 1,
-  id: "r",
-  kind: "run",
-  startedAt: "2026-11-27T10:00:00.000Z",
-  recordContent: true,
-});
+const header = runHeaderLine();
 const TEXT = [
   header,
   '{"type":"step","step":1,"iteration":1,"ms":1,"count":1,"tools":["searchCustomer"]}',

@@ -20,6 +20,7 @@ import { FakePromptRunner } from "entity-tools/testing";
 import { writeHtmlExport } from "../../src/viewer/html-export.js";
 import { startViewServer, type ViewServer } from "../../src/viewer/view-server.js";
 import { writeLongRun } from "../support/long-run-log.js";
+import { runHeaderLine } from "../support/run-log-header.js";
 import { discoveryConversation } from "../support/run-log-runs.js";
 
 const CHROMIUM = "/usr/bin/chromium";
@@ -97,20 +98,10 @@ const hasFocus = (page: Page, element: JSHandle) =>
   page.evaluate((e) => e === (globalThis as unknown as BrowserWindow).document.activeElement, element);
 const scrollY = (page: Page) => page.evaluate(() => (globalThis as unknown as BrowserWindow).scrollY);
 
-/** A run still going, as its log holds it: the header, then `from`..`to` steps of one call each. */
+/** Steps `from`..`to` of a run still going, one call each, as its log holds them (after its header when `from` is 1). */
 function liveRunLines(from: number, to: number): string {
   const usage = { inputTokens: 120, outputTokens: 8, cachedInputTokens: 100, reasoningTokens: 0 };
   const lines: object[] = [];
-  if (from === 1)
-    lines.push({
-      type: "run",
-      format: "entity-tools/run-log",
-      version: 1,
-      id: "live",
-      kind: "run",
-      startedAt: "2026-02-01T00:00:00.000Z",
-      recordContent: true,
-    });
   for (let step = from; step <= to; step++)
     lines.push(
       step === 1
@@ -126,7 +117,8 @@ function liveRunLines(from: number, to: number): string {
       { type: "response", step, ms: step, durationMs: 1, usage, text: "", calls: [{ tool: "lookup" }] },
       { type: "call", step, ms: step, id: `call_${step}`, tool: "lookup", ok: true, durationMs: 1 },
     );
-  return lines.map((line) => `${JSON.stringify(line)}\n`).join("");
+  const header = from === 1 ? `${runHeaderLine("live", "2026-02-01T00:00:00.000Z")}\n` : "";
+  return header + lines.map((line) => `${JSON.stringify(line)}\n`).join("");
 }
 
 /** What both the served page and the exported file must show of the discovery conversation. */
