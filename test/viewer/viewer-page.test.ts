@@ -98,7 +98,10 @@ const hasFocus = (page: Page, element: JSHandle) =>
   page.evaluate((e) => e === (globalThis as unknown as BrowserWindow).document.activeElement, element);
 const scrollY = (page: Page) => page.evaluate(() => (globalThis as unknown as BrowserWindow).scrollY);
 
-/** Steps `from`..`to` of a run still going, one call each, as its log holds them (after its header when `from` is 1). */
+/**
+ * Steps `from`..`to` of a run still going, one call each, as its log holds them (after its header when
+ * `from` is 1).
+ */
 function liveRunLines(from: number, to: number): string {
   const usage = { inputTokens: 120, outputTokens: 8, cachedInputTokens: 100, reasoningTokens: 0 };
   const lines: object[] = [];
