@@ -52,6 +52,12 @@ export interface RunSnapshot {
   readonly usage: TokenUsage;
   readonly counters: RunCounters;
   readonly settings: RunSettings;
+  /**
+   * The run log file of the run that wrote it (its `id`), when that run was logged (`withRunLog`): a run
+   * that goes on from this snapshot names it as the run it `continues`, which is how the viewer puts a
+   * conversation's turns together.
+   */
+  readonly log?: string;
   /** With a snapshot key (`withSnapshotKey`): `hmac-sha256:` and the MAC of everything else, base64url. */
   readonly signature?: string;
 }
