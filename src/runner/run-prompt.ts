@@ -6,18 +6,19 @@ import { startRunLog } from "../run-log/run-log.js";
 import { runTelemetry } from "../telemetry/run-telemetry.js";
 import { executeRun } from "./execute-run.js";
 import { resolveOutput } from "./output-target.js";
-import type { StreamHooks } from "./run-stream.js";
+import { streamHooks, type RunStreamPart } from "./run-stream.js";
 import type { RunStart } from "./run-start.js";
 import type { RunOptions, RunnerConfig } from "./runner-options.js";
 import type { ToolLoopResult } from "./tool-loop-result.js";
 
-/** Runs `start` with the runner's `config` and the call's `options`; `stream`: a streamed run's hooks. */
+/** Runs `start` with the runner's `config` and the call's `options`; `emit`: a streamed run's part sink. */
 export async function runPrompt<T>(
   config: RunnerConfig,
   options: RunOptions<T>,
   start: RunStart,
-  stream?: StreamHooks,
+  emit?: (part: RunStreamPart) => void,
 ): Promise<ToolLoopResult<T>> {
+  const stream = emit && streamHooks(emit);
   const output = options.output === undefined ? undefined : resolveOutput(options.output);
   const { telemetry, logger, observers, pricing, runLog } = config;
   const traced = telemetry && (await runTelemetry(telemetry));
