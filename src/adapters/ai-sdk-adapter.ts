@@ -19,7 +19,7 @@ import {
 import { sdkInternals } from "./sdk-internals.js";
 import { sdkMessages } from "./sdk-tool-output.js";
 import { gatherStream } from "./provider-stream.js";
-import { parseToolCall } from "./step-content.js";
+import { parseToolCall, type SdkToolCall } from "./step-content.js";
 import { DeferredDelivery, type DeliveredStep } from "./deferred-delivery/deferred-delivery.js";
 import { sdkStepTools } from "./deferred-delivery/sdk-step-tools.js";
 import { modelIdOf, stepResult, toolCallOf } from "./sdk-step-result.js";
@@ -127,20 +127,22 @@ export class AiSdkAdapter implements ModelAdapter {
     const direct = await this.directCall(request, slice, delivered);
     if (direct) {
       const { stream } = await direct.retry(() => direct.model.doStream(direct.options()));
+      // Each call's arguments are parsed once, as it arrives: the step's result reads them from here.
+      const parsed = new Map<object, SdkToolCall>();
       // Guarded as it is read, not piped through a TransformStream (web streams made per step: issue 46).
       const gathered = await gatherStream(
         stream,
         {
           onTextDelta: (text) => onPart({ type: "text-delta", text }),
-          onToolCall: (call) =>
-            onPart({
-              type: "tool-call",
-              call: toolCallOf(parseToolCall(call, direct.offered.names), tooDeep),
-            }),
+          onToolCall: (call) => {
+            const read = parseToolCall(call, direct.offered.names);
+            parsed.set(call, read);
+            onPart({ type: "tool-call", call: toolCallOf(read, tooDeep) });
+          },
         },
         (part) => guarded(part, tooDeep),
       );
-      return readDirectResult(request, direct, gathered, tooDeep);
+      return readDirectResult(request, direct, gathered, tooDeep, parsed);
     }
     const result = streamText({
       ...(await this.call(request, slice, delivered, tooDeep)),

@@ -8,7 +8,7 @@ import { generateText, wrapLanguageModel } from "ai";
 import type { ModelStepRequest, ModelStepResult } from "../loop/ports/model-port.js";
 import type { SdkInternals } from "./sdk-internals.js";
 import { stepResult, toolCallOf } from "./sdk-step-result.js";
-import { readStepContent } from "./step-content.js";
+import { readStepContent, type SdkToolCall } from "./step-content.js";
 import { toSdkTools, type ProviderTools } from "./tool-definitions.js";
 
 /** A provider call a step makes itself: the model, its options, and the SDK's retry around it. */
@@ -21,14 +21,18 @@ export interface DirectCall {
   readonly retry: <T>(call: () => PromiseLike<T>) => Promise<T>;
 }
 
-/** A direct step's result, read as the SDK reads it; content only the SDK can record goes to the SDK. */
+/**
+ * A direct step's result, read as the SDK reads it; content only the SDK can record goes to the SDK. A
+ * streamed step's tool calls were parsed as they arrived: `parsed` has them, by their content part.
+ */
 export async function readDirectResult(
   request: ModelStepRequest,
   direct: DirectCall,
   result: Pick<LanguageModelV3GenerateResult, "content" | "usage" | "finishReason" | "warnings">,
   tooDeep: ReadonlySet<string>,
+  parsed?: ReadonlyMap<object, SdkToolCall>,
 ): Promise<ModelStepResult> {
-  const read = readStepContent(result.content, direct.offered.names);
+  const read = readStepContent(result.content, direct.offered.names, parsed);
   const warnings = result.warnings ?? []; // as the SDK reads them: a provider may leave them out
   // ai 6 does not export its warning logger: a step with warnings is read by the SDK, which logs them.
   const unlogged = warnings.length > 0 && !direct.internals.logWarnings;

@@ -503,6 +503,25 @@ describe("a streamed run's later steps, on the provider spec", () => {
     expect(omitSignal(model.doStreamCalls[2]!)).toEqual((await streamedThroughTheSdk(closing, history)).sent);
   });
 
+  it("a streamed direct step parses each tool call's arguments once", async () => {
+    const input = '{"text":"parsed once"}';
+    const opening: StreamReply = [started, ...streamedCall("c1", "echo", '{"text":"a"}'), finished];
+    const model = streamingProvider(opening, [started, ...streamedCall("c2", "echo", input), finished]);
+    const adapter = new AiSdkAdapter(model);
+    const history: ModelMessage[] = [{ role: "user", content: "go" }];
+    const first = await adapter.stream({ system, messages: history, tools }, () => {});
+    history.push(...first.responseMessages, ...resultsFor(first));
+    const parse = vi.spyOn(JSON, "parse");
+    const heard: ModelStreamPart[] = [];
+    const second = await adapter.stream({ system, messages: history, tools }, (p) => heard.push(p));
+    const parses = parse.mock.calls.filter(([text]) => text === input).length;
+    parse.mockRestore();
+    expect(parses).toBe(1);
+    const call = { toolCallId: "c2", toolName: "echo", input: { text: "parsed once" } };
+    expect(heard).toEqual([{ type: "tool-call", call }]);
+    expect(second.toolCalls).toEqual([call]);
+  });
+
   it("a streamed run's later steps do not go through streamText", async () => {
     const { internals } = await sdkInternals();
     const convert = vi.spyOn(internals!, "convert");
