@@ -364,7 +364,8 @@ describe("a run's later steps, on the provider spec", () => {
     const first = await adapter.step({ system, messages: history, tools });
     history.push(...first.responseMessages, ...resultsFor(first));
     await adapter.step({ system, messages: history, tools });
-    // ai 6 does not export its logger: a direct step with warnings is then read by the SDK, which logs them.
+    // ai 6 does not export its logger: a function set as AI_SDK_LOG_WARNINGS is called as ai 6 calls it
+    // (see direct-step-warnings.test.ts).
     expect(logged).toEqual([warning, warning]);
   });
 
