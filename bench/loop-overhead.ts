@@ -48,9 +48,11 @@ export async function modelCallTimes(
   steps: number,
   mock = playing,
   configure: (runner: PromptRunner) => PromptRunner = (runner) => runner,
+  cpuAt?: number[],
 ): Promise<number[]> {
   const calledAt: number[] = [];
   const model = mock((step) => {
+    if (cpuAt && (step === 1 || step === steps)) cpuAt.push(cpuMs());
     calledAt.push(performance.now());
     return conversationTurn(step, steps);
   });
@@ -59,6 +61,12 @@ export async function modelCallTimes(
     .withMaxToolIterations(steps)
     .run("go");
   return calledAt;
+}
+
+/** The process's CPU time so far (user and system, every thread), ms. */
+function cpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
 }
 
 /**

@@ -51,9 +51,10 @@ export function Hidden(): HiddenDecorator {
 
 /** `@Hidden()`'s type: a legacy property decorator and a standard field (or accessor) decorator. */
 export type HiddenDecorator = PropertyDecorator &
-  ((value: undefined | ClassAccessorDecoratorTarget<unknown, unknown>, context: HiddenContext) => void);
-
-type HiddenContext = ClassFieldDecoratorContext | ClassAccessorDecoratorContext;
+  ((
+    value: undefined | ClassAccessorDecoratorTarget<unknown, unknown>,
+    context: ClassFieldDecoratorContext | ClassAccessorDecoratorContext,
+  ) => void);
 
 const hidden = new WeakMap<Function, Set<string>>();
 

@@ -1,9 +1,11 @@
 // The API report: one reviewed file per entry point of package.json (etc/api/<entry>.api.md), made by
 // @microsoft/api-extractor from the build's declarations. `node scripts/api-report.mjs` fails when the
 // public surface differs from the committed report; `--update` rewrites the reports (npm run api:update).
+// Both fail when a public signature uses a type that no entry point exports (scripts/forgotten-exports.mjs).
 // Run after `npm run build`.
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
-import { Extractor, ExtractorConfig } from "@microsoft/api-extractor";
+import { CompilerState, Extractor, ExtractorConfig } from "@microsoft/api-extractor";
+import { forgottenExports } from "./forgotten-exports.mjs";
 
 const update = process.argv.includes("--update");
 const root = process.cwd();
@@ -12,6 +14,7 @@ mkdirSync("etc/api", { recursive: true });
 
 const quiet = { logLevel: "none" };
 let failed = false;
+const entries = [];
 for (const [key, target] of Object.entries(manifest.exports)) {
   if (typeof target !== "object" || !target.types) continue;
   if (!existsSync(target.types)) {
@@ -20,12 +23,13 @@ for (const [key, target] of Object.entries(manifest.exports)) {
     continue;
   }
   const name = key === "." ? "entity-tools" : `entity-tools-${key.slice(2).replaceAll("/", "-")}`;
+  const entryFile = `${root}/${target.types.replace(/^\.\//, "")}`;
   const config = ExtractorConfig.prepare({
     configObjectFullPath: undefined,
     packageJsonFullPath: `${root}/package.json`,
     configObject: {
       projectFolder: root,
-      mainEntryPointFilePath: `${root}/${target.types}`,
+      mainEntryPointFilePath: entryFile,
       compiler: { tsconfigFilePath: `${root}/tsconfig.build.json` },
       apiReport: {
         enabled: true,
@@ -38,13 +42,48 @@ for (const [key, target] of Object.entries(manifest.exports)) {
       tsdocMetadata: { enabled: false },
       messages: {
         compilerMessageReporting: { default: quiet },
-        // A report lists what is exported; release tags and TSDoc syntax are not what it reviews.
+        // A report lists what is exported; release tags and TSDoc syntax are not what it reviews. Forgotten
+        // exports are read from the messages below, whatever their level.
         extractorMessageReporting: { default: quiet },
         tsdocMessageReporting: { default: quiet },
       },
     },
   });
-  const result = Extractor.invoke(config, { localBuild: update, showVerboseMessages: false });
+  entries.push({ key, name, entryFile, config });
+}
+
+// One program for every entry point: the extractor analyses each in it, and the forgotten-export check
+// compares their exports there.
+const compilerState = entries.length
+  ? CompilerState.create(entries[0].config, { additionalEntryPoints: entries.map((e) => e.entryFile) })
+  : undefined;
+const forgotten =
+  compilerState &&
+  forgottenExports(
+    compilerState.program,
+    entries.map((e) => e.entryFile),
+  );
+for (const { key, name, config } of entries) {
+  const unexported = [];
+  const result = Extractor.invoke(config, {
+    localBuild: update,
+    showVerboseMessages: false,
+    compilerState,
+    messageCallback: (message) => {
+      if (message.messageId !== "ae-forgotten-export") return;
+      const found = forgotten.unexported(message);
+      if (found) unexported.push(found);
+      message.logLevel = "none";
+      message.handled = true;
+    },
+  });
+  for (const { name: type, where } of unexported) {
+    failed = true;
+    console.error(
+      `The public API of "${key}" uses ${type} (${where}), which no entry point of package.json exports, so a ` +
+        `user cannot import it by name: export it (with TSDoc) from "${key}", or keep it out of the public signature.`,
+    );
+  }
   if (!result.succeeded || (!update && result.apiReportChanged)) {
     failed = true;
     console.error(

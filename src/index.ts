@@ -102,7 +102,14 @@ export type { HandleResolution } from "./tools/handle-tools.js";
 
 // Schemas
 export { registerToolSchemas } from "./schema/schema-store.js";
-export type { GeneratedSchemas, GeneratedToolSchema } from "./schema/generated-schemas.js";
+export type {
+  GeneratedSchemas,
+  GeneratedToolSchema,
+  GeneratedClass,
+  InputType,
+  UnionMember,
+  DiscriminatorValue,
+} from "./schema/generated-schemas.js";
 export type { JsonSchema } from "./schema/json-schema.js";
 
 // Events
@@ -128,6 +135,7 @@ export type {
   ConversationRestartedEvent,
   DynamicToolsFallbackEvent,
   RunRestartedEvent,
+  RunEvent,
 } from "./events/tool-loop-event.js";
 export type { RunLogWarningEvent } from "./events/run-log-warning-event.js";
 export type { ApprovalRequestedEvent, ApprovalDecidedEvent } from "./events/approval-events.js";
@@ -209,7 +217,12 @@ export type {
 } from "./loop/ports/conversation-port.js";
 export type { RunSettings } from "./loop/settings/run-settings.js";
 export type { DynamicToolSource, SourceListing, SkippedSourceTool } from "./loop/sources/tool-source-port.js";
-export type { McpClientLike, McpClientOptions } from "./adapters/mcp-client-source.js";
+export type {
+  McpClientLike,
+  McpClientOptions,
+  McpToolPage,
+  McpListedTool,
+} from "./adapters/mcp-client-source.js";
 export { DEFAULT_RUN_SETTINGS } from "./loop/settings/run-settings.js";
 export type { ToolMiddleware, ToolCallInfo } from "./loop/execution/tool-middleware.js";
 
@@ -237,7 +250,8 @@ export type { PendingApproval, ApprovalDecision, ApprovalPredicate } from "./loo
 export type { ProviderIdentity, ProviderToolIdentity, ProviderIdType } from "./tools/provider-identity.js";
 export type { ProviderRef } from "./tools/provider-binding.js";
 export type { ProviderKey } from "./tools/tool.js";
-export type { RunSnapshot, SnapshotTool } from "./loop/snapshot/run-snapshot.js";
+export { SNAPSHOT_FORMAT } from "./loop/snapshot/run-snapshot.js";
+export type { RunSnapshot, SnapshotTool, PausedCalls } from "./loop/snapshot/run-snapshot.js";
 export type { SnapshotKey } from "./loop/snapshot/snapshot-codec.js";
 
 // Conversations
@@ -269,7 +283,7 @@ export type { PromptParams, VisibilityRule, VisibilityOverrides } from "./disclo
 export { MarkdownSection } from "./disclosure/markdown-section.js";
 export type { MarkdownSectionOptions } from "./disclosure/markdown-section.js";
 export { PromptTemplate } from "./disclosure/prompt-template.js";
-export type { PromptTemplateOptions } from "./disclosure/prompt-template.js";
+export type { PromptTemplateOptions, VisibilityOf } from "./disclosure/prompt-template.js";
 export type { SectionNode } from "./disclosure/section-node.js";
 export type { VisibilitySnapshot } from "./disclosure/section-visibility.js";
 export { VisibilityExpansionRequired } from "./disclosure/visibility-expansion-required.js";

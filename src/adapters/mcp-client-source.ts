@@ -11,19 +11,25 @@ import { plainToolName } from "../tools/tool-names.js";
 import { mcpResultContent, mcpResultText } from "./mcp-result-content.js";
 import { callToolAsTask, NO_TASK_API, requiresTask, taskApiOf } from "./mcp-task-call.js";
 
-/** A tool as an MCP server lists it. */
-interface McpTool {
+/** A tool as an MCP server lists it (the part of the SDK's `Tool` the runner reads). */
+export interface McpListedTool {
+  /** The tool's name on the server. */
   readonly name: string;
+  /** What the model reads about the tool. */
   readonly description?: string;
+  /** The JSON Schema of the tool's arguments: an object schema. */
   readonly inputSchema: { readonly type: "object"; readonly properties?: Record<string, unknown> };
   /** `taskSupport: "required"`: the tool runs only as an MCP task. */
   readonly execution?: { readonly taskSupport?: unknown };
 }
 
-/** A page of `tools/list`; `ttlMs` (2026-07-28) says how long the list stays valid. */
-interface McpToolPage {
-  readonly tools: readonly McpTool[];
+/** One page of an MCP server's `tools/list`, as {@link McpClientLike.listTools} returns it. */
+export interface McpToolPage {
+  /** The tools of this page. */
+  readonly tools: readonly McpListedTool[];
+  /** Where the next page starts (passed back as `cursor`); absent on the last page. */
   readonly nextCursor?: string;
+  /** 2026-07-28: how long, in milliseconds, the list stays valid. */
   readonly ttlMs?: number;
 }
 
@@ -141,7 +147,7 @@ export class McpClientToolSource implements DynamicToolSource {
       // Schemas are validated with ajv's default dialect, as ours are: the declared one (2026-07-28
       // servers declare JSON Schema 2020-12) is dropped, as `$schema` is before anything reaches a model.
       const { $schema: _dialect, ...declared } = listed.inputSchema as Record<string, unknown>;
-      const inputSchema = { properties: {}, ...declared } as McpTool["inputSchema"];
+      const inputSchema = { properties: {}, ...declared } as McpListedTool["inputSchema"];
       const tool = { ...listed, inputSchema };
       // Checked, not compiled: the validator is compiled when the tool is first called (issue 46).
       const problem =
@@ -164,7 +170,7 @@ export class McpClientToolSource implements DynamicToolSource {
   }
 
   private async pages(signal: AbortSignal | undefined): Promise<McpToolPage> {
-    const tools: McpTool[] = [];
+    const tools: McpListedTool[] = [];
     let ttlMs: number | undefined;
     let cursor: string | undefined;
     for (let page = 0; page < MAX_TOOL_PAGES; page++) {
@@ -182,7 +188,7 @@ export class McpClientToolSource implements DynamicToolSource {
     throw new Error(`the server still had more tools after ${MAX_TOOL_PAGES} pages of tools/list`);
   }
 
-  private toTool(tool: McpTool): AnyTool {
+  private toTool(tool: McpListedTool): AnyTool {
     const prefix = this.options.prefix;
     const serverName = tool.name;
     return {

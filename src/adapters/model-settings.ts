@@ -1,8 +1,6 @@
 import type { generateText } from "ai";
 import { EntityToolsError } from "../errors/entity-tools-error.js";
 
-type CallOptions = Parameters<typeof generateText>[0];
-
 /**
  * Every `generateText`/`streamText` setting the adapter passes on, applied to every step of a run (the
  * first, which goes through the SDK, and the later ones, which call the provider directly with the options
@@ -11,7 +9,7 @@ type CallOptions = Parameters<typeof generateText>[0];
  * callbacks) is not among them.
  */
 export type AiSdkAdapterSettings = Pick<
-  CallOptions,
+  Parameters<typeof generateText>[0],
   | "maxOutputTokens"
   | "temperature"
   | "topP"

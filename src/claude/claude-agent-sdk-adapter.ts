@@ -9,8 +9,13 @@ import { ClaudeConversation } from "./claude-conversation.js";
 import { CLAUDE_RESULT_MEDIA_TYPES } from "./claude-tool-server.js";
 import { loadClaudeAgentSdk, type Options, type SettingSource } from "./claude-sdk.js";
 
-/** SDK options this backend sets itself (see {@link ClaudeAgentSdkOptions} for the ones it exposes). */
-type OwnedOption =
+/**
+ * The SDK's `query()` options this backend sets itself, left out of `sdkOptions`. Some have a field of
+ * their own in {@link ClaudeAgentSdkOptions} (`env`, `model`, `cwd`, `allowedTools`, `settingSources`, and
+ * `tools` as `builtInTools`); the backend alone decides the rest (its MCP server, the system prompt and
+ * output format, permissions, cancellation, sessions).
+ */
+export type ClaudeAgentSdkOwnedOption =
   | "mcpServers"
   | "systemPrompt"
   | "outputFormat"
@@ -68,7 +73,7 @@ export interface ClaudeAgentSdkOptions {
   /** Claude Code's working directory. Default this process's. */
   readonly cwd?: string;
   /** Any other option of the SDK's `query()` (`maxBudgetUsd`, `pathToClaudeCodeExecutable`, `stderr`...). */
-  readonly sdkOptions?: Omit<Options, OwnedOption>;
+  readonly sdkOptions?: Omit<Options, ClaudeAgentSdkOwnedOption>;
 }
 
 const SERVER_NAME = /^[a-zA-Z0-9_-]{1,20}$/;

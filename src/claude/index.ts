@@ -3,5 +3,5 @@
  * loads the SDK (an optional peer) and starts the Claude Code process.
  */
 export { ClaudeAgentSdkAdapter } from "./claude-agent-sdk-adapter.js";
-export type { ClaudeAgentSdkOptions } from "./claude-agent-sdk-adapter.js";
+export type { ClaudeAgentSdkOptions, ClaudeAgentSdkOwnedOption } from "./claude-agent-sdk-adapter.js";
 export { ClaudeAgentSdkError } from "./claude-agent-sdk-error.js";

@@ -120,9 +120,6 @@ export class DisclosureSession implements ToolInjectionStrategy {
   }
 
   private visibility(extra?: VisibilityOverrides): VisibilityOf {
-    // The run's store holds what this session wrote, the caller's `visibility` and a snapshot's (its
-    // schema admits only FULL and SUMMARY): section visibilities, all of them.
-    const stored = this.store.snapshot() as VisibilityOverrides;
-    return this.template.visibilityOf(this.params, extra, stored, this.callerOverrides);
+    return this.template.visibilityOf(this.params, extra, this.store.snapshot(), this.callerOverrides);
   }
 }

@@ -13,7 +13,10 @@ export interface PromptTemplateOptions {
   readonly sections: readonly MarkdownSection[];
 }
 
-/** Decides the visibility of each section for one render. */
+/**
+ * The visibility of each section for one render: what {@link PromptTemplate.visibilityOf} decides, and
+ * what `render`, `isOpen`, `openTools` and `hasSummarized` read.
+ */
 export type VisibilityOf = (node: SectionNode) => SectionVisibility;
 
 /**

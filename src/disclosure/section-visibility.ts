@@ -1,10 +1,8 @@
-/** How a prompt section is rendered: in full, or as its summary with a pointer to `read_section`. */
-export const SectionVisibility = {
-  FULL: "FULL",
-  SUMMARY: "SUMMARY",
-} as const;
+import { SectionVisibility } from "../loop/snapshot/section-visibility.js";
 
-export type SectionVisibility = (typeof SectionVisibility)[keyof typeof SectionVisibility];
+// The values live with the run that stores them (see `loop/snapshot/section-visibility.ts`); users and
+// the disclosure layer read them here.
+export { SectionVisibility };
 
 /** Template parameters: `${name}` placeholders are filled from them. */
 export type PromptParams = Readonly<Record<string, unknown>>;

@@ -4,9 +4,6 @@ const BRAND = Symbol.for("entity-tools.error");
 
 type Branded = { readonly [BRAND]?: readonly string[] };
 
-/** An error class as `isInstance` sees it: constructible, with its written-out name. */
-type ErrorClass<T> = (abstract new (...args: never[]) => T) & { readonly errorName: string };
-
 /**
  * Base of every error this library throws. Besides `instanceof`, each error class has a static
  * `isInstance(value)` that also recognises errors thrown by another copy of the package (the AI SDK's
@@ -32,14 +29,19 @@ export class EntityToolsError extends Error {
       c = Object.getPrototypeOf(c) as Function | null
     ) {
       // Only a class's own name counts: a subclass that declares none answers to its parent's.
-      if (Object.hasOwn(c, "errorName")) kinds.push((c as unknown as ErrorClass<unknown>).errorName);
+      if (Object.hasOwn(c, "errorName"))
+        kinds.push((c as unknown as { readonly errorName: string }).errorName);
     }
     this.name = kinds[0] ?? EntityToolsError.errorName;
     Object.defineProperty(this, BRAND, { value: kinds, enumerable: false });
   }
 
   /** Whether `value` is an error of this class (or a subclass), from any copy of the package. */
-  static isInstance<T extends EntityToolsError>(this: ErrorClass<T>, value: unknown): value is T {
+  static isInstance<T extends EntityToolsError>(
+    // The class it is called on: constructible, with its written-out name (public types only, inlined).
+    this: (abstract new (...args: never[]) => T) & { readonly errorName: string },
+    value: unknown,
+  ): value is T {
     const kinds = typeof value === "object" && value !== null ? (value as Branded)[BRAND] : undefined;
     return Array.isArray(kinds) && kinds.includes(this.errorName);
   }

@@ -21,7 +21,8 @@ import type { ToolContentPart } from "../tools/tool-content.js";
 import type { ApprovalDecidedEvent, ApprovalRequestedEvent } from "./approval-events.js";
 import type { RunLogWarningEvent } from "./run-log-warning-event.js";
 
-interface RunEvent {
+/** What every event of a run carries (each {@link ToolLoopEvent} has these fields). */
+export interface RunEvent {
   /** Identifies the run (a runner serves many runs, possibly at once). */
   readonly runId: string;
 }

@@ -92,6 +92,7 @@ export function createMcpServer(options: McpServerOptions): Server {
       : [...(options.discovery ? [new ToolProviderStrategy()] : []), ...injectionStrategies];
     // One executor per call, so the call's own signal (the client cancelled, or left) stops it, and what
     // it injected is this call's alone.
+    const fresh: AnyTool[] = [];
     const executor = new ToolCallExecutor({
       registry,
       events,
@@ -99,6 +100,7 @@ export function createMcpServer(options: McpServerOptions): Server {
       strategies,
       middleware: toolMiddleware,
       signal: ctx.mcpReq.signal,
+      added: (tools) => fresh.push(...tools),
     });
     const requested = {
       toolCallId: String(ctx.mcpReq.id),
@@ -143,7 +145,6 @@ export function createMcpServer(options: McpServerOptions): Server {
         : `The call of "${request.params.name}" failed in the server`;
     }
     if (!stateless) {
-      const fresh = executor.injected;
       if (fresh.length > 0 && dispatch) {
         text = `${text}\n\n${dispatchNotice(fresh)}`;
         parts?.push({ type: "text", text: dispatchNotice(fresh) });

@@ -32,8 +32,8 @@ export interface RunHeaderRecord {
   /** False: the file holds names, counts, tokens and cost, and no inputs, results, prompts or texts. */
   readonly recordContent: boolean;
   /**
-   * For a resumed or continued run: the fingerprint of the conversation it goes on from, equal to the
-   * `conversation` of the run that ended there (how the viewer puts a conversation's turns together).
+   * For a resumed or continued run: the `id` of the run that wrote the snapshot it goes on from, which the
+   * snapshot names (`RunSnapshot.log`): how the viewer puts a conversation's turns together.
    */
   readonly continues?: string;
   /** The messages the run starts with (its prompt, or a continued conversation's new messages). */
@@ -219,8 +219,6 @@ export interface EndRecord {
   readonly error?: { readonly name: string; readonly message?: string };
   /** With pricing: what the run cost, USD (each step's is on its response; each provider's on `costs`). */
   readonly cost?: number;
-  /** The fingerprint of the conversation as the run left it (a later turn's `continues`). */
-  readonly conversation?: string;
 }
 
 /** Any line of a run log. */

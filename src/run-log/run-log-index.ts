@@ -1,6 +1,6 @@
 // The list of runs the viewer opens with: one summary per file (from its header and its end record), and
-// the runs put together by conversation (a resume or a next turn names the fingerprint of the conversation
-// it goes on from; the run that ended there wrote the same fingerprint). Pure: the page runs it.
+// the runs put together by conversation (a resume or a next turn names the run whose snapshot it goes on
+// from, by the id that snapshot carries). Pure: the page runs it.
 import type { TokenUsage } from "../events/token-usage.js";
 import type { EndRecord, RunLogKind } from "./run-log-format.js";
 import type { RunLogRead } from "./read-run-log.js";
@@ -9,6 +9,8 @@ import type { RunLogRead } from "./read-run-log.js";
 export interface RunSummary {
   /** The file's name in the log's folder. */
   readonly file: string;
+  /** The run's id, from its header: what a later run's `continues` names. */
+  readonly id?: string;
   readonly kind?: RunLogKind;
   /** ISO 8601; absent when the header could not be read. */
   readonly startedAt?: string;
@@ -18,8 +20,8 @@ export interface RunSummary {
   readonly usage?: TokenUsage;
   /** USD, with pricing. */
   readonly cost?: number;
+  /** The id of the run whose snapshot this run goes on from. */
   readonly continues?: string;
-  readonly conversation?: string;
   /** Why the file could not be read (another format version, no header). */
   readonly problem?: string;
 }
@@ -48,7 +50,7 @@ export function summarizeRun(file: string, read: RunLogRead): RunSummary {
   const problem = header ? undefined : (read.problems[0]?.message ?? "the file has no run header");
   return {
     file,
-    ...(header ? { kind: header.kind, startedAt: header.startedAt } : {}),
+    ...(header ? { id: header.id, kind: header.kind, startedAt: header.startedAt } : {}),
     status: end?.status ?? "open",
     ...(end
       ? {
@@ -58,28 +60,27 @@ export function summarizeRun(file: string, read: RunLogRead): RunSummary {
         }
       : {}),
     ...(header?.continues === undefined ? {} : { continues: header.continues }),
-    ...(end?.conversation === undefined ? {} : { conversation: end.conversation }),
     ...(problem === undefined ? {} : { problem }),
   };
 }
 
 /**
  * The runs grouped by conversation, newest group first, each group's turns in order. A run goes on from
- * the latest earlier run that ended with the conversation it continues; a run with nothing to go on from
- * starts a conversation of its own.
+ * the earlier run it names (`continues`); a run with nothing to go on from (or whose run is not in the
+ * list) starts a conversation of its own.
  */
 export function groupConversations(runs: readonly RunSummary[]): ConversationGroup[] {
   const ordered = [...runs].sort((a, b) => order(a).localeCompare(order(b)));
-  const endedWith = new Map<string, { root: RunSummary; turn: number }>();
+  const byId = new Map<string, { root: RunSummary; turn: number }>();
   const groups = new Map<RunSummary, ConversationRun[]>();
   for (const run of ordered) {
-    const parent = run.continues === undefined ? undefined : endedWith.get(run.continues);
+    const parent = run.continues === undefined ? undefined : byId.get(run.continues);
     const root = parent?.root ?? run;
     const turn = parent ? parent.turn + (run.kind === "continue" ? 1 : 0) : 1;
     const group = groups.get(root) ?? [];
     group.push({ run, turn });
     groups.set(root, group);
-    if (run.conversation !== undefined) endedWith.set(run.conversation, { root, turn });
+    if (run.id !== undefined) byId.set(run.id, { root, turn });
   }
   return [...groups.values()]
     .map((group) => ({ runs: group, latest: order(group[group.length - 1]!.run) }))

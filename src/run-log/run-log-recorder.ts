@@ -37,7 +37,7 @@ export class RunLogRecorder {
   private offered: readonly string[] | undefined;
   private readonly began = performance.now();
   private readonly handles = new Map<string, ProviderIdentity>();
-  private end: Omit<EndRecord, "conversation"> | undefined;
+  private end: EndRecord | undefined;
   private readonly content: boolean;
 
   constructor(
@@ -50,6 +50,11 @@ export class RunLogRecorder {
   /** The run's file. */
   get path(): string {
     return this.file.path;
+  }
+
+  /** The run's id (its file's name without `.jsonl`), which its snapshots name. */
+  get id(): string {
+    return this.options.header.id;
   }
 
   /** The observer: one event in, its record out (written at the next step, or at the end). */
@@ -213,9 +218,9 @@ export class RunLogRecorder {
     this.stepRecord(this.step + 1, this.options.offered!());
   }
 
-  /** Ends the file: the run's end (with the conversation's fingerprint, when known), written and closed. */
-  finish(conversation: string | undefined): void {
-    if (this.end) this.add({ ...this.end, ...(conversation === undefined ? {} : { conversation }) });
+  /** Ends the file: the run's end, written and closed. */
+  finish(): void {
+    if (this.end) this.add(this.end);
     this.file.close();
   }
 

@@ -63,7 +63,7 @@ export interface RunLogStart {
   /** The messages the run starts with. */
   readonly prompt?: unknown;
   readonly system?: string;
-  /** The fingerprint of the conversation a resumed or continued run goes on from. */
+  /** The run a resumed or continued run goes on from: the `id` its snapshot names. */
   readonly continues?: string;
   readonly pricing?: Pricing;
   /** An MCP server's tool list, read at each call. */

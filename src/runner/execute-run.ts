@@ -64,6 +64,8 @@ export interface RunSetup {
   readonly listener?: StepListener;
   /** Keys that sign every snapshot and that a snapshot read back must verify against (first one signs). */
   readonly snapshotKeys?: KeyRing;
+  /** The id of the run log file this run writes (`withRunLog`), which its snapshots name. */
+  readonly runLogId?: string;
   /** The media the model takes in a tool result, in place of the adapter's `toolResultMediaTypes`. */
   readonly toolResultMediaTypes?: ToolResultMediaTypes;
 }
@@ -129,6 +131,7 @@ function runOf(setup: RunSetup): Run {
     events: setup.events,
     approval: setup.approval,
     keys: setup.snapshotKeys,
+    log: setup.runLogId,
   };
   return setup.resume
     ? Run.fromSnapshot(init, setup.resume)
@@ -171,11 +174,11 @@ async function runAttempts(setup: RunSetup, run: Run): Promise<RunOutcome> {
         answer: end.type === "final" ? end.answer : undefined,
         pending: end.type === "pause" ? end.pending : [],
         history: run.history,
-        injectedTools: end.injectedTools,
+        injectedTools: run.injectedTools,
         iterations: run.iterations,
         usage: run.usage,
         snapshot: run.toSnapshot(),
-        visibility: run.visibility.snapshot() as VisibilitySnapshot,
+        visibility: run.visibility.snapshot(),
       };
     }
     const request = end.request;

@@ -256,7 +256,7 @@ export class PromptRunner {
    * run), and the same `result`.
    */
   resumeStream<T = string>(snapshot: RunSnapshot, options: ResumeOptions<T> = {}): RunStream<T> {
-    return new RunStream<T>((hooks) => runPrompt(this.config, options, resumeOf(snapshot, options), hooks));
+    return new RunStream<T>((emit) => runPrompt(this.config, options, resumeOf(snapshot, options), emit));
   }
 
   /**
@@ -266,7 +266,7 @@ export class PromptRunner {
    * stream protocol (`toUIMessageStreamResponse()`), so `useChat` can show a run as it goes.
    */
   stream<T = string>(prompt: string | readonly ModelMessage[], options: RunOptions<T> = {}): RunStream<T> {
-    return new RunStream<T>((hooks) => runPrompt(this.config, options, startOf(prompt, options), hooks));
+    return new RunStream<T>((emit) => runPrompt(this.config, options, startOf(prompt, options), emit));
   }
 
   /** Runs the prompt and returns the answer as an instance of `target` (or JSON of a schema). */

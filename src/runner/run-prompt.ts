@@ -2,23 +2,23 @@
 // around the run, and the result the caller gets.
 import { debugLogObserver, STDERR_LOGGER } from "../events/debug-log.js";
 import { RunEvents } from "../events/run-events.js";
-import { snapshotFingerprint } from "../run-log/conversation-fingerprint.js";
 import { startRunLog } from "../run-log/run-log.js";
 import { runTelemetry } from "../telemetry/run-telemetry.js";
 import { executeRun } from "./execute-run.js";
 import { resolveOutput } from "./output-target.js";
-import type { StreamHooks } from "./run-stream.js";
+import { streamHooks, type RunStreamPart } from "./run-stream.js";
 import type { RunStart } from "./run-start.js";
 import type { RunOptions, RunnerConfig } from "./runner-options.js";
 import type { ToolLoopResult } from "./tool-loop-result.js";
 
-/** Runs `start` with the runner's `config` and the call's `options`; `stream`: a streamed run's hooks. */
+/** Runs `start` with the runner's `config` and the call's `options`; `emit`: a streamed run's part sink. */
 export async function runPrompt<T>(
   config: RunnerConfig,
   options: RunOptions<T>,
   start: RunStart,
-  stream?: StreamHooks,
+  emit?: (part: RunStreamPart) => void,
 ): Promise<ToolLoopResult<T>> {
+  const stream = emit && streamHooks(emit);
   const output = options.output === undefined ? undefined : resolveOutput(options.output);
   const { telemetry, logger, observers, pricing, runLog } = config;
   const traced = telemetry && (await runTelemetry(telemetry));
@@ -30,7 +30,7 @@ export async function runPrompt<T>(
       kind: resume === undefined ? "run" : resume.followUp ? "continue" : "resume",
       prompt: resume === undefined ? start.messages : resume.followUp,
       system: typeof config.system === "string" ? config.system : undefined,
-      continues: resume && snapshotFingerprint(resume.snapshot),
+      continues: resume && logOf(resume.snapshot),
       pricing,
       onFailure: (file, message) => events.emit({ type: "RunLogWarning", file, message }),
     });
@@ -53,11 +53,12 @@ export async function runPrompt<T>(
     outputSchema: output?.schema,
     signal: options.signal,
     events,
+    runLogId: logged?.id,
   }).catch((error: unknown) => {
-    logged?.finish(snapshotFingerprint((error as { snapshot?: unknown } | undefined)?.snapshot));
+    logged?.finish();
     throw error;
   });
-  logged?.finish(snapshotFingerprint(outcome.snapshot));
+  logged?.finish();
   const common = {
     pendingApprovals: outcome.pending,
     snapshot: outcome.snapshot,
@@ -77,4 +78,10 @@ export async function runPrompt<T>(
     status: "completed",
     result: (output ? output.build(outcome.answer) : outcome.answer) as T,
   };
+}
+
+/** The run log file a snapshot names as its run's (a run that goes on from it `continues` that run). */
+function logOf(snapshot: unknown): string | undefined {
+  const log = (snapshot as { log?: unknown } | undefined)?.log;
+  return typeof log === "string" ? log : undefined;
 }

@@ -61,20 +61,15 @@ export class RunStream<T> {
   /** The run's outcome, as `run()` returns it. */
   readonly result: Promise<ToolLoopResult<T>>;
 
-  constructor(start: (hooks: StreamHooks) => Promise<ToolLoopResult<T>>) {
+  /**
+   * A stream of the run `start` makes, which hands each part to `emit` as it happens and resolves to the
+   * run's result (`runner.stream()` and `resumeStream()` make them). The approval requests of a paused
+   * run and the `finish` part are added here, after the result.
+   */
+  constructor(start: (emit: (part: RunStreamPart) => void) => Promise<ToolLoopResult<T>>) {
     const channel = new PartChannel<RunStreamPart>();
     this.parts = channel;
-    const hooks: StreamHooks = {
-      listener: {
-        onModelPart: (part) => channel.push(modelPart(part)),
-        onStepFinish: (iteration) => channel.push({ type: "step-finish", iteration }),
-      },
-      observe: (event) => {
-        const part = eventPart(event);
-        if (part) channel.push(part);
-      },
-    };
-    this.result = start(hooks).then(
+    this.result = start((part) => channel.push(part)).then(
       (result) => {
         for (const { approvalId, toolName, input } of result.pendingApprovals)
           channel.push({
@@ -170,6 +165,20 @@ export interface UIStreamOptions {
 export interface StreamHooks {
   readonly listener: StepListener;
   readonly observe: (event: ToolLoopEvent) => void;
+}
+
+/** The hooks that turn a run's model parts, step ends and events into a stream's parts, given to `emit`. */
+export function streamHooks(emit: (part: RunStreamPart) => void): StreamHooks {
+  return {
+    listener: {
+      onModelPart: (part) => emit(modelPart(part)),
+      onStepFinish: (iteration) => emit({ type: "step-finish", iteration }),
+    },
+    observe: (event) => {
+      const part = eventPart(event);
+      if (part) emit(part);
+    },
+  };
 }
 
 function modelPart(part: ModelStreamPart): RunStreamPart {

@@ -47,7 +47,7 @@ export interface GeneratedToolSchema {
   readonly types?: Readonly<Record<string, InputType>>;
 }
 
-/** A class as the generated module imports it. */
+/** A class as the generated module imports it (a value of {@link GeneratedSchemas.classes}). */
 export type GeneratedClass = abstract new (...args: never[]) => unknown;
 
 /**

@@ -6,7 +6,7 @@
 // code generation costs milliseconds a schema (2 s of a 3.5 s start, issue 46), while checking its shape
 // costs microseconds (validate.ts, `metaSchemaProblem`). The checks below are the reasons ajv's compile refuses a schema: not a valid JSON
 // Schema (its meta-schema), a pattern that is not a regular expression in ajv's unicode mode, a local
-// `$ref` that points nowhere. What they cannot see (a remote `$ref`, two schemas claiming one `$id`) is
+// `$ref` that points nowhere. What they cannot see (a remote `$ref`) is
 // found when the tool is first called and its validator compiled: the call is refused, the run goes on
 // (see {@link isUntrustedSchema}).
 import type { JsonSchema } from "./json-schema.js";

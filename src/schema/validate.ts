@@ -115,10 +115,22 @@ function compile(schema: JsonSchema): ValidateFunction {
     if (current.cached > 0) retired.add(current);
     current = { compiled: 0, cached: 0 };
   }
-  const validator = ajvOf(current).compile(schema);
-  current.compiled++;
-  generationOf.set(validator, current);
+  // Each schema is its own document (a tool's input, a run's output). One whose `$id` a schema this ajv
+  // compiled already claims (generators stamp one `$id` on every schema) gets an ajv of its own, where ajv
+  // would refuse it as a clash; ajv keeps registering ids, which a schema's references to itself need.
+  const generation = claimedId(ajvOf(current), schema) ? { ajv: newAjv(), compiled: 0, cached: 0 } : current;
+  const validator = ajvOf(generation).compile(schema);
+  generation.compiled++;
+  generationOf.set(validator, generation);
   return validator;
+}
+
+/** Whether `schema`'s `$id` names a schema `ajv` already holds (as ajv normalizes ids: no trailing `#`). */
+function claimedId(ajv: Ajv, schema: JsonSchema): boolean {
+  const id = (schema as { $id?: unknown }).$id;
+  if (typeof id !== "string") return false;
+  const key = id.replace(/#\/?$/, "");
+  return key !== "" && (ajv.refs[key] !== undefined || ajv.schemas[key] !== undefined);
 }
 
 /** Drops a schema from the content cache, and from its ajv's own cache (which keys schemas by object). */

@@ -187,6 +187,31 @@ describe("runner.withMcpClient: untrusted lists", () => {
     });
   });
 
+  it("two tools whose schemas claim one $id (each its own document) are both called and each validated by its own schema", async () => {
+    // Generators often stamp every schema with the same $id; for ajv's shared registry that was a clash
+    // and the second tool's first call was refused ("schema with key or id already exists").
+    const { client, called } = await rawServer("stamped", [
+      {
+        name: "by_name",
+        inputSchema: { $id: "input", ...objectSchema({ name: { type: "string" } }), required: ["name"] },
+      },
+      {
+        name: "by_id",
+        inputSchema: { $id: "input", ...objectSchema({ id: { type: "integer" } }), required: ["id"] },
+      },
+    ]);
+    const model = mockModel(
+      call("by_name", { name: "Ada" }),
+      call("by_id", { id: 7 }),
+      call("by_id", { name: "Ada" }),
+      text("ok"),
+    );
+    const run = await new PromptRunner({ model }).withMcpClient(client).run("q");
+    expect(run.result).toBe("ok");
+    expect(called).toEqual(["by_name", "by_id"]);
+    expect(toolResultsSeenAt(model, 3).at(-1)).toMatch(/missing required field "id"/);
+  });
+
   it("a tool added mid-run under a local tool's name does not take it, nor its removal the local tool; the clash is reported", async () => {
     const tools: FakeTool[] = [{ name: "remote", inputSchema: objectSchema() }];
     const server = await rawServer("shop", tools);

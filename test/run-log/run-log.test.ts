@@ -21,6 +21,7 @@ import {
   type ToolLoopEvent,
 } from "entity-tools";
 import { FakePromptRunner, scoreToolUse } from "entity-tools/testing";
+import { groupConversations, summarizeRun } from "../../src/run-log/run-log-index.js";
 import {
   budgetRun,
   customerRunner,
@@ -140,11 +141,46 @@ describe("a discovery conversation with pricing, a picture and an approval", () 
     expect(response.cost).toBeCloseTo((1200 * 0.25 + 30 * 2) / 1e6);
   });
 
-  it("links the resume and the next turn to the run they go on from", () => {
+  it("links the resume and the next turn to the run they go on from, by the id their snapshot names", () => {
     const [paused, resumed, next] = files.map((f) => f.read);
-    const endOf = (r: typeof paused) => r!.records.find((x) => x.type === "end") as { conversation: string };
-    expect(resumed!.header?.continues).toBe(endOf(paused).conversation);
-    expect(next!.header?.continues).toBe(endOf(resumed).conversation);
+    expect(paused!.header?.continues).toBeUndefined();
+    expect(resumed!.header?.continues).toBe(paused!.header!.id);
+    expect(next!.header?.continues).toBe(resumed!.header!.id);
+    const summaries = files.map((f) => summarizeRun(f.file, f.read));
+    expect(groupConversations(summaries).map((g) => g.runs.map((r) => [r.run.file, r.turn]))).toEqual([
+      [
+        [files[0]!.file, 1],
+        [files[1]!.file, 1],
+        [files[2]!.file, 2],
+      ],
+    ]);
+  });
+
+  it("links a turn continued from a snapshot a store gave back with its keys in another order", async () => {
+    const dir = scratch();
+    const fake = new FakePromptRunner();
+    const runner = fake.withRunLog(dir);
+    fake.respondWith("first", () => ({ text: "one" })).respondWith("second", () => ({ text: "two" }));
+    const first = await runner.run("first");
+    expect(first.snapshot.log).toBe(readdirSync(dir)[0]!.replace(/\.jsonl$/, ""));
+    const sorted = (value: unknown): unknown =>
+      Array.isArray(value)
+        ? value.map(sorted)
+        : value && typeof value === "object"
+          ? Object.fromEntries(
+              Object.entries(value)
+                .sort(([a], [b]) => b.localeCompare(a))
+                .map(([k, v]) => [k, sorted(v)]),
+            )
+          : value;
+    await runner.run("second", { continueFrom: sorted(first.snapshot) as typeof first.snapshot });
+    const reads = readdirSync(dir)
+      .filter((f) => f.endsWith(".jsonl"))
+      .sort()
+      .map((f) => ({ f, read: readRunLog(readFileSync(path.join(dir, f), "utf8")) }));
+    expect(reads[1]!.read.header?.continues).toBe(reads[0]!.read.header!.id);
+    const groups = groupConversations(reads.map((r) => summarizeRun(r.f, r.read)));
+    expect(groups.map((g) => g.runs.map((r) => r.turn))).toEqual([[1, 2]]);
   });
 
   it("keeps the folder, the files and the media readable by their owner only", () => {

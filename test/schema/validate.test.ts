@@ -35,6 +35,24 @@ describe("validateAgainst", () => {
   });
 });
 
+describe("validateAgainst, schemas that claim one $id", () => {
+  const tree = (value: object) => ({
+    $id: "tree",
+    type: "object",
+    properties: { value, kids: { type: "array", items: { $ref: "tree" } } },
+    required: ["value"],
+  });
+
+  it("validates each by its own schema, a reference to its own $id included", () => {
+    const numbers = tree({ type: "integer" });
+    const words = tree({ type: "string" });
+    expect(validateAgainst(numbers, { value: 1, kids: [{ value: 2 }] })).toEqual({ ok: true });
+    expect(validateAgainst(words, { value: "a", kids: [{ value: "b" }] })).toEqual({ ok: true });
+    expect(validateAgainst(words, { value: "a", kids: [{ value: 2 }] }).ok).toBe(false);
+    expect(validateAgainst(numbers, { value: 1, kids: [{ value: "b" }] }).ok).toBe(false);
+  });
+});
+
 describe("validateAgainst, a union of classes (members titled with their class)", () => {
   const cat = {
     title: "Cat",

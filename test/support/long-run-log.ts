@@ -68,6 +68,6 @@ export function writeLongRun(dir: string, steps = 2_000, providers = 10_000): st
     usage,
     durationMs: 1,
   });
-  recorder.finish(undefined);
+  recorder.finish();
   return path.basename(recorder.path);
 }

@@ -38,16 +38,16 @@ export interface InjectionOutcome {
  * when the tool budget skipped or evicted tools. The first restart request ends the evaluation.
  */
 export class ToolInjector {
-  /** Every tool added during the run, in order. */
-  readonly injected: AnyTool[] = [];
-
   constructor(
     private readonly registry: ToolRegistry,
     private readonly strategies: readonly ToolInjectionStrategy[],
     private readonly events: RunEvents,
     private readonly signal: AbortSignal | undefined,
-    /** Told of each addition's tools, in order (a run records them across its attempts: see `Run`). */
-    private readonly added?: (tools: readonly AnyTool[]) => void,
+    /**
+     * Told of each addition's tools, in order: the one record of what was added (a run keeps them across
+     * its attempts, see `Run.recordAdded`; the MCP server, what one call added).
+     */
+    private readonly added: (tools: readonly AnyTool[]) => void,
   ) {}
 
   async evaluate(trigger: InjectionTrigger): Promise<InjectionOutcome> {
@@ -141,8 +141,7 @@ export class ToolInjector {
   private report(outcome: ToolAddOutcome, triggeredBy: string, toolCallId?: string): void {
     const fresh = [...outcome.added, ...outcome.replaced.map((r) => r.next)];
     if (fresh.length === 0) return;
-    for (const tool of fresh) this.injected.push(tool);
-    this.added?.(fresh);
+    this.added(fresh);
     const replacedNames = new Set(outcome.replaced.map((r) => r.next.name));
     const renamed = new Map(outcome.renamed.map((r) => [r.name, r]));
     const byInstance = new Map<object, { identity: ProviderIdentity; tools: AnyTool[] }>();

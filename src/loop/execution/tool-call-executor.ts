@@ -33,7 +33,7 @@ export interface ToolCallExecutorSetup {
   /** The media the backend's model takes in a tool result (see `ToolResultMediaTypes`); undefined: all. */
   readonly mediaTypes?: ToolResultMediaTypes;
   /** Told of the tools each addition injected, in order (a run records them: see `Run.recordAdded`). */
-  readonly added?: (tools: readonly AnyTool[]) => void;
+  readonly added: (tools: readonly AnyTool[]) => void;
 }
 
 /** One call's result part, and the restart a strategy asked for after it, if any. */
@@ -82,11 +82,6 @@ export class ToolCallExecutor {
       setup.signal,
       setup.added,
     );
-  }
-
-  /** Every tool this executor added, in order (a run's whole list is its `Run`'s: `Run.injectedTools`). */
-  get injected(): readonly AnyTool[] {
-    return this.injector.injected;
   }
 
   /** The run has ended: its signal's listener is released (see `releaseRunSignal`). */

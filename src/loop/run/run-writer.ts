@@ -34,7 +34,9 @@ export interface RunView {
   /** The calls that wait for a person's decision. */
   readonly paused: PausedCalls | undefined;
   /** Keys that sign every snapshot (the first one signs). */
-  readonly keys: KeyRing | undefined;
+  readonly keys?: KeyRing;
+  /** The run log file the run writes, by id. */
+  readonly log?: string;
   /** The providers live behind handles now (handles mode), by `providerKeyOf(identity)`. */
   readonly handles: ReadonlyMap<string, object> | undefined;
 }
@@ -61,6 +63,7 @@ export function writeSnapshot(run: RunView): RunSnapshot {
       usage: { ...run.usage },
       counters: { ...run.counters },
       settings: { ...run.settings },
+      ...(run.log === undefined ? {} : { log: run.log }),
     },
     run.keys,
   );

@@ -7,7 +7,7 @@ import type { KeyRing } from "../../tools/signing-key.js";
 import type { AnyTool } from "../../tools/tool.js";
 import { ToolRegistry } from "../../tools/tool-registry.js";
 import { ApprovalGate, type ApprovalDecision, type ApprovalPredicate } from "../execution/approval-gate.js";
-import { ToolLoopError } from "../errors/errors.js";
+import { ToolLoopError, type RunFailure } from "../errors/errors.js";
 import type { TokenUsage } from "../ports/model-port.js";
 import { markRunHistory } from "./run-history.js";
 import type { RunSettings } from "../settings/run-settings.js";
@@ -26,6 +26,8 @@ export interface RunInit {
   readonly approval?: ApprovalPredicate;
   /** Keys that sign every snapshot and that a snapshot read back must verify against (first one signs). */
   readonly keys?: KeyRing;
+  /** The id of the run log file the run writes (`withRunLog`), which its snapshots name. */
+  readonly log?: string;
 }
 
 /** Where a resumed or continued run goes on from. */
@@ -36,6 +38,9 @@ export interface RunResume {
   /** `continueFrom`: the new messages the conversation goes on with. */
   readonly followUp?: readonly ModelMessage[];
 }
+
+/** Where a failing run stood: the conversation and the snapshot its error carries. */
+type RunPoint = Omit<RunFailure, "iterations">;
 
 /** One attempt: what a restart starts again (the conversation from the prompt, the tools offered). */
 interface Attempt {
@@ -61,7 +66,7 @@ export class Run {
   readonly approvals: ApprovalGate;
   /** For a resumed or continued run, the snapshot it read (checked, copied) and what came with it. */
   readonly resumed: ResumedRun | undefined;
-  private readonly keys: KeyRing | undefined;
+  private readonly writing: Pick<RunInit, "keys" | "log">;
   private readonly origin: RunOrigin;
   /** Iterations and tokens this call of `run`/`resume` added (the origin holds what came before). */
   private ownIterations = 0;
@@ -71,7 +76,6 @@ export class Run {
   /** A resumed run's discovered tools, re-bound from its snapshot (see `startAttempt`). */
   private restored: readonly AnyTool[] = [];
   private discoveries: readonly RunDiscovery[] | undefined;
-  private failure: ToolLoopError | undefined;
   /** Every tool the run added, in order (see `recordAdded`). */
   private readonly added: AnyTool[] = [];
   /** Where in `added` each tool an earlier attempt added is, by name, until this attempt adds it again. */
@@ -80,7 +84,7 @@ export class Run {
   private constructor(init: RunInit, origin: RunOrigin, decisions?: RunResume["approvals"]) {
     this.settings = init.settings;
     this.events = init.events;
-    this.keys = init.keys;
+    this.writing = { keys: init.keys, log: init.log };
     this.origin = origin;
     this.resumed = origin.resumed;
     this.visibility = new VisibilityStore(origin.visibility);
@@ -240,7 +244,7 @@ export class Run {
       settings: this.settings,
       visibility: this.visibility.snapshot(),
       paused: this.waiting,
-      keys: this.keys,
+      ...this.writing,
       handles: this.discoveries?.find((d) => d.handles)?.handles?.bindings.liveProviders(),
     });
   }
@@ -248,27 +252,31 @@ export class Run {
   /**
    * The error the run ends with, the run attached once (its history, the whole run's iterations, a snapshot
    * to resume from): the very error thrown when it is ours or a backend's `ToolLoopError` (any subclass,
-   * its own fields kept), anything else wrapped (as a cancellation when `signal` fired). Every call must
-   * have its result first (the session closes open calls).
+   * its own fields kept), anything else wrapped (as a cancellation when `signal` fired). `at` is where the
+   * run stood: by default the attempt's history, every call with its result (the session closes open calls
+   * first), and a snapshot of the run now; before an attempt's first step, see {@link Run.failBeforeStep}.
    */
-  fail(cause: unknown, signal?: AbortSignal): ToolLoopError {
-    if (this.failure && cause === this.failure) return this.failure;
-    const run = { history: this.history, iterations: this.iterations, snapshot: this.toSnapshot() };
-    return (this.failure = failureOf(cause, run, signal));
+  fail(cause: unknown, signal?: AbortSignal, at: RunPoint = this.now()): ToolLoopError {
+    return failureOf(cause, { ...at, iterations: this.iterations }, signal);
   }
 
   /**
    * An error raised before an attempt's first step (a source down or clashing, a cancellation while the
-   * sources are listed or tools restored): a run error carries the conversation as it stood and, for a
-   * resumed or continued run, the snapshot it came from, so it can be resumed later; a cancellation is a
-   * `ToolLoopAbortedError` whatever the source rejected with; anything else (a snapshot that does not fit
-   * the runner, a schema error) is the caller's to fix and goes as it is.
+   * sources are listed or tools restored), ended as {@link Run.fail} ends any other, at the conversation as
+   * it stood and, for a resumed or continued run, the snapshot it came from (nothing of the attempt
+   * happened to write down), so it can be resumed later; a cancellation is a `ToolLoopAbortedError`
+   * whatever the source rejected with. Anything else (a snapshot that does not fit the runner, a schema
+   * error) is the caller's to fix and goes as it is.
    */
   failBeforeStep(error: unknown, signal?: AbortSignal): unknown {
     if (!(error instanceof ToolLoopError) && !signal?.aborted) return error;
     const history = this.attempt ? this.restartHistory() : this.origin.history;
-    const snapshot = this.resumed?.snapshot;
-    return failureOf(error, { history, iterations: this.iterations, ...(snapshot && { snapshot }) }, signal);
+    return this.fail(error, signal, { history, snapshot: this.resumed?.snapshot });
+  }
+
+  /** Where the run stands now: the attempt's conversation and a snapshot to resume from. */
+  private now(): RunPoint {
+    return { history: this.history, snapshot: this.toSnapshot() };
   }
 
   /**

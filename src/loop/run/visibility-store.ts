@@ -1,13 +1,18 @@
 // The disclosure state a run carries: section visibility overrides by dotted key. It is run state (kept
 // across restarts, written into every snapshot, read back on resume), so it lives with the run; the
-// disclosure layer above names the values (`SectionVisibility`) and is what changes them.
+// disclosure layer above is what changes it.
+import type { SectionVisibility } from "../snapshot/section-visibility.js";
 
-/** Visibility overrides by dotted section key (`"FULL"` or `"SUMMARY"`: disclosure's `SectionVisibility`). */
-export type SectionOverrides = Readonly<Record<string, string>>;
+/** Visibility overrides by dotted section key. */
+export type SectionOverrides = Readonly<Record<string, SectionVisibility>>;
 
 /** The events that change visibility overrides. */
 export type VisibilityEvent =
-  | { readonly type: "SetVisibilityOverride"; readonly sectionKey: string; readonly visibility: string }
+  | {
+      readonly type: "SetVisibilityOverride";
+      readonly sectionKey: string;
+      readonly visibility: SectionVisibility;
+    }
   | { readonly type: "ClearVisibilityOverride"; readonly sectionKey: string }
   | { readonly type: "ClearAllVisibilityOverrides" };
 
@@ -27,7 +32,7 @@ export function visibilityReducer(state: SectionOverrides, event: VisibilityEven
 
 /**
  * The visibility overrides of one run, changed only through events, so the state of a run can be
- * snapshotted and a later run restored to it.
+ * snapshotted and a later run started from it (see `Run.fromSnapshot`).
  */
 export class VisibilityStore {
   private state: SectionOverrides;
@@ -40,15 +45,11 @@ export class VisibilityStore {
     this.state = Object.freeze(visibilityReducer(this.state, event));
   }
 
-  get(sectionKey: string): string | undefined {
+  get(sectionKey: string): SectionVisibility | undefined {
     return Object.hasOwn(this.state, sectionKey) ? this.state[sectionKey] : undefined;
   }
 
   snapshot(): SectionOverrides {
     return this.state;
-  }
-
-  restore(snapshot: SectionOverrides): void {
-    this.state = Object.freeze({ ...snapshot });
   }
 }

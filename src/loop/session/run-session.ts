@@ -179,11 +179,11 @@ export class RunSession {
     return { type: "continue", reply: verdict.repair };
   }
 
-  /** How the run ended, once a step said so, with the tools the whole run added (see `Run.injectedTools`). */
-  end(outcome: Exclude<StepOutcome, { type: "continue" }>): RunEnd {
+  /** How the attempt ended, once a step said so: its watch stopped and its executor closed. */
+  end(outcome: RunEnd): RunEnd {
     this.stopWatching();
     this.executor.close();
-    return { ...outcome, injectedTools: this.run.injectedTools };
+    return outcome;
   }
 
   /**

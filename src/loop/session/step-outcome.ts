@@ -1,6 +1,5 @@
 import type { ToolResultPart } from "ai";
 import type { RestartRequest } from "../../strategies/tool-injection-strategy.js";
-import type { AnyTool } from "../../tools/tool.js";
 import type { PendingApproval } from "../execution/approval-gate.js";
 
 /**
@@ -22,9 +21,7 @@ export interface ToolCallsOutcome {
 }
 
 /**
- * How a run's attempt ended (with an answer, paused, or asking to start again), with the tools the run
- * added so far (every attempt's, and a resumed snapshot's: see `Run.injectedTools`).
+ * How a run's attempt ended: with an answer, paused, or asking to start again. What the run added is the
+ * run's to tell (`Run.injectedTools`).
  */
-export type RunEnd = Exclude<StepOutcome, { type: "continue" }> & {
-  readonly injectedTools: readonly AnyTool[];
-};
+export type RunEnd = Exclude<StepOutcome, { type: "continue" }>;

@@ -12,6 +12,7 @@ import {
   SNAPSHOT_VERSION,
   type RunSnapshot,
 } from "./run-snapshot.js";
+import { SectionVisibility } from "./section-visibility.js";
 import { SnapshotError } from "./snapshot-error.js";
 
 /** Keys that would reach an object's prototype when used to index a plain object. */
@@ -59,7 +60,7 @@ export const RUN_SNAPSHOT_SCHEMA: JsonSchema = {
     visibility: {
       type: "object",
       propertyNames: SAFE_KEYS,
-      additionalProperties: { enum: ["FULL", "SUMMARY"] },
+      additionalProperties: { enum: Object.values(SectionVisibility) },
     },
     iterations: COUNT,
     usage: counts(["inputTokens", "outputTokens"], { type: "number", minimum: 0 }),
@@ -78,6 +79,7 @@ export const RUN_SNAPSHOT_SCHEMA: JsonSchema = {
     ),
     // Recorded for the caller; a resumed run uses its own runner's settings.
     settings: counts([], { type: "number" }),
+    log: { type: "string", pattern: "^[A-Za-z0-9._-]{1,200}$" },
   },
   definitions: {
     message: {
@@ -163,13 +165,18 @@ export const RUN_SNAPSHOT_SCHEMA: JsonSchema = {
 
 const MAX_PROBLEMS = 5;
 
+/** A run snapshot as checked: its visibility values are section visibilities (the schema admits no other). */
+export type CheckedRunSnapshot = RunSnapshot & {
+  readonly visibility: Readonly<Record<string, SectionVisibility>>;
+};
+
 /**
  * Checks that `value` is a run snapshot this version of entity-tools reads, whole, before anything of it
  * is used.
  *
  * @throws SnapshotError naming the format, the version, or up to five fields that do not fit.
  */
-export function checkRunSnapshot(value: unknown): asserts value is RunSnapshot {
+export function checkRunSnapshot(value: unknown): asserts value is CheckedRunSnapshot {
   const record = typeof value === "object" && value !== null ? (value as Record<string, unknown>) : undefined;
   if (record?.format !== SNAPSHOT_FORMAT)
     throw new SnapshotError(

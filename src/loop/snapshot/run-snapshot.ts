@@ -7,6 +7,7 @@ import type { AnyTool } from "../../tools/tool.js";
 import type { ModelToolCall, TokenUsage } from "../ports/model-port.js";
 import type { RunSettings } from "../settings/run-settings.js";
 
+/** What every run snapshot says it is (`RunSnapshot.format`): tells a snapshot apart from other JSON. */
 export const SNAPSHOT_FORMAT = "entity-tools/run-snapshot";
 /** Version 2 added handle tools; a version 1 snapshot (without them) reads as it did. */
 export const SNAPSHOT_VERSION = 2;
@@ -28,9 +29,14 @@ export type SnapshotTool =
     }
   | ({ readonly name: string } & ProviderToolIdentity);
 
-/** Calls of a model message that wait for approval (and the later ones, which wait with them). */
+/**
+ * Calls of a model message that wait for approval (and the later ones, which wait with them), as a paused
+ * run's snapshot records them (`RunSnapshot.paused`); `resume` runs them once decided.
+ */
 export interface PausedCalls {
+  /** The iteration (step) of the model message the calls belong to, as events number it. */
   readonly iteration: number;
+  /** The first call that waits for a decision, then the later calls of its message, in order. */
   readonly calls: readonly ModelToolCall[];
 }
 
@@ -52,6 +58,12 @@ export interface RunSnapshot {
   readonly usage: TokenUsage;
   readonly counters: RunCounters;
   readonly settings: RunSettings;
+  /**
+   * The run log file of the run that wrote it (its `id`), when that run was logged (`withRunLog`): a run
+   * that goes on from this snapshot names it as the run it `continues`, which is how the viewer puts a
+   * conversation's turns together.
+   */
+  readonly log?: string;
   /** With a snapshot key (`withSnapshotKey`): `hmac-sha256:` and the MAC of everything else, base64url. */
   readonly signature?: string;
 }

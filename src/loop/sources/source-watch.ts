@@ -12,6 +12,15 @@ export interface SourceWithTools {
 }
 
 /**
+ * A tool a source has in the run, and the text of its definition once a re-listing compared it: kept, so
+ * the next re-listing stringifies only the new side.
+ */
+interface HeldTool {
+  readonly tool: AnyTool;
+  definition?: string;
+}
+
+/**
  * The dynamic sources of a run (MCP servers) and the tools each has in the run now: a source that announces
  * a change (or whose list expired) is listed again between steps and the difference applied.
  */
@@ -22,7 +31,7 @@ export class SourceWatch {
    */
   private readonly sources: {
     source: DynamicToolSource;
-    tools: Map<string, AnyTool>;
+    tools: Map<string, HeldTool>;
     changed: boolean;
     stop: () => void;
   }[];
@@ -38,7 +47,7 @@ export class SourceWatch {
     this.sources = sources.map(({ source, tools }) => {
       // The tools, not their definitions' text: a server of 10 000 tools would have each one's schema
       // written out before the run's first step; a re-listing compares the two it needs (issue 46).
-      const held = new Map(tools.map((t) => [t.name, t]));
+      const held = new Map(tools.map((tool): [string, HeldTool] => [tool.name, { tool }]));
       const entry = { source, tools: held, changed: false, stop: () => {} };
       entry.stop = source.watch(() => {
         entry.changed = true;
@@ -71,14 +80,18 @@ export class SourceWatch {
         });
       for (const name of removed.map((t) => t.name)) entry.tools.delete(name);
       const skipped = [...listing.skipped];
-      const fresh: AnyTool[] = [];
-      const changed: AnyTool[] = [];
+      const fresh: HeldTool[] = [];
+      const changed: HeldTool[] = [];
       for (const tool of listing.tools) {
         const held = entry.tools.get(tool.name);
         if (held === undefined && this.registry.get(tool.name)) {
           skipped.push({ toolName: tool.name, reason: `the name is taken by ${this.ownerOf(tool.name)}` });
-        } else if (held === undefined) fresh.push(tool);
-        else if (definitionOf(held) !== definitionOf(tool)) changed.push(tool);
+        } else if (held === undefined) fresh.push({ tool });
+        else {
+          const definition = definitionOf(tool);
+          held.definition ??= definitionOf(held.tool);
+          if (held.definition !== definition) changed.push({ tool, definition });
+        }
       }
       for (const { toolName, reason } of skipped)
         this.events.emit({ type: "SourceToolSkipped", source: source.label, toolName, reason });
@@ -86,10 +99,12 @@ export class SourceWatch {
         this.events.emit({
           type: "SourceToolChanged",
           source: source.label,
-          toolNames: changed.map((t) => t.name),
+          toolNames: changed.map((c) => c.tool.name),
         });
-      const held = new Set(this.inject([...fresh, ...changed], source.label));
-      for (const tool of [...fresh, ...changed]) if (held.has(tool.name)) entry.tools.set(tool.name, tool);
+      const offered = [...fresh, ...changed];
+      const tools = offered.map((o) => o.tool);
+      const held = new Set(this.inject(tools, source.label));
+      for (const o of offered) if (held.has(o.tool.name)) entry.tools.set(o.tool.name, o);
     }
   }
 

@@ -20,24 +20,32 @@ function injector(
   registry = new ToolRegistry([tool("t")], { maxInjectedTools: 1 }),
 ) {
   const events: ToolLoopEvent[] = [];
-  return {
-    events,
+  const added: string[] = [];
+  const injector = new ToolInjector(
     registry,
-    injector: new ToolInjector(registry, strategies, new RunEvents([(e) => events.push(e)]), undefined),
-  };
+    strategies,
+    new RunEvents([(e) => events.push(e)]),
+    undefined,
+    (tools) => added.push(...tools.map((t) => t.name)),
+  );
+  return { events, registry, injector, added };
 }
 
 describe("ToolInjector", () => {
   it("applies each strategy's change before the next strategy runs, in order", async () => {
     const seen: string[][] = [];
-    const { injector: i, registry } = injector([
+    const {
+      injector: i,
+      registry,
+      added,
+    } = injector([
       { evaluateToolResult: () => ({ add: [tool("a")] }) },
       { evaluateToolResult: (c) => (seen.push(c.currentTools.map((t) => t.name)), { remove: ["a"] }) },
     ]);
     await i.evaluate(trigger);
     expect(seen).toEqual([["t", "a"]]);
     expect(registry.names()).toEqual(["t"]);
-    expect(i.injected.map((t) => t.name)).toEqual(["a"]);
+    expect(added).toEqual(["a"]);
   });
 
   it("one addition larger than the budget keeps its first tools and says how many were left out", async () => {

@@ -69,6 +69,23 @@ describe("source watch", () => {
     expect(source.listed).toBe(1);
   });
 
+  it("reports a tool changed only when its definition differs from the one the run has now", async () => {
+    const source = new FakeSource([tool("cart", "v1")]);
+    const { events, registry, watch } = watched([], source);
+    const changes = () => events.filter((e) => e.type === "SourceToolChanged").length;
+    for (const [description, expected] of [
+      ["v1", 0], // listed again as it was: unchanged
+      ["v2", 1],
+      ["v2", 1], // the same as the one that replaced it
+      ["v1", 2],
+    ] as const) {
+      source.change([tool("cart", description)]);
+      await watch.refresh();
+      expect(changes()).toBe(expected);
+      expect(registry.get("cart")?.description).toBe(description);
+    }
+  });
+
   it("leaves a name the runner's own tools hold to them: the source's tool is skipped and reported", async () => {
     const source = new FakeSource([tool("cart")]);
     const { events, registry, watch } = watched([tool("notes", "The runner's notes")], source);
