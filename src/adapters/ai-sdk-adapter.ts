@@ -19,7 +19,7 @@ import {
 import { sdkInternals } from "./sdk-internals.js";
 import { sdkMessages } from "./sdk-tool-output.js";
 import { gatherStream } from "./provider-stream.js";
-import { parseToolCall } from "./step-content.js";
+import { parseToolCall, type SdkToolCall } from "./step-content.js";
 import { DeferredDelivery, type DeliveredStep } from "./deferred-delivery/deferred-delivery.js";
 import { sdkStepTools } from "./deferred-delivery/sdk-step-tools.js";
 import { modelIdOf, stepResult, toolCallOf } from "./sdk-step-result.js";
@@ -44,8 +44,8 @@ export type { AiSdkAdapterSettings } from "./model-settings.js";
  * provider spec (`doGenerate`, `doStream`) directly, with those options and the SDK's own conversion (of
  * the new messages only), retries and tool-call parsing, so a step costs the same at step 40 as at step 2
  * and the provider receives what the SDK would have sent. Once the SDK has built the options for some run,
- * a later run with the same settings whose prompt is user text makes its first step directly too (see
- * `ConvertedPromptCache`). Models given by id and specs before V3 go through the SDK at every step (each
+ * a later run of the same model object with the same settings whose prompt is user text makes its first
+ * step directly too (see `ConvertedPromptCache`). Models given by id and specs before V3 go through the SDK at every step (each
  * message is still converted once), and so does every step while the SDK's own telemetry watches (see
  * `sdkTelemetryObserves`) or when the SDK's internals fail their check (see `sdkInternals`).
  *
@@ -65,8 +65,11 @@ export class AiSdkAdapter implements ModelAdapter {
   private unreported: string | undefined;
   private degraded = false;
   private readonly delivery: DeferredDelivery;
-  /** The key of the settings that shape a provider call's options, to share them across runs (see `slice`). */
-  private readonly optionsKey: string | undefined;
+  /**
+   * The keys, per kind of call, of the settings that shape a provider call's options, to share them
+   * across this model's runs (see `slice`): made once, not at every step.
+   */
+  private readonly optionsKeys: { readonly generate: string; readonly stream: string } | undefined;
 
   constructor(
     private readonly model: LanguageModel,
@@ -81,7 +84,9 @@ export class AiSdkAdapter implements ModelAdapter {
       experimental_telemetry: _telemetry,
       ...shaping
     } = this.settings;
-    this.optionsKey = learnedOptionsKey(shaping);
+    const key = learnedOptionsKey(shaping);
+    this.optionsKeys =
+      key === undefined ? undefined : { generate: `generate ${key}`, stream: `stream ${key}` };
     this.toolResultMediaTypes = providerMediaTypes(model);
     this.delivery = new DeferredDelivery(model, toolDelivery);
   }
@@ -124,20 +129,22 @@ export class AiSdkAdapter implements ModelAdapter {
     const direct = await this.directCall(request, slice, delivered);
     if (direct) {
       const { stream } = await direct.retry(() => direct.model.doStream(direct.options()));
+      // Each call's arguments are parsed once, as it arrives: the step's result reads them from here.
+      const parsed = new Map<object, SdkToolCall>();
       // Guarded as it is read, not piped through a TransformStream (web streams made per step: issue 46).
       const gathered = await gatherStream(
         stream,
         {
           onTextDelta: (text) => onPart({ type: "text-delta", text }),
-          onToolCall: (call) =>
-            onPart({
-              type: "tool-call",
-              call: toolCallOf(parseToolCall(call, direct.offered.names), tooDeep),
-            }),
+          onToolCall: (call) => {
+            const read = parseToolCall(call, direct.offered.names);
+            parsed.set(call, read);
+            onPart({ type: "tool-call", call: toolCallOf(read, tooDeep) });
+          },
         },
         (part) => guarded(part, tooDeep),
       );
-      return readDirectResult(request, direct, gathered, tooDeep);
+      return readDirectResult(request, direct, gathered, tooDeep, parsed);
     }
     const result = streamText({
       ...(await this.call(request, slice, delivered, tooDeep)),
@@ -185,11 +192,10 @@ export class AiSdkAdapter implements ModelAdapter {
 
   /**
    * What of the run's conversation this step still converts. A run's first step may take the options an
-   * earlier run with the same settings learned from the SDK.
+   * earlier run of this model with the same settings learned from the SDK.
    */
   private slice(request: ModelStepRequest, kind: "generate" | "stream"): PromptSlice {
-    const shared = this.optionsKey === undefined ? undefined : { kind, settings: this.optionsKey };
-    return this.prompts.slice(this.model, request.system, request.messages, shared);
+    return this.prompts.slice(this.model, request.system, request.messages, this.optionsKeys?.[kind]);
   }
 
   /**
@@ -205,7 +211,7 @@ export class AiSdkAdapter implements ModelAdapter {
   ) {
     const { timeout: _timeout, ...settings } = this.settings; // applied as the step's signal (`limited`)
     return {
-      model: slice.sdkModel(guardDeepArguments(this.model, tooDeep)),
+      model: slice.sdkModel(guardDeepArguments(this.model, tooDeep), delivered.offered.definitions),
       system: request.system,
       messages: sdkMessages(slice.messages, (await sdkInternals()).internals?.mapToolOutput),
       ...sdkStepTools(request.tools, delivered),

@@ -22,33 +22,30 @@ interface Converted {
 }
 
 /**
- * Which call options a step may take from an earlier run: the kind of call (the SDK builds a streamed
- * call's options apart) and the settings they were built from (see {@link learnedOptionsKey}).
- */
-export interface SharedOptions {
-  readonly kind: "generate" | "stream";
-  readonly settings: string;
-}
-
-/**
- * The options the SDK built for a provider call, by kind, spec and settings: every run's own, shared. The
- * SDK builds them from the call's settings alone (sampling, limits, provider options, headers with its
- * user agent), not from the model or the conversation, so once the SDK has built them for some run, a
+ * The options the SDK built for a provider call, per model instance, by the key of the call's kind and
+ * settings (the SDK builds a streamed call's options apart; see {@link learnedOptionsKey}). The SDK builds
+ * them from the call's settings alone (sampling, limits, provider options, headers with its user agent),
+ * not from the conversation, so once the SDK has built them for some run of a model, that model's next
  * run with the same settings can make its first step on the provider spec too: its `generateText` call
  * (validating and converting the prompt, telemetry plumbing, reading the result: about a third of a
- * 20-step run, issue 46) is then not needed. Bounded: a process sees few distinct settings.
+ * 20-step run, issue 46) is then not needed. Kept by model, not for the whole process, so what one
+ * caller's runs taught (a test's, say) never changes the first step of a run of another model object.
+ * Bounded: a model sees few distinct settings.
  */
-const learned = new Map<string, StepCallOptions>();
+const learnedByModel = new WeakMap<object, Map<string, StepCallOptions>>();
 const MAX_LEARNED = 64;
 
 /** Keeps a copy of the options the SDK built (before a middleware further in can edit them). */
-function learn(key: string, options: StepCallOptions): void {
+function learn(model: object, key: string, options: StepCallOptions): void {
+  let learned = learnedByModel.get(model);
+  if (learned?.has(key)) return;
   let copy: StepCallOptions;
   try {
     copy = snapshotCopy(options);
   } catch {
     return; // not data (a function): this key's runs learn their own, as before
   }
+  if (!learned) learnedByModel.set(model, (learned = new Map()));
   if (learned.size >= MAX_LEARNED) learned.delete(learned.keys().next().value!);
   learned.set(key, copy);
 }
@@ -84,8 +81,12 @@ export function learnedOptionsKey(settings: object): string | undefined {
 export interface PromptSlice {
   readonly messages: ModelMessage[];
   readonly options?: StepCallOptions;
-  /** `model` with a middleware that completes the SDK's prompt and records it (built only when asked). */
-  sdkModel(model: LanguageModel): LanguageModel;
+  /**
+   * `model` with a middleware that completes the SDK's prompt and records it (built only when asked), and
+   * sends the SDK's tool definitions in the order of `order` (the step's definitions, as a direct step
+   * sends them).
+   */
+  sdkModel(model: LanguageModel, order: readonly { readonly name: string }[]): LanguageModel;
   /**
    * A direct step's full prompt: `prompt` (the system messages, then the step's new messages converted)
    * with the cached earlier messages put in between, the new ones recorded. Called again by a retried
@@ -99,22 +100,24 @@ export class ConvertedPromptCache {
 
   /**
    * The slice of `history` a step over `system` still has to convert, and the model that completes it.
-   * With `shared`, a history the cache does not hold yet may start with the options an earlier run's
-   * first step learned (when it is only user text: nothing the SDK's validation could refuse).
+   * With `shared` (the key of the call's kind and settings, made once by the adapter), a history the
+   * cache does not hold yet may start with the options an earlier run of `model` learned at its first
+   * step (when it is only user text: nothing the SDK's validation could refuse).
    */
   slice(
     model: LanguageModel,
     system: string | undefined,
     history: readonly ModelMessage[],
-    shared?: SharedOptions,
+    shared?: string,
   ): PromptSlice {
     const version: string = typeof model === "object" ? model.specificationVersion : "";
-    if (version !== "v3" && version !== "v4")
+    if (typeof model !== "object" || (version !== "v3" && version !== "v4"))
       return { messages: [...history], sdkModel: (m) => m, complete: (prompt) => prompt };
     const cached = this.runs.get(history);
     const reused = cached && extends_(history, cached.sources) ? cached : undefined;
-    const sharedKey = shared && `${shared.kind} ${version} ${shared.settings}`;
-    const taught = sharedKey && !reused && onlyUserText(history) ? learned.get(sharedKey) : undefined;
+    // A run's first step only: its later steps have the options of its own first.
+    const learning = reused ? undefined : shared;
+    const taught = learning && onlyUserText(history) ? learnedByModel.get(model)?.get(learning) : undefined;
     // A run gets its own copy: a middleware that edits the options in place (a header added to the same
     // object) then changes its own later steps, as before, not other runs.
     const options = reused?.options ?? (taught && snapshotCopy(taught));
@@ -135,21 +138,21 @@ export class ConvertedPromptCache {
       for (let i = systemCount; i < sliced.length; i++) run.prompt.push(frozenCopy(sliced[i]!));
       run.options = options;
       runs.set(history, run);
-      if (sharedKey && !learned.has(sharedKey)) learn(sharedKey, options);
+      if (learning) learn(model, learning, options);
       return prompt;
     };
     return {
       messages,
       ...(options ? { options } : {}),
       complete,
-      sdkModel: (inner) =>
+      sdkModel: (inner, order) =>
         wrapLanguageModel({
           model: inner as LanguageModelV3,
           middleware: {
             specificationVersion: "v3",
             transformParams: async ({ params }) => {
               const { prompt: sliced, tools, toolChoice, abortSignal, ...built } = params;
-              const listed = tools && inDefinitionOrder(tools);
+              const listed = tools && inDefinitionOrder(inRunOrder(tools, order));
               return callOptions(complete(sliced, built), listed, toolChoice, abortSignal, built);
             },
           },
@@ -172,6 +175,24 @@ export function callOptions(
   options: StepCallOptions,
 ): LanguageModelV3CallOptions {
   return { prompt, tools, toolChoice, abortSignal, ...options };
+}
+
+/**
+ * The SDK's tool definitions in the order a direct step sends them: the run's. The SDK lists a tool set
+ * in its key order, which puts integer-like names ("2", "10") first, so the first step of a run (through
+ * the SDK) and the next (direct) sent one tool set in two orders, and the provider's prompt cache, keyed
+ * by the tool list first, broke between them. Most steps find the SDK's order right (a pass of compares).
+ */
+function inRunOrder<T extends { readonly name: string }>(
+  tools: T[],
+  order: readonly { readonly name: string }[],
+): T[] {
+  let same = tools.length === order.length;
+  for (let i = 0; same && i < tools.length; i++) same = tools[i]!.name === order[i]!.name;
+  if (same) return tools;
+  const position = new Map(order.map((tool, i) => [tool.name, i]));
+  const at = (tool: T) => position.get(tool.name) ?? order.length; // none expected: kept last, in order
+  return [...tools].sort((a, b) => at(a) - at(b));
 }
 
 /**

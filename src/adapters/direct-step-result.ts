@@ -8,7 +8,7 @@ import { generateText, wrapLanguageModel } from "ai";
 import type { ModelStepRequest, ModelStepResult } from "../loop/ports/model-port.js";
 import type { SdkInternals } from "./sdk-internals.js";
 import { stepResult, toolCallOf } from "./sdk-step-result.js";
-import { readStepContent } from "./step-content.js";
+import { readStepContent, type SdkToolCall } from "./step-content.js";
 import { toSdkTools, type ProviderTools } from "./tool-definitions.js";
 
 /** A provider call a step makes itself: the model, its options, and the SDK's retry around it. */
@@ -21,24 +21,23 @@ export interface DirectCall {
   readonly retry: <T>(call: () => PromiseLike<T>) => Promise<T>;
 }
 
-/** A direct step's result, read as the SDK reads it; content only the SDK can record goes to the SDK. */
+/**
+ * A direct step's result, read as the SDK reads it; content only the SDK can record goes to the SDK. A
+ * streamed step's tool calls were parsed as they arrived: `parsed` has them, by their content part.
+ */
 export async function readDirectResult(
   request: ModelStepRequest,
   direct: DirectCall,
   result: Pick<LanguageModelV3GenerateResult, "content" | "usage" | "finishReason" | "warnings">,
   tooDeep: ReadonlySet<string>,
+  parsed?: ReadonlyMap<object, SdkToolCall>,
 ): Promise<ModelStepResult> {
-  const read = readStepContent(result.content, direct.offered.names);
+  const read = readStepContent(result.content, direct.offered.names, parsed);
   const warnings = result.warnings ?? []; // as the SDK reads them: a provider may leave them out
-  // ai 6 does not export its warning logger: a step with warnings is read by the SDK, which logs them.
-  const unlogged = warnings.length > 0 && !direct.internals.logWarnings;
-  if (!read || unlogged) return replay(request, direct.model, result, tooDeep);
-  if (warnings.length > 0)
-    direct.internals.logWarnings?.({
-      warnings,
-      provider: direct.model.provider,
-      model: direct.model.modelId,
-    });
+  // A step with warnings that only the SDK can log as it would (see `warningLog`) is read by the SDK.
+  const log = warnings.length > 0 ? warningLog(direct.internals) : undefined;
+  if (!read || (warnings.length > 0 && !log)) return replay(request, direct.model, result, tooDeep);
+  log?.({ warnings, provider: direct.model.provider, model: direct.model.modelId });
   return {
     responseMessages: read.responseMessages,
     toolCalls: read.toolCalls.map((c) => toolCallOf(c, tooDeep)),
@@ -50,6 +49,21 @@ export async function readDirectResult(
       reasoningTokens: result.usage.outputTokens.reasoning,
     },
   };
+}
+
+/**
+ * How a direct step's warnings are logged as `generateText` would log them: by the SDK's own logger where
+ * `ai` exports it (ai 7). ai 6 does not, but its logger hands two settings of the `AI_SDK_LOG_WARNINGS`
+ * global over whole: `false` logs nothing, and a function is called with the warnings, the provider and
+ * the model id (`{ warnings, provider, model }`). Only its console output (with a notice it prints once
+ * per process) needs the SDK itself: `undefined` then, and the step is read by the SDK, which logs them.
+ */
+function warningLog(internals: SdkInternals): SdkInternals["logWarnings"] {
+  if (internals.logWarnings) return internals.logWarnings;
+  const setting: unknown = (globalThis as { AI_SDK_LOG_WARNINGS?: unknown }).AI_SDK_LOG_WARNINGS;
+  if (setting === false) return () => {};
+  if (typeof setting === "function") return (options) => void setting(options);
+  return undefined;
 }
 
 /** Content only the SDK knows how to record (a file, a provider-executed tool): it reads the result. */

@@ -19,13 +19,15 @@ export interface StepContent {
 
 /**
  * Reads a provider's content as `generateText` would for a step whose tools have no `execute`: tool calls
- * parsed (securely, as the SDK parses them), the text, and the assistant message the SDK would record.
- * Returns undefined for content only the SDK knows how to record (files, provider-executed tools,
- * approval requests, and kinds a newer spec adds), which the caller hands to the SDK instead.
+ * parsed (securely, as the SDK parses them; those in `parsed`, by their part, already were), the text,
+ * and the assistant message the SDK would record. Returns undefined for content only the SDK knows how to
+ * record (files, provider-executed tools, approval requests, and kinds a newer spec adds), which the
+ * caller hands to the SDK instead.
  */
 export function readStepContent(
   content: readonly { readonly type: string }[],
   offered: ReadonlySet<string>,
+  parsed?: ReadonlyMap<object, SdkToolCall>,
 ): StepContent | undefined {
   const parts: Exclude<AssistantModelMessage["content"], string> = [];
   const toolCalls: SdkToolCall[] = [];
@@ -46,7 +48,7 @@ export function readStepContent(
         break;
       case "tool-call": {
         if (part.providerExecuted) return undefined;
-        const call = parseToolCall(part, offered);
+        const call = parsed?.get(part) ?? parseToolCall(part, offered);
         toolCalls.push(call);
         parts.push({
           type: "tool-call",

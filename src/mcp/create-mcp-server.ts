@@ -24,13 +24,10 @@ import { mcpContentBlocks } from "../loop/results/mcp-content-blocks.js";
 import type { ToolContentPart } from "../tools/tool-content.js";
 import { DEFAULT_RUN_SETTINGS, withSettings } from "../loop/settings/run-settings.js";
 import { ToolProviderStrategy } from "../strategies/tool-provider-strategy.js";
-import { KeyRing } from "../tools/signing-key.js";
 import type { AnyTool } from "../tools/tool.js";
 import { ToolRegistry } from "../tools/tool-registry.js";
-import { toolsFrom } from "../tools/tool-sources.js";
-import { returnedProviderClasses } from "../tools/provider-classes.js";
-import { HandleSurface } from "./handle-surface.js";
 import { mcpServerParts, type McpServerOptions } from "./mcp-server-options.js";
+import { serverTools } from "./server-tools.js";
 import { APPROVAL_INPUT, approvalEvent, approvalForm, McpApprovals } from "./mcp-approval.js";
 
 /** Default `ttlMs` of the 2026-07-28 tool list. */
@@ -54,26 +51,14 @@ export function createMcpServer(options: McpServerOptions): Server {
     maxResultChars: options.maxResultChars,
     maxResultMediaBytes: options.maxResultMediaBytes,
   });
-  const keys =
-    options.handleKey === undefined ? KeyRing.processWide() : KeyRing.of("handleKey", options.handleKey);
-  const plain = toolsFrom(options.tools, []);
-  const classes = options.classes ?? (options.discovery ? returnedProviderClasses(plain) : []);
-  const surface =
-    classes.length > 0
-      ? new HandleSurface({
-          classes,
-          keys,
-          resolveProvider: options.resolveProvider,
-          takenNames: plain.map((t) => t.name),
-        })
-      : undefined;
-  const modernList = [...plain, ...(surface?.forCall().tools ?? [])];
+  // Made once per tool list, not per server (the HTTP entry makes one per request): see `serverTools`.
+  const tools = serverTools(options);
+  const { keys, plain, plainNames } = tools;
   // The 2025-11-25 session's registry, made on its first use: a 2026-07-28 server (one per request) has
   // none, and making one registers every tool (issue 46: 10 000 tools, each request).
   let sessionTools: ToolRegistry | undefined;
   const session = () =>
     (sessionTools ??= new ToolRegistry(plain, { maxInjectedTools: settings.maxInjectedTools }));
-  const plainNames = new Set(plain.map((t) => t.name));
   const logged = serverRunLog(
     options.runLog,
     () => listed().map((t) => t.name),
@@ -93,17 +78,17 @@ export function createMcpServer(options: McpServerOptions): Server {
   const modern = () => (server.getNegotiatedProtocolVersion() ?? "") >= "2026";
 
   const listed = () =>
-    modern() ? modernList : dispatch ? [...session().all(), dispatcherTool] : session().all();
+    modern() ? tools.listed : dispatch ? [...session().all(), dispatcherTool] : session().all();
   server.setRequestHandler("tools/list", () => ({ tools: listed().map(describeTool) }));
 
   let calls = 0;
   server.setRequestHandler("tools/call", async (request, ctx): Promise<CallToolResult> => {
     await loadRuntimeDependencies(); // validation and class-transformer are not loaded at import
     const stateless = modern();
-    const handles = stateless ? surface?.forCall() : undefined;
-    const registry = stateless ? new ToolRegistry([...plain, ...(handles?.tools ?? [])]) : session();
-    const strategies = stateless
-      ? [...(handles ? [handles.discovery] : []), ...injectionStrategies]
+    const fork = stateless ? tools.forCall() : undefined;
+    const registry = fork?.registry ?? session();
+    const strategies = fork
+      ? [...(fork.discovery ? [fork.discovery] : []), ...injectionStrategies]
       : [...(options.discovery ? [new ToolProviderStrategy()] : []), ...injectionStrategies];
     // One executor per call, so the call's own signal (the client cancelled, or left) stops it, and what
     // it injected is this call's alone.

@@ -17,8 +17,8 @@ export interface HandleSurfaceOptions {
   /** The server's keys (its `handleKey`, checked), else the process's random key. */
   readonly keys?: KeyRing;
   readonly resolveProvider?: ProviderResolver;
-  /** The names of the plain tools: a handle tool never takes one. */
-  readonly takenNames: readonly string[];
+  /** The names of the plain tools: a handle tool never takes one (read as it is by every call). */
+  readonly takenNames: ReadonlySet<string>;
 }
 
 /** The handle tools of one server configuration, and a fresh handles-mode discovery for each call. */

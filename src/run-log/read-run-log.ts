@@ -49,41 +49,101 @@ const NUMBERED: Readonly<Record<string, "step" | "ms">> = {
  * without its newline is read when it is whole JSON (a file someone cut after it), else reported as cut short.
  */
 export function readRunLog(text: string): RunLogRead {
-  const problems: RunLogProblem[] = [];
-  const records: RunLogRecord[] = [];
-  let header: RunHeaderRecord | undefined;
-  let first = true;
-  let start = 0;
-  for (let line = 1; start < text.length; line++) {
-    const newline = text.indexOf("\n", start);
-    const end = newline === -1 ? text.length : newline;
-    const raw = text.slice(start, end).trim();
-    start = end + 1;
-    if (raw === "") continue;
-    const isFirst = first;
-    first = false;
-    const parsed = parseLine(raw);
-    if (parsed === undefined) {
-      const why = newline === -1 ? "is cut short (the process stopped while writing it)" : "is not JSON";
-      problems.push({ line, message: `line ${line} ${why}: skipped` });
-      continue;
+  const log = new GrowingRunLog();
+  log.append(text);
+  return log.read();
+}
+
+/**
+ * A run log read as it grows (a run still going, read again at each change): each whole line is read once,
+ * and kept; a last line without its newline yet is read with the rest by {@link GrowingRunLog.read}, and not kept: it
+ * comes again, longer or whole, at the start of the next piece.
+ */
+export class GrowingRunLog {
+  private readonly whole = reading();
+  private partial = "";
+
+  /**
+   * Reads `text`, what the file holds from the end of the last whole line read before: whole lines, then
+   * perhaps the start of a line still being written (the last piece's unfinished line comes again in it).
+   */
+  append(text: string): void {
+    let start = 0;
+    for (let newline = text.indexOf("\n"); newline !== -1; newline = text.indexOf("\n", start)) {
+      readLine(this.whole, text.slice(start, newline), false);
+      start = newline + 1;
     }
-    if (isFirst) {
-      const problem = headerProblem(parsed);
-      if (problem === undefined) {
-        header = parsed as RunHeaderRecord;
-        continue;
-      }
-      // A header of another format or version: nothing in the file means what this version reads.
-      if ((parsed as { type?: unknown }).type === "run")
-        return { records: [], problems: [{ message: problem }] };
-      problems.push({ line, message: `line ${line}: ${problem}` });
-    }
-    const problem = recordProblem(parsed);
-    if (problem === undefined) records.push(parsed as RunLogRecord);
-    else problems.push({ line, message: `line ${line}: ${problem}: skipped` });
+    this.partial = text.slice(start);
   }
-  return { ...(header ? { header } : {}), records, problems };
+
+  /** What the file holds so far, as {@link readRunLog} reads it whole. */
+  read(): RunLogRead {
+    let read = this.whole;
+    if (this.partial.trim() !== "") {
+      // The unfinished line is read after the whole ones, into a copy: the whole lines' reading stays as it was.
+      const last: Reading = { ...read, records: [], problems: [] };
+      readLine(last, this.partial, true);
+      read = {
+        ...last,
+        records: [...read.records, ...last.records],
+        problems: [...read.problems, ...last.problems],
+      };
+    }
+    if (read.skipped) return { records: [], problems: [read.skipped] };
+    return {
+      ...(read.header ? { header: read.header } : {}),
+      records: [...read.records],
+      problems: [...read.problems],
+    };
+  }
+}
+
+/** What has been read of a file: where the next line is read from. */
+interface Reading {
+  header?: RunHeaderRecord;
+  readonly records: RunLogRecord[];
+  readonly problems: RunLogProblem[];
+  /** The lines read, blank ones included (the next one is `lines + 1`). */
+  lines: number;
+  /** Whether a line that is not blank was read (the first one is the header). */
+  started: boolean;
+  /** Why the whole file is skipped (a header of another format or version): no line after it is read. */
+  skipped?: RunLogProblem;
+}
+
+function reading(): Reading {
+  return { records: [], problems: [], lines: 0, started: false };
+}
+
+/** Reads the next line (without its newline; `last`: the file's last, with no newline after it yet). */
+function readLine(into: Reading, text: string, last: boolean): void {
+  const line = ++into.lines;
+  const raw = text.trim();
+  if (raw === "" || into.skipped) return;
+  const isFirst = !into.started;
+  into.started = true;
+  const parsed = parseLine(raw);
+  if (parsed === undefined) {
+    const why = last ? "is cut short (the process stopped while writing it)" : "is not JSON";
+    into.problems.push({ line, message: `line ${line} ${why}: skipped` });
+    return;
+  }
+  if (isFirst) {
+    const problem = headerProblem(parsed);
+    if (problem === undefined) {
+      into.header = parsed as RunHeaderRecord;
+      return;
+    }
+    // A header of another format or version: nothing in the file means what this version reads.
+    if ((parsed as { type?: unknown }).type === "run") {
+      into.skipped = { message: problem };
+      return;
+    }
+    into.problems.push({ line, message: `line ${line}: ${problem}` });
+  }
+  const problem = recordProblem(parsed);
+  if (problem === undefined) into.records.push(parsed as RunLogRecord);
+  else into.problems.push({ line, message: `line ${line}: ${problem}: skipped` });
 }
 
 function parseLine(raw: string): unknown {

@@ -6,6 +6,7 @@
 import { closeSync, openSync, writeSync } from "node:fs";
 import path from "node:path";
 import type { ToolMediaPart } from "../tools/tool-content.js";
+import { mediaExtensionOf } from "./media-extensions.js";
 import type { MediaRecord, RunLogRecord } from "./run-log-format.js";
 import { toJson } from "./run-log-lines.js";
 import { createPrivateFileSync, makePrivateFolderSync } from "../local/private-files.js";
@@ -164,7 +165,7 @@ export class RunLogFile {
     if (this.cut || this.bytes + this.pendingMost + bytes.length > this.options.limitBytes)
       return { ...base, skipped: "the run's size limit was reached" };
     const folder = `${this.options.id}.media`;
-    const file = `${folder}/${++this.mediaCount}.${extensionOf(mediaType)}`;
+    const file = `${folder}/${++this.mediaCount}.${mediaExtensionOf(mediaType)}`;
     try {
       makePrivateFolderSync(path.join(this.options.dir, folder));
       const fd = createPrivateFileSync(path.join(this.options.dir, file));
@@ -196,23 +197,6 @@ function writeText(fd: number, text: string): number {
   const bytes = Buffer.byteLength(text);
   if (written < bytes) writeAll(fd, Buffer.from(text).subarray(written));
   return bytes;
-}
-
-const EXTENSIONS: Readonly<Record<string, string>> = {
-  "image/png": "png",
-  "image/jpeg": "jpg",
-  "image/gif": "gif",
-  "image/webp": "webp",
-  "image/svg+xml": "svg",
-  "audio/wav": "wav",
-  "audio/mpeg": "mp3",
-  "application/pdf": "pdf",
-  "text/plain": "txt",
-};
-
-/** The file extension a media type is written with (the viewer serves the file by it). */
-function extensionOf(mediaType: string): string {
-  return EXTENSIONS[mediaType.toLowerCase()] ?? "bin";
 }
 
 /**

@@ -92,6 +92,7 @@ interface Building {
 /** The steps of a run log's records, each with its tool-set change and the causes. */
 export function runView(read: RunLogRead): RunView {
   const steps: Building[] = [emptyStep(0)];
+  const byNumber = new Map<number, Building>([[0, steps[0]!]]); // the first step of each number
   const stepRecords: StepRecord[] = [];
   const added = new Map<string, ToolChangeCause>(); // why each tool joined, latest first
   const leaving = new Map<string, ToolChangeCause>(); // why tools left since the step before
@@ -123,6 +124,7 @@ export function runView(read: RunLogRead): RunView {
         leaving.clear();
         restarted = false;
         steps.push(at);
+        if (!byNumber.has(at.step)) byNumber.set(at.step, at);
         break;
       }
       case "response":
@@ -170,7 +172,7 @@ export function runView(read: RunLogRead): RunView {
   // A call's own record comes after what its result caused: name the call's tool now that all are read.
   for (const step of steps)
     for (const list of [step.added, step.removed])
-      for (const item of list ?? []) fillCallTool(item, callStep, steps);
+      for (const item of list ?? []) fillCallTool(item, callStep, byNumber);
   const shown = steps[0]!.calls.length + steps[0]!.other.length > 0 ? steps : steps.slice(1);
   return {
     ...(read.header ? { header: read.header } : {}),
@@ -196,11 +198,15 @@ function causeBy(by: string | undefined, step: number): Partial<ToolChangeCause>
 }
 
 /** Names the tool of the call behind a change (its `call` record, read after the change's own). */
-function fillCallTool(item: ToolChange, callStep: Map<string, number>, steps: readonly Building[]): void {
+function fillCallTool(
+  item: ToolChange,
+  callStep: ReadonlyMap<string, number>,
+  byNumber: ReadonlyMap<number, Building>,
+): void {
   const by = item.cause?.by;
   if (by === undefined || item.cause?.byTool !== undefined) return;
-  const step = steps.find((s) => s.step === callStep.get(by));
-  const tool = step?.calls.find((c) => c.id === by)?.tool;
+  const step = callStep.get(by);
+  const tool = step === undefined ? undefined : byNumber.get(step)?.calls.find((c) => c.id === by)?.tool;
   if (tool !== undefined) (item as { cause: ToolChangeCause }).cause = { ...item.cause, byTool: tool };
 }
 

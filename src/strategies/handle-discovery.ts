@@ -22,7 +22,10 @@ export interface HandleDiscoveryInit {
   readonly resolveProvider?: ProviderResolver;
   /** Classes whose tools are offered from the first step, in this order. */
   readonly classes: readonly Function[];
-  /** Names the run's other tools hold: a handle tool never takes one of them. */
+  /**
+   * Names the run's other tools hold: a handle tool never takes one of them. A `Set` is read as it is,
+   * not copied (the MCP server passes one set of its thousands of names to every call).
+   */
   readonly takenNames: Iterable<string>;
 }
 
@@ -36,12 +39,14 @@ export class HandleDiscovery implements ToolInjectionStrategy {
   /** The providers live behind handles in this run. */
   readonly bindings: HandleBindings;
   private readonly classTools = new Map<Function, AnyTool[]>();
-  private readonly taken: Set<string>;
+  /** The other tools' names (see `HandleDiscoveryInit.takenNames`), and the names this run's classes took. */
+  private readonly others: ReadonlySet<string>;
+  private readonly taken = new Set<string>();
   private readonly initial: AnyTool[];
 
   constructor(init: HandleDiscoveryInit) {
     this.bindings = new HandleBindings(init.codec, init.resolveProvider);
-    this.taken = new Set(init.takenNames);
+    this.others = init.takenNames instanceof Set ? init.takenNames : new Set(init.takenNames);
     this.initial = [...new Set(init.classes)].flatMap((cls) => this.toolsOf(cls));
   }
 
@@ -62,7 +67,7 @@ export class HandleDiscovery implements ToolInjectionStrategy {
       this.bindings.claims.claim(providerClass); // a second class named like a known one is refused
       tools = handleToolsOf(providerClass, this.bindings).map((tool) => {
         let name = tool.name;
-        for (let attempt = 1; this.taken.has(name); attempt++)
+        for (let attempt = 1; this.others.has(name) || this.taken.has(name); attempt++)
           name = disambiguatedToolName(
             tool.name,
             `${sourceNameOf(providerClass)}|${tool.handleTarget!.methodName}`,

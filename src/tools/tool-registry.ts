@@ -1,3 +1,4 @@
+import { ForkableMap } from "./forkable-map.js";
 import { providerKeyOf } from "./provider-identity.js";
 import type { AnyTool } from "./tool.js";
 import { ToolBudget, type BudgetLoad, type ToolBudgetCheck, type ToolBudgetLimits } from "./tool-budget.js";
@@ -48,13 +49,14 @@ export type ToolRegistryOptions = ToolBudgetLimits;
  * deterministic other name (see {@link ToolAddOutcome.renamed}), never the other binding's.
  */
 export class ToolRegistry {
-  private readonly tools = new Map<string, AnyTool>();
-  private readonly permanent = new Set<string>();
-  private readonly owners = new Map<string, string>(); // name → binding key, for the whole run
-  private readonly nameOf = new Map<string, string>(); // binding key → name
-  private readonly classIds = new Map<Function, number>();
+  // Forkable (see `fork`): shared with a fork until either side changes one.
+  private tools = new ForkableMap<string, AnyTool>();
+  private permanent = new ForkableMap<string, true>();
+  private owners = new ForkableMap<string, string>(); // name → binding key, for the whole run
+  private nameOf = new ForkableMap<string, string>(); // binding key → name
+  private classIds = new ForkableMap<Function, number>();
   // Injected names, least recently used first (Map keeps insertion order; a touch re-inserts).
-  private readonly recency = new Map<string, true>();
+  private recency = new Map<string, true>();
   private readonly budget: ToolBudget;
   // What the injected tools (the names in `recency`) use of the budget.
   private readonly held: BudgetLoad;
@@ -62,14 +64,36 @@ export class ToolRegistry {
   // changed, and copying thousands of discovered tools at every step made a step's cost grow with them.
   private snapshot: { readonly tools: readonly AnyTool[]; readonly names: readonly string[] } | undefined;
 
-  constructor(initial: readonly AnyTool[] = [], options: ToolRegistryOptions = {}) {
+  constructor(
+    initial: readonly AnyTool[] = [],
+    private readonly options: ToolRegistryOptions = {},
+  ) {
     this.budget = new ToolBudget(options);
     this.held = this.budget.load();
     for (const tool of initial) {
       this.reserve(tool.name, this.bindingKey(tool));
       this.tools.set(tool.name, tool);
-      this.permanent.add(tool.name);
+      this.permanent.set(tool.name, true);
     }
+  }
+
+  /**
+   * A registry that holds what this one holds (tools, names, budget), whose changes from now on are its
+   * own, as this one's are. The MCP server's 2026-07-28 calls each fork the registry of the server's
+   * tools, made once, instead of registering thousands of tools per call. Nothing is copied until a side
+   * changes something, and then only what it changes (see `ForkableMap`).
+   */
+  fork(): ToolRegistry {
+    const fork = new ToolRegistry([], this.options);
+    fork.tools = this.tools.fork();
+    fork.permanent = this.permanent.fork();
+    fork.owners = this.owners.fork();
+    fork.nameOf = this.nameOf.fork();
+    fork.classIds = this.classIds.fork();
+    fork.recency = new Map(this.recency); // the injected tools only: as many as the budget holds
+    for (const name of fork.recency.keys()) fork.held.add(this.tools.get(name)!);
+    fork.snapshot = this.snapshot; // frozen: valid until the fork changes
+    return fork;
   }
 
   /** The budget of its injected tools, for a strategy to check an addition against before building it. */
@@ -175,6 +199,7 @@ export class ToolRegistry {
   }
 
   private reserve(name: string, key: string): void {
+    if (this.owners.get(name) === key && this.nameOf.get(key) === name) return; // kept shared with a fork
     this.owners.set(name, key);
     this.nameOf.set(key, name);
   }

@@ -3,20 +3,10 @@
 import { readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { createPrivateFile } from "../local/private-files.js";
+import { mediaTypeOfFile } from "../run-log/media-extensions.js";
 import { LogFolder } from "./log-folder.js";
 import { pageAssets } from "./page-assets.js";
 import { inlinePage, type InlineLogs } from "./page-html.js";
-
-const DATA_TYPES: Readonly<Record<string, string>> = {
-  ".png": "image/png",
-  ".jpg": "image/jpeg",
-  ".gif": "image/gif",
-  ".webp": "image/webp",
-  ".wav": "audio/wav",
-  ".mp3": "audio/mpeg",
-  ".pdf": "application/pdf",
-  ".txt": "text/plain",
-};
 
 /**
  * Writes the page of the run logs at `target` (a folder, or one file) to `out`, self-contained and readable
@@ -42,8 +32,9 @@ export async function writeHtmlExport(target: string, out: string): Promise<numb
     }
     for (const entry of entries) {
       const file = folder.mediaFile(`${dir}/${entry}`);
-      const type = DATA_TYPES[path.extname(entry).toLowerCase()];
-      if (!file || !type) continue; // an SVG is not inlined: it could carry script
+      const type = mediaTypeOfFile(entry);
+      // An SVG is not inlined: it could carry script.
+      if (!file || type === undefined || type === "image/svg+xml") continue;
       try {
         media[`${dir}/${entry}`] = `data:${type};base64,${readFileSync(file).toString("base64")}`;
       } catch {

@@ -1,7 +1,7 @@
 // The viewer's jail: the only files it reads are the run logs of one folder (or the one file it was given)
 // and their media, by name. A name is a plain file name of the expected shape, and the file it resolves to
 // (symbolic links followed) must be inside the folder; anything else does not exist for the viewer.
-import { closeSync, openSync, readdirSync, readSync, realpathSync, statSync } from "node:fs";
+import { closeSync, openSync, readdirSync, readSync, realpathSync, statSync, type Stats } from "node:fs";
 import path from "node:path";
 
 /** A run log file as the page's run list needs it: its first line and its last whole line. */
@@ -19,6 +19,12 @@ const EDGE_BYTES = [64 * 1024, 4 * 1024 * 1024];
 
 /** The run logs of one folder, or of one file in it. */
 export class LogFolder {
+  /**
+   * Each run file's entry as {@link runs} last read it, with the file's size, modification time and inode
+   * then: a change in the folder reads again only the files that changed, not both ends of every file.
+   */
+  private summaries = new Map<string, { readonly at: string; readonly entry: RunFileEntry }>();
+
   private constructor(
     /** The folder, its real path. */
     readonly root: string,
@@ -40,20 +46,30 @@ export class LogFolder {
     return new LogFolder(path.dirname(real), name);
   }
 
-  /** The run files, newest first (their names start with the time the run began). */
+  /**
+   * The run files, newest first (their names start with the time the run began). A file whose size,
+   * modification time and inode are those of the last call is not read again: its entry is the same object.
+   */
   runs(): RunFileEntry[] {
-    return this.names()
+    const summaries = new Map<string, { readonly at: string; readonly entry: RunFileEntry }>();
+    const entries = this.names()
       .sort()
       .reverse()
       .flatMap((name) => {
         const file = this.runFile(name);
         if (!file) return [];
+        const at = `${file.stats.size}:${file.stats.mtimeMs}:${file.stats.ino}`;
+        const known = this.summaries.get(name);
         try {
-          return [{ name, ...edges(file) }];
+          const summary = known?.at === at ? known : { at, entry: { name, ...edges(file.real) } };
+          summaries.set(name, summary);
+          return [summary.entry];
         } catch {
           return []; // removed meanwhile, or unreadable: not listed
         }
       });
+    this.summaries = summaries; // files gone are forgotten
+    return entries;
   }
 
   /** The run files' names and sizes as one text: it changes when a run is added or grows. */
@@ -84,7 +100,7 @@ export class LogFolder {
    * so a line still being written (or cut short by a crash) is read again, whole, next time.
    */
   read(name: string, from = 0): { text: string; next: number } | undefined {
-    const file = this.runFile(name);
+    const file = this.runFile(name)?.real;
     if (!file) return undefined;
     const fd = openSync(file, "r");
     try {
@@ -104,21 +120,22 @@ export class LogFolder {
   mediaFile(relative: string): string | undefined {
     const match = MEDIA_FILE.exec(relative);
     if (!match || (this.only !== undefined && `${match[1]}.jsonl` !== this.only)) return undefined;
-    return this.inside(path.join(this.root, relative));
+    return this.inside(path.join(this.root, relative))?.real;
   }
 
-  /** The real path of a run file of this viewer; undefined for any other name. */
-  private runFile(name: string): string | undefined {
+  /** The real path (and its stats) of a run file of this viewer; undefined for any other name. */
+  private runFile(name: string): { real: string; stats: Stats } | undefined {
     if (!RUN_FILE.test(name) || (this.only !== undefined && name !== this.only)) return undefined;
     return this.inside(path.join(this.root, name));
   }
 
-  /** `file`'s real path when it is a regular file inside the folder. */
-  private inside(file: string): string | undefined {
+  /** `file`'s real path (and its stats) when it is a regular file inside the folder. */
+  private inside(file: string): { real: string; stats: Stats } | undefined {
     try {
       const real = realpathSync(file);
-      if (!real.startsWith(`${this.root}${path.sep}`) || !statSync(real).isFile()) return undefined;
-      return real;
+      if (!real.startsWith(`${this.root}${path.sep}`)) return undefined;
+      const stats = statSync(real);
+      return stats.isFile() ? { real, stats } : undefined;
     } catch {
       return undefined;
     }

@@ -6,8 +6,8 @@
 import { createReadStream, watch, type FSWatcher } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import path from "node:path";
 import { localRequestGuard } from "../local/local-request-guard.js";
+import { mediaTypeOfFile } from "../run-log/media-extensions.js";
 import { LogFolder } from "./log-folder.js";
 import { pageAssets } from "./page-assets.js";
 import { SERVED_CSP, servedPage } from "./page-html.js";
@@ -22,18 +22,6 @@ export interface ViewServer {
   readonly server: Server;
   close(): Promise<void>;
 }
-
-const MEDIA_TYPES: Readonly<Record<string, string>> = {
-  ".png": "image/png",
-  ".jpg": "image/jpeg",
-  ".gif": "image/gif",
-  ".webp": "image/webp",
-  ".svg": "image/svg+xml",
-  ".wav": "audio/wav",
-  ".mp3": "audio/mpeg",
-  ".pdf": "application/pdf",
-  ".txt": "text/plain; charset=utf-8",
-};
 
 /**
  * Serves the page for the run logs at `target` (a folder, or one file) on 127.0.0.1, on `port` (default
@@ -153,8 +141,12 @@ function media(
   }
   const file = folder.mediaFile(relative);
   if (!file) return notFound(response);
-  const type = MEDIA_TYPES[path.extname(file).toLowerCase()] ?? "application/octet-stream";
-  response.writeHead(200, { ...safeHeaders(type), "Content-Security-Policy": "sandbox; default-src 'none'" });
+  const type = mediaTypeOfFile(file) ?? "application/octet-stream";
+  const served = type === "text/plain" ? "text/plain; charset=utf-8" : type;
+  response.writeHead(200, {
+    ...safeHeaders(served),
+    "Content-Security-Policy": "sandbox; default-src 'none'",
+  });
   if (request.method === "HEAD") return void response.end();
   createReadStream(file)
     .on("error", () => response.destroy())

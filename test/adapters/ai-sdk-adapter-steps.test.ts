@@ -364,7 +364,8 @@ describe("a run's later steps, on the provider spec", () => {
     const first = await adapter.step({ system, messages: history, tools });
     history.push(...first.responseMessages, ...resultsFor(first));
     await adapter.step({ system, messages: history, tools });
-    // ai 6 does not export its logger: a direct step with warnings is then read by the SDK, which logs them.
+    // ai 6 does not export its logger: a function set as AI_SDK_LOG_WARNINGS is called as ai 6 calls it
+    // (see direct-step-warnings.test.ts).
     expect(logged).toEqual([warning, warning]);
   });
 
@@ -503,6 +504,25 @@ describe("a streamed run's later steps, on the provider spec", () => {
     expect(omitSignal(model.doStreamCalls[2]!)).toEqual((await streamedThroughTheSdk(closing, history)).sent);
   });
 
+  it("a streamed direct step parses each tool call's arguments once", async () => {
+    const input = '{"text":"parsed once"}';
+    const opening: StreamReply = [started, ...streamedCall("c1", "echo", '{"text":"a"}'), finished];
+    const model = streamingProvider(opening, [started, ...streamedCall("c2", "echo", input), finished]);
+    const adapter = new AiSdkAdapter(model);
+    const history: ModelMessage[] = [{ role: "user", content: "go" }];
+    const first = await adapter.stream({ system, messages: history, tools }, () => {});
+    history.push(...first.responseMessages, ...resultsFor(first));
+    const parse = vi.spyOn(JSON, "parse");
+    const heard: ModelStreamPart[] = [];
+    const second = await adapter.stream({ system, messages: history, tools }, (p) => heard.push(p));
+    const parses = parse.mock.calls.filter(([text]) => text === input).length;
+    parse.mockRestore();
+    expect(parses).toBe(1);
+    const call = { toolCallId: "c2", toolName: "echo", input: { text: "parsed once" } };
+    expect(heard).toEqual([{ type: "tool-call", call }]);
+    expect(second.toolCalls).toEqual([call]);
+  });
+
   it("a streamed run's later steps do not go through streamText", async () => {
     const { internals } = await sdkInternals();
     const convert = vi.spyOn(internals!, "convert");
@@ -511,7 +531,6 @@ describe("a streamed run's later steps, on the provider spec", () => {
     const history: ModelMessage[] = [{ role: "user", content: "go" }];
     const first = await adapter.stream({ system, messages: history, tools }, () => {});
     history.push(...first.responseMessages, ...resultsFor(first));
-    convert.mockClear(); // the first step may be direct too (options learned by an earlier run)
     const heard: ModelStreamPart[] = [];
     const second = await adapter.stream({ system, messages: history, tools }, (p) => heard.push(p));
     expect(convert).toHaveBeenCalledTimes(1);

@@ -1,13 +1,15 @@
 // A run's first step on the provider spec (issue 46): once the SDK has built a provider call's options for
-// some run, a run with the same settings whose prompt is user text skips `generateText` at its first step
-// too. What the provider receives must be what the SDK sent the earlier run; anything the SDK would have
-// to validate, other settings, and the SDK's own telemetry still go through `generateText`.
+// some run of a model, that model's next run with the same settings whose prompt is user text skips
+// `generateText` at its first step too. What the provider receives must be what the SDK sent the earlier
+// run; anything the SDK would have to validate, other settings, another model object, and the SDK's own
+// telemetry still go through `generateText`.
 import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
 import * as ai from "ai";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { defineTool, PromptRunner, ToolLoopError, type AiSdkAdapterSettings } from "entity-tools";
+import { generateResult } from "entity-tools/testing";
 import { sdkInternals } from "../../src/adapters/sdk-internals.js";
-import { mockModel, text } from "../support/mock-model.js";
+import { mockModel, NewestMockModel, text } from "../support/mock-model.js";
 
 const echo = defineTool<{ text: string }>({
   name: "echo",
@@ -16,46 +18,61 @@ const echo = defineTool<{ text: string }>({
   execute: ({ text }) => text,
 });
 
-/** Settings no other test of the process uses, so no earlier run taught their options. */
-let tenant = 0;
-const freshSettings = (): AiSdkAdapterSettings => ({
+// The same settings in every test: what one test's runs learn is kept by their model, which no other
+// test uses, so no test depends on which ran before it.
+const settings: AiSdkAdapterSettings = {
   temperature: 0.4,
-  headers: { "x-tenant": `first-step-${++tenant}` },
+  headers: { "x-tenant": "first-step" },
   providerOptions: { acme: { region: "eu" } },
-});
+};
 
 const omitSignal = ({ abortSignal: _signal, ...options }: LanguageModelV3CallOptions) => options;
 
-/** A three-step run of `runner`'s kind; the provider calls it made and how many conversions its first step made. */
-async function threeSteps(settings: AiSdkAdapterSettings, prompt: string | ai.ModelMessage[] = "go") {
+/** How many conversions the running `threeSteps` has seen (its spy's count), read at a run's first step. */
+let conversions = () => 0;
+
+/** A model playing three turns for each run it serves (echo the prompt's length, echo "b", "done"). */
+function echoModel() {
+  const echoCall = (id: string, input: string) =>
+    generateResult({ toolCalls: [{ toolCallId: id, toolName: "echo", input: { text: input } }] });
+  let calls = 0;
+  const firstStepConversions: number[] = [];
+  const model = new NewestMockModel({
+    doGenerate: async (options) => {
+      const turn = calls++ % 3;
+      if (turn === 0) firstStepConversions.push(conversions());
+      if (turn === 0) return echoCall("c1", `${options.prompt.length}`);
+      return turn === 1 ? echoCall("c2", "b") : generateResult({ text: "done" });
+    },
+  });
+  return Object.assign(model, { firstStepConversions });
+}
+
+/** A three-step run on `model`; the provider calls it made and how many conversions its first step made. */
+async function threeSteps(
+  model: ReturnType<typeof echoModel>,
+  runSettings: AiSdkAdapterSettings = settings,
+  prompt: string | ai.ModelMessage[] = "go",
+) {
   const { internals } = await sdkInternals();
   const convert = vi.spyOn(internals!, "convert");
-  const echoCall = (id: string, input: string) => ({
-    toolCalls: [{ toolCallId: id, toolName: "echo", input: { text: input } }],
-  });
-  const model = mockModel(
-    (options) => {
-      firstStepConversions = convert.mock.calls.length;
-      return echoCall("c1", `${options.prompt.length}`);
-    },
-    echoCall("c2", "b"),
-    text("done"),
-  );
-  let firstStepConversions = 0;
-  const run = await new PromptRunner({ model, modelSettings: settings })
+  conversions = () => convert.mock.calls.length;
+  const before = model.doGenerateCalls.length;
+  const run = await new PromptRunner({ model, modelSettings: runSettings })
     .withTools(echo)
     .run(prompt as string);
   convert.mockRestore();
-  return { run, calls: model.doGenerateCalls.map(omitSignal), firstStepConversions };
+  const calls = model.doGenerateCalls.slice(before).map(omitSignal);
+  return { run, calls, firstStepConversions: model.firstStepConversions.at(-1) };
 }
 
 afterEach(() => vi.restoreAllMocks());
 
 describe("a run's first step on the provider spec", () => {
   it("is made directly once an earlier run with the same settings learned its options, and sends what generateText sent", async () => {
-    const settings = freshSettings();
-    const taught = await threeSteps(settings);
-    const direct = await threeSteps({ ...settings, headers: { ...settings.headers } }); // equal, not the same object
+    const model = echoModel();
+    const taught = await threeSteps(model);
+    const direct = await threeSteps(model, { ...settings, headers: { ...settings.headers } }); // equal, not the same object
     expect(taught.firstStepConversions).toBe(0); // generateText converted it
     expect(direct.firstStepConversions).toBe(1); // converted by us, as a later step is
     expect(direct.run.result).toBe("done");
@@ -68,23 +85,30 @@ describe("a run's first step on the provider spec", () => {
     expect(String(direct.calls[0]!.headers?.["user-agent"])).toMatch(/\bai\//); // the SDK's user agent
   });
 
+  it("is learned per model object: a run of another model with the same settings goes through generateText", async () => {
+    const model = echoModel();
+    await threeSteps(model);
+    const other = await threeSteps(echoModel());
+    expect(other.firstStepConversions).toBe(0);
+    expect(other.run.result).toBe("done");
+    const again = await threeSteps(model); // what the first model learned is still its own
+    expect(again.firstStepConversions).toBe(1);
+  });
+
   it("gives each run its own options: a middleware that edits them in place changes no other run", async () => {
-    const settings = freshSettings();
     const received: (string | undefined)[] = [];
-    const runOnce = async () => {
-      const model = ai.wrapLanguageModel({
-        model: mockModel(text("done")),
-        middleware: {
-          specificationVersion: "v3",
-          transformParams: async ({ params }) => {
-            received.push(params.headers?.["x-edited"]);
-            params.headers!["x-edited"] = "by an earlier run"; // in place, as some middleware does
-            return params;
-          },
+    const model = ai.wrapLanguageModel({
+      model: mockModel(text("done"), text("done"), text("done")),
+      middleware: {
+        specificationVersion: "v3",
+        transformParams: async ({ params }) => {
+          received.push(params.headers?.["x-edited"]);
+          params.headers!["x-edited"] = "by an earlier run"; // in place, as some middleware does
+          return params;
         },
-      });
-      await new PromptRunner({ model, modelSettings: settings }).run("go");
-    };
+      },
+    });
+    const runOnce = () => new PromptRunner({ model, modelSettings: settings }).run("go");
     await runOnce();
     await runOnce();
     await runOnce();
@@ -92,24 +116,21 @@ describe("a run's first step on the provider spec", () => {
   });
 
   it("hands a middleware the first step's params in the same order either way, so a cache keyed by JSON.stringify(params) (the SDK docs' caching middleware) finds it", async () => {
-    const settings = freshSettings();
     const keys: string[] = [];
-    const runOnce = async () => {
-      const model = ai.wrapLanguageModel({
-        model: mockModel(text("done")),
-        middleware: {
-          specificationVersion: "v3",
-          transformParams: async ({ params }) => {
-            const { toolChoice: _choice, ...keyed } = omitSignal(params);
-            keys.push(JSON.stringify(keyed));
-            return params;
-          },
+    const model = ai.wrapLanguageModel({
+      model: mockModel(text("done"), text("done")),
+      middleware: {
+        specificationVersion: "v3",
+        transformParams: async ({ params }) => {
+          const { toolChoice: _choice, ...keyed } = omitSignal(params);
+          keys.push(JSON.stringify(keyed));
+          return params;
         },
-      });
-      // With a tool: ai 7 orders a tool definition's keys unlike ai 6 (and a direct step). (Without any,
-      // ai 7 sends `toolChoice: { type: "auto" }` where a direct step sends none: providers ignore it.)
-      await new PromptRunner({ model, modelSettings: settings }).withTools(echo).run("go");
-    };
+      },
+    });
+    // With a tool: ai 7 orders a tool definition's keys unlike ai 6 (and a direct step). (Without any,
+    // ai 7 sends `toolChoice: { type: "auto" }` where a direct step sends none: providers ignore it.)
+    const runOnce = () => new PromptRunner({ model, modelSettings: settings }).withTools(echo).run("go");
     await runOnce(); // through generateText: it learns the options
     await runOnce(); // on the provider spec
     expect(keys).toHaveLength(2);
@@ -124,32 +145,35 @@ describe("a run's first step on the provider spec", () => {
       }
     }
     // Typed as JSON values: a JavaScript caller (or a cast) can pass one all the same.
-    const settings = {
-      ...freshSettings(),
+    const budgeted = {
+      ...settings,
       providerOptions: { acme: { budget: new Budget(250) } },
     } as unknown as AiSdkAdapterSettings;
-    const taught = await threeSteps(settings);
-    const next = await threeSteps(settings);
+    const model = echoModel();
+    const taught = await threeSteps(model, budgeted);
+    const next = await threeSteps(model, budgeted);
     const wire = (calls: typeof taught.calls) => JSON.stringify(calls[0]!.providerOptions);
     expect(wire(taught.calls)).toBe('{"acme":{"budget":"2.5 EUR"}}');
     expect(wire(next.calls)).toBe(wire(taught.calls));
   });
 
   it("goes through generateText for a prompt of other messages, or other settings", async () => {
-    const settings = freshSettings();
-    await threeSteps(settings);
-    const parts = await threeSteps(settings, [{ role: "user", content: [{ type: "text", text: "go" }] }]);
+    const model = echoModel();
+    await threeSteps(model);
+    const parts = await threeSteps(model, settings, [
+      { role: "user", content: [{ type: "text", text: "go" }] },
+    ]);
     expect(parts.firstStepConversions).toBe(0);
-    const warmer = await threeSteps({ ...settings, temperature: 0.9 });
+    const warmer = await threeSteps(model, { ...settings, temperature: 0.9 });
     expect(warmer.firstStepConversions).toBe(0);
     expect(warmer.calls[0]).toMatchObject({ temperature: 0.9 });
   });
 
   it("leaves invalid messages to the SDK's validation, as before", async () => {
-    const settings = freshSettings();
-    await threeSteps(settings);
+    const model = echoModel();
+    await threeSteps(model);
     const invalid = [{ role: "user", content: 42 }] as unknown as ai.ModelMessage[];
-    const error = await new PromptRunner({ model: mockModel(text("never")), modelSettings: settings })
+    const error = await new PromptRunner({ model, modelSettings: settings })
       .run(invalid as unknown as string)
       .catch((e: unknown) => e);
     const sdkError = await ai
@@ -162,8 +186,8 @@ describe("a run's first step on the provider spec", () => {
   });
 
   it("goes through the SDK at every step while telemetry integrations are registered for the process", async () => {
-    const settings = freshSettings();
-    await threeSteps(settings);
+    const model = echoModel();
+    await threeSteps(model);
     const steps: number[] = [];
     const integration = { onStepStart: () => void steps.push(steps.length) };
     // ai 7 names it registerTelemetry, ai 6 registerTelemetryIntegration; both keep it in one global.
@@ -171,7 +195,7 @@ describe("a run's first step on the provider spec", () => {
       (ai as Record<string, unknown>).registerTelemetryIntegration) as (i: object) => void;
     register(integration);
     try {
-      const { run, firstStepConversions } = await threeSteps(settings);
+      const { run, firstStepConversions } = await threeSteps(model);
       expect(run.result).toBe("done");
       expect(firstStepConversions).toBe(0);
       expect(steps).toHaveLength(3);

@@ -2,12 +2,14 @@
 // call, with ttlMs; providers a call finds are reached through their handles, re-bound on a later request.
 import "../fixtures/store/register.js";
 import { describe, expect, it } from "vitest";
+import { defineTool, type ToolSource } from "entity-tools";
+import type { McpServerOptions } from "entity-tools/mcp";
 import { CustomerSearchTools } from "../fixtures/store/customer-search-tools.js";
 import { Customer } from "../fixtures/store/customer.js";
 import { modernEndpoint } from "../support/mcp-v2.js";
 
 const search = new CustomerSearchTools();
-const shop = () =>
+const shop = (more: Partial<McpServerOptions> = {}) =>
   modernEndpoint({
     name: "shop",
     version: "1.0.0",
@@ -16,6 +18,7 @@ const shop = () =>
     classes: [Customer],
     handleKey: "test key of the shop",
     resolveProvider: (_cls, id) => search.findCustomers("").find((c) => c.id === id),
+    ...more,
   });
 const text = (result: Record<string, unknown>) => (result.content as { text: string }[])[0]!.text;
 const handleIn = (result: Record<string, unknown>) => /"(Customer:[^"]+)"/.exec(text(result))![1]!;
@@ -111,5 +114,46 @@ describe("createMcpServer on 2026-07-28", () => {
     expect(tools.map((t) => t.name)).toEqual(["searchCustomer", "findCustomers"]);
     const found = await client.callTool({ name: "findCustomers", arguments: { text: "Khan" } });
     expect(found.isError).toBe(false);
+  });
+
+  it("registers the configured tools once per tool list, not per call, and serves a change to the list at the next request", async () => {
+    let registered = 0; // the registry reads a tool's origin once as it registers it
+    const watched = {
+      ...defineTool({ name: "watched", description: "Never called", execute: () => "no" }),
+      get origin() {
+        registered++;
+        return undefined;
+      },
+    };
+    const tools: ToolSource[] = [search, watched];
+    const client = await modernEndpoint({ name: "shop", version: "1.0.0", tools }).connect();
+    for (const name of ["Smith", "Khan", "Jones"])
+      expect((await client.callTool({ name: "findCustomers", arguments: { text: name } })).isError).toBe(
+        false,
+      );
+    expect(registered).toBe(1);
+
+    tools.push(defineTool({ name: "late", description: "Added later", execute: () => "late" }));
+    const { tools: listed } = await client.listTools(undefined, { cacheMode: "bypass" });
+    expect(listed.map((t) => t.name)).toEqual(["searchCustomer", "findCustomers", "watched", "late"]);
+    expect(text(await client.callTool({ name: "late", arguments: {} }))).toBe("late");
+    expect(registered).toBe(2);
+  });
+
+  it("what a call adds stays that call's: a later call, served from the same tool list, does not have it", async () => {
+    const extra = defineTool({ name: "extra", description: "Added by a strategy", execute: () => "extra" });
+    const client = await shop({
+      injectionStrategies: [{ evaluateToolResult: () => ({ add: [extra] }) }],
+    }).connect();
+    const found = await client.callTool({ name: "searchCustomer", arguments: { name: "John Smith" } });
+    expect(found.isError).toBe(false);
+    const later = await client.callTool({ name: "extra", arguments: {} });
+    expect(later.isError).toBe(true);
+    expect(text(later)).toMatch(/^Unknown tool "extra"/);
+    const spend = await client.callTool({
+      name: "customer_getAverageSpend",
+      arguments: { handle: handleIn(found) },
+    });
+    expect([spend.isError, text(spend)]).toEqual([false, '{"amount":46.83,"currency":"USD"}']);
   });
 });

@@ -1,16 +1,9 @@
 // Reading a damaged run log: what could be read is kept, and each skipped line or file is named.
 import { describe, expect, it } from "vitest";
 import { readRunLog, runView } from "entity-tools";
+import { runHeaderLine } from "../support/run-log-header.js";
 
-const header = JSON.stringify({
-  type: "run",
-  format: "entity-tools/run-log",
-  version: 1,
-  id: "r",
-  kind: "run",
-  startedAt: "2026-11-27T10:00:00.000Z",
-  recordContent: true,
-});
+const header = runHeaderLine();
 const lines = (...records: object[]) => records.map((r) => JSON.stringify(r)).join("\n");
 const step = (n: number, change: object) => ({
   type: "step",

@@ -100,4 +100,37 @@ describe("ToolRegistry", () => {
     expect(later.evicted.map((t) => t.name)).toEqual(first.map((t) => t.name));
     expect(registry.names()).toEqual(["searchCustomer", ...second.map((t) => t.name)]);
   });
+
+  it("fork: the fork holds what the registry held, and from then on each side's changes are its own", () => {
+    const registry = new ToolRegistry([search], { maxInjectedTools: 2 });
+    registry.add(bindProviderTools(new Order("o1", 1, "open")));
+    const fork = registry.fork();
+    expect(fork.names()).toEqual(registry.names());
+
+    const replacement = defineTool({ name: "searchCustomer", description: "Another", execute: () => 1 });
+    fork.add(bindProviderTools(new Order("o2", 1, "open")));
+    fork.add([replacement]);
+    fork.remove(["order_o1_getLineItems"]);
+    registry.add(bindProviderTools(new Order("o3", 1, "open")));
+
+    expect(fork.names()).toEqual(["searchCustomer", "order_o2_getLineItems"]);
+    expect(fork.get("searchCustomer")).toBe(replacement);
+    expect(registry.names()).toEqual(["searchCustomer", "order_o1_getLineItems", "order_o3_getLineItems"]);
+    expect(registry.get("searchCustomer")).toBe(search);
+    // The budget counts what each side holds: the fork's o1 was removed, so two more fit without eviction.
+    expect(fork.add(bindProviderTools(new Order("o4", 1, "open"))).evicted).toEqual([]);
+    expect(registry.add(bindProviderTools(new Order("o5", 1, "open"))).evicted.map((t) => t.name)).toEqual([
+      "order_o1_getLineItems",
+    ]);
+  });
+
+  it("fork: a name the registry gave a binding stays that binding's in the fork (renames agree)", () => {
+    const registry = new ToolRegistry();
+    const first = new Customer("c1", "John", repo);
+    registry.add(bindProviderTools(first));
+    const fork = registry.fork();
+    const renamed = fork.add([{ ...search, name: "customer_c1_getAverageSpend" }]).renamed;
+    expect(renamed.map((r) => r.requested)).toEqual(["customer_c1_getAverageSpend"]);
+    expect(fork.get("customer_c1_getAverageSpend")?.origin?.instance).toBe(first);
+  });
 });

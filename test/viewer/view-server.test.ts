@@ -7,11 +7,14 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mediaExtensionOf } from "../../src/run-log/media-extensions.js";
 import { startViewServer, type ViewServer } from "../../src/viewer/view-server.js";
 
 const root = mkdtempSync(path.join(tmpdir(), "view-server-"));
 const logs = path.join(root, "runs");
 const RUN = "2026-11-27T10-00-00-000Z-aaaaaa.jsonl";
+/** Media types a tool may return: each is written with its extension, and served as that type again. */
+const TYPES = ["image/jpeg", "image/svg+xml", "audio/mpeg", "application/pdf", "text/plain", "video/x-odd"];
 let viewer: ViewServer;
 let port: number;
 
@@ -19,6 +22,11 @@ beforeAll(async () => {
   mkdirSync(path.join(logs, "2026-11-27T10-00-00-000Z-aaaaaa.media"), { recursive: true });
   writeFileSync(path.join(logs, RUN), '{"type":"run"}\n');
   writeFileSync(path.join(logs, "2026-11-27T10-00-00-000Z-aaaaaa.media", "1.png"), "png");
+  for (const [i, type] of TYPES.entries())
+    writeFileSync(
+      path.join(logs, "2026-11-27T10-00-00-000Z-aaaaaa.media", `${i + 3}.${mediaExtensionOf(type)}`),
+      type,
+    );
   writeFileSync(path.join(root, "secret.jsonl"), "the neighbour's secret\n");
   writeFileSync(path.join(root, "secret.png"), "the neighbour's picture");
   symlinkSync(path.join(root, "secret.jsonl"), path.join(logs, "2026-11-27T11-00-00-000Z-link.jsonl"));
@@ -148,5 +156,21 @@ describe("the viewer server", () => {
     expect(answer.headers["content-type"]).toBe("image/png");
     expect(answer.headers["content-security-policy"]).toBe("sandbox; default-src 'none'");
     expect(answer.headers["x-content-type-options"]).toBe("nosniff");
+  });
+
+  it("serves each media file as the type the run log wrote it for (an unknown type as bytes)", async () => {
+    const served = await Promise.all(
+      TYPES.map((type, i) =>
+        get(`/media/2026-11-27T10-00-00-000Z-aaaaaa.media/${i + 3}.${mediaExtensionOf(type)}`),
+      ),
+    );
+    expect(served.map((answer) => [answer.body, answer.headers["content-type"]])).toEqual([
+      ["image/jpeg", "image/jpeg"],
+      ["image/svg+xml", "image/svg+xml"],
+      ["audio/mpeg", "audio/mpeg"],
+      ["application/pdf", "application/pdf"],
+      ["text/plain", "text/plain; charset=utf-8"],
+      ["video/x-odd", "application/octet-stream"],
+    ]);
   });
 });

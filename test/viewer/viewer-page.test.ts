@@ -2,16 +2,25 @@
 // one browser and one server for the file, on one folder that holds a discovery conversation with pricing,
 // a picture and an approval, damaged files, and a 2 000-step run that discovered 10 000 providers. The
 // README's screenshot is made here (UPDATE_SCREENSHOTS=1 writes docs/run-viewer.png).
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { chromium, type Browser, type ElementHandle, type JSHandle, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defineTool } from "entity-tools";
 import { FakePromptRunner } from "entity-tools/testing";
 import { writeHtmlExport } from "../../src/viewer/html-export.js";
 import { startViewServer, type ViewServer } from "../../src/viewer/view-server.js";
 import { writeLongRun } from "../support/long-run-log.js";
+import { runHeaderLine } from "../support/run-log-header.js";
 import { discoveryConversation } from "../support/run-log-runs.js";
 
 const CHROMIUM = "/usr/bin/chromium";
@@ -57,8 +66,10 @@ afterAll(async () => {
 async function openPage(
   url: string,
   block = false,
+  before?: (page: Page) => void,
 ): Promise<{ page: Page; errors: string[]; blocked: string[] }> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 820 } });
+  before?.(page);
   const errors: string[] = [];
   const blocked: string[] = [];
   page.on("pageerror", (error) => errors.push(String(error)));
@@ -78,6 +89,40 @@ const show = async (page: Page, file: string) => {
   await page.waitForSelector(`section.run[aria-label="run ${file}"]`);
 };
 const texts = (page: Page, selector: string) => page.$$eval(selector, (all) => all.map((e) => e.textContent));
+
+type BrowserWindow = { document: { activeElement: unknown }; scrollY: number };
+/** The element that has the focus now, to find again later. */
+const focusedElement = (page: Page) =>
+  page.evaluateHandle(() => (globalThis as unknown as BrowserWindow).document.activeElement);
+const hasFocus = (page: Page, element: JSHandle) =>
+  page.evaluate((e) => e === (globalThis as unknown as BrowserWindow).document.activeElement, element);
+const scrollY = (page: Page) => page.evaluate(() => (globalThis as unknown as BrowserWindow).scrollY);
+
+/**
+ * Steps `from`..`to` of a run still going, one call each, as its log holds them (after its header when
+ * `from` is 1).
+ */
+function liveRunLines(from: number, to: number): string {
+  const usage = { inputTokens: 120, outputTokens: 8, cachedInputTokens: 100, reasoningTokens: 0 };
+  const lines: object[] = [];
+  for (let step = from; step <= to; step++)
+    lines.push(
+      step === 1
+        ? {
+            type: "step",
+            step,
+            iteration: step,
+            ms: step,
+            count: 3,
+            tools: ["lookup", "search_a", "search_b"],
+          }
+        : { type: "step", step, iteration: step, ms: step, count: 3 },
+      { type: "response", step, ms: step, durationMs: 1, usage, text: "", calls: [{ tool: "lookup" }] },
+      { type: "call", step, ms: step, id: `call_${step}`, tool: "lookup", ok: true, durationMs: 1 },
+    );
+  const header = from === 1 ? `${runHeaderLine("live", "2026-02-01T00:00:00.000Z")}\n` : "";
+  return header + lines.map((line) => `${JSON.stringify(line)}\n`).join("");
+}
 
 /** What both the served page and the exported file must show of the discovery conversation. */
 async function expectDiscoveryConversation(page: Page) {
@@ -239,5 +284,80 @@ describe.skipIf(!present)("the run viewer in headless Chromium", () => {
     expect(blocked).toEqual([]);
     expect(errors).toEqual([]);
     await page.close();
+  });
+
+  it("a live run's panel keeps the focus, a typed filter and the scroll position while steps arrive", async () => {
+    const name = "2026-02-01T00-00-00-000Z-focus.jsonl";
+    const file = path.join(dir, name);
+    writeFileSync(file, liveRunLines(1, 30));
+    const { page, errors } = await openPage(`${viewer.url}#${name}`);
+    await page.waitForSelector(`section.run[aria-label="run ${name}"] li[data-step="30"]`);
+    await page.focus('li[data-step="20"] .step-head');
+    const head = await focusedElement(page);
+    const scrolled = await scrollY(page);
+    expect(scrolled).toBeGreaterThan(0);
+    appendFileSync(file, liveRunLines(31, 31));
+    await page.waitForSelector('body[data-steps="31"]');
+    expect(await hasFocus(page, head)).toBe(true);
+    expect(await scrollY(page)).toBe(scrolled);
+
+    // Step 20 opened, its tools filtered: the filter keeps the focus and what was typed.
+    await page.keyboard.press("Enter");
+    await page.focus('li[data-step="20"] input[type=search]');
+    await page.keyboard.type("search");
+    const filter = await focusedElement(page);
+    appendFileSync(file, liveRunLines(32, 32));
+    await page.waitForSelector('body[data-steps="32"]');
+    expect(await hasFocus(page, filter)).toBe(true);
+    expect(await page.inputValue('li[data-step="20"] input[type=search]')).toBe("search");
+    expect(await texts(page, 'li[data-step="20"] .tool-names li')).toEqual(["search_a", "search_b"]);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("a growing run read in pieces (a line split between two reads) shows what one whole read shows; each read asks for the new bytes only", async () => {
+    const name = "2026-02-01T00-00-00-000Z-grow.jsonl";
+    const file = path.join(dir, name);
+    const whole = readFileSync(path.join(dir, files[0]!)); // the discovery run: tools found, an approval, costs
+    const lineStarts = [0, ...[...whole].flatMap((byte, i) => (byte === 0x0a ? [i + 1] : []))];
+    // In line 3, in line 6 (each completed by the next piece), after line 8, the end.
+    const cuts = [lineStarts[2]! + 10, lineStarts[5]! + 10, lineStarts[8]!, whole.length];
+    const asked: number[] = [];
+    writeFileSync(file, whole.subarray(0, cuts[0]));
+    const { page, errors } = await openPage(`${viewer.url}#${name}`, false, (page) =>
+      page.on("request", (request) => {
+        const url = new URL(request.url());
+        if (url.pathname === "/api/file" && url.searchParams.get("name") === name)
+          asked.push(Number(url.searchParams.get("from")));
+      }),
+    );
+    await page.waitForSelector(`body[data-bytes="${cuts[0]}"]`);
+    expect(await texts(page, ".problems li")).toEqual([
+      "line 3 is cut short (the process stopped while writing it): skipped",
+    ]);
+    let firstStep: ElementHandle | null = null;
+    for (const [i, cut] of cuts.slice(1).entries()) {
+      appendFileSync(file, whole.subarray(cuts[i], cut));
+      await page.waitForSelector(`body[data-bytes="${cut}"]`);
+      if (cut === cuts[2]) firstStep = await page.$('li[data-step="1"]'); // step 1 whole, step 2 not yet
+    }
+    // From the start, then from where each read's last whole line ended: the split lines are read again.
+    const afterLastLine = (cut: number) => whole.lastIndexOf(0x0a, cut - 1) + 1;
+    expect(asked).toEqual([0, ...cuts.slice(0, -1).map(afterLastLine)]);
+    const fresh = await openPage(`${viewer.url}#${name}`);
+    expect(await page.innerText("section.run")).toBe(await fresh.page.innerText("section.run"));
+    // Step 1, whole before the last piece came, is still the element it was.
+    expect(await firstStep!.evaluate((li) => li.isConnected)).toBe(true);
+
+    // Replaced by a shorter file (another run's first two lines): read again from its start.
+    const other = readFileSync(path.join(dir, files[1]!));
+    const shorter = other.subarray(0, other.indexOf(0x0a, other.indexOf(0x0a) + 1) + 1);
+    writeFileSync(file, shorter);
+    await page.waitForSelector(`body[data-bytes="${shorter.length}"]`);
+    expect(asked.at(-1)).toBe(0);
+    const again = await openPage(`${viewer.url}#${name}`);
+    expect(await page.innerText("section.run")).toBe(await again.page.innerText("section.run"));
+    expect([...errors, ...fresh.errors, ...again.errors]).toEqual([]);
+    await Promise.all([page.close(), fresh.page.close(), again.page.close()]);
   });
 });

@@ -92,28 +92,104 @@ export function paged<T>(
   render: (item: T, index: number) => Node,
   options: PagedOptions,
 ): HTMLElement {
-  const { pageSize, noun } = options;
-  const pages = Math.max(1, Math.ceil(items.length / pageSize));
+  return pagedList(items, render, options).element;
+}
+
+/** A {@link paged} list that takes new items (a live run's steps) and keeps what did not change. */
+export interface PagedList<T> {
+  readonly element: HTMLElement;
+  /**
+   * Shows `items` instead, on the same page. An item `same` as the one shown in its place keeps its element
+   * (the focus in it, its state, the scroll position); one that changed is drawn again, and the focus that
+   * was in it goes to the first thing in it that takes focus.
+   */
+  update(items: readonly T[]): void;
+}
+
+/** What takes the focus in a list item drawn again. */
+const FOCUSABLE = "button, input, a[href], [tabindex]";
+
+/** {@link paged}, with {@link PagedList.update}; `same` tells an item that is shown as it was. */
+export function pagedList<T>(
+  initial: readonly T[],
+  render: (item: T, index: number) => Node,
+  options: PagedOptions & { readonly same?: (shown: T, now: T) => boolean },
+): PagedList<T> {
+  const { pageSize, noun, same } = options;
+  let items = initial;
+  let shown: readonly T[] = [];
   const list = h(options.tag ?? "ul", { className: options.className });
   const label = h("span", { className: "pager-label" });
   const previous = h("button", { type: "button", className: "prev", "aria-label": `previous ${noun}` }, "◀");
   const next = h("button", { type: "button", className: "next", "aria-label": `next ${noun}` }, "▶");
   const nav = h("nav", { className: "pager" }, previous, label, next);
-  let page = Math.min(options.page ?? 0, pages - 1);
+  const box = h("div", { className: "paged" }, list);
+  let page = options.page ?? 0;
   const show = (to: number) => {
+    const pages = Math.max(1, Math.ceil(items.length / pageSize));
     page = Math.max(0, Math.min(pages - 1, to));
     const start = page * pageSize;
-    const shown = items.slice(start, start + pageSize);
-    list.replaceChildren(...shown.map((item, i) => render(item, start + i)));
-    label.textContent = `${count(start + (shown.length ? 1 : 0))}–${count(start + shown.length)} of ${count(items.length)} ${noun}`;
+    const now = items.slice(start, start + pageSize);
+    now.forEach((item, i) => {
+      const old = list.childNodes[i];
+      if (old && i < shown.length && same?.(shown[i]!, item)) return;
+      const node = render(item, start + i);
+      if (!old) return void list.appendChild(node);
+      const focused = old.contains(document.activeElement);
+      list.replaceChild(node, old);
+      if (focused) refocus(node);
+    });
+    while (list.childNodes.length > now.length) list.lastChild!.remove();
+    shown = now;
+    label.textContent = `${count(start + (now.length ? 1 : 0))}–${count(start + now.length)} of ${count(items.length)} ${noun}`;
     previous.disabled = page === 0;
     next.disabled = page === pages - 1;
+    if (pages === 1) nav.remove();
+    else if (!nav.isConnected) box.append(nav);
+    box.dataset["pages"] = String(pages);
     options.onPage?.(page);
   };
   previous.addEventListener("click", () => show(page - 1));
   next.addEventListener("click", () => show(page + 1));
   show(page);
-  const box = h("div", { className: "paged" }, list, pages > 1 && nav);
-  box.dataset["pages"] = String(pages);
-  return box;
+  return {
+    element: box,
+    update(now) {
+      items = now;
+      show(page);
+    },
+  };
+}
+
+/** Focus to `node`, or the first thing in it that takes focus, where the page is (no scrolling). */
+function refocus(node: Node): void {
+  if (!(node instanceof HTMLElement)) return;
+  const target = node.matches(FOCUSABLE) ? node : node.querySelector<HTMLElement>(FOCUSABLE);
+  target?.focus({ preventScroll: true });
+}
+
+/** A part of the page drawn from some values, and drawn again only when one of them changed. */
+export interface Part {
+  /** What is on the page: the part, or an empty placeholder (a comment) while it shows nothing. */
+  readonly node: Node;
+  /** Draws the part with `render`, unless `values` are those it was drawn from (each the same, by identity). */
+  draw(values: readonly unknown[], render: () => Node | false | undefined): void;
+}
+
+/** A {@link Part}, empty until drawn. */
+export function part(): Part {
+  let node: Node = document.createComment("");
+  let drawnFrom: readonly unknown[] | undefined;
+  return {
+    get node() {
+      return node;
+    },
+    draw(values, render) {
+      if (drawnFrom?.length === values.length && values.every((v, i) => Object.is(v, drawnFrom![i]))) return;
+      drawnFrom = values;
+      const now = render() || document.createComment("");
+      node.parentNode?.replaceChild(now, node);
+      node = now;
+    },
+  };
 }

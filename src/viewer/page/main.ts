@@ -1,15 +1,15 @@
 // The viewer's page: the run list on the left, the open run on the right. It reads the run files through a
 // LogSource (the server's API, or the data an exported file holds) with the same reader and view the
 // library exports, and, when live, reads again whatever changed: a new run appears in the list, the open
-// run grows, without a reload.
+// run grows, without a reload (open-run.ts).
 import { readRunLog } from "../../run-log/read-run-log.js";
 import { groupConversations, summarizeRun, type ConversationGroup } from "../../run-log/run-log-index.js";
-import { runView } from "../../run-log/run-log-steps.js";
+import type { RunView } from "../../run-log/run-log-steps.js";
 import { h } from "./dom.js";
 import { listenToKeys } from "./keys.js";
 import { inlineSource, servedSource, type LogEntry } from "./log-source.js";
+import { OpenRun } from "./open-run.js";
 import { runList } from "./run-list.js";
-import { runPanel, type RunPanelState } from "./run-panel.js";
 
 const source = inlineSource() ?? servedSource();
 const listBox = document.getElementById("runs")!;
@@ -19,9 +19,7 @@ let entries: LogEntry[] = [];
 let groups: ConversationGroup[] = [];
 let order: string[] = [];
 let turns = new Map<string, number>();
-let open:
-  | { name: string; text: string; partial: string; next: number; size: number; panel: RunPanelState }
-  | undefined;
+let open: OpenRun | undefined;
 let painted = false;
 
 let refreshing: Promise<void> | undefined;
@@ -57,7 +55,7 @@ async function reread(): Promise<void> {
   if (!open) await select(order.includes(wanted) ? wanted : order[0]);
   else {
     const entry = entries.find((e) => e.name === open!.name);
-    if (entry && entry.size !== open.size) await load(entry.size);
+    if (entry && open.changed(entry)) await open.load(entry, turns.get(open.name));
   }
   if (order.length === 0) runBox.replaceChildren(h("p", { className: "empty" }, "No run logs here yet."));
 }
@@ -70,46 +68,23 @@ function drawList(): void {
 
 async function select(name: string | undefined): Promise<void> {
   if (name === undefined) return;
-  open = { name, text: "", partial: "", next: 0, size: 0, panel: { page: 0, open: new Set() } };
+  open?.close();
+  open = new OpenRun(name, source, runBox, shown);
   history.replaceState(null, "", `#${encodeURIComponent(name)}`);
   drawList();
-  await load(entries.find((e) => e.name === name)?.size ?? 0);
+  await open.load(entries.find((e) => e.name === name) ?? { size: 0, head: "" }, turns.get(name));
 }
 
-/**
- * Reads what the open run's file gained since the last read, and draws the run again. A last line without
- * its newline (being written, or cut short by a crash) is read with the rest, and read again next time.
- */
-function load(size: number): Promise<void> {
-  // One read at a time: two reads from the same offset would add the same lines twice.
-  loading = loading
-    .then(() => loadNow(size))
-    .catch((error: unknown) => {
-      runBox.replaceChildren(h("p", { className: "error" }, `Could not read the run: ${String(error)}`));
-    });
-  return loading;
-}
-let loading = Promise.resolve();
-
-async function loadNow(size: number): Promise<void> {
-  const run = open!;
-  const read = await source.read(run.name, run.next);
-  if (open !== run) return; // another run was opened meanwhile
-  const cut = read.text.lastIndexOf("\n") + 1;
-  run.text += read.text.slice(0, cut);
-  run.partial = read.text.slice(cut);
-  run.next = read.next;
-  run.size = size;
-  const view = runView(readRunLog(run.text + run.partial));
-  runBox.replaceChildren(
-    runPanel(run.name, view, turns.get(run.name), run.panel, (file) => source.mediaUrl(file)),
-  );
+/** What the page says of the run it shows (for its first paint, and for the tests that drive it). */
+function shown(view: RunView, bytes: number): void {
   if (!painted) {
     painted = true;
     performance.mark("entity-tools:first-run-painted");
     document.body.dataset["ready"] = "true";
   }
   document.body.dataset["steps"] = String(view.steps.length);
+  // How much of the open run's file is on the page, in bytes (its unfinished last line too).
+  document.body.dataset["bytes"] = String(bytes);
 }
 
 listenToKeys((delta) => {

@@ -1,14 +1,23 @@
 // One run on the page: what it was and how it ended, the lines the reader skipped, what each discovered
-// provider cost, and its steps fifty at a time.
+// provider cost, and its steps fifty at a time. A run still going is drawn again as it grows: each part is
+// drawn again only when what it shows changed, so the element the user is on (a step, a filter, a button)
+// keeps the focus, and the page does not move.
 import type { RunView } from "../../run-log/run-log-steps.js";
 import type { ProviderCost } from "../../events/run-cost.js";
-import { count, h, paged, percent, pretty, usd } from "./dom.js";
-import { stepItem } from "./step-item.js";
+import { count, h, paged, pagedList, part, percent, pretty, usd } from "./dom.js";
+import { sameStep, stepItem } from "./step-item.js";
 
 /** What stays when a run is drawn again (it grew): the steps page and the opened steps. */
 export interface RunPanelState {
   page: number;
   readonly open: Set<number>;
+}
+
+/** A run's panel on the page. */
+export interface RunPanel {
+  readonly element: HTMLElement;
+  /** Shows the run as it is now (it grew), turn `turn` of its conversation, keeping what did not change. */
+  update(run: RunView, turn: number | undefined): void;
 }
 
 const STEPS_PER_PAGE = 50;
@@ -20,61 +29,124 @@ export function runPanel(
   turn: number | undefined,
   state: RunPanelState,
   mediaUrl: (file: string) => string | undefined,
-): HTMLElement {
-  const { header, end } = run;
+): RunPanel {
+  // The steps drawn later (opened, another page) read the run as it is then.
+  const context = { run, mediaUrl, open: state.open };
+  const steps = pagedList(run.steps, (step) => stepItem(step, context), {
+    pageSize: STEPS_PER_PAGE,
+    noun: "steps",
+    className: "steps",
+    tag: "ol",
+    page: state.page,
+    onPage: (page) => (state.page = page),
+    same: sameStep,
+  });
+  const parts = {
+    title: part(),
+    facts: part(),
+    prompt: part(),
+    error: part(),
+    problems: part(),
+    cut: part(),
+    costs: part(),
+  };
+  const draw = (view: RunView, at: number | undefined) => {
+    const { header, end } = view;
+    parts.title.draw([end?.status], () => title(name, view));
+    parts.facts.draw([header, end, at], () => h("p", { className: "facts" }, facts(view, at)));
+    parts.prompt.draw(
+      [header],
+      () =>
+        header?.prompt !== undefined &&
+        h("details", {}, h("summary", {}, "Prompt"), h("pre", {}, pretty(header.prompt))),
+    );
+    parts.error.draw(
+      [end],
+      () =>
+        end?.error &&
+        h(
+          "p",
+          { className: "error" },
+          `${end.error.name}${end.error.message ? `: ${end.error.message}` : ""}`,
+        ),
+    );
+    parts.problems.draw([view.problems.map((p) => p.message).join("\n")], () => problems(view));
+    parts.cut.draw(
+      [view.cut],
+      () =>
+        view.cut &&
+        h(
+          "p",
+          { className: "problems" },
+          "The run reached its log size limit: later steps are not in the file.",
+        ),
+    );
+    parts.costs.draw(
+      [view.costs],
+      () => view.costs && view.costs.perProvider.length > 0 && providerCosts(view.costs.perProvider),
+    );
+  };
+  draw(run, turn);
+  const element = h(
+    "section",
+    { className: "run", "data-status": run.end?.status ?? "open", "aria-label": `run ${name}` },
+    Object.values(parts).map((p) => p.node),
+    steps.element,
+  );
+  return {
+    element,
+    update(now, turn) {
+      context.run = now;
+      element.dataset["status"] = now.end?.status ?? "open";
+      draw(now, turn);
+      steps.update(now.steps);
+    },
+  };
+}
+
+/** The run's outcome and its file. */
+function title(name: string, { end }: RunView): HTMLElement {
   const status = end ? end.status : "open (running, or its process stopped)";
+  return h(
+    "h2",
+    {},
+    h("span", { className: `status ${end?.status ?? "open"}` }, status),
+    " ",
+    h("span", { className: "file" }, name),
+  );
+}
+
+/** What the run was, how long it went and what it cost, in one line. */
+function facts({ header, end }: RunView, turn: number | undefined): string {
   const usage = end?.usage;
   const cached =
     usage && usage.inputTokens > 0 ? ` (${percent(usage.cachedInputTokens / usage.inputTokens)} cached)` : "";
-  const facts = [
+  return [
     header && `${header.kind}${turn === undefined ? "" : ` · turn ${turn}`}`,
     header && new Date(header.startedAt).toLocaleString(),
     end && `${count(end.totalIterations)} model calls`,
     usage && `${count(usage.inputTokens)} in${cached} · ${count(usage.outputTokens)} out`,
     end?.cost !== undefined && `cost ${usd(end.cost)}`,
     header && !header.recordContent && "content not recorded",
-  ].filter(Boolean);
-  return h(
-    "section",
-    { className: "run", "data-status": end?.status ?? "open", "aria-label": `run ${name}` },
-    h(
-      "h2",
-      {},
-      h("span", { className: `status ${end?.status ?? "open"}` }, status),
-      " ",
-      h("span", { className: "file" }, name),
-    ),
-    h("p", { className: "facts" }, facts.join(" · ")),
-    header?.prompt !== undefined &&
-      h("details", {}, h("summary", {}, "Prompt"), h("pre", {}, pretty(header.prompt))),
-    end?.error &&
-      h("p", { className: "error" }, `${end.error.name}${end.error.message ? `: ${end.error.message}` : ""}`),
+  ]
+    .filter(Boolean)
+    .join(" · ");
+}
+
+/** The lines the reader skipped, and why. */
+function problems(run: RunView): HTMLElement | false {
+  return (
     run.problems.length > 0 &&
+    h(
+      "div",
+      { className: "problems", role: "status" },
+      h("strong", {}, "Skipped while reading: "),
       h(
-        "div",
-        { className: "problems", role: "status" },
-        h("strong", {}, "Skipped while reading: "),
-        h(
-          "ul",
-          {},
-          run.problems.map((p) => h("li", {}, p.message)),
-        ),
+        "ul",
+        {},
+        run.problems.map((p) => h("li", {}, p.message)),
       ),
-    run.cut &&
-      h(
-        "p",
-        { className: "problems" },
-        "The run reached its log size limit: later steps are not in the file.",
-      ),
-    run.costs && run.costs.perProvider.length > 0 && providerCosts(run.costs.perProvider),
-    paged(run.steps, (step) => stepItem(step, { run, mediaUrl, open: state.open }), {
-      pageSize: STEPS_PER_PAGE,
-      noun: "steps",
-      className: "steps",
-      tag: "ol",
-      page: state.page,
-      onPage: (page) => (state.page = page),
-    }),
+    )
   );
 }
 

@@ -48,6 +48,46 @@ export function stepItem(step: StepView, context: StepContext): HTMLLIElement {
   return item;
 }
 
+/**
+ * Whether a step read again shows what it showed (a live run's steps are read again as it grows): the same
+ * records (a growing run keeps those it read), and changes that name the same tools and causes.
+ */
+export function sameStep(shown: StepView, now: StepView): boolean {
+  return (
+    shown.step === now.step &&
+    shown.record === now.record &&
+    shown.response === now.response &&
+    shown.cacheShare === now.cacheShare &&
+    sameItems(shown.calls, now.calls) &&
+    sameItems(shown.discovered, now.discovered) &&
+    sameItems(shown.other, now.other) &&
+    sameChanges(shown.added, now.added) &&
+    sameChanges(shown.removed, now.removed)
+  );
+}
+
+function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
+  return a.length === b.length && a.every((item, i) => item === b[i]);
+}
+
+function sameChanges(a: readonly ToolChange[] | undefined, b: readonly ToolChange[] | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  return a.length === b.length && a.every((change, i) => sameChange(change, b[i]!));
+}
+
+function sameChange(a: ToolChange, b: ToolChange): boolean {
+  if (a.tool !== b.tool) return false;
+  const [x, y] = [a.cause, b.cause];
+  if (x === undefined || y === undefined) return x === y;
+  return (
+    x.reason === y.reason &&
+    x.byTool === y.byTool &&
+    x.by === y.by &&
+    x.byStep === y.byStep &&
+    x.provider === y.provider
+  );
+}
+
 /** `+ a, + b — from searchCustomer at step 1, Customer c123`, one line per cause, and what broke the cache. */
 function changes(step: StepView): Child {
   const lines = [

@@ -1,0 +1,93 @@
+// What a server configuration offers, made once per tool list. The SDK's HTTP entry makes a server per
+// request (2026-07-28 is stateless), and binding thousands of tools, a set of their names and a registry
+// of them at every request and call cost more than the call itself. Servers made from one tool list (the
+// `tools` array of the options, whose other fields it was made with unchanged) share what it made.
+import type { HandleDiscovery } from "../strategies/handle-discovery.js";
+import { returnedProviderClasses } from "../tools/provider-classes.js";
+import { KeyRing } from "../tools/signing-key.js";
+import type { AnyTool } from "../tools/tool.js";
+import { ToolRegistry } from "../tools/tool-registry.js";
+import { toolsFrom, type ToolSource } from "../tools/tool-sources.js";
+import { HandleSurface } from "./handle-surface.js";
+import type { McpServerOptions } from "./mcp-server-options.js";
+
+/** The tools of one server configuration, shared by every server made from it. */
+export interface ServerTools {
+  /** The keys handles and approval questions are signed with. */
+  readonly keys: KeyRing;
+  /** The configured tools, bound. */
+  readonly plain: readonly AnyTool[];
+  /** Their names: what a closing 2025-11-25 session keeps, and what a handle tool never takes. */
+  readonly plainNames: ReadonlySet<string>;
+  /** The 2026-07-28 list: the plain tools, then the handle tools of the classes. */
+  readonly listed: readonly AnyTool[];
+  /**
+   * One 2026-07-28 call's registry and handles-mode discovery: the registry of `listed`, made once and
+   * forked (see `ToolRegistry.fork`), with the call's own handle tools in the place of the listed ones
+   * (the same names), so what the call binds and what its strategies add stay the call's.
+   */
+  forCall(): { readonly registry: ToolRegistry; readonly discovery?: HandleDiscovery };
+}
+
+interface Made {
+  /** What the tools were made from (see `inputsOf`). */
+  readonly from: readonly unknown[];
+  readonly tools: ServerTools;
+}
+
+const made = new WeakMap<readonly ToolSource[], Made>();
+
+/**
+ * The tools of `options`: those made for an earlier server of the same `tools` array when nothing they
+ * were made from changed since (the array's elements, the classes, discovery, the key, the resolver).
+ *
+ * @throws DuplicateToolNameError, InvalidToolProviderError, InvalidSettingError as a server's making does.
+ */
+export function serverTools(options: McpServerOptions): ServerTools {
+  const from = inputsOf(options);
+  const known = made.get(options.tools);
+  if (known && sameValues(known.from, from)) return known.tools;
+  const tools = makeServerTools(options);
+  made.set(options.tools, { from, tools });
+  return tools;
+}
+
+function makeServerTools(options: McpServerOptions): ServerTools {
+  const keys =
+    options.handleKey === undefined ? KeyRing.processWide() : KeyRing.of("handleKey", options.handleKey);
+  const plain = toolsFrom(options.tools, []);
+  const plainNames: ReadonlySet<string> = new Set(plain.map((t) => t.name));
+  const classes = options.classes ?? (options.discovery ? returnedProviderClasses(plain) : []);
+  const surface =
+    classes.length > 0
+      ? new HandleSurface({ classes, keys, resolveProvider: options.resolveProvider, takenNames: plainNames })
+      : undefined;
+  const listed = [...plain, ...(surface?.forCall().tools ?? [])];
+  const registry = new ToolRegistry(listed);
+  return {
+    keys,
+    plain,
+    plainNames,
+    listed,
+    forCall: () => {
+      const fork = registry.fork();
+      const handles = surface?.forCall();
+      if (!handles) return { registry: fork };
+      fork.add(handles.tools); // permanent names: they replace the listed tools, nothing is evicted
+      return { registry: fork, discovery: handles.discovery };
+    },
+  };
+}
+
+/** Everything `makeServerTools` reads of the options, as one list of values to compare by identity. */
+function inputsOf(options: McpServerOptions): unknown[] {
+  const { tools, classes, discovery, handleKey, resolveProvider } = options;
+  const keys = Array.isArray(handleKey) ? handleKey : [handleKey];
+  return [discovery, resolveProvider, classes?.length, ...(classes ?? []), keys.length, ...keys, ...tools];
+}
+
+function sameValues(a: readonly unknown[], b: readonly unknown[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}

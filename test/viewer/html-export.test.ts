@@ -1,0 +1,36 @@
+// The `--html` export's media: each media file a run wrote is inlined as a data: URL of the type the run log
+// wrote it for, so the page shows it with no server; an SVG (it could carry script) and a file of a type
+// the log does not know are left out.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { mediaExtensionOf } from "../../src/run-log/media-extensions.js";
+import { writeHtmlExport } from "../../src/viewer/html-export.js";
+
+const root = mkdtempSync(path.join(tmpdir(), "html-export-"));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+describe("the --html export", () => {
+  it("inlines each media file as the type the run log wrote it for; never an SVG, nor an unknown type", async () => {
+    const logs = path.join(root, "runs");
+    const media = path.join(logs, "2026-11-27T10-00-00-000Z-aaaaaa.media");
+    mkdirSync(media, { recursive: true });
+    writeFileSync(path.join(logs, "2026-11-27T10-00-00-000Z-aaaaaa.jsonl"), '{"type":"run"}\n');
+    const types = ["image/png", "image/svg+xml", "audio/wav", "text/plain", "video/x-odd"];
+    for (const [i, type] of types.entries())
+      writeFileSync(path.join(media, `${i + 1}.${mediaExtensionOf(type)}`), type);
+    const out = path.join(root, "runs.html");
+    expect(await writeHtmlExport(logs, out)).toBe(1);
+    const data = /<script type="application\/json" id="run-log-data">(.*?)<\/script>/s.exec(
+      readFileSync(out, "utf8"),
+    )![1]!;
+    const inlined = (JSON.parse(data) as { media: Record<string, string> }).media;
+    const base64 = (text: string) => Buffer.from(text).toString("base64");
+    expect(inlined).toEqual({
+      "2026-11-27T10-00-00-000Z-aaaaaa.media/1.png": `data:image/png;base64,${base64("image/png")}`,
+      "2026-11-27T10-00-00-000Z-aaaaaa.media/3.wav": `data:audio/wav;base64,${base64("audio/wav")}`,
+      "2026-11-27T10-00-00-000Z-aaaaaa.media/4.txt": `data:text/plain;base64,${base64("text/plain")}`,
+    });
+  });
+});

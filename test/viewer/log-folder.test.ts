@@ -1,0 +1,48 @@
+// The viewer's folder as the run list reads it at every change: a file that did not change is not read
+// again (its entry is the one read before), a file that grew, or was rewritten at the same size, is.
+import { appendFileSync, mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { LogFolder } from "../../src/viewer/log-folder.js";
+
+const root = mkdtempSync(path.join(tmpdir(), "log-folder-"));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const OLD = "2026-11-27T10-00-00-000Z-aaaaaa.jsonl";
+const LIVE = "2026-11-27T11-00-00-000Z-bbbbbb.jsonl";
+
+describe("LogFolder.runs", () => {
+  it("reads again only the files whose size, modification time or inode changed", () => {
+    writeFileSync(path.join(root, OLD), '{"type":"run","id":"old"}\n{"type":"end","ms":1}\n');
+    writeFileSync(path.join(root, LIVE), '{"type":"run","id":"live"}\n{"type":"step","step":1}\n');
+    const folder = LogFolder.open(root);
+    const [live, old] = folder.runs();
+    expect([live!.name, old!.name]).toEqual([LIVE, OLD]);
+
+    // Nothing changed: both entries are the ones read before.
+    const again = folder.runs();
+    expect(again[0]).toBe(live);
+    expect(again[1]).toBe(old);
+
+    // The live run grew: its entry is read again, the other one's is kept.
+    appendFileSync(path.join(root, LIVE), '{"type":"step","step":2}\n');
+    const grown = folder.runs();
+    expect(grown[0]).not.toBe(live);
+    expect(grown[0]!.tail).toBe('{"type":"step","step":2}');
+    expect(grown[1]).toBe(old);
+
+    // Rewritten at the same size, with a later modification time: read again.
+    const file = path.join(root, OLD);
+    const { atime, mtime } = statSync(file);
+    writeFileSync(file, '{"type":"run","id":"new"}\n{"type":"end","ms":2}\n');
+    utimesSync(file, atime, new Date(mtime.getTime() + 5_000));
+    const rewritten = folder.runs();
+    expect(rewritten[0]).toBe(grown[0]);
+    expect(rewritten[1]!.head).toBe('{"type":"run","id":"new"}');
+
+    // A file removed is not listed.
+    rmSync(path.join(root, LIVE));
+    expect(folder.runs().map((e) => e.name)).toEqual([OLD]);
+  });
+});
