@@ -1,7 +1,8 @@
 // The API report: one reviewed file per entry point of package.json (etc/api/<entry>.api.md), made by
 // @microsoft/api-extractor from the build's declarations. `node scripts/api-report.mjs` fails when the
 // public surface differs from the committed report; `--update` rewrites the reports (npm run api:update).
-// Both fail when a public signature uses a type that no entry point exports (scripts/forgotten-exports.mjs).
+// Both fail when a public signature uses a type that no entry point exports (scripts/forgotten-exports.mjs),
+// or when a public member has no TSDoc (the report marks it `(undocumented)`).
 // Run after `npm run build`.
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { CompilerState, Extractor, ExtractorConfig } from "@microsoft/api-extractor";
@@ -77,6 +78,14 @@ for (const { key, name, config } of entries) {
       message.handled = true;
     },
   });
+  const undocumented = undocumentedIn(`${root}/node_modules/.cache/api-report/${name}.api.md`);
+  if (undocumented.length > 0) {
+    failed = true;
+    console.error(
+      `The public API of "${key}" has members without TSDoc, which editors and the API reference then show ` +
+        `bare: ${undocumented.join("; ")}. Document them where they are declared.`,
+    );
+  }
   for (const { name: type, where } of unexported) {
     failed = true;
     console.error(
@@ -92,3 +101,13 @@ for (const { key, name, config } of entries) {
   } else if (update && result.apiReportChanged) console.log(`updated etc/api/${name}.api.md`);
 }
 process.exit(failed ? 1 : 0);
+
+/** What a report (as the extractor just wrote it) marks `(undocumented)`: the line after each mark. */
+function undocumentedIn(report) {
+  if (!existsSync(report)) return [];
+  const lines = readFileSync(report, "utf8").split("\n");
+  const found = [];
+  for (let i = 0; i < lines.length; i++)
+    if (/^\/\/ (@\w+ )?\(undocumented\)$/.test(lines[i].trim())) found.push(lines[i + 1]?.trim() ?? "");
+  return found;
+}
