@@ -44,8 +44,8 @@ export type { AiSdkAdapterSettings } from "./model-settings.js";
  * provider spec (`doGenerate`, `doStream`) directly, with those options and the SDK's own conversion (of
  * the new messages only), retries and tool-call parsing, so a step costs the same at step 40 as at step 2
  * and the provider receives what the SDK would have sent. Once the SDK has built the options for some run,
- * a later run of the same model object with the same settings whose prompt is user text makes its first
- * step directly too (see `ConvertedPromptCache`). Models given by id and specs before V3 go through the SDK at every step (each
+ * a later run with the same settings whose prompt is user text makes its first step directly too (see
+ * `ConvertedPromptCache`). Models given by id and specs before V3 go through the SDK at every step (each
  * message is still converted once), and so does every step while the SDK's own telemetry watches (see
  * `sdkTelemetryObserves`) or when the SDK's internals fail their check (see `sdkInternals`).
  *
@@ -67,7 +67,7 @@ export class AiSdkAdapter implements ModelAdapter {
   private readonly delivery: DeferredDelivery;
   /**
    * The keys, per kind of call, of the settings that shape a provider call's options, to share them
-   * across this model's runs (see `slice`): made once, not at every step.
+   * across runs (see `slice`): made once, not at every step.
    */
   private readonly optionsKeys: { readonly generate: string; readonly stream: string } | undefined;
 
@@ -192,7 +192,7 @@ export class AiSdkAdapter implements ModelAdapter {
 
   /**
    * What of the run's conversation this step still converts. A run's first step may take the options an
-   * earlier run of this model with the same settings learned from the SDK.
+   * earlier run with the same settings learned from the SDK.
    */
   private slice(request: ModelStepRequest, kind: "generate" | "stream"): PromptSlice {
     return this.prompts.slice(this.model, request.system, request.messages, this.optionsKeys?.[kind]);

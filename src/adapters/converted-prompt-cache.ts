@@ -22,30 +22,29 @@ interface Converted {
 }
 
 /**
- * The options the SDK built for a provider call, per model instance, by the key of the call's kind and
- * settings (the SDK builds a streamed call's options apart; see {@link learnedOptionsKey}). The SDK builds
- * them from the call's settings alone (sampling, limits, provider options, headers with its user agent),
- * not from the conversation, so once the SDK has built them for some run of a model, that model's next
- * run with the same settings can make its first step on the provider spec too: its `generateText` call
- * (validating and converting the prompt, telemetry plumbing, reading the result: about a third of a
- * 20-step run, issue 46) is then not needed. Kept by model, not for the whole process, so what one
- * caller's runs taught (a test's, say) never changes the first step of a run of another model object.
- * Bounded: a model sees few distinct settings.
+ * The options the SDK built for a provider call, by spec version and the key of the call's kind and
+ * settings (the SDK builds a streamed call's options apart; see {@link learnedOptionsKey}): every run's
+ * own, shared by the process. The SDK builds them from the call's settings alone (sampling, limits,
+ * provider options, headers with its user agent), not from the model or the conversation, so once the SDK
+ * has built them for some run, a run with the same settings can make its first step on the provider spec
+ * too: its `generateText` call (validating and converting the prompt, telemetry plumbing, reading the
+ * result: about a third of a 20-step run, issue 46) is then not needed. For the process, not per model
+ * object: a server that makes its model (or a runner) anew per request still gets it (kept per model
+ * object, a 20-step run of such a caller cost 1.6 times as much). Each run takes its own copy. Bounded: a
+ * process sees few distinct settings.
  */
-const learnedByModel = new WeakMap<object, Map<string, StepCallOptions>>();
+const learned = new Map<string, StepCallOptions>();
 const MAX_LEARNED = 64;
 
 /** Keeps a copy of the options the SDK built (before a middleware further in can edit them). */
-function learn(model: object, key: string, options: StepCallOptions): void {
-  let learned = learnedByModel.get(model);
-  if (learned?.has(key)) return;
+function learn(key: string, options: StepCallOptions): void {
+  if (learned.has(key)) return;
   let copy: StepCallOptions;
   try {
     copy = snapshotCopy(options);
   } catch {
     return; // not data (a function): this key's runs learn their own, as before
   }
-  if (!learned) learnedByModel.set(model, (learned = new Map()));
   if (learned.size >= MAX_LEARNED) learned.delete(learned.keys().next().value!);
   learned.set(key, copy);
 }
@@ -101,8 +100,8 @@ export class ConvertedPromptCache {
   /**
    * The slice of `history` a step over `system` still has to convert, and the model that completes it.
    * With `shared` (the key of the call's kind and settings, made once by the adapter), a history the
-   * cache does not hold yet may start with the options an earlier run of `model` learned at its first
-   * step (when it is only user text: nothing the SDK's validation could refuse).
+   * cache does not hold yet may start with the options an earlier run's first step learned (when it is
+   * only user text: nothing the SDK's validation could refuse).
    */
   slice(
     model: LanguageModel,
@@ -116,8 +115,8 @@ export class ConvertedPromptCache {
     const cached = this.runs.get(history);
     const reused = cached && extends_(history, cached.sources) ? cached : undefined;
     // A run's first step only: its later steps have the options of its own first.
-    const learning = reused ? undefined : shared;
-    const taught = learning && onlyUserText(history) ? learnedByModel.get(model)?.get(learning) : undefined;
+    const learning = reused || shared === undefined ? undefined : `${version} ${shared}`;
+    const taught = learning && onlyUserText(history) ? learned.get(learning) : undefined;
     // A run gets its own copy: a middleware that edits the options in place (a header added to the same
     // object) then changes its own later steps, as before, not other runs.
     const options = reused?.options ?? (taught && snapshotCopy(taught));
@@ -138,7 +137,7 @@ export class ConvertedPromptCache {
       for (let i = systemCount; i < sliced.length; i++) run.prompt.push(frozenCopy(sliced[i]!));
       run.options = options;
       runs.set(history, run);
-      if (learning) learn(model, learning, options);
+      if (learning) learn(learning, options);
       return prompt;
     };
     return {

@@ -65,6 +65,10 @@ function warningModel() {
   });
 }
 
+// Settings no earlier run used, so that a run's first step goes through the SDK (a run takes the options
+// an earlier run of the process with the same settings learned).
+let fresh = 0;
+
 /** A two-step run (the first through the SDK, the second direct); what the console got. */
 async function twoSteps(streamed: boolean) {
   // ai 6 prints with console.warn (and console.info), ai 7 with process.emitWarning.
@@ -73,7 +77,9 @@ async function twoSteps(streamed: boolean) {
   vi.spyOn(console, "info").mockImplementation(() => {});
   vi.mocked(generateText).mockClear();
   const model = warningModel();
-  const runner = new PromptRunner({ model }).withTools(echo);
+  const runner = new PromptRunner({ model, modelSettings: { headers: { "x-run": `${++fresh}` } } }).withTools(
+    echo,
+  );
   const run = await (streamed ? runner.stream("go").result : runner.run("go"));
   expect(run.result).toBe("done");
   const warned = [...warn.mock.calls, ...emitted.mock.calls]

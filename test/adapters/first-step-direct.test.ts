@@ -1,8 +1,8 @@
 // A run's first step on the provider spec (issue 46): once the SDK has built a provider call's options for
-// some run of a model, that model's next run with the same settings whose prompt is user text skips
-// `generateText` at its first step too. What the provider receives must be what the SDK sent the earlier
-// run; anything the SDK would have to validate, other settings, another model object, and the SDK's own
-// telemetry still go through `generateText`.
+// some run of the process, a run with the same settings whose prompt is user text skips `generateText` at
+// its first step too, whatever its model object. What the provider receives must be what the SDK sent the
+// earlier run; anything the SDK would have to validate, other settings, and the SDK's own telemetry still
+// go through `generateText`.
 import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
 import * as ai from "ai";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -18,13 +18,14 @@ const echo = defineTool<{ text: string }>({
   execute: ({ text }) => text,
 });
 
-// The same settings in every test: what one test's runs learn is kept by their model, which no other
-// test uses, so no test depends on which ran before it.
-const settings: AiSdkAdapterSettings = {
+// What a run learns is the process's: each test takes settings no other test uses (another tenant
+// header), so no test depends on which ran before it.
+let tenant = 0;
+const freshSettings = (): AiSdkAdapterSettings => ({
   temperature: 0.4,
-  headers: { "x-tenant": "first-step" },
+  headers: { "x-tenant": `first-step-${++tenant}` },
   providerOptions: { acme: { region: "eu" } },
-};
+});
 
 const omitSignal = ({ abortSignal: _signal, ...options }: LanguageModelV3CallOptions) => options;
 
@@ -51,7 +52,7 @@ function echoModel() {
 /** A three-step run on `model`; the provider calls it made and how many conversions its first step made. */
 async function threeSteps(
   model: ReturnType<typeof echoModel>,
-  runSettings: AiSdkAdapterSettings = settings,
+  runSettings: AiSdkAdapterSettings,
   prompt: string | ai.ModelMessage[] = "go",
 ) {
   const { internals } = await sdkInternals();
@@ -70,8 +71,9 @@ afterEach(() => vi.restoreAllMocks());
 
 describe("a run's first step on the provider spec", () => {
   it("is made directly once an earlier run with the same settings learned its options, and sends what generateText sent", async () => {
+    const settings = freshSettings();
     const model = echoModel();
-    const taught = await threeSteps(model);
+    const taught = await threeSteps(model, settings);
     const direct = await threeSteps(model, { ...settings, headers: { ...settings.headers } }); // equal, not the same object
     expect(taught.firstStepConversions).toBe(0); // generateText converted it
     expect(direct.firstStepConversions).toBe(1); // converted by us, as a later step is
@@ -85,14 +87,14 @@ describe("a run's first step on the provider spec", () => {
     expect(String(direct.calls[0]!.headers?.["user-agent"])).toMatch(/\bai\//); // the SDK's user agent
   });
 
-  it("is learned per model object: a run of another model with the same settings goes through generateText", async () => {
-    const model = echoModel();
-    await threeSteps(model);
-    const other = await threeSteps(echoModel());
-    expect(other.firstStepConversions).toBe(0);
+  it("is learned for the process: a run of another model object with the same settings is direct too (a model made per request)", async () => {
+    const settings = freshSettings();
+    const taught = await threeSteps(echoModel(), settings);
+    const other = await threeSteps(echoModel(), settings);
+    expect(taught.firstStepConversions).toBe(0);
+    expect(other.firstStepConversions).toBe(1);
     expect(other.run.result).toBe("done");
-    const again = await threeSteps(model); // what the first model learned is still its own
-    expect(again.firstStepConversions).toBe(1);
+    expect(other.calls).toEqual(taught.calls);
   });
 
   it("gives each run its own options: a middleware that edits them in place changes no other run", async () => {
@@ -108,6 +110,7 @@ describe("a run's first step on the provider spec", () => {
         },
       },
     });
+    const settings = freshSettings();
     const runOnce = () => new PromptRunner({ model, modelSettings: settings }).run("go");
     await runOnce();
     await runOnce();
@@ -130,6 +133,7 @@ describe("a run's first step on the provider spec", () => {
     });
     // With a tool: ai 7 orders a tool definition's keys unlike ai 6 (and a direct step). (Without any,
     // ai 7 sends `toolChoice: { type: "auto" }` where a direct step sends none: providers ignore it.)
+    const settings = freshSettings();
     const runOnce = () => new PromptRunner({ model, modelSettings: settings }).withTools(echo).run("go");
     await runOnce(); // through generateText: it learns the options
     await runOnce(); // on the provider spec
@@ -146,7 +150,7 @@ describe("a run's first step on the provider spec", () => {
     }
     // Typed as JSON values: a JavaScript caller (or a cast) can pass one all the same.
     const budgeted = {
-      ...settings,
+      ...freshSettings(),
       providerOptions: { acme: { budget: new Budget(250) } },
     } as unknown as AiSdkAdapterSettings;
     const model = echoModel();
@@ -158,8 +162,9 @@ describe("a run's first step on the provider spec", () => {
   });
 
   it("goes through generateText for a prompt of other messages, or other settings", async () => {
+    const settings = freshSettings();
     const model = echoModel();
-    await threeSteps(model);
+    await threeSteps(model, settings);
     const parts = await threeSteps(model, settings, [
       { role: "user", content: [{ type: "text", text: "go" }] },
     ]);
@@ -170,8 +175,9 @@ describe("a run's first step on the provider spec", () => {
   });
 
   it("leaves invalid messages to the SDK's validation, as before", async () => {
+    const settings = freshSettings();
     const model = echoModel();
-    await threeSteps(model);
+    await threeSteps(model, settings);
     const invalid = [{ role: "user", content: 42 }] as unknown as ai.ModelMessage[];
     const error = await new PromptRunner({ model, modelSettings: settings })
       .run(invalid as unknown as string)
@@ -186,8 +192,9 @@ describe("a run's first step on the provider spec", () => {
   });
 
   it("goes through the SDK at every step while telemetry integrations are registered for the process", async () => {
+    const settings = freshSettings();
     const model = echoModel();
-    await threeSteps(model);
+    await threeSteps(model, settings);
     const steps: number[] = [];
     const integration = { onStepStart: () => void steps.push(steps.length) };
     // ai 7 names it registerTelemetry, ai 6 registerTelemetryIntegration; both keep it in one global.
@@ -195,7 +202,7 @@ describe("a run's first step on the provider spec", () => {
       (ai as Record<string, unknown>).registerTelemetryIntegration) as (i: object) => void;
     register(integration);
     try {
-      const { run, firstStepConversions } = await threeSteps(model);
+      const { run, firstStepConversions } = await threeSteps(model, settings);
       expect(run.result).toBe("done");
       expect(firstStepConversions).toBe(0);
       expect(steps).toHaveLength(3);
