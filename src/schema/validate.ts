@@ -115,22 +115,24 @@ function compile(schema: JsonSchema): ValidateFunction {
     if (current.cached > 0) retired.add(current);
     current = { compiled: 0, cached: 0 };
   }
-  // Each schema is its own document (a tool's input, a run's output). One whose `$id` a schema this ajv
-  // compiled already claims (generators stamp one `$id` on every schema) gets an ajv of its own, where ajv
-  // would refuse it as a clash; ajv keeps registering ids, which a schema's references to itself need.
-  const generation = claimedId(ajvOf(current), schema) ? { ajv: newAjv(), compiled: 0, cached: 0 } : current;
+  // Each schema is its own document (a tool's input, a run's output). One that names itself or a part of
+  // itself with `$id` gets an ajv of its own: in a shared one, a second schema claiming the same id
+  // (generators stamp one `$id` on every schema, at the root or on a definition) is refused as a clash.
+  // ajv still registers the ids in its own, which a schema's references to itself need.
+  const generation = hasSchemaId(schema) ? { ajv: newAjv(), compiled: 0, cached: 0 } : current;
   const validator = ajvOf(generation).compile(schema);
   generation.compiled++;
   generationOf.set(validator, generation);
   return validator;
 }
 
-/** Whether `schema`'s `$id` names a schema `ajv` already holds (as ajv normalizes ids: no trailing `#`). */
-function claimedId(ajv: Ajv, schema: JsonSchema): boolean {
-  const id = (schema as { $id?: unknown }).$id;
-  if (typeof id !== "string") return false;
-  const key = id.replace(/#\/?$/, "");
-  return key !== "" && (ajv.refs[key] !== undefined || ajv.schemas[key] !== undefined);
+/** Whether `value` has an `$id` anywhere (a schema's ids are what ajv registers). */
+function hasSchemaId(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(hasSchemaId);
+  if (typeof value !== "object" || value === null) return false;
+  for (const [key, inner] of Object.entries(value))
+    if ((key === "$id" && typeof inner === "string") || hasSchemaId(inner)) return true;
+  return false;
 }
 
 /** Drops a schema from the content cache, and from its ajv's own cache (which keys schemas by object). */

@@ -51,6 +51,19 @@ describe("validateAgainst, schemas that claim one $id", () => {
     expect(validateAgainst(words, { value: "a", kids: [{ value: 2 }] }).ok).toBe(false);
     expect(validateAgainst(numbers, { value: 1, kids: [{ value: "b" }] }).ok).toBe(false);
   });
+
+  it("validates each by its own schema when one's root claims the $id another's definition has", () => {
+    const item = { $id: "item", type: "integer" };
+    const order = {
+      type: "object",
+      properties: { item: { $ref: "item" } },
+      required: ["item"],
+      definitions: { item: { $id: "item", type: "string" } },
+    };
+    expect(validateAgainst(item, 1)).toEqual({ ok: true });
+    expect(validateAgainst(order, { item: "a" })).toEqual({ ok: true });
+    expect(validateAgainst(order, { item: 1 }).ok).toBe(false);
+  });
 });
 
 describe("validateAgainst, a union of classes (members titled with their class)", () => {
