@@ -211,7 +211,7 @@ export class AiSdkAdapter implements ModelAdapter {
   ) {
     const { timeout: _timeout, ...settings } = this.settings; // applied as the step's signal (`limited`)
     return {
-      model: slice.sdkModel(guardDeepArguments(this.model, tooDeep), delivered.offered.definitions),
+      model: slice.sdkModel(guardDeepArguments(this.model, tooDeep)),
       system: request.system,
       messages: sdkMessages(slice.messages, (await sdkInternals()).internals?.mapToolOutput),
       ...sdkStepTools(request.tools, delivered),

@@ -80,12 +80,8 @@ export function learnedOptionsKey(settings: object): string | undefined {
 export interface PromptSlice {
   readonly messages: ModelMessage[];
   readonly options?: StepCallOptions;
-  /**
-   * `model` with a middleware that completes the SDK's prompt and records it (built only when asked), and
-   * sends the SDK's tool definitions in the order of `order` (the step's definitions, as a direct step
-   * sends them).
-   */
-  sdkModel(model: LanguageModel, order: readonly { readonly name: string }[]): LanguageModel;
+  /** `model` with a middleware that completes the SDK's prompt and records it (built only when asked). */
+  sdkModel(model: LanguageModel): LanguageModel;
   /**
    * A direct step's full prompt: `prompt` (the system messages, then the step's new messages converted)
    * with the cached earlier messages put in between, the new ones recorded. Called again by a retried
@@ -144,14 +140,14 @@ export class ConvertedPromptCache {
       messages,
       ...(options ? { options } : {}),
       complete,
-      sdkModel: (inner, order) =>
+      sdkModel: (inner) =>
         wrapLanguageModel({
           model: inner as LanguageModelV3,
           middleware: {
             specificationVersion: "v3",
             transformParams: async ({ params }) => {
               const { prompt: sliced, tools, toolChoice, abortSignal, ...built } = params;
-              const listed = tools && inDefinitionOrder(inRunOrder(tools, order));
+              const listed = tools && inDefinitionOrder(tools);
               return callOptions(complete(sliced, built), listed, toolChoice, abortSignal, built);
             },
           },
@@ -174,24 +170,6 @@ export function callOptions(
   options: StepCallOptions,
 ): LanguageModelV3CallOptions {
   return { prompt, tools, toolChoice, abortSignal, ...options };
-}
-
-/**
- * The SDK's tool definitions in the order a direct step sends them: the run's. The SDK lists a tool set
- * in its key order, which puts integer-like names ("2", "10") first, so the first step of a run (through
- * the SDK) and the next (direct) sent one tool set in two orders, and the provider's prompt cache, keyed
- * by the tool list first, broke between them. Most steps find the SDK's order right (a pass of compares).
- */
-function inRunOrder<T extends { readonly name: string }>(
-  tools: T[],
-  order: readonly { readonly name: string }[],
-): T[] {
-  let same = tools.length === order.length;
-  for (let i = 0; same && i < tools.length; i++) same = tools[i]!.name === order[i]!.name;
-  if (same) return tools;
-  const position = new Map(order.map((tool, i) => [tool.name, i]));
-  const at = (tool: T) => position.get(tool.name) ?? order.length; // none expected: kept last, in order
-  return [...tools].sort((a, b) => at(a) - at(b));
 }
 
 /**

@@ -3,6 +3,8 @@ import { bindObjectTools, bindProviderTools } from "./bind-tools.js";
 import { isToolProvider } from "./read-provider-id.js";
 import type { AnyTool } from "./tool.js";
 import { EntityToolsError } from "../errors/entity-tools-error.js";
+import { InvalidToolNameError } from "./errors.js";
+import { isValidToolName } from "./tool-name-rules.js";
 
 /** What `withTools` accepts: a tool (from `defineTool`) or an object with `@LlmTool` methods. */
 export type ToolSource = AnyTool | object;
@@ -39,7 +41,8 @@ export class InvalidToolSourceError extends EntityToolsError {
  * The tools of each source: decorated objects are bound (a provider under its `<prefix>_<id>_` names, any
  * other object under plain names); tools pass through.
  *
- * @throws DuplicateToolNameError when a name would be offered twice.
+ * @throws DuplicateToolNameError when a name would be offered twice; InvalidToolNameError for a tool made by
+ * hand whose name providers would reject.
  */
 export function toolsFrom(sources: readonly ToolSource[], existing: readonly AnyTool[]): AnyTool[] {
   const tools = [...existing];
@@ -58,7 +61,12 @@ function toolsOf(source: ToolSource): AnyTool[] {
   if (getLlmTools(source.constructor).length > 0) {
     return isToolProvider(source) ? bindProviderTools(source) : bindObjectTools(source);
   }
-  if (isTool(source)) return [source];
+  if (isTool(source)) {
+    // A tool made by hand (not by defineTool) meets the naming contract too: a provider rejects the
+    // request, not the tool, and only at the first model call.
+    if (!isValidToolName(source.name)) throw new InvalidToolNameError(source.name);
+    return [source];
+  }
   throw new InvalidToolSourceError(source.constructor?.name ?? typeof source);
 }
 

@@ -4,8 +4,10 @@ import {
   defineTool,
   DuplicateToolNameError,
   InvalidSettingError,
+  InvalidToolNameError,
   MissingOutputSchemaError,
   PromptRunner,
+  StrategyError,
 } from "entity-tools";
 import { CustomerSearchTools } from "../fixtures/store/customer-search-tools.js";
 import { call, mockModel, offeredAt, text } from "../support/mock-model.js";
@@ -55,6 +57,45 @@ describe("PromptRunner", () => {
       runner.withTools(defineTool({ name: "findCustomers", description: "dup", execute: () => 1 })),
     ).toThrow(new DuplicateToolNameError("findCustomers"));
     expect(() => runner.withTools(new Date())).toThrow(/Date has neither/);
+  });
+
+  // As defineTool does: a provider would refuse the request (at the first model call), and a name of
+  // digits, which some take, was listed first by the SDK's key order and in its place by a direct step.
+  it("withTools refuses a tool made by hand whose name breaks the naming contract", () => {
+    const byHand = (name: string) => ({
+      name,
+      description: `Tool ${name}`,
+      inputSchema: { type: "object" as const, properties: {} },
+      execute: () => name,
+    });
+    const runner = new PromptRunner({ model: mockModel() });
+    expect(() => runner.withTools(byHand("get customer"))).toThrow(new InvalidToolNameError("get customer"));
+    expect(() => runner.withTools(byHand("10"))).toThrow(InvalidToolNameError);
+    expect(runner.withTools(byHand("getCustomer"))).toBeInstanceOf(PromptRunner);
+  });
+
+  it("a strategy that adds a tool whose name breaks the naming contract fails the run, naming it, before the provider sees it", async () => {
+    const model = mockModel(call("searchCustomer", { name: "John Smith" }), text("never"));
+    const error = await new PromptRunner({ model })
+      .withTools(new CustomerSearchTools())
+      .withInjectionStrategy({
+        evaluateToolResult: () => ({
+          add: [
+            {
+              name: "2",
+              description: "Two",
+              inputSchema: { type: "object", properties: {} },
+              execute: () => 2,
+            },
+          ],
+        }),
+      })
+      .run("q")
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StrategyError);
+    expect((error as StrategyError).message).toMatch(/Tool name "2" must match/);
+    expect((error as StrategyError).cause).toBeInstanceOf(InvalidToolNameError);
+    expect(model.doGenerateCalls).toHaveLength(1);
   });
 
   it("observers see every event of a run, tagged with its run id, and cannot break it", async () => {

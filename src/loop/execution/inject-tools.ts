@@ -10,7 +10,9 @@ import { estimateDefinitionTokens } from "../../tools/definition-tokens.js";
 import type { ProviderIdentity } from "../../tools/provider-identity.js";
 import { readProviderId } from "../../tools/read-provider-id.js";
 import type { AnyTool } from "../../tools/tool.js";
+import { InvalidToolNameError } from "../../tools/errors.js";
 import { entityCount } from "../../tools/tool-budget.js";
+import { isValidToolName } from "../../tools/tool-name-rules.js";
 import type { ToolAddOutcome, ToolRegistry } from "../../tools/tool-registry.js";
 import { StrategyError } from "../errors/errors.js";
 import { untilAborted } from "../errors/until-aborted.js";
@@ -109,7 +111,10 @@ export class ToolInjector {
           toolBudget: this.registry.toolBudget,
         }),
       );
-      return await untilAborted(evaluation, this.signal);
+      const result = await untilAborted(evaluation, this.signal);
+      for (const tool of result.add ?? [])
+        if (!isValidToolName(tool.name)) throw new InvalidToolNameError(tool.name);
+      return result;
     } catch (error) {
       if (this.signal?.aborted) throw this.signal.reason ?? error;
       throw new StrategyError(trigger.toolName, error);
