@@ -1,7 +1,7 @@
 import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3Message } from "@ai-sdk/provider";
 import { wrapLanguageModel, type LanguageModel, type ModelMessage } from "ai";
 import { isRunHistory } from "../loop/run/run-history.js";
-import { snapshotCopy } from "../loop/snapshot/snapshot-copy.js";
+import { setData, snapshotCopy } from "../loop/snapshot/snapshot-copy.js";
 
 /** The options of a provider call other than what changes at every step. */
 export type StepCallOptions = Omit<
@@ -229,17 +229,7 @@ function frozenCopy<T>(value: T): T {
   const proto: unknown = Object.getPrototypeOf(value);
   if (proto !== Object.prototype && proto !== null) return value;
   const copy: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) {
-    const field = frozenCopy((value as Record<string, unknown>)[key]);
-    // An own "__proto__" key (parsed tool input) is data: assigning it would set the copy's prototype.
-    if (key === "__proto__")
-      Object.defineProperty(copy, key, {
-        value: field,
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-    else copy[key] = field;
-  }
+  for (const key of Object.keys(value))
+    setData(copy, key, frozenCopy((value as Record<string, unknown>)[key]));
   return Object.freeze(copy) as T;
 }

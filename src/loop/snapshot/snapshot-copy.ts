@@ -39,19 +39,20 @@ function copyOf(value: unknown, depth: number, ancestors: Set<object>): unknown 
   } else {
     const object: Record<string, unknown> = {};
     for (const key of Object.keys(value)) {
-      const field = copyOf((value as Record<string, unknown>)[key], depth + 1, ancestors);
-      // An own "__proto__" key (parsed tool input) is data: assigning it would set the copy's prototype.
-      if (key === "__proto__")
-        Object.defineProperty(object, key, {
-          value: field,
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
-      else object[key] = field;
+      setData(object, key, copyOf((value as Record<string, unknown>)[key], depth + 1, ancestors));
     }
     copy = object;
   }
   ancestors.delete(value);
   return copy;
+}
+
+/**
+ * Sets `object[key]` to `value` as an own data property, also for the key `"__proto__"`: an own
+ * `"__proto__"` key (parsed tool input) is data, and assigning it would set the object's prototype.
+ */
+export function setData(object: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === "__proto__")
+    Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+  else object[key] = value;
 }
