@@ -1,9 +1,14 @@
 // TypeScript's watch API learns of changes through its `System`: file and directory watchers, and a
 // timer that debounces a burst of changes into one update. A build tool has its own watcher and must
 // regenerate before it transforms anything, not 250 ms later. This System gives TypeScript the same
-// program updates on demand: `flush()` compares the watched files with what they were (their modified
-// time), tells TypeScript of those that changed, of files the build tool saw created or deleted, and runs
-// the update at once.
+// program updates on demand: `flush()` compares the watched files with what they were, tells TypeScript
+// of those that changed, of files the build tool saw created or deleted, and runs the update at once.
+// A file changed when its size, modified time, change time or inode did. The modified time alone missed
+// a file rewritten within one tick of a coarse clock, and one written with an old modified time (`cp -p`,
+// a tool that restores it); the change time, which no one can set, moves at such a write, except within
+// one tick of a file system whose change time is coarse too (FAT; ext4 and xfs before Linux 6.13, whose
+// multigrain stamps give a write after a `stat` a finer time). Comparing content instead would read, at
+// every flush, the program's whole text, lib and node_modules typings included.
 import { statSync } from "node:fs";
 import path from "node:path";
 import type * as TS from "typescript";
@@ -20,7 +25,8 @@ export interface OnDemandSystem {
 
 interface WatchedFile {
   readonly callback: TS.FileWatcherCallback;
-  modified: number | undefined;
+  /** What {@link stamp} said at the last look; undefined when the file did not exist. */
+  stamp: string | undefined;
 }
 
 interface WatchedDirectory {
@@ -47,8 +53,7 @@ export function onDemandSystem(): OnDemandSystem {
 
   const system: TS.System = {
     ...ts.sys,
-    watchFile: (file, callback) =>
-      watcher(files, path.resolve(file), { callback, modified: modifiedTime(file) }),
+    watchFile: (file, callback) => watcher(files, path.resolve(file), { callback, stamp: stamp(file) }),
     watchDirectory: (directory, callback, recursive) =>
       watcher(directories, path.resolve(directory), { callback, recursive: recursive ?? false }),
     setTimeout: (callback: (...args: unknown[]) => void, _ms: number, ...args: unknown[]) => {
@@ -64,15 +69,15 @@ export function onDemandSystem(): OnDemandSystem {
   const flush = (): void => {
     for (const [file, watchers] of files) {
       for (const watched of watchers) {
-        const modified = modifiedTime(file);
-        if (modified === watched.modified) continue;
+        const now = stamp(file);
+        if (now === watched.stamp) continue;
         const kind =
-          modified === undefined
+          now === undefined
             ? ts.FileWatcherEventKind.Deleted
-            : watched.modified === undefined
+            : watched.stamp === undefined
               ? ts.FileWatcherEventKind.Created
               : ts.FileWatcherEventKind.Changed;
-        watched.modified = modified;
+        watched.stamp = now;
         watched.callback(file, kind);
       }
     }
@@ -96,8 +101,10 @@ export function onDemandSystem(): OnDemandSystem {
   return { system, flush, notify };
 }
 
-function modifiedTime(file: string): number | undefined {
-  return statSync(file, { throwIfNoEntry: false })?.mtimeMs;
+/** A file's size, modified and change times (in nanoseconds) and inode, or undefined when it is missing. */
+function stamp(file: string): string | undefined {
+  const stats = statSync(file, { bigint: true, throwIfNoEntry: false });
+  return stats && `${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}:${stats.ino}`;
 }
 
 /** Whether `file` is in `directory` (directly, or at any depth when recursive). */
