@@ -1,9 +1,9 @@
 // What recording a long run costs and leaves on disk: each model call writes only its own bytes (not the
 // whole cassette again), and after every call the file is a whole cassette, byte for byte the documented
 // format, that replays; a process killed mid-recording leaves the calls that had returned. A cassette
-// deleted mid-recording is written whole again at the next call.
+// deleted or replaced mid-recording is written whole again at the next call.
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -73,6 +73,18 @@ describe("recording a long run", () => {
     for (let i = 1; i <= 30; i++) answers.push((await call(replay, i)).text);
     expect(answers[29]).toMatch(/^Answer 30: spend and orders/);
     expect(replay.remainingSteps).toBe(0);
+  });
+
+  it("writes the whole cassette again at the next call when the file was replaced mid-recording", async () => {
+    const file = path.join(dir, "replaced.json");
+    const model = recordModel(talkativeModel(4), file);
+    for (let i = 1; i <= 3; i++) await call(model, i);
+    const size = readFileSync(file).byteLength;
+    writeFileSync(`${file}.other`, "x".repeat(size)); // another file of the same size, renamed over it
+    renameSync(`${file}.other`, file);
+    await call(model, 4);
+    const cassette = parseCassette(readFileSync(file, "utf8"), file);
+    expect(cassette.steps.map((s) => s.step)).toEqual([1, 2, 3, 4]);
   });
 
   it("writes the whole cassette again at the next call when the file was deleted mid-recording", async () => {

@@ -20,8 +20,8 @@ const CLOSE_BYTES = Buffer.byteLength(CLOSE);
 export class CassetteRecording {
   /** Each step's text as it stands in the file (indented as an item of `steps`). */
   private readonly items: string[] = [];
-  /** How many steps, and how many bytes, the file holds as this recording last wrote it. */
-  private onDisk: { readonly steps: number; readonly bytes: number } | undefined;
+  /** The file as this recording last wrote it: how many steps and bytes it holds, and its inode. */
+  private onDisk: OnDisk | undefined;
   private writing: Promise<void> = Promise.resolve();
 
   constructor(
@@ -43,23 +43,23 @@ export class CassetteRecording {
 
   private async write(count: number): Promise<void> {
     const onDisk = this.onDisk;
-    if (onDisk && onDisk.steps >= count) return;
     this.onDisk = undefined; // until this write is known to have landed
     const appended = onDisk ? await this.append(onDisk, count) : undefined;
     if (appended !== undefined) {
-      this.onDisk = { steps: count, bytes: appended };
+      this.onDisk = { ...onDisk!, steps: count, bytes: appended };
       return;
     }
     const text = this.wholeText(count);
     await writeCassetteFile(this.file, text);
-    this.onDisk = { steps: count, bytes: Buffer.byteLength(text) };
+    const { ino } = await nodeFs().stat(this.file);
+    this.onDisk = { steps: count, bytes: Buffer.byteLength(text), ino };
   }
 
   /**
    * Writes steps `onDisk.steps + 1` to `count` over the file's closing bytes and returns the file's new
    * size, or undefined when the file is not as this recording left it or cannot be written in place.
    */
-  private async append(onDisk: { steps: number; bytes: number }, count: number): Promise<number | undefined> {
+  private async append(onDisk: OnDisk, count: number): Promise<number | undefined> {
     const added = Buffer.from(`,\n${this.items.slice(onDisk.steps, count).join(",\n")}${CLOSE}`);
     const at = onDisk.bytes - CLOSE_BYTES;
     const handle = await nodeFs()
@@ -67,7 +67,8 @@ export class CassetteRecording {
       .catch(() => undefined);
     if (!handle) return undefined;
     try {
-      if ((await handle.stat()).size !== onDisk.bytes) return undefined;
+      const { size, ino } = await handle.stat();
+      if (size !== onDisk.bytes || ino !== onDisk.ino) return undefined;
       const { bytesWritten } = await handle.write(added, 0, added.length, at);
       return bytesWritten === added.length ? at + added.length : undefined;
     } catch {
@@ -82,6 +83,12 @@ export class CassetteRecording {
     const empty = JSON.stringify({ ...this.header, steps: [] }, null, 2); // ends in `"steps": []\n}`
     return `${empty.slice(0, -"[]\n}".length)}[\n${this.items.slice(0, count).join(",\n")}${CLOSE}`;
   }
+}
+
+interface OnDisk {
+  readonly steps: number;
+  readonly bytes: number;
+  readonly ino: number;
 }
 
 /** A step's two-space JSON as an item of the top-level `steps` array (four spaces in). */
