@@ -5,8 +5,9 @@
 // registered since) share what it made.
 import { schemaStoreVersion } from "../schema/schema-store.js";
 import type { HandleDiscovery } from "../strategies/handle-discovery.js";
+import type { HandleKey } from "../tools/entity-handle.js";
 import { returnedProviderClasses } from "../tools/provider-classes.js";
-import { KeyRing } from "../tools/signing-key.js";
+import { KeyRing, type SigningKey } from "../tools/signing-key.js";
 import type { AnyTool } from "../tools/tool.js";
 import { ToolRegistry } from "../tools/tool-registry.js";
 import { toolsFrom, type ToolSource } from "../tools/tool-sources.js";
@@ -77,7 +78,9 @@ export function currentServerTools(options: McpServerOptions): () => ServerTools
 
 function makeServerTools(options: McpServerOptions): ServerTools {
   const keys =
-    options.handleKey === undefined ? KeyRing.processWide() : KeyRing.of("handleKey", options.handleKey);
+    options.handleKey === undefined
+      ? KeyRing.processWide()
+      : KeyRing.of("handleKey", configuredKey(options.handleKey));
   const plain = toolsFrom(options.tools, []);
   const plainNames: ReadonlySet<string> = new Set(plain.map((t) => t.name));
   const classes = options.classes ?? (options.discovery ? returnedProviderClasses(plain) : []);
@@ -100,6 +103,22 @@ function makeServerTools(options: McpServerOptions): ServerTools {
       return { registry: fork, discovery: handles.discovery };
     },
   };
+}
+
+// A key given as bytes is copied the first time a server is made with it, and that copy signs for every
+// server made with the same buffer after: a caller may reuse or wipe its buffer (`key.fill(0)`) once the
+// server is configured, and the key in use must not change then, nor later when the tool list is made
+// again for another reason. A new key is a new value (another buffer, a string), compared by identity.
+const configuredBytes = new WeakMap<Uint8Array, Uint8Array>();
+
+function configuredKey(key: HandleKey): HandleKey {
+  const copied = (one: SigningKey): SigningKey => {
+    if (!(one instanceof Uint8Array)) return one; // text cannot change; anything else KeyRing refuses
+    let copy = configuredBytes.get(one);
+    if (!copy) configuredBytes.set(one, (copy = Uint8Array.from(one)));
+    return copy;
+  };
+  return Array.isArray(key) ? (key as readonly SigningKey[]).map(copied) : copied(key as SigningKey);
 }
 
 /** Everything `makeServerTools` reads, as one list of values to compare by identity. */
