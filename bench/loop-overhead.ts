@@ -3,7 +3,15 @@
 // doing the same calls. Ratios are measured per interleaved round; per-step cost at 10/20/40 steps shows
 // whether the cost of a step grows with the conversation.
 import type { LanguageModelV3FunctionTool, LanguageModelV3Message } from "@ai-sdk/provider";
-import { generateText, jsonSchema, stepCountIs, streamText, type ModelMessage, type ToolSet } from "ai";
+import {
+  generateText,
+  jsonSchema,
+  stepCountIs,
+  streamText,
+  type LanguageModel,
+  type ModelMessage,
+  type ToolSet,
+} from "ai";
 import { defineTool, PromptRunner, type AnyTool } from "entity-tools";
 import { median, ms, ratio, ratioRounds, type BenchRow, type RatioSummary } from "./measure.js";
 import { ScriptedLanguageModel, type ScriptedTurn } from "entity-tools/testing";
@@ -41,12 +49,12 @@ function conversationModel(steps: number) {
 
 /**
  * When each model call of a `steps`-step `run()` over the static tools began (`[k]` is call k + 1), with the
- * mock `mock` (`playing`, or `forgetful` for runs too long to record every prompt); `configure` adds to the
- * runner (the run log's row adds `withRunLog`).
+ * model `mock` makes (`playing`, `forgetful` for runs too long to record every prompt, or a provider
+ * package's over its wire format); `configure` adds to the runner (the run log's row adds `withRunLog`).
  */
 export async function modelCallTimes(
   steps: number,
-  mock = playing,
+  mock: (turn: (step: number) => ScriptedTurn) => LanguageModel = playing,
   configure: (runner: PromptRunner) => PromptRunner = (runner) => runner,
   cpuAt?: number[],
 ): Promise<number[]> {

@@ -14,11 +14,20 @@ export interface WireModel {
 
 export type WireProviderName = "anthropic" | "openai";
 
-export function wireModel(provider: WireProviderName, turn: (step: number) => ScriptedTurn): WireModel {
+/**
+ * `keepBodies: false` keeps no request body (`bodies` stays empty): a step then costs what the provider
+ * package does, not also the parse of a body it built.
+ */
+export function wireModel(
+  provider: WireProviderName,
+  turn: (step: number) => ScriptedTurn,
+  keepBodies = true,
+): WireModel {
   const bodies: Record<string, unknown>[] = [];
+  let n = 0;
   const fetch = async (_url: unknown, init?: { body?: unknown }): Promise<Response> => {
-    bodies.push(JSON.parse(String(init?.body)) as Record<string, unknown>);
-    const n = bodies.length;
+    if (keepBodies) bodies.push(JSON.parse(String(init?.body)) as Record<string, unknown>);
+    n++;
     const reply = provider === "anthropic" ? anthropicMessage(turn(n), n) : responsesPayload(turn(n), n);
     return new Response(JSON.stringify(reply), { headers: { "content-type": "application/json" } });
   };

@@ -1,24 +1,37 @@
 // 8. The run log: what `withRunLog` adds to a step of the loop (issue 44: at most 10 %). The same 200-step
 // run over ten static tools with and without the log (content recorded, the default), interleaved (which
-// goes first alternates), after warm-up rounds. A sample is a block of runs, not one run: a run is a few
+// goes first rotates), after warm-up rounds. A sample is a block of runs, not one run: a run is a few
 // milliseconds, and one collector pause or time slice of another process landing in it moved single-run
 // ratios from 0.5 to 3 (docs/performance.md, round 7). Per block: the per-step wall time (first model
 // call to last, over the steps: the docs' per-step time) and the process's CPU time in that same window
 // (which a loaded machine moves less); and, apart, the CPU of the whole runs, which also holds what a run
 // pays once (creating its file, its end).
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+//
+// Two comparisons put that figure beside others (no goal): what a user would write instead (an observer
+// writing each event as a JSON line to a file stream, in the same rounds), and the same run with each step
+// through a real provider package (`@ai-sdk/openai`'s Responses model over an in-process `fetch`: it
+// builds the request and parses the answer, with no network and no model), the least a real step costs.
+import { createWriteStream, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import type { LanguageModel } from "ai";
 import type { PromptRunner } from "entity-tools";
+import type { ScriptedTurn } from "entity-tools/testing";
 import { modelCallTimes } from "./loop-overhead.js";
 import { median, ratio, type BenchRow, type RatioSummary } from "./measure.js";
 import { forgetful } from "./mock-model.js";
+import { wireModel } from "./provider-wire.js";
 
 const STEPS = 200;
-/** Runs per sample. */
+/** Runs per sample: the scripted model's, the provider package's (a run of it is 15–20 times as long). */
 const BLOCK = 8;
+const WIRE_BLOCK = 3;
 const ROUNDS = 31;
+const WIRE_ROUNDS = 21;
 const GOAL = 1.1;
+
+type Configure = (runner: PromptRunner) => PromptRunner;
+type ModelOf = (turn: (step: number) => ScriptedTurn) => LanguageModel;
 
 interface BlockTimes {
   /** Wall time of a step, ms (first model call to last). */
@@ -29,22 +42,67 @@ interface BlockTimes {
   readonly cpu: number;
 }
 
-async function measure(configure?: (runner: PromptRunner) => PromptRunner): Promise<BlockTimes> {
+async function measure(configure?: Configure, model: ModelOf = forgetful, runs = BLOCK): Promise<BlockTimes> {
   let step = 0;
   let stepCpu = 0;
   const cpu = process.cpuUsage();
-  for (let i = 0; i < BLOCK; i++) {
+  for (let i = 0; i < runs; i++) {
     const cpuAt: number[] = [];
-    const calledAt = await modelCallTimes(STEPS, forgetful, configure, cpuAt);
+    const calledAt = await modelCallTimes(STEPS, model, configure, cpuAt);
     step += (calledAt.at(-1)! - calledAt[0]!) / (STEPS - 1);
     stepCpu += (cpuAt[1]! - cpuAt[0]!) / (STEPS - 1);
   }
   const used = process.cpuUsage(cpu);
   return {
-    step: step / BLOCK,
-    stepCpu: stepCpu / BLOCK,
-    cpu: (used.user + used.system) / 1000 / STEPS / BLOCK,
+    step: step / runs,
+    stepCpu: stepCpu / runs,
+    cpu: (used.user + used.system) / 1000 / STEPS / runs,
   };
+}
+
+/** Files of the hand-written log, named apart across blocks and rounds. */
+let handWrittenFiles = 0;
+
+/**
+ * A block with what a user would write instead of `withRunLog`: each event as a line of JSON, to a file
+ * stream of the run's own. The block ends when every stream has closed (outside the timed window).
+ */
+async function measureHandWritten(dir: string): Promise<BlockTimes> {
+  const closed: Promise<void>[] = [];
+  const times = await measure((runner) => {
+    const out = createWriteStream(path.join(dir, `hand-written-${++handWrittenFiles}.jsonl`));
+    closed.push(new Promise((resolve, reject) => out.on("close", resolve).on("error", reject)));
+    return runner.withObserver((event) => {
+      out.write(`${JSON.stringify(event)}\n`);
+      if (event.type === "RunFinished") out.end();
+    });
+  });
+  await Promise.all(closed);
+  return times;
+}
+
+/** Each of `arms` measured `rounds` times, the order rotating each round, after three warm-up rounds. */
+async function interleaved<K extends string>(
+  dir: string,
+  rounds: number,
+  arms: Record<K, () => Promise<BlockTimes>>,
+): Promise<Record<K, BlockTimes[]>> {
+  const names = Object.keys(arms) as K[];
+  const samples = Object.fromEntries(names.map((name) => [name, []])) as unknown as Record<K, BlockTimes[]>;
+  for (let round = -3; round < rounds; round++) {
+    const shift = (round + 3) % names.length;
+    const got = new Map<K, BlockTimes>();
+    for (let k = 0; k < names.length; k++) {
+      const name = names[(k + shift) % names.length]!;
+      got.set(name, await arms[name]());
+    }
+    // A folder of thousands of files makes creating the next one dearer: each round starts empty.
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir);
+    if (round < 0) continue; // warm-up
+    for (const [name, times] of got) samples[name].push(times);
+  }
+  return samples;
 }
 
 const summary = (values: number[]): RatioSummary => ({
@@ -53,38 +111,34 @@ const summary = (values: number[]): RatioSummary => ({
   max: Math.max(...values),
 });
 
+const ratios = (over: BlockTimes[], under: BlockTimes[], key: keyof BlockTimes) =>
+  summary(over.map((b, i) => b[key] / under[i]![key]));
+
+const us = (runs: BlockTimes[], key: keyof BlockTimes) =>
+  `${(median(runs.map((r) => r[key])) * 1000).toFixed(1)} µs`;
+
 export async function runLogOverhead(): Promise<BenchRow[]> {
   const dir = mkdtempSync(path.join(tmpdir(), "bench-run-log-"));
-  const logged = (runner: PromptRunner) => runner.withRunLog(dir);
-  const plain: BlockTimes[] = [];
-  const withLog: BlockTimes[] = [];
+  const logged: Configure = (runner) => runner.withRunLog(dir);
+  const throughOpenAi: ModelOf = (turn) => wireModel("openai", turn, false).model;
+  let scripted: Record<"plain" | "withLog" | "handWritten", BlockTimes[]>;
+  let wire: Record<"plain" | "withLog", BlockTimes[]>;
   try {
-    for (let round = -3; round < ROUNDS; round++) {
-      let a: BlockTimes;
-      let b: BlockTimes;
-      if (round % 2 === 0) {
-        a = await measure();
-        b = await measure(logged);
-      } else {
-        b = await measure(logged);
-        a = await measure();
-      }
-      // A folder of thousands of files makes creating the next one dearer: each round starts empty.
-      rmSync(dir, { recursive: true, force: true });
-      mkdirSync(dir);
-      if (round < 0) continue; // warm-up
-      plain.push(a);
-      withLog.push(b);
-    }
+    scripted = await interleaved(dir, ROUNDS, {
+      plain: () => measure(),
+      withLog: () => measure(logged),
+      handWritten: () => measureHandWritten(dir),
+    });
+    wire = await interleaved(dir, WIRE_ROUNDS, {
+      plain: () => measure(undefined, throughOpenAi, WIRE_BLOCK),
+      withLog: () => measure(logged, throughOpenAi, WIRE_BLOCK),
+    });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  const ratios = (key: keyof BlockTimes) => summary(withLog.map((b, i) => b[key] / plain[i]![key]));
-  const wall = ratios("step");
-  const stepCpu = ratios("stepCpu");
-  const cpu = ratios("cpu");
-  const us = (runs: BlockTimes[], key: keyof BlockTimes) =>
-    `${(median(runs.map((r) => r[key])) * 1000).toFixed(1)} µs`;
+  const { plain, withLog, handWritten } = scripted;
+  const wall = ratios(withLog, plain, "step");
+  const stepCpu = ratios(withLog, plain, "stepCpu");
   const row = (measure: string, value: string, met?: boolean): BenchRow => ({
     bench: "8 run log",
     measure,
@@ -100,10 +154,25 @@ export async function runLogOverhead(): Promise<BenchRow[]> {
       wall.median <= GOAL,
     ),
     row("the same in the process's CPU time, in the same window", ratio(stepCpu), stepCpu.median <= GOAL),
-    row("CPU of the whole runs, with what a run pays once (its file, its end)", ratio(cpu)),
+    row(
+      "CPU of the whole runs, with what a run pays once (its file, its end)",
+      ratio(ratios(withLog, plain, "cpu")),
+    ),
     row(
       "a step without / with the log: wall; CPU in the window",
       `${us(plain, "step")} / ${us(withLog, "step")}; ${us(plain, "stepCpu")} / ${us(withLog, "stepCpu")}`,
+    ),
+    row(
+      "step with withRunLog / with a hand-written log (each event's JSON to a file stream), wall",
+      ratio(ratios(withLog, handWritten, "step")),
+    ),
+    row(
+      `each step through @ai-sdk/openai (in-process fetch): with / without, ${WIRE_ROUNDS} blocks of ${WIRE_BLOCK} runs (wall)`,
+      ratio(ratios(wire.withLog, wire.plain, "step")),
+    ),
+    row(
+      "through @ai-sdk/openai: a step without / with the log (wall)",
+      `${us(wire.plain, "step")} / ${us(wire.withLog, "step")}`,
     ),
   ];
 }

@@ -258,15 +258,10 @@ export class AiSdkAdapter implements ModelAdapter {
       // `wrapLanguageModel` layers a step, issue 46): the prompt is completed here, once per attempt as
       // their middleware did, and the deep-arguments guard is applied to the result by the caller.
       // In the key order of a step through the SDK (see `callOptions`: the learned options never hold
-      // the step's own keys, so the order changes nothing else).
+      // the step's own keys, so the order changes nothing else). The SDK's tool choice, a new object per
+      // call (a middleware may edit it in place); `callOptions` leaves it out of a step without tools.
       options: () =>
-        callOptions(
-          slice.complete(prompt, learned),
-          tools,
-          tools ? { type: "auto" } : undefined,
-          request.signal,
-          learned,
-        ),
+        callOptions(slice.complete(prompt, learned), tools, { type: "auto" }, request.signal, learned),
       retry: (call) => internals.retry(this.settings.maxRetries, request.signal, call),
     };
   }

@@ -161,6 +161,11 @@ export class ConvertedPromptCache {
  * provider spec): a middleware that keys a cache by `JSON.stringify(params)` then finds a run's first
  * step under one key, whether it was made directly or not. The step's own keys first: on Node 20, keys
  * added after a spread copy cost microseconds each (V8 finds no map transition for them).
+ *
+ * A step without tools has no tool choice either, whichever way it is made: ai 7's `generateText` sends
+ * `{ type: "auto" }` with no tools (ai 6 sends none, and so does a direct step). The OpenAI and Anthropic
+ * providers drop it, but a middleware saw one step two ways, and a provider that passes the options on as
+ * they are (the AI Gateway's) sent it.
  */
 export function callOptions(
   prompt: LanguageModelV3Message[],
@@ -169,7 +174,8 @@ export function callOptions(
   abortSignal: AbortSignal | undefined,
   options: StepCallOptions,
 ): LanguageModelV3CallOptions {
-  return { prompt, tools, toolChoice, abortSignal, ...options };
+  const offered = tools !== undefined && tools.length > 0 ? tools : undefined;
+  return { prompt, tools: offered, toolChoice: offered && toolChoice, abortSignal, ...options };
 }
 
 /**

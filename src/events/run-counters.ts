@@ -1,6 +1,10 @@
 import type { ToolLoopEvent } from "./tool-loop-event.js";
 
-/** Totals of one run, derived from its events. */
+/**
+ * Totals of one run: its events counted (each counter names its event), and the tools it added. Like
+ * `totalIterations` and `usage`, a resumed run's include what came before its pause, and a continued
+ * conversation's turn the earlier turns'.
+ */
 export interface RunCounters {
   /** Model calls (steps) of the run, earlier attempts and a resumed run's earlier part included. */
   modelCalls: number;
@@ -8,13 +12,26 @@ export interface RunCounters {
   toolCalls: number;
   /** Tool calls that ended in an error result (unknown tool, invalid input, threw, timeout, denied, …). */
   toolFailures: number;
-  /** Tools added during the run (a provider's, a section's, a source's), counted one by one. */
+  /**
+   * Tools added during the run (a provider's, a section's, a source's): one for each tool that
+   * `ToolLoopResult.injectedTools` lists. A tool an attempt adds again after a restart is the same
+   * addition and counts once (its `ToolsInjected` is emitted again: the new attempt offers it anew); one
+   * the budget evicted that a later call adds again counts again, as it is listed again. A resumed run
+   * keeps the count of its part before the pause, a tool evicted then included (its snapshot cannot name
+   * that one, so the list lacks it); a continued conversation's turn lists its own additions but counts
+   * the conversation's, as every counter does.
+   */
   toolsInjected: number;
   /** Providers found: one each time an instance is bound or its handle made live. */
   providersDiscovered: number;
   /** Prompt sections expanded in the running conversation (`VisibilityExpanded` in `dynamic` mode). */
   dynamicExpansions: number;
-  /** Prompt sections expanded by starting the run again (`VisibilityExpanded` in `restart` mode). */
+  /**
+   * Times the run restarted, whatever asked for it: a new attempt from its prompt (`RunRestarted`: a
+   * strategy's `restart`, or a section read that unlocked tools the backend cannot add mid-conversation,
+   * one restart however many sections it expanded), or a conversation backend's new thread, to offer tools
+   * it cannot add to a running one (`ConversationRestarted`).
+   */
   restarts: number;
 }
 
@@ -35,7 +52,10 @@ export function restoreCounters(counters: RunCounters, earlier: RunCounters): vo
   for (const key of Object.keys(emptyCounters()) as (keyof RunCounters)[]) counters[key] = earlier[key];
 }
 
-/** Updates `counters` for one event. */
+/**
+ * Updates `counters` for one event. `toolsInjected` is not an event's count: the run counts it as it
+ * records what it added (`Run.recordAdded`), where a restart's repeated additions are known.
+ */
 export function countEvent(counters: RunCounters, event: ToolLoopEvent): void {
   switch (event.type) {
     case "ToolLoopIteration":
@@ -48,15 +68,15 @@ export function countEvent(counters: RunCounters, event: ToolLoopEvent): void {
       counters.toolCalls++;
       counters.toolFailures++;
       break;
-    case "ToolsInjected":
-      counters.toolsInjected += event.toolNames.length;
-      break;
     case "ToolProviderDiscovered":
       countDiscovered(counters, 1);
       break;
     case "VisibilityExpanded":
       if (event.mode === "dynamic") counters.dynamicExpansions++;
-      else counters.restarts++;
+      break;
+    case "RunRestarted":
+    case "ConversationRestarted":
+      counters.restarts++;
       break;
     default:
       break;

@@ -15,7 +15,7 @@ import {
 import { RunEvents } from "../events/run-events.js";
 import type { RunEventInit } from "../events/tool-loop-event.js";
 import { runLogTarget, startRunLog } from "../run-log/run-log.js";
-import { dispatcherTool, dispatchNotice, unwrapDispatch } from "../loop/drivers/dispatcher-tool.js";
+import { dispatchNotice, unwrapDispatch } from "../loop/drivers/dispatcher-tool.js";
 import { loadRuntimeDependencies } from "../tools/runtime-dependencies.js";
 import { ToolCallExecutor } from "../loop/execution/tool-call-executor.js";
 import { resultText } from "../loop/results/result-text.js";
@@ -25,9 +25,10 @@ import type { ToolContentPart } from "../tools/tool-content.js";
 import { DEFAULT_RUN_SETTINGS, withSettings } from "../loop/settings/run-settings.js";
 import { ToolProviderStrategy } from "../strategies/tool-provider-strategy.js";
 import type { AnyTool } from "../tools/tool.js";
-import { ToolRegistry } from "../tools/tool-registry.js";
 import { mcpServerParts, type McpServerOptions } from "./mcp-server-options.js";
-import { serverTools } from "./server-tools.js";
+import { currentServerTools } from "./server-tools.js";
+import { SessionTools } from "./session-tools.js";
+import { toolListResult } from "./tool-list-result.js";
 import { APPROVAL_INPUT, approvalEvent, approvalForm, McpApprovals } from "./mcp-approval.js";
 
 /** Default `ttlMs` of the 2026-07-28 tool list. */
@@ -41,7 +42,8 @@ export const DEFAULT_LIST_TTL_MS = 300_000;
  * Every call goes through the same executor as a run (validation, typed input, time limit, serialization,
  * strategies, events); a failure is an `isError` result with the message. A call that needs approval
  * runs only once the client's person approved it (see docs/mcp.md). Closing a 2025-11-25 session
- * releases the providers it discovered; its configured tools stay for a later connection.
+ * releases the providers it discovered; its configured tools stay for a later connection. A schema module
+ * registered after the server was made (`registerToolSchemas`) is read at its next request.
  */
 export function createMcpServer(options: McpServerOptions): Server {
   const { toolMiddleware, injectionStrategies, dispatch } = mcpServerParts(options);
@@ -51,42 +53,38 @@ export function createMcpServer(options: McpServerOptions): Server {
     maxResultChars: options.maxResultChars,
     maxResultMediaBytes: options.maxResultMediaBytes,
   });
-  // Made once per tool list, not per server (the HTTP entry makes one per request): see `serverTools`.
-  const tools = serverTools(options);
-  const { keys, plain, plainNames } = tools;
-  // The 2025-11-25 session's registry, made on its first use: a 2026-07-28 server (one per request) has
-  // none, and making one registers every tool (issue 46: 10 000 tools, each request).
-  let sessionTools: ToolRegistry | undefined;
-  const session = () =>
-    (sessionTools ??= new ToolRegistry(plain, { maxInjectedTools: settings.maxInjectedTools }));
+  // Made once per tool list, not per server (the HTTP entry makes one per request): see `serverTools`;
+  // again at the next request once a schema module was registered since (a server that lives on).
+  const current = currentServerTools(options);
+  const sessionTools = new SessionTools(settings.maxInjectedTools);
+  const session = () => sessionTools.of(current());
+  const modern = () => (server.getNegotiatedProtocolVersion() ?? "") >= "2026";
+  const listing = () =>
+    modern() ? toolListResult(current().listed) : toolListResult(session().registry.all(), dispatch);
   const logged = serverRunLog(
     options.runLog,
-    () => listed().map((t) => t.name),
+    () => listing().tools.map((t) => t.name),
     (e) => events.emit(e),
   );
   const events = new RunEvents([...(options.observers ?? []), ...(logged ? [logged.observe] : [])]);
-  const approvals = new McpApprovals(options.approval, keys);
+  const approvals = new McpApprovals(options.approval, current().keys);
   const server = new SessionServer(
     { name: options.name, version: options.version },
     {
       capabilities: { tools: { listChanged: true } },
       cacheHints: { "tools/list": { ttlMs: options.listTtlMs ?? DEFAULT_LIST_TTL_MS, cacheScope: "public" } },
     },
-    // A Set, not a search of `plain` per name: with 10 000 tools that search took seconds at each close.
-    () => sessionTools?.remove(sessionTools.names().filter((name) => !plainNames.has(name))),
+    () => sessionTools.release(),
   );
-  const modern = () => (server.getNegotiatedProtocolVersion() ?? "") >= "2026";
-
-  const listed = () =>
-    modern() ? tools.listed : dispatch ? [...session().all(), dispatcherTool] : session().all();
-  server.setRequestHandler("tools/list", () => ({ tools: listed().map(describeTool) }));
+  server.setRequestHandler("tools/list", listing);
 
   let calls = 0;
   server.setRequestHandler("tools/call", async (request, ctx): Promise<CallToolResult> => {
     await loadRuntimeDependencies(); // validation and class-transformer are not loaded at import
     const stateless = modern();
-    const fork = stateless ? tools.forCall() : undefined;
-    const registry = fork?.registry ?? session();
+    const fork = stateless ? current().forCall() : undefined;
+    const legacy = stateless ? undefined : session();
+    const registry = fork?.registry ?? legacy!.registry;
     const strategies = fork
       ? [...(fork.discovery ? [fork.discovery] : []), ...injectionStrategies]
       : [...(options.discovery ? [new ToolProviderStrategy()] : []), ...injectionStrategies];
@@ -149,7 +147,8 @@ export function createMcpServer(options: McpServerOptions): Server {
         text = `${text}\n\n${dispatchNotice(fresh)}`;
         parts?.push({ type: "text", text: dispatchNotice(fresh) });
       }
-      if (fresh.length > 0 || registry.size !== before) await server.sendToolListChanged().catch(() => {});
+      if (fresh.length > 0 || registry.size !== before || legacy?.remade)
+        await server.sendToolListChanged().catch(() => {});
     }
     return { content: parts ? mcpContentBlocks(parts) : [{ type: "text", text }], isError };
   });
@@ -201,17 +200,6 @@ function serverRunLog(
     offered,
     onFailure: (file, message) => emit({ type: "RunLogWarning", file, message }),
   });
-}
-
-/** A tool as `tools/list` describes it; one that needs approval is marked destructive. */
-function describeTool(tool: AnyTool) {
-  return {
-    name: tool.name,
-    description: tool.description,
-    // Our schemas are JSON; the SDK types them as JSON values.
-    inputSchema: tool.inputSchema as never,
-    ...(tool.needsApproval ? { annotations: { destructiveHint: true } } : {}),
-  };
 }
 
 /** Whether the client can show an elicitation form: its request's envelope (2026-07-28) or its initialize. */

@@ -35,7 +35,9 @@ export interface McpServerOptions {
   /**
    * The key handles (and approval questions) are signed with, or a list for rotation (the first signs, any
    * verifies); at least 16 bytes each. Default: one random key per process, so handles work across the
-   * requests this process serves; give the same key to every process behind one endpoint.
+   * requests this process serves; give the same key to every process behind one endpoint. A key given as
+   * bytes is copied the first time a server is made with it: changing or wiping the buffer afterwards
+   * changes nothing (a new key is a new value: another buffer, or text).
    */
   readonly handleKey?: HandleKey;
   /**

@@ -93,7 +93,7 @@ interface Building {
 export function runView(read: RunLogRead): RunView {
   const steps: Building[] = [emptyStep(0)];
   const byNumber = new Map<number, Building>([[0, steps[0]!]]); // the first step of each number
-  const stepRecords: StepRecord[] = [];
+  const stepRecords = stepIndex();
   const added = new Map<string, ToolChangeCause>(); // why each tool joined, latest first
   const leaving = new Map<string, ToolChangeCause>(); // why tools left since the step before
   const callStep = new Map<string, number>();
@@ -114,7 +114,7 @@ export function runView(read: RunLogRead): RunView {
         lastStep = record.step;
         at = emptyStep(record.step);
         at.record = record;
-        stepRecords.push(record);
+        stepRecords.add(record);
         if (diff.added && diff.removed) {
           at.added = diff.added.map((tool) => change(tool, added.get(tool)));
           at.removed = diff.removed.map((tool) =>
@@ -235,15 +235,38 @@ function stepDiff(
   return { now, added, removed };
 }
 
+/** The step records in file order, indexed to find a step's record and the whole list before it at once. */
+interface StepIndex {
+  readonly records: StepRecord[];
+  /** Where each step number's first record is in `records`. */
+  readonly first: Map<number, number>;
+  /** For each record, where the last whole list at or before it is (-1: none). */
+  readonly lastList: number[];
+  add(record: StepRecord): void;
+}
+
+function stepIndex(): StepIndex {
+  const index: StepIndex = {
+    records: [],
+    first: new Map(),
+    lastList: [],
+    add(record) {
+      const at = index.records.push(record) - 1;
+      if (!index.first.has(record.step)) index.first.set(record.step, at);
+      index.lastList.push(record.tools === undefined ? (index.lastList[at - 1] ?? -1) : at);
+    },
+  };
+  return index;
+}
+
 /**
  * The tools offered at `step`: the last whole list at or before it, with the changes after it applied (a
  * whole list is written every `TOOL_SET_CHECKPOINT` steps, so this replays at most that many).
  */
-function toolsAt(records: readonly StepRecord[], step: number): readonly string[] | undefined {
-  const index = records.findIndex((r) => r.step === step);
-  if (index === -1) return undefined;
-  let from = index;
-  while (from >= 0 && records[from]!.tools === undefined) from--;
+function toolsAt({ records, first, lastList }: StepIndex, step: number): readonly string[] | undefined {
+  const index = first.get(step);
+  if (index === undefined) return undefined;
+  const from = lastList[index]!;
   if (from === -1) return undefined;
   // Replayed changes are only trusted when no step line between the whole list and this step was lost.
   if (records[index]!.step - records[from]!.step !== index - from) return undefined;

@@ -109,7 +109,10 @@ export class PromptRunner {
     return this.derive({ visibilityOverrides: { ...this.config.visibilityOverrides, ...overrides } });
   }
 
-  /** Most restarts per run for section expansions on backends without dynamic tools (default 10). */
+  /**
+   * Most times one call (`run`, `stream`, `resume`) starts the run again from its prompt (default 10), for a
+   * section read on a backend without dynamic tools or a strategy's `restart` (not a backend's new thread).
+   */
   withMaxExpansions(maxExpansions: number): this {
     return this.withSetting({ maxExpansions }, "withMaxExpansions(maxExpansions)");
   }

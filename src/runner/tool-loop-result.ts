@@ -44,7 +44,11 @@ export interface RunOutcomeFields {
    * on Codex), across restarts when the backend needed them. Equals `counters.modelCalls`.
    */
   readonly totalIterations: number;
-  /** Every tool added during the run, in order. */
+  /**
+   * Every tool added during the run, in order; one an attempt adds again after a restart is listed once,
+   * at its first place (`counters.toolsInjected` counts this list). A continued conversation's turn lists
+   * its own additions.
+   */
   readonly injectedTools: readonly AnyTool[];
   /**
    * Tokens of the whole run (input, output, cached input, reasoning), as the backend reported them (0 where
@@ -53,7 +57,10 @@ export interface RunOutcomeFields {
   readonly usage: TokenUsage;
   /** With `withPricing`: what this call (run, stream or resume) cost, per step and per discovered provider. */
   readonly cost?: RunCost;
-  /** The run's counters: model calls, tool calls and failures, tools added, providers found, expansions. */
+  /**
+   * The run's counters: model calls, tool calls and failures, tools added (one for each tool
+   * `injectedTools` lists), providers found, expansions and restarts (see `RunCounters`).
+   */
   readonly counters: RunCounters;
   /** Section visibility at the end of the run: pass it as `visibility` to resume in the same state. */
   readonly visibility: VisibilitySnapshot;

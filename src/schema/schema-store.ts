@@ -22,6 +22,8 @@ interface Store {
   command?: string;
   /** `Class.method` → the provider classes it can return, by name. */
   returns?: Map<string, readonly string[]>;
+  /** How many modules were registered: what was read from the store before a change is read again. */
+  version?: number;
 }
 
 // One store per process, shared by every copy of the package (a build and its sources in one test run).
@@ -43,7 +45,9 @@ export const SCHEMA_COMMAND =
 
 /**
  * Makes generated schemas available to tool binding and `createObject`. Call it once at start-up with the
- * module `entity-tools schemas` wrote; later registrations of the same key win.
+ * module `entity-tools schemas` wrote; later registrations of the same key win. A registration is read by
+ * what binds from then on (`withTools`, discovery, and `createMcpServer`'s servers at their next request,
+ * made before it or after); tools bound before it keep the schemas they were bound with.
  */
 export function registerToolSchemas(schemas: GeneratedSchemas): void {
   for (const [key, schema] of Object.entries(schemas.tools)) store.tools.set(key, schema);
@@ -59,6 +63,7 @@ export function registerToolSchemas(schemas: GeneratedSchemas): void {
     store.classes.set(name, cls);
   }
   registerClassFacts(schemas);
+  store.version = (store.version ?? 0) + 1;
 }
 
 /** The module's facts about its classes: output conversions, and fields hidden from the model. */
@@ -69,6 +74,15 @@ function registerClassFacts(schemas: GeneratedSchemas): void {
     const cls = schemas.classes?.[name];
     if (cls) for (const field of fields) hideField(cls, field);
   }
+}
+
+/**
+ * A number that changes at every {@link registerToolSchemas}: what was made from the store (a class's tool
+ * methods, an MCP server's tool list) is made again when it differs from the one it was made at, and is
+ * kept, at the cost of one comparison, while it does not.
+ */
+export function schemaStoreVersion(): number {
+  return store.version ?? 0;
 }
 
 /**

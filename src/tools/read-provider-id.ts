@@ -1,19 +1,16 @@
 import { getToolProviderOptions, type ResolvedToolProviderOptions } from "../../decorators/index.js";
 import { declaredNameOf, sourceNameOf } from "../schema/schema-store.js";
+import { StoreDerivedCache } from "../schema/store-derived-cache.js";
 import { InvalidToolProviderError } from "./errors.js";
 import { identityOf, type ProviderIdentity } from "./provider-identity.js";
 
-// Per class: discovery asks this for every element of every tool result, and reflect-metadata is slow.
-const optionsCache = new WeakMap<Function, ResolvedToolProviderOptions | null>();
+// Per class: discovery asks this for every element of every tool result, and reflect-metadata is slow. The
+// default prefix is the class's registered name: a schema module registered since is read again.
+const optionsCache = new StoreDerivedCache<Function, ResolvedToolProviderOptions | undefined>();
 
 /** The `@ToolProvider` options of a class (its prefix with the default applied), if it is one. */
 export function providerOptionsOf(cls: Function): ResolvedToolProviderOptions | undefined {
-  let options = optionsCache.get(cls);
-  if (options === undefined) {
-    options = withSourcePrefix(getToolProviderOptions(cls)) ?? null;
-    optionsCache.set(cls, options);
-  }
-  return options ?? undefined;
+  return optionsCache.get(cls, () => withSourcePrefix(getToolProviderOptions(cls)));
 }
 
 /** A default prefix from the class's source name (see `prefixIsDefault`). */

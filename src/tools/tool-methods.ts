@@ -7,6 +7,7 @@ import {
 } from "../../decorators/index.js";
 import type { InputType } from "../schema/generated-schemas.js";
 import { findToolSchema, keepsSourceName, schemaCommand } from "../schema/schema-store.js";
+import { StoreDerivedCache } from "../schema/store-derived-cache.js";
 import { MissingToolSchemaError, StaleToolSchemaError } from "./errors.js";
 import { parameterNames } from "./parameter-names.js";
 import type { AnyTool, ToolInputSchema } from "./tool.js";
@@ -22,8 +23,9 @@ export interface ToolMethod {
 }
 
 const EMPTY_INPUT: ToolInputSchema = { type: "object", properties: {}, additionalProperties: false };
-// Per class: binding the thousandth instance of a class must not redo metadata and schema lookups.
-const cache = new WeakMap<Function, readonly ToolMethod[]>();
+// Per class: binding the thousandth instance of a class must not redo metadata and schema lookups; a
+// schema module registered since is read again.
+const cache = new StoreDerivedCache<Function, readonly ToolMethod[]>();
 
 /**
  * The tool methods of a class. The input schema is, in order of precedence: `@LlmTool({ parameters })`,
@@ -32,12 +34,7 @@ const cache = new WeakMap<Function, readonly ToolMethod[]>();
  * @throws MissingToolSchemaError for a method with parameters and no schema.
  */
 export function toolMethodsOf(cls: Function): readonly ToolMethod[] {
-  let methods = cache.get(cls);
-  if (!methods) {
-    methods = getLlmTools(cls).map((metadata) => resolveMethod(cls, metadata));
-    cache.set(cls, methods);
-  }
-  return methods;
+  return cache.get(cls, () => getLlmTools(cls).map((metadata) => resolveMethod(cls, metadata)));
 }
 
 /** The method a decorated method's tool (bound, or a handle tool) calls; `undefined` for any other tool. */

@@ -8,28 +8,53 @@ import path from "node:path";
 export interface RunFileEntry {
   readonly name: string;
   readonly size: number;
+  /**
+   * The file's state when it was read ({@link fileStamp}): another stamp at the same size means the file was
+   * rewritten, not grown.
+   */
+  readonly stamp: string;
   readonly head: string;
   readonly tail: string;
+}
+
+/** Options of {@link LogFolder.open}. */
+export interface LogFolderOptions {
+  /** The clock a file's change time is compared with, in ms since 1970 (tests set it). Default `Date.now`. */
+  readonly now?: () => number;
 }
 
 const RUN_FILE = /^[A-Za-z0-9_-][A-Za-z0-9._-]*\.jsonl$/;
 const MEDIA_FILE = /^([A-Za-z0-9_-][A-Za-z0-9._-]*)\.media\/([A-Za-z0-9_-][A-Za-z0-9._-]*)$/;
 /** How far from either end a run's first and last lines are looked for. */
 const EDGE_BYTES = [64 * 1024, 4 * 1024 * 1024];
+/**
+ * How long after a file's last change its entry is not trusted: two writes within one tick of the file
+ * system's clock (a few ms on Linux, up to 2 s on FAT) leave every time the same, so a file read within
+ * this long of its change is read again at the next listing (git's "racily clean" entries, the same way).
+ */
+const RECENT_MS = 2_000;
+
+/** What a cached entry was read from: the file's state then, and whether it had settled (see RECENT_MS). */
+interface Summary {
+  readonly stamp: string;
+  readonly settled: boolean;
+  readonly entry: RunFileEntry;
+}
 
 /** The run logs of one folder, or of one file in it. */
 export class LogFolder {
   /**
-   * Each run file's entry as {@link runs} last read it, with the file's size, modification time and inode
-   * then: a change in the folder reads again only the files that changed, not both ends of every file.
+   * Each run file's entry as {@link runs} last read it, with the file's stamp then: a change in the folder
+   * reads again only the files that changed, not both ends of every file.
    */
-  private summaries = new Map<string, { readonly at: string; readonly entry: RunFileEntry }>();
+  private summaries = new Map<string, Summary>();
 
   private constructor(
     /** The folder, its real path. */
     readonly root: string,
     /** The one file's name, when the viewer was given a file. */
-    private readonly only?: string,
+    private readonly only: string | undefined,
+    private readonly now: () => number,
   ) {}
 
   /**
@@ -37,31 +62,40 @@ export class LogFolder {
    *
    * @throws Error when it does not exist, or is a file that is not a `.jsonl` run log
    */
-  static open(target: string): LogFolder {
+  static open(target: string, options: LogFolderOptions = {}): LogFolder {
+    const now = options.now ?? Date.now;
     const real = realpathSync(target);
-    if (statSync(real).isDirectory()) return new LogFolder(real);
+    if (statSync(real).isDirectory()) return new LogFolder(real, undefined, now);
     const name = path.basename(real);
     if (!RUN_FILE.test(name))
       throw new Error(`${target} is not a run log (a .jsonl file) nor a folder of them`);
-    return new LogFolder(path.dirname(real), name);
+    return new LogFolder(path.dirname(real), name, now);
   }
 
   /**
-   * The run files, newest first (their names start with the time the run began). A file whose size,
-   * modification time and inode are those of the last call is not read again: its entry is the same object.
+   * The run files, newest first (their names start with the time the run began). A file whose stamp is the
+   * one of the last call, and had settled then (it changed `RECENT_MS` or more before), is not read again:
+   * its entry is the same object.
    */
   runs(): RunFileEntry[] {
-    const summaries = new Map<string, { readonly at: string; readonly entry: RunFileEntry }>();
+    const summaries = new Map<string, Summary>();
     const entries = this.names()
       .sort()
       .reverse()
       .flatMap((name) => {
         const file = this.runFile(name);
         if (!file) return [];
-        const at = `${file.stats.size}:${file.stats.mtimeMs}:${file.stats.ino}`;
+        const stamp = fileStamp(file.stats);
         const known = this.summaries.get(name);
         try {
-          const summary = known?.at === at ? known : { at, entry: { name, ...edges(file.real) } };
+          const summary =
+            known?.settled && known.stamp === stamp
+              ? known
+              : {
+                  stamp,
+                  settled: this.now() - file.stats.ctimeMs >= RECENT_MS,
+                  entry: { name, stamp, ...edges(file.real) },
+                };
           summaries.set(name, summary);
           return [summary.entry];
         } catch {
@@ -72,12 +106,12 @@ export class LogFolder {
     return entries;
   }
 
-  /** The run files' names and sizes as one text: it changes when a run is added or grows. */
+  /** The run files' names and stamps as one text: it changes when a run is added, grows or is rewritten. */
   signature(): string {
     return this.names()
       .map((name) => {
         try {
-          return `${name}:${statSync(path.join(this.root, name)).size}`;
+          return `${name}:${fileStamp(statSync(path.join(this.root, name)))}`;
         } catch {
           return name;
         }
@@ -140,6 +174,15 @@ export class LogFolder {
       return undefined;
     }
   }
+}
+
+/**
+ * What tells a file's content changed without reading it: its size, modification time, change time, inode
+ * and device. The change time is the one a rewrite cannot put back (`utimes`, `cp -p` and `rsync -t` set
+ * the modification time, and change this one to now).
+ */
+function fileStamp(stats: Stats): string {
+  return `${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}:${stats.ino}:${stats.dev}`;
 }
 
 /** A file's size, first line and last whole line (looked for near each end, then further). */

@@ -121,24 +121,28 @@ describe("a run's first step on the provider spec", () => {
   it("hands a middleware the first step's params in the same order either way, so a cache keyed by JSON.stringify(params) (the SDK docs' caching middleware) finds it", async () => {
     const keys: string[] = [];
     const model = ai.wrapLanguageModel({
-      model: mockModel(text("done"), text("done")),
+      model: mockModel(text("done"), text("done"), text("done"), text("done")),
       middleware: {
         specificationVersion: "v3",
         transformParams: async ({ params }) => {
-          const { toolChoice: _choice, ...keyed } = omitSignal(params);
-          keys.push(JSON.stringify(keyed));
+          keys.push(JSON.stringify(omitSignal(params)));
           return params;
         },
       },
     });
-    // With a tool: ai 7 orders a tool definition's keys unlike ai 6 (and a direct step). (Without any,
-    // ai 7 sends `toolChoice: { type: "auto" }` where a direct step sends none: providers ignore it.)
-    const settings = freshSettings();
-    const runOnce = () => new PromptRunner({ model, modelSettings: settings }).withTools(echo).run("go");
-    await runOnce(); // through generateText: it learns the options
-    await runOnce(); // on the provider spec
-    expect(keys).toHaveLength(2);
+    // With a tool (ai 7 orders a tool definition's keys unlike ai 6 and a direct step), and without any
+    // (ai 7's generateText sends `toolChoice: { type: "auto" }` with no tools, a direct step none).
+    for (const tools of [[echo], []]) {
+      const settings = freshSettings();
+      const runOnce = () =>
+        new PromptRunner({ model, modelSettings: settings }).withTools(...tools).run("go");
+      await runOnce(); // through generateText: it learns the options
+      await runOnce(); // on the provider spec
+    }
+    expect(keys).toHaveLength(4);
     expect(keys[1]).toBe(keys[0]);
+    expect(keys[3]).toBe(keys[2]);
+    expect(keys[2]).not.toContain("toolChoice");
   });
 
   it("sends a provider option that is a class instance with toJSON as the SDK does, not a copy of its fields", async () => {

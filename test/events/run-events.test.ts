@@ -27,6 +27,8 @@ const events: RunEventInit[] = [
     message: "x",
   },
   { type: "ToolsInjected", iteration: 1, toolNames: ["b", "c"], reason: "discovery" },
+  { type: "RunRestarted", reason: "a strategy asked" },
+  { type: "ConversationRestarted", toolNames: ["a", "b"] },
 ] as RunEventInit[];
 
 describe("RunEvents", () => {
@@ -38,7 +40,8 @@ describe("RunEvents", () => {
       quiet.emit(event);
       watched.emit(event);
     }
-    const expected = { modelCalls: 1, toolCalls: 2, toolFailures: 1, toolsInjected: 2 };
+    // The tools a run added are counted by the run as it lists them (`Run.recordAdded`), not by event.
+    const expected = { modelCalls: 1, toolCalls: 2, toolFailures: 1, toolsInjected: 0, restarts: 2 };
     expect(quiet.counters).toMatchObject(expected);
     expect(watched.counters).toEqual(quiet.counters);
     expect(heard.map((e) => [e.type, e.runId])).toEqual(events.map((e) => [e.type, watched.runId]));

@@ -6,6 +6,7 @@ import { defineTool, type ToolSource } from "entity-tools";
 import type { McpServerOptions } from "entity-tools/mcp";
 import { CustomerSearchTools } from "../fixtures/store/customer-search-tools.js";
 import { Customer } from "../fixtures/store/customer.js";
+import { countingTool } from "../support/counting-tools.js";
 import { modernEndpoint } from "../support/mcp-v2.js";
 
 const search = new CustomerSearchTools();
@@ -117,27 +118,20 @@ describe("createMcpServer on 2026-07-28", () => {
   });
 
   it("registers the configured tools once per tool list, not per call, and serves a change to the list at the next request", async () => {
-    let registered = 0; // the registry reads a tool's origin once as it registers it
-    const watched = {
-      ...defineTool({ name: "watched", description: "Never called", execute: () => "no" }),
-      get origin() {
-        registered++;
-        return undefined;
-      },
-    };
+    const { tool: watched, counts } = countingTool();
     const tools: ToolSource[] = [search, watched];
     const client = await modernEndpoint({ name: "shop", version: "1.0.0", tools }).connect();
     for (const name of ["Smith", "Khan", "Jones"])
       expect((await client.callTool({ name: "findCustomers", arguments: { text: name } })).isError).toBe(
         false,
       );
-    expect(registered).toBe(1);
+    expect(counts.registered).toBe(1);
 
     tools.push(defineTool({ name: "late", description: "Added later", execute: () => "late" }));
     const { tools: listed } = await client.listTools(undefined, { cacheMode: "bypass" });
     expect(listed.map((t) => t.name)).toEqual(["searchCustomer", "findCustomers", "watched", "late"]);
     expect(text(await client.callTool({ name: "late", arguments: {} }))).toBe("late");
-    expect(registered).toBe(2);
+    expect(counts.registered).toBe(2);
   });
 
   it("what a call adds stays that call's: a later call, served from the same tool list, does not have it", async () => {

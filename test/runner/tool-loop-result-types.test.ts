@@ -2,7 +2,13 @@
 // The type assertions are checked by `npm run typecheck` (tsc over test/); the run makes them real.
 import "../fixtures/store/register.js";
 import { describe, expect, expectTypeOf, it } from "vitest";
-import { defineTool, type PendingApproval, type ToolLoopResult } from "entity-tools";
+import {
+  defineTool,
+  type PendingApproval,
+  type SectionVisibility,
+  type ToolLoopResult,
+  type VisibilitySnapshot,
+} from "entity-tools";
 import { FakePromptRunner } from "entity-tools/testing";
 import { SpendAnswer as Answer } from "../fixtures/store/answers.js";
 
@@ -45,5 +51,16 @@ describe("ToolLoopResult", () => {
       expect(run.result).toBeUndefined();
       expect(run.pendingApprovals.map((p) => p.toolName)).toEqual(["refund"]);
     }
+  });
+
+  it("types a snapshot's visibility as the result's: section visibilities a run takes back as `visibility`", async () => {
+    const fake = new FakePromptRunner().respondWithText("done");
+    const run = await fake.run("q", { visibility: { policies: "FULL" } });
+    expectTypeOf(run.snapshot.visibility).toEqualTypeOf<VisibilitySnapshot>();
+    expectTypeOf(run.snapshot.visibility.policies).toEqualTypeOf<SectionVisibility | undefined>();
+    expect(run.snapshot.visibility).toEqual({ policies: "FULL" });
+    // What a caller does with it: start another run in the same state (a type error while it was text).
+    const again = await fake.respondWithText("done").run("q", { visibility: run.snapshot.visibility });
+    expect(again.visibility).toEqual({ policies: "FULL" });
   });
 });

@@ -1,5 +1,6 @@
 // The viewer's folder as the run list reads it at every change: a file that did not change is not read
-// again (its entry is the one read before), a file that grew, or was rewritten at the same size, is.
+// again (its entry is the one read before); a file that grew, or was rewritten (even at the same size,
+// modification time and inode), is; one changed just before it was read is read again at the next listing.
 import { appendFileSync, mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -11,12 +12,15 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 const OLD = "2026-11-27T10-00-00-000Z-aaaaaa.jsonl";
 const LIVE = "2026-11-27T11-00-00-000Z-bbbbbb.jsonl";
+/** The folder's clock: a minute after now, unless a test sets it (every change is long past). */
+let clock = Date.now() + 60_000;
+const folderAt = (dir: string) => LogFolder.open(dir, { now: () => clock });
 
 describe("LogFolder.runs", () => {
   it("reads again only the files whose size, modification time or inode changed", () => {
     writeFileSync(path.join(root, OLD), '{"type":"run","id":"old"}\n{"type":"end","ms":1}\n');
     writeFileSync(path.join(root, LIVE), '{"type":"run","id":"live"}\n{"type":"step","step":1}\n');
-    const folder = LogFolder.open(root);
+    const folder = folderAt(root);
     const [live, old] = folder.runs();
     expect([live!.name, old!.name]).toEqual([LIVE, OLD]);
 
@@ -44,5 +48,39 @@ describe("LogFolder.runs", () => {
     // A file removed is not listed.
     rmSync(path.join(root, LIVE));
     expect(folder.runs().map((e) => e.name)).toEqual([OLD]);
+  });
+
+  it("a file rewritten in place at the same size with its modification time put back (cp -p, rsync --inplace) is read again, and the folder's signature changes", () => {
+    const dir = mkdtempSync(path.join(root, "rewrite-"));
+    const file = path.join(dir, OLD);
+    const written = new Date("2026-11-27T10:00:00.000Z"); // whole milliseconds: utimes puts it back exactly
+    writeFileSync(file, '{"type":"run","id":"one"}\n{"type":"end","ms":1}\n');
+    utimesSync(file, written, written);
+    const folder = folderAt(dir);
+    const before = statSync(file, { bigint: true });
+    expect(folder.runs()[0]!.head).toBe('{"type":"run","id":"one"}');
+    const signature = folder.signature();
+
+    writeFileSync(file, '{"type":"run","id":"two"}\n{"type":"end","ms":1}\n');
+    utimesSync(file, written, written);
+    const after = statSync(file, { bigint: true });
+    expect([after.size, after.mtimeNs, after.ino]).toEqual([before.size, before.mtimeNs, before.ino]);
+    expect(folder.runs()[0]!.head).toBe('{"type":"run","id":"two"}');
+    expect(folder.signature()).not.toBe(signature);
+  });
+
+  it("a file changed less than two seconds before it was read is read again at the next listing (a rewrite within the same clock tick keeps every time)", () => {
+    const dir = mkdtempSync(path.join(root, "recent-"));
+    const file = path.join(dir, OLD);
+    writeFileSync(file, '{"type":"run","id":"one"}\n');
+    const changed = statSync(file).ctimeMs;
+    const folder = folderAt(dir);
+    clock = changed + 500;
+    const first = folder.runs()[0];
+    expect(folder.runs()[0]).not.toBe(first);
+    clock = changed + 2_000;
+    const settled = folder.runs()[0];
+    expect(folder.runs()[0]).toBe(settled);
+    clock = Date.now() + 60_000;
   });
 });

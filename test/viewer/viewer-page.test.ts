@@ -2,18 +2,10 @@
 // one browser and one server for the file, on one folder that holds a discovery conversation with pricing,
 // a picture and an approval, damaged files, and a 2 000-step run that discovered 10 000 providers. The
 // README's screenshot is made here (UPDATE_SCREENSHOTS=1 writes docs/run-viewer.png).
-import {
-  appendFileSync,
-  existsSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { chromium, type Browser, type ElementHandle, type JSHandle, type Page } from "playwright-core";
+import type { Browser, ElementHandle, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defineTool } from "entity-tools";
 import { FakePromptRunner } from "entity-tools/testing";
@@ -22,11 +14,18 @@ import { startViewServer, type ViewServer } from "../../src/viewer/view-server.j
 import { writeLongRun } from "../support/long-run-log.js";
 import { runHeaderLine } from "../support/run-log-header.js";
 import { discoveryConversation } from "../support/run-log-runs.js";
+import {
+  chromiumPresent,
+  focusedElement,
+  hasFocus,
+  launchChromium,
+  openPage,
+  scrollY,
+  show,
+  texts,
+} from "../support/viewer-browser.js";
 
-const CHROMIUM = "/usr/bin/chromium";
-const present = existsSync(CHROMIUM);
-if (!present)
-  console.warn(`viewer page browser test skipped: no ${CHROMIUM} (apt-get install chromium; .ci/run does)`);
+const present = chromiumPresent("viewer page browser test");
 
 const root = mkdtempSync(path.join(tmpdir(), "viewer-page-"));
 const dir = path.join(root, "runs");
@@ -45,58 +44,13 @@ beforeAll(async () => {
     .sort();
   longRun = writeLongRun(dir);
   viewer = await startViewServer(dir, { port: 0 });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-sync",
-    ],
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
   await viewer?.close();
   rmSync(root, { recursive: true, force: true });
 });
-
-/** A page of the shared browser that fails the test on any script error. */
-async function openPage(
-  url: string,
-  block = false,
-  before?: (page: Page) => void,
-): Promise<{ page: Page; errors: string[]; blocked: string[] }> {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 820 } });
-  before?.(page);
-  const errors: string[] = [];
-  const blocked: string[] = [];
-  page.on("pageerror", (error) => errors.push(String(error)));
-  if (block)
-    await page.route("**/*", (route) => {
-      if (route.request().url().startsWith("file:")) return route.continue();
-      blocked.push(route.request().url());
-      return route.abort();
-    });
-  await page.goto(url);
-  await page.waitForSelector("body[data-ready]");
-  return { page, errors, blocked };
-}
-
-const show = async (page: Page, file: string) => {
-  await page.click(`.run-item[data-file="${file}"]`);
-  await page.waitForSelector(`section.run[aria-label="run ${file}"]`);
-};
-const texts = (page: Page, selector: string) => page.$$eval(selector, (all) => all.map((e) => e.textContent));
-
-type BrowserWindow = { document: { activeElement: unknown }; scrollY: number };
-/** The element that has the focus now, to find again later. */
-const focusedElement = (page: Page) =>
-  page.evaluateHandle(() => (globalThis as unknown as BrowserWindow).document.activeElement);
-const hasFocus = (page: Page, element: JSHandle) =>
-  page.evaluate((e) => e === (globalThis as unknown as BrowserWindow).document.activeElement, element);
-const scrollY = (page: Page) => page.evaluate(() => (globalThis as unknown as BrowserWindow).scrollY);
 
 /**
  * Steps `from`..`to` of a run still going, one call each, as its log holds them (after its header when
@@ -160,7 +114,7 @@ async function expectDiscoveryConversation(page: Page) {
 
 describe.skipIf(!present)("the run viewer in headless Chromium", () => {
   it("shows a discovery run read from its log: added tools with the call that found them, the approval decision, the cost", async () => {
-    const { page, errors } = await openPage(viewer.url);
+    const { page, errors } = await openPage(browser, viewer.url);
     // Newest first; the conversation's three runs together, in order.
     expect(
       await page.$$eval(".conversation .run-item", (all) => all.map((b) => b.getAttribute("data-file"))),
@@ -177,7 +131,7 @@ describe.skipIf(!present)("the run viewer in headless Chromium", () => {
   });
 
   it("a run written while the page is open appears, and grows to its end, without a reload", async () => {
-    const { page, errors } = await openPage(viewer.url);
+    const { page, errors } = await openPage(browser, viewer.url);
     await page.evaluate(() => ((globalThis as unknown as { stayed: boolean }).stayed = true));
     const listed = () => page.$$eval(".run-item", (all) => all.map((b) => b.getAttribute("data-file")!));
     const before = await listed();
@@ -205,7 +159,7 @@ describe.skipIf(!present)("the run viewer in headless Chromium", () => {
   });
 
   it("a 2 000-step run with 10 000 discovered providers: one page of steps in the DOM, paged with the keyboard", async () => {
-    const { page, errors } = await openPage(`${viewer.url}#${longRun}`);
+    const { page, errors } = await openPage(browser, `${viewer.url}#${longRun}`);
     await page.waitForSelector(`section.run[aria-label="run ${longRun}"]`);
     const paint = await page.evaluate(
       () => performance.getEntriesByName("entity-tools:first-run-painted")[0]!.startTime,
@@ -255,7 +209,7 @@ describe.skipIf(!present)("the run viewer in headless Chromium", () => {
       `${damaged.slice(0, -1).join("\n")}\n${damaged.at(-1)!.slice(0, 30)}`,
     );
     writeFileSync(path.join(dir, NEWER_FORMAT), `${lines[0]!.replace('"version":1', '"version":2')}\n`);
-    const { page, errors } = await openPage(viewer.url);
+    const { page, errors } = await openPage(browser, viewer.url);
     expect(await page.textContent(`.run-item[data-file="${NEWER_FORMAT}"]`)).toContain(
       "the file is run log format version 2; this viewer reads version 1: skipped",
     );
@@ -277,7 +231,7 @@ describe.skipIf(!present)("the run viewer in headless Chromium", () => {
   it("the --html file opens with every network request blocked and shows the same", async () => {
     const out = path.join(root, "runs.html");
     await writeHtmlExport(dir, out);
-    const { page, errors, blocked } = await openPage(`file://${out}`, true);
+    const { page, errors, blocked } = await openPage(browser, `file://${out}`, true);
     await expectDiscoveryConversation(page);
     await show(page, DAMAGED);
     expect(await texts(page, ".problems li")).toHaveLength(2);
@@ -290,7 +244,7 @@ describe.skipIf(!present)("the run viewer in headless Chromium", () => {
     const name = "2026-02-01T00-00-00-000Z-focus.jsonl";
     const file = path.join(dir, name);
     writeFileSync(file, liveRunLines(1, 30));
-    const { page, errors } = await openPage(`${viewer.url}#${name}`);
+    const { page, errors } = await openPage(browser, `${viewer.url}#${name}`);
     await page.waitForSelector(`section.run[aria-label="run ${name}"] li[data-step="30"]`);
     await page.focus('li[data-step="20"] .step-head');
     const head = await focusedElement(page);
@@ -324,7 +278,7 @@ describe.skipIf(!present)("the run viewer in headless Chromium", () => {
     const cuts = [lineStarts[2]! + 10, lineStarts[5]! + 10, lineStarts[8]!, whole.length];
     const asked: number[] = [];
     writeFileSync(file, whole.subarray(0, cuts[0]));
-    const { page, errors } = await openPage(`${viewer.url}#${name}`, false, (page) =>
+    const { page, errors } = await openPage(browser, `${viewer.url}#${name}`, false, (page) =>
       page.on("request", (request) => {
         const url = new URL(request.url());
         if (url.pathname === "/api/file" && url.searchParams.get("name") === name)
@@ -344,7 +298,7 @@ describe.skipIf(!present)("the run viewer in headless Chromium", () => {
     // From the start, then from where each read's last whole line ended: the split lines are read again.
     const afterLastLine = (cut: number) => whole.lastIndexOf(0x0a, cut - 1) + 1;
     expect(asked).toEqual([0, ...cuts.slice(0, -1).map(afterLastLine)]);
-    const fresh = await openPage(`${viewer.url}#${name}`);
+    const fresh = await openPage(browser, `${viewer.url}#${name}`);
     expect(await page.innerText("section.run")).toBe(await fresh.page.innerText("section.run"));
     // Step 1, whole before the last piece came, is still the element it was.
     expect(await firstStep!.evaluate((li) => li.isConnected)).toBe(true);
@@ -355,7 +309,7 @@ describe.skipIf(!present)("the run viewer in headless Chromium", () => {
     writeFileSync(file, shorter);
     await page.waitForSelector(`body[data-bytes="${shorter.length}"]`);
     expect(asked.at(-1)).toBe(0);
-    const again = await openPage(`${viewer.url}#${name}`);
+    const again = await openPage(browser, `${viewer.url}#${name}`);
     expect(await page.innerText("section.run")).toBe(await again.page.innerText("section.run"));
     expect([...errors, ...fresh.errors, ...again.errors]).toEqual([]);
     await Promise.all([page.close(), fresh.page.close(), again.page.close()]);

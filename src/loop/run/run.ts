@@ -113,8 +113,8 @@ export class Run {
    * re-bound, added without events to every attempt, since a restart starts again from the snapshot's
    * history, which found them): the first from the run's origin (with its waiting calls), a restart from
    * the prompt again (a resumed run's: its snapshot's history, and a continued conversation's new messages).
-   * A resumed run's restored tools that were not offered up front are what it added before its pause (a
-   * continued conversation's are an earlier turn's: a turn lists what it adds itself).
+   * A resumed run's restored tools not offered up front are what it added before its pause: listed, not
+   * counted (its snapshot's counters did); a continued conversation's are an earlier turn's, not listed.
    */
   startAttempt(tools: readonly AnyTool[], restored: readonly AnyTool[] = []): void {
     const first = this.attempt === undefined;
@@ -126,7 +126,7 @@ export class Run {
       maxInjectedTokens: this.settings.maxInjectedTokens,
     });
     const kept = this.restored.length > 0 ? registry.add(this.restored) : undefined;
-    if (first && kept && !this.origin.resumed?.followUp) this.recordAdded(kept.added);
+    if (first && kept && !this.origin.resumed?.followUp) for (const tool of kept.added) this.added.push(tool);
     this.addedBefore = new Map(this.added.map((tool, at) => [tool.name, at]));
     if (!first) this.waiting = undefined;
     this.attempt = { history, registry, iterations: 0 };
@@ -194,15 +194,15 @@ export class Run {
   }
 
   /**
-   * Records the tools an addition injected (the attempt's injector tells each). A restart starts the
-   * conversation again, so a tool an earlier attempt added that this one adds again is the same addition:
-   * it keeps its place in the run's list, bound as this attempt bound it.
+   * Records and counts (`counters.toolsInjected`) the tools an addition injected. One an earlier attempt
+   * added that this one adds again (a restart) is the same addition: it keeps its place, bound anew.
    */
   recordAdded(tools: readonly AnyTool[]): void {
     for (const tool of tools) {
       const at = this.addedBefore.get(tool.name);
       if (at === undefined) {
         this.added.push(tool);
+        this.events.counters.toolsInjected++;
         continue;
       }
       this.added[at] = tool;

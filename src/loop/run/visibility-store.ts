@@ -45,10 +45,6 @@ export class VisibilityStore {
     this.state = Object.freeze(visibilityReducer(this.state, event));
   }
 
-  get(sectionKey: string): SectionVisibility | undefined {
-    return Object.hasOwn(this.state, sectionKey) ? this.state[sectionKey] : undefined;
-  }
-
   snapshot(): SectionOverrides {
     return this.state;
   }

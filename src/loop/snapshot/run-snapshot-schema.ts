@@ -165,18 +165,13 @@ export const RUN_SNAPSHOT_SCHEMA: JsonSchema = {
 
 const MAX_PROBLEMS = 5;
 
-/** A run snapshot as checked: its visibility values are section visibilities (the schema admits no other). */
-export type CheckedRunSnapshot = RunSnapshot & {
-  readonly visibility: Readonly<Record<string, SectionVisibility>>;
-};
-
 /**
  * Checks that `value` is a run snapshot this version of entity-tools reads, whole, before anything of it
  * is used.
  *
  * @throws SnapshotError naming the format, the version, or up to five fields that do not fit.
  */
-export function checkRunSnapshot(value: unknown): asserts value is CheckedRunSnapshot {
+export function checkRunSnapshot(value: unknown): asserts value is RunSnapshot {
   const record = typeof value === "object" && value !== null ? (value as Record<string, unknown>) : undefined;
   if (record?.format !== SNAPSHOT_FORMAT)
     throw new SnapshotError(

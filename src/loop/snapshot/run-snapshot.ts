@@ -6,6 +6,7 @@ import type { ProviderToolIdentity } from "../../tools/provider-identity.js";
 import type { AnyTool } from "../../tools/tool.js";
 import type { ModelToolCall, TokenUsage } from "../ports/model-port.js";
 import type { RunSettings } from "../settings/run-settings.js";
+import type { SectionVisibility } from "./section-visibility.js";
 
 /** What every run snapshot says it is (`RunSnapshot.format`): tells a snapshot apart from other JSON. */
 export const SNAPSHOT_FORMAT = "entity-tools/run-snapshot";
@@ -57,8 +58,11 @@ export interface RunSnapshot {
   readonly tools: readonly SnapshotTool[];
   /** Calls that wait for a decision (and the later calls of their message, which wait with them). */
   readonly paused?: PausedCalls;
-  /** The prompt sections' visibility overrides, by dotted section key (`FULL` or `SUMMARY`). */
-  readonly visibility: Readonly<Record<string, string>>;
+  /**
+   * The prompt sections' visibility overrides, by dotted section key: what the result's `visibility`
+   * holds (the snapshot's schema admits no other value, in every readable version).
+   */
+  readonly visibility: Readonly<Record<string, SectionVisibility>>;
   /** Model calls of the whole run so far, earlier attempts and a resumed snapshot's included. */
   readonly iterations: number;
   /** Tokens of the whole run so far, earlier attempts and a resumed snapshot's included. */

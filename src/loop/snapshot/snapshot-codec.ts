@@ -5,7 +5,7 @@
 // a snapshot read back (its shape, its fields) belongs in `readSnapshot` too, after the signature.
 import { KeyRing, type SigningKey, type SigningKeys } from "../../tools/signing-key.js";
 import type { RunSnapshot } from "./run-snapshot.js";
-import { checkRunSnapshot, type CheckedRunSnapshot } from "./run-snapshot-schema.js";
+import { checkRunSnapshot } from "./run-snapshot-schema.js";
 import { SnapshotIntegrityError } from "./snapshot-integrity-error.js";
 
 /** A secret that signs snapshots: the one signing-key type (text or bytes, at least 16 bytes). */
@@ -37,7 +37,7 @@ export function signSnapshot(snapshot: RunSnapshot, keys: KeyRing | undefined): 
  * @throws SnapshotIntegrityError naming what failed, SnapshotError for a snapshot of the wrong shape or
  * version, before anything of the run happens.
  */
-export function readSnapshot(value: unknown, keys: KeyRing | undefined): CheckedRunSnapshot {
+export function readSnapshot(value: unknown, keys: KeyRing | undefined): RunSnapshot {
   if (keys) checkSignature(value, keys);
   checkRunSnapshot(value);
   return value;

@@ -1,5 +1,6 @@
 // The page's few DOM helpers. Everything a log holds reaches the page as text nodes, never as HTML: a tool
 // result can be markup, and it is shown, not run.
+import { keyedChildren, type KeyedOptions } from "./keyed-children.js";
 
 /** What `h` takes as children: nodes, text, nested lists; `false`, `null` and `undefined` add nothing. */
 export type Child = Node | string | number | false | null | undefined | readonly Child[];
@@ -99,26 +100,26 @@ export function paged<T>(
 export interface PagedList<T> {
   readonly element: HTMLElement;
   /**
-   * Shows `items` instead, on the same page. An item `same` as the one shown in its place keeps its element
-   * (the focus in it, its state, the scroll position); one that changed is drawn again, and the focus that
-   * was in it goes to the first thing in it that takes focus.
+   * Shows `items` instead, on the same page. An item `same` as the one shown with its key keeps its element
+   * (the focus in it, its state, the scroll position); one that changed is brought up to date (`patch`) or
+   * drawn again, and the focus that was in it goes to the first thing in it that takes focus.
    */
   update(items: readonly T[]): void;
 }
 
-/** What takes the focus in a list item drawn again. */
-const FOCUSABLE = "button, input, a[href], [tabindex]";
+/** How a {@link pagedList} tells its items apart across updates: by default, by their place on the page. */
+export type PagedListOptions<T> = PagedOptions & Partial<Pick<KeyedOptions<T>, "key" | "same" | "patch">>;
 
-/** {@link paged}, with {@link PagedList.update}; `same` tells an item that is shown as it was. */
+/** {@link paged}, with {@link PagedList.update}. */
 export function pagedList<T>(
   initial: readonly T[],
   render: (item: T, index: number) => Node,
-  options: PagedOptions & { readonly same?: (shown: T, now: T) => boolean },
+  options: PagedListOptions<T>,
 ): PagedList<T> {
-  const { pageSize, noun, same } = options;
+  const { pageSize, noun } = options;
   let items = initial;
-  let shown: readonly T[] = [];
   const list = h(options.tag ?? "ul", { className: options.className });
+  const draw = keyedChildren(list, { key: (_, place) => place, ...options, render });
   const label = h("span", { className: "pager-label" });
   const previous = h("button", { type: "button", className: "prev", "aria-label": `previous ${noun}` }, "◀");
   const next = h("button", { type: "button", className: "next", "aria-label": `next ${noun}` }, "▶");
@@ -130,17 +131,7 @@ export function pagedList<T>(
     page = Math.max(0, Math.min(pages - 1, to));
     const start = page * pageSize;
     const now = items.slice(start, start + pageSize);
-    now.forEach((item, i) => {
-      const old = list.childNodes[i];
-      if (old && i < shown.length && same?.(shown[i]!, item)) return;
-      const node = render(item, start + i);
-      if (!old) return void list.appendChild(node);
-      const focused = old.contains(document.activeElement);
-      list.replaceChild(node, old);
-      if (focused) refocus(node);
-    });
-    while (list.childNodes.length > now.length) list.lastChild!.remove();
-    shown = now;
+    draw(now, start);
     label.textContent = `${count(start + (now.length ? 1 : 0))}–${count(start + now.length)} of ${count(items.length)} ${noun}`;
     previous.disabled = page === 0;
     next.disabled = page === pages - 1;
@@ -159,13 +150,6 @@ export function pagedList<T>(
       show(page);
     },
   };
-}
-
-/** Focus to `node`, or the first thing in it that takes focus, where the page is (no scrolling). */
-function refocus(node: Node): void {
-  if (!(node instanceof HTMLElement)) return;
-  const target = node.matches(FOCUSABLE) ? node : node.querySelector<HTMLElement>(FOCUSABLE);
-  target?.focus({ preventScroll: true });
 }
 
 /** A part of the page drawn from some values, and drawn again only when one of them changed. */

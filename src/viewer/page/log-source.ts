@@ -5,6 +5,8 @@
 export interface LogEntry {
   readonly name: string;
   readonly size: number;
+  /** The file's state when it was read (size, times, inode): another one at the same size is a rewrite. */
+  readonly stamp: string;
   /** Its first line, */
   readonly head: string;
   /** and its last whole line. */
@@ -47,6 +49,7 @@ export function inlineSource(): LogSource | undefined {
           return {
             name,
             size: text.length,
+            stamp: "", // an exported page never changes
             head: lines[0] ?? "",
             tail: lines.length > 1 ? lines.at(-1)! : "",
           };

@@ -1,22 +1,22 @@
 // The viewer's page: the run list on the left, the open run on the right. It reads the run files through a
 // LogSource (the server's API, or the data an exported file holds) with the same reader and view the
 // library exports, and, when live, reads again whatever changed: a new run appears in the list, the open
-// run grows, without a reload (open-run.ts).
-import { readRunLog } from "../../run-log/read-run-log.js";
-import { groupConversations, summarizeRun, type ConversationGroup } from "../../run-log/run-log-index.js";
+// run grows, without a reload (open-run.ts); the list draws and reads only the runs that changed.
+import { groupConversations } from "../../run-log/run-log-index.js";
 import type { RunView } from "../../run-log/run-log-steps.js";
 import { h } from "./dom.js";
 import { listenToKeys } from "./keys.js";
 import { inlineSource, servedSource, type LogEntry } from "./log-source.js";
 import { OpenRun } from "./open-run.js";
 import { runList } from "./run-list.js";
+import { RunSummaries } from "./run-summaries.js";
 
 const source = inlineSource() ?? servedSource();
 const listBox = document.getElementById("runs")!;
 const runBox = document.getElementById("run")!;
-const listState = { page: 0 };
+const list = runList(listBox, (file) => void select(file));
+const summaries = new RunSummaries();
 let entries: LogEntry[] = [];
-let groups: ConversationGroup[] = [];
 let order: string[] = [];
 let turns = new Map<string, number>();
 let open: OpenRun | undefined;
@@ -43,14 +43,14 @@ function refresh(): Promise<void> {
 
 async function reread(): Promise<void> {
   entries = await source.list();
-  const summaries = entries.map(({ name, head, tail }) =>
-    summarizeRun(name, readRunLog(tail && tail !== head ? `${head}\n${tail}\n` : `${head}\n`)),
-  );
-  groups = groupConversations(summaries);
-  order = groups.flatMap((g) => [...g.runs].reverse().map((r) => r.run.file));
-  turns = new Map(groups.flatMap((g) => g.runs.map((r) => [r.run.file, r.turn] as const)));
+  const read = summaries.of(entries);
+  if (read.changed) {
+    const groups = groupConversations(read.summaries);
+    order = groups.flatMap((g) => [...g.runs].reverse().map((r) => r.run.file));
+    turns = new Map(groups.flatMap((g) => g.runs.map((r) => [r.run.file, r.turn] as const)));
+    list.update(groups);
+  }
   document.getElementById("source")!.textContent = source.label;
-  drawList();
   const wanted = decodeURIComponent(location.hash.slice(1));
   if (!open) await select(order.includes(wanted) ? wanted : order[0]);
   else {
@@ -60,19 +60,13 @@ async function reread(): Promise<void> {
   if (order.length === 0) runBox.replaceChildren(h("p", { className: "empty" }, "No run logs here yet."));
 }
 
-function drawList(): void {
-  const focused = (document.activeElement as HTMLElement | null)?.dataset["file"];
-  listBox.replaceChildren(runList(groups, open?.name, (file) => void select(file), listState));
-  if (focused) listBox.querySelector<HTMLElement>(`[data-file="${CSS.escape(focused)}"]`)?.focus();
-}
-
 async function select(name: string | undefined): Promise<void> {
   if (name === undefined) return;
   open?.close();
   open = new OpenRun(name, source, runBox, shown);
   history.replaceState(null, "", `#${encodeURIComponent(name)}`);
-  drawList();
-  await open.load(entries.find((e) => e.name === name) ?? { size: 0, head: "" }, turns.get(name));
+  list.select(name);
+  await open.load(entries.find((e) => e.name === name) ?? { size: 0, head: "", stamp: "" }, turns.get(name));
 }
 
 /** What the page says of the run it shows (for its first paint, and for the tests that drive it). */

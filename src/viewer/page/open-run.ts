@@ -1,7 +1,8 @@
 // The run open on the page: what has been read of its file and its panel. A run still going is read from
 // where the last read ended and only what it gained is parsed (GrowingRunLog); its view is made again from
 // all its records, and its panel keeps what did not change (the focus, a typed filter, the scroll position).
-// A file that shrank or was replaced is read again from its start.
+// A file that shrank, was replaced (another first line) or rewritten (another stamp, no longer) is read
+// again from its start.
 import { GrowingRunLog } from "../../run-log/read-run-log.js";
 import { runView, type RunView } from "../../run-log/run-log-steps.js";
 import { h } from "./dom.js";
@@ -9,16 +10,17 @@ import type { LogEntry, LogSource } from "./log-source.js";
 import { runPanel, type RunPanel, type RunPanelState } from "./run-panel.js";
 
 /** What the list says of the open run's file. */
-export type FileState = Pick<LogEntry, "size" | "head">;
+export type FileState = Pick<LogEntry, "size" | "head" | "stamp">;
 
 /** The run open in `box`, read from `source`. */
 export class OpenRun {
   private log = new GrowingRunLog();
   /** Where the next read starts: after the last whole line read. */
   private next = 0;
-  /** The file's size and first line when it was last read. */
+  /** The file's size, first line and stamp when it was last read. */
   private size = 0;
   private head = "";
+  private stamp = "";
   private panel: RunPanel | undefined;
   private state: RunPanelState = { page: 0, open: new Set() };
   private loading = Promise.resolve();
@@ -32,9 +34,9 @@ export class OpenRun {
     private readonly shown: (view: RunView, bytes: number) => void,
   ) {}
 
-  /** Whether the file changed since it was last read: it grew, shrank, or was replaced (another first line). */
+  /** Whether the file changed since it was last read: it grew, shrank, was replaced or rewritten. */
   changed(file: FileState): boolean {
-    return file.size !== this.size || this.replaced(file);
+    return file.size !== this.size || file.stamp !== this.stamp || this.replaced(file);
   }
 
   /**
@@ -59,7 +61,7 @@ export class OpenRun {
   }
 
   private async loadNow(file: FileState, turn: number | undefined): Promise<void> {
-    if (file.size < this.next || this.replaced(file)) this.restart();
+    if (file.size < this.next || this.replaced(file) || this.rewritten(file)) this.restart();
     let from = this.next;
     let read = await this.source.read(this.name, from);
     if (this.closed) return;
@@ -76,6 +78,7 @@ export class OpenRun {
     if (from === 0) this.head = read.text.includes("\n") ? read.text.slice(0, read.text.indexOf("\n")) : "";
     this.next = read.next;
     this.size = file.size;
+    this.stamp = file.stamp;
     const view = runView(this.log.read());
     if (this.panel) this.panel.update(view, turn);
     else {
@@ -88,6 +91,11 @@ export class OpenRun {
   /** Whether the file is another one than the one read: its first line is not the same. */
   private replaced(file: FileState): boolean {
     return this.head !== "" && file.head !== "" && file.head !== this.head;
+  }
+
+  /** Whether the file was written again without growing: it changed (another stamp) at the same size or less. */
+  private rewritten(file: FileState): boolean {
+    return this.stamp !== "" && file.stamp !== this.stamp && file.size <= this.size;
   }
 
   /** Reads the file again from its start (it shrank, or was replaced), into a new panel. */

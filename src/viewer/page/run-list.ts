@@ -1,17 +1,27 @@
-// The runs of the folder, newest conversation first, each conversation's turns together in order.
-import type { ConversationGroup, RunSummary } from "../../run-log/run-log-index.js";
-import { count, h, paged, usd } from "./dom.js";
+// The runs of the folder, newest conversation first, each conversation's turns together in order. Drawn
+// again at every change of the folder, it keeps each run's element while its summary is the same one and
+// each conversation's while it goes on: only a run added or changed is drawn, and the button that has the
+// focus, the run open and the reader's place stay (kept here, not left to the browser's scroll anchoring,
+// which not every browser has).
+import type { ConversationGroup, ConversationRun } from "../../run-log/run-log-index.js";
+import { count, h, pagedList, usd } from "./dom.js";
+import { keyedChildren } from "./keyed-children.js";
 
 const GROUPS_PER_PAGE = 50;
 
-/** The list; `select` opens a run. */
-export function runList(
-  groups: readonly ConversationGroup[],
-  selected: string | undefined,
-  select: (file: string) => void,
-  state: { page: number },
-): HTMLElement {
-  const item = (run: RunSummary, turn: number) =>
+/** The run list on the page. */
+export interface RunList {
+  readonly element: HTMLElement;
+  /** Shows the runs as they are now, keeping what did not change. */
+  update(groups: readonly ConversationGroup[]): void;
+  /** Marks the run of `file` as the one open. */
+  select(file: string): void;
+}
+
+/** The list in `box` (which scrolls it), empty until updated; `open` opens a run. */
+export function runList(box: HTMLElement, open: (file: string) => void): RunList {
+  let selected: string | undefined;
+  const item = ({ run, turn }: ConversationRun) =>
     h(
       "li",
       {},
@@ -22,7 +32,7 @@ export function runList(
           className: `run-item ${run.status}`,
           "data-file": run.file,
           "aria-current": run.file === selected ? "true" : undefined,
-          onclick: () => select(run.file),
+          onclick: () => open(run.file),
         },
         h("span", { className: `status ${run.status}` }, run.problem ? "unreadable" : run.status),
         ` ${run.kind === "resume" ? "resumed " : ""}${run.kind === "mcp" ? "MCP calls" : `turn ${turn}`}`,
@@ -33,23 +43,70 @@ export function runList(
         run.problem && h("small", { className: "problem" }, ` — ${run.problem}`),
       ),
     );
-  const group = (g: ConversationGroup) =>
-    h(
-      "li",
-      { className: g.runs.length > 1 ? "conversation" : "single" },
-      g.runs.length > 1 &&
-        h("div", { className: "conversation-label" }, `conversation · ${g.runs.length} runs`),
-      h(
-        "ol",
-        {},
-        g.runs.map(({ run, turn }) => item(run, turn)),
-      ),
-    );
-  return paged(groups, group, {
+  // Each conversation's element, and how to bring it up to date when its runs changed.
+  const conversations = new WeakMap<Node, (group: ConversationGroup) => void>();
+  const conversation = (group: ConversationGroup) => {
+    const label = h("div", { className: "conversation-label" });
+    const runs = h("ol");
+    const node = h("li", {}, label, runs);
+    const drawRuns = keyedChildren(runs, {
+      key: ({ run }: ConversationRun) => run.file,
+      render: item,
+      same: (shown, now) => shown.run === now.run && shown.turn === now.turn,
+    });
+    const draw = (now: ConversationGroup) => {
+      const several = now.runs.length > 1;
+      node.className = several ? "conversation" : "single";
+      label.hidden = !several;
+      label.textContent = `conversation · ${now.runs.length} runs`;
+      drawRuns(now.runs);
+    };
+    draw(group);
+    conversations.set(node, draw);
+    return node;
+  };
+  const list = pagedList<ConversationGroup>([], conversation, {
     pageSize: GROUPS_PER_PAGE,
     noun: "conversations",
     className: "runs",
-    page: state.page,
-    onPage: (page) => (state.page = page),
+    key: (group) => group.runs[0]!.run.file,
+    same: (shown, now) =>
+      shown.runs.length === now.runs.length &&
+      shown.runs.every((r, i) => r.run === now.runs[i]!.run && r.turn === now.runs[i]!.turn),
+    patch: (node, now) => conversations.get(node)!(now),
   });
+  const button = (file: string) =>
+    list.element.querySelector<HTMLElement>(`.run-item[data-file="${CSS.escape(file)}"]`);
+  box.replaceChildren(list.element);
+  return {
+    element: list.element,
+    update(groups) {
+      const focused = (document.activeElement as HTMLElement | null)?.dataset["file"];
+      const anchor = box.scrollTop > 0 ? place(box) : undefined;
+      list.update(groups);
+      // A run whose conversation took another first run (an earlier turn's file appeared) was drawn anew.
+      if (focused && !document.activeElement?.closest(".runs"))
+        button(focused)?.focus({ preventScroll: true });
+      if (anchor?.element.isConnected)
+        box.scrollTop += anchor.element.getBoundingClientRect().top - anchor.top;
+    },
+    select(file) {
+      if (selected !== undefined) button(selected)?.removeAttribute("aria-current");
+      selected = file;
+      button(file)?.setAttribute("aria-current", "true");
+    },
+  };
+}
+
+/**
+ * Where the reader is in the scrolled list: the run that has the focus, else the first run in view, and
+ * how far from the top of the window it is.
+ */
+function place(box: HTMLElement): { element: Element; top: number } | undefined {
+  const focused = document.activeElement;
+  const top = box.getBoundingClientRect().top;
+  const element = focused?.closest(".run-item")
+    ? focused
+    : [...box.querySelectorAll(".run-item")].find((b) => b.getBoundingClientRect().bottom > top);
+  return element && { element, top: element.getBoundingClientRect().top };
 }

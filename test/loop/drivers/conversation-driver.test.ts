@@ -73,6 +73,7 @@ describe("conversation driver", () => {
       /^Your answer could not be used:\n- .*\nReply again with only the corrected JSON object/,
     );
     expect(events.filter((e) => e.type === "ConversationRestarted")).toHaveLength(1);
+    expect(run.counters).toMatchObject({ restarts: 1, toolsInjected: run.injectedTools.length });
     // Each call and each final message is an iteration; every turn's tokens count.
     expect(run.totalIterations).toBe(4);
     expect(run.usage).toMatchObject({ inputTokens: 500, outputTokens: 25 });

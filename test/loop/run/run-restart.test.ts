@@ -3,7 +3,14 @@
 // as the resume answered them, so the model is never sent a call without its result and nothing runs twice.
 import "../../fixtures/store/register.js";
 import { describe, expect, it } from "vitest";
-import { AiSdkAdapter, PromptRunner, defineTool, type ModelAdapter } from "entity-tools";
+import {
+  AiSdkAdapter,
+  PromptRunner,
+  defineTool,
+  type ModelAdapter,
+  type ToolInjectionStrategy,
+  type ToolLoopEvent,
+} from "entity-tools";
 import { CustomerSearchTools } from "../../fixtures/store/customer-search-tools.js";
 import { supportPrompt } from "../../fixtures/store/support-prompt.js";
 import { call, mockModel, offeredAt, text, toolResultsSeenAt } from "../../support/mock-model.js";
@@ -41,6 +48,52 @@ describe("a run that restarts", () => {
       "customer_c456_getAverageSpend",
       "customer_c456_recentOrders",
     ]);
+  });
+});
+
+const tool = (name: string) =>
+  defineTool({ name, description: `The ${name} tool`, execute: () => `${name} done` });
+
+describe("a run's counters across restarts", () => {
+  it("count a strategy's restart, and each tool the run lists once: one added again after the restart is the same addition", async () => {
+    const [lookup, reset, extraA, extraB] = ["lookup", "reset", "extra_a", "extra_b"].map(tool);
+    let restarted = false;
+    // Adds extra_a after a lookup and extra_b after extra_a; asks once, after `reset`, to start again.
+    const strategy: ToolInjectionStrategy = {
+      evaluateToolResult: ({ lastToolCall: { toolName }, currentTools }) => {
+        const has = (name: string) => currentTools.some((t) => t.name === name);
+        if (toolName === "reset" && !restarted) return ((restarted = true), { restart: { reason: "fresh" } });
+        if (toolName === "lookup" && !has("extra_a")) return { add: [extraA!] };
+        return toolName === "extra_a" && !has("extra_b") ? { add: [extraB!] } : {};
+      },
+    };
+    const model = mockModel(call("lookup"), call("reset"), call("lookup"), call("extra_a"), text("done"));
+    const events: ToolLoopEvent[] = [];
+    const run = await new PromptRunner({ model })
+      .withTools(lookup!, reset!)
+      .withInjectionStrategy(strategy)
+      .withObserver((e) => events.push(e))
+      .run("Look it up");
+
+    expect(run.result).toBe("done");
+    expect(offeredAt(model, 2)).toEqual(["lookup", "reset"]); // the restarted attempt, from the prompt
+    const count = (type: ToolLoopEvent["type"]) => events.filter((e) => e.type === type).length;
+    expect([count("RunRestarted"), count("ToolsInjected")]).toEqual([1, 3]); // extra_a is offered anew
+    expect(run.injectedTools.map((t) => t.name)).toEqual(["extra_a", "extra_b"]);
+    expect(run.counters).toMatchObject({ restarts: 1, toolsInjected: 2 });
+    expect(run.snapshot.counters).toEqual(run.counters);
+  });
+
+  it("count one restart for a section read that expanded a section and the summarized one around it", async () => {
+    const model = mockModel(call("read_section", { section_key: "policies.warranty" }), text("done"));
+    const events: ToolLoopEvent[] = [];
+    const run = await discoveringRunner(model)
+      .withObserver((e) => events.push(e))
+      .run("What is the warranty?");
+
+    const expanded = events.flatMap((e) => (e.type === "VisibilityExpanded" ? [e.sectionKey] : []));
+    expect(expanded).toEqual(["policies.warranty", "policies"]);
+    expect(run.counters).toMatchObject({ restarts: 1, dynamicExpansions: 0 });
   });
 });
 

@@ -22,9 +22,9 @@ describe("visibility store", () => {
     store.dispatch({ type: "SetVisibilityOverride", sectionKey: "policies", visibility: "FULL" });
     const snapshot = store.snapshot();
     store.dispatch({ type: "ClearAllVisibilityOverrides" });
-    expect(store.get("policies")).toBeUndefined();
+    expect(store.snapshot()).toEqual({});
     expect(snapshot).toEqual({ policies: "FULL" });
     expect(Object.isFrozen(store.snapshot())).toBe(true);
-    expect(new VisibilityStore(snapshot).get("policies")).toBe("FULL");
+    expect(new VisibilityStore(snapshot).snapshot()).toEqual({ policies: "FULL" });
   });
 });

@@ -1,8 +1,8 @@
 // A snapshot read back is checked whole against one schema before anything of it is used: every
 // readable version passes; anything else is a SnapshotError that names what does not fit.
 import { readFileSync } from "node:fs";
-import { describe, expect, it } from "vitest";
-import { SnapshotError } from "entity-tools";
+import { describe, expect, expectTypeOf, it } from "vitest";
+import { SnapshotError, type SectionVisibility } from "entity-tools";
 import { checkRunSnapshot } from "../../../src/loop/snapshot/run-snapshot-schema.js";
 
 const fixture = (name: string): Record<string, unknown> =>
@@ -20,6 +20,16 @@ const refusal = (value: unknown): string => {
 describe("run snapshot schema", () => {
   it.each(["run-snapshot-v1", "run-snapshot-v2", "v1-paused"])("accepts %s, written by a release", (name) => {
     expect(refusal(fixture(name))).toBe("accepted");
+  });
+
+  it("reads the section visibility of every readable version as RunSnapshot types it", () => {
+    for (const name of ["run-snapshot-v1", "run-snapshot-v2"]) {
+      const visibility = { policies: "FULL", "policies.refunds": "SUMMARY" };
+      const stored: unknown = { ...fixture(name), visibility };
+      checkRunSnapshot(stored);
+      expectTypeOf(stored.visibility).toEqualTypeOf<Readonly<Record<string, SectionVisibility>>>();
+      expect(stored.visibility).toEqual(visibility);
+    }
   });
 
   it("names the format and the versions it reads before looking further", () => {

@@ -1,0 +1,83 @@
+// Headless Chromium (Debian's `chromium`, as the web-chat test drives it) on the viewer's page, for the
+// page's tests: one browser per test file, pages that collect every script error, and the few readers the
+// tests share (what the page shows, which element has the focus, where the page is scrolled).
+import { existsSync } from "node:fs";
+import { chromium, type Browser, type JSHandle, type Page } from "playwright-core";
+
+const CHROMIUM = "/usr/bin/chromium";
+
+/** Whether the browser is installed; a test file skips itself, saying why, when it is not. */
+export function chromiumPresent(test: string): boolean {
+  const present = existsSync(CHROMIUM);
+  if (!present) console.warn(`${test} skipped: no ${CHROMIUM} (apt-get install chromium; .ci/run does)`);
+  return present;
+}
+
+/** The test file's browser. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-sync",
+    ],
+  });
+}
+
+/**
+ * A page of `browser` at `url`, once the viewer has shown its first run, with the script errors it throws
+ * (a test expects none) and, when `block`, every request it made that was not for a `file:` URL (each is
+ * refused). `before` runs before the page loads (to listen to its requests).
+ */
+export async function openPage(
+  browser: Browser,
+  url: string,
+  block = false,
+  before?: (page: Page) => unknown,
+): Promise<{ page: Page; errors: string[]; blocked: string[] }> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 820 } });
+  await before?.(page);
+  const errors: string[] = [];
+  const blocked: string[] = [];
+  page.on("pageerror", (error) => errors.push(String(error)));
+  if (block)
+    await page.route("**/*", (route) => {
+      if (route.request().url().startsWith("file:")) return route.continue();
+      blocked.push(route.request().url());
+      return route.abort();
+    });
+  await page.goto(url);
+  await page.waitForSelector("body[data-ready]");
+  return { page, errors, blocked };
+}
+
+/** Opens the run of `file` from the run list. */
+export async function show(page: Page, file: string): Promise<void> {
+  await page.click(`.run-item[data-file="${file}"]`);
+  await page.waitForSelector(`section.run[aria-label="run ${file}"]`);
+}
+
+/** The text of each element `selector` finds. */
+export function texts(page: Page, selector: string): Promise<(string | null)[]> {
+  return page.$$eval(selector, (all) => all.map((e) => e.textContent));
+}
+
+type BrowserWindow = { document: { activeElement: unknown }; scrollY: number };
+
+/** The element that has the focus now, to find again later. */
+export function focusedElement(page: Page): Promise<JSHandle> {
+  return page.evaluateHandle(() => (globalThis as unknown as BrowserWindow).document.activeElement);
+}
+
+/** Whether `element` has the focus. */
+export function hasFocus(page: Page, element: JSHandle): Promise<boolean> {
+  return page.evaluate((e) => e === (globalThis as unknown as BrowserWindow).document.activeElement, element);
+}
+
+/** How far the page is scrolled down, in CSS pixels. */
+export function scrollY(page: Page): Promise<number> {
+  return page.evaluate(() => (globalThis as unknown as BrowserWindow).scrollY);
+}
