@@ -3,15 +3,15 @@
 // regenerate before it transforms anything, not 250 ms later. This System gives TypeScript the same
 // program updates on demand: `flush()` compares the watched files with what they were, tells TypeScript
 // of those that changed, of files the build tool saw created or deleted, and runs the update at once.
-// A file changed when its size, modified time, change time or inode did. The modified time alone missed
-// a file rewritten within one tick of a coarse clock, and one written with an old modified time (`cp -p`,
-// a tool that restores it); the change time, which no one can set, moves at such a write, except within
-// one tick of a file system whose change time is coarse too (FAT; ext4 and xfs before Linux 6.13, whose
-// multigrain stamps give a write after a `stat` a finer time). Comparing content instead would read, at
-// every flush, the program's whole text, lib and node_modules typings included.
-import { statSync } from "node:fs";
+// A file changed when its `fileStamp` did: its size, modified time, change time or inode. The modified
+// time alone missed a file rewritten within one tick of a coarse clock, and one written with an old
+// modified time (`cp -p`, a tool that restores it); the change time, which no one can set, moves at such a
+// write, except within one tick of a file system whose change time is coarse too (FAT; ext4 and xfs
+// before Linux 6.13, whose multigrain stamps give a write after a `stat` a finer time). Comparing content
+// instead would read, at every flush, the program's whole text, lib and node_modules typings included.
 import path from "node:path";
 import type * as TS from "typescript";
+import { fileStampOf } from "../local/file-stamp.js";
 import ts from "./typescript.js";
 
 /** A `System` whose watchers report when told to, and whose timers run when flushed. */
@@ -25,7 +25,7 @@ export interface OnDemandSystem {
 
 interface WatchedFile {
   readonly callback: TS.FileWatcherCallback;
-  /** What {@link stamp} said at the last look; undefined when the file did not exist. */
+  /** Its `fileStamp` at the last look; undefined when the file did not exist. */
   stamp: string | undefined;
 }
 
@@ -53,7 +53,7 @@ export function onDemandSystem(): OnDemandSystem {
 
   const system: TS.System = {
     ...ts.sys,
-    watchFile: (file, callback) => watcher(files, path.resolve(file), { callback, stamp: stamp(file) }),
+    watchFile: (file, callback) => watcher(files, path.resolve(file), { callback, stamp: fileStampOf(file) }),
     watchDirectory: (directory, callback, recursive) =>
       watcher(directories, path.resolve(directory), { callback, recursive: recursive ?? false }),
     setTimeout: (callback: (...args: unknown[]) => void, _ms: number, ...args: unknown[]) => {
@@ -69,7 +69,7 @@ export function onDemandSystem(): OnDemandSystem {
   const flush = (): void => {
     for (const [file, watchers] of files) {
       for (const watched of watchers) {
-        const now = stamp(file);
+        const now = fileStampOf(file);
         if (now === watched.stamp) continue;
         const kind =
           now === undefined
@@ -99,12 +99,6 @@ export function onDemandSystem(): OnDemandSystem {
   };
 
   return { system, flush, notify };
-}
-
-/** A file's size, modified and change times (in nanoseconds) and inode, or undefined when it is missing. */
-function stamp(file: string): string | undefined {
-  const stats = statSync(file, { bigint: true, throwIfNoEntry: false });
-  return stats && `${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}:${stats.ino}`;
 }
 
 /** Whether `file` is in `directory` (directly, or at any depth when recursive). */
