@@ -5,12 +5,13 @@ import {
   partsText,
   startOpenAiMockServer,
   textPieces,
-  type OpenAiErrorReply,
+  type Answer,
   type OpenAiMockApi,
   type OpenAiMockRequest,
   type RequestHeaders,
+  type ResponsesReply,
 } from "./openai-mock-server.js";
-import { RESPONSES_MOCK_USAGE, type ResponsesReply } from "./openai-responses-mock.js";
+import { RESPONSES_MOCK_USAGE } from "./openai-responses-mock.js";
 
 /** A request the mock received, with what a script or a test reads from it. */
 export interface ChatCompletionsRequest extends OpenAiMockRequest {
@@ -36,7 +37,6 @@ export interface OpenAiChatMock {
 }
 
 type Item = Readonly<Record<string, unknown>>;
-type Answer = Exclude<ResponsesReply, OpenAiErrorReply>;
 
 /**
  * Starts a mock of `POST /v1/chat/completions` on 127.0.0.1 (a free port) that answers each request,

@@ -12,6 +12,18 @@ export interface OpenAiErrorReply {
   readonly error: string;
 }
 
+/**
+ * One scripted answer of an OpenAI mock: a final text, function calls by the names the model was offered,
+ * or an error the API answers with (its HTTP status and message).
+ */
+export type ResponsesReply =
+  | { readonly text: string }
+  | { readonly toolCalls: readonly { readonly name: string; readonly input: unknown }[] }
+  | OpenAiErrorReply;
+
+/** A scripted answer that is not an error: what a mock's API turns into a response. */
+export type Answer = Exclude<ResponsesReply, OpenAiErrorReply>;
+
 /** A request's headers, names in lower case (a repeated one as a list). */
 export type RequestHeaders = Readonly<Record<string, string | readonly string[] | undefined>>;
 

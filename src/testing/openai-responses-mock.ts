@@ -6,20 +6,12 @@ import {
   partsText,
   startOpenAiMockServer,
   textPieces,
-  type OpenAiErrorReply,
+  type Answer,
   type OpenAiMockApi,
   type OpenAiMockRequest,
   type RequestHeaders,
+  type ResponsesReply,
 } from "./openai-mock-server.js";
-
-/**
- * One scripted answer: a final text, function calls by the names the model was offered, or an error the
- * API answers with (its HTTP status and message). The Chat Completions mock takes the same answers.
- */
-export type ResponsesReply =
-  | { readonly text: string }
-  | { readonly toolCalls: readonly { readonly name: string; readonly input: unknown }[] }
-  | OpenAiErrorReply;
 
 /** A request the mock received, with what a script or a test reads from it. */
 export interface ResponsesRequest extends OpenAiMockRequest {
@@ -48,7 +40,6 @@ export interface OpenAiResponsesMock {
 export const RESPONSES_MOCK_USAGE = { inputTokens: 100, outputTokens: 7 } as const;
 
 type Item = Readonly<Record<string, unknown>>;
-type Answer = Exclude<ResponsesReply, OpenAiErrorReply>;
 
 /**
  * Starts a mock of `POST /v1/responses` on 127.0.0.1 (a free port) that answers each request, streamed
