@@ -1,12 +1,17 @@
 // TypeScript's watch API learns of changes through its `System`: file and directory watchers, and a
 // timer that debounces a burst of changes into one update. A build tool has its own watcher and must
 // regenerate before it transforms anything, not 250 ms later. This System gives TypeScript the same
-// program updates on demand: `flush()` compares the watched files with what they were (their modified
-// time), tells TypeScript of those that changed, of files the build tool saw created or deleted, and runs
-// the update at once.
-import { statSync } from "node:fs";
+// program updates on demand: `flush()` compares the watched files with what they were, tells TypeScript
+// of those that changed, of files the build tool saw created or deleted, and runs the update at once.
+// A file changed when its `fileStamp` did: its size, modified time, change time or inode. The modified
+// time alone missed a file rewritten within one tick of a coarse clock, and one written with an old
+// modified time (`cp -p`, a tool that restores it); the change time, which no one can set, moves at such a
+// write, except within one tick of a file system whose change time is coarse too (FAT; ext4 and xfs
+// before Linux 6.13, whose multigrain stamps give a write after a `stat` a finer time). Comparing content
+// instead would read, at every flush, the program's whole text, lib and node_modules typings included.
 import path from "node:path";
 import type * as TS from "typescript";
+import { fileStampOf } from "../local/file-stamp.js";
 import ts from "./typescript.js";
 
 /** A `System` whose watchers report when told to, and whose timers run when flushed. */
@@ -20,7 +25,8 @@ export interface OnDemandSystem {
 
 interface WatchedFile {
   readonly callback: TS.FileWatcherCallback;
-  modified: number | undefined;
+  /** Its `fileStamp` at the last look; undefined when the file did not exist. */
+  stamp: string | undefined;
 }
 
 interface WatchedDirectory {
@@ -47,8 +53,7 @@ export function onDemandSystem(): OnDemandSystem {
 
   const system: TS.System = {
     ...ts.sys,
-    watchFile: (file, callback) =>
-      watcher(files, path.resolve(file), { callback, modified: modifiedTime(file) }),
+    watchFile: (file, callback) => watcher(files, path.resolve(file), { callback, stamp: fileStampOf(file) }),
     watchDirectory: (directory, callback, recursive) =>
       watcher(directories, path.resolve(directory), { callback, recursive: recursive ?? false }),
     setTimeout: (callback: (...args: unknown[]) => void, _ms: number, ...args: unknown[]) => {
@@ -64,15 +69,15 @@ export function onDemandSystem(): OnDemandSystem {
   const flush = (): void => {
     for (const [file, watchers] of files) {
       for (const watched of watchers) {
-        const modified = modifiedTime(file);
-        if (modified === watched.modified) continue;
+        const now = fileStampOf(file);
+        if (now === watched.stamp) continue;
         const kind =
-          modified === undefined
+          now === undefined
             ? ts.FileWatcherEventKind.Deleted
-            : watched.modified === undefined
+            : watched.stamp === undefined
               ? ts.FileWatcherEventKind.Created
               : ts.FileWatcherEventKind.Changed;
-        watched.modified = modified;
+        watched.stamp = now;
         watched.callback(file, kind);
       }
     }
@@ -94,10 +99,6 @@ export function onDemandSystem(): OnDemandSystem {
   };
 
   return { system, flush, notify };
-}
-
-function modifiedTime(file: string): number | undefined {
-  return statSync(file, { throwIfNoEntry: false })?.mtimeMs;
 }
 
 /** Whether `file` is in `directory` (directly, or at any depth when recursive). */

@@ -54,7 +54,7 @@ export function syntheticBlock(
  * parameter's type is what the checker would say for the common cases (none: `any`; a literal default:
  * its widened type) and `unknown` otherwise, which the checker's block then corrects.
  */
-export function guessedSyntheticBlock(sourceFile: TS.SourceFile, file: number): string | undefined {
+function guessedSyntheticBlock(sourceFile: TS.SourceFile, file: number): string | undefined {
   const methods = toolMethodNodes(sourceFile).map(({ member, explicitSchema }) => ({
     explicitSchema,
     parameters: member.parameters.map((p) => {
@@ -75,6 +75,41 @@ function guessedType(initializer: TS.Expression | undefined): string {
 /** Where each project file's synthetic interfaces go: absolute path → its text, for the files that have any. */
 export type SyntheticBlocks = Map<string, string>;
 
+/** An own file's text as the generator parses it, and the file as parsed for the guess. */
+export interface GuessedFile {
+  /** The file's text with its guessed synthetic interfaces appended (the text itself when it has none). */
+  readonly text: string;
+  /** The file's own text parsed (with parent pointers): the file itself when nothing was appended. */
+  readonly parsed: TS.SourceFile;
+  /** Whether interfaces were appended. */
+  readonly appended: boolean;
+}
+
+/**
+ * The project's own file `fileName` (its number `index` in the project) as the generator reads it, its
+ * guessed synthetic interfaces appended, and the guess noted in `guessed` (a file without one, a
+ * declaration file included, is taken out of it). The one-off program's host and the watch's both read
+ * own files through it.
+ */
+export function withGuessedInterfaces(
+  fileName: string,
+  text: string,
+  index: number,
+  guessed: SyntheticBlocks,
+  languageVersion: TS.ScriptTarget | TS.CreateSourceFileOptions,
+): GuessedFile {
+  // Parent pointers: the guess reads JSDoc `@param`s and class names through them.
+  const parsed = ts.createSourceFile(fileName, text, inFull(languageVersion), true);
+  const block = parsed.isDeclarationFile ? undefined : guessedSyntheticBlock(parsed, index);
+  const resolved = path.resolve(fileName);
+  if (block === undefined) {
+    guessed.delete(resolved);
+    return { text, parsed, appended: false };
+  }
+  guessed.set(resolved, block);
+  return { text: `${text}\n${block}\n`, parsed, appended: true };
+}
+
 /**
  * A compiler host that parses the project's own files (`own`: absolute path → index) with their guessed
  * synthetic interfaces appended, and records each file's guess in `guessed`.
@@ -89,18 +124,14 @@ export function guessingHost(
   host.jsDocParsingMode = ts.JSDocParsingMode.ParseForTypeErrors;
   const read = host.getSourceFile.bind(host);
   host.getSourceFile = (fileName, languageVersion, onError, shouldCreate) => {
-    const resolved = path.resolve(fileName);
-    const index = own.get(resolved);
+    const index = own.get(path.resolve(fileName));
     const text = index === undefined ? undefined : ts.sys.readFile(fileName);
     if (index === undefined || text === undefined)
       return read(fileName, languageVersion, onError, shouldCreate);
-    // Parent pointers: the guess reads JSDoc `@param`s and class names through them.
-    const options = inFull(languageVersion);
-    const parsed = ts.createSourceFile(fileName, text, options, true);
-    const block = parsed.isDeclarationFile ? undefined : guessedSyntheticBlock(parsed, index);
-    if (block === undefined) return parsed;
-    guessed.set(resolved, block);
-    return ts.createSourceFile(fileName, `${text}\n${block}\n`, options, true);
+    const file = withGuessedInterfaces(fileName, text, index, guessed, languageVersion);
+    return file.appended
+      ? ts.createSourceFile(fileName, file.text, inFull(languageVersion), true)
+      : file.parsed;
   };
   return host;
 }

@@ -12,7 +12,7 @@ import { emitSchemaModule } from "./emit-schema-module.js";
 import { generateFromProgram, type GenerateSchemasOptions } from "./generate-schemas.js";
 import { readModuleMeaning } from "./module-meaning.js";
 import { readProject, shownPath, type SchemaProgram } from "./schema-program.js";
-import { guessedSyntheticBlock, type SyntheticBlocks } from "./synthetic-inputs.js";
+import { withGuessedInterfaces, type SyntheticBlocks } from "./synthetic-inputs.js";
 
 /** What to watch and where to write: the CLI's `--project`, `--out` and `--type`s. */
 export interface WatchSchemasOptions extends GenerateSchemasOptions {
@@ -74,14 +74,9 @@ export function watchSchemas(
   // Each own file is read with its synthetic interfaces appended, as the CLI's one-off program has them.
   host.readFile = (fileName, encoding) => {
     const text = system.readFile(fileName, encoding);
-    const resolved = path.resolve(fileName);
-    const id = own.get(resolved);
-    if (text === undefined || id === undefined || /\.d\.[cm]?ts$/.test(fileName)) return text;
-    const parsed = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true);
-    const block = guessedSyntheticBlock(parsed, id);
-    if (block === undefined) guessed.delete(resolved);
-    else guessed.set(resolved, block);
-    return block === undefined ? text : `${text}\n${block}\n`;
+    const id = own.get(path.resolve(fileName));
+    if (text === undefined || id === undefined) return text;
+    return withGuessedInterfaces(fileName, text, id, guessed, ts.ScriptTarget.Latest).text;
   };
   let previous: ReadonlyMap<string, TS.SourceFile> = new Map();
   host.afterProgramCreate = (builder) => {

@@ -27,7 +27,15 @@ export type {
 export { CassetteError, ReplayMismatchError } from "./replay/cassette-errors.js";
 export type { ReplayProblem } from "./replay/cassette-errors.js";
 export { startOpenAiResponsesMock, RESPONSES_MOCK_USAGE } from "./openai-responses-mock.js";
-export type { OpenAiResponsesMock, ResponsesReply, ResponsesRequest } from "./openai-responses-mock.js";
+export type { OpenAiResponsesMock, ResponsesRequest } from "./openai-responses-mock.js";
+export { startOpenAiChatMock } from "./openai-chat-mock.js";
+export type { OpenAiChatMock, ChatCompletionsRequest } from "./openai-chat-mock.js";
+export type {
+  OpenAiErrorReply,
+  OpenAiMockRequest,
+  RequestHeaders,
+  ResponsesReply,
+} from "./openai-mock-server.js";
 export { scoreToolUse } from "./scoring/score-tool-use.js";
 export type { ScoreToolUse } from "./scoring/score-tool-use.js";
 export type {

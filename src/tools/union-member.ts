@@ -7,11 +7,30 @@ import { validateAgainst } from "../schema/validate.js";
 /** A union of classes, as the generated module describes it. */
 export type UnionType = Extract<InputType, { kind: "union" }>;
 
-/** The member a JSON object is, or why it is none of them (or several), naming the candidates. */
-export function unionMemberOf(
-  value: Readonly<Record<string, unknown>>,
-  union: UnionType,
-): { readonly member: UnionMember } | { readonly problem: string } {
+/**
+ * The member each JSON object was found to be, with the union it was found in. A union is resolved by the
+ * check of a call's input (or of an answer), and the conversion that follows asks again about the very
+ * same objects: it reads the check's answer, so a union told apart by its members' schemas is validated
+ * once per call, not twice. Only what JSON can hold decides the member, and the loop does not change a
+ * checked input, so the answer stays true for the object.
+ */
+const resolved = new WeakMap<object, { readonly union: UnionType; readonly member: UnionMember }>();
+
+/**
+ * The member a JSON object is, or why it is none of them (or several), naming the candidates; found once
+ * per object and union.
+ */
+export function unionMemberOf(value: Readonly<Record<string, unknown>>, union: UnionType): MemberOrProblem {
+  const known = resolved.get(value);
+  if (known?.union === union) return { member: known.member };
+  const found = findMember(value, union);
+  if ("member" in found) resolved.set(value, { union, member: found.member });
+  return found;
+}
+
+type MemberOrProblem = { readonly member: UnionMember } | { readonly problem: string };
+
+function findMember(value: Readonly<Record<string, unknown>>, union: UnionType): MemberOrProblem {
   const { discriminator, members } = union;
   const names = members.map((m) => m.name);
   const matching =

@@ -3,6 +3,7 @@
 // (symbolic links followed) must be inside the folder; anything else does not exist for the viewer.
 import { closeSync, openSync, readdirSync, readSync, realpathSync, statSync, type Stats } from "node:fs";
 import path from "node:path";
+import { fileStamp } from "../local/file-stamp.js";
 
 /** A run log file as the page's run list needs it: its first line and its last whole line. */
 export interface RunFileEntry {
@@ -174,15 +175,6 @@ export class LogFolder {
       return undefined;
     }
   }
-}
-
-/**
- * What tells a file's content changed without reading it: its size, modification time, change time, inode
- * and device. The change time is the one a rewrite cannot put back (`utimes`, `cp -p` and `rsync -t` set
- * the modification time, and change this one to now).
- */
-function fileStamp(stats: Stats): string {
-  return `${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}:${stats.ino}:${stats.dev}`;
 }
 
 /** A file's size, first line and last whole line (looked for near each end, then further). */

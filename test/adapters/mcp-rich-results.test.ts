@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { PromptRunner, ToolLoopAbortedError, type ToolLoopEvent } from "entity-tools";
 import type { McpClientLike } from "../../src/adapters/mcp-client-source.js";
 import { startAnthropicMessagesMock } from "../../src/testing/anthropic-messages-mock.js";
-import { startOpenAiWireMock } from "../support/openai-wire-mock.js";
+import { startOpenAiMock } from "../support/openai-mocks.js";
 import { TINY_PNG, TINY_PNG_BASE64 } from "../support/tiny-png.js";
 
 const EVERYTHING = path.resolve("node_modules/@modelcontextprotocol/server-everything/dist/index.js");
@@ -63,8 +63,8 @@ async function callThrough(
   events: ToolLoopEvent[] = [],
 ): Promise<ReadBack> {
   if (provider === "openai-responses") {
-    const mock = await startOpenAiWireMock([
-      { toolCalls: [{ name: toolName, arguments: JSON.stringify(input) }] },
+    const mock = await startOpenAiMock("responses", [
+      { toolCalls: [{ name: toolName, input: input }] },
       { text: "done" },
     ]);
     try {
@@ -86,7 +86,7 @@ async function callThrough(
           p.type === "input_image" ? [p.image_url!.replace(/^data:image\/png;base64,/, "")] : [],
         ),
         text: parts.map((p) => p.text ?? "").join("\n"),
-        offered: (mock.requests[0]!.body.tools as { name: string }[]).map((t) => t.name),
+        offered: (mock.requests[0]!.body.tools as readonly { name: string }[]).map((t) => t.name),
       };
     } finally {
       await mock.close();
@@ -198,8 +198,8 @@ describe("a task-required tool (everything's simulate-research-query, execution.
 
   it("the run's abort stops it: the run rejects, and the task is cancelled on the server", async () => {
     const client = await connect([EVERYTHING, "stdio"]);
-    const mock = await startOpenAiWireMock([
-      { toolCalls: [{ name: "simulate-research-query", arguments: '{"topic":"tides"}' }] },
+    const mock = await startOpenAiMock("responses", [
+      { toolCalls: [{ name: "simulate-research-query", input: { topic: "tides" } }] },
       { text: "done" },
     ]);
     closers.push(() => mock.close());

@@ -3,9 +3,9 @@ import { createOpenAI } from "@ai-sdk/openai";
 import { afterEach, describe, expect, it } from "vitest";
 import { EntityHandleCodec, PromptRunner } from "entity-tools";
 import { Account, AccountNote, Bank, ran } from "../fixtures/bank.js";
-import { startOpenAiWireMock, type WireMock } from "../support/openai-wire-mock.js";
+import { startOpenAiMock, type OpenAiMock } from "../support/openai-mocks.js";
 
-let mock: WireMock | undefined;
+let mock: OpenAiMock | undefined;
 afterEach(async () => mock?.close());
 
 const KEY = "wire-handles-key";
@@ -16,10 +16,10 @@ describe("handles mode through @ai-sdk/openai against a local wire mock", () => 
       ran.length = 0;
       const bank = new Bank();
       const handle = new EntityHandleCodec(KEY).handleOf(bank.accounts[1]!);
-      mock = await startOpenAiWireMock([
-        { toolCalls: [{ name: "findAccounts", arguments: '{"owner":"Bob"}' }] },
-        { toolCalls: [{ name: "notes", arguments: "{}" }] },
-        { toolCalls: [{ name: "account_getBalance", arguments: JSON.stringify({ handle }) }] },
+      mock = await startOpenAiMock(api, [
+        { toolCalls: [{ name: "findAccounts", input: { owner: "Bob" } }] },
+        { toolCalls: [{ name: "notes", input: {} }] },
+        { toolCalls: [{ name: "account_getBalance", input: { handle } }] },
         { text: "Bob has 50." },
       ]);
       const openai = createOpenAI({ baseURL: mock.baseURL, apiKey: "test-key" });

@@ -3,12 +3,13 @@ import { createOpenAI } from "@ai-sdk/openai";
 import { wrapLanguageModel } from "ai";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { defineTool, PromptRunner, TOOL_NAME_PATTERN, type AiSdkAdapterSettings } from "entity-tools";
+import { RESPONSES_MOCK_USAGE } from "entity-tools/testing";
 import { sdkInternals } from "../../src/adapters/sdk-internals.js";
 import { SpendAnswer } from "../fixtures/store/answers.js";
 import { CustomerSearchTools } from "../fixtures/store/customer-search-tools.js";
-import { startOpenAiWireMock, type WireMock } from "../support/openai-wire-mock.js";
+import { startOpenAiMock, type OpenAiMock } from "../support/openai-mocks.js";
 
-let mock: WireMock | undefined;
+let mock: OpenAiMock | undefined;
 afterEach(async () => {
   vi.restoreAllMocks();
   await mock?.close();
@@ -22,8 +23,8 @@ const echo = defineTool<{ text: string }>({
 });
 
 const seedReplies = [
-  { toolCalls: [{ name: "searchCustomer", arguments: '{"name":"John Smith"}' }] },
-  { toolCalls: [{ name: "customer_c123_getAverageSpend", arguments: "{}" }] },
+  { toolCalls: [{ name: "searchCustomer", input: { name: "John Smith" } }] },
+  { toolCalls: [{ name: "customer_c123_getAverageSpend", input: {} }] },
   { text: '{"customerName":"John Smith","averageMonthlySpend":46.83,"currency":"USD"}' },
 ];
 
@@ -32,10 +33,10 @@ const toolNamesOf = (body: Record<string, unknown>) =>
     (t) => t.name ?? t.function?.name,
   );
 
-describe("through @ai-sdk/openai against a local wire mock", () => {
+describe("through @ai-sdk/openai against the local OpenAI mocks", () => {
   for (const api of ["chat", "responses"] as const) {
     it(`the seed flow over the ${api} API: names and schemas accepted, results sent back`, async () => {
-      mock = await startOpenAiWireMock(seedReplies);
+      mock = await startOpenAiMock(api, seedReplies);
       const openai = createOpenAI({ baseURL: mock.baseURL, apiKey: "test-key" });
       const model = api === "chat" ? openai.chat("gpt-test") : openai.responses("gpt-test");
       const answer = await new PromptRunner({ model, modelSettings: { maxRetries: 0 } })
@@ -45,9 +46,7 @@ describe("through @ai-sdk/openai against a local wire mock", () => {
 
       expect(answer).toBeInstanceOf(SpendAnswer);
       expect(answer.averageMonthlySpend).toBe(46.83);
-      expect(mock.requests.map((r) => r.path)).toEqual(
-        Array(3).fill(api === "chat" ? "/v1/chat/completions" : "/v1/responses"),
-      );
+      expect(mock.requests).toHaveLength(3); // each at its API's endpoint: the mock answers no other
       const offered = mock.requests.map((r) => toolNamesOf(r.body));
       expect(offered[0]).toEqual(["searchCustomer", "findCustomers"]);
       expect(offered[1]).toEqual([
@@ -65,9 +64,9 @@ describe("through @ai-sdk/openai against a local wire mock", () => {
 
   for (const api of ["chat", "responses"] as const) {
     it(`streams over the ${api} API: text as it comes, a tool discovered mid-stream offered at the next step`, async () => {
-      mock = await startOpenAiWireMock([
-        { toolCalls: [{ name: "searchCustomer", arguments: '{"name":"John Smith"}' }] },
-        { toolCalls: [{ name: "customer_c123_getAverageSpend", arguments: "{}" }] },
+      mock = await startOpenAiMock(api, [
+        { toolCalls: [{ name: "searchCustomer", input: { name: "John Smith" } }] },
+        { toolCalls: [{ name: "customer_c123_getAverageSpend", input: {} }] },
         { text: "John spends 46.83 USD a month." },
       ]);
       const openai = createOpenAI({ baseURL: mock.baseURL, apiKey: "test-key" });
@@ -89,8 +88,8 @@ describe("through @ai-sdk/openai against a local wire mock", () => {
       expect(toolNamesOf(mock.requests[1]!.body)).toContain("customer_c123_getAverageSpend");
       expect(run.result).toBe("John spends 46.83 USD a month.");
       expect(run.usage).toEqual({
-        inputTokens: 30,
-        outputTokens: 15,
+        inputTokens: 3 * RESPONSES_MOCK_USAGE.inputTokens,
+        outputTokens: 3 * RESPONSES_MOCK_USAGE.outputTokens,
         cachedInputTokens: 0,
         reasoningTokens: 0,
       });
@@ -104,10 +103,10 @@ describe("through @ai-sdk/openai against a local wire mock", () => {
     ["responses", true],
   ] as const) {
     it(`over the ${api} API${streamed ? ", streamed" : ""}, provider options, headers and the user's middleware reach every request, also of a run whose first step is built by us`, async () => {
-      mock = await startOpenAiWireMock([
-        { toolCalls: [{ name: "echo", arguments: '{"text":"a"}' }] },
+      mock = await startOpenAiMock(api, [
+        { toolCalls: [{ name: "echo", input: { text: "a" } }] },
         { text: "done" },
-        { toolCalls: [{ name: "echo", arguments: '{"text":"b"}' }] },
+        { toolCalls: [{ name: "echo", input: { text: "b" } }] },
         { text: "done again" },
       ]);
       const openai = createOpenAI({ baseURL: mock.baseURL, apiKey: "test-key" });

@@ -6,10 +6,10 @@ import {
   startAnthropicMessagesMock,
   type AnthropicMessagesMock,
 } from "../../src/testing/anthropic-messages-mock.js";
-import { startOpenAiWireMock, type WireMock } from "../support/openai-wire-mock.js";
+import { startOpenAiMock, type OpenAiMock } from "../support/openai-mocks.js";
 import { TINY_PNG, TINY_PNG_BASE64 } from "../support/tiny-png.js";
 
-let openAiMock: WireMock | undefined;
+let openAiMock: OpenAiMock | undefined;
 let anthropicMock: AnthropicMessagesMock | undefined;
 afterEach(async () => {
   await openAiMock?.close();
@@ -31,10 +31,10 @@ class Charts {
   }
 }
 
-const script = [{ toolCalls: [{ name: "spendChart", arguments: "{}" }] }, { text: "It rises." }];
+const script = [{ toolCalls: [{ name: "spendChart", input: {} }] }, { text: "It rises." }];
 
 async function overOpenAi(api: "chat" | "responses", tools: object = chart) {
-  openAiMock = await startOpenAiWireMock(script);
+  openAiMock = await startOpenAiMock(api, script);
   const openai = createOpenAI({ baseURL: openAiMock.baseURL, apiKey: "test-key" });
   const events: ToolLoopEvent[] = [];
   const run = await new PromptRunner({

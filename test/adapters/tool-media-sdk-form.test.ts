@@ -12,7 +12,7 @@ import {
 } from "../../src/testing/anthropic-messages-mock.js";
 import { sdkInternals } from "../../src/adapters/sdk-internals.js";
 import { sdkMessages } from "../../src/adapters/sdk-tool-output.js";
-import { startOpenAiWireMock, type WireMock } from "../support/openai-wire-mock.js";
+import { startOpenAiMock, type OpenAiMock } from "../support/openai-mocks.js";
 import { TINY_PNG, TINY_PNG_BASE64 } from "../support/tiny-png.js";
 
 const ai7 = process.env["ENTITY_TOOLS_LANE"] === "ai7";
@@ -43,7 +43,7 @@ afterAll(() => {
   vi.unstubAllGlobals();
 });
 
-let openAiMock: WireMock | undefined;
+let openAiMock: OpenAiMock | undefined;
 let anthropicMock: AnthropicMessagesMock | undefined;
 afterEach(async () => {
   await openAiMock?.close();
@@ -88,8 +88,8 @@ describe("a tool returning an image and a PDF, through the real providers", () =
   });
 
   it("OpenAI Responses, every step through the SDK (its telemetry on): the same input items, no deprecation warning", async () => {
-    openAiMock = await startOpenAiWireMock([
-      { toolCalls: [{ name: "spendReport", arguments: "{}" }] },
+    openAiMock = await startOpenAiMock("responses", [
+      { toolCalls: [{ name: "spendReport", input: {} }] },
       { text: "Steady." },
     ]);
     const openai = createOpenAI({ baseURL: openAiMock.baseURL, apiKey: "test-key" });

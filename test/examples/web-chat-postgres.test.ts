@@ -8,7 +8,8 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PostgresConversationStore } from "entity-tools/postgres";
-import { startOpenAiWireMock, type WireMock, type WireReply } from "../support/openai-wire-mock.js";
+import type { ResponsesReply } from "entity-tools/testing";
+import { startOpenAiMock, type OpenAiMock } from "../support/openai-mocks.js";
 import { postgresPresent, startPostgres, type PostgresServer } from "../support/postgres-server.js";
 import { readBody } from "../support/read-body.js";
 
@@ -17,7 +18,7 @@ const MAX_SNAPSHOT_BYTES = 100_000;
 
 let database: PostgresServer;
 let store: PostgresConversationStore;
-let mock: WireMock;
+let mock: OpenAiMock;
 /** The model gate: requests wait while it is closed; `arrived` counts those that reached it. */
 const gate = { open: Promise.resolve(), arrived: 0, waiters: [] as (() => void)[] };
 let gateServer: Server;
@@ -41,9 +42,9 @@ function arrivals(n: number): Promise<void> {
   });
 }
 
-async function script(replies: WireReply[]) {
+async function script(replies: ResponsesReply[]) {
   await mock?.close();
-  mock = await startOpenAiWireMock(replies);
+  mock = await startOpenAiMock("chat", replies);
 }
 
 /** A web-chat server process on the database; resolves with its URL once it listens. */
@@ -151,9 +152,9 @@ describe.skipIf(!postgresPresent)(
     it("a conversation continued alternately through both keeps the tools discovered in earlier turns", async () => {
       const id = "alternating";
       await script([
-        { toolCalls: [{ name: "searchCustomer", arguments: '{"name":"John Smith"}' }] },
+        { toolCalls: [{ name: "searchCustomer", input: { name: "John Smith" } }] },
         { text: "I found John Smith." },
-        { toolCalls: [{ name: "customer_c123_getAverageSpend", arguments: "{}" }] },
+        { toolCalls: [{ name: "customer_c123_getAverageSpend", input: {} }] },
         { text: "He spends 46.83 USD a month." },
         { text: "Anything else?" },
       ]);

@@ -16,7 +16,7 @@ import { FileConversationStore } from "entity-tools";
 import { InMemoryConversationStore } from "entity-tools/testing";
 import { issuedCredit } from "../../examples/web-chat/chat-agent.js";
 import { defaultStoreDirectory, startWebChat } from "../../examples/web-chat/server.js";
-import { startOpenAiWireMock } from "../support/openai-wire-mock.js";
+import { startOpenAiMock } from "../support/openai-mocks.js";
 import { corsHeaders, rawRequest } from "../support/raw-http.js";
 
 const CHROMIUM = "/usr/bin/chromium";
@@ -185,7 +185,7 @@ describe("examples/web-chat over HTTP", () => {
   });
 
   it("OpenAI-compatible mode: the model named by --model (modelId) is what the server asks for", async () => {
-    const mock = await startOpenAiWireMock([{ text: "Hello from the mock." }]);
+    const mock = await startOpenAiMock("chat", [{ text: "Hello from the mock." }]);
     try {
       await expect(startWebChat(0, { env: { OPENAI_BASE_URL: mock.baseURL } })).rejects.toThrow(
         "OPENAI_BASE_URL is set: name the served model with --model",
@@ -245,7 +245,7 @@ describe("examples/web-chat over HTTP", () => {
 
 describe("examples/web-chat over HTTP", () => {
   it("a failed model call: the page reads the masked error, the server logs the cause", async () => {
-    const mock = await startOpenAiWireMock([
+    const mock = await startOpenAiMock("chat", [
       { status: 400, error: "the model rejected the request: context_length_exceeded" },
     ]);
     const logged: unknown[][] = [];

@@ -7,7 +7,11 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { InvalidSettingError } from "entity-tools";
 import { LOCAL_HOST_NAMES, localRequestGuard } from "entity-tools/building-blocks";
-import { startAnthropicMessagesMock, startOpenAiResponsesMock } from "entity-tools/testing";
+import {
+  startAnthropicMessagesMock,
+  startOpenAiChatMock,
+  startOpenAiResponsesMock,
+} from "entity-tools/testing";
 import { corsHeaders, rawRequest } from "../support/raw-http.js";
 
 let server: Server;
@@ -111,6 +115,15 @@ describe("localRequestGuard", () => {
       },
       path: "/v1/responses",
       body: { model: "m", input: [{ role: "user", content: "Hi" }] },
+    },
+    {
+      name: "the OpenAI Chat Completions mock",
+      start: async () => {
+        const mock = await startOpenAiChatMock(() => ({ text: "scripted" }));
+        return { ...mock, baseURL: mock.baseURL.replace(/\/v1$/, "") };
+      },
+      path: "/v1/chat/completions",
+      body: { model: "m", messages: [{ role: "user", content: "Hi" }] },
     },
   ])("the servers entity-tools/testing ships are guarded too: $name", async ({ start, path, body }) => {
     const mock = await start();

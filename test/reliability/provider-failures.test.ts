@@ -2,10 +2,10 @@ import { APICallError } from "ai";
 import { createOpenAI } from "@ai-sdk/openai";
 import { afterEach, describe, expect, it } from "vitest";
 import { ModelCallError, PromptRunner, ToolLoopAbortedError, defineTool } from "entity-tools";
-import { startOpenAiWireMock, type WireMock } from "../support/openai-wire-mock.js";
+import { startOpenAiMock, type OpenAiMock } from "../support/openai-mocks.js";
 import { call, mockModel } from "../support/mock-model.js";
 
-let mock: WireMock | undefined;
+let mock: OpenAiMock | undefined;
 afterEach(async () => mock?.close());
 
 const echo = defineTool<{ text: string }>({
@@ -16,8 +16,8 @@ const echo = defineTool<{ text: string }>({
 });
 
 async function failingAfterOneStep(status: number, message: string) {
-  mock = await startOpenAiWireMock([
-    { toolCalls: [{ name: "echo", arguments: '{"text":"hi"}' }] },
+  mock = await startOpenAiMock("chat", [
+    { toolCalls: [{ name: "echo", input: { text: "hi" } }] },
     { status, error: message },
   ]);
   const model = createOpenAI({ baseURL: mock.baseURL, apiKey: "k" }).chat("gpt-test");
@@ -27,7 +27,7 @@ async function failingAfterOneStep(status: number, message: string) {
     .catch((e: unknown) => e);
 }
 
-describe("provider failures through @ai-sdk/openai (local wire mock)", () => {
+describe("provider failures through @ai-sdk/openai (the local Chat Completions mock)", () => {
   it.each([
     ["R34", 500, "upstream exploded"],
     ["R35", 429, "rate limit reached"],

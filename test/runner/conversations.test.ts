@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { PromptRunner, type RunSnapshot } from "entity-tools";
 import { FakePromptRunner } from "entity-tools/testing";
 import { CustomerSearchTools } from "../fixtures/store/customer-search-tools.js";
-import { startOpenAiWireMock, type WireMock } from "../support/openai-wire-mock.js";
+import { startOpenAiMock, type OpenAiMock } from "../support/openai-mocks.js";
 
 const asJson = (snapshot: RunSnapshot) => JSON.parse(JSON.stringify(snapshot)) as RunSnapshot;
 
@@ -169,20 +169,20 @@ describe("continueFrom with entity handles", () => {
   });
 });
 
-let mock: WireMock | undefined;
+let mock: OpenAiMock | undefined;
 afterEach(async () => mock?.close());
 
 const toolNamesOf = (body: Record<string, unknown>) =>
   ((body.tools as { function?: { name: string } }[] | undefined) ?? []).map((t) => t.function?.name);
 
-describe("continueFrom through @ai-sdk/openai against a local wire mock", () => {
+describe("continueFrom through @ai-sdk/openai against the local Chat Completions mock", () => {
   it("three turns over the wire: turn 2 calls the tool found in turn 1 and sends no search; a restored turn 3 too", async () => {
-    mock = await startOpenAiWireMock([
-      { toolCalls: [{ name: "searchCustomer", arguments: '{"name":"John Smith"}' }] },
+    mock = await startOpenAiMock("chat", [
+      { toolCalls: [{ name: "searchCustomer", input: { name: "John Smith" } }] },
       { text: "Found John Smith." },
-      { toolCalls: [{ name: "customer_c123_getAverageSpend", arguments: "{}" }] },
+      { toolCalls: [{ name: "customer_c123_getAverageSpend", input: {} }] },
       { text: "46.83 USD a month." },
-      { toolCalls: [{ name: "customer_c123_recentOrders", arguments: '{"limit":1}' }] },
+      { toolCalls: [{ name: "customer_c123_recentOrders", input: { limit: 1 } }] },
       { text: "His latest order is o-1." },
     ]);
     const model = createOpenAI({ baseURL: mock.baseURL, apiKey: "test-key" }).chat("gpt-test");

@@ -11,11 +11,11 @@ import {
   type AnyTool,
   type ToolLoopEvent,
 } from "entity-tools";
-import { startOpenAiWireMock, type WireMock } from "../support/openai-wire-mock.js";
+import { startOpenAiMock, type OpenAiMock } from "../support/openai-mocks.js";
 import { call, mockModel, offeredAt, text } from "../support/mock-model.js";
 import { TINY_PNG, TINY_PNG_BASE64 } from "../support/tiny-png.js";
 
-let mock: WireMock | undefined;
+let mock: OpenAiMock | undefined;
 afterEach(async () => {
   await mock?.close();
   mock = undefined;
@@ -50,11 +50,11 @@ function runner(): PromptRunner {
 
 describe("a result with an image in history, snapshots and conversations", () => {
   it("a paused run's snapshot holds the image as plain JSON; resumed from JSON, the model still sees the picture", async () => {
-    mock = await startOpenAiWireMock([
+    mock = await startOpenAiMock("responses", [
       {
         toolCalls: [
-          { name: "spendChart", arguments: "{}" },
-          { name: "refund", arguments: "{}" },
+          { name: "spendChart", input: {} },
+          { name: "refund", input: {} },
         ],
       },
       { text: "Refunded; spend is flat." },
@@ -74,8 +74,8 @@ describe("a result with an image in history, snapshots and conversations", () =>
   });
 
   it("continueFrom a JSON snapshot: the next turn's request still carries the picture", async () => {
-    mock = await startOpenAiWireMock([
-      { toolCalls: [{ name: "spendChart", arguments: "{}" }] },
+    mock = await startOpenAiMock("responses", [
+      { toolCalls: [{ name: "spendChart", input: {} }] },
       { text: "It is flat." },
       { text: "Yes, flat all year." },
     ]);
@@ -88,8 +88,8 @@ describe("a result with an image in history, snapshots and conversations", () =>
   });
 
   it("the stream's tool-result part carries the parts, the history the content output", async () => {
-    mock = await startOpenAiWireMock([
-      { toolCalls: [{ name: "spendChart", arguments: "{}" }] },
+    mock = await startOpenAiMock("responses", [
+      { toolCalls: [{ name: "spendChart", input: {} }] },
       { text: "Flat." },
     ]);
     const stream = runner().stream("Chart the spend");
@@ -117,8 +117,8 @@ describe("a result with an image in history, snapshots and conversations", () =>
   });
 
   it("the UI message stream: the tool output is the text, and the picture follows as a file part", async () => {
-    mock = await startOpenAiWireMock([
-      { toolCalls: [{ name: "spendChart", arguments: "{}" }] },
+    mock = await startOpenAiMock("responses", [
+      { toolCalls: [{ name: "spendChart", input: {} }] },
       { text: "Flat." },
     ]);
     const chunks: { type: string }[] = [];

@@ -1,7 +1,9 @@
 // The esbuild plugin (the Vite/vitest one is tested in a consumer project: test/package/schema-plugin.test.ts):
 // an esbuild context writes the module at its first build, and a rebuild after a tool's parameter type
-// changed writes it again before bundling, so the bundle imports the fresh module.
-import { readFileSync, writeFileSync } from "node:fs";
+// changed writes it again before bundling, so the bundle imports the fresh module; also when the source
+// was rewritten with its size and modified time as they were (within one tick of a coarse clock, or by a
+// tool that restores the modified time).
+import { readFileSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { context } from "esbuild";
 import { expect, it } from "vitest";
@@ -14,7 +16,7 @@ export class Counter {
 }
 `;
 
-it("esbuild: the module is written at the first build and again at a rebuild after a parameter's type changed", async () => {
+it("esbuild: the module is written at the first build and again at a rebuild after a parameter's type changed, also with the same size and modified time", async () => {
   const dir = scratchProject(
     { "src/tools.ts": TOOLS, "src/main.ts": 'export { toolSchemas } from "./generated/tool-schemas.js";\n' },
     "src",
@@ -33,10 +35,19 @@ it("esbuild: the module is written at the first build and again at a rebuild aft
   try {
     await built.rebuild();
     expect(readFileSync(bundle, "utf8")).toMatch(/"step": \{\s*"type": "number"/);
-    writeFileSync(path.join(dir, "src/tools.ts"), TOOLS.replace("step: number", "step: string"));
+    // A file system whose clock ticks in seconds: the source's modified time is a whole second.
+    const source = path.join(dir, "src/tools.ts");
+    const second = Math.floor(Date.now() / 1000) - 60;
+    writeFileSync(source, TOOLS.replace("step: number", "step: string"));
+    utimesSync(source, second, second);
     await built.rebuild();
     expect(readFileSync(out, "utf8")).toMatch(/"step": \{\s*"type": "string"/);
     expect(readFileSync(bundle, "utf8")).toMatch(/"step": \{\s*"type": "string"/);
+    // Rewritten within that second: back to `number` (as many bytes as `string`), the same modified time.
+    writeFileSync(source, TOOLS);
+    utimesSync(source, second, second);
+    await built.rebuild();
+    expect(readFileSync(bundle, "utf8")).toMatch(/"step": \{\s*"type": "number"/);
   } finally {
     await built.dispose();
   }

@@ -37,23 +37,18 @@ export function parseCassette(text: string, file = "(in memory)"): Cassette {
   return value;
 }
 
-/** The cassette's file text: two-space JSON, fields in a fixed order, ending with a newline. */
-export function cassetteText(cassette: Cassette): string {
-  return `${JSON.stringify(cassette, null, 2)}\n`;
-}
-
 /**
- * Writes the whole file at once (a temporary file renamed over it), so a reader never sees half of it. A
- * cassette holds what the model said, so it is made for its owner only (0600; new folders 0700), as the
- * library's other files of users' words are.
+ * Writes a cassette's whole file `text` at once (a temporary file renamed over it), so a reader never sees
+ * half of it. A cassette holds what the model said, so it is made for its owner only (0600; new folders
+ * 0700), as the library's other files of users' words are.
  */
-export async function writeCassetteFile(file: string, cassette: Cassette): Promise<void> {
+export async function writeCassetteFile(file: string, text: string): Promise<void> {
   await makePrivateFolder(path.dirname(path.resolve(file)));
   const temporary = `${file}.${process.pid}.tmp`;
   await rm(temporary, { force: true }); // left by a process that died mid-write
   const handle = await createPrivateFile(temporary);
   try {
-    await handle.writeFile(cassetteText(cassette));
+    await handle.writeFile(text);
   } finally {
     await handle.close();
   }

@@ -7,16 +7,18 @@ import type {
 import { wrapLanguageModel, type LanguageModel } from "ai";
 import { InvalidSettingError } from "../../errors/entity-tools-error.js";
 import { offeredToolNames } from "../step-matching.js";
-import { CASSETTE_FORMAT, CASSETTE_VERSION, type CassetteResponse, type CassetteStep } from "./cassette.js";
-import { writeCassetteFile } from "./cassette-file.js";
+import { CASSETTE_FORMAT, CASSETTE_VERSION, type CassetteResponse } from "./cassette.js";
 import { cassetteObject } from "./cassette-json.js";
+import { CassetteRecording } from "./cassette-recording.js";
 
 /**
  * Wraps an AI SDK `LanguageModel` so that each call it answers is recorded to a cassette file (see
  * docs/testing.md, "Record and replay"): the names of the tools the request offered, and the response
- * (content, finish reason, usage, provider metadata; for a stream, its parts). The file is rewritten
- * whole after each call, so it is complete whenever a run has finished; the first call replaces an older
- * file. Request headers, API keys, the request body, the prompt and response headers are never written.
+ * (content, finish reason, usage, provider metadata; for a stream, its parts). The file is a whole
+ * cassette once each call returns: the first call replaces an older file, and each later one adds only
+ * its own bytes (the cost of a recording grows with its calls, not with their square), so the file is
+ * complete whenever a run has finished, and a process that dies keeps the calls that had returned.
+ * Request headers, API keys, the request body, the prompt and response headers are never written.
  * Calls that fail, and streams the caller cancels, are not recorded. Record one run at a time per file:
  * a replay plays the calls in the order they were recorded.
  *
@@ -32,20 +34,13 @@ export function recordModel(model: LanguageModel, file: string): LanguageModel {
       typeof model === "object" ? `a ${version} model` : model,
       'a model object of provider spec V3 or V4 (e.g. openai("gpt-5-mini")), not a model id',
     );
-  const steps: CassetteStep[] = [];
-  const header = {
+  const recording = new CassetteRecording(file, {
     format: CASSETTE_FORMAT,
     version: CASSETTE_VERSION,
     model: { provider: model.provider, modelId: model.modelId, specificationVersion: version },
-  } as const;
-  // Writes one after the other: each writes the whole cassette as it then is.
-  let writing: Promise<void> = Promise.resolve();
-  const record = (params: LanguageModelV3CallOptions, response: CassetteResponse): Promise<void> => {
-    steps.push({ step: steps.length + 1, request: { tools: offeredToolNames(params) }, response });
-    const cassette = { ...header, steps: [...steps] };
-    writing = writing.then(() => writeCassetteFile(file, cassette));
-    return writing;
-  };
+  });
+  const record = (params: LanguageModelV3CallOptions, response: CassetteResponse): Promise<void> =>
+    recording.add({ request: { tools: offeredToolNames(params) }, response });
   return wrapLanguageModel({
     model: model as LanguageModelV3,
     middleware: {

@@ -1,18 +1,19 @@
-// Deferred delivery through the real @ai-sdk/openai Responses provider against a local wire mock: what the
+// Deferred delivery through the real @ai-sdk/openai Responses provider against the local Responses mock: what the
 // request bodies carry, step after step, and what ran.
 import "../../fixtures/register.js";
 import { createOpenAI } from "@ai-sdk/openai";
 import { afterEach, describe, expect, it } from "vitest";
 import { PromptRunner, type ToolLoopEvent } from "entity-tools";
 import { Account, Bank, ran } from "../../fixtures/bank.js";
-import { startOpenAiWireMock, type WireMock, type WireReply } from "../../support/openai-wire-mock.js";
+import type { ResponsesReply } from "entity-tools/testing";
+import { startOpenAiMock, type OpenAiMock } from "../../support/openai-mocks.js";
 import { expectAppendOnly } from "./append-only.js";
 
-let mock: WireMock | undefined;
+let mock: OpenAiMock | undefined;
 afterEach(async () => mock?.close());
 
-async function responsesModel(replies: readonly WireReply[]) {
-  mock = await startOpenAiWireMock(replies);
+async function responsesModel(replies: readonly ResponsesReply[]) {
+  mock = await startOpenAiMock("responses", replies);
   return createOpenAI({ baseURL: mock.baseURL, apiKey: "test-key" }).responses("gpt-test");
 }
 
@@ -24,10 +25,10 @@ describe("deferred delivery on OpenAI Responses", () => {
     ran.length = 0;
     const events: ToolLoopEvent[] = [];
     const model = await responsesModel([
-      { toolCalls: [{ name: "findAccounts", arguments: '{"owner":"Bob"}' }] },
-      { toolCalls: [{ name: "account_2_getBalance", arguments: "{}", namespace: "account_2" }] },
-      { toolCalls: [{ name: "findAccounts", arguments: '{"owner":"Ann"}' }] },
-      { toolCalls: [{ name: "account_1_getBalance", arguments: "{}", namespace: "account_1" }] },
+      { toolCalls: [{ name: "findAccounts", input: { owner: "Bob" } }] },
+      { toolCalls: [{ name: "account_2_getBalance", input: {} }] },
+      { toolCalls: [{ name: "findAccounts", input: { owner: "Ann" } }] },
+      { toolCalls: [{ name: "account_1_getBalance", input: {} }] },
       { text: "Bob has 50, Ann 100." },
     ]);
     const run = await new PromptRunner({ model, modelSettings: { maxRetries: 0 } })
@@ -43,7 +44,7 @@ describe("deferred delivery on OpenAI Responses", () => {
     expect(requests).toHaveLength(5);
     const tools = requests.map((r) => JSON.stringify(r.body.tools));
     expect(new Set(tools).size).toBe(1);
-    expect((requests[0]!.body.tools as Item[]).map((t) => t.name ?? t.type)).toEqual([
+    expect((requests[0]!.body.tools as readonly Item[]).map((t) => t.name ?? t.type)).toEqual([
       "findAccounts",
       "byOwner",
       "notes",
@@ -113,9 +114,9 @@ describe("deferred delivery on OpenAI Responses", () => {
 
   it("over chat completions (no deferred form) offers the tools inline and says so once", async () => {
     ran.length = 0;
-    mock = await startOpenAiWireMock([
-      { toolCalls: [{ name: "findAccounts", arguments: '{"owner":"Bob"}' }] },
-      { toolCalls: [{ name: "account_2_getBalance", arguments: "{}" }] },
+    mock = await startOpenAiMock("chat", [
+      { toolCalls: [{ name: "findAccounts", input: { owner: "Bob" } }] },
+      { toolCalls: [{ name: "account_2_getBalance", input: {} }] },
       { text: "Bob has 50." },
     ]);
     const model = createOpenAI({ baseURL: mock.baseURL, apiKey: "test-key" }).chat("gpt-test");
@@ -129,7 +130,9 @@ describe("deferred delivery on OpenAI Responses", () => {
     expect(run.result).toBe("Bob has 50.");
     expect(ran).toEqual(["getBalance 2"]);
     const names = (n: number) =>
-      (mock!.requests[n]!.body.tools as { function: { name: string } }[]).map((t) => t.function.name);
+      (mock!.requests[n]!.body.tools as readonly { function: { name: string } }[]).map(
+        (t) => t.function.name,
+      );
     expect(names(0)).toEqual(["findAccounts", "byOwner", "notes"]);
     expect(names(1)).toEqual([
       "findAccounts",
@@ -151,7 +154,7 @@ describe("deferred delivery on OpenAI Responses", () => {
       .withToolProviderDiscovery({ binding: "handles", classes: [Account], delivery: "deferred" })
       .run("?");
 
-    const tools = (mock!.requests[0]!.body.tools as Item[]).map((t) => t.name ?? t.type);
+    const tools = (mock!.requests[0]!.body.tools as readonly Item[]).map((t) => t.name ?? t.type);
     expect(tools).toEqual(["findAccounts", "byOwner", "notes", "account_getBalance", "account_withdraw"]);
   });
 });

@@ -3,8 +3,8 @@
 import { createAnthropic } from "@ai-sdk/anthropic";
 import { createOpenAI } from "@ai-sdk/openai";
 import type { LanguageModel } from "ai";
-import { startAnthropicMessagesMock } from "entity-tools/testing";
-import { startOpenAiWireMock } from "../../support/openai-wire-mock.js";
+import { startAnthropicMessagesMock, startOpenAiResponsesMock } from "entity-tools/testing";
+import { inOrder } from "../../support/openai-mocks.js";
 
 /** One scripted model turn: tool calls (by name, with input), or a final text. */
 export type Turn = { readonly calls: readonly (readonly [string, unknown])[] } | { readonly text: string };
@@ -36,24 +36,18 @@ export async function wireProvider(provider: ProviderName, turns: readonly Turn[
       close: () => mock.close(),
     };
   }
-  const mock = await startOpenAiWireMock(
-    turns.map((turn) =>
-      "text" in turn
-        ? turn
-        : {
-            toolCalls: turn.calls.map(([name, input]) => ({
-              name,
-              arguments: JSON.stringify(input),
-              // A discovered entity's tool is called inside its namespace (`account_2` of `account_2_getBalance`).
-              ...(/^account_\d+_/.test(name) ? { namespace: name.replace(/_[^_]+$/, "") } : {}),
-            })),
-          },
+  // (a discovered entity's tool is called inside the namespace its tool search delivered, as the API does)
+  const mock = await startOpenAiResponsesMock(
+    inOrder(
+      turns.map((turn) =>
+        "text" in turn ? turn : { toolCalls: turn.calls.map(([name, input]) => ({ name, input })) },
+      ),
     ),
   );
   return {
     model: createOpenAI({ baseURL: mock.baseURL, apiKey: "test-key" }).responses("gpt-test"),
     tools: () => mock.requests.map((r) => JSON.stringify(r.body.tools)),
-    conversations: () => mock.requests.map((r) => r.body.input as unknown[]),
+    conversations: () => mock.requests.map((r) => [...r.body.input]),
     close: () => mock.close(),
   };
 }

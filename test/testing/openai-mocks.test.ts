@@ -1,0 +1,60 @@
+// What the OpenAI mocks of entity-tools/testing answer besides a scripted reply, on both APIs: a scripted
+// error with its status (what the provider's error then says), a script that throws (a 500 naming it), a
+// body that is not JSON (a 400, and the server goes on), another path (a 404). The replies themselves are
+// tested through the real @ai-sdk/openai provider (test/adapters/openai-wire.test.ts and others).
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  startOpenAiChatMock,
+  startOpenAiResponsesMock,
+  type OpenAiChatMock,
+  type OpenAiResponsesMock,
+} from "entity-tools/testing";
+
+const reply = (request: { readonly text: string }) => {
+  if (request.text.includes("throw")) throw new Error("the script broke");
+  if (request.text.includes("limit")) return { status: 429, error: "rate limit reached" };
+  return { text: "scripted" };
+};
+
+let chat: OpenAiChatMock;
+let responses: OpenAiResponsesMock;
+beforeAll(async () => {
+  [chat, responses] = await Promise.all([startOpenAiChatMock(reply), startOpenAiResponsesMock(reply)]);
+});
+afterAll(() => Promise.all([chat.close(), responses.close()]));
+
+const post = async (url: string, body: string) => {
+  const response = await fetch(url, { method: "POST", headers: { "x-test": "yes" }, body });
+  return { status: response.status, body: (await response.json().catch(() => undefined)) as unknown };
+};
+const ask = (field: string, text: string) =>
+  JSON.stringify({ model: "m", [field]: [{ role: "user", content: text }] });
+
+describe.each([
+  { name: "Chat Completions", mock: () => chat, path: "/chat/completions", field: "messages" },
+  { name: "Responses", mock: () => responses, path: "/responses", field: "input" },
+])("the OpenAI $name mock", ({ mock: mockOf, path, field }) => {
+  const api = () => ({ mock: mockOf(), url: `${mockOf().baseURL}${path}`, field });
+
+  it("answers a scripted error with its status and message, and a script that throws with a 500", async () => {
+    const { url, field } = api();
+    expect(await post(url, ask(field, "over the limit"))).toEqual({
+      status: 429,
+      body: { error: { message: "rate limit reached", type: "invalid_request_error", code: null } },
+    });
+    expect(await post(url, ask(field, "throw"))).toMatchObject({
+      status: 500,
+      body: { error: { message: "Error: the script broke", type: "server_error" } },
+    });
+  });
+
+  it("refuses a body that is not JSON with a 400 and another path with a 404, and goes on answering", async () => {
+    const { url, field, mock } = api();
+    const requests = mock.requests.length;
+    expect((await post(url, "{not json")).status).toBe(400);
+    expect((await post(`${url}/x`, ask(field, "hi"))).status).toBe(404);
+    expect(mock.requests.length).toBe(requests); // neither reached the script
+    expect((await post(url, ask(field, "hi"))).status).toBe(200);
+    expect(mock.requests.at(-1)!.headers["x-test"]).toBe("yes");
+  });
+});
