@@ -135,6 +135,7 @@ export type {
   ConversationRestartedEvent,
   DynamicToolsFallbackEvent,
   RunRestartedEvent,
+  RestartCause,
   RunEvent,
 } from "./events/tool-loop-event.js";
 export type { RunLogWarningEvent } from "./events/run-log-warning-event.js";

@@ -62,10 +62,8 @@ function lineOf(event: ToolLoopEvent): { level: keyof DebugLogger; text: string 
       );
     case "VisibilityExpanded":
       return info(`section ${event.sectionKey} expanded (${event.mode})`);
-    case "ConversationRestarted":
-      return info(`conversation restarted in a new thread with ${event.toolNames.length} tools`);
-    case "RunRestarted":
-      return info("run restarted from its prompt");
+    case "RunRestarted": // one line a restart: its new thread's details (ConversationRestarted) add none
+      return info(`run restarted (${event.cause}${event.sections ? `: ${event.sections.join(", ")}` : ""})`);
     case "ApprovalRequested":
       return info(`${event.toolName} (${event.approvalId}) waits for approval`);
     case "ApprovalDecided":

@@ -27,10 +27,9 @@ export interface RunCounters {
   /** Prompt sections expanded in the running conversation (`VisibilityExpanded` in `dynamic` mode). */
   dynamicExpansions: number;
   /**
-   * Times the run restarted, whatever asked for it: a new attempt from its prompt (`RunRestarted`: a
-   * strategy's `restart`, or a section read that unlocked tools the backend cannot add mid-conversation,
-   * one restart however many sections it expanded), or a conversation backend's new thread, to offer tools
-   * it cannot add to a running one (`ConversationRestarted`).
+   * Times the run restarted, whatever asked for it (`RunRestarted`, one each, with its `cause`): a section
+   * read that unlocked tools the backend cannot add mid-conversation (one restart however many sections it
+   * expanded), a strategy's `restart`, a conversation backend's new thread, and its fallback from `dynamic`.
    */
   restarts: number;
 }
@@ -75,7 +74,6 @@ export function countEvent(counters: RunCounters, event: ToolLoopEvent): void {
       if (event.mode === "dynamic") counters.dynamicExpansions++;
       break;
     case "RunRestarted":
-    case "ConversationRestarted":
       counters.restarts++;
       break;
     default:

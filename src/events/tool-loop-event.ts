@@ -6,6 +6,17 @@ import type { ApprovalDecidedEvent, ApprovalRequestedEvent } from "./approval-ev
 import type { RunLogWarningEvent } from "./run-log-warning-event.js";
 import type { RunEvent } from "./run-event.js";
 import type { ToolCallStartedEvent, ToolFailedEvent, ToolInvokedEvent } from "./tool-call-events.js";
+export type {
+  ConversationRestartedEvent,
+  DynamicToolsFallbackEvent,
+  RestartCause,
+  RunRestartedEvent,
+} from "./restart-events.js";
+import type {
+  ConversationRestartedEvent,
+  DynamicToolsFallbackEvent,
+  RunRestartedEvent,
+} from "./restart-events.js";
 
 // Each event type's home: this file, or a file of its own concern that this one re-exports.
 export type { RunEvent } from "./run-event.js";
@@ -49,7 +60,10 @@ export interface RunFinishedEvent extends RunEvent {
 /** A model call is about to be made. */
 export interface ToolLoopIterationEvent extends RunEvent {
   /** The event's kind. */ readonly type: "ToolLoopIteration";
-  /** The step's number in this attempt, from 1 (it starts again at 1 after a restart or a resume). */
+  /**
+   * The step's number in this attempt, from 1 (it starts again at 1 after a resume, and after a restart
+   * from the prompt: `RunRestarted` with cause `expansion` or `strategy`).
+   */
   readonly iteration: number;
   /** Names offered to the model at this step. */
   readonly toolNames: readonly string[];
@@ -58,7 +72,7 @@ export interface ToolLoopIterationEvent extends RunEvent {
 /** The model answered one step. */
 export interface ModelRespondedEvent extends RunEvent {
   /** The event's kind. */ readonly type: "ModelResponded";
-  /** The step's number in this attempt, from 1 (it starts again at 1 after a restart or a resume). */
+  /** The step's number in this attempt, as `ToolLoopIteration.iteration`. */
   readonly iteration: number;
   /** The model's text (empty when it only called tools). */
   readonly text: string;
@@ -152,17 +166,6 @@ export interface ToolsRemovedEvent extends RunEvent {
 }
 
 /**
- * The run starts again from its prompt, in a new attempt: a strategy asked for it, or a section read
- * unlocked tools the backend cannot add to a running conversation. Tools the earlier attempt added are not
- * offered again unless the new attempt adds them.
- */
-export interface RunRestartedEvent extends RunEvent {
-  /** The event's kind. */ readonly type: "RunRestarted";
-  /** Why, in words (the restart request's reason). */
-  readonly reason: string;
-}
-
-/**
  * A tool a dynamic source (an MCP server) lists is not offered to the model: its name is taken by a local
  * tool or another source's (the one offered first keeps it), or its schema cannot be used safely.
  */
@@ -207,31 +210,6 @@ export interface VisibilityExpandedEvent extends RunEvent {
   readonly mode: "dynamic" | "restart";
   /** Tools the expansion unlocked (on a restart, they are offered from the new start). */
   readonly unlockedTools: readonly string[];
-}
-
-/**
- * A conversation backend (Codex) that cannot add tools to a running thread stopped it and goes on in a new
- * one, which offers `toolNames` (the tools that appeared included) and a transcript of the calls so far.
- */
-export interface ConversationRestartedEvent extends RunEvent {
-  /** The event's kind. */ readonly type: "ConversationRestarted";
-  /** The tools the new thread offers, by name. */
-  readonly toolNames: readonly string[];
-}
-
-/**
- * A conversation backend could not offer tools a call added in the running conversation (in `dynamic`
- * mode, it did not list them again in time): the run goes on in a new conversation that has them, as in
- * `restart` mode.
- */
-export interface DynamicToolsFallbackEvent extends RunEvent {
-  /** The event's kind. */ readonly type: "DynamicToolsFallback";
-  /** The tools the call added that the backend did not offer in time, by name. */
-  readonly toolNames: readonly string[];
-  /** What the run did instead: always `"restart"`, in a new conversation. */
-  readonly fallback: "restart";
-  /** Why, in words (`Claude Code did not list the changed tools again within 5000 ms`). */
-  readonly reason: string;
 }
 
 /** Everything a run reports to observers. */

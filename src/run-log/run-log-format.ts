@@ -8,6 +8,10 @@
 import type { ProviderCost } from "../events/run-cost.js";
 import type { TokenUsage } from "../events/token-usage.js";
 import type { ProviderIdentity, ProviderToolIdentity } from "../tools/provider-identity.js";
+import type { RestartRecord } from "./run-log-restart-record.js";
+
+// Its own file (the run log's format in two files); exported from here with the others.
+export type { RestartRecord } from "./run-log-restart-record.js";
 
 /** The `format` of a run log's header. */
 export const RUN_LOG_FORMAT = "entity-tools/run-log";
@@ -175,17 +179,6 @@ export interface RemovedRecord {
   readonly reason: "strategy" | "budget" | "source";
   /** The call after whose result they left; absent when a source dropped them. */
   readonly by?: string;
-}
-
-/** The run started again from its prompt (`reason`), or a conversation backend in a new thread. */
-export interface RestartRecord {
-  /** `"restart"`: the run started again. */ readonly type: "restart";
-  /** The step after which it started again. */
-  readonly step: number;
-  /** Why, in words (`"restart"` only, for a strategy's or a section's, without `recordContent`). */
-  readonly reason: string;
-  /** A conversation backend's new thread offers these. */
-  readonly tools?: readonly string[];
 }
 
 /** A summarized prompt section was expanded. */

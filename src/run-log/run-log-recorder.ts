@@ -128,19 +128,16 @@ export class RunLogRecorder {
           ...(event.toolCallId === undefined ? {} : { by: event.toolCallId }),
         });
         break;
-      case "RunRestarted":
-        this.add({ type: "restart", step: this.step, reason: this.content ? event.reason : "restart" });
-        break;
-      case "ConversationRestarted":
+      case "RunRestarted": // the restart's one event (its new thread's details are not records)
         this.add({
           type: "restart",
           step: this.step,
-          reason: "new conversation thread",
-          tools: event.toolNames,
+          cause: event.cause,
+          // A strategy's reason is its author's words; the others are ours (sections, tools, the backend).
+          reason: this.content || event.cause !== "strategy" ? event.reason : "restart",
+          ...(event.sections ? { sections: event.sections } : {}),
+          ...(event.toolNames ? { tools: event.toolNames } : {}),
         });
-        break;
-      case "DynamicToolsFallback":
-        this.add({ type: "restart", step: this.step, reason: event.reason, tools: event.toolNames });
         break;
       case "VisibilityExpanded":
         this.add({

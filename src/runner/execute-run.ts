@@ -190,7 +190,13 @@ async function runAttempts(setup: RunSetup, run: Run): Promise<RunOutcome> {
         new ExpansionLimitError(setup.settings.maxExpansions, expansion?.sectionKeys ?? [request.reason]),
       );
     }
-    setup.events.emit({ type: "RunRestarted", reason: request.reason });
+    setup.events.emit({
+      type: "RunRestarted",
+      reason: request.reason,
+      ...(expansion
+        ? { cause: "expansion", sections: expansion.sectionKeys, toolNames: expansion.unlockedTools }
+        : { cause: "strategy" }),
+    });
     for (const [sectionKey, visibility] of Object.entries(expansion?.requestedOverrides ?? {})) {
       run.visibility.dispatch({ type: "SetVisibilityOverride", sectionKey, visibility });
     }

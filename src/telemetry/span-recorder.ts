@@ -25,10 +25,12 @@ interface RunSpans {
 /**
  * Turns a run's events into OpenTelemetry spans, with the GenAI semantic conventions: `entity_tools.run`
  * (`invoke_agent`) with, under it, one `chat {model}` span per model call and one `execute_tool {name}`
- * span per tool call (siblings, as the conventions have them; `entity_tools.step` says which step asked), and the tool-set changes as span events (`tools.injected`, `tools.removed`,
- * `tools.renamed`, `tools.restart`) on the span of the tool call that caused them (the run's span for
- * changes between steps: a tool source's update, a restart). Errors are recorded as exceptions named by
- * their error class. Built from events only, so every backend (streamed, resumed, Codex) gives one shape.
+ * span per tool call (siblings, as the conventions have them; `entity_tools.step` says which step asked),
+ * and the tool-set changes as span events (`tools.injected`, `tools.removed`, `tools.renamed`,
+ * `tools.restart`) on the span of the tool call that caused them (the run's span for changes between
+ * steps: a tool source's update, a restart: one `tools.restart` each, from `RunRestarted`, with its cause).
+ * Errors are recorded as exceptions named by their error class. Built from events only, so every backend
+ * (streamed, resumed, Codex) gives one shape.
  */
 export class SpanRecorder {
   private readonly runs = new Map<string, RunSpans>();
@@ -191,15 +193,15 @@ export class SpanRecorder {
           ...providerAttributes(distinct(event.toolNames.flatMap((n) => spans.owners.get(n) ?? []))),
         });
         break;
-      case "VisibilityExpanded":
-        if (event.mode === "restart")
-          spans.run.addEvent("tools.restart", {
-            "entity_tools.section": event.sectionKey,
-            "entity_tools.tools": [...event.unlockedTools],
-          });
-        break;
-      case "ConversationRestarted":
-        spans.run.addEvent("tools.restart", { "entity_tools.tools": [...event.toolNames] });
+      case "RunRestarted":
+        // One per restart, whatever asked for it; the sections an expansion expands on it, not one each.
+        spans.run.addEvent("tools.restart", {
+          "entity_tools.cause": event.cause,
+          ...(event.toolNames ? { "entity_tools.tools": [...event.toolNames] } : {}),
+          ...(event.sections
+            ? { "entity_tools.section": event.sections[0], "entity_tools.sections": [...event.sections] }
+            : {}),
+        });
         break;
       case "OutputRejected":
         spans.run.addEvent("output.rejected", { "entity_tools.problems": [...event.problems] });

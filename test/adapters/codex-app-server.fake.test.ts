@@ -196,7 +196,7 @@ describe("CodexAppServerAdapter against a fake app-server", () => {
       .run("q");
     expect(spanTree(spans())).toEqual([
       "entity_tools.run",
-      "  · tools.restart searchCustomer,findCustomers,customer_c123_getAverageSpend,customer_c123_recentOrders",
+      "  · tools.restart customer_c123_getAverageSpend,customer_c123_recentOrders by new-thread",
       "  chat",
       "  execute_tool searchCustomer",
       "    · tools.injected customer_c123_getAverageSpend,customer_c123_recentOrders by searchCustomer from Customer:c123",

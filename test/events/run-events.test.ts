@@ -27,7 +27,9 @@ const events: RunEventInit[] = [
     message: "x",
   },
   { type: "ToolsInjected", iteration: 1, toolNames: ["b", "c"], reason: "discovery" },
-  { type: "RunRestarted", reason: "a strategy asked" },
+  { type: "RunRestarted", cause: "strategy", reason: "a strategy asked" },
+  // A new thread: its one RunRestarted, then the event that details it (not a restart of its own).
+  { type: "RunRestarted", cause: "new-thread", reason: "b is new", toolNames: ["b"] },
   { type: "ConversationRestarted", toolNames: ["a", "b"] },
 ] as RunEventInit[];
 

@@ -318,7 +318,12 @@ it("a restart is logged, and the tools the earlier attempt added leave with the 
     .respondWithText("done");
   await runner.withInjectionStrategy(restartOnce).run("Find John");
   const view = runView(runs(dir)[0]!.read);
-  expect(view.steps[1]!.other).toContainEqual({ type: "restart", step: 2, reason: "a fresh start" });
+  expect(view.steps[1]!.other).toContainEqual({
+    type: "restart",
+    step: 2,
+    cause: "strategy",
+    reason: "a fresh start",
+  });
   expect(view.steps[2]!.removed).toEqual([
     { tool: "customer_c123_getAverageSpend", cause: { reason: "restart" } },
     { tool: "customer_c123_recentOrders", cause: { reason: "restart" } },

@@ -146,7 +146,7 @@ describe("withTelemetry: the span tree", () => {
       .run("Refund o-1002?");
     expect(spanTree(spans())).toEqual([
       "entity_tools.run",
-      "  · tools.restart checkRefundEligibility,issueRefund",
+      "  · tools.restart checkRefundEligibility,issueRefund by expansion",
       "  chat mock-model-id",
       "  execute_tool searchCustomer",
       "  chat mock-model-id",

@@ -3,12 +3,14 @@ import type {
   Conversation,
   ConversationAdapter,
   ConversationToolResult,
+  ConversationTurn,
 } from "../ports/conversation-port.js";
 import { dispatcherTool, dispatchNotice, unwrapDispatch } from "./dispatcher-tool.js";
 import { callBackend } from "./call-backend.js";
 import { resultText } from "../results/result-text.js";
 import { partsOfOutput } from "../results/content-output.js";
 import type { ModelToolCall } from "../ports/model-port.js";
+import type { Run } from "../run/run.js";
 import type { RunSession } from "../session/run-session.js";
 import type { RunEnd, StepOutcome } from "../session/step-outcome.js";
 
@@ -110,11 +112,9 @@ export async function driveConversation(adapter: ConversationAdapter, session: R
       if (turn.stopped) {
         if (turn.text) run.append({ role: "assistant", content: turn.text });
         if (stop) return session.end(stop);
-        if (turn.toolsNotOffered)
-          run.events.emit({ type: "DynamicToolsFallback", fallback: "restart", ...turn.toolsNotOffered });
         await conversation.close();
         conversation = undefined;
-        run.events.emit({ type: "ConversationRestarted", toolNames: run.toolNames() });
+        newThread(run, offered, turn.toolsNotOffered);
         input = continuation(prompt, transcriptOf(run.history), run.toolNames());
         run.append({ role: "user", content: input });
         continue;
@@ -134,6 +134,27 @@ export async function driveConversation(adapter: ConversationAdapter, session: R
   } finally {
     await conversation?.close();
   }
+}
+
+/**
+ * Reports a new thread: the restart's one event (`RunRestarted`, cause `new-thread`, or `fallback` when a
+ * dynamic backend could not offer the tools in time), then the events that detail it.
+ */
+function newThread(run: Run, offered: ReadonlySet<string>, notOffered: ConversationTurn["toolsNotOffered"]) {
+  const toolNames = run.toolNames();
+  const fresh = toolNames.filter((name) => !offered.has(name));
+  run.events.emit(
+    notOffered
+      ? { type: "RunRestarted", cause: "fallback", ...notOffered }
+      : {
+          type: "RunRestarted",
+          cause: "new-thread",
+          reason: `this backend cannot add ${fresh.join(", ")} to a running thread`,
+          toolNames: fresh,
+        },
+  );
+  if (notOffered) run.events.emit({ type: "DynamicToolsFallback", fallback: "restart", ...notOffered });
+  run.events.emit({ type: "ConversationRestarted", toolNames });
 }
 
 /** The user text of the prompt messages. */

@@ -2,7 +2,13 @@
 // against the step before (with the cause) and the calls; opened, everything else (the model's text, each
 // call's input and result with its pictures, the tools offered, the providers discovered).
 import type { RunView, StepView, ToolChange, ToolChangeCause } from "../../run-log/run-log-steps.js";
-import type { CallRecord, DiscoveredRecord, RunLogRecord } from "../../run-log/run-log-format.js";
+import type { RestartCause } from "../../events/restart-events.js";
+import type {
+  CallRecord,
+  DiscoveredRecord,
+  RestartRecord,
+  RunLogRecord,
+} from "../../run-log/run-log-format.js";
 import { count, h, longText, paged, percent, pretty, usd, type Child } from "./dom.js";
 
 /** What a step needs from the page around it. */
@@ -142,6 +148,22 @@ function callLine(call: CallRecord): HTMLElement {
   );
 }
 
+/** What asked for a restart, in words (a file written before `cause` was recorded: the reason alone). */
+const RESTART_CAUSES: Record<RestartCause, (sections: readonly string[]) => string> = {
+  expansion: (sections) => ` to expand ${sections.join(", ")}`,
+  strategy: () => " asked by a strategy",
+  "new-thread": () => " in a new thread",
+  fallback: () => " in a new thread (fallback from dynamic tools)",
+};
+
+function restartLine(record: RestartRecord): string {
+  // A cause this page does not know (a later writer's) is shown as a file without one.
+  const known = record.cause !== undefined && Object.hasOwn(RESTART_CAUSES, record.cause);
+  const cause = known ? RESTART_CAUSES[record.cause!](record.sections ?? []) : "";
+  // "restart" stands for a strategy's reason not recorded (no recordContent).
+  return `↻ restart${cause}${record.reason === "restart" ? "" : `: ${record.reason}`}`;
+}
+
 /** Approvals, restarts, expansions and notes, one line each (tool-set records are shown as changes). */
 function otherLine(record: RunLogRecord): Child {
   switch (record.type) {
@@ -161,7 +183,7 @@ function otherLine(record: RunLogRecord): Child {
           : `✘ denied: ${record.tool}${record.reason ? ` — ${record.reason}` : ""}`,
       );
     case "restart":
-      return h("li", { className: "restart" }, `↻ restart: ${record.reason}`);
+      return h("li", { className: "restart" }, restartLine(record));
     case "expanded":
       return h(
         "li",

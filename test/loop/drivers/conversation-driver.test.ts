@@ -12,6 +12,7 @@ import {
   type ToolLoopEvent,
 } from "entity-tools";
 import { CustomerSearchTools } from "../../fixtures/store/customer-search-tools.js";
+import { watchRestarts } from "../../support/restart-observers.js";
 
 /** A backend with fixed tools whose model finds John, then asks for his spend and answers. */
 class FixedToolsBackend implements ConversationAdapter {
@@ -78,5 +79,28 @@ describe("conversation driver", () => {
     expect(run.totalIterations).toBe(4);
     expect(run.usage).toMatchObject({ inputTokens: 500, outputTokens: 25 });
     expect(run.counters.modelCalls).toBe(4);
+  });
+
+  it("a new thread is one restart for every observer: the counters, telemetry and the run log, each with its cause", async () => {
+    const { runner, reported } = watchRestarts(
+      new PromptRunner({ adapter: new FixedToolsBackend() })
+        .withTools(new CustomerSearchTools())
+        .withToolProviderDiscovery(),
+    );
+    const run = await runner.run("What does John Smith spend?");
+
+    const found = ["customer_c123_getAverageSpend", "customer_c123_recentOrders"];
+    expect(run.counters.restarts).toBe(1);
+    const { telemetry, log } = reported();
+    expect(telemetry).toEqual([{ "entity_tools.cause": "new-thread", "entity_tools.tools": found }]);
+    expect(log).toEqual([
+      {
+        type: "restart",
+        step: 1,
+        cause: "new-thread",
+        reason: `this backend cannot add ${found.join(", ")} to a running thread`,
+        tools: found,
+      },
+    ]);
   });
 });

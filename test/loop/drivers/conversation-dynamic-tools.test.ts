@@ -13,6 +13,7 @@ import {
   type ToolLoopEvent,
 } from "entity-tools";
 import { CustomerSearchTools } from "../../fixtures/store/customer-search-tools.js";
+import { watchRestarts } from "../../support/restart-observers.js";
 
 /** A dynamic backend whose model searches, then calls the spend tool; it can fail to take new tools. */
 class ScriptedDynamicBackend implements ConversationAdapter {
@@ -91,5 +92,27 @@ describe("a conversation backend with dynamic tools", () => {
     expect(backend.opened).toHaveLength(2);
     expect(backend.opened[1]).toContain("customer_c123_getAverageSpend");
     expect(backend.sent[1]).toContain("You already made these tool calls for this task");
+  });
+
+  it("the fallback is one restart for every observer: the counters, telemetry and the run log, each with its cause", async () => {
+    const { runner, reported } = watchRestarts(
+      new PromptRunner({ adapter: new ScriptedDynamicBackend(false) })
+        .withTools(new CustomerSearchTools())
+        .withToolProviderDiscovery(),
+    );
+    const run = await runner.run("Spend?");
+
+    const offered = [
+      "searchCustomer",
+      "findCustomers",
+      "customer_c123_getAverageSpend",
+      "customer_c123_recentOrders",
+    ];
+    expect(run.counters.restarts).toBe(1);
+    const { telemetry, log } = reported();
+    expect(telemetry).toEqual([{ "entity_tools.cause": "fallback", "entity_tools.tools": offered }]);
+    expect(log).toEqual([
+      { type: "restart", step: 1, cause: "fallback", reason: "no relist", tools: offered },
+    ]);
   });
 });

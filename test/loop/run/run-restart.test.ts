@@ -13,6 +13,7 @@ import {
 } from "entity-tools";
 import { CustomerSearchTools } from "../../fixtures/store/customer-search-tools.js";
 import { supportPrompt } from "../../fixtures/store/support-prompt.js";
+import { watchRestarts } from "../../support/restart-observers.js";
 import { call, mockModel, offeredAt, text, toolResultsSeenAt } from "../../support/mock-model.js";
 
 /** A backend that cannot add tools mid-conversation: a section read restarts the run. */
@@ -94,6 +95,55 @@ describe("a run's counters across restarts", () => {
     const expanded = events.flatMap((e) => (e.type === "VisibilityExpanded" ? [e.sectionKey] : []));
     expect(expanded).toEqual(["policies.warranty", "policies"]);
     expect(run.counters).toMatchObject({ restarts: 1, dynamicExpansions: 0 });
+  });
+});
+
+describe("a restart, for every observer", () => {
+  it("a strategy's restart is one restart for the counters, telemetry and the run log, each with its cause", async () => {
+    let restarted = false;
+    const strategy: ToolInjectionStrategy = {
+      evaluateToolResult: () => (restarted ? {} : ((restarted = true), { restart: { reason: "fresh" } })),
+    };
+    const { runner, reported } = watchRestarts(
+      new PromptRunner({ model: mockModel(call("lookup"), text("done")) })
+        .withTools(tool("lookup"))
+        .withInjectionStrategy(strategy),
+    );
+    const run = await runner.run("Look it up");
+
+    expect(run.counters.restarts).toBe(1);
+    const { telemetry, log } = reported();
+    expect(telemetry).toEqual([{ "entity_tools.cause": "strategy" }]);
+    expect(log).toEqual([{ type: "restart", step: 1, cause: "strategy", reason: "fresh" }]);
+  });
+
+  it("a section read that expands two sections is one restart for each observer, naming both sections", async () => {
+    const model = mockModel(call("read_section", { section_key: "policies.warranty" }), text("done"));
+    const { runner, reported } = watchRestarts(discoveringRunner(model));
+    const run = await runner.run("What is the warranty?");
+
+    const sections = ["policies.warranty", "policies"];
+    const tools = ["checkRefundEligibility", "issueRefund"];
+    expect(run.counters.restarts).toBe(1);
+    const { telemetry, log } = reported();
+    expect(telemetry).toEqual([
+      {
+        "entity_tools.cause": "expansion",
+        "entity_tools.section": "policies.warranty",
+        "entity_tools.sections": sections,
+        "entity_tools.tools": tools,
+      },
+    ]);
+    expect(log).toEqual([
+      {
+        type: "restart",
+        step: 1,
+        cause: "expansion",
+        reason: expect.stringMatching(/^section "policies.warranty" unlocks/),
+        sections,
+        tools,
+      },
+    ]);
   });
 });
 
