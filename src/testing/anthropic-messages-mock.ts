@@ -1,12 +1,24 @@
 // A scripted stand-in for the Anthropic Messages API, for backends whose model loop runs in another
-// process (Claude Code, through `entity-tools/claude`), where the scripted language model cannot reach:
-// point the process at `baseURL` (ANTHROPIC_BASE_URL) and script the replies. Only node:http.
-import { startLocalHttpServer } from "./local-http-server.js";
+// process (Claude Code, through `entity-tools/claude`), where the scripted language model cannot reach,
+// and for the real `@ai-sdk/anthropic` provider: point the process at `baseURL` (ANTHROPIC_BASE_URL) and
+// script the replies. It answers as every model API mock does (scripted-api-server.ts). Only node:http.
+import {
+  startScriptedApiServer,
+  type MockErrorReply,
+  type RequestHeaders,
+  type ScriptedApi,
+} from "./scripted-api-server.js";
 
-/** One scripted answer: a final text, or tool calls (by the name the model was offered). */
+/**
+ * One scripted answer: a final text, tool calls (by the name the model was offered), or an error the API
+ * answers with (its HTTP status and message: `{ status: 429, error: "rate limited" }`).
+ */
 export type MessagesReply =
   | { readonly text: string }
-  | { readonly toolCalls: readonly { readonly name: string; readonly input: unknown }[] };
+  | { readonly toolCalls: readonly { readonly name: string; readonly input: unknown }[] }
+  | MockErrorReply;
+
+type Answer = Exclude<MessagesReply, MockErrorReply>;
 
 /** A request the mock received, with what a script or a test reads from it. */
 export interface MessagesRequest {
@@ -45,72 +57,80 @@ export const MESSAGES_MOCK_USAGE = { inputTokens: 100, outputTokens: 7 } as cons
 /**
  * Starts a mock of `POST /v1/messages` on 127.0.0.1 (a free port) that answers each request, streamed
  * (SSE) when it asks for a stream and as one JSON message when it does not, as the real API does, with
- * what `reply` returns for it. Anything else gets a 404.
+ * what `reply` returns for it. A scripted error is answered with its status and the API's error body
+ * (`{"type":"error","error":{"type":"rate_limit_error","message":…}}`, the type the API gives that
+ * status), so a provider throws its own error for it; a `reply` that throws gets a 500 (`api_error`), a
+ * body that is not JSON a 400, anything else a 404.
  */
 export async function startAnthropicMessagesMock(
   reply: (request: MessagesRequest) => MessagesReply,
 ): Promise<AnthropicMessagesMock> {
-  const requests: MessagesRequest[] = [];
-  const server = await startLocalHttpServer((req, res, text) => {
-    if (req.method !== "POST" || !/^\/v1\/messages(\?|$)/.test(req.url ?? "")) {
-      res.writeHead(404).end();
-      return;
-    }
-    const beta = req.headers["anthropic-beta"];
-    const betas = (Array.isArray(beta) ? beta.join(",") : (beta ?? "")).split(",").filter(Boolean);
-    const request = readRequest(JSON.parse(text) as MessagesRequest["body"], betas);
-    requests.push(request);
-    const n = requests.length;
-    let answer: MessagesReply;
-    try {
-      answer = reply(request);
-    } catch (error) {
-      res.writeHead(500, { "content-type": "application/json" });
-      res.end(JSON.stringify({ type: "error", error: { type: "api_error", message: String(error) } }));
-      return;
-    }
-    if (request.body.stream !== true) {
-      res.writeHead(200, { "content-type": "application/json" });
-      res.end(JSON.stringify(messageOf(answer, n, request.body.model)));
-      return;
-    }
-    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-    const send = (event: Record<string, unknown>) =>
-      res.write(`event: ${String(event.type)}\ndata: ${JSON.stringify(event)}\n\n`);
-    send({
+  const server = await startScriptedApiServer(MESSAGES_API, reply);
+  return { baseURL: server.origin, requests: server.requests, close: server.close };
+}
+
+const MESSAGES_API: ScriptedApi<MessagesRequest, Answer> = {
+  path: "/v1/messages",
+  read: (body, headers) => readRequest(body as MessagesRequest["body"], headers),
+  whole: (answer, request, n) => messageOf(answer, n, request.body.model),
+  events: (answer, request, n) =>
+    eventsOf(answer, n, request.body.model)
+      .map((event) => `event: ${String(event.type)}\ndata: ${JSON.stringify(event)}\n\n`)
+      .join(""),
+  errorBody: (status, message) => ({ type: "error", error: { type: errorTypeOf(status), message } }),
+};
+
+/** The error type the Messages API gives each status (docs.anthropic.com, "Errors"). */
+const ERROR_TYPES: Readonly<Record<number, string>> = {
+  400: "invalid_request_error",
+  401: "authentication_error",
+  402: "billing_error",
+  403: "permission_error",
+  404: "not_found_error",
+  413: "request_too_large",
+  429: "rate_limit_error",
+  500: "api_error",
+  504: "timeout_error",
+  529: "overloaded_error",
+};
+const errorTypeOf = (status: number) =>
+  ERROR_TYPES[status] ?? (status < 500 ? "invalid_request_error" : "api_error");
+
+/** The same message as stream events: started, each block started, its one delta, stopped; the end. */
+function eventsOf(answer: Answer, n: number, model: string | undefined): Record<string, unknown>[] {
+  const blocks =
+    "text" in answer
+      ? [{ start: { type: "text", text: "" }, delta: { type: "text_delta", text: answer.text } }]
+      : answer.toolCalls.map((c, i) => ({
+          start: { type: "tool_use", id: `toolu_${n}_${i}`, name: c.name, input: {} },
+          delta: { type: "input_json_delta", partial_json: JSON.stringify(c.input) },
+        }));
+  return [
+    {
       type: "message_start",
       message: {
         id: `msg_${n}`,
         type: "message",
         role: "assistant",
-        model: request.body.model ?? "claude-mock",
+        model: model ?? "claude-mock",
         content: [],
         stop_reason: null,
         stop_sequence: null,
         usage: { input_tokens: MESSAGES_MOCK_USAGE.inputTokens, output_tokens: 0 },
       },
-    });
-    const blocks =
-      "text" in answer
-        ? [{ start: { type: "text", text: "" }, delta: { type: "text_delta", text: answer.text } }]
-        : answer.toolCalls.map((c, i) => ({
-            start: { type: "tool_use", id: `toolu_${n}_${i}`, name: c.name, input: {} },
-            delta: { type: "input_json_delta", partial_json: JSON.stringify(c.input) },
-          }));
-    blocks.forEach((block, index) => {
-      send({ type: "content_block_start", index, content_block: block.start });
-      send({ type: "content_block_delta", index, delta: block.delta });
-      send({ type: "content_block_stop", index });
-    });
-    send({
+    },
+    ...blocks.flatMap((block, index) => [
+      { type: "content_block_start", index, content_block: block.start },
+      { type: "content_block_delta", index, delta: block.delta },
+      { type: "content_block_stop", index },
+    ]),
+    {
       type: "message_delta",
       delta: { stop_reason: "text" in answer ? "end_turn" : "tool_use", stop_sequence: null },
       usage: { output_tokens: MESSAGES_MOCK_USAGE.outputTokens },
-    });
-    send({ type: "message_stop" });
-    res.end();
-  });
-  return { baseURL: server.origin, requests, close: server.close };
+    },
+    { type: "message_stop" },
+  ];
 }
 
 type Block = { type?: string; name?: string; is_error?: boolean; content?: unknown; text?: string };
@@ -119,7 +139,7 @@ type Block = { type?: string; name?: string; is_error?: boolean; content?: unkno
 const SYSTEM_REMINDER = /<system-reminder>[\s\S]*?<\/system-reminder>/g;
 
 /** A whole (not streamed) Messages API response carrying `answer`. */
-function messageOf(answer: MessagesReply, n: number, model: string | undefined): Record<string, unknown> {
+function messageOf(answer: Answer, n: number, model: string | undefined): Record<string, unknown> {
   return {
     id: `msg_${n}`,
     type: "message",
@@ -140,9 +160,12 @@ function messageOf(answer: MessagesReply, n: number, model: string | undefined):
   };
 }
 
-function readRequest(body: MessagesRequest["body"], betas: readonly string[]): MessagesRequest {
+function readRequest(body: MessagesRequest["body"], headers: RequestHeaders): MessagesRequest {
+  const beta = headers["anthropic-beta"];
+  const betas = (typeof beta === "string" ? beta : (beta ?? []).join(",")).split(",").filter(Boolean);
   const blocks = (content: unknown): Block[] => (Array.isArray(content) ? (content as Block[]) : []);
-  const of = (role: string) => body.messages.filter((m) => m.role === role).flatMap((m) => blocks(m.content));
+  const messages = Array.isArray(body.messages) ? body.messages : [];
+  const of = (role: string) => messages.filter((m) => m.role === role).flatMap((m) => blocks(m.content));
   return {
     body,
     offeredTools: (body.tools ?? []).map((t) => t.name),
@@ -161,7 +184,7 @@ function readRequest(body: MessagesRequest["body"], betas: readonly string[]): M
           ]
         : [],
     ),
-    text: JSON.stringify(body.messages),
+    text: JSON.stringify(messages),
     betas,
   };
 }

@@ -30,12 +30,8 @@ export { startOpenAiResponsesMock, RESPONSES_MOCK_USAGE } from "./openai-respons
 export type { OpenAiResponsesMock, ResponsesRequest } from "./openai-responses-mock.js";
 export { startOpenAiChatMock } from "./openai-chat-mock.js";
 export type { OpenAiChatMock, ChatCompletionsRequest } from "./openai-chat-mock.js";
-export type {
-  OpenAiErrorReply,
-  OpenAiMockRequest,
-  RequestHeaders,
-  ResponsesReply,
-} from "./openai-mock-server.js";
+export type { OpenAiMockRequest, ResponsesReply } from "./openai-mock-server.js";
+export type { MockErrorReply, RequestHeaders } from "./scripted-api-server.js";
 export { scoreToolUse } from "./scoring/score-tool-use.js";
 export type { ScoreToolUse } from "./scoring/score-tool-use.js";
 export type {

@@ -8,9 +8,9 @@ import {
   type Answer,
   type OpenAiMockApi,
   type OpenAiMockRequest,
-  type RequestHeaders,
   type ResponsesReply,
 } from "./openai-mock-server.js";
+import type { RequestHeaders } from "./scripted-api-server.js";
 import { RESPONSES_MOCK_USAGE } from "./openai-responses-mock.js";
 
 /** A request the mock received, with what a script or a test reads from it. */
@@ -51,7 +51,7 @@ export function startOpenAiChatMock(
   return startOpenAiMockServer(CHAT_API, reply);
 }
 
-const CHAT_API: OpenAiMockApi<ChatCompletionsRequest, Answer> = {
+const CHAT_API: OpenAiMockApi<ChatCompletionsRequest> = {
   path: "/v1/chat/completions",
   read: (body, headers) => readRequest(body as ChatCompletionsRequest["body"], headers),
   whole: (answer, request) => completionOf(answer, request),

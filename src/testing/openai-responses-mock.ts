@@ -9,9 +9,9 @@ import {
   type Answer,
   type OpenAiMockApi,
   type OpenAiMockRequest,
-  type RequestHeaders,
   type ResponsesReply,
 } from "./openai-mock-server.js";
+import type { RequestHeaders } from "./scripted-api-server.js";
 
 /** A request the mock received, with what a script or a test reads from it. */
 export interface ResponsesRequest extends OpenAiMockRequest {
@@ -44,8 +44,9 @@ type Item = Readonly<Record<string, unknown>>;
 /**
  * Starts a mock of `POST /v1/responses` on 127.0.0.1 (a free port) that answers each request, streamed
  * (SSE, text word by word) when it asks for a stream and as one JSON response when it does not, with what
- * `reply` returns for it. A call to a function delivered inside a tool search namespace carries that
- * namespace, as the real API's does. Ids and timestamps depend only on the conversation the request
+ * `reply` returns for it. A call to a function inside a namespace (one the request's `tools` list, as
+ * Codex offers an MCP server's tools as `mcp__<server>`, or one a client tool search delivered) carries
+ * that namespace, as the real API's does: a script names the function only. Ids and timestamps depend only on the conversation the request
  * carries, so the same conversation gets the same bytes every time. Anything else gets a 404; a `reply`
  * that throws, a 500.
  */
@@ -55,7 +56,7 @@ export function startOpenAiResponsesMock(
   return startOpenAiMockServer(RESPONSES_API, reply);
 }
 
-const RESPONSES_API: OpenAiMockApi<ResponsesRequest, Answer> = {
+const RESPONSES_API: OpenAiMockApi<ResponsesRequest> = {
   path: "/v1/responses",
   read: (body, headers) => readRequest(body as ResponsesRequest["body"], headers),
   whole: (answer, request) => responseOf(answer, request),
@@ -69,7 +70,7 @@ const RESPONSES_API: OpenAiMockApi<ResponsesRequest, Answer> = {
 function responseOf(answer: Answer, request: ResponsesRequest): Record<string, unknown> {
   const input = inputOf(request.body);
   const n = 1 + input.filter((i) => i.type === "function_call" || i.role === "assistant").length;
-  const namespaces = namespacesOf(input);
+  const namespaces = namespacesOf(request.body);
   const output =
     "text" in answer
       ? [
@@ -151,11 +152,10 @@ function eventsOf(answer: Answer, response: Record<string, unknown>): Item[] {
 
 function readRequest(body: ResponsesRequest["body"], headers: RequestHeaders): ResponsesRequest {
   const input = inputOf(body);
-  const listed = (body.tools ?? []).flatMap((t) => (t.type === "function" && t.name ? [t.name] : []));
   return {
     body,
     headers,
-    offeredTools: [...new Set([...listed, ...namespacesOf(input).keys()])],
+    offeredTools: [...namespacesOf(body).keys()],
     calledTools: input.flatMap((i) => (i.type === "function_call" ? [String(i.name)] : [])),
     toolResults: input.flatMap((i) =>
       i.type === "function_call_output" ? [{ text: partsText(i.output) }] : [],
@@ -167,16 +167,20 @@ function readRequest(body: ResponsesRequest["body"], headers: RequestHeaders): R
 const inputOf = (body: ResponsesRequest["body"]): readonly Item[] =>
   Array.isArray(body.input) ? body.input : [];
 
-/** The functions a client tool search delivered, each with its namespace (`""` for none). */
-function namespacesOf(input: readonly Item[]): Map<string, string> {
+/**
+ * The functions the model may call, in the order offered, each with its namespace (`""` for none): those of
+ * the request's tool list, plain or in a namespace, then those a client tool search delivered.
+ */
+function namespacesOf(body: ResponsesRequest["body"]): Map<string, string> {
   const namespaces = new Map<string, string>();
-  for (const item of input) {
-    if (item.type !== "tool_search_output" || !Array.isArray(item.tools)) continue;
-    for (const tool of item.tools as Item[]) {
+  const add = (tools: unknown) => {
+    for (const tool of Array.isArray(tools) ? (tools as Item[]) : []) {
       if (tool.type === "namespace" && Array.isArray(tool.tools))
         for (const fn of tool.tools as Item[]) namespaces.set(String(fn.name), String(tool.name));
-      else if (tool.type === "function") namespaces.set(String(tool.name), "");
+      else if (tool.type === "function" && tool.name) namespaces.set(String(tool.name), "");
     }
-  }
+  };
+  add(body.tools);
+  for (const item of inputOf(body)) if (item.type === "tool_search_output") add(item.tools);
   return namespaces;
 }

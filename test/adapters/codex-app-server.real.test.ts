@@ -7,20 +7,24 @@ import { CodexAppServerAdapter } from "entity-tools/codex";
 import { SpendAnswer } from "../fixtures/store/answers.js";
 import { CustomerSearchTools } from "../fixtures/store/customer-search-tools.js";
 import { supportPrompt } from "../fixtures/store/support-prompt.js";
-import { calledTools, codexHomeFor, functionOutputs, toolNames } from "../support/codex-home.js";
 import {
-  startResponsesMock,
-  type ResponsesMock,
+  startOpenAiResponsesMock,
+  type OpenAiResponsesMock,
   type ResponsesReply,
-} from "../support/responses-sse-mock.js";
+  type ResponsesRequest,
+} from "entity-tools/testing";
+import { codexHomeFor } from "../support/codex-home.js";
 import { spendChartWithPdf } from "../support/spend-chart.js";
 import { TINY_PNG_BASE64 } from "../support/tiny-png.js";
 
-let mock: ResponsesMock | undefined;
+let mock: OpenAiResponsesMock | undefined;
 afterEach(async () => mock?.close());
 
-async function codexRunner(reply: ResponsesReply, newTools: NewToolsMode = "restart") {
-  mock = await startResponsesMock(Array.from({ length: 30 }, () => reply));
+async function codexRunner(
+  reply: (request: ResponsesRequest) => ResponsesReply,
+  newTools: NewToolsMode = "restart",
+) {
+  mock = await startOpenAiResponsesMock(reply);
   const adapter = new CodexAppServerAdapter({
     codexHome: codexHomeFor(mock.baseURL),
     newTools,
@@ -34,16 +38,15 @@ const ANSWER = '{"customerName":"John Smith","averageMonthlySpend":46.83,"curren
 
 describe("CodexAppServerAdapter against the real codex app-server", () => {
   it("seed flow, restart mode: the discovered customer tool is offered in a new thread, which continues the work", async () => {
-    const { runner, mock } = await codexRunner((body) => {
-      const offered = toolNames(body);
-      if (offered.includes("customer_c123_getAverageSpend")) {
-        return calledTools(body).includes("customer_c123_getAverageSpend")
-          ? { message: ANSWER }
-          : { functionCalls: [{ name: "customer_c123_getAverageSpend", arguments: {} }] };
+    const { runner, mock } = await codexRunner(({ offeredTools, calledTools }) => {
+      if (offeredTools.includes("customer_c123_getAverageSpend")) {
+        return calledTools.includes("customer_c123_getAverageSpend")
+          ? { text: ANSWER }
+          : { toolCalls: [{ name: "customer_c123_getAverageSpend", input: {} }] };
       }
-      return calledTools(body).includes("searchCustomer")
-        ? { message: "(waiting for the customer's tools)" }
-        : { functionCalls: [{ name: "searchCustomer", arguments: { name: "John Smith" } }] };
+      return calledTools.includes("searchCustomer")
+        ? { text: "(waiting for the customer's tools)" }
+        : { toolCalls: [{ name: "searchCustomer", input: { name: "John Smith" } }] };
     });
     const run = await runner
       .withTools(new CustomerSearchTools())
@@ -53,18 +56,18 @@ describe("CodexAppServerAdapter against the real codex app-server", () => {
     expect(run.result).toBeInstanceOf(SpendAnswer);
     expect(run.result?.averageMonthlySpend).toBe(46.83);
     const first = mock.requests[0]!;
-    expect(toolNames(first)).toEqual(expect.arrayContaining(["searchCustomer", "findCustomers"]));
-    expect(toolNames(first)).not.toContain("customer_c123_getAverageSpend");
-    const restarted = mock.requests.find((r) => toolNames(r).includes("customer_c123_getAverageSpend"))!;
-    expect(JSON.stringify(restarted.input)).toContain("You already made these tool calls for this task");
-    expect(calledTools(restarted)).not.toContain("searchCustomer"); // a new thread: the search is not redone
+    expect(first.offeredTools).toEqual(expect.arrayContaining(["searchCustomer", "findCustomers"]));
+    expect(first.offeredTools).not.toContain("customer_c123_getAverageSpend");
+    const restarted = mock.requests.find((r) => r.offeredTools.includes("customer_c123_getAverageSpend"))!;
+    expect(restarted.text).toContain("You already made these tool calls for this task");
+    expect(restarted.calledTools).not.toContain("searchCustomer"); // a new thread: the search is not redone
     const last = mock.requests.at(-1)!;
-    expect(functionOutputs(last)).toEqual(['{"amount":46.83,"currency":"USD"}']);
+    expect(last.toolResults).toEqual([{ text: '{"amount":46.83,"currency":"USD"}' }]);
     // The first thread is stopped as soon as the customer's tools appear; its result travels in the transcript.
-    expect(JSON.stringify(restarted.input)).toContain(
+    expect(restarted.text).toContain(
       String.raw`- searchCustomer({\"name\":\"John Smith\"}) → {\"id\":\"c123\"`,
     );
-    expect(JSON.stringify(mock.requests)).not.toContain("s3cret");
+    expect(JSON.stringify(mock.requests.map((r) => r.body))).not.toContain("s3cret");
     expect(run.injectedTools.map((t) => t.name)).toEqual([
       "customer_c123_getAverageSpend",
       "customer_c123_recentOrders",
@@ -79,21 +82,20 @@ describe("CodexAppServerAdapter against the real codex app-server", () => {
   });
 
   it("seed flow, dispatch mode: the thread goes on and reaches the new tool through call_discovered_tool", async () => {
-    const { runner, mock } = await codexRunner((body) => {
-      const called = calledTools(body);
-      if (!called.includes("searchCustomer"))
-        return { functionCalls: [{ name: "searchCustomer", arguments: { name: "John Smith" } }] };
-      if (!called.includes("call_discovered_tool")) {
+    const { runner, mock } = await codexRunner(({ calledTools }) => {
+      if (!calledTools.includes("searchCustomer"))
+        return { toolCalls: [{ name: "searchCustomer", input: { name: "John Smith" } }] };
+      if (!calledTools.includes("call_discovered_tool")) {
         return {
-          functionCalls: [
+          toolCalls: [
             {
               name: "call_discovered_tool",
-              arguments: { tool_name: "customer_c123_getAverageSpend", arguments: {} },
+              input: { tool_name: "customer_c123_getAverageSpend", arguments: {} },
             },
           ],
         };
       }
-      return { message: ANSWER };
+      return { text: ANSWER };
     }, "dispatch");
     const answer = await runner
       .withTools(new CustomerSearchTools())
@@ -101,8 +103,8 @@ describe("CodexAppServerAdapter against the real codex app-server", () => {
       .createObject(SpendAnswer, "Spend of John Smith?");
     expect(answer.averageMonthlySpend).toBe(46.83);
     expect(mock.requests).toHaveLength(3); // one thread: search, dispatch, answer
-    expect(toolNames(mock.requests[0]!)).toContain("call_discovered_tool");
-    const [searchOutput, spendOutput] = functionOutputs(mock.requests[2]!);
+    expect(mock.requests[0]!.offeredTools).toContain("call_discovered_tool");
+    const [searchOutput, spendOutput] = mock.requests[2]!.toolResults.map((r) => r.text);
     expect(searchOutput).toContain("New tools are available through call_discovered_tool");
     expect(searchOutput).toContain(
       "- customer_c123_getAverageSpend: Get this customer's average monthly spend",
@@ -111,21 +113,21 @@ describe("CodexAppServerAdapter against the real codex app-server", () => {
   });
 
   it("reading a summarized tool-bearing section restarts with the section's tools offered at thread/start", async () => {
-    const { runner, mock } = await codexRunner((body) => {
-      if (!toolNames(body).includes("checkRefundEligibility"))
-        return { functionCalls: [{ name: "read_section", arguments: { section_key: "policies" } }] };
-      return calledTools(body).includes("checkRefundEligibility")
-        ? { message: "Eligible: refund on its way." }
-        : { functionCalls: [{ name: "checkRefundEligibility", arguments: { orderId: "o-1002" } }] };
+    const { runner, mock } = await codexRunner(({ offeredTools, calledTools }) => {
+      if (!offeredTools.includes("checkRefundEligibility"))
+        return { toolCalls: [{ name: "read_section", input: { section_key: "policies" } }] };
+      return calledTools.includes("checkRefundEligibility")
+        ? { text: "Eligible: refund on its way." }
+        : { toolCalls: [{ name: "checkRefundEligibility", input: { orderId: "o-1002" } }] };
     });
     const run = await runner.withSystemPrompt(supportPrompt(), { company: "Acme" }).run("Refund o-1002?");
     expect(run.result).toBe("Eligible: refund on its way.");
-    expect(toolNames(mock.requests[0]!)).toContain("read_section");
-    expect(JSON.stringify(mock.requests[0]!)).not.toContain("Items arriving damaged");
-    const restarted = mock.requests.find((r) => toolNames(r).includes("checkRefundEligibility"))!;
-    expect(JSON.stringify(restarted)).toContain("Items arriving damaged are refunded in full");
-    expect(functionOutputs(mock.requests.at(-1)!)).toEqual([
-      "Order o-1002 is within the 30-day window and eligible",
+    expect(mock.requests[0]!.offeredTools).toContain("read_section");
+    expect(JSON.stringify(mock.requests[0]!.body)).not.toContain("Items arriving damaged");
+    const restarted = mock.requests.find((r) => r.offeredTools.includes("checkRefundEligibility"))!;
+    expect(JSON.stringify(restarted.body)).toContain("Items arriving damaged are refunded in full");
+    expect(mock.requests.at(-1)!.toolResults).toEqual([
+      { text: "Order o-1002 is within the 30-day window and eligible" },
     ]);
     expect(run.counters.restarts).toBe(1);
   });
@@ -138,26 +140,24 @@ describe("CodexAppServerAdapter against the real codex app-server", () => {
         throw new Error("warehouse offline");
       },
     });
-    const { runner, mock } = await codexRunner((body) =>
-      calledTools(body).includes("boom")
-        ? { message: "The warehouse is offline." }
-        : { functionCalls: [{ name: "boom", arguments: {} }] },
+    const { runner, mock } = await codexRunner(({ calledTools }) =>
+      calledTools.includes("boom")
+        ? { text: "The warehouse is offline." }
+        : { toolCalls: [{ name: "boom", input: {} }] },
     );
     const run = await runner.withTools(boom).run("Check the warehouse");
     expect(run.result).toBe("The warehouse is offline.");
-    expect(functionOutputs(mock.requests[1]!)).toEqual(['Tool "boom" failed: warehouse offline']);
+    expect(mock.requests[1]!.toolResults).toEqual([{ text: 'Tool "boom" failed: warehouse offline' }]);
     expect(run.counters.toolFailures).toBe(1);
   });
 
   it("a tool returning a picture: codex sends it to its model as an input_image in the function output; a PDF as text", async () => {
-    const { runner, mock } = await codexRunner((body) =>
-      calledTools(body).includes("chart")
-        ? { message: "Flat." }
-        : { functionCalls: [{ name: "chart", arguments: {} }] },
+    const { runner, mock } = await codexRunner(({ calledTools }) =>
+      calledTools.includes("chart") ? { text: "Flat." } : { toolCalls: [{ name: "chart", input: {} }] },
     );
     const run = await runner.withTools(spendChartWithPdf).run("Chart the spend");
     expect(run.result).toBe("Flat.");
-    const outputs = (mock.requests[1]!.input as { type: string; output?: unknown }[])
+    const outputs = (mock.requests[1]!.body.input as { type?: unknown; output?: unknown }[])
       .filter((item) => item.type === "function_call_output")
       .map((item) => item.output);
     expect(outputs).toEqual([

@@ -5,27 +5,30 @@ import { appendFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
-import { codexHomeFor, functionOutputs } from "../support/codex-home.js";
-import { startResponsesMock, type FixedReply, type ResponsesMock } from "../support/responses-sse-mock.js";
+import {
+  startOpenAiResponsesMock,
+  type OpenAiResponsesMock,
+  type ResponsesReply,
+  type ResponsesRequest,
+} from "entity-tools/testing";
+import { codexHomeFor } from "../support/codex-home.js";
 
-type Body = Record<string, unknown>;
-/** Codex offers an MCP server's tools as the namespace `mcp__<server>`. */
-const shopTools = (body: Body) =>
-  (
-    (body.tools as { name: string; tools?: { name: string }[] }[]).find((t) => t.name === "mcp__shop")
-      ?.tools ?? []
-  ).map((t) => t.name);
-const called = (body: Body) =>
-  ((body.input as { type?: string; name?: string }[] | undefined) ?? [])
-    .filter((i) => i.type === "function_call")
-    .map((i) => i.name);
+/**
+ * Codex offers an MCP server's tools as the namespace `mcp__<server>` (the mock puts a call to one of
+ * them in its namespace, as the API does).
+ */
+const shopTools = ({ body }: ResponsesRequest) =>
+  ((body.tools ?? []) as readonly { name?: string; tools?: { name: string }[] }[])
+    .find((t) => t.name === "mcp__shop")
+    ?.tools?.map((t) => t.name) ?? [];
+const outputs = (request: ResponsesRequest) => request.toolResults.map((r) => r.text).join("\n");
 
-let mock: ResponsesMock | undefined;
+let mock: OpenAiResponsesMock | undefined;
 afterEach(async () => mock?.close());
 
 /** Runs `codex exec` once against the mock with our server configured; returns what its model was sent. */
-async function codexExec(reply: (body: Body) => FixedReply, serverArgs: string[] = []) {
-  mock = await startResponsesMock(Array.from({ length: 10 }, () => reply));
+async function codexExec(reply: (request: ResponsesRequest) => ResponsesReply, serverArgs: string[] = []) {
+  mock = await startOpenAiResponsesMock(reply);
   const home = codexHomeFor(mock.baseURL);
   const args = ["--import", "tsx", path.resolve("examples/mcp-server/server.ts"), ...serverArgs];
   appendFileSync(
@@ -54,52 +57,40 @@ async function codexExec(reply: (body: Body) => FixedReply, serverArgs: string[]
 
 describe("the codex CLI as an MCP client of examples/mcp-server", () => {
   it("calls searchCustomer through MCP; it does not re-list on list_changed, so the discovered tool stays unseen", async () => {
-    const requests = await codexExec((body) => {
-      if (shopTools(body).includes("customer_c123_getAverageSpend")) return { message: "saw the new tool" };
-      return called(body).includes("searchCustomer")
-        ? { message: "done" }
-        : {
-            functionCalls: [
-              { name: "searchCustomer", namespace: "mcp__shop", arguments: { name: "John Smith" } },
-            ],
-          };
+    const requests = await codexExec((request) => {
+      if (request.offeredTools.includes("customer_c123_getAverageSpend")) return { text: "saw the new tool" };
+      return request.calledTools.includes("searchCustomer")
+        ? { text: "done" }
+        : { toolCalls: [{ name: "searchCustomer", input: { name: "John Smith" } }] };
     });
     expect(shopTools(requests[0]!)).toEqual(["findCustomers", "searchCustomer"]);
-    expect(functionOutputs(requests[1]!).join()).toContain(
-      String.raw`{\"id\":\"c123\",\"name\":\"John Smith\"`,
-    );
+    expect(outputs(requests[1]!)).toContain(`{"id":"c123","name":"John Smith"`);
     // Recorded behaviour of codex 0.169: the server announced list_changed, Codex did not list again.
     expect(shopTools(requests[1]!)).toEqual(["findCustomers", "searchCustomer"]);
   }, 90_000);
 
   it("with the server's --dispatch fallback, Codex reaches the discovered tool through call_discovered_tool", async () => {
     const requests = await codexExec(
-      (body) => {
-        const done = called(body);
-        if (!done.includes("searchCustomer"))
+      ({ calledTools }) => {
+        if (!calledTools.includes("searchCustomer"))
+          return { toolCalls: [{ name: "searchCustomer", input: { name: "John Smith" } }] };
+        if (!calledTools.includes("call_discovered_tool"))
           return {
-            functionCalls: [
-              { name: "searchCustomer", namespace: "mcp__shop", arguments: { name: "John Smith" } },
-            ],
-          };
-        if (!done.includes("call_discovered_tool"))
-          return {
-            functionCalls: [
+            toolCalls: [
               {
                 name: "call_discovered_tool",
-                namespace: "mcp__shop",
-                arguments: { tool_name: "customer_c123_getAverageSpend", arguments: {} },
+                input: { tool_name: "customer_c123_getAverageSpend", arguments: {} },
               },
             ],
           };
-        return { message: "46.83 USD a month" };
+        return { text: "46.83 USD a month" };
       },
       ["--dispatch"],
     );
     expect(shopTools(requests[0]!)).toEqual(["call_discovered_tool", "findCustomers", "searchCustomer"]);
-    const outputs = functionOutputs(requests.at(-1)!).join("\n");
-    expect(outputs).toContain("New tools are available through call_discovered_tool");
-    expect(outputs).toContain("customer_c123_getAverageSpend");
-    expect(outputs).toContain(String.raw`{\"amount\":46.83,\"currency\":\"USD\"}`);
+    const said = outputs(requests.at(-1)!);
+    expect(said).toContain("New tools are available through call_discovered_tool");
+    expect(said).toContain("customer_c123_getAverageSpend");
+    expect(said).toContain(`{"amount":46.83,"currency":"USD"}`);
   }, 90_000);
 });

@@ -22,20 +22,3 @@ export function codexHomeFor(baseURL: string): string {
   );
   return home;
 }
-
-/** Reading a Responses request body: the tools offered and the function-call outputs sent back. */
-export const toolNames = (body: Record<string, unknown>): string[] =>
-  ((body.tools as { name?: string }[] | undefined) ?? []).flatMap((t) => (t.name ? [t.name] : []));
-
-type InputItem = { type?: string; name?: string; call_id?: string; output?: unknown };
-const items = (body: Record<string, unknown>) => (body.input as InputItem[] | undefined) ?? [];
-
-export const functionOutputs = (body: Record<string, unknown>): string[] =>
-  items(body).flatMap((i) =>
-    i.type === "function_call_output"
-      ? [typeof i.output === "string" ? i.output : JSON.stringify(i.output)]
-      : [],
-  );
-
-export const calledTools = (body: Record<string, unknown>): string[] =>
-  items(body).flatMap((i) => (i.type === "function_call" && i.name ? [i.name] : []));

@@ -58,3 +58,44 @@ describe.each([
     expect(mock.requests.at(-1)!.headers["x-test"]).toBe("yes");
   });
 });
+
+describe("the OpenAI Responses mock and namespaced tools (as Codex offers an MCP server's)", () => {
+  it("offers a namespace's functions by name, and a call to one carries its namespace, streamed or not", async () => {
+    const body = (stream: boolean) =>
+      JSON.stringify({
+        model: "m",
+        stream,
+        tools: [
+          { type: "function", name: "plain" },
+          { type: "namespace", name: "mcp__shop", tools: [{ type: "function", name: "searchCustomer" }] },
+        ],
+        input: [{ role: "user", content: "call searchCustomer" }],
+      });
+    const mock = await startOpenAiResponsesMock(() => ({
+      toolCalls: [
+        { name: "searchCustomer", input: { name: "John" } },
+        { name: "plain", input: {} },
+      ],
+    }));
+    try {
+      const url = `${mock.baseURL}/responses`;
+      const whole = (await (await fetch(url, { method: "POST", body: body(false) })).json()) as {
+        output: { name: string; namespace?: string }[];
+      };
+      const streamed = await (await fetch(url, { method: "POST", body: body(true) })).text();
+      expect(mock.requests[0]!.offeredTools).toEqual(["plain", "searchCustomer"]);
+      expect(whole.output.map((o) => [o.name, o.namespace])).toEqual([
+        ["searchCustomer", "mcp__shop"],
+        ["plain", undefined],
+      ]);
+      const done = streamed
+        .split("\n")
+        .filter((line) => line.startsWith("data: "))
+        .map((line) => JSON.parse(line.slice(6)) as { type: string; item?: { namespace?: string } })
+        .filter((event) => event.type === "response.output_item.done");
+      expect(done.map((event) => event.item?.namespace)).toEqual(["mcp__shop", undefined]);
+    } finally {
+      await mock.close();
+    }
+  });
+});

@@ -12,13 +12,9 @@ import { checkCassette } from "./cassette-schema.js";
  * does not have the documented shape (with its path inside the file).
  */
 export async function readCassette(file: string): Promise<Cassette> {
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
-    throw new CassetteError(file, [`it cannot be read (${(error as Error).message})`]);
-  }
-  return parseCassette(text, file);
+  const value = await readCassetteJson(file);
+  checkCassette(value, file);
+  return value;
 }
 
 /**
@@ -27,14 +23,33 @@ export async function readCassette(file: string): Promise<Cassette> {
  * @throws CassetteError as {@link readCassette} does; `file` only names the source in the message.
  */
 export function parseCassette(text: string, file = "(in memory)"): Cassette {
-  let value: unknown;
+  const value = parseCassetteJson(text, file);
+  checkCassette(value, file);
+  return value;
+}
+
+/**
+ * A cassette file's JSON, not checked yet: for a reader that checks it itself (`ReplayLanguageModel`'s
+ * constructor), so that a file is checked once.
+ *
+ * @throws CassetteError naming the file when it cannot be read or is not JSON.
+ */
+export async function readCassetteJson(file: string): Promise<unknown> {
+  let text: string;
   try {
-    value = JSON.parse(text);
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    throw new CassetteError(file, [`it cannot be read (${(error as Error).message})`]);
+  }
+  return parseCassetteJson(text, file);
+}
+
+function parseCassetteJson(text: string, file: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
   } catch (error) {
     throw new CassetteError(file, [`it is not JSON (${(error as Error).message})`]);
   }
-  checkCassette(value, file);
-  return value;
 }
 
 /**

@@ -6,7 +6,7 @@ import type {
 } from "@ai-sdk/provider";
 import type { Cassette } from "./cassette.js";
 import type { ReplayMismatchError } from "./cassette-errors.js";
-import { readCassette } from "./cassette-file.js";
+import { readCassetteJson } from "./cassette-file.js";
 import { checkCassette } from "./cassette-schema.js";
 import {
   pastEnd,
@@ -67,7 +67,9 @@ export class ReplayLanguageModel implements LanguageModelV3 {
    * @throws CassetteError naming the file (and the path inside it) when it cannot be replayed.
    */
   static async fromFile(file: string, options: ReplayOptions = {}): Promise<ReplayLanguageModel> {
-    return new ReplayLanguageModel(await readCassette(file), { ...options, file });
+    // Checked once, by the constructor, as every cassette it is given.
+    const unchecked = (await readCassetteJson(file)) as Cassette;
+    return new ReplayLanguageModel(unchecked, { ...options, file });
   }
 
   /** Recorded calls not played yet. */

@@ -1,0 +1,93 @@
+// What every scripted stand-in for a model API (OpenAI Responses and Chat Completions, Anthropic Messages)
+// shares, so each answers the same way where the APIs agree: one POST endpoint on the local server; each
+// request read into what a script needs, and kept; the script's answer sent as one JSON body, or as
+// server-sent events when the request asks for a stream; a scripted error with its HTTP status and the
+// API's own error body; a script that throws as a 500 naming what it threw; a body that is not JSON as a
+// 400; any other method or path as a 404. Only the shapes differ, and each API gives its own.
+import type { ServerResponse } from "node:http";
+import { startLocalHttpServer } from "./local-http-server.js";
+
+/**
+ * A scripted failure of a model API mock: the HTTP status and the error message the API answers with (a
+ * rate limit, an overloaded server), in that API's error body, so the provider package throws its own
+ * error for it (`APICallError` with `statusCode` in the AI SDK's providers).
+ */
+export interface MockErrorReply {
+  /** The HTTP status (`429`, `500`, `529`, `400`). */
+  readonly status: number;
+  /** The error's message, as the provider's error will carry it. */
+  readonly error: string;
+}
+
+/** A request's headers, names in lower case (a repeated one as a list). */
+export type RequestHeaders = Readonly<Record<string, string | readonly string[] | undefined>>;
+
+/** A request that may ask for a stream. */
+interface StreamAsked {
+  readonly body: { readonly stream?: boolean };
+}
+
+/** One model API as a mock serves it: its endpoint, its view of a request, its answers and its errors. */
+export interface ScriptedApi<Request extends StreamAsked, Answer> {
+  /** The endpoint, after the origin (`/v1/responses`). */
+  readonly path: string;
+  /** The request as scripts and tests read it. */
+  read(body: Record<string, unknown>, headers: RequestHeaders): Request;
+  /** The whole response carrying `answer`; `number` counts the requests the server received, from 1. */
+  whole(answer: Answer, request: Request, number: number): unknown;
+  /** The same response as the text of its server-sent events. */
+  events(answer: Answer, request: Request, number: number): string;
+  /** The API's error body for a failure with this status and message. */
+  errorBody(status: number, message: string): unknown;
+}
+
+/** A running scripted API: its origin (`http://127.0.0.1:<port>`), what it was sent, how to stop it. */
+export interface ScriptedApiServer<Request> {
+  readonly origin: string;
+  readonly requests: readonly Request[];
+  close(): Promise<void>;
+}
+
+/** Serves `api` on 127.0.0.1 (a free port), answering each request with what `reply` returns for it. */
+export async function startScriptedApiServer<Request extends StreamAsked, Answer extends object>(
+  api: ScriptedApi<Request, Answer>,
+  reply: (request: Request) => Answer | MockErrorReply,
+): Promise<ScriptedApiServer<Request>> {
+  const requests: Request[] = [];
+  const server = await startLocalHttpServer((req, res, text) => {
+    const path = (req.url ?? "").replace(/\?.*$/, "");
+    if (req.method !== "POST" || path !== api.path) {
+      res.writeHead(404).end();
+      return;
+    }
+    let body: Record<string, unknown>;
+    try {
+      body = JSON.parse(text) as Record<string, unknown>;
+    } catch {
+      sendJson(res, 400, api.errorBody(400, "The body is not JSON"));
+      return;
+    }
+    const request = api.read(body, req.headers);
+    const number = requests.push(request);
+    let answer: Answer | MockErrorReply;
+    try {
+      answer = reply(request);
+    } catch (error) {
+      answer = { status: 500, error: String(error) };
+    }
+    if (isErrorReply(answer)) sendJson(res, answer.status, api.errorBody(answer.status, answer.error));
+    else if (request.body.stream !== true) sendJson(res, 200, api.whole(answer, request, number));
+    else {
+      res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+      res.end(api.events(answer, request, number));
+    }
+  });
+  return { origin: server.origin, requests, close: server.close };
+}
+
+const isErrorReply = (answer: object): answer is MockErrorReply => "status" in answer && "error" in answer;
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { "content-type": "application/json" });
+  res.end(JSON.stringify(body));
+}
