@@ -6,12 +6,6 @@ import type { ApprovalDecidedEvent, ApprovalRequestedEvent } from "./approval-ev
 import type { RunLogWarningEvent } from "./run-log-warning-event.js";
 import type { RunEvent } from "./run-event.js";
 import type { ToolCallStartedEvent, ToolFailedEvent, ToolInvokedEvent } from "./tool-call-events.js";
-export type {
-  ConversationRestartedEvent,
-  DynamicToolsFallbackEvent,
-  RestartCause,
-  RunRestartedEvent,
-} from "./restart-events.js";
 import type {
   ConversationRestartedEvent,
   DynamicToolsFallbackEvent,
@@ -26,6 +20,12 @@ export type {
   ToolFailureReason,
   ToolInvokedEvent,
 } from "./tool-call-events.js";
+export type {
+  ConversationRestartedEvent,
+  DynamicToolsFallbackEvent,
+  RestartCause,
+  RunRestartedEvent,
+} from "./restart-events.js";
 
 /** A run (or a resumed run) begins; every other event of the run comes after it. */
 export interface RunStartedEvent extends RunEvent {
