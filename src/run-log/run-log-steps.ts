@@ -92,11 +92,10 @@ interface Building {
 /** The steps of a run log's records, each with its tool-set change and the causes. */
 export function runView(read: RunLogRead): RunView {
   const steps: Building[] = [emptyStep(0)];
-  const byNumber = new Map<number, Building>([[0, steps[0]!]]); // the first step of each number
   const stepRecords = stepIndex();
   const added = new Map<string, ToolChangeCause>(); // why each tool joined, latest first
   const leaving = new Map<string, ToolChangeCause>(); // why tools left since the step before
-  const callStep = new Map<string, number>();
+  const callTool = new Map<string, string>(); // each call's tool, by the call's id
   let restarted = false;
   let current: Set<string> | undefined;
   let lastStep = 0;
@@ -124,7 +123,6 @@ export function runView(read: RunLogRead): RunView {
         leaving.clear();
         restarted = false;
         steps.push(at);
-        if (!byNumber.has(at.step)) byNumber.set(at.step, at);
         break;
       }
       case "response":
@@ -133,7 +131,7 @@ export function runView(read: RunLogRead): RunView {
           at.cacheShare = record.usage.cachedInputTokens / record.usage.inputTokens;
         break;
       case "call":
-        callStep.set(record.id, record.step);
+        callTool.set(record.id, record.tool);
         at.calls.push(record);
         break;
       case "discovered":
@@ -172,7 +170,7 @@ export function runView(read: RunLogRead): RunView {
   // A call's own record comes after what its result caused: name the call's tool now that all are read.
   for (const step of steps)
     for (const list of [step.added, step.removed])
-      for (const item of list ?? []) fillCallTool(item, callStep, byNumber);
+      for (const item of list ?? []) fillCallTool(item, callTool);
   const shown = steps[0]!.calls.length + steps[0]!.other.length > 0 ? steps : steps.slice(1);
   return {
     ...(read.header ? { header: read.header } : {}),
@@ -198,15 +196,10 @@ function causeBy(by: string | undefined, step: number): Partial<ToolChangeCause>
 }
 
 /** Names the tool of the call behind a change (its `call` record, read after the change's own). */
-function fillCallTool(
-  item: ToolChange,
-  callStep: ReadonlyMap<string, number>,
-  byNumber: ReadonlyMap<number, Building>,
-): void {
+function fillCallTool(item: ToolChange, callTool: ReadonlyMap<string, string>): void {
   const by = item.cause?.by;
   if (by === undefined || item.cause?.byTool !== undefined) return;
-  const step = callStep.get(by);
-  const tool = step === undefined ? undefined : byNumber.get(step)?.calls.find((c) => c.id === by)?.tool;
+  const tool = callTool.get(by);
   if (tool !== undefined) (item as { cause: ToolChangeCause }).cause = { ...item.cause, byTool: tool };
 }
 
