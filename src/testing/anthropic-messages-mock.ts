@@ -4,6 +4,7 @@
 // script the replies. It answers as every model API mock does (scripted-api-server.ts). Only node:http.
 import {
   startScriptedApiServer,
+  typedEventStream,
   type MockErrorReply,
   type RequestHeaders,
   type ScriptedApi,
@@ -73,10 +74,7 @@ const MESSAGES_API: ScriptedApi<MessagesRequest, Answer> = {
   path: "/v1/messages",
   read: (body, headers) => readRequest(body as MessagesRequest["body"], headers),
   whole: (answer, request, n) => messageOf(answer, n, request.body.model),
-  events: (answer, request, n) =>
-    eventsOf(answer, n, request.body.model)
-      .map((event) => `event: ${String(event.type)}\ndata: ${JSON.stringify(event)}\n\n`)
-      .join(""),
+  events: (answer, request, n) => typedEventStream(eventsOf(answer, n, request.body.model)),
   errorBody: (status, message) => ({ type: "error", error: { type: errorTypeOf(status), message } }),
 };
 

@@ -11,7 +11,7 @@ import {
   type OpenAiMockRequest,
   type ResponsesReply,
 } from "./openai-mock-server.js";
-import type { RequestHeaders } from "./scripted-api-server.js";
+import { typedEventStream, type RequestHeaders } from "./scripted-api-server.js";
 
 /** A request the mock received, with what a script or a test reads from it. */
 export interface ResponsesRequest extends OpenAiMockRequest {
@@ -60,10 +60,7 @@ const RESPONSES_API: OpenAiMockApi<ResponsesRequest> = {
   path: "/v1/responses",
   read: (body, headers) => readRequest(body as ResponsesRequest["body"], headers),
   whole: (answer, request) => responseOf(answer, request),
-  events: (answer, request) =>
-    eventsOf(answer, responseOf(answer, request))
-      .map((event) => `event: ${String(event.type)}\ndata: ${JSON.stringify(event)}\n\n`)
-      .join(""),
+  events: (answer, request) => typedEventStream(eventsOf(answer, responseOf(answer, request))),
 };
 
 /** A whole Responses API response carrying `answer`, numbered by the answers its conversation holds. */

@@ -91,3 +91,8 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { "content-type": "application/json" });
   res.end(JSON.stringify(body));
 }
+
+/** Events as the text of a server-sent event stream, each named by its `type` (as both APIs name theirs). */
+export function typedEventStream(events: readonly Readonly<Record<string, unknown>>[]): string {
+  return events.map((event) => `event: ${String(event.type)}\ndata: ${JSON.stringify(event)}\n\n`).join("");
+}
