@@ -1,6 +1,5 @@
-import { InvalidToolNameError } from "./errors.js";
+import { refuseInvalidToolName } from "./errors.js";
 import type { Tool, ToolExecutionContext, ToolInputSchema } from "./tool.js";
-import { isValidToolName } from "./tool-name-rules.js";
 
 /** The definition of a hand-written tool. */
 export interface ToolDefinition<Input, Output> {
@@ -25,7 +24,7 @@ export interface ToolDefinition<Input, Output> {
 export function defineTool<Input = Record<string, unknown>, Output = unknown>(
   definition: ToolDefinition<Input, Output>,
 ): Tool<Input, Output> {
-  if (!isValidToolName(definition.name)) throw new InvalidToolNameError(definition.name);
+  refuseInvalidToolName(definition.name);
   return {
     name: definition.name,
     description: definition.description,

@@ -1,4 +1,5 @@
 import { EntityToolsError } from "../errors/entity-tools-error.js";
+import { isValidToolName } from "./tool-name-rules.js";
 
 /**
  * A provider that cannot be bound: its id property is missing, `null`, `undefined`, empty or not a string
@@ -55,6 +56,16 @@ export class InvalidToolNameError extends EntityToolsError {
   ) {
     super(`Tool name "${toolName}" must match ^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$`);
   }
+}
+
+/**
+ * Refuses a tool name the providers would reject: the one check of `defineTool`, `withTools` (a tool made by
+ * hand) and a strategy's additions.
+ *
+ * @throws InvalidToolNameError naming it
+ */
+export function refuseInvalidToolName(name: string): void {
+  if (!isValidToolName(name)) throw new InvalidToolNameError(name);
 }
 
 /** A generated schema that no longer matches its method: parameters renamed, reordered, added or removed. */

@@ -3,8 +3,7 @@ import { bindObjectTools, bindProviderTools } from "./bind-tools.js";
 import { isToolProvider } from "./read-provider-id.js";
 import type { AnyTool } from "./tool.js";
 import { EntityToolsError } from "../errors/entity-tools-error.js";
-import { InvalidToolNameError } from "./errors.js";
-import { isValidToolName } from "./tool-name-rules.js";
+import { refuseInvalidToolName } from "./errors.js";
 
 /** What `withTools` accepts: a tool (from `defineTool`) or an object with `@LlmTool` methods. */
 export type ToolSource = AnyTool | object;
@@ -64,7 +63,7 @@ function toolsOf(source: ToolSource): AnyTool[] {
   if (isTool(source)) {
     // A tool made by hand (not by defineTool) meets the naming contract too: a provider rejects the
     // request, not the tool, and only at the first model call.
-    if (!isValidToolName(source.name)) throw new InvalidToolNameError(source.name);
+    refuseInvalidToolName(source.name);
     return [source];
   }
   throw new InvalidToolSourceError(source.constructor?.name ?? typeof source);

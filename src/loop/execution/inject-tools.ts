@@ -10,9 +10,8 @@ import { estimateDefinitionTokens } from "../../tools/definition-tokens.js";
 import type { ProviderIdentity } from "../../tools/provider-identity.js";
 import { readProviderId } from "../../tools/read-provider-id.js";
 import type { AnyTool } from "../../tools/tool.js";
-import { InvalidToolNameError } from "../../tools/errors.js";
+import { refuseInvalidToolName } from "../../tools/errors.js";
 import { entityCount } from "../../tools/tool-budget.js";
-import { isValidToolName } from "../../tools/tool-name-rules.js";
 import type { ToolAddOutcome, ToolRegistry } from "../../tools/tool-registry.js";
 import { StrategyError } from "../errors/errors.js";
 import { untilAborted } from "../errors/until-aborted.js";
@@ -112,8 +111,7 @@ export class ToolInjector {
         }),
       );
       const result = await untilAborted(evaluation, this.signal);
-      for (const tool of result.add ?? [])
-        if (!isValidToolName(tool.name)) throw new InvalidToolNameError(tool.name);
+      for (const tool of result.add ?? []) refuseInvalidToolName(tool.name);
       return result;
     } catch (error) {
       if (this.signal?.aborted) throw this.signal.reason ?? error;
