@@ -78,6 +78,55 @@ function liveRunLines(from: number, to: number): string {
   return header + lines.map((line) => `${JSON.stringify(line)}\n`).join("");
 }
 
+/**
+ * A run that restarted five times, once for each cause and once in a file written before the cause was
+ * recorded: steps 2, 4 and 5 are offered another tool list than the step before, step 3 the same one.
+ */
+function restartedRunLines(): string {
+  const step = (n: number, count: number, change: object) => ({
+    type: "step",
+    step: n,
+    iteration: n,
+    ms: n,
+    count,
+    ...change,
+  });
+  const restart = (n: number, fields: object) => ({ type: "restart", step: n, ...fields });
+  const lines = [
+    step(1, 2, { tools: ["lookup", "read_section"] }),
+    { type: "call", step: 1, ms: 1, id: "call_1", tool: "read_section", ok: true },
+    restart(1, {
+      cause: "expansion",
+      sections: ["policies.warranty", "policies"],
+      reason: "policies.warranty unlocks warranty_check",
+      tools: ["warranty_check"],
+    }),
+    step(2, 3, { added: ["warranty_check"] }),
+    restart(2, { cause: "strategy", reason: "a fresh start" }),
+    step(3, 3, { added: [], removed: [] }),
+    { type: "added", step: 3, tools: ["customer_c1_orders"], byTool: "lookup", by: "call_3" },
+    { type: "call", step: 3, ms: 3, id: "call_3", tool: "lookup", ok: true },
+    restart(3, {
+      cause: "new-thread",
+      reason: "this backend cannot add customer_c1_orders to a running thread",
+      tools: ["customer_c1_orders"],
+    }),
+    step(4, 4, { added: ["customer_c1_orders"] }),
+    restart(4, {
+      cause: "fallback",
+      reason: "customer_c1_orders was not listed in time",
+      tools: ["customer_c1_orders"],
+    }),
+    step(5, 3, { removed: ["warranty_check"] }),
+    restart(5, { reason: "an older writer's restart" }),
+  ];
+  return (
+    [runHeaderLine("restarts", "2026-02-01T00:00:00.000Z"), ...lines.map((l) => JSON.stringify(l))].join(
+      "\n",
+    ) + "\n"
+  );
+}
+
 /** What both the served page and the exported file must show of the discovery conversation. */
 async function expectDiscoveryConversation(page: Page) {
   const [paused, resumed] = files;
@@ -154,6 +203,44 @@ describe.skipIf(!present)("the run viewer in headless Chromium", () => {
     await page.waitForSelector('section.run[data-status="completed"]', { timeout: 10_000 });
     expect(await page.$$eval(".step", (all) => all.length)).toBe(2);
     expect(await page.evaluate(() => (globalThis as unknown as { stayed?: boolean }).stayed)).toBe(true);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("a restart is one line with its cause and reason; where the tool list changed after it, the cache-broken note", async () => {
+    const name = "2026-02-01T00-00-00-000Z-restarts.jsonl";
+    writeFileSync(path.join(dir, name), restartedRunLines());
+    const { page, errors } = await openPage(browser, `${viewer.url}#${name}`);
+    await page.waitForSelector(`section.run[aria-label="run ${name}"]`);
+    const restarts = await page.$$eval(".step", (steps) =>
+      steps.map((s) => [s.getAttribute("data-step"), s.querySelector(".restart")?.textContent]),
+    );
+    expect(restarts).toEqual([
+      ["1", "↻ restart to expand policies.warranty, policies: policies.warranty unlocks warranty_check"],
+      ["2", "↻ restart asked by a strategy: a fresh start"],
+      ["3", "↻ restart in a new thread: this backend cannot add customer_c1_orders to a running thread"],
+      [
+        "4",
+        "↻ restart in a new thread (fallback from dynamic tools): customer_c1_orders was not listed in time",
+      ],
+      ["5", "↻ restart: an older writer's restart"],
+    ]);
+    // The tool list changed at steps 2, 4 and 5 (a tool that left after a restart left because of it);
+    // step 3, after a strategy's restart, was offered the same list: its cache was not broken.
+    const changes = await page.$$eval(".step", (steps) =>
+      steps.map((s) => [
+        [...s.querySelectorAll(".changes li")].map((li) => li.textContent).join(" | "),
+        s.querySelector(".cache-broken")?.textContent ?? "",
+      ]),
+    );
+    const broken = "prompt cache broken here: the tool list changed";
+    expect(changes).toEqual([
+      ["", ""],
+      ["+ warranty_check", broken],
+      ["", ""],
+      ["+ customer_c1_orders — from lookup at step 3", broken],
+      ["− warranty_check — restart", broken],
+    ]);
     expect(errors).toEqual([]);
     await page.close();
   });
