@@ -368,8 +368,10 @@ describe.skipIf(!present)("the run viewer in headless Chromium", () => {
     const { page, errors } = await openPage(browser, `${viewer.url}#${name}`, false, (page) =>
       page.on("request", (request) => {
         const url = new URL(request.url());
-        if (url.pathname === "/api/file" && url.searchParams.get("name") === name)
-          asked.push(Number(url.searchParams.get("from")));
+        if (url.pathname !== "/api/file" || url.searchParams.get("name") !== name) return;
+        // A file read while it changed is checked whole at a later refresh (read-position.ts), whenever
+        // the folder's next change comes: such a read adds nothing here, and is not one of these.
+        if (url.searchParams.get("whole") !== "1") asked.push(Number(url.searchParams.get("from")));
       }),
     );
     await page.waitForSelector(`body[data-bytes="${cuts[0]}"]`);
