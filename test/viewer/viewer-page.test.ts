@@ -16,6 +16,7 @@ import { runHeaderLine } from "../support/run-log-header.js";
 import { discoveryConversation } from "../support/run-log-runs.js";
 import {
   chromiumPresent,
+  focusAt,
   focusedElement,
   hasFocus,
   launchChromium,
@@ -179,6 +180,41 @@ describe.skipIf(!present)("the run viewer in headless Chromium", () => {
     await page.close();
   });
 
+  it("from the keyboard alone: Tab stops once in the run list, at the open run, and goes on into the run; arrows move, Enter opens, ] opens the next run and focuses it", async () => {
+    const [paused, resumed] = files;
+    const { page, errors } = await openPage(browser, `${viewer.url}#${resumed}`);
+    expect(await page.getAttribute(".run-item", "data-file")).not.toBe(resumed);
+    await page.keyboard.press("Tab");
+    expect(await focusAt(page)).toMatchObject({ file: resumed });
+    await page.keyboard.press("Tab");
+    expect(await focusAt(page)).toMatchObject({ run: resumed });
+    await page.keyboard.press("Shift+Tab");
+    expect(await focusAt(page)).toMatchObject({ file: resumed });
+
+    // The turn before it, opened; in its run, j goes to the first step, j to the next, Enter opens it.
+    await page.keyboard.press("ArrowUp");
+    expect(await focusAt(page)).toMatchObject({ file: paused });
+    await page.keyboard.press("Enter");
+    await page.waitForSelector(`section.run[aria-label="run ${paused}"]`);
+    await page.keyboard.press("Tab");
+    expect(await focusAt(page)).toMatchObject({ run: paused });
+    await page.keyboard.press("j");
+    await page.keyboard.press("j");
+    await page.keyboard.press("Enter");
+    expect(await focusAt(page)).toEqual({ run: paused, step: "2", className: "step-head" });
+    expect(await page.getAttribute('li[data-step="2"] .step-head', "aria-expanded")).toBe("true");
+    await page.keyboard.press("Tab");
+    expect(await focusAt(page)).toMatchObject({ run: paused, step: "2" }); // into what it opened
+
+    // ] from the step: the next run opens, and the focus, which was in the run closed, goes to it in the list.
+    await page.keyboard.press("Shift+Tab");
+    await page.keyboard.press("]");
+    await page.waitForSelector(`section.run[aria-label="run ${resumed}"]`);
+    expect(await focusAt(page)).toMatchObject({ file: resumed });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it("a run written while the page is open appears, and grows to its end, without a reload", async () => {
     const { page, errors } = await openPage(browser, viewer.url);
     await page.evaluate(() => ((globalThis as unknown as { stayed: boolean }).stayed = true));
@@ -276,6 +312,19 @@ describe.skipIf(!present)("the run viewer in headless Chromium", () => {
     await page.keyboard.press("n");
     await page.keyboard.press("n");
     expect(await page.textContent(".steps + .pager .pager-label")).toBe("101–150 of 2,000 steps");
+    // The focus stays at its place on the page (the step it was on is gone), and only that page is in the
+    // list (step 1, opened on the first page, is not left behind).
+    expect(await focused()).toBe("102");
+    expect(await page.$$eval(".step", (all) => all.length)).toBe(50);
+    await page.keyboard.press("p");
+    expect(await focused()).toBe("52");
+    // Back to the first page with the pager's ◀, from the keyboard: disabled there, it gives the focus to ▶.
+    await page.focus(".steps + .pager .prev");
+    await page.keyboard.press("Enter");
+    expect(await page.textContent(".steps + .pager .pager-label")).toBe("1–50 of 2,000 steps");
+    expect(await focusAt(page)).toMatchObject({ className: "next" });
+    await page.keyboard.press("Enter"); // ▶ twice: steps 101–150 again
+    await page.keyboard.press("Enter");
     expect(await texts(page, 'li[data-step="111"] .changes li')).toEqual([
       "+ vip_110_getOffers — from customer_getAverageSpend at step 110",
       "− vip_10_getOffers — budget (after customer_getAverageSpend at step 110)",
