@@ -25,8 +25,8 @@ interface Check {
 /** FNV-1a (32 bits) of `bytes`, going on from `hash` (a hash of the bytes before them). */
 export function fnv1a(bytes: Uint8Array, hash = FNV_OFFSET): number {
   let h = hash;
-  for (const byte of bytes) h = Math.imul(h ^ byte, 0x01000193) >>> 0;
-  return h;
+  for (let i = 0; i < bytes.length; i++) h = Math.imul(h ^ bytes[i]!, 0x01000193);
+  return h >>> 0;
 }
 
 /**
