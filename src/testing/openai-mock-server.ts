@@ -57,9 +57,20 @@ export async function startOpenAiMockServer<
   return { baseURL: `${server.origin}/v1`, requests: server.requests, close: server.close };
 }
 
-/** The OpenAI APIs' error body: the message, and a type for the kind of status. */
+/**
+ * The OpenAI APIs' error body: the message, the type and code the API gives the status, and `param`. A 429
+ * is a rate limit (`"type": "requests", "code": "rate_limit_exceeded"`, as the API reports one on requests
+ * per minute, so a client that reads `error.code`, as OpenAI's guide on 429s says to, sees a rate limit and
+ * not a quota); another status below 500 `invalid_request_error`, 500 and above `server_error`.
+ */
 const openAiErrorBody = (status: number, message: string) => ({
-  error: { message, type: status < 500 ? "invalid_request_error" : "server_error", code: null },
+  error: {
+    message,
+    ...(status === 429
+      ? { type: "requests", code: "rate_limit_exceeded" }
+      : { type: status < 500 ? "invalid_request_error" : "server_error", code: null }),
+    param: null,
+  },
 });
 
 /** Text in the pieces a streaming model sends it in: word by word, each with the spaces after it. */

@@ -12,7 +12,7 @@ let mock: AnthropicMessagesMock;
 beforeAll(async () => {
   mock = await startAnthropicMessagesMock((request) => {
     if (request.text.includes("throw")) throw new Error("the script broke");
-    if (request.text.includes("limit")) return { status: 429, error: "rate limit reached" };
+    if (request.text.includes("limit")) return { status: 429, error: "rate limit reached", retryAfter: 3 };
     if (request.text.includes("down")) return { status: 500, error: "internal trouble" };
     if (request.text.includes("busy")) return { status: 529, error: "overloaded" };
     return { text: "scripted" };
@@ -45,6 +45,8 @@ describe("the Anthropic Messages mock's scripted errors", () => {
     const error = await failureOf(c.prompt, c.streamed);
     expect(APICallError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({ statusCode: c.status, message: c.message, isRetryable: true });
+    // A scripted retryAfter is the retry-after header the API sends with a 429 (the AI SDK waits for it).
+    expect((error as APICallError).responseHeaders?.["retry-after"]).toBe(c.status === 429 ? "3" : undefined);
   });
 
   it("sends the API's error body: the type for the status; a script that throws is a 500, a body not JSON a 400", async () => {
