@@ -24,6 +24,19 @@ export interface MockErrorReply {
   readonly retryAfter?: number;
 }
 
+/**
+ * One scripted answer of a model API mock (OpenAI Responses and Chat Completions, Anthropic Messages): a
+ * final text, tool calls by the names the model was offered, or an error the API answers with (its HTTP
+ * status and message: `{ status: 429, error: "rate limited" }`).
+ */
+export type MockReply =
+  | { readonly text: string }
+  | { readonly toolCalls: readonly { readonly name: string; readonly input: unknown }[] }
+  | MockErrorReply;
+
+/** A scripted answer that is not an error: what a mock's API turns into a response. */
+export type MockAnswer = Exclude<MockReply, MockErrorReply>;
+
 /** A request's headers, names in lower case (a repeated one as a list). */
 export type RequestHeaders = Readonly<Record<string, string | readonly string[] | undefined>>;
 
