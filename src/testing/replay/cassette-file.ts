@@ -7,8 +7,8 @@ import { checkCassette } from "./cassette-schema.js";
 import { describeCut, readCutCassette, type CassetteCut } from "./cassette-text.js";
 import { rememberChecked } from "./checked-cassettes.js";
 
-/** The `process.emitWarning` code of a cassette read up to a cut at its end (see {@link readCassette}). */
-export const CASSETTE_CUT_WARNING = "ENTITY_TOOLS_CASSETTE_CUT";
+/** The `process.emitWarning` code of a cassette read up to a cut at its end (see `readCassette`). */
+const CASSETTE_CUT_WARNING = "ENTITY_TOOLS_CASSETTE_CUT";
 
 /**
  * Reads and checks a cassette file (what `recordModel` wrote). A file whose end was cut while a call was
