@@ -110,8 +110,9 @@ export class PromptRunner {
   }
 
   /**
-   * Most times one call (`run`, `stream`, `resume`) starts the run again from its prompt (default 10), for a
-   * section read on a backend without dynamic tools or a strategy's `restart` (not a backend's new thread).
+   * Most times a run starts again from its prompt (default 10), for a section read on a backend without
+   * dynamic tools or a strategy's `restart` (not a backend's new thread); past it, `ExpansionLimitError`.
+   * A paused run resumed goes on counting (`RunSnapshot.expansions`); a continued conversation's turn counts its own.
    */
   withMaxExpansions(maxExpansions: number): this {
     return this.withSetting({ maxExpansions }, "withMaxExpansions(maxExpansions)");

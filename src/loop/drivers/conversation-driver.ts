@@ -108,7 +108,7 @@ export async function driveConversation(adapter: ConversationAdapter, session: R
       }
       const current = conversation;
       const turn = await session.untilAborted(callBackend(() => current.send(input), session.signal));
-      run.addUsage(turn.usage);
+      run.totals.addUsage(turn.usage);
       if (turn.stopped) {
         if (turn.text) run.append({ role: "assistant", content: turn.text });
         if (stop) return session.end(stop);
