@@ -88,6 +88,69 @@ describe("the tool choice a step sends", () => {
   }
 });
 
+// A provider of the spec before V3 (an AI SDK 5 provider package) gets no tool choice without tools
+// either: ai 7's `generateText` hands it `auto` as it does any model. No such package is installed, so the
+// model records the call options it receives, which such a provider turns into its request.
+describe("the tool choice a model of spec V2 is handed", () => {
+  for (const streamed of [false, true]) {
+    it(`is auto with tools and none without${streamed ? ", streamed" : ""}`, async () => {
+      const seen: { tools?: { name: string }[]; toolChoice?: unknown; keys: string[] }[] = [];
+      const answer = (options: { tools?: { name: string }[]; prompt: { role: string }[] }) => {
+        seen.push({ ...options, keys: Object.keys(options) });
+        const call = options.tools !== undefined && !options.prompt.some((m) => m.role === "tool");
+        const content: Record<string, unknown>[] = call
+          ? [{ type: "tool-call", toolCallId: "c1", toolName: "echo", input: '{"text":"a"}' }]
+          : [{ type: "text", text: "done" }];
+        const finishReason = call ? "tool-calls" : "stop";
+        return { content, finishReason, usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 } };
+      };
+      const model = {
+        specificationVersion: "v2",
+        provider: "older.chat",
+        modelId: "older-model",
+        supportedUrls: {},
+        doGenerate: async (options: Parameters<typeof answer>[0]) => ({ ...answer(options), warnings: [] }),
+        doStream: async (options: Parameters<typeof answer>[0]) => {
+          const { content, finishReason, usage } = answer(options);
+          const parts = content.flatMap((part): Record<string, unknown>[] =>
+            part.type === "text"
+              ? [
+                  { type: "text-start", id: "t" },
+                  { type: "text-delta", id: "t", delta: part.text },
+                  { type: "text-end", id: "t" },
+                ]
+              : [part],
+          );
+          const all = [
+            { type: "stream-start", warnings: [] },
+            ...parts,
+            { type: "finish", finishReason, usage },
+          ];
+          return {
+            stream: new ReadableStream({ start: (c) => (all.forEach((p) => c.enqueue(p)), c.close()) }),
+          };
+        },
+      } as unknown as LanguageModel;
+      const runner = new PromptRunner({ model });
+      const go = (r: PromptRunner) => (streamed ? r.stream("go").result : r.run("go"));
+      expect((await go(runner)).result).toBe("done");
+      const removing = runner.withTools(echo).withInjectionStrategy({
+        evaluateToolResult: () => ({ remove: ["echo"] }),
+      });
+      expect((await go(removing)).result).toBe("done");
+      expect(seen.map((call) => [call.tools?.map((t) => t.name), call.toolChoice])).toEqual([
+        [undefined, undefined],
+        [["echo"], { type: "auto" }],
+        [undefined, undefined],
+      ]);
+      // In the key order of a V3 model's step (see `callOptions`), on both lanes.
+      expect(seen.map((call) => call.keys.slice(0, 4))).toEqual(
+        seen.map(() => ["prompt", "tools", "toolChoice", "abortSignal"]),
+      );
+    });
+  }
+});
+
 // Through the AI Gateway's provider, which sends a call's options as they are: every kind of step (a
 // first and a later one, a step whose tools were all removed, a resumed run, a continued conversation),
 // generated and streamed, for a model object and for a model given by id (a string), which the SDK
