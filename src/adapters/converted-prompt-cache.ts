@@ -107,7 +107,7 @@ export class ConvertedPromptCache {
   ): PromptSlice {
     const version: string = typeof model === "object" ? model.specificationVersion : "";
     if (typeof model !== "object" || (version !== "v3" && version !== "v4"))
-      return { messages: [...history], sdkModel: inCallOrder, complete: (prompt) => prompt };
+      return { messages: [...history], sdkModel: throughCallOptions, complete: (prompt) => prompt };
     const cached = this.runs.get(history);
     const reused = cached && extends_(history, cached.sources) ? cached : undefined;
     // A run's first step only: its later steps have the options of its own first.
@@ -192,7 +192,7 @@ function sdkCallOptions(
  * V3 only) with each call's options through `callOptions` all the same: ai 7's `generateText` hands it
  * `toolChoice: auto` without tools, as it does any model. Its call options have the same keys.
  */
-function inCallOrder(model: LanguageModel): LanguageModel {
+function throughCallOptions(model: LanguageModel): LanguageModel {
   if (typeof model !== "object") return model;
   const older = model as LanguageModelV3;
   const same = (prompt: LanguageModelV3Message[]) => prompt;
