@@ -5,12 +5,13 @@
 // `@ai-sdk/openai` leaves the tool choice of a call without tools out of its request, the AI Gateway's
 // provider sends the call's options as they are.
 import { createOpenAI } from "@ai-sdk/openai";
-import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
+import type { LanguageModelV3CallOptions, LanguageModelV3GenerateResult } from "@ai-sdk/provider";
 import { createGateway, wrapLanguageModel, type LanguageModel } from "ai";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { defineTool, PromptRunner, type RunOptions } from "entity-tools";
 import { startOpenAiResponsesMock, type OpenAiResponsesMock } from "entity-tools/testing";
 import { sdkInternals } from "../../src/adapters/sdk-internals.js";
+import { streamOf } from "../../src/testing/stream-parts.js";
 import { startGatewayMock, type GatewayMock } from "../support/gateway-mock.js";
 
 const echo = defineTool<{ text: string }>({
@@ -110,26 +111,10 @@ describe("the tool choice a model of spec V2 is handed", () => {
         modelId: "older-model",
         supportedUrls: {},
         doGenerate: async (options: Parameters<typeof answer>[0]) => ({ ...answer(options), warnings: [] }),
-        doStream: async (options: Parameters<typeof answer>[0]) => {
-          const { content, finishReason, usage } = answer(options);
-          const parts = content.flatMap((part): Record<string, unknown>[] =>
-            part.type === "text"
-              ? [
-                  { type: "text-start", id: "t" },
-                  { type: "text-delta", id: "t", delta: part.text },
-                  { type: "text-end", id: "t" },
-                ]
-              : [part],
-          );
-          const all = [
-            { type: "stream-start", warnings: [] },
-            ...parts,
-            { type: "finish", finishReason, usage },
-          ];
-          return {
-            stream: new ReadableStream({ start: (c) => (all.forEach((p) => c.enqueue(p)), c.close()) }),
-          };
-        },
+        // V2's parts are V3's, but for the finish reason and usage, which are passed on as they are.
+        doStream: async (options: Parameters<typeof answer>[0]) => ({
+          stream: streamOf({ ...answer(options), warnings: [] } as unknown as LanguageModelV3GenerateResult),
+        }),
       } as unknown as LanguageModel;
       const runner = new PromptRunner({ model });
       const go = (r: PromptRunner) => (streamed ? r.stream("go").result : r.run("go"));

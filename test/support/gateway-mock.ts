@@ -3,6 +3,8 @@
 // That provider posts the provider call's options as they are (prompt, tools, toolChoice, settings) and
 // says in a header whether it wants a stream; the answer is the provider's result, whole or as a stream
 // of its parts. So what the mock receives is exactly what the SDK (or our adapter) handed the provider.
+import type { LanguageModelV3GenerateResult } from "@ai-sdk/provider";
+import { partsOf } from "../../src/testing/stream-parts.js";
 import {
   startScriptedApiServer,
   typedEventStream,
@@ -79,41 +81,28 @@ const GATEWAY_API: ScriptedApi<GatewayRequest, GatewayReply> = {
       ),
     };
   },
-  whole: (answer, request) => ({
-    content: contentOf(answer, request),
-    finishReason: finishOf(answer),
-    usage: USAGE,
-    warnings: [],
-  }),
+  whole: resultOf,
+  // The provider's stream parts, each as one event's JSON.
   events: (answer, request) =>
-    typedEventStream([
-      { type: "stream-start", warnings: [] },
-      ...contentOf(answer, request).flatMap((part) =>
-        part.type === "text"
-          ? [
-              { type: "text-start", id: "t" },
-              { type: "text-delta", id: "t", delta: part.text },
-              { type: "text-end", id: "t" },
-            ]
-          : [part],
-      ),
-      { type: "finish", finishReason: finishOf(answer), usage: USAGE },
-    ]),
+    typedEventStream(partsOf(resultOf(answer, request)) as unknown as Record<string, unknown>[]),
   errorBody: (status, message) => ({ error: { type: "internal_server_error", message, status } }),
 };
 
-/** The answer's parts; tool calls numbered within the conversation, so two alike conversations match. */
-function contentOf(answer: GatewayReply, request: GatewayRequest): Record<string, unknown>[] {
-  if ("text" in answer) return [{ type: "text", text: answer.text }];
-  return answer.toolCalls.map((call, i) => ({
-    type: "tool-call",
-    toolCallId: `call_${request.calledTools.length + i}`,
-    toolName: call.name,
-    input: "inputText" in call ? call.inputText : JSON.stringify(call.input),
-  }));
-}
-
-function finishOf(answer: GatewayReply) {
+/** The provider's result for an answer; tool calls numbered within the conversation, so alike ones match. */
+function resultOf(answer: GatewayReply, request: GatewayRequest): LanguageModelV3GenerateResult {
   const unified = "text" in answer ? "stop" : "tool-calls";
-  return { unified, raw: unified };
+  return {
+    content:
+      "text" in answer
+        ? [{ type: "text", text: answer.text }]
+        : answer.toolCalls.map((call, i) => ({
+            type: "tool-call",
+            toolCallId: `call_${request.calledTools.length + i}`,
+            toolName: call.name,
+            input: "inputText" in call ? call.inputText : JSON.stringify(call.input),
+          })),
+    finishReason: { unified, raw: unified },
+    usage: USAGE,
+    warnings: [],
+  };
 }
