@@ -8,18 +8,13 @@ import { partsOf } from "../../src/testing/stream-parts.js";
 import {
   startScriptedApiServer,
   typedEventStream,
+  type MockAnswer,
   type ScriptedApi,
 } from "../../src/testing/scripted-api-server.js";
 
-/** One scripted answer: a final text, or tool calls by name (with their input, or its JSON text as sent). */
+/** One scripted answer: a mock's answer, or tool calls whose input is given as the JSON text sent. */
 export type GatewayReply =
-  | { readonly text: string }
-  | {
-      readonly toolCalls: readonly (
-        | { readonly name: string; readonly input: unknown }
-        | { readonly name: string; readonly inputText: string }
-      )[];
-    };
+  MockAnswer | { readonly toolCalls: readonly { readonly name: string; readonly inputText: string }[] };
 
 /** A provider call's options as the gateway provider sent them. */
 export interface GatewayCallOptions {
