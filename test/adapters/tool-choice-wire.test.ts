@@ -7,7 +7,7 @@
 import { createOpenAI } from "@ai-sdk/openai";
 import type { LanguageModelV3CallOptions, LanguageModelV3GenerateResult } from "@ai-sdk/provider";
 import { createGateway, wrapLanguageModel, type LanguageModel } from "ai";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from "vitest";
 import { defineTool, PromptRunner, type RunOptions } from "entity-tools";
 import { startOpenAiResponsesMock, type OpenAiResponsesMock } from "entity-tools/testing";
 import { sdkInternals } from "../../src/adapters/sdk-internals.js";
@@ -118,6 +118,8 @@ describe("the tool choice a model of spec V2 is handed", () => {
       } as unknown as LanguageModel;
       const runner = new PromptRunner({ model });
       const go = (r: PromptRunner) => (streamed ? r.stream("go").result : r.run("go"));
+      vi.stubGlobal("AI_SDK_LOG_WARNINGS", false); // ai 6 warns of its V2 compatibility mode at each call
+      onTestFinished(() => void vi.unstubAllGlobals());
       expect((await go(runner)).result).toBe("done");
       const removing = runner.withTools(echo).withInjectionStrategy({
         evaluateToolResult: () => ({ remove: ["echo"] }),
