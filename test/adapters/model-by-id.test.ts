@@ -2,9 +2,10 @@
 // process's default provider, else the AI Gateway, and then stepped as that model object is. Checked on
 // the wire, against a local stand-in for the AI Gateway (its provider posts a call's options as they are).
 // How a model id's every kind of step compares with its model object's: tool-choice-wire.test.ts.
-import { createGateway } from "ai";
+import { createGateway, customProvider, type LanguageModel } from "ai";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { defineTool, PromptRunner } from "entity-tools";
+import { stepModel } from "../../src/adapters/step-model.js";
 import { startGatewayMock, type GatewayMock, type GatewayReply } from "../support/gateway-mock.js";
 
 const echo = defineTool<{ text: string }>({
@@ -60,6 +61,26 @@ describe("a model given by id", () => {
     } finally {
       vi.unstubAllGlobals();
       vi.unstubAllEnvs();
+    }
+  });
+
+  // ai 7 exports the SDK's own resolver: the rule `stepModel` repeats must give what it gives.
+  it("is resolved as the installed SDK resolves an id (ai 7: its resolveLanguageModel)", async () => {
+    const internal = (await import("ai/internal")) as {
+      resolveLanguageModel?: (model: LanguageModel) => { provider: string; modelId: string };
+    };
+    const sdk = internal.resolveLanguageModel;
+    expect(typeof sdk === "function").toBe(process.env.ENTITY_TOOLS_LANE === "ai7");
+    if (!sdk) return; // ai 6 exports none; its `generateText` resolves as ai 7's does
+    const aliases = customProvider({
+      languageModels: { fast: createGateway({ baseURL: gateway.baseURL })("openai/gpt-fast") },
+    });
+    for (const provider of [undefined, aliases]) {
+      global.AI_SDK_DEFAULT_PROVIDER = provider;
+      const id = provider ? "fast" : "openai/gpt-test";
+      const ours = stepModel(id) as Exclude<LanguageModel, string>;
+      const theirs = sdk(id);
+      expect([ours.provider, ours.modelId]).toEqual([theirs.provider, theirs.modelId]);
     }
   });
 
