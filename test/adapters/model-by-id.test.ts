@@ -3,7 +3,7 @@
 // the wire, against a local stand-in for the AI Gateway (its provider posts a call's options as they are).
 // How a model id's every kind of step compares with its model object's: tool-choice-wire.test.ts.
 import { createGateway, customProvider, type LanguageModel } from "ai";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from "vitest";
 import { defineTool, PromptRunner } from "entity-tools";
 import { stepModel } from "../../src/adapters/step-model.js";
 import { startGatewayMock, type GatewayMock, type GatewayReply } from "../support/gateway-mock.js";
@@ -87,7 +87,9 @@ describe("a model given by id", () => {
   it("has arguments nested 10 000 levels deep answered with an error result, not a failed step", async () => {
     global.AI_SDK_DEFAULT_PROVIDER = createGateway({ baseURL: gateway.baseURL, apiKey: "test-key" });
     const deep = "[".repeat(10_000) + "]".repeat(10_000);
+    const usual = firstCall;
     firstCall = { toolCalls: [{ name: "echo", inputText: `{"a":${deep}}` }] };
+    onTestFinished(() => void (firstCall = usual));
     const before = gateway.requests.length;
     const runner = new PromptRunner({ model: "openai/gpt-test", modelSettings: { maxRetries: 0 } });
     expect((await runner.withTools(echo).run("go")).result).toBe("done");
