@@ -6,6 +6,8 @@
 //               session's list and announces list_changed (the session is this server instance).
 import {
   CLIENT_CAPABILITIES_META_KEY,
+  ProtocolError,
+  ProtocolErrorCode,
   Server,
   inputRequired,
   inputResponse,
@@ -15,7 +17,12 @@ import {
 import { RunEvents } from "../events/run-events.js";
 import type { RunEventInit } from "../events/tool-loop-event.js";
 import { runLogTarget, startRunLog } from "../run-log/run-log.js";
-import { dispatchNotice, unwrapDispatch } from "../loop/drivers/dispatcher-tool.js";
+import {
+  DISPATCHER_TOOL,
+  dispatchNotice,
+  dispatchProblem,
+  unwrapDispatch,
+} from "../loop/drivers/dispatcher-tool.js";
 import { loadRuntimeDependencies } from "../tools/runtime-dependencies.js";
 import { ToolCallExecutor } from "../loop/execution/tool-call-executor.js";
 import { resultText } from "../loop/results/result-text.js";
@@ -40,7 +47,9 @@ export const DEFAULT_LIST_TTL_MS = 300_000;
  * per connection (`serveStdio(() => createMcpServer(o))`), or connect it to a transport yourself.
  *
  * Every call goes through the same executor as a run (validation, typed input, time limit, serialization,
- * strategies, events); a failure is an `isError` result with the message. A call that needs approval
+ * strategies, events); a failure is an `isError` result with the message. A call of a tool the caller's
+ * list does not have is the spec's JSON-RPC error Invalid params (-32602), naming the closest tools and
+ * what is available. A call that needs approval
  * runs only once the client's person approved it (see docs/mcp.md). Closing a 2025-11-25 session
  * releases the providers it discovered; its configured tools stay for a later connection. A schema module
  * registered after the server was made (`registerToolSchemas`) is read at its next request.
@@ -105,8 +114,21 @@ export function createMcpServer(options: McpServerOptions): Server {
       toolName: request.params.name,
       input: request.params.arguments ?? {},
     };
-    const call = !stateless && dispatch ? unwrapDispatch(requested) : requested;
+    const dispatched = !stateless && dispatch && requested.toolName === DISPATCHER_TOOL;
+    // A tool the session does not have (a typo, another session's provider, an evicted or released one)
+    // is the spec's protocol error, Invalid params; a name `call_discovered_tool` passes is its argument.
+    if (!dispatched && !registry.get(requested.toolName))
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        executor.unknownTools.message(requested.toolName, registry.names()),
+      );
+    const call = dispatched ? unwrapDispatch(requested) : requested;
     const iteration = ++calls;
+    const problem = dispatched ? dispatchProblem(requested) : undefined;
+    if (problem !== undefined) {
+      const part = executor.notRun(requested, iteration, "invalid-input", problem);
+      return { content: [{ type: "text", text: resultText(part.output) }], isError: true };
+    }
     const before = registry.size;
     let question: { message: string; requestState: string } | undefined;
     let text: string;

@@ -71,8 +71,14 @@ describe("createMcpServer", () => {
     await first.client.callTool({ name: "searchCustomer", arguments: { name: "John Smith" } });
     expect(await first.names()).toContain("customer_c123_recentOrders");
     expect(await second.names()).not.toContain("customer_c123_recentOrders");
-    const unknown = await second.client.callTool({ name: "customer_c123_getAverageSpend", arguments: {} });
-    expect(unknown.isError).toBe(true);
+    // The spec's protocol error for an unknown tool: Invalid params, naming what this session has.
+    await expect(
+      second.client.callTool({ name: "customer_c123_getAverageSpend", arguments: {} }),
+    ).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('Unknown tool "customer_c123_getAverageSpend"'),
+    });
+    expect(await first.names()).toContain("customer_c123_getAverageSpend"); // the first session's stay
   });
 
   it("budget evictions are announced too", async () => {
@@ -87,11 +93,12 @@ describe("createMcpServer", () => {
     ]);
   });
 
-  it("bad input gets an isError result with the reason, and the server goes on", async () => {
+  it("bad input gets a JSON-RPC error (an unknown tool) or an isError result with the reason, and the server goes on", async () => {
     const { client, text } = await session();
-    const unknown = await client.callTool({ name: "nope", arguments: {} });
-    expect(unknown.isError).toBe(true);
-    expect(text(unknown)).toMatch(/^Unknown tool "nope"\. Available tools: searchCustomer/);
+    await expect(client.callTool({ name: "nope", arguments: {} })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(/Unknown tool "nope"\. Available tools: searchCustomer/),
+    });
     const wrong = await client.callTool({ name: "searchCustomer", arguments: { name: 7 } });
     expect(text(wrong)).toBe('Invalid arguments for "searchCustomer": field "name" must be string.');
     const thrown = await client.callTool({ name: "explode", arguments: {} });
@@ -136,6 +143,33 @@ describe("createMcpServer", () => {
       arguments: { tool_name: "customer_c123_getAverageSpend", arguments: {} },
     });
     expect(text(spend)).toBe('{"amount":46.83,"currency":"USD"}');
+  });
+
+  it("dispatch: a call_discovered_tool call that names no tool gets an isError result saying what is wrong with it", async () => {
+    const { client, text } = await session({ dispatch: true });
+    const viaDispatcher = async (args: Record<string, unknown>) => {
+      const result = await client.callTool({ name: "call_discovered_tool", arguments: args });
+      return [result.isError, text(result)];
+    };
+    expect(await viaDispatcher({})).toEqual([
+      true,
+      'Invalid arguments for "call_discovered_tool": missing required field "tool_name".',
+    ]);
+    expect(await viaDispatcher({ tool_name: "findCustomers", arguments: "Khan" })).toEqual([
+      true,
+      'Invalid arguments for "call_discovered_tool": field "arguments" must be object.',
+    ]);
+    expect(await viaDispatcher({ tool_name: "call_discovered_tool", arguments: {} })).toEqual([
+      true,
+      'Invalid arguments for "call_discovered_tool": "tool_name" names a discovered tool, not call_discovered_tool itself.',
+    ]);
+    // The dispatcher is a tool the client has: a name it is passed is its argument, answered as a result.
+    const [unknown, said] = await viaDispatcher({ tool_name: "nope", arguments: {} });
+    expect([unknown, said]).toEqual([true, expect.stringMatching(/^Unknown tool "nope"\./)]);
+    expect(await viaDispatcher({ tool_name: "findCustomers", arguments: { text: "Khan" } })).toEqual([
+      false,
+      expect.stringContaining("Khan"),
+    ]);
   });
 
   it("a server connected again after its client left lists its configured tools (only discoveries go)", async () => {
