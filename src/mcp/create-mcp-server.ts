@@ -26,6 +26,7 @@ import {
 import { loadRuntimeDependencies } from "../tools/runtime-dependencies.js";
 import { ToolCallExecutor } from "../loop/execution/tool-call-executor.js";
 import { resultText } from "../loop/results/result-text.js";
+import { describeThrown } from "../loop/execution/describe-thrown.js";
 import { partsOfOutput } from "../loop/results/content-output.js";
 import { mcpContentBlocks } from "../loop/results/mcp-content-blocks.js";
 import type { ToolContentPart } from "../tools/tool-content.js";
@@ -157,12 +158,15 @@ export function createMcpServer(options: McpServerOptions): Server {
       text = resultText(outcome.part.output);
       // Media (a provider tool's picture or file) goes out as MCP image/audio/resource blocks.
       if (outcome.part.output.type === "content") parts = partsOfOutput(outcome.part.output);
-    } catch {
-      // Only cancellation ends a call this way; a failing strategy is reported the same.
-      isError = true;
-      text = ctx.mcpReq.signal.aborted
+    } catch (error) {
+      // Only cancellation, a failing strategy or a failing approval rule end a call this way. The call
+      // still ends for observers and the run log (a `ToolFailed`), as every call that started does.
+      const cancelled = ctx.mcpReq.signal.aborted;
+      const message = cancelled
         ? "The call was cancelled"
-        : `The call of "${request.params.name}" failed in the server`;
+        : `The call of "${request.params.name}" failed in the server: ${describeThrown(error, settings.maxResultChars)}`;
+      isError = true;
+      text = resultText(executor.notRun(call, iteration, cancelled ? "cancelled" : "threw", message).output);
     }
     if (!stateless) {
       if (fresh.length > 0 && dispatch) {

@@ -130,6 +130,52 @@ describe("createMcpServer", () => {
     ]);
   });
 
+  it("a call the client cancels, or whose strategy fails, ends for observers too (ToolFailed), with the reason", async () => {
+    const events: ToolLoopEvent[] = [];
+    const waiting = new Map<string, () => void>();
+    const observe = (e: ToolLoopEvent) => {
+      events.push(e);
+      waiting.get(e.type)?.();
+    };
+    const seen = (type: ToolLoopEvent["type"]) =>
+      events.some((e) => e.type === type)
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => waiting.set(type, resolve));
+    const { client } = await session({ observers: [observe] });
+    const stop = new AbortController();
+    const cancelled = client.callTool({ name: "slow", arguments: {} }, undefined, { signal: stop.signal });
+    await seen("ToolCallStarted");
+    stop.abort("the person stopped it");
+    await expect(cancelled).rejects.toThrow();
+    await seen("ToolFailed");
+    expect(events.map((e) => [e.type, "reason" in e ? e.reason : undefined])).toEqual([
+      ["ToolCallStarted", undefined],
+      ["ToolFailed", "cancelled"],
+    ]);
+
+    events.length = 0;
+    const broken = await session({
+      discovery: false,
+      observers: [(e) => events.push(e)],
+      injectionStrategies: [
+        {
+          evaluateToolResult: () => {
+            throw new Error("the strategy broke");
+          },
+        },
+      ],
+    });
+    const result = await broken.client.callTool({ name: "findCustomers", arguments: { text: "Khan" } });
+    expect([result.isError, broken.text(result)]).toEqual([
+      true,
+      'The call of "findCustomers" failed in the server: An injection strategy failed after "findCustomers": the strategy broke',
+    ]);
+    expect(events.map((e) => [e.type, "reason" in e ? e.reason : undefined])).toEqual([
+      ["ToolCallStarted", undefined],
+      ["ToolFailed", "threw"],
+    ]);
+  });
+
   it("dispatch: call_discovered_tool reaches discovered tools, which the result that found them describes", async () => {
     const { client, text } = await session({ dispatch: true });
     expect((await client.listTools()).tools.map((t) => t.name)).toContain("call_discovered_tool");
