@@ -26,7 +26,6 @@ import {
 import { loadRuntimeDependencies } from "../tools/runtime-dependencies.js";
 import { ToolCallExecutor } from "../loop/execution/tool-call-executor.js";
 import { resultText } from "../loop/results/result-text.js";
-import { describeThrown } from "../loop/execution/describe-thrown.js";
 import { partsOfOutput } from "../loop/results/content-output.js";
 import { mcpContentBlocks } from "../loop/results/mcp-content-blocks.js";
 import type { ToolContentPart } from "../tools/tool-content.js";
@@ -151,7 +150,12 @@ export function createMcpServer(options: McpServerOptions): Server {
           question = step;
           return { kind: "hold" };
         }
-        return { kind: "refuse", reason: "denied", text: step.text };
+        return {
+          kind: "refuse",
+          reason: "denied",
+          text: step.text,
+          cause: step.kind === "refuse" ? step.cause : undefined,
+        };
       });
       if (outcome.held) return askForApproval(question!.message, question!.requestState);
       isError = outcome.part.output.type === "error-text";
@@ -159,14 +163,21 @@ export function createMcpServer(options: McpServerOptions): Server {
       // Media (a provider tool's picture or file) goes out as MCP image/audio/resource blocks.
       if (outcome.part.output.type === "content") parts = partsOfOutput(outcome.part.output);
     } catch (error) {
-      // Only cancellation, a failing strategy or a failing approval rule end a call this way. The call
-      // still ends for observers and the run log (a `ToolFailed`), as every call that started does.
+      // Only cancellation or a failing strategy end a call this way. The call still ends for observers
+      // and the run log (a `ToolFailed`), as every call that started does; a strategy's message may hold
+      // anything (a credential), so the client reads only that it failed, observers what it threw.
       const cancelled = ctx.mcpReq.signal.aborted;
-      const message = cancelled
-        ? "The call was cancelled"
-        : `The call of "${request.params.name}" failed in the server: ${describeThrown(error, settings.maxResultChars)}`;
+      const part = cancelled
+        ? executor.notRun(call, iteration, "cancelled", "The call was cancelled")
+        : executor.notRun(
+            call,
+            iteration,
+            "threw",
+            `The call of "${request.params.name}" failed in the server`,
+            error,
+          );
       isError = true;
-      text = resultText(executor.notRun(call, iteration, cancelled ? "cancelled" : "threw", message).output);
+      text = resultText(part.output);
     }
     if (!stateless) {
       if (fresh.length > 0 && dispatch) {

@@ -68,9 +68,10 @@ async function session(tools: readonly ToolSource[]) {
   await client.connect(clientSide);
   const listed = async () => (await client.listTools()).tools;
   const names = async () => (await listed()).map((t) => t.name);
-  const described = async () =>
-    ((await listed())[0]!.inputSchema as { properties: { code: { description: string } } }).properties.code
-      .description;
+  const described = async () => {
+    const schema: unknown = (await listed())[0]!.inputSchema;
+    return (schema as { properties: { code: { description: string } } }).properties.code.description;
+  };
   return { client, told, names, described };
 }
 

@@ -57,7 +57,13 @@ export type ApprovalStep = (resolved: ResolvedCall) => Promise<ApprovalAnswer>;
 /** What {@link ApprovalStep} decided. */
 export type ApprovalAnswer =
   | { readonly kind: "run" }
-  | { readonly kind: "refuse"; readonly reason: ToolFailureReason; readonly text: string }
+  | {
+      readonly kind: "refuse";
+      readonly reason: ToolFailureReason;
+      readonly text: string;
+      /** What the driver's own rule threw, for observers (see `ToolFailedEvent.cause`). */
+      readonly cause?: unknown;
+    }
   | { readonly kind: "hold" };
 
 /**
@@ -104,7 +110,8 @@ export class ToolCallExecutor {
     }
     const answer = approve ? await approve(resolution) : { kind: "run" as const };
     if (answer.kind === "hold") return { held: resolution };
-    if (answer.kind === "refuse") return { part: this.fail(call, iteration, answer.reason, answer.text) };
+    if (answer.kind === "refuse")
+      return { part: this.fail(call, iteration, answer.reason, answer.text, answer.cause) };
     this.started(call, iteration);
     const { tool, input } = resolution;
     registry.markUsed(tool.name);
@@ -190,9 +197,18 @@ export class ToolCallExecutor {
     return this.unknownTools.verdict(this.setup.registry.names());
   }
 
-  /** The error result of a call that will not run (the run was cancelled, restarts, or the id repeats). */
-  notRun(call: ModelToolCall, iteration: number, reason: ToolFailureReason, message: string): ToolResultPart {
-    return this.fail(call, iteration, reason, message);
+  /**
+   * The error result of a call that will not run (the run was cancelled, restarts, or the id repeats), or
+   * that the driver ended (an MCP server's call whose strategy threw: `cause`, for observers only).
+   */
+  notRun(
+    call: ModelToolCall,
+    iteration: number,
+    reason: ToolFailureReason,
+    message: string,
+    cause?: unknown,
+  ): ToolResultPart {
+    return this.fail(call, iteration, reason, message, cause);
   }
 
   private fail(
@@ -200,6 +216,7 @@ export class ToolCallExecutor {
     iteration: number,
     reason: ToolFailureReason,
     message: string,
+    cause?: unknown,
   ): ToolResultPart {
     const text = this.capped(message);
     this.setup.events.emit({
@@ -210,6 +227,7 @@ export class ToolCallExecutor {
       input: call.input,
       reason,
       message: text,
+      ...(cause === undefined ? {} : { cause }),
     });
     return resultPart(call, { type: "error-text", value: text });
   }
