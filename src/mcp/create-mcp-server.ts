@@ -126,7 +126,7 @@ export function createMcpServer(options: McpServerOptions): Server {
     const iteration = ++calls;
     const problem = dispatched ? dispatchProblem(requested) : undefined;
     if (problem !== undefined) {
-      const part = executor.notRun(requested, iteration, "invalid-input", problem);
+      const part = executor.fail(requested, iteration, "invalid-input", problem);
       return { content: [{ type: "text", text: resultText(part.output) }], isError: true };
     }
     const before = registry.size;
@@ -168,8 +168,8 @@ export function createMcpServer(options: McpServerOptions): Server {
       // anything (a credential), so the client reads only that it failed, observers what it threw.
       const cancelled = ctx.mcpReq.signal.aborted;
       const part = cancelled
-        ? executor.notRun(call, iteration, "cancelled", "The call was cancelled")
-        : executor.notRun(
+        ? executor.fail(call, iteration, "cancelled", "The call was cancelled")
+        : executor.fail(
             call,
             iteration,
             "threw",

@@ -198,20 +198,11 @@ export class ToolCallExecutor {
   }
 
   /**
-   * The error result of a call that will not run (the run was cancelled, restarts, or the id repeats), or
-   * that the driver ended (an MCP server's call whose strategy threw: `cause`, for observers only).
+   * The error result of a call that failed or will not run (also one the driver ends: the run was
+   * cancelled or restarts, the id repeats, an MCP server's call whose strategy threw), told to observers
+   * as a `ToolFailed`; `cause`, what was thrown, is for observers only (see `ToolFailedEvent.cause`).
    */
-  notRun(
-    call: ModelToolCall,
-    iteration: number,
-    reason: ToolFailureReason,
-    message: string,
-    cause?: unknown,
-  ): ToolResultPart {
-    return this.fail(call, iteration, reason, message, cause);
-  }
-
-  private fail(
+  fail(
     call: ModelToolCall,
     iteration: number,
     reason: ToolFailureReason,
