@@ -82,16 +82,17 @@ export function currentServerTools(options: McpServerOptions): () => ServerTools
   };
 }
 
-/** `options` with copies of the arrays a tool list is made from, as they are now. */
+/**
+ * `options` with copies of the arrays a tool list is made from, as they are now (not frozen: freezing
+ * 10 000 tools doubled the copy's cost, paid per request over HTTP; no one else holds the copies).
+ */
 function fixedOptions(options: McpServerOptions): McpServerOptions {
   const { tools, classes, handleKey } = options;
   return {
     ...options,
-    tools: Object.freeze([...tools]),
-    ...(classes ? { classes: Object.freeze([...classes]) } : {}),
-    ...(Array.isArray(handleKey)
-      ? { handleKey: Object.freeze([...(handleKey as unknown[])]) as HandleKey }
-      : {}),
+    tools: [...tools],
+    ...(classes ? { classes: [...classes] } : {}),
+    ...(Array.isArray(handleKey) ? { handleKey: [...(handleKey as unknown[])] as HandleKey } : {}),
   };
 }
 
