@@ -85,7 +85,15 @@ export function createMcpServer(options: McpServerOptions): Server {
     },
     () => sessionTools.release(),
   );
-  server.setRequestHandler("tools/list", listing);
+  server.setRequestHandler("tools/list", (request) => {
+    // One page, no cursor handed out: any cursor is not one of ours, which the spec answers Invalid params.
+    if (request.params?.cursor !== undefined)
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        "Invalid cursor: this server lists all its tools in one page and hands out no cursor",
+      );
+    return listing();
+  });
 
   let calls = 0;
   server.setRequestHandler("tools/call", async (request, ctx): Promise<CallToolResult> => {

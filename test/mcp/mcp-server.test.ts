@@ -103,6 +103,10 @@ describe("createMcpServer", () => {
     expect(text(wrong)).toBe('Invalid arguments for "searchCustomer": field "name" must be string.');
     const thrown = await client.callTool({ name: "explode", arguments: {} });
     expect([thrown.isError, text(thrown)]).toEqual([true, 'Tool "explode" failed: kaboom']);
+    await expect(client.listTools({ cursor: "page-2" })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining("Invalid cursor"),
+    });
     const fine = await client.callTool({ name: "findCustomers", arguments: { text: "Khan" } });
     expect(fine.isError).toBe(false);
   });
