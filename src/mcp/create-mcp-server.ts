@@ -125,11 +125,14 @@ export function createMcpServer(options: McpServerOptions): Server {
     const dispatched = !stateless && dispatch && requested.toolName === DISPATCHER_TOOL;
     // A tool the session does not have (a typo, another session's provider, an evicted or released one)
     // is the spec's protocol error, Invalid params; a name `call_discovered_tool` passes is its argument.
-    if (!dispatched && !registry.get(requested.toolName))
+    if (!dispatched && !registry.get(requested.toolName)) {
+      // The session's list was bound again since its client last heard (a registration): say so first.
+      if (legacy?.remade) await server.sendToolListChanged().catch(() => {});
       throw new ProtocolError(
         ProtocolErrorCode.InvalidParams,
         executor.unknownTools.message(requested.toolName, registry.names()),
       );
+    }
     const call = dispatched ? unwrapDispatch(requested) : requested;
     const iteration = ++calls;
     const problem = dispatched ? dispatchProblem(requested) : undefined;

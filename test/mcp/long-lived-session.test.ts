@@ -84,14 +84,20 @@ describe("a 2025-11-25 session that lives on", () => {
 
     tools.push(late); // in place: a non-event for the server already made
     expect(await first.names()).toEqual(["find"]);
-    registerToolSchemas(depotModule("v2"));
-    expect(await first.described()).toBe("v2"); // the registration is read ...
-    expect(await first.names()).toEqual(["find"]); // ... with the tools the server was made with
     await expect(first.client.callTool({ name: "late", arguments: {} })).rejects.toMatchObject({
       code: -32602,
       message: expect.stringContaining('Unknown tool "late"'),
     });
     expect(first.told.changes).toBe(0);
+
+    registerToolSchemas(depotModule("v2"));
+    // The session's first request after the registration (an unknown tool too) announces that change.
+    await expect(first.client.callTool({ name: "late", arguments: {} })).rejects.toMatchObject({
+      code: -32602,
+    });
+    expect(first.told.changes).toBe(1);
+    expect(await first.described()).toBe("v2"); // the registration is read ...
+    expect(await first.names()).toEqual(["find"]); // ... with the tools the server was made with
 
     // A server made now (the next connection, or the next HTTP request's) reads the array as it is.
     const second = await session(tools);
