@@ -125,9 +125,11 @@ export function createMcpServer(options: McpServerOptions): Server {
     const dispatched = !stateless && dispatch && requested.toolName === DISPATCHER_TOOL;
     // A tool the session does not have (a typo, another session's provider, an evicted or released one)
     // is the spec's protocol error, Invalid params; a name `call_discovered_tool` passes is its argument.
+    // The session's list was bound again since its client last heard (a registration): a call that ends
+    // early says so too.
+    const announceRemade = () => (legacy?.remade ? server.sendToolListChanged().catch(() => {}) : undefined);
     if (!dispatched && !registry.get(requested.toolName)) {
-      // The session's list was bound again since its client last heard (a registration): say so first.
-      if (legacy?.remade) await server.sendToolListChanged().catch(() => {});
+      await announceRemade();
       throw new ProtocolError(
         ProtocolErrorCode.InvalidParams,
         executor.unknownTools.message(requested.toolName, registry.names()),
@@ -138,6 +140,7 @@ export function createMcpServer(options: McpServerOptions): Server {
     const problem = dispatched ? dispatchProblem(requested) : undefined;
     if (problem !== undefined) {
       const part = executor.fail(requested, iteration, "invalid-input", problem);
+      await announceRemade();
       return { content: [{ type: "text", text: resultText(part.output) }], isError: true };
     }
     const before = registry.size;

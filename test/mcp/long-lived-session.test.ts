@@ -7,7 +7,7 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
 import { defineTool, LlmTool, registerToolSchemas, ToolProvider, type ToolSource } from "entity-tools";
-import { createMcpServer } from "entity-tools/mcp";
+import { createMcpServer, type McpServerOptions } from "entity-tools/mcp";
 
 @ToolProvider()
 class Parcel {
@@ -58,8 +58,8 @@ registerToolSchemas(depotModule("v1"));
 const late = defineTool({ name: "late", description: "Added to the array later", execute: () => "late" });
 
 /** A connected client of a fresh server (one session) made from `tools`, and its list_changed count. */
-async function session(tools: readonly ToolSource[]) {
-  const server = createMcpServer({ name: "depot", version: "1.0.0", tools, discovery: true });
+async function session(tools: readonly ToolSource[], extra: Partial<McpServerOptions> = {}) {
+  const server = createMcpServer({ name: "depot", version: "1.0.0", tools, discovery: true, ...extra });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   const client = new Client({ name: "test", version: "1.0.0" });
@@ -125,5 +125,14 @@ describe("a 2025-11-25 session that lives on", () => {
     expect(told.changes).toBe(1);
     const tracked = await client.callTool({ name: "parcel_p7_track", arguments: {} });
     expect(tracked.content).toEqual([{ type: "text", text: "parcel p7 is in transit" }]);
+  });
+
+  it("a call_discovered_tool call refused for its arguments still announces a registration's change", async () => {
+    const { client, told, names } = await session([new Depot()], { newTools: "dispatch" });
+    expect(await names()).toEqual(["find", "call_discovered_tool"]);
+    registerToolSchemas(depotModule("v4"));
+    const refused = await client.callTool({ name: "call_discovered_tool", arguments: {} });
+    expect(refused.isError).toBe(true);
+    expect(told.changes).toBe(1);
   });
 });
