@@ -57,6 +57,11 @@ describe("CodexAppServerAdapter against a fake app-server", () => {
       toolCalls: [
         { tool: "searchCustomer", arguments: { name: 7 } },
         { tool: "nope", arguments: {} },
+        // Not in dispatch mode: no dispatcher is offered, so none reaches the tool it names.
+        {
+          tool: "call_discovered_tool",
+          arguments: { tool_name: "searchCustomer", arguments: { name: "x" } },
+        },
       ],
     }).run("q");
     expect(run.result).toContain('"success":false');
@@ -64,6 +69,7 @@ describe("CodexAppServerAdapter against a fake app-server", () => {
       'Invalid arguments for \\"searchCustomer\\": field \\"name\\" must be string.',
     );
     expect(run.result).toContain('Unknown tool \\"nope\\"');
+    expect(run.result).toContain('Unknown tool \\"call_discovered_tool\\"');
   });
 
   it("dispatch mode: a call_discovered_tool call with bad arguments is told what is wrong with them, as on the MCP server", async () => {

@@ -151,6 +151,7 @@ export class RunSession {
    * none, with `problem` saying why) with an error result, recorded as every call's result is.
    */
   refuseToolCall(call: ModelToolCall, problem: string): ToolCallsOutcome {
+    throwIfAborted(this.signal); // as for a call run: a cancelled run answers no more calls
     const results = [this.executor.refuse(call, this.run.iteration, problem)];
     this.run.append({ role: "tool", content: results });
     return { next: { type: "continue" }, results };
