@@ -49,9 +49,10 @@ type Item = Readonly<Record<string, unknown>>;
  * (SSE, text word by word) when it asks for a stream and as one JSON response when it does not, with what
  * `reply` returns for it. A call to a function inside a namespace (one the request's `tools` list, as
  * Codex offers an MCP server's tools as `mcp__<server>`, or one a client tool search delivered) carries
- * that namespace, as the real API's does: a script names the function only. Ids and timestamps depend only on the conversation the request
- * carries, so the same conversation gets the same bytes every time. Anything else gets a 404; a `reply`
- * that throws, a 500.
+ * that namespace, as the real API's does: a script names the function only. Ids are numbered by the mock's
+ * requests (`resp_3`, `msg_3`, `call_3_0`), so no two responses or calls of one mock share one, as no two of
+ * the API's do, whatever conversations it is sent; timestamps are 0, so the same requests in the same order
+ * get the same bytes. Anything else gets a 404; a `reply` that throws, a 500.
  */
 export function startOpenAiResponsesMock(
   reply: (request: ResponsesRequest) => MockReply,
@@ -62,14 +63,16 @@ export function startOpenAiResponsesMock(
 const RESPONSES_API: OpenAiMockApi<ResponsesRequest> = {
   path: "/v1/responses",
   read: (body, headers) => readRequest(body as ResponsesRequest["body"], headers),
-  whole: (answer, request) => responseOf(answer, request),
-  events: (answer, request) => typedEventStream(eventsOf(answer, responseOf(answer, request))),
+  whole: (answer, request, n) => responseOf(answer, request, n),
+  events: (answer, request, n) => typedEventStream(eventsOf(answer, responseOf(answer, request, n))),
 };
 
-/** A whole Responses API response carrying `answer`, numbered by the answers its conversation holds. */
-function responseOf(answer: MockAnswer, request: ResponsesRequest): Record<string, unknown> {
-  const input = inputOf(request.body);
-  const n = 1 + input.filter((i) => i.type === "function_call" || i.role === "assistant").length;
+/**
+ * A whole Responses API response carrying `answer`, its ids numbered by the request's number `n` on the mock:
+ * numbered by conversation, two conversations sent to one mock (the `codex` binary's threads) would get the
+ * same ids, and a run holding both threads' calls two calls with one id.
+ */
+function responseOf(answer: MockAnswer, request: ResponsesRequest, n: number): Record<string, unknown> {
   const namespaces = namespacesOf(request.body);
   const output =
     "text" in answer

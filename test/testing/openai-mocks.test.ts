@@ -4,7 +4,7 @@
 // tested through the real @ai-sdk/openai provider (test/adapters/openai-wire.test.ts and others).
 import { createOpenAI } from "@ai-sdk/openai";
 import { APICallError } from "@ai-sdk/provider";
-import { generateText } from "ai";
+import { generateText, jsonSchema, stepCountIs, streamText, tool, type LanguageModel } from "ai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   startOpenAiChatMock,
@@ -15,8 +15,12 @@ import {
 
 /** How many requests asked to be limited once have been (the first is answered with a 429). */
 let limitedOnce = 0;
-const reply = (request: { readonly text: string }) => {
+const reply = (request: { readonly text: string; readonly toolResults: readonly unknown[] }) => {
   if (request.text.includes("throw")) throw new Error("the script broke");
+  if (request.text.includes("look it up"))
+    return request.toolResults.length > 0
+      ? { text: "found" }
+      : { toolCalls: [{ name: "lookup", input: {} }] };
   if (request.text.includes("limit once"))
     return limitedOnce++ === 0
       ? { status: 429, error: "Rate limit reached for requests", retryAfter: 0 }
@@ -137,5 +141,34 @@ describe("the OpenAI Responses mock and namespaced tools (as Codex offers an MCP
     } finally {
       await mock.close();
     }
+  });
+});
+
+describe.each([
+  {
+    name: "Responses",
+    model: (): LanguageModel => createOpenAI({ baseURL: responses.baseURL, apiKey: "k" }).responses("m"),
+  },
+  {
+    name: "Chat Completions",
+    model: (): LanguageModel => createOpenAI({ baseURL: chat.baseURL, apiKey: "k" }).chat("m"),
+  },
+])("the OpenAI $name mock's ids, through the real @ai-sdk/openai provider", ({ model }) => {
+  // The API gives every response and call an id of its own. Several conversations go to one mock (the
+  // codex binary runs several threads against one; a run restarted on a new thread is another), and two
+  // of them with one id would be taken for one: one response, or one call and its result.
+  it("gives each conversation's responses and calls ids no other conversation to the mock got, streamed or not", async () => {
+    const tools = {
+      lookup: tool({ inputSchema: jsonSchema<object>({ type: "object" }), execute: () => "it" }),
+    };
+    const ask = { model: model(), prompt: "look it up", tools, stopWhen: stepCountIs(2), maxRetries: 0 };
+    const whole = [await generateText(ask), await generateText(ask)];
+    const streamed = streamText(ask);
+    const steps = [...whole.flatMap((r) => r.steps), ...(await streamed.steps)];
+
+    expect(steps.map((step) => step.text)).toEqual(["", "found", "", "found", "", "found"]);
+    const responseIds = steps.map((step) => step.response.id);
+    const callIds = steps.flatMap((step) => step.toolCalls.map((c) => c.toolCallId));
+    expect([new Set(responseIds).size, new Set(callIds).size]).toEqual([6, 3]);
   });
 });

@@ -97,8 +97,16 @@ describe("recordModel", () => {
       kind: "generate",
       content: [{ type: "tool-call", toolName: "searchCustomer", input: '{"name":"John Smith"}' }],
     });
-    // Stable: keys in a fixed order, so recording the same conversation again writes the same bytes.
-    await record(file, "run");
+    // Stable: keys in a fixed order, so the same answers recorded again write the same bytes (from a new
+    // mock: one mock gives each response ids of its own, as the API does).
+    const shared = mock;
+    mock = await startOpenAiResponsesMock(spendModel);
+    try {
+      await record(file, "run");
+    } finally {
+      await mock.close();
+      mock = shared;
+    }
     expect(readFileSync(file, "utf8")).toBe(text);
   });
 
