@@ -232,6 +232,24 @@ describe("ReplayLanguageModel", () => {
   });
 });
 
+describe("a cassette played after turns scripted before it", () => {
+  it("names the run's step and the recording's step in a difference", async () => {
+    const file = path.join(dir, "fake-later.json");
+    await record(file, "run");
+    const fake = await new FakePromptRunner().callTool("findCustomers", { text: "Smith" }).loadCassette(file);
+    const failure = await fake
+      .withTools(new CustomerSearchTools())
+      .run(QUESTION)
+      .catch((e: unknown) => e);
+    const cause = (failure as Error).cause as ReplayMismatchError;
+    expect(cause).toMatchObject({ problem: "tool-not-offered", step: 3 });
+    expect(cause.message).toContain(
+      `Replay of ${file}, step 3 (the recording's step 2): the recording calls customer_c123_getAverageSpend, ` +
+        "which this run does not offer at step 3",
+    );
+  });
+});
+
 describe("deferred delivery, recorded and replayed", () => {
   it("counts the tools a client tool search delivered as offered, and replays in the same form", async () => {
     const file = path.join(dir, "deferred.json");
