@@ -172,3 +172,45 @@ describe.each([
     expect([new Set(responseIds).size, new Set(callIds).size]).toEqual([6, 3]);
   });
 });
+
+describe("the OpenAI Responses mock's stored responses, through the real @ai-sdk/openai provider", () => {
+  // The API stores what it answered (unless a request says `store: false`): a request may send an earlier
+  // item as a reference to its id, or continue a response by its id. A script reads what the API reads.
+  let stored: OpenAiResponsesMock;
+  beforeAll(async () => {
+    stored = await startOpenAiResponsesMock(({ text }) => {
+      if (text.includes("look it up")) return { toolCalls: [{ name: "lookup", input: {} }] };
+      return text.includes("hello there") ? { text: "you heard me" } : { text: "hello there" };
+    });
+  });
+  afterAll(() => stored.close());
+  const model = () => createOpenAI({ baseURL: stored.baseURL, apiKey: "k" }).responses("m");
+
+  it("reads an earlier answer the provider sends as an item reference (a conversation's next turn)", async () => {
+    const first = await generateText({ model: model(), prompt: "hi", maxRetries: 0 });
+    const next = await generateText({
+      model: model(),
+      messages: [
+        { role: "user", content: "hi" },
+        ...first.response.messages,
+        { role: "user", content: "again" },
+      ],
+      maxRetries: 0,
+    });
+    expect(stored.requests.at(-1)!.body.input).toContainEqual({ type: "item_reference", id: "msg_1" });
+    expect([first.text, next.text]).toEqual(["hello there", "you heard me"]);
+  });
+
+  it("reads the response a request continues (previous_response_id), unless it was not to be stored", async () => {
+    const lookup = { lookup: tool({ inputSchema: jsonSchema<object>({ type: "object" }) }) };
+    const ask = (prompt: string, openai: Record<string, string | boolean>) =>
+      generateText({ model: model(), prompt, tools: lookup, providerOptions: { openai }, maxRetries: 0 });
+    const kept = await ask("look it up", {});
+    await ask("what did you call?", { previousResponseId: kept.response.id });
+    expect(stored.requests.at(-1)!.calledTools).toEqual(["lookup"]);
+
+    const unstored = await ask("look it up", { store: false });
+    await ask("what did you call?", { previousResponseId: unstored.response.id });
+    expect(stored.requests.at(-1)!.calledTools).toEqual([]);
+  });
+});
