@@ -61,6 +61,18 @@ async function record(file: string, how: "run" | "stream", delivery: "inline" | 
   return { result: run.result, steps: seen(recorder) };
 }
 
+/** `work` against a new mock (whose ids start from 1 again), the file's own back after it. */
+async function onNewMock<T>(work: () => Promise<T>): Promise<T> {
+  const shared = mock;
+  mock = await startOpenAiResponsesMock(spendModel);
+  try {
+    return await work();
+  } finally {
+    await mock.close();
+    mock = shared;
+  }
+}
+
 async function replay(file: string, how: "run" | "stream", options: { discovery?: boolean } = {}) {
   const recorder = new RunRecorder();
   const model = await ReplayLanguageModel.fromFile(file);
@@ -72,7 +84,7 @@ async function replay(file: string, how: "run" | "stream", options: { discovery?
 describe("recordModel", () => {
   it("writes each model call: the tools offered and the answer, never the key or an auth header", async () => {
     const file = path.join(dir, "spend.json");
-    const recorded = await record(file, "run");
+    const recorded = await onNewMock(() => record(file, "run"));
     expect(recorded.result).toBe("John Smith spends 46.83 USD a month on average.");
     const text = readFileSync(file, "utf8");
     for (const secret of [KEY, AUTH, "SECRET-AUTH-TOKEN", AZURE_KEY]) expect(text).not.toContain(secret);
@@ -97,16 +109,9 @@ describe("recordModel", () => {
       kind: "generate",
       content: [{ type: "tool-call", toolName: "searchCustomer", input: '{"name":"John Smith"}' }],
     });
-    // Stable: keys in a fixed order, so the same answers recorded again write the same bytes (from a new
-    // mock: one mock gives each response ids of its own, as the API does).
-    const shared = mock;
-    mock = await startOpenAiResponsesMock(spendModel);
-    try {
-      await record(file, "run");
-    } finally {
-      await mock.close();
-      mock = shared;
-    }
+    // Stable: keys in a fixed order, so the same answers recorded again write the same bytes (each from a
+    // new mock: one mock gives each response ids of its own, as the API does).
+    await onNewMock(() => record(file, "run"));
     expect(readFileSync(file, "utf8")).toBe(text);
   });
 
