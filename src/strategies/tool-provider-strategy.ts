@@ -78,6 +78,8 @@ export class ToolProviderStrategy implements ToolInjectionStrategy {
   readonly binding: ProviderBinding;
   private readonly codec: EntityHandleCodec | undefined;
   private direct: HandleDiscovery | undefined;
+  /** Per-instance mode: the source names of the provider classes this run bound (see SourceNameClaims). */
+  private readonly claims = new SourceNameClaims();
 
   /**
    * @throws InvalidToolProviderError for a class in `classes` that is not a `@ToolProvider`, or (handles
@@ -93,7 +95,8 @@ export class ToolProviderStrategy implements ToolInjectionStrategy {
   }
 
   /**
-   * Discovery for one run. `classes` are the classes known up front when the options name none;
+   * Discovery for one run (in per-instance mode a strategy of its own: a run's claims of class names are
+   * its own). `classes` are the classes known up front when the options name none;
    * `takenNames` the names of the run's other tools; `resolveProvider` the resume's resolver; `live` the
    * providers a run of this process bound behind the snapshot this run continues, by `providerKeyOf`,
    * which answer before either resolver.
@@ -104,7 +107,8 @@ export class ToolProviderStrategy implements ToolInjectionStrategy {
     readonly resolveProvider?: ProviderResolver;
     readonly live?: ReadonlyMap<string, object>;
   }): RunDiscovery {
-    if (!this.codec) return { strategy: this, tools: [], delivery: this.options.delivery };
+    if (!this.codec)
+      return { strategy: new ToolProviderStrategy(this.options), tools: [], delivery: this.options.delivery };
     const handles = new HandleDiscovery({
       codec: this.codec,
       resolveProvider: liveFirst(run.live, this.options.resolveProvider ?? run.resolveProvider),
@@ -133,6 +137,9 @@ export class ToolProviderStrategy implements ToolInjectionStrategy {
     const budget = context.toolBudget;
     for (let i = 0; i < providers.length; i++) {
       try {
+        // Events, cost and snapshots name a provider by its class's source name: two classes with one
+        // name (no generated module told them apart) could not be told apart there, so the second is refused.
+        this.claims.claim(providers[i]!.constructor);
         for (const tool of deliveredAs(bindProviderTools(providers[i]!), this.options.delivery))
           add.push(tool);
       } catch (error) {
