@@ -233,6 +233,7 @@ export type { AiSdkAdapterSettings } from "./adapters/ai-sdk-adapter.js";
 
 // The runner
 export { PromptRunner } from "./runner/prompt-runner.js";
+export { RunnerLimits } from "./runner/runner-limits.js";
 export {
   DEFAULT_MAX_ITERATIONS,
   DEFAULT_MAX_INJECTED_TOOLS,

@@ -5,14 +5,14 @@
 // when that is offered, or `customer_getAverageSpend` with the handle a result gave it. It takes one
 // shortcut weaker models take: asked about several customers, it answers after the first, so the eval
 // shows what a miss looks like ("offered, not chosen").
-import type { ResponsesReply, ResponsesRequest } from "entity-tools/testing";
+import type { MockReply, ResponsesRequest } from "entity-tools/testing";
 
 interface Found {
   readonly id: string;
   readonly name: string;
 }
 
-export function standInModel(request: ResponsesRequest): ResponsesReply {
+export function standInModel(request: ResponsesRequest): MockReply {
   const question = userText(request);
   const method = /order/i.test(question) ? "recentOrders" : "getAverageSpend";
   const results = request.toolResults.map((r) => r.text);
@@ -37,7 +37,7 @@ export function standInModel(request: ResponsesRequest): ResponsesReply {
   return { text: answer(target, method, last) };
 }
 
-function call(name: string, input: unknown): ResponsesReply {
+function call(name: string, input: unknown): MockReply {
   return { toolCalls: [{ name, input }] };
 }
 

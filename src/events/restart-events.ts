@@ -19,7 +19,8 @@ export type RestartCause = "expansion" | "strategy" | "new-thread" | "fallback";
  * offered again unless the new attempt adds them. A `new-thread` or a `fallback` goes on in a new thread of
  * the conversation backend with every tool the run has, told what was done so far. The events that detail
  * a restart come after it: a `VisibilityExpanded` (mode `restart`) for each section it expands,
- * `DynamicToolsFallback` and `ConversationRestarted` for a new thread.
+ * `DynamicToolsFallback` (a fallback's) then `ConversationRestarted` for a new thread. A new thread's are
+ * emitted when the backend's turn ends stopped, before the old thread is closed and the new one opened.
  */
 export interface RunRestartedEvent extends RunEvent {
   /** The event's kind. */ readonly type: "RunRestarted";

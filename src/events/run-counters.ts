@@ -22,7 +22,13 @@ export interface RunCounters {
    * the conversation's, as every counter does.
    */
   toolsInjected: number;
-  /** Providers found: one each time an instance is bound or its handle made live. */
+  /**
+   * Providers the run found, each provider identity (class and id) once: an instance bound or a handle
+   * made live. One found again (by a restart's new attempt, after the budget evicted its tools, or as
+   * another instance with the same id) has its `ToolProviderDiscovered` again but counts once. A resumed
+   * run keeps its part before the pause; one found then whose tools the snapshot no longer held (evicted
+   * or removed before the pause) counts again if found after it.
+   */
   providersDiscovered: number;
   /** Prompt sections expanded in the running conversation (`VisibilityExpanded` in `dynamic` mode). */
   dynamicExpansions: number;
@@ -52,8 +58,9 @@ export function restoreCounters(counters: RunCounters, earlier: RunCounters): vo
 }
 
 /**
- * Updates `counters` for one event. `toolsInjected` is not an event's count: the run counts it as it
- * records what it added (`Run.recordAdded`), where a restart's repeated additions are known.
+ * Updates `counters` for one event. `toolsInjected` and `providersDiscovered` are not events' counts: the
+ * run counts the first as it records what it added (`Run.recordAdded`), where a restart's repeated
+ * additions are known, and the second as it reports providers (`RunEvents.discovered`), by identity.
  */
 export function countEvent(counters: RunCounters, event: ToolLoopEvent): void {
   switch (event.type) {
@@ -67,9 +74,6 @@ export function countEvent(counters: RunCounters, event: ToolLoopEvent): void {
       counters.toolCalls++;
       counters.toolFailures++;
       break;
-    case "ToolProviderDiscovered":
-      countDiscovered(counters, 1);
-      break;
     case "VisibilityExpanded":
       if (event.mode === "dynamic") counters.dynamicExpansions++;
       break;
@@ -79,9 +83,4 @@ export function countEvent(counters: RunCounters, event: ToolLoopEvent): void {
     default:
       break;
   }
-}
-
-/** Counts providers found: one `ToolProviderDiscovered` each, emitted or not (see `RunEvents.discovered`). */
-export function countDiscovered(counters: RunCounters, providers: number): void {
-  counters.providersDiscovered += providers;
 }

@@ -1,7 +1,8 @@
 import { CostLedger } from "./cost-ledger.js";
 import type { RunCost } from "./run-cost.js";
 import type { Pricing } from "./pricing.js";
-import { countDiscovered, countEvent, emptyCounters, type RunCounters } from "./run-counters.js";
+import { providerKeyOf, type ProviderIdentity } from "../tools/provider-identity.js";
+import { countEvent, emptyCounters, type RunCounters } from "./run-counters.js";
 import type { RunEventInit, ToolLoopEvent, ToolLoopObserver } from "./tool-loop-event.js";
 
 let nextRunId = 1;
@@ -26,6 +27,8 @@ export interface RunEventsOptions {
 export class RunEvents {
   readonly runId = `run-${nextRunId++}`;
   readonly counters: RunCounters = emptyCounters();
+  /** The providers `counters.providersDiscovered` counted, by `providerKeyOf` (see `discovered`). */
+  private readonly found = new Set<string>();
   private readonly ledger: CostLedger | undefined;
 
   constructor(
@@ -48,11 +51,26 @@ export class RunEvents {
 
   /**
    * One `ToolProviderDiscovered` per provider, built only when someone observes the run (or prices it): a
-   * tool that returns 1 000 providers then builds no 1 000 events nobody reads. The counters move either way.
+   * tool that returns 1 000 providers then builds no 1 000 events nobody reads. `providersDiscovered` counts
+   * each provider identity once in the run: one found again (a restart's new attempt binds it anew, or a
+   * later call binds it again after the budget evicted it, or as another instance) has its event again,
+   * not another count.
    */
-  discovered<T>(providers: readonly T[], event: (provider: T) => RunEventInit): void {
-    if (this.observers.length === 0 && !this.ledger) countDiscovered(this.counters, providers.length);
-    else for (const provider of providers) this.emit(event(provider));
+  discovered<T>(
+    providers: readonly T[],
+    identityOf: (provider: T) => ProviderIdentity,
+    event: (provider: T, identity: ProviderIdentity) => RunEventInit,
+  ): void {
+    const observed = this.observers.length > 0 || this.ledger !== undefined;
+    for (const provider of providers) {
+      const identity = identityOf(provider);
+      const key = providerKeyOf(identity);
+      if (!this.found.has(key)) {
+        this.found.add(key);
+        this.counters.providersDiscovered++;
+      }
+      if (observed) this.emit(event(provider, identity));
+    }
   }
 
   emit(init: RunEventInit): void {

@@ -106,9 +106,9 @@ export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
       type: "RunFinished",
       status,
       ...(error ? { error } : {}),
-      usage: run.callUsage,
-      totalIterations: run.iterations,
-      iterations: run.iterations,
+      usage: run.totals.callUsage,
+      totalIterations: run.totals.iterations,
+      iterations: run.totals.iterations,
       durationMs: performance.now() - started,
       ...(setup.events.cost ? { cost: setup.events.cost } : {}),
     });
@@ -143,9 +143,9 @@ function runOf(setup: RunSetup): Run {
 async function runAttempts(setup: RunSetup, run: Run): Promise<RunOutcome> {
   checkToolSchemas({ discovery: setup.strategies.some((s) => s instanceof ToolProviderStrategy) });
   for (const decided of run.approvals.given) run.events.emit({ type: "ApprovalDecided", ...decided });
-  for (let restarts = 0; ; restarts++) {
+  for (let attempts = 0; ; attempts++) {
     const disclosure = disclosureFor(setup, run);
-    const attempt = await startAttempt(setup, run, disclosure, restarts === 0).catch((error: unknown) =>
+    const attempt = await startAttempt(setup, run, disclosure, attempts === 0).catch((error: unknown) =>
       Promise.reject(run.failBeforeStep(error, setup.signal)),
     );
     const session = new RunSession({
@@ -177,19 +177,21 @@ async function runAttempts(setup: RunSetup, run: Run): Promise<RunOutcome> {
         pending: end.type === "pause" ? end.pending : [],
         history: run.history,
         injectedTools: run.injectedTools,
-        iterations: run.iterations,
-        usage: run.usage,
+        iterations: run.totals.iterations,
+        usage: run.totals.usage,
         snapshot: run.toSnapshot(),
         visibility: run.visibility.snapshot(),
       };
     }
     const request = end.request;
     const expansion = request instanceof VisibilityExpansionRequired ? request : undefined;
-    if (restarts >= setup.settings.maxExpansions) {
+    // The run's restarts, a resumed run's before its pause included (see `TotalsBefore.expansions`).
+    if (run.totals.expansions >= setup.settings.maxExpansions) {
       throw session.fail(
         new ExpansionLimitError(setup.settings.maxExpansions, expansion?.sectionKeys ?? [request.reason]),
       );
     }
+    run.totals.countExpansion();
     setup.events.emit({
       type: "RunRestarted",
       reason: request.reason,

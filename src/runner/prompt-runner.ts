@@ -11,7 +11,6 @@ import type { Pricing } from "../events/pricing.js";
 import type { ToolLoopObserver } from "../events/tool-loop-event.js";
 import type { ToolMiddleware } from "../loop/execution/tool-middleware.js";
 import type { ApprovalPredicate } from "../loop/execution/approval-gate.js";
-import { withSettings, type RunSettings } from "../loop/settings/run-settings.js";
 import type { RunSnapshot } from "../loop/snapshot/run-snapshot.js";
 import { snapshotKeys, type SnapshotKey } from "../loop/snapshot/snapshot-codec.js";
 import type { ToolResultMediaTypes } from "../loop/results/media-types.js";
@@ -22,14 +21,8 @@ import { runLogTarget, type RunLogOptions } from "../run-log/run-log.js";
 import { RunStream } from "./run-stream.js";
 import { type OutputTarget } from "./output-target.js";
 import type { ToolLoopResult } from "./tool-loop-result.js";
-import {
-  initialRunnerConfig,
-  type DiscoveryOptions,
-  type PromptRunnerOptions,
-  type ResumeOptions,
-  type RunOptions,
-  type RunnerConfig,
-} from "./runner-options.js";
+import type { DiscoveryOptions, ResumeOptions, RunOptions } from "./runner-options.js";
+import { RunnerLimits } from "./runner-limits.js";
 import { completed, resumeOf, startOf } from "./run-start.js";
 import { runPrompt } from "./run-prompt.js";
 import { discoveryConfig } from "./discovery-config.js";
@@ -37,15 +30,10 @@ import { discoveryConfig } from "./discovery-config.js";
 /**
  * Runs prompts through the framework-owned tool loop. Configuration only: every `with*` returns a new
  * runner and leaves this one unchanged, and each call builds a fresh loop, so one runner serves many
- * concurrent runs without sharing their tools or state.
+ * concurrent runs without sharing their tools or state. The limits of its runs (`withMaxToolIterations`,
+ * `withMaxExpansions`, `withToolTimeout`, …) are {@link RunnerLimits}'.
  */
-export class PromptRunner {
-  /** The configuration, for subclasses (see `derive`). */ protected readonly config: RunnerConfig;
-
-  constructor(options: PromptRunnerOptions, config?: RunnerConfig) {
-    this.config = config ?? initialRunnerConfig(options);
-  }
-
+export class PromptRunner extends RunnerLimits {
   /** Adds tools: objects with `@LlmTool` methods (bound now, to those instances) or `defineTool` tools. */
   withTools(...sources: ToolSource[]): this {
     return this.derive({ tools: toolsFrom(sources, this.config.tools) });
@@ -91,11 +79,6 @@ export class PromptRunner {
     return this.derive({ strategies: [...this.config.strategies, strategy] });
   }
 
-  /** Most model calls per run (default 20); past it the run fails with `MaxIterationsExceededError`. */
-  withMaxToolIterations(maxIterations: number): this {
-    return this.withSetting({ maxIterations }, "withMaxToolIterations(maxIterations)");
-  }
-
   /** The system prompt, as plain text. */
   withSystemPrompt(system: string): this;
   /** The system prompt as a {@link PromptTemplate}, its `${name}` placeholders filled from `params`. */
@@ -107,14 +90,6 @@ export class PromptRunner {
   /** Caller-supplied section visibility (below a run's own overrides, above each section's default). */
   withVisibilityOverrides(overrides: VisibilityOverrides): this {
     return this.derive({ visibilityOverrides: { ...this.config.visibilityOverrides, ...overrides } });
-  }
-
-  /**
-   * Most times one call (`run`, `stream`, `resume`) starts the run again from its prompt (default 10), for a
-   * section read on a backend without dynamic tools or a strategy's `restart` (not a backend's new thread).
-   */
-  withMaxExpansions(maxExpansions: number): this {
-    return this.withSetting({ maxExpansions }, "withMaxExpansions(maxExpansions)");
   }
 
   /** Receives every event of every run. */
@@ -162,37 +137,6 @@ export class PromptRunner {
   }
 
   /**
-   * Most injected tools offered at once (default 64): discovered providers' tools and MCP servers' tools
-   * joining mid-run; the least recently used go first. Same setting as `withToolProviderDiscovery`'s.
-   */
-  withMaxInjectedTools(maxInjectedTools: number): this {
-    return this.withSetting({ maxInjectedTools }, "withMaxInjectedTools(maxInjectedTools)");
-  }
-
-  /** Most estimated definition tokens injected tools add to each request (unlimited by default). */
-  withMaxInjectedTokens(maxInjectedTokens: number): this {
-    return this.withSetting({ maxInjectedTokens }, "withMaxInjectedTokens(maxInjectedTokens)");
-  }
-
-  /** Time limit of each tool call; a call past it becomes an error result the model reads. */
-  withToolTimeout(ms: number): this {
-    return this.withSetting({ toolTimeoutMs: ms }, "withToolTimeout(ms)");
-  }
-
-  /**
-   * Unknown tools the model may call in a row (default 3) before the run fails with `ToolNotFoundError`;
-   * each one before that is an error result naming the closest tools.
-   */
-  withMaxUnknownToolCalls(maxUnknownToolCalls: number): this {
-    return this.withSetting({ maxUnknownToolCalls }, "withMaxUnknownToolCalls(maxUnknownToolCalls)");
-  }
-
-  /** How many times an unusable final answer is sent back for repair (default 2). */
-  withMaxOutputRepairs(repairs: number): this {
-    return this.withSetting({ maxOutputRepairs: repairs }, "withMaxOutputRepairs(repairs)");
-  }
-
-  /**
    * Signs every snapshot this runner hands out (HMAC-SHA-256 over its canonical JSON form), and makes
    * `resume` and `continueFrom` refuse, with `SnapshotIntegrityError` and before anything runs, a snapshot
    * that is unsigned, altered, truncated or signed with another key. A list rotates keys: the first signs,
@@ -202,16 +146,6 @@ export class PromptRunner {
    */
   withSnapshotKey(key: SnapshotKey | readonly SnapshotKey[] | undefined): this {
     return this.derive({ snapshotKeys: snapshotKeys(key) });
-  }
-
-  /** Longest tool result text sent to the model (default 16 000 characters). */
-  withMaxResultChars(chars: number): this {
-    return this.withSetting({ maxResultChars: chars }, "withMaxResultChars(chars)");
-  }
-
-  /** Most bytes of media (decoded) in one tool result (default 20 000 000); past it, a part is described. */
-  withMaxResultMediaBytes(bytes: number): this {
-    return this.withSetting({ maxResultMediaBytes: bytes }, "withMaxResultMediaBytes(bytes)");
   }
 
   /**
@@ -285,16 +219,5 @@ export class PromptRunner {
     options: { signal?: AbortSignal } = {},
   ): Promise<string> {
     return completed(await this.run<string>(prompt, options));
-  }
-
-  /** A copy with some settings changed; each value is checked (see `RunSettings`). */
-  private withSetting(patch: Partial<RunSettings>, as: string): this {
-    return this.derive({ settings: withSettings(this.config.settings, patch, as) });
-  }
-
-  /** A copy of this runner (of the same class) with part of the configuration replaced. */
-  protected derive(patch: Partial<RunnerConfig>): this {
-    const Self = this.constructor as new (options: PromptRunnerOptions, config: RunnerConfig) => this;
-    return new Self({ adapter: this.config.adapter }, { ...this.config, ...patch });
   }
 }

@@ -122,7 +122,7 @@ export interface RunnerConfig {
 export const DEFAULT_MAX_ITERATIONS = DEFAULT_RUN_SETTINGS.maxIterations;
 /** Default of `maxInjectedTools` (`withToolProviderDiscovery`): injected tools offered at once. */
 export const DEFAULT_MAX_INJECTED_TOOLS = DEFAULT_RUN_SETTINGS.maxInjectedTools;
-/** Default of `withMaxExpansions`: restarts from the prompt per call (section reads, strategies' `restart`). */
+/** Default of `withMaxExpansions`: restarts from the prompt per run (section reads, strategies' `restart`). */
 export const DEFAULT_MAX_EXPANSIONS = DEFAULT_RUN_SETTINGS.maxExpansions;
 
 /** A runner configuration with every default, for `adapter`. */

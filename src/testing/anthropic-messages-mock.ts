@@ -5,21 +5,11 @@
 import {
   startScriptedApiServer,
   typedEventStream,
-  type MockErrorReply,
+  type MockAnswer,
+  type MockReply,
   type RequestHeaders,
   type ScriptedApi,
 } from "./scripted-api-server.js";
-
-/**
- * One scripted answer: a final text, tool calls (by the name the model was offered), or an error the API
- * answers with (its HTTP status and message: `{ status: 429, error: "rate limited" }`).
- */
-export type MessagesReply =
-  | { readonly text: string }
-  | { readonly toolCalls: readonly { readonly name: string; readonly input: unknown }[] }
-  | MockErrorReply;
-
-type Answer = Exclude<MessagesReply, MockErrorReply>;
 
 /** A request the mock received, with what a script or a test reads from it. */
 export interface MessagesRequest {
@@ -64,13 +54,13 @@ export const MESSAGES_MOCK_USAGE = { inputTokens: 100, outputTokens: 7 } as cons
  * body that is not JSON a 400, anything else a 404.
  */
 export async function startAnthropicMessagesMock(
-  reply: (request: MessagesRequest) => MessagesReply,
+  reply: (request: MessagesRequest) => MockReply,
 ): Promise<AnthropicMessagesMock> {
   const server = await startScriptedApiServer(MESSAGES_API, reply);
   return { baseURL: server.origin, requests: server.requests, close: server.close };
 }
 
-const MESSAGES_API: ScriptedApi<MessagesRequest, Answer> = {
+const MESSAGES_API: ScriptedApi<MessagesRequest, MockAnswer> = {
   path: "/v1/messages",
   read: (body, headers) => readRequest(body as MessagesRequest["body"], headers),
   whole: (answer, request, n) => messageOf(answer, n, request.body.model),
@@ -95,7 +85,7 @@ const errorTypeOf = (status: number) =>
   ERROR_TYPES[status] ?? (status < 500 ? "invalid_request_error" : "api_error");
 
 /** The same message as stream events: started, each block started, its one delta, stopped; the end. */
-function eventsOf(answer: Answer, n: number, model: string | undefined): Record<string, unknown>[] {
+function eventsOf(answer: MockAnswer, n: number, model: string | undefined): Record<string, unknown>[] {
   const blocks =
     "text" in answer
       ? [{ start: { type: "text", text: "" }, delta: { type: "text_delta", text: answer.text } }]
@@ -137,7 +127,7 @@ type Block = { type?: string; name?: string; is_error?: boolean; content?: unkno
 const SYSTEM_REMINDER = /<system-reminder>[\s\S]*?<\/system-reminder>/g;
 
 /** A whole (not streamed) Messages API response carrying `answer`. */
-function messageOf(answer: Answer, n: number, model: string | undefined): Record<string, unknown> {
+function messageOf(answer: MockAnswer, n: number, model: string | undefined): Record<string, unknown> {
   return {
     id: `msg_${n}`,
     type: "message",

@@ -8,7 +8,7 @@ export type { ScriptedTurn, ScriptedToolCall } from "./generate-result.js";
 export { RunRecorder } from "./run-recorder.js";
 export type { RecordedStep, RecordedCall, RecordedDiscovery } from "./run-recorder.js";
 export { startAnthropicMessagesMock, MESSAGES_MOCK_USAGE } from "./anthropic-messages-mock.js";
-export type { AnthropicMessagesMock, MessagesReply, MessagesRequest } from "./anthropic-messages-mock.js";
+export type { AnthropicMessagesMock, MessagesRequest } from "./anthropic-messages-mock.js";
 export { InMemoryConversationStore } from "./in-memory-conversation-store.js";
 export type { InMemoryConversationStoreOptions } from "./in-memory-conversation-store.js";
 export { recordModel } from "./replay/record-model.js";
@@ -30,8 +30,8 @@ export { startOpenAiResponsesMock, RESPONSES_MOCK_USAGE } from "./openai-respons
 export type { OpenAiResponsesMock, ResponsesRequest } from "./openai-responses-mock.js";
 export { startOpenAiChatMock } from "./openai-chat-mock.js";
 export type { OpenAiChatMock, ChatCompletionsRequest } from "./openai-chat-mock.js";
-export type { OpenAiMockRequest, ResponsesReply } from "./openai-mock-server.js";
-export type { MockErrorReply, RequestHeaders } from "./scripted-api-server.js";
+export type { OpenAiMockRequest } from "./openai-mock-server.js";
+export type { MockReply, MockErrorReply, RequestHeaders } from "./scripted-api-server.js";
 export { scoreToolUse } from "./scoring/score-tool-use.js";
 export type { ScoreToolUse } from "./scoring/score-tool-use.js";
 export type {

@@ -5,12 +5,10 @@ import {
   partsText,
   startOpenAiMockServer,
   textPieces,
-  type Answer,
   type OpenAiMockApi,
   type OpenAiMockRequest,
-  type ResponsesReply,
 } from "./openai-mock-server.js";
-import type { RequestHeaders } from "./scripted-api-server.js";
+import type { MockAnswer, MockReply, RequestHeaders } from "./scripted-api-server.js";
 import { RESPONSES_MOCK_USAGE } from "./openai-responses-mock.js";
 
 /** A request the mock received, with what a script or a test reads from it. */
@@ -46,7 +44,7 @@ type Item = Readonly<Record<string, unknown>>;
  * Anything else gets a 404; a `reply` that throws, a 500.
  */
 export function startOpenAiChatMock(
-  reply: (request: ChatCompletionsRequest) => ResponsesReply,
+  reply: (request: ChatCompletionsRequest) => MockReply,
 ): Promise<OpenAiChatMock> {
   return startOpenAiMockServer(CHAT_API, reply);
 }
@@ -72,7 +70,7 @@ const USAGE = {
 const numberOf = (request: ChatCompletionsRequest) =>
   1 + messagesOf(request.body).filter((m) => m.role === "assistant").length;
 
-const toolCallsOf = (answer: Answer, n: number) =>
+const toolCallsOf = (answer: MockAnswer, n: number) =>
   "toolCalls" in answer
     ? answer.toolCalls.map((c, i) => ({
         id: `call_${n}_${i}`,
@@ -82,7 +80,7 @@ const toolCallsOf = (answer: Answer, n: number) =>
     : [];
 
 /** A whole completion carrying `answer`. */
-function completionOf(answer: Answer, request: ChatCompletionsRequest): Item {
+function completionOf(answer: MockAnswer, request: ChatCompletionsRequest): Item {
   const n = numberOf(request);
   const toolCalls = toolCallsOf(answer, n);
   return {
@@ -106,7 +104,7 @@ function completionOf(answer: Answer, request: ChatCompletionsRequest): Item {
 }
 
 /** The same completion as stream chunks: the role, the text word by word or each call, the finish, usage. */
-function chunksOf(answer: Answer, request: ChatCompletionsRequest): Item[] {
+function chunksOf(answer: MockAnswer, request: ChatCompletionsRequest): Item[] {
   const n = numberOf(request);
   const chunk = (delta: Item, finish: string | null = null) => ({
     id: `chatcmpl-${n}`,

@@ -3,22 +3,11 @@
 // and the API's error body (an `error` object).
 import {
   startScriptedApiServer,
-  type MockErrorReply,
+  type MockAnswer,
+  type MockReply,
   type RequestHeaders,
   type ScriptedApi,
 } from "./scripted-api-server.js";
-
-/**
- * One scripted answer of an OpenAI mock: a final text, function calls by the names the model was offered,
- * or an error the API answers with (its HTTP status and message).
- */
-export type ResponsesReply =
-  | { readonly text: string }
-  | { readonly toolCalls: readonly { readonly name: string; readonly input: unknown }[] }
-  | MockErrorReply;
-
-/** A scripted answer that is not an error: what a mock's API turns into a response. */
-export type Answer = Exclude<ResponsesReply, MockErrorReply>;
 
 /** What both OpenAI mocks read from a request for a script or a test, besides its body. */
 export interface OpenAiMockRequest {
@@ -37,7 +26,7 @@ export interface OpenAiMockRequest {
 /** One OpenAI API as a mock serves it (the error body is the one both APIs send). */
 export type OpenAiMockApi<
   Request extends OpenAiMockRequest & { readonly body: { readonly stream?: boolean } },
-> = Omit<ScriptedApi<Request, Answer>, "errorBody">;
+> = Omit<ScriptedApi<Request, MockAnswer>, "errorBody">;
 
 /** A running OpenAI mock: where the provider goes, what it sent, and how to stop it. */
 export interface OpenAiMockServer<Request> {
@@ -49,17 +38,25 @@ export interface OpenAiMockServer<Request> {
 /** Serves `api` on 127.0.0.1 (a free port), answering each request with what `reply` returns for it. */
 export async function startOpenAiMockServer<
   Request extends OpenAiMockRequest & { readonly body: { readonly stream?: boolean } },
->(
-  api: OpenAiMockApi<Request>,
-  reply: (request: Request) => ResponsesReply,
-): Promise<OpenAiMockServer<Request>> {
+>(api: OpenAiMockApi<Request>, reply: (request: Request) => MockReply): Promise<OpenAiMockServer<Request>> {
   const server = await startScriptedApiServer({ ...api, errorBody: openAiErrorBody }, reply);
   return { baseURL: `${server.origin}/v1`, requests: server.requests, close: server.close };
 }
 
-/** The OpenAI APIs' error body: the message, and a type for the kind of status. */
+/**
+ * The OpenAI APIs' error body: the message, the type and code the API gives the status, and `param`. A 429
+ * is a rate limit (`"type": "requests", "code": "rate_limit_exceeded"`, as the API reports one on requests
+ * per minute, so a client that reads `error.code`, as OpenAI's guide on 429s says to, sees a rate limit and
+ * not a quota); another status below 500 `invalid_request_error`, 500 and above `server_error`.
+ */
 const openAiErrorBody = (status: number, message: string) => ({
-  error: { message, type: status < 500 ? "invalid_request_error" : "server_error", code: null },
+  error: {
+    message,
+    ...(status === 429
+      ? { type: "requests", code: "rate_limit_exceeded" }
+      : { type: status < 500 ? "invalid_request_error" : "server_error", code: null }),
+    param: null,
+  },
 });
 
 /** Text in the pieces a streaming model sends it in: word by word, each with the spaces after it. */

@@ -6,12 +6,15 @@ import {
   partsText,
   startOpenAiMockServer,
   textPieces,
-  type Answer,
   type OpenAiMockApi,
   type OpenAiMockRequest,
-  type ResponsesReply,
 } from "./openai-mock-server.js";
-import { typedEventStream, type RequestHeaders } from "./scripted-api-server.js";
+import {
+  typedEventStream,
+  type MockAnswer,
+  type MockReply,
+  type RequestHeaders,
+} from "./scripted-api-server.js";
 
 /** A request the mock received, with what a script or a test reads from it. */
 export interface ResponsesRequest extends OpenAiMockRequest {
@@ -51,7 +54,7 @@ type Item = Readonly<Record<string, unknown>>;
  * that throws, a 500.
  */
 export function startOpenAiResponsesMock(
-  reply: (request: ResponsesRequest) => ResponsesReply,
+  reply: (request: ResponsesRequest) => MockReply,
 ): Promise<OpenAiResponsesMock> {
   return startOpenAiMockServer(RESPONSES_API, reply);
 }
@@ -64,7 +67,7 @@ const RESPONSES_API: OpenAiMockApi<ResponsesRequest> = {
 };
 
 /** A whole Responses API response carrying `answer`, numbered by the answers its conversation holds. */
-function responseOf(answer: Answer, request: ResponsesRequest): Record<string, unknown> {
+function responseOf(answer: MockAnswer, request: ResponsesRequest): Record<string, unknown> {
   const input = inputOf(request.body);
   const n = 1 + input.filter((i) => i.type === "function_call" || i.role === "assistant").length;
   const namespaces = namespacesOf(request.body);
@@ -113,7 +116,7 @@ function responseOf(answer: Answer, request: ResponsesRequest): Record<string, u
  * The same response as stream events: created; each output item added, its text word by word or its
  * arguments as one delta, done; completed.
  */
-function eventsOf(answer: Answer, response: Record<string, unknown>): Item[] {
+function eventsOf(answer: MockAnswer, response: Record<string, unknown>): Item[] {
   const { output, ...rest } = response as { output: Item[] };
   const events: Item[] = [
     { type: "response.created", response: { ...rest, status: "in_progress", output: [] } },

@@ -17,7 +17,25 @@ export interface MockErrorReply {
   readonly status: number;
   /** The error's message, as the provider's error will carry it. */
   readonly error: string;
+  /**
+   * Seconds the client should wait before it retries, sent as the `retry-after` header (as both APIs send it
+   * with a 429), which the AI SDK's retries wait for: `0` retries at once. Default: no header.
+   */
+  readonly retryAfter?: number;
 }
+
+/**
+ * One scripted answer of a model API mock (OpenAI Responses and Chat Completions, Anthropic Messages): a
+ * final text, tool calls by the names the model was offered, or an error the API answers with (its HTTP
+ * status and message: `{ status: 429, error: "rate limited" }`).
+ */
+export type MockReply =
+  | { readonly text: string }
+  | { readonly toolCalls: readonly { readonly name: string; readonly input: unknown }[] }
+  | MockErrorReply;
+
+/** A scripted answer that is not an error: what a mock's API turns into a response. */
+export type MockAnswer = Exclude<MockReply, MockErrorReply>;
 
 /** A request's headers, names in lower case (a repeated one as a list). */
 export type RequestHeaders = Readonly<Record<string, string | readonly string[] | undefined>>;
@@ -75,7 +93,13 @@ export async function startScriptedApiServer<Request extends StreamAsked, Answer
     } catch (error) {
       answer = { status: 500, error: String(error) };
     }
-    if (isErrorReply(answer)) sendJson(res, answer.status, api.errorBody(answer.status, answer.error));
+    if (isErrorReply(answer))
+      sendJson(
+        res,
+        answer.status,
+        api.errorBody(answer.status, answer.error),
+        answer.retryAfter === undefined ? {} : { "retry-after": String(answer.retryAfter) },
+      );
     else if (request.body.stream !== true) sendJson(res, 200, api.whole(answer, request, number));
     else {
       res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
@@ -87,8 +111,13 @@ export async function startScriptedApiServer<Request extends StreamAsked, Answer
 
 const isErrorReply = (answer: object): answer is MockErrorReply => "status" in answer && "error" in answer;
 
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { "content-type": "application/json" });
+function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  res.writeHead(status, { "content-type": "application/json", ...headers });
   res.end(JSON.stringify(body));
 }
 

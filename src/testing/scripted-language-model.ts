@@ -8,8 +8,14 @@ import { EntityToolsError } from "../errors/entity-tools-error.js";
 import { generateResult, type ScriptedToolCall, type ScriptedTurn } from "./generate-result.js";
 import type { Cassette } from "./replay/cassette.js";
 import type { ReplayMismatchError } from "./replay/cassette-errors.js";
-import { checkCassette } from "./replay/cassette-schema.js";
-import { playGenerate, playStream, type RecordedTurn, type ReplayOptions } from "./replay/recorded-step.js";
+import { checkedOnce } from "./replay/checked-cassettes.js";
+import {
+  pastEnd,
+  playGenerate,
+  playStream,
+  type RecordedTurn,
+  type ReplayOptions,
+} from "./replay/recorded-step.js";
 import { lastMessage, listNames as list, offeredToolNames } from "./step-matching.js";
 import { streamOf } from "./stream-parts.js";
 
@@ -105,17 +111,24 @@ export class ScriptedLanguageModel implements LanguageModelV3 {
   /**
    * The next turns are a cassette's recorded answers, one per recorded call, each checked against the
    * run as `ReplayLanguageModel` checks it (`ReplayMismatchError` when a recorded call's tool is not offered).
+   * The cassette is checked first unless `readCassette` or `parseCassette` gave it. One whose file was cut
+   * while a call was being added ends with a turn that fails as a step past its end does, saying so.
    *
    * @throws CassetteError when `cassette` is not one this version of entity-tools replays.
    */
   playCassette(cassette: Cassette, options: ReplayOptions & { readonly file?: string } = {}): this {
-    const file = options.file ?? "(in memory)";
-    checkCassette(cassette, file);
+    const read = checkedOnce(cassette, options.file ?? "(in memory)");
+    const file = options.file ?? read.file ?? "(in memory)";
     const onMismatch = options.onMismatch ?? "fail";
     for (const recorded of cassette.steps)
       this.steps.push({
         kind: "recorded",
         turn: { recorded, file, onMismatch, mismatches: this.mismatches },
+      });
+    const { cut } = read;
+    if (cut)
+      this.respondWith(`the call cut off the end of ${file} (after step ${cut.steps})`, (request) => {
+        throw pastEnd(file, request.step, cut.steps, request.options, cut);
       });
     return this;
   }

@@ -10,7 +10,7 @@ import { supportPrompt } from "../fixtures/store/support-prompt.js";
 import {
   startOpenAiResponsesMock,
   type OpenAiResponsesMock,
-  type ResponsesReply,
+  type MockReply,
   type ResponsesRequest,
 } from "entity-tools/testing";
 import { codexHomeFor } from "../support/codex-home.js";
@@ -21,7 +21,7 @@ let mock: OpenAiResponsesMock | undefined;
 afterEach(async () => mock?.close());
 
 async function codexRunner(
-  reply: (request: ResponsesRequest) => ResponsesReply,
+  reply: (request: ResponsesRequest) => MockReply,
   newTools: NewToolsMode = "restart",
 ) {
   mock = await startOpenAiResponsesMock(reply);

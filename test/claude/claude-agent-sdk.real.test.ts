@@ -29,7 +29,7 @@ import {
   MESSAGES_MOCK_USAGE,
   startAnthropicMessagesMock,
   type AnthropicMessagesMock,
-  type MessagesReply,
+  type MockReply,
   type MessagesRequest,
 } from "entity-tools/testing";
 
@@ -46,7 +46,7 @@ afterEach(async () => {
 const m = (name: string) => `mcp__tools__${name}`;
 
 async function claude(
-  reply: (request: MessagesRequest) => MessagesReply,
+  reply: (request: MessagesRequest) => MockReply,
   newTools?: ConversationNewTools,
   extra: ClaudeAgentSdkOptions = {},
 ) {
@@ -82,8 +82,8 @@ const SPEND = '{"amount":46.83,"currency":"USD"}';
  * process (restart) sees the search only in its first message's transcript, so the script goes by what is
  * offered, not by what this process called.
  */
-function seedFlow(answer: MessagesReply) {
-  return (request: MessagesRequest): MessagesReply => {
+function seedFlow(answer: MockReply) {
+  return (request: MessagesRequest): MockReply => {
     if (!request.offeredTools.includes(m("customer_c123_getAverageSpend")))
       return { toolCalls: [{ name: m("searchCustomer"), input: { name: "John Smith" } }] };
     if (!request.calledTools.includes(m("customer_c123_getAverageSpend")))
@@ -337,7 +337,7 @@ describe.skipIf(unavailable !== undefined)("ClaudeAgentSdkAdapter against the re
         return `Refunded ${input.orderId}`;
       },
     });
-    const reply = (request: MessagesRequest): MessagesReply =>
+    const reply = (request: MessagesRequest): MockReply =>
       request.text.includes("Refunded o-1")
         ? { text: "Order o-1 is refunded." }
         : { toolCalls: [{ name: m("refundOrder"), input: { orderId: "o-1" } }] };

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import {
   startOpenAiResponsesMock,
   type OpenAiResponsesMock,
-  type ResponsesReply,
+  type MockReply,
   type ResponsesRequest,
 } from "entity-tools/testing";
 import { codexHomeFor } from "../support/codex-home.js";
@@ -27,7 +27,7 @@ let mock: OpenAiResponsesMock | undefined;
 afterEach(async () => mock?.close());
 
 /** Runs `codex exec` once against the mock with our server configured; returns what its model was sent. */
-async function codexExec(reply: (request: ResponsesRequest) => ResponsesReply, serverArgs: string[] = []) {
+async function codexExec(reply: (request: ResponsesRequest) => MockReply, serverArgs: string[] = []) {
   mock = await startOpenAiResponsesMock(reply);
   const home = codexHomeFor(mock.baseURL);
   const args = ["--import", "tsx", path.resolve("examples/mcp-server/server.ts"), ...serverArgs];

@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PostgresConversationStore } from "entity-tools/postgres";
-import type { ResponsesReply } from "entity-tools/testing";
+import type { MockReply } from "entity-tools/testing";
 import { startOpenAiMock, type OpenAiMock } from "../support/openai-mocks.js";
 import { postgresPresent, startPostgres, type PostgresServer } from "../support/postgres-server.js";
 import { readBody } from "../support/read-body.js";
@@ -42,7 +42,7 @@ function arrivals(n: number): Promise<void> {
   });
 }
 
-async function script(replies: ResponsesReply[]) {
+async function script(replies: MockReply[]) {
   await mock?.close();
   mock = await startOpenAiMock("chat", replies);
 }

@@ -185,6 +185,39 @@ describe("strategies", () => {
     expect(run.injectedTools).toHaveLength(6);
   });
 
+  // Both ways a run reports providers: events built for observers, or only the counter for nobody.
+  it.each([false, true])(
+    "providersDiscovered counts each provider once, found again after a restart or an eviction (observed: %s)",
+    async (observed) => {
+      let restarted = false;
+      const restartOnce: ToolInjectionStrategy = {
+        evaluateToolResult: () => (restarted ? {} : ((restarted = true), { restart: { reason: "again" } })),
+      };
+      const model = mockModel(
+        call("searchCustomer", { name: "John Smith" }), // c123, then the strategy restarts the run
+        call("searchCustomer", { name: "John Smith" }), // c123 again, in the new attempt
+        call("findCustomers", { text: "Smith" }), // c456 (c123 already bound)
+        call("findCustomers", { text: "Khan" }), // c789, evicting c123
+        call("findCustomers", { text: "Smith" }), // c123 again, evicting c456
+        text("ok"),
+      );
+      const discovered: string[] = [];
+      const runner = discoveryRunner(model)
+        .withToolProviderDiscovery({ maxInjectedTools: 4 })
+        .withInjectionStrategy(restartOnce);
+      const run = await (
+        observed
+          ? runner.withObserver((e) => e.type === "ToolProviderDiscovered" && discovered.push(e.instanceId))
+          : runner
+      ).run("q");
+      expect(run.counters.restarts).toBe(1);
+      expect(offeredAt(model, 5)).toContain("customer_c123_getAverageSpend");
+      expect(run.counters.providersDiscovered).toBe(3);
+      // Each time it is bound anew, an observer hears of it.
+      if (observed) expect(discovered).toEqual(["c123", "c123", "c456", "c789", "c123"]);
+    },
+  );
+
   it("one result with more tools than the budget binds its first entities whole, and the same call again changes nothing", async () => {
     const everyone = call("findCustomers", { text: "" }); // John Smith, Jane Smith, Ahmed Khan, in rank order
     const model = mockModel(everyone, everyone, call("customer_c123_getAverageSpend"), text("ok"));

@@ -237,6 +237,7 @@ describe("resume: the snapshot is untrusted input", () => {
       (s) => JSON.parse(JSON.stringify(s).replace('"counters":{', '"counters":{"__proto__":{"polluted":1},')),
     ],
     ['iterations: "abc"', (s) => ({ ...s, iterations: "abc" })],
+    ["expansions: -1 (restarts below none, to outrun withMaxExpansions)", (s) => ({ ...s, expansions: -1 })],
     ["a null tool entry", (s) => ({ ...s, tools: [...(s.tools as unknown[]), null] })],
     ["a null history message", (s) => ({ ...s, history: [null] })],
     ["history that is not an array", (s) => ({ ...s, history: "hi" })],

@@ -5,14 +5,14 @@ import {
   startOpenAiResponsesMock,
   type OpenAiChatMock,
   type OpenAiResponsesMock,
-  type ResponsesReply,
+  type MockReply,
 } from "entity-tools/testing";
 
 /** Either OpenAI mock. */
 export type OpenAiMock = OpenAiChatMock | OpenAiResponsesMock;
 
 /** A mock's `reply` that answers each request with the next of `replies`; one past the last gets a 500. */
-export function inOrder(replies: readonly ResponsesReply[]): () => ResponsesReply {
+export function inOrder(replies: readonly MockReply[]): () => MockReply {
   let next = 0;
   return () => {
     const reply = replies[next++];
@@ -24,7 +24,7 @@ export function inOrder(replies: readonly ResponsesReply[]): () => ResponsesRepl
 /** The mock of `api` (`.chat(…)` or `.responses(…)` of `@ai-sdk/openai`), answering with `replies` in order. */
 export function startOpenAiMock(
   api: "chat" | "responses",
-  replies: readonly ResponsesReply[],
+  replies: readonly MockReply[],
 ): Promise<OpenAiMock> {
   return api === "chat" ? startOpenAiChatMock(inOrder(replies)) : startOpenAiResponsesMock(inOrder(replies));
 }

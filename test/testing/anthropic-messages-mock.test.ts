@@ -4,7 +4,7 @@
 // JSON a 400, as the OpenAI mocks answer them (test/testing/openai-mocks.test.ts).
 import { createAnthropic } from "@ai-sdk/anthropic";
 import { APICallError } from "@ai-sdk/provider";
-import { generateText, streamText } from "ai";
+import { generateText, jsonSchema, streamText, tool } from "ai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAnthropicMessagesMock, type AnthropicMessagesMock } from "entity-tools/testing";
 
@@ -12,9 +12,10 @@ let mock: AnthropicMessagesMock;
 beforeAll(async () => {
   mock = await startAnthropicMessagesMock((request) => {
     if (request.text.includes("throw")) throw new Error("the script broke");
-    if (request.text.includes("limit")) return { status: 429, error: "rate limit reached" };
+    if (request.text.includes("limit")) return { status: 429, error: "rate limit reached", retryAfter: 3 };
     if (request.text.includes("down")) return { status: 500, error: "internal trouble" };
     if (request.text.includes("busy")) return { status: 529, error: "overloaded" };
+    if (request.text.includes("look it up")) return { toolCalls: [{ name: "lookup", input: { q: 1 } }] };
     return { text: "scripted" };
   });
 });
@@ -45,6 +46,8 @@ describe("the Anthropic Messages mock's scripted errors", () => {
     const error = await failureOf(c.prompt, c.streamed);
     expect(APICallError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({ statusCode: c.status, message: c.message, isRetryable: true });
+    // A scripted retryAfter is the retry-after header the API sends with a 429 (the AI SDK waits for it).
+    expect((error as APICallError).responseHeaders?.["retry-after"]).toBe(c.status === 429 ? "3" : undefined);
   });
 
   it("sends the API's error body: the type for the status; a script that throws is a 500, a body not JSON a 400", async () => {
@@ -68,5 +71,24 @@ describe("the Anthropic Messages mock's scripted errors", () => {
       body: error("invalid_request_error", "The body is not JSON"),
     });
     expect((await post(ask("hi"))).status).toBe(200);
+  });
+});
+
+describe("the Anthropic Messages mock's ids", () => {
+  // The API gives every message and tool use an id of its own. The mock numbers them by request, not by
+  // conversation (as the OpenAI mocks do): Claude Code sends several conversations to one mock, which
+  // would give two of its messages one id. Two mocks (a restarted one) number from 1 again.
+  it("gives each request's message and tool uses ids no other request to the mock got, streamed or not", async () => {
+    const tools = { lookup: tool({ inputSchema: jsonSchema<{ q: number }>({ type: "object" }) }) };
+    const ask = { model: model(), prompt: "look it up", tools, maxRetries: 0 };
+    const whole = [await generateText(ask), await generateText(ask)];
+    const streamed = streamText(ask);
+    const ids = [
+      ...whole.flatMap((r) => [r.response.id, ...r.toolCalls.map((c) => c.toolCallId)]),
+      (await streamed.response).id,
+      ...(await streamed.toolCalls).map((c) => c.toolCallId),
+    ];
+    expect(ids).toHaveLength(6);
+    expect(new Set(ids).size).toBe(6);
   });
 });

@@ -2,6 +2,9 @@
 // error with its status (what the provider's error then says), a script that throws (a 500 naming it), a
 // body that is not JSON (a 400, and the server goes on), another path (a 404). The replies themselves are
 // tested through the real @ai-sdk/openai provider (test/adapters/openai-wire.test.ts and others).
+import { createOpenAI } from "@ai-sdk/openai";
+import { APICallError } from "@ai-sdk/provider";
+import { generateText } from "ai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   startOpenAiChatMock,
@@ -10,9 +13,15 @@ import {
   type OpenAiResponsesMock,
 } from "entity-tools/testing";
 
+/** How many requests asked to be limited once have been (the first is answered with a 429). */
+let limitedOnce = 0;
 const reply = (request: { readonly text: string }) => {
   if (request.text.includes("throw")) throw new Error("the script broke");
-  if (request.text.includes("limit")) return { status: 429, error: "rate limit reached" };
+  if (request.text.includes("limit once"))
+    return limitedOnce++ === 0
+      ? { status: 429, error: "Rate limit reached for requests", retryAfter: 0 }
+      : { text: "scripted" };
+  if (request.text.includes("limit")) return { status: 429, error: "rate limit reached", retryAfter: 7 };
   return { text: "scripted" };
 };
 
@@ -40,11 +49,13 @@ describe.each([
     const { url, field } = api();
     expect(await post(url, ask(field, "over the limit"))).toEqual({
       status: 429,
-      body: { error: { message: "rate limit reached", type: "invalid_request_error", code: null } },
+      body: {
+        error: { message: "rate limit reached", type: "requests", code: "rate_limit_exceeded", param: null },
+      },
     });
     expect(await post(url, ask(field, "throw"))).toMatchObject({
       status: 500,
-      body: { error: { message: "Error: the script broke", type: "server_error" } },
+      body: { error: { message: "Error: the script broke", type: "server_error", code: null, param: null } },
     });
   });
 
@@ -56,6 +67,35 @@ describe.each([
     expect(mock.requests.length).toBe(requests); // neither reached the script
     expect((await post(url, ask(field, "hi"))).status).toBe(200);
     expect(mock.requests.at(-1)!.headers["x-test"]).toBe("yes");
+  });
+});
+
+describe.each([
+  {
+    name: "Responses",
+    model: () => createOpenAI({ baseURL: responses.baseURL, apiKey: "k" }).responses("m"),
+  },
+  { name: "Chat Completions", model: () => createOpenAI({ baseURL: chat.baseURL, apiKey: "k" }).chat("m") },
+])("a scripted 429 through the real @ai-sdk/openai provider ($name)", ({ model }) => {
+  it("is the provider's retryable APICallError with OpenAI's rate-limit code and the retry-after header", async () => {
+    const error = await generateText({ model: model(), prompt: "over the limit", maxRetries: 0 }).catch(
+      (e: unknown) => e,
+    );
+    expect(APICallError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({
+      statusCode: 429,
+      message: "rate limit reached",
+      isRetryable: true,
+      data: { error: { type: "requests", code: "rate_limit_exceeded" } },
+      responseHeaders: expect.objectContaining({ "retry-after": "7" }) as unknown,
+    });
+  });
+
+  it("is retried by the AI SDK after the retry-after it sends, and the retry is answered", async () => {
+    limitedOnce = 0;
+    const result = await generateText({ model: model(), prompt: "limit once", maxRetries: 1 });
+    expect(result.text).toBe("scripted");
+    expect(limitedOnce).toBe(2); // the 429, then the retry
   });
 });
 

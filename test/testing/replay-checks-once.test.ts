@@ -1,11 +1,19 @@
-// A cassette is checked against its schema once however it is loaded: `ReplayLanguageModel.fromFile` reads
-// the file and leaves the check to the constructor (it checked the file twice, each a whole schema
-// validation of a cassette that may hold thousands of steps). Counted by a spy on the checker.
+// A cassette is checked against its schema once however it is loaded and played: `readCassette` checks what
+// it reads, and playing what it gave (`ReplayLanguageModel`, `playCassette`, `fromFile`, `loadCassette`)
+// does not check it again (each check is a whole schema validation of a cassette that may hold thousands of
+// steps). A cassette built or copied by hand is still checked when played. Counted by a spy on the checker.
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { CassetteError, ReplayLanguageModel, readCassette } from "entity-tools/testing";
+import {
+  CassetteError,
+  FakePromptRunner,
+  ReplayLanguageModel,
+  ScriptedLanguageModel,
+  readCassette,
+  type Cassette,
+} from "entity-tools/testing";
 import * as schema from "../../src/testing/replay/cassette-schema.js";
 
 const checks = vi.hoisted(() => ({ count: 0 }));
@@ -59,10 +67,32 @@ describe("loading a cassette", () => {
     expect(checks.count).toBe(1);
   });
 
-  it("readCassette and the constructor check once each", async () => {
-    const read = await readCassette(fileOf("read.json", cassette));
+  it("a cassette readCassette gave is not checked again when played, and keeps its file's name", async () => {
+    const file = fileOf("read.json", cassette);
+    const read = await readCassette(file);
     expect(checks.count).toBe(1);
-    new ReplayLanguageModel(read);
-    expect(checks.count).toBe(2);
+    expect(new ReplayLanguageModel(read).file).toBe(file);
+    new ScriptedLanguageModel().playCassette(read);
+    await new FakePromptRunner().loadCassette(file);
+    expect(checks.count).toBe(2); // readCassette's, and loadCassette's own read
+  });
+
+  it("a cassette built or copied by hand is checked when played, and refused when it does not fit", async () => {
+    const read = await readCassette(fileOf("copied.json", cassette));
+    checks.count = 0;
+    new ReplayLanguageModel({ ...read, steps: read.steps.slice(0, 1) });
+    expect(checks.count).toBe(1);
+    const wrong = { ...read, steps: [{ ...read.steps[0]!, step: 2 }] } as Cassette;
+    expect(() => new ReplayLanguageModel(wrong)).toThrow(CassetteError);
+    expect(() => new ScriptedLanguageModel().playCassette(wrong)).toThrow(
+      'field "steps.0.step" is 2, but steps are numbered 1, 2, 3… in order',
+    );
+  });
+
+  it("what readCassette gave cannot be changed after its check (a copy can)", async () => {
+    const read = await readCassette(fileOf("frozen.json", cassette));
+    expect(() => ((read.steps as Cassette["steps"][number][]).length = 0)).toThrow(TypeError);
+    expect(() => ((read.steps[0]!.request.tools as string[])[0] = "x")).toThrow(TypeError);
+    expect(read.steps).toHaveLength(1);
   });
 });

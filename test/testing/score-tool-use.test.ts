@@ -15,7 +15,7 @@ import {
   scoreToolUse,
   startOpenAiResponsesMock,
   toolUseMatchers,
-  type ResponsesReply,
+  type MockReply,
   type ResponsesRequest,
 } from "entity-tools/testing";
 import { Customer } from "../../examples/domain/customer.js";
@@ -181,7 +181,7 @@ describe("scoreToolUse, handles (stable tool names; the entity is in the handle)
 });
 
 describe("scoreToolUse, deferred delivery through the real OpenAI Responses provider", () => {
-  async function deferredRun(reply: (r: ResponsesRequest) => ResponsesReply) {
+  async function deferredRun(reply: (r: ResponsesRequest) => MockReply) {
     const mock = await startOpenAiResponsesMock(reply);
     try {
       const recorder = new RunRecorder();
@@ -196,7 +196,7 @@ describe("scoreToolUse, deferred delivery through the real OpenAI Responses prov
       await mock.close();
     }
   }
-  const search: ResponsesReply = { toolCalls: [{ name: "searchCustomer", input: { name: "John Smith" } }] };
+  const search: MockReply = { toolCalls: [{ name: "searchCustomer", input: { name: "John Smith" } }] };
 
   it("tools a tool search delivered count as offered: called, or offered and not chosen", async () => {
     const called = await deferredRun((r) =>

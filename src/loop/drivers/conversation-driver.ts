@@ -108,13 +108,16 @@ export async function driveConversation(adapter: ConversationAdapter, session: R
       }
       const current = conversation;
       const turn = await session.untilAborted(callBackend(() => current.send(input), session.signal));
-      run.addUsage(turn.usage);
+      run.totals.addUsage(turn.usage);
       if (turn.stopped) {
         if (turn.text) run.append({ role: "assistant", content: turn.text });
         if (stop) return session.end(stop);
-        await conversation.close();
-        conversation = undefined;
+        // Reported as decided, before the old thread is closed: a close that fails still leaves observers
+        // the restart and why the thread was stopped.
         newThread(run, offered, turn.toolsNotOffered);
+        const stopped = conversation;
+        conversation = undefined;
+        await stopped.close();
         input = continuation(prompt, transcriptOf(run.history), run.toolNames());
         run.append({ role: "user", content: input });
         continue;
@@ -138,7 +141,8 @@ export async function driveConversation(adapter: ConversationAdapter, session: R
 
 /**
  * Reports a new thread: the restart's one event (`RunRestarted`, cause `new-thread`, or `fallback` when a
- * dynamic backend could not offer the tools in time), then the events that detail it.
+ * dynamic backend could not offer the tools in time), then the events that detail it (`DynamicToolsFallback`
+ * for a fallback, then `ConversationRestarted`), all before the old thread is closed.
  */
 function newThread(run: Run, offered: ReadonlySet<string>, notOffered: ConversationTurn["toolsNotOffered"]) {
   const toolNames = run.toolNames();

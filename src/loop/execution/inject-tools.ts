@@ -121,10 +121,11 @@ export class ToolInjector {
 
   /** Providers reached through handles: one `ToolProviderDiscovered` each, with the handle. */
   private reportHandles(discovered: readonly DiscoveredProvider[], toolCallId: string): void {
-    this.events.discovered(discovered, (provider) => {
+    this.events.discovered(
+      discovered,
       // A strategy written before `identity` existed reports the instance only: its identity is read from it.
-      const identity = provider.identity ?? readProviderId(provider.instance).identity;
-      return {
+      (provider) => provider.identity ?? readProviderId(provider.instance).identity,
+      (provider, identity) => ({
         type: "ToolProviderDiscovered",
         providerClass: provider.instance.constructor,
         identity,
@@ -137,8 +138,8 @@ export class ToolInjector {
         definitionTokens: {},
         handle: provider.handle,
         delivery: "inline",
-      };
-    });
+      }),
+    );
   }
 
   private report(outcome: ToolAddOutcome, triggeredBy: string, toolCallId?: string): void {
@@ -155,7 +156,7 @@ export class ToolInjector {
       group.tools.push(tool);
       byInstance.set(origin.instance, group);
     }
-    this.events.discovered([...byInstance.values()], ({ identity, tools }) => {
+    this.events.discovered([...byInstance.values()], byIdentity, ({ identity, tools }) => {
       const origin = tools[0]!.origin!;
       return {
         type: "ToolProviderDiscovered",
@@ -183,6 +184,8 @@ export class ToolInjector {
     }
   }
 }
+
+const byIdentity = (group: { identity: ProviderIdentity }) => group.identity;
 
 /**
  * What the model is told when one result brought more than the budget holds: how many of its entities

@@ -5,9 +5,9 @@ import type { ModelMessage } from "ai";
 import type { RunCounters } from "../../events/run-counters.js";
 import { addUsage, emptyUsage } from "../../events/token-usage.js";
 import type { KeyRing } from "../../tools/signing-key.js";
-import type { TokenUsage } from "../ports/model-port.js";
 import type { PausedCalls, RunSnapshot } from "../snapshot/run-snapshot.js";
 import { readSnapshot } from "../snapshot/snapshot-codec.js";
+import { NOTHING_BEFORE, type TotalsBefore } from "./run-totals.js";
 import { liveProvidersOf } from "./run-writer.js";
 import type { SectionOverrides } from "./visibility-store.js";
 
@@ -30,9 +30,8 @@ export interface RunOrigin {
   /** The calls the conversation's last message left waiting for a decision. */
   readonly paused: PausedCalls | undefined;
   readonly visibility: SectionOverrides;
-  /** Iterations and tokens the run had before this call. */
-  readonly iterations: number;
-  readonly usage: TokenUsage;
+  /** Iterations, tokens and restarts from the prompt the run had before this call. */
+  readonly before: TotalsBefore;
   /** The counters the run had before this call (undefined: none yet). */
   readonly counters: RunCounters | undefined;
   readonly resumed: ResumedRun | undefined;
@@ -48,8 +47,7 @@ export function promptOrigin(
     restartHistory: messages,
     paused: undefined,
     visibility,
-    iterations: 0,
-    usage: emptyUsage(),
+    before: NOTHING_BEFORE,
     counters: undefined,
     resumed: undefined,
   };
@@ -72,8 +70,12 @@ export function snapshotOrigin(
     restartHistory: [...snapshot.history, ...(followUp ?? [])],
     paused: snapshot.paused,
     visibility: snapshot.visibility,
-    iterations: snapshot.iterations,
-    usage: addUsage(emptyUsage(), snapshot.usage),
+    before: {
+      iterations: snapshot.iterations,
+      usage: addUsage(emptyUsage(), snapshot.usage),
+      // A turn of a continued conversation answers a new prompt: its restarts are its own.
+      expansions: followUp ? 0 : (snapshot.expansions ?? 0),
+    },
     counters: snapshot.counters,
     resumed: { snapshot, live: liveProvidersOf(value), followUp },
   };

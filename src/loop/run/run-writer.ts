@@ -27,6 +27,8 @@ export interface RunView {
   /** Iterations and tokens of the whole run: earlier attempts and a resumed snapshot's included. */
   readonly iterations: number;
   readonly usage: TokenUsage;
+  /** Restarts from the prompt of the run, which `withMaxExpansions` bounds. */
+  readonly expansions: number;
   readonly counters: RunCounters;
   readonly settings: RunSettings;
   /** The section visibility overrides now. */
@@ -61,6 +63,7 @@ export function writeSnapshot(run: RunView): RunSnapshot {
       visibility: run.visibility,
       iterations: run.iterations,
       usage: { ...run.usage },
+      ...(run.expansions > 0 ? { expansions: run.expansions } : {}),
       counters: { ...run.counters },
       settings: { ...run.settings },
       ...(run.log === undefined ? {} : { log: run.log }),

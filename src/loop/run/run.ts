@@ -1,19 +1,19 @@
 import type { ModelMessage } from "ai";
 import { restoreCounters } from "../../events/run-counters.js";
 import type { RunEvents } from "../../events/run-events.js";
-import { addUsage, emptyUsage } from "../../events/token-usage.js";
 import type { RunDiscovery } from "../../strategies/tool-provider-strategy.js";
 import type { KeyRing } from "../../tools/signing-key.js";
 import type { AnyTool } from "../../tools/tool.js";
 import { ToolRegistry } from "../../tools/tool-registry.js";
 import { ApprovalGate, type ApprovalDecision, type ApprovalPredicate } from "../execution/approval-gate.js";
 import { ToolLoopError, type RunFailure } from "../errors/errors.js";
-import type { TokenUsage } from "../ports/model-port.js";
+import { RunAdditions } from "./run-additions.js";
 import { markRunHistory } from "./run-history.js";
 import type { RunSettings } from "../settings/run-settings.js";
 import type { PausedCalls, RunSnapshot } from "../snapshot/run-snapshot.js";
 import { failureOf } from "./run-failure.js";
 import { promptOrigin, snapshotOrigin, type ResumedRun, type RunOrigin } from "./run-reader.js";
+import { RunTotals } from "./run-totals.js";
 import { writeSnapshot } from "./run-writer.js";
 import { VisibilityStore, type SectionOverrides } from "./visibility-store.js";
 
@@ -66,20 +66,17 @@ export class Run {
   readonly approvals: ApprovalGate;
   /** For a resumed or continued run, the snapshot it read (checked, copied) and what came with it. */
   readonly resumed: ResumedRun | undefined;
+  /** Iterations, tokens and restarts from the prompt of the whole run, and this call's tokens. */
+  readonly totals: RunTotals;
   private readonly writing: Pick<RunInit, "keys" | "log">;
   private readonly origin: RunOrigin;
-  /** Iterations and tokens this call of `run`/`resume` added (the origin holds what came before). */
-  private ownIterations = 0;
-  private ownUsage: TokenUsage = emptyUsage();
   private waiting: PausedCalls | undefined;
   private attempt: Attempt | undefined;
   /** A resumed run's discovered tools, re-bound from its snapshot (see `startAttempt`). */
   private restored: readonly AnyTool[] = [];
   private discoveries: readonly RunDiscovery[] | undefined;
-  /** Every tool the run added, in order (see `recordAdded`). */
-  private readonly added: AnyTool[] = [];
-  /** Where in `added` each tool an earlier attempt added is, by name, until this attempt adds it again. */
-  private addedBefore = new Map<string, number>();
+  /** Every tool the run added, across its attempts (see `recordAdded`). */
+  private readonly additions: RunAdditions;
 
   private constructor(init: RunInit, origin: RunOrigin, decisions?: RunResume["approvals"]) {
     this.settings = init.settings;
@@ -87,9 +84,11 @@ export class Run {
     this.writing = { keys: init.keys, log: init.log };
     this.origin = origin;
     this.resumed = origin.resumed;
+    this.totals = new RunTotals(origin.before);
     this.visibility = new VisibilityStore(origin.visibility);
     this.waiting = origin.paused;
     this.approvals = new ApprovalGate(init.approval, decisions, origin.paused?.calls);
+    this.additions = new RunAdditions(init.events.counters);
     if (origin.counters) restoreCounters(this.events.counters, origin.counters);
   }
 
@@ -126,8 +125,8 @@ export class Run {
       maxInjectedTokens: this.settings.maxInjectedTokens,
     });
     const kept = this.restored.length > 0 ? registry.add(this.restored) : undefined;
-    if (first && kept && !this.origin.resumed?.followUp) for (const tool of kept.added) this.added.push(tool);
-    this.addedBefore = new Map(this.added.map((tool, at) => [tool.name, at]));
+    if (first && kept && !this.origin.resumed?.followUp) this.additions.restore(kept.added);
+    this.additions.newAttempt();
     if (!first) this.waiting = undefined;
     this.attempt = { history, registry, iterations: 0 };
   }
@@ -167,30 +166,10 @@ export class Run {
     return this.current.iterations;
   }
 
-  /** Iterations of the whole run: earlier attempts and a resumed snapshot's included. */
-  get iterations(): number {
-    return this.origin.iterations + this.ownIterations;
-  }
-
-  /** Tokens of the whole run: earlier attempts and a resumed snapshot's included. */
-  get usage(): TokenUsage {
-    return addUsage(this.origin.usage, this.ownUsage);
-  }
-
-  /** Tokens of this call of `run`/`resume` alone (a resumed snapshot's not included). */
-  get callUsage(): TokenUsage {
-    return { ...this.ownUsage };
-  }
-
-  /** Counts an iteration of the attempt; returns its number in the attempt. */
+  /** Counts an iteration of the attempt (and of the run); returns its number in the attempt. */
   countIteration(): number {
-    this.ownIterations++;
+    this.totals.countIteration();
     return ++this.current.iterations;
-  }
-
-  /** Adds tokens a response or a backend's turn reported. */
-  addUsage(usage: Partial<TokenUsage> | undefined): void {
-    this.ownUsage = addUsage(this.ownUsage, usage);
   }
 
   /**
@@ -198,16 +177,7 @@ export class Run {
    * added that this one adds again (a restart) is the same addition: it keeps its place, bound anew.
    */
   recordAdded(tools: readonly AnyTool[]): void {
-    for (const tool of tools) {
-      const at = this.addedBefore.get(tool.name);
-      if (at === undefined) {
-        this.added.push(tool);
-        this.events.counters.toolsInjected++;
-        continue;
-      }
-      this.added[at] = tool;
-      this.addedBefore.delete(tool.name);
-    }
+    this.additions.record(tools);
   }
 
   /**
@@ -216,7 +186,7 @@ export class Run {
    * the tools offered when it was made, so one evicted or removed before it is not among them).
    */
   get injectedTools(): readonly AnyTool[] {
-    return [...this.added];
+    return this.additions.list();
   }
 
   /** The calls that wait for a person's decision (a resumed snapshot's, or a batch's that paused). */
@@ -238,8 +208,9 @@ export class Run {
     return writeSnapshot({
       history: this.history,
       tools: this.tools(),
-      iterations: this.iterations,
-      usage: this.usage,
+      iterations: this.totals.iterations,
+      usage: this.totals.usage,
+      expansions: this.totals.expansions,
       counters: this.events.counters,
       settings: this.settings,
       visibility: this.visibility.snapshot(),
@@ -257,7 +228,7 @@ export class Run {
    * first), and a snapshot of the run now; before an attempt's first step, see {@link Run.failBeforeStep}.
    */
   fail(cause: unknown, signal?: AbortSignal, at: RunPoint = this.now()): ToolLoopError {
-    return failureOf(cause, { ...at, iterations: this.iterations }, signal);
+    return failureOf(cause, { ...at, iterations: this.totals.iterations }, signal);
   }
 
   /**

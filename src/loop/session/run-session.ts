@@ -120,7 +120,7 @@ export class RunSession {
   ): void {
     const { events, iteration } = this.run;
     this.run.append(...(response.responseMessages.length > 0 ? response.responseMessages : [EMPTY_TURN]));
-    this.run.addUsage(response.usage);
+    this.run.totals.addUsage(response.usage);
     for (const message of response.warnings ?? []) events.emit({ type: "ModelWarning", iteration, message });
     events.emit({
       type: "ModelResponded",

@@ -15,7 +15,10 @@ export interface RunSettings {
   readonly maxOutputRepairs: number;
   /** Unknown tools called in a row before the run ends with `ToolNotFoundError`. */
   readonly maxUnknownToolCalls: number;
-  /** Most restarts from the prompt per call: section reads on backends without dynamic tools, strategies' `restart`. */
+  /**
+   * Most restarts from the prompt per run (a paused run resumed goes on counting; a continued
+   * conversation's turn counts its own): section reads on backends without dynamic tools, strategies' `restart`.
+   */
   readonly maxExpansions: number;
   /** Longest tool result text (and error or notice text) sent to the model, in characters. */
   readonly maxResultChars: number;

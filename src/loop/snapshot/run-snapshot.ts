@@ -67,6 +67,12 @@ export interface RunSnapshot {
   readonly iterations: number;
   /** Tokens of the whole run so far, earlier attempts and a resumed snapshot's included. */
   readonly usage: TokenUsage;
+  /**
+   * Restarts from the prompt of the run so far that `withMaxExpansions` bounds (a section read's, a
+   * strategy's `restart`; not a backend's new thread): a resumed run goes on counting from it, and a
+   * continued conversation's turn, a new prompt, starts its own count. Absent when there were none.
+   */
+  readonly expansions?: number;
   /** The run's counters so far, as `ToolLoopResult.counters` reports them. */
   readonly counters: RunCounters;
   /** The settings the run used, for the record: `resume` runs with the resuming runner's own. */

@@ -4,52 +4,56 @@ import { createPrivateFile, makePrivateFolder } from "../../local/private-files.
 import type { Cassette } from "./cassette.js";
 import { CassetteError } from "./cassette-errors.js";
 import { checkCassette } from "./cassette-schema.js";
+import { describeCut, readCutCassette, type CassetteCut } from "./cassette-text.js";
+import { rememberChecked } from "./checked-cassettes.js";
+
+/** The `process.emitWarning` code of a cassette read up to a cut at its end (see `readCassette`). */
+const CASSETTE_CUT_WARNING = "ENTITY_TOOLS_CASSETTE_CUT";
 
 /**
- * Reads and checks a cassette file (what `recordModel` wrote).
+ * Reads and checks a cassette file (what `recordModel` wrote). A file whose end was cut while a call was
+ * being added to it (a recording process killed inside that write) is read up to its last whole call,
+ * with a Node warning (`ENTITY_TOOLS_CASSETTE_CUT`) naming the file and what was left out; a replay that
+ * asks for more fails saying so. The cassette returned is frozen: it is checked once, here, and not again
+ * when it is played (a copy made to change it is checked when played).
  *
  * @throws CassetteError naming the file: unreadable, not JSON, another format or version, or a field that
  * does not have the documented shape (with its path inside the file).
  */
 export async function readCassette(file: string): Promise<Cassette> {
-  const value = await readCassetteJson(file);
-  checkCassette(value, file);
-  return value;
-}
-
-/**
- * A cassette from its JSON text, checked as {@link readCassette} checks a file.
- *
- * @throws CassetteError as {@link readCassette} does; `file` only names the source in the message.
- */
-export function parseCassette(text: string, file = "(in memory)"): Cassette {
-  const value = parseCassetteJson(text, file);
-  checkCassette(value, file);
-  return value;
-}
-
-/**
- * A cassette file's JSON, not checked yet: for a reader that checks it itself (`ReplayLanguageModel`'s
- * constructor), so that a file is checked once.
- *
- * @throws CassetteError naming the file when it cannot be read or is not JSON.
- */
-export async function readCassetteJson(file: string): Promise<unknown> {
   let text: string;
   try {
     text = await readFile(file, "utf8");
   } catch (error) {
     throw new CassetteError(file, [`it cannot be read (${(error as Error).message})`]);
   }
-  return parseCassetteJson(text, file);
+  return parseCassette(text, file);
 }
 
-function parseCassetteJson(text: string, file: string): unknown {
+/**
+ * A cassette from its JSON text, read and checked as {@link readCassette} reads a file.
+ *
+ * @throws CassetteError as {@link readCassette} does; `file` only names the source in the message.
+ */
+export function parseCassette(text: string, file = "(in memory)"): Cassette {
+  let value: unknown;
+  let cut: CassetteCut | undefined;
   try {
-    return JSON.parse(text) as unknown;
+    value = JSON.parse(text) as unknown;
   } catch (error) {
-    throw new CassetteError(file, [`it is not JSON (${(error as Error).message})`]);
+    const read = readCutCassette(text);
+    if (!read) throw new CassetteError(file, [`it is not JSON (${(error as Error).message})`]);
+    ({ value, cut } = read);
   }
+  checkCassette(value, file);
+  if (cut)
+    process.emitWarning(
+      `The cassette ${file} was read up to step ${cut.steps}: ${describeCut(cut)} (a recording process ` +
+        `killed while adding a call). A replay that asks for step ${cut.steps + 1} fails; record it again.`,
+      { code: CASSETTE_CUT_WARNING },
+    );
+  rememberChecked(value, { file, ...(cut ? { cut } : {}) });
+  return value;
 }
 
 /**

@@ -4,17 +4,17 @@
 // written whole once, at the first call (a temporary file renamed over any older one), and each later
 // call replaces only the file's closing `]` and `}` with `, <the call> ] }`: one positioned write of the
 // new call's bytes. The file is always `JSON.stringify(cassette, null, 2)` and a newline, of the whole
-// cassette (the documented format, in its stable order). A file that is not as the recording left it
-// (deleted, replaced, cut by a write that failed) is written whole again at the next call. What the
-// rename gave and this does not: a process killed inside the one write that adds a call (a few kilobytes,
-// microseconds) can leave that call cut off, and the file is then refused as not JSON.
+// cassette (the documented format, in its stable order, laid out by cassette-text.ts). A file that is not
+// as the recording left it (deleted, replaced, cut by a write that failed) is written whole again at the
+// next call. What the rename gave and this does not: a process killed inside the one write that adds a
+// call (a few kilobytes, microseconds) can leave that call cut off. A reader then reads the calls before
+// it and says what was cut (cassette-text.ts), and a replay that needs the cut call fails saying so.
 import { nodeFs } from "../../lazy/node-builtins.js";
 import type { Cassette, CassetteStep } from "./cassette.js";
 import { writeCassetteFile } from "./cassette-file.js";
+import { asStepItem, CASSETTE_CLOSE } from "./cassette-text.js";
 
-/** The end of a cassette's text: the steps array and the object closed, then a newline. */
-const CLOSE = "\n  ]\n}\n";
-const CLOSE_BYTES = Buffer.byteLength(CLOSE);
+const CLOSE_BYTES = Buffer.byteLength(CASSETTE_CLOSE);
 
 /** A cassette file being recorded: each {@link add} is on disk, the file whole, when it resolves. */
 export class CassetteRecording {
@@ -35,7 +35,7 @@ export class CassetteRecording {
    */
   add(call: Omit<CassetteStep, "step">): Promise<void> {
     const step: CassetteStep = { step: this.items.length + 1, ...call };
-    this.items.push(asItem(JSON.stringify(step, null, 2)));
+    this.items.push(asStepItem(JSON.stringify(step, null, 2)));
     const count = this.items.length;
     this.writing = this.writing.catch(() => undefined).then(() => this.write(count));
     return this.writing;
@@ -60,7 +60,7 @@ export class CassetteRecording {
    * size, or undefined when the file is not as this recording left it or cannot be written in place.
    */
   private async append(onDisk: OnDisk, count: number): Promise<number | undefined> {
-    const added = Buffer.from(`,\n${this.items.slice(onDisk.steps, count).join(",\n")}${CLOSE}`);
+    const added = Buffer.from(`,\n${this.items.slice(onDisk.steps, count).join(",\n")}${CASSETTE_CLOSE}`);
     const at = onDisk.bytes - CLOSE_BYTES;
     const handle = await nodeFs()
       .open(this.file, "r+")
@@ -81,7 +81,7 @@ export class CassetteRecording {
   /** The whole file with the first `count` steps: two-space JSON, fields in a fixed order, a final newline. */
   private wholeText(count: number): string {
     const empty = JSON.stringify({ ...this.header, steps: [] }, null, 2); // ends in `"steps": []\n}`
-    return `${empty.slice(0, -"[]\n}".length)}[\n${this.items.slice(0, count).join(",\n")}${CLOSE}`;
+    return `${empty.slice(0, -"[]\n}".length)}[\n${this.items.slice(0, count).join(",\n")}${CASSETTE_CLOSE}`;
   }
 }
 
@@ -89,9 +89,4 @@ interface OnDisk {
   readonly steps: number;
   readonly bytes: number;
   readonly ino: number;
-}
-
-/** A step's two-space JSON as an item of the top-level `steps` array (four spaces in). */
-function asItem(json: string): string {
-  return `    ${json.replaceAll("\n", "\n    ")}`;
 }

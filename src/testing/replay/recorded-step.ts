@@ -11,6 +11,7 @@ import { resultOfParts, streamOf, streamOfParts } from "../stream-parts.js";
 import type { CassetteJson, CassetteResponse, CassetteStep } from "./cassette.js";
 import { ReplayMismatchError } from "./cassette-errors.js";
 import { revivedPart, revivedResponse } from "./cassette-json.js";
+import { describeCut, type CassetteCut } from "./cassette-text.js";
 
 /** What a difference between a replayed run and its recording does. */
 export type OnReplayMismatch = "fail" | "continue";
@@ -58,14 +59,19 @@ export function playStream(
   return response.kind === "stream" ? streamOfParts(partsOf(response)) : streamOf(resultOf(response));
 }
 
-/** The error for a call past the end of a recording of `recorded` steps. */
+/**
+ * The error for a call past the end of a recording of `recorded` steps (`cut`: what a cut at the end of
+ * its file left out).
+ */
 export function pastEnd(
   file: string,
   step: number,
   recorded: number,
   options: LanguageModelV3CallOptions,
+  cut?: CassetteCut,
 ): ReplayMismatchError {
   const offered = offeredToolNames(options);
+  const cutNote = cut ? `; ${describeCut(cut)}, so the recording may have had more` : "";
   return new ReplayMismatchError(
     file,
     step,
@@ -73,7 +79,7 @@ export function pastEnd(
     [],
     offered,
     `Replay of ${file}: the run asks the model for step ${step}, past the end of the recording ` +
-      `(${recorded} step${recorded === 1 ? "" : "s"}). Offered at step ${step}: ${listNames(offered)}. ` +
+      `(${recorded} step${recorded === 1 ? "" : "s"}${cutNote}). Offered at step ${step}: ${listNames(offered)}. ` +
       `Last message: ${lastMessage(options)}. The run no longer goes as recorded: record it again`,
   );
 }

@@ -6,8 +6,9 @@ import type {
 } from "@ai-sdk/provider";
 import type { Cassette } from "./cassette.js";
 import type { ReplayMismatchError } from "./cassette-errors.js";
-import { readCassetteJson } from "./cassette-file.js";
-import { checkCassette } from "./cassette-schema.js";
+import { readCassette } from "./cassette-file.js";
+import type { CassetteCut } from "./cassette-text.js";
+import { checkedOnce } from "./checked-cassettes.js";
 import {
   pastEnd,
   playGenerate,
@@ -43,9 +44,12 @@ export class ReplayLanguageModel implements LanguageModelV3 {
   /** The cassette's file, or `(in memory)`. */
   readonly file: string;
   private readonly onMismatch: OnReplayMismatch;
+  /** What a cut at the end of the cassette's file left out (see `readCassette`). */
+  private readonly cut: CassetteCut | undefined;
 
   /**
-   * Plays `cassette` (checked first). `file` names it in messages.
+   * Plays `cassette`, checked first unless `readCassette` or `parseCassette` gave it (they checked it).
+   * `file` names it in messages (default: the file it was read from, or `(in memory)`).
    *
    * @throws CassetteError when `cassette` is not one this version of entity-tools replays.
    */
@@ -54,22 +58,22 @@ export class ReplayLanguageModel implements LanguageModelV3 {
     readonly cassette: Cassette,
     options: ReplayOptions & { readonly file?: string } = {},
   ) {
-    this.file = options.file ?? "(in memory)";
-    checkCassette(cassette, this.file);
+    const read = checkedOnce(cassette, options.file ?? "(in memory)");
+    this.file = options.file ?? read.file ?? "(in memory)";
+    this.cut = read.cut;
     this.provider = cassette.model.provider;
     this.modelId = cassette.model.modelId;
     this.onMismatch = options.onMismatch ?? "fail";
   }
 
   /**
-   * A replay of the cassette file `file`.
+   * A replay of the cassette file `file`, read by `readCassette` (a file cut while a call was being added
+   * is played up to its last whole call, and a step past it fails saying what was cut).
    *
    * @throws CassetteError naming the file (and the path inside it) when it cannot be replayed.
    */
   static async fromFile(file: string, options: ReplayOptions = {}): Promise<ReplayLanguageModel> {
-    // Checked once, by the constructor, as every cassette it is given.
-    const unchecked = (await readCassetteJson(file)) as Cassette;
-    return new ReplayLanguageModel(unchecked, { ...options, file });
+    return new ReplayLanguageModel(await readCassette(file), { ...options, file });
   }
 
   /** Recorded calls not played yet. */
@@ -91,7 +95,7 @@ export class ReplayLanguageModel implements LanguageModelV3 {
 
   private turn(step: number, options: LanguageModelV3CallOptions): RecordedTurn {
     const recorded = this.cassette.steps[step - 1];
-    if (!recorded) throw pastEnd(this.file, step, this.cassette.steps.length, options);
+    if (!recorded) throw pastEnd(this.file, step, this.cassette.steps.length, options, this.cut);
     return { recorded, file: this.file, onMismatch: this.onMismatch, mismatches: this.mismatches };
   }
 }

@@ -7,7 +7,7 @@ import { PromptRunner, type ToolLoopEvent } from "entity-tools";
 import {
   startAnthropicMessagesMock,
   type AnthropicMessagesMock,
-  type MessagesReply,
+  type MockReply,
   type MessagesRequest,
 } from "entity-tools/testing";
 import { Bank, ran } from "../../fixtures/bank.js";
@@ -17,7 +17,7 @@ let mock: AnthropicMessagesMock | undefined;
 afterEach(async () => mock?.close());
 
 /** The mock answers the n-th request with the n-th reply. */
-async function scripted(replies: readonly MessagesReply[]) {
+async function scripted(replies: readonly MockReply[]) {
   mock = await startAnthropicMessagesMock(
     (request) => replies[mock!.requests.indexOf(request)] ?? { text: "?" },
   );

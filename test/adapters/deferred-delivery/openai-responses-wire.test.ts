@@ -5,14 +5,14 @@ import { createOpenAI } from "@ai-sdk/openai";
 import { afterEach, describe, expect, it } from "vitest";
 import { PromptRunner, type ToolLoopEvent } from "entity-tools";
 import { Account, Bank, ran } from "../../fixtures/bank.js";
-import type { ResponsesReply } from "entity-tools/testing";
+import type { MockReply } from "entity-tools/testing";
 import { startOpenAiMock, type OpenAiMock } from "../../support/openai-mocks.js";
 import { expectAppendOnly } from "./append-only.js";
 
 let mock: OpenAiMock | undefined;
 afterEach(async () => mock?.close());
 
-async function responsesModel(replies: readonly ResponsesReply[]) {
+async function responsesModel(replies: readonly MockReply[]) {
   mock = await startOpenAiMock("responses", replies);
   return createOpenAI({ baseURL: mock.baseURL, apiKey: "test-key" }).responses("gpt-test");
 }

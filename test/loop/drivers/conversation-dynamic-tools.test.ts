@@ -23,7 +23,11 @@ class ScriptedDynamicBackend implements ConversationAdapter {
   readonly results: ConversationToolResult[] = [];
   readonly sent: string[] = [];
 
-  constructor(private readonly takesNewTools: boolean) {}
+  constructor(
+    private readonly takesNewTools: boolean,
+    /** Called when the run closes a conversation. */
+    private readonly closed: () => void = () => {},
+  ) {}
 
   async openConversation(setup: ConversationSetup): Promise<Conversation> {
     this.opened.push(setup.tools.map((t) => t.name));
@@ -49,7 +53,7 @@ class ScriptedDynamicBackend implements ConversationAdapter {
         await call("customer_c123_getAverageSpend", {});
         return { text: "46.83 USD", stopped: false };
       },
-      close: async () => {},
+      close: async () => this.closed(),
     };
   }
 }
@@ -114,5 +118,43 @@ describe("a conversation backend with dynamic tools", () => {
     expect(log).toEqual([
       { type: "restart", step: 1, cause: "fallback", reason: "no relist", tools: offered },
     ]);
+  });
+
+  it("observers hear of the fallback when the thread is stopped, before the old conversation is closed", async () => {
+    const seen: string[] = [];
+    const details = ["RunRestarted", "DynamicToolsFallback", "ConversationRestarted", "RunFinished"];
+    const run = await new PromptRunner({
+      adapter: new ScriptedDynamicBackend(false, () => seen.push("closed")),
+    })
+      .withTools(new CustomerSearchTools())
+      .withToolProviderDiscovery()
+      .withObserver((e) => details.includes(e.type) && seen.push(e.type))
+      .run("Spend?");
+    expect(run.result).toBe("46.83 USD");
+    // The restart's one event, its details, then the old conversation closed; the new one at the run's end.
+    expect(seen).toEqual([
+      "RunRestarted",
+      "DynamicToolsFallback",
+      "ConversationRestarted",
+      "closed",
+      "closed",
+      "RunFinished",
+    ]);
+  });
+
+  it("a close that fails ends the run with its error, once, after observers heard why the thread was stopped", async () => {
+    const seen: string[] = [];
+    const backend = new ScriptedDynamicBackend(false, () => {
+      seen.push("closed");
+      throw new Error("socket gone");
+    });
+    const running = new PromptRunner({ adapter: backend })
+      .withTools(new CustomerSearchTools())
+      .withToolProviderDiscovery()
+      .withObserver((e) => e.type === "DynamicToolsFallback" && seen.push(`${e.type}: ${e.reason}`))
+      .run("Spend?");
+    await expect(running).rejects.toThrow("socket gone");
+    expect(seen).toEqual(["DynamicToolsFallback: no relist", "closed"]);
+    expect(backend.opened).toHaveLength(1);
   });
 });

@@ -5,6 +5,7 @@ import "../../fixtures/store/register.js";
 import { describe, expect, it } from "vitest";
 import {
   AiSdkAdapter,
+  ExpansionLimitError,
   PromptRunner,
   defineTool,
   type ModelAdapter,
@@ -196,5 +197,40 @@ describe("a resumed run that restarts", () => {
     expect(toolResultsSeenAt(model, 4).at(-1)).not.toMatch(/Unknown tool/);
     expect(turn.counters.toolFailures).toBe(0);
     expect(turn.injectedTools).toEqual([]); // the turn's own additions: the restored tools are the first turn's
+  });
+});
+
+describe("withMaxExpansions", () => {
+  /** A strategy that restarts the run after every search; a wider search needs approval. One restart. */
+  const restartingRunner = (model: ReturnType<typeof mockModel>) => {
+    const restartAfterSearch: ToolInjectionStrategy = {
+      evaluateToolResult: ({ lastToolCall }) =>
+        lastToolCall.toolName === "searchCustomer" ? { restart: { reason: "searched" } } : {},
+    };
+    return new PromptRunner({ model })
+      .withTools(new CustomerSearchTools())
+      .withInjectionStrategy(restartAfterSearch)
+      .withApproval((c) => c.toolName === "findCustomers")
+      .withMaxExpansions(1);
+  };
+  const search = call("searchCustomer", { name: "John Smith" });
+
+  it("bounds the run's restarts, a paused run's before its pause included", async () => {
+    const model = mockModel(search, call("findCustomers", { text: "Smith" }), search);
+    const paused = await restartingRunner(model).run("Find the Smiths"); // one restart, then paused
+    expect(paused.counters.restarts).toBe(1);
+    const approvalId = paused.pendingApprovals[0]!.approvalId;
+    const resumed = restartingRunner(model).resume(JSON.parse(JSON.stringify(paused.snapshot)), {
+      approvals: { [approvalId]: { approved: true } },
+    });
+    await expect(resumed).rejects.toBeInstanceOf(ExpansionLimitError);
+  });
+
+  it("gives a continued conversation's turn, a new prompt, its own restarts", async () => {
+    const model = mockModel(search, text("found"), search, text("found again"));
+    const first = await restartingRunner(model).run("Find John");
+    const second = await restartingRunner(model).run("Find him again", { continueFrom: first.snapshot });
+    expect([first.result, second.result]).toEqual(["found", "found again"]);
+    expect(second.counters.restarts).toBe(2);
   });
 });

@@ -21,9 +21,9 @@ function pausedRun(): Run {
   const run = Run.start(init(), [{ role: "user", content: "find o1" }], { orders: "FULL" });
   run.startAttempt([lookup]);
   run.countIteration();
-  run.addUsage({ inputTokens: 5, outputTokens: 1 });
+  run.totals.addUsage({ inputTokens: 5, outputTokens: 1 });
   run.countIteration();
-  run.addUsage({ inputTokens: 10, outputTokens: 2 });
+  run.totals.addUsage({ inputTokens: 10, outputTokens: 2 });
   const asked: ModelMessage = { role: "assistant", content: [{ type: "tool-call", ...call }] };
   run.append(asked, { role: "tool", content: [] });
   run.hold({ iteration: 2, calls: [call] });
@@ -56,14 +56,14 @@ describe("Run", () => {
     const resumed = Run.fromSnapshot(init(), { snapshot: pausedRun().toSnapshot(), approvals: {} });
     resumed.startAttempt([lookup]);
     resumed.countIteration();
-    resumed.addUsage({ inputTokens: 1 });
-    expect([resumed.iteration, resumed.iterations]).toEqual([1, 3]);
-    expect(resumed.usage).toMatchObject({ inputTokens: 16, outputTokens: 3 });
-    expect(resumed.callUsage).toMatchObject({ inputTokens: 1, outputTokens: 0 });
+    resumed.totals.addUsage({ inputTokens: 1 });
+    expect([resumed.iteration, resumed.totals.iterations]).toEqual([1, 3]);
+    expect(resumed.totals.usage).toMatchObject({ inputTokens: 16, outputTokens: 3 });
+    expect(resumed.totals.callUsage).toMatchObject({ inputTokens: 1, outputTokens: 0 });
 
     resumed.startAttempt([lookup]); // a restart: the prompt again, nothing waiting, the totals kept
     expect(resumed.pending).toBeUndefined();
-    expect([resumed.iteration, resumed.iterations]).toEqual([0, 3]);
+    expect([resumed.iteration, resumed.totals.iterations]).toEqual([0, 3]);
   });
 
   it("a continued conversation restarts from its snapshot's history and the new messages", () => {

@@ -3,7 +3,7 @@
 // once it is offered, then answers from its result.
 import "../../../examples/register-schemas.js";
 import { PromptRunner, type ToolLoopObserver } from "entity-tools";
-import type { ResponsesReply, ResponsesRequest } from "entity-tools/testing";
+import type { MockReply, ResponsesRequest } from "entity-tools/testing";
 import type { LanguageModel } from "ai";
 import { CustomerSearchTools } from "../../../examples/domain/customer-search-tools.js";
 
@@ -25,7 +25,7 @@ export function spendRunner(model: LanguageModel, options: SpendAgentOptions = {
   return options.observer ? runner.withObserver(options.observer) : runner;
 }
 
-export function spendModel(request: ResponsesRequest): ResponsesReply {
+export function spendModel(request: ResponsesRequest): MockReply {
   if (!request.calledTools.includes("searchCustomer"))
     return { toolCalls: [{ name: "searchCustomer", input: { name: "John Smith" } }] };
   const spend = "customer_c123_getAverageSpend";

@@ -1,0 +1,63 @@
+// A run's totals across the calls that make it (`run`, then each `resume`): what the run had before this
+// call, read from the snapshot it resumed, and what this call adds. A restart (a new attempt) resets none.
+import { addUsage, emptyUsage, type TokenUsage } from "../../events/token-usage.js";
+
+/** What a run had totalled before this call: nothing for a new run; a resumed snapshot's totals. */
+export interface TotalsBefore {
+  readonly iterations: number;
+  readonly usage: TokenUsage;
+  /**
+   * Restarts from the prompt so far, which `withMaxExpansions` bounds: a paused run resumed goes on
+   * counting; a continued conversation's turn, a new prompt, starts from none.
+   */
+  readonly expansions: number;
+}
+
+/** A run that totals nothing yet. */
+export const NOTHING_BEFORE: TotalsBefore = { iterations: 0, usage: emptyUsage(), expansions: 0 };
+
+/**
+ * The iterations, tokens and restarts from the prompt of a whole run (earlier attempts and a resumed
+ * snapshot's included), and the tokens of this call alone (what its `RunFinished` reports).
+ */
+export class RunTotals {
+  private ownIterations = 0;
+  private ownUsage: TokenUsage = emptyUsage();
+  private ownExpansions = 0;
+
+  constructor(private readonly before: TotalsBefore) {}
+
+  /** Model calls (iterations) of the whole run. */
+  get iterations(): number {
+    return this.before.iterations + this.ownIterations;
+  }
+
+  /** Tokens of the whole run. */
+  get usage(): TokenUsage {
+    return addUsage(this.before.usage, this.ownUsage);
+  }
+
+  /** Tokens of this call of `run`/`resume` alone (a resumed snapshot's not included). */
+  get callUsage(): TokenUsage {
+    return { ...this.ownUsage };
+  }
+
+  /** Restarts from the prompt of the run (see `TotalsBefore.expansions`). */
+  get expansions(): number {
+    return this.before.expansions + this.ownExpansions;
+  }
+
+  countIteration(): void {
+    this.ownIterations++;
+  }
+
+  /** Adds tokens a response or a backend's turn reported. */
+  addUsage(usage: Partial<TokenUsage> | undefined): void {
+    this.ownUsage = addUsage(this.ownUsage, usage);
+  }
+
+  /** Counts a restart from the prompt (a section read's or a strategy's, not a backend's new thread). */
+  countExpansion(): void {
+    this.ownExpansions++;
+  }
+}

@@ -1,0 +1,41 @@
+// A cassette is checked against its schema before any of it plays, and once: `readCassette` and
+// `parseCassette` check what they read and remember it here, so playing it (`ReplayLanguageModel`,
+// `playCassette`) does not check it again, while a cassette built or copied by hand is checked when it is
+// played. What is remembered is frozen, so it is still what was checked when it plays.
+import type { Cassette } from "./cassette.js";
+import { checkCassette } from "./cassette-schema.js";
+import type { CassetteCut } from "./cassette-text.js";
+
+/** What reading a cassette learnt: the file it came from, and what a cut at its end left out. */
+export interface CassetteRead {
+  readonly file?: string;
+  readonly cut?: CassetteCut;
+}
+
+const reads = new WeakMap<object, CassetteRead>();
+
+/** Remembers `cassette` as checked (and freezes it, so that it stays so). */
+export function rememberChecked(cassette: Cassette, read: CassetteRead): void {
+  reads.set(deepFreeze(cassette), read);
+}
+
+/**
+ * What reading `cassette` learnt when `readCassette` or `parseCassette` gave it; otherwise (a cassette
+ * built or copied by hand) checks it first.
+ *
+ * @throws CassetteError naming `file` when a cassette not read by this package does not fit the format.
+ */
+export function checkedOnce(cassette: Cassette, file: string): CassetteRead {
+  const read = reads.get(cassette);
+  if (read) return read;
+  checkCassette(cassette, file);
+  return {};
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const item of Object.values(value)) deepFreeze(item);
+  }
+  return value;
+}
