@@ -47,11 +47,6 @@ export class SharedClassNames {
     return this.keys.get(name)?.get(path.resolve(file)) ?? name;
   }
 
-  /** Whether other exported classes of the project have this name too. */
-  isShared(name: string): boolean {
-    return this.keys.has(name);
-  }
-
   /** The keys of the classes that share `name` (none when it is not shared), sorted. */
   keysOf(name: string): string[] {
     return [...(this.keys.get(name)?.values() ?? [])].sort();
