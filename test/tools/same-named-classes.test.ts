@@ -187,6 +187,14 @@ describe("same-named classes no module registered, in handles mode", () => {
   });
 });
 
+// A tool that returns only the support customer c2.
+class SupportDesk {
+  @LlmTool({ description: "Find a support customer", parameters: { type: "object", properties: {} } })
+  findSupport(): object {
+    return new support("c2");
+  }
+}
+
 // A tool that returns both unregistered classes' customer of one id.
 class Lookup {
   @LlmTool({
@@ -226,12 +234,6 @@ describe("same-named classes no module registered, in per-instance mode", () => 
   });
 
   it("names are claimed per run: the next run of the runner binds the class it finds", async () => {
-    class SupportDesk {
-      @LlmTool({ description: "Find a support customer", parameters: { type: "object", properties: {} } })
-      findSupport(): object {
-        return new support("c2");
-      }
-    }
     const model = mockModel(
       call("find", { id: "c1" }),
       text("found"),
@@ -244,5 +246,22 @@ describe("same-named classes no module registered, in per-instance mode", () => 
     await runner.run("close c2");
     expect(offeredAt(model, 3)).toContain("support_c2_close");
     expect(ran).toEqual(["support close c2"]);
+  });
+
+  it("a run that continues another holds the classes it restored: a same-named class it finds is refused", async () => {
+    const first = await lookupRunner(mockModel(call("find", { id: "c1" }), text("found"))).run("find c1");
+    const snapshot = JSON.parse(JSON.stringify(first.snapshot)) as RunSnapshot;
+    const model = mockModel(call("findSupport"), text("done"));
+    await lookupRunner(model)
+      .withTools(new SupportDesk())
+      .run("find the support customer", {
+        continueFrom: snapshot,
+        resolveProvider: (_, id) => new sales(String(id)),
+      });
+    expect(offeredAt(model, 0)).toContain("sales_c1_close");
+    expect(offeredAt(model, 1)).not.toContain("support_c2_close");
+    expect(toolResultsSeenAt(model, 1).at(-1)).toContain(
+      "another @ToolProvider class is also named Customer",
+    );
   });
 });
