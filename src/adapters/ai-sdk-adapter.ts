@@ -23,6 +23,7 @@ import { parseToolCall, type SdkToolCall } from "./step-content.js";
 import { DeferredDelivery, type DeliveredStep } from "./deferred-delivery/deferred-delivery.js";
 import { sdkStepTools } from "./deferred-delivery/sdk-step-tools.js";
 import { modelIdOf, stepResult, toolCallOf } from "./sdk-step-result.js";
+import { stepModel } from "./step-model.js";
 import { readDirectResult, type DirectCall } from "./direct-step-result.js";
 import type {
   ModelAdapter,
@@ -45,9 +46,10 @@ export type { AiSdkAdapterSettings } from "./model-settings.js";
  * the new messages only), retries and tool-call parsing, so a step costs the same at step 40 as at step 2
  * and the provider receives what the SDK would have sent. Once the SDK has built the options for some run,
  * a later run with the same settings whose prompt is user text makes its first step directly too (see
- * `ConvertedPromptCache`). Models given by id and specs before V3 go through the SDK at every step (each
- * message is still converted once), and so does every step while the SDK's own telemetry watches (see
- * `sdkTelemetryObserves`) or when the SDK's internals fail their check (see `sdkInternals`).
+ * `ConvertedPromptCache`). A model given by id is resolved at every step as the SDK resolves it (see
+ * `stepModel`) and stepped as that model. Specs before V3 go through the SDK at every step, and so does
+ * every step while the SDK's own telemetry watches (see `sdkTelemetryObserves`) or when the SDK's
+ * internals fail their check (see `sdkInternals`).
  *
  * With deferred delivery (`withToolDelivery("deferred")`), discovered tools reach an Anthropic Messages or
  * OpenAI Responses model in its provider's deferred form instead of the tool list (see `DeferredDelivery`).
@@ -98,15 +100,15 @@ export class AiSdkAdapter implements ModelAdapter {
 
   /** One model call (see {@link ModelAdapter.step}). */
   async step(original: ModelStepRequest): Promise<ModelStepResult> {
-    return this.limited(original, async (request, delivered) => {
+    return this.limited(original, async (request, delivered, model) => {
       const tooDeep = new Set<string>();
-      const slice = this.slice(request, "generate");
-      const direct = await this.directCall(request, slice, delivered);
+      const slice = this.slice(request, "generate", model);
+      const direct = await this.directCall(request, slice, delivered, model);
       if (direct) {
         const result = await direct.retry(() => direct.model.doGenerate(direct.options()));
         return readDirectResult(request, direct, guardedResult(result, tooDeep), tooDeep);
       }
-      const result = await generateText(await this.call(request, slice, delivered, tooDeep));
+      const result = await generateText(await this.call(request, slice, delivered, tooDeep, model));
       return stepResult(result.content, result.response.messages, result.text, result.usage, tooDeep);
     });
   }
@@ -116,17 +118,20 @@ export class AiSdkAdapter implements ModelAdapter {
     original: ModelStepRequest,
     onPart: (part: ModelStreamPart) => void,
   ): Promise<ModelStepResult> {
-    return this.limited(original, (request, delivered) => this.streamStep(request, delivered, onPart));
+    return this.limited(original, (request, delivered, model) =>
+      this.streamStep(request, delivered, model, onPart),
+    );
   }
 
   private async streamStep(
     request: ModelStepRequest,
     delivered: DeliveredStep,
+    model: LanguageModel,
     onPart: (part: ModelStreamPart) => void,
   ): Promise<ModelStepResult> {
     const tooDeep = new Set<string>();
-    const slice = this.slice(request, "stream");
-    const direct = await this.directCall(request, slice, delivered);
+    const slice = this.slice(request, "stream", model);
+    const direct = await this.directCall(request, slice, delivered, model);
     if (direct) {
       const { stream } = await direct.retry(() => direct.model.doStream(direct.options()));
       // Each call's arguments are parsed once, as it arrives: the step's result reads them from here.
@@ -147,7 +152,7 @@ export class AiSdkAdapter implements ModelAdapter {
       return readDirectResult(request, direct, gathered, tooDeep, parsed);
     }
     const result = streamText({
-      ...(await this.call(request, slice, delivered, tooDeep)),
+      ...(await this.call(request, slice, delivered, tooDeep, model)),
       onError: () => {},
     });
     for await (const part of result.fullStream) {
@@ -167,11 +172,16 @@ export class AiSdkAdapter implements ModelAdapter {
   /**
    * Runs one step under the `timeout` setting (one rule for the direct path and the SDK's: the step's
    * signal aborts when it passes), with the deliveries of deferred tools in its messages, and adds the
-   * model id and pending warnings to the result.
+   * model id and pending warnings to the result. The step's model is this adapter's, a model given by id
+   * resolved (see `stepModel`).
    */
   private async limited(
     original: ModelStepRequest,
-    step: (request: ModelStepRequest, delivered: DeliveredStep) => Promise<ModelStepResult>,
+    step: (
+      request: ModelStepRequest,
+      delivered: DeliveredStep,
+      model: LanguageModel,
+    ) => Promise<ModelStepResult>,
   ): Promise<ModelStepResult> {
     const delivered = this.delivery.step(original);
     const request = { ...original, messages: delivered.messages };
@@ -181,7 +191,8 @@ export class AiSdkAdapter implements ModelAdapter {
     );
     const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
     // A provider that ignores its signal is cut off all the same once the step's time is up.
-    const result = await untilAborted(step({ ...request, signal }, delivered), signal);
+    const model = stepModel(this.model);
+    const result = await untilAborted(step({ ...request, signal }, delivered, model), signal);
     const warnings = [this.unreported, delivered.warning].filter((w): w is string => w !== undefined);
     this.unreported = undefined;
     // `modelId` before the spread: see `callOptions` (a key added after a spread copy is slow on Node 20).
@@ -194,8 +205,8 @@ export class AiSdkAdapter implements ModelAdapter {
    * What of the run's conversation this step still converts. A run's first step may take the options an
    * earlier run with the same settings learned from the SDK.
    */
-  private slice(request: ModelStepRequest, kind: "generate" | "stream"): PromptSlice {
-    return this.prompts.slice(this.model, request.system, request.messages, this.optionsKeys?.[kind]);
+  private slice(request: ModelStepRequest, kind: "generate" | "stream", model: LanguageModel): PromptSlice {
+    return this.prompts.slice(model, request.system, request.messages, this.optionsKeys?.[kind]);
   }
 
   /**
@@ -208,10 +219,11 @@ export class AiSdkAdapter implements ModelAdapter {
     slice: PromptSlice,
     delivered: DeliveredStep,
     tooDeep: Set<string>,
+    model: LanguageModel,
   ) {
     const { timeout: _timeout, ...settings } = this.settings; // applied as the step's signal (`limited`)
     return {
-      model: slice.sdkModel(guardDeepArguments(this.model, tooDeep)),
+      model: slice.sdkModel(guardDeepArguments(model, tooDeep)),
       system: request.system,
       messages: sdkMessages(slice.messages, (await sdkInternals()).internals?.mapToolOutput),
       ...sdkStepTools(request.tools, delivered),
@@ -229,11 +241,12 @@ export class AiSdkAdapter implements ModelAdapter {
     request: ModelStepRequest,
     slice: PromptSlice,
     delivered: DeliveredStep,
+    stepped: LanguageModel,
   ): Promise<DirectCall | undefined> {
     if (!slice.options || this.degraded || sdkTelemetryObserves(this.settings)) return undefined;
     const { internals, problem } = await sdkInternals();
     if (!internals) return this.degrade(problem);
-    const model = this.model as LanguageModelV3; // the user's own middleware is inside it
+    const model = stepped as LanguageModelV3; // the user's own middleware is inside it
     let converted: LanguageModelV3Message[];
     try {
       converted = await internals.convert(

@@ -107,7 +107,7 @@ export class ConvertedPromptCache {
   ): PromptSlice {
     const version: string = typeof model === "object" ? model.specificationVersion : "";
     if (typeof model !== "object" || (version !== "v3" && version !== "v4"))
-      return { messages: [...history], sdkModel: (m) => m, complete: (prompt) => prompt };
+      return { messages: [...history], sdkModel: throughCallOptions, complete: (prompt) => prompt };
     const cached = this.runs.get(history);
     const reused = cached && extends_(history, cached.sources) ? cached : undefined;
     // A run's first step only: its later steps have the options of its own first.
@@ -145,11 +145,7 @@ export class ConvertedPromptCache {
           model: inner as LanguageModelV3,
           middleware: {
             specificationVersion: "v3",
-            transformParams: async ({ params }) => {
-              const { prompt: sliced, tools, toolChoice, abortSignal, ...built } = params;
-              const listed = tools && inDefinitionOrder(tools);
-              return callOptions(complete(sliced, built), listed, toolChoice, abortSignal, built);
-            },
+            transformParams: async ({ params }) => sdkCallOptions(params, complete),
           },
         }),
     };
@@ -176,6 +172,39 @@ export function callOptions(
 ): LanguageModelV3CallOptions {
   const offered = tools !== undefined && tools.length > 0 ? tools : undefined;
   return { prompt, tools: offered, toolChoice: offered && toolChoice, abortSignal, ...options };
+}
+
+/**
+ * The options the SDK built for a provider call, through `callOptions` (the tool choice of a step without
+ * tools, one key order), the prompt completed by `complete` (a cached run's earlier messages).
+ */
+function sdkCallOptions(
+  params: LanguageModelV3CallOptions,
+  complete: (prompt: LanguageModelV3Message[], options: StepCallOptions) => LanguageModelV3Message[],
+): LanguageModelV3CallOptions {
+  const { prompt, tools, toolChoice, abortSignal, ...built } = params;
+  const listed = tools && inDefinitionOrder(tools);
+  return callOptions(complete(prompt, built), listed, toolChoice, abortSignal, built);
+}
+
+/**
+ * A model of a spec before V3 (the cache does not keep its prompts, and ai 6's `wrapLanguageModel` takes
+ * V3 only) with each call's options through `callOptions` all the same: ai 7's `generateText` hands it
+ * `toolChoice: auto` without tools, as it does any model. Its call options have the same keys.
+ */
+function throughCallOptions(model: LanguageModel): LanguageModel {
+  if (typeof model !== "object") return model;
+  const older = model as LanguageModelV3;
+  const same = (prompt: LanguageModelV3Message[]) => prompt;
+  const wrapped: LanguageModelV3 = {
+    specificationVersion: older.specificationVersion,
+    provider: older.provider,
+    modelId: older.modelId,
+    supportedUrls: older.supportedUrls,
+    doGenerate: (params) => older.doGenerate(sdkCallOptions(params, same)),
+    doStream: (params) => older.doStream(sdkCallOptions(params, same)),
+  };
+  return wrapped;
 }
 
 /**

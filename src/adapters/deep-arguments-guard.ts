@@ -7,7 +7,7 @@ import { MAX_INPUT_DEPTH } from "../loop/execution/input-shape.js";
  * which would end the run as a failed model call. This guard looks at the raw argument text first (one
  * linear scan) and replaces arguments nested deeper than {@link MAX_INPUT_DEPTH} with `{}`, recording
  * the call's id in `tooDeep`, so the loop answers that call with an error result and goes on.
- * Models given by id (a string), and models of a spec before V3, are not guarded.
+ * Models of a spec before V3 are not guarded (the adapter resolves a model given by id first: `stepModel`).
  */
 export function guardDeepArguments(model: LanguageModel, tooDeep: Set<string>): LanguageModel {
   // ai 6 wraps V3 models; ai 7 wraps V3 and V4 (it upgrades V3 itself). Older specs are left alone.

@@ -71,4 +71,10 @@ export interface ToolFailedEvent extends RunEvent {
   readonly reason: ToolFailureReason;
   /** The error result the model reads, capped at `maxResultChars`. */
   readonly message: string;
+  /**
+   * What was thrown, for observers only, when the failure is the server's own and its message is not
+   * told to the model or the client (it may hold anything, a credential): on an MCP server, a strategy or
+   * an `approval` rule that threw. Absent otherwise.
+   */
+  readonly cause?: unknown;
 }

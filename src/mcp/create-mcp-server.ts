@@ -6,6 +6,8 @@
 //               session's list and announces list_changed (the session is this server instance).
 import {
   CLIENT_CAPABILITIES_META_KEY,
+  ProtocolError,
+  ProtocolErrorCode,
   Server,
   inputRequired,
   inputResponse,
@@ -15,7 +17,12 @@ import {
 import { RunEvents } from "../events/run-events.js";
 import type { RunEventInit } from "../events/tool-loop-event.js";
 import { runLogTarget, startRunLog } from "../run-log/run-log.js";
-import { dispatchNotice, unwrapDispatch } from "../loop/drivers/dispatcher-tool.js";
+import {
+  DISPATCHER_TOOL,
+  dispatchNotice,
+  dispatchProblem,
+  unwrapDispatch,
+} from "../loop/drivers/dispatcher-tool.js";
 import { loadRuntimeDependencies } from "../tools/runtime-dependencies.js";
 import { ToolCallExecutor } from "../loop/execution/tool-call-executor.js";
 import { resultText } from "../loop/results/result-text.js";
@@ -40,7 +47,9 @@ export const DEFAULT_LIST_TTL_MS = 300_000;
  * per connection (`serveStdio(() => createMcpServer(o))`), or connect it to a transport yourself.
  *
  * Every call goes through the same executor as a run (validation, typed input, time limit, serialization,
- * strategies, events); a failure is an `isError` result with the message. A call that needs approval
+ * strategies, events); a failure is an `isError` result with the message. A call of a tool the caller's
+ * list does not have is the spec's JSON-RPC error Invalid params (-32602), naming the closest tools and
+ * what is available. A call that needs approval
  * runs only once the client's person approved it (see docs/mcp.md). Closing a 2025-11-25 session
  * releases the providers it discovered; its configured tools stay for a later connection. A schema module
  * registered after the server was made (`registerToolSchemas`) is read at its next request.
@@ -76,7 +85,15 @@ export function createMcpServer(options: McpServerOptions): Server {
     },
     () => sessionTools.release(),
   );
-  server.setRequestHandler("tools/list", listing);
+  server.setRequestHandler("tools/list", (request) => {
+    // One page, no cursor handed out: any cursor is not one of ours, which the spec answers Invalid params.
+    if (request.params?.cursor !== undefined)
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        "Invalid cursor: this server lists all its tools in one page and hands out no cursor",
+      );
+    return listing();
+  });
 
   let calls = 0;
   // A 2025-11-25 session's discovery: one for the session (this server), so the provider class names its
@@ -108,8 +125,27 @@ export function createMcpServer(options: McpServerOptions): Server {
       toolName: request.params.name,
       input: request.params.arguments ?? {},
     };
-    const call = !stateless && dispatch ? unwrapDispatch(requested) : requested;
+    const dispatched = !stateless && dispatch && requested.toolName === DISPATCHER_TOOL;
+    // A tool the session does not have (a typo, another session's provider, an evicted or released one)
+    // is the spec's protocol error, Invalid params; a name `call_discovered_tool` passes is its argument.
+    // The session's list was bound again since its client last heard (a registration): a call that ends
+    // early says so too.
+    const announceRemade = () => (legacy?.remade ? server.sendToolListChanged().catch(() => {}) : undefined);
+    if (!dispatched && !registry.get(requested.toolName)) {
+      await announceRemade();
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        executor.unknownTools.message(requested.toolName, registry.names()),
+      );
+    }
+    const call = dispatched ? unwrapDispatch(requested) : requested;
     const iteration = ++calls;
+    const problem = dispatched ? dispatchProblem(requested) : undefined;
+    if (problem !== undefined) {
+      const part = executor.fail(requested, iteration, "invalid-input", problem);
+      await announceRemade();
+      return { content: [{ type: "text", text: resultText(part.output) }], isError: true };
+    }
     const before = registry.size;
     let question: { message: string; requestState: string } | undefined;
     let text: string;
@@ -131,19 +167,34 @@ export function createMcpServer(options: McpServerOptions): Server {
           question = step;
           return { kind: "hold" };
         }
-        return { kind: "refuse", reason: "denied", text: step.text };
+        return {
+          kind: "refuse",
+          reason: "denied",
+          text: step.text,
+          cause: step.kind === "refuse" ? step.cause : undefined,
+        };
       });
       if (outcome.held) return askForApproval(question!.message, question!.requestState);
       isError = outcome.part.output.type === "error-text";
       text = resultText(outcome.part.output);
       // Media (a provider tool's picture or file) goes out as MCP image/audio/resource blocks.
       if (outcome.part.output.type === "content") parts = partsOfOutput(outcome.part.output);
-    } catch {
-      // Only cancellation ends a call this way; a failing strategy is reported the same.
+    } catch (error) {
+      // Only cancellation or a failing strategy end a call this way. The call still ends for observers
+      // and the run log (a `ToolFailed`), as every call that started does; a strategy's message may hold
+      // anything (a credential), so the client reads only that it failed, observers what it threw.
+      const cancelled = ctx.mcpReq.signal.aborted;
+      const part = cancelled
+        ? executor.fail(call, iteration, "cancelled", "The call was cancelled")
+        : executor.fail(
+            call,
+            iteration,
+            "threw",
+            `The call of "${request.params.name}" failed in the server`,
+            error,
+          );
       isError = true;
-      text = ctx.mcpReq.signal.aborted
-        ? "The call was cancelled"
-        : `The call of "${request.params.name}" failed in the server`;
+      text = resultText(part.output);
     }
     if (!stateless) {
       if (fresh.length > 0 && dispatch) {

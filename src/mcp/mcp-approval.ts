@@ -19,7 +19,8 @@ export type ApprovalStep =
   /** `reason`: how the person said no (declined the question, cancelled it, or answered no). */
   | { readonly kind: "deny"; readonly text: string; readonly reason: string }
   | { readonly kind: "ask"; readonly message: string; readonly requestState: string }
-  | { readonly kind: "refuse"; readonly text: string };
+  /** `cause`: what the approval rule threw (for observers, never the client). */
+  | { readonly kind: "refuse"; readonly text: string; readonly cause?: unknown };
 
 /** The form a client shows to ask for an approval: one required yes/no (a fresh object each time). */
 export function approvalForm() {
@@ -70,12 +71,14 @@ export class McpApprovals {
     let needed: boolean;
     try {
       needed = await needsApproval(this.predicate, call.resolved, call.signal);
-    } catch {
+    } catch (error) {
       if (call.signal?.aborted) throw call.signal.reason;
-      // The rule's own message may hold anything (a credential): the client reads only that it failed.
+      // The rule's own message may hold anything (a credential): the client reads only that it failed,
+      // the server's observers what it threw (`ToolFailed.cause`).
       return {
         kind: "refuse",
         text: `Not run: the server's approval rule failed for this call of "${tool.name}". Nothing ran; the server's operator can see why.`,
+        cause: error,
       };
     }
     if (!needed) return { kind: "run" };

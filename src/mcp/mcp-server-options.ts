@@ -18,7 +18,13 @@ export interface McpServerOptions {
   readonly name: string;
   /** The server's version, as `initialize` tells clients. */
   readonly version: string;
-  /** The tools every caller gets: objects with `@LlmTool` methods, or `defineTool` tools. */
+  /**
+   * The tools every caller gets: objects with `@LlmTool` methods, or `defineTool` tools. A server reads
+   * the array when it is made (as it reads `classes` and a list of keys): changing the array in place
+   * afterwards changes nothing for that server, whose list changes only in ways it announces
+   * (`list_changed`); a server made later (the next HTTP request's, the next stdio connection's) reads
+   * the array as it is then. To change what long-lived sessions offer, make new servers.
+   */
   readonly tools: readonly ToolSource[];
   /**
    * 2025-11-25: `@ToolProvider` instances returned by a call add their tools to that session. On

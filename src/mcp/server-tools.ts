@@ -1,8 +1,9 @@
 // What a server configuration offers, made once per tool list. The SDK's HTTP entry makes a server per
 // request (2026-07-28 is stateless), and binding thousands of tools, a set of their names and a registry
 // of them at every request and call cost more than the call itself. Servers made from one tool list (the
-// `tools` array of the options, whose other fields it was made with unchanged, with no schema module
-// registered since) share what it made.
+// `tools` array of the options, with the same elements and other fields it was made with, with no schema
+// module registered since) share what it made. A server reads the array once, when it is made: what it
+// serves comes from those elements for its whole life (see `McpServerOptions.tools`).
 import { schemaStoreVersion } from "../schema/schema-store.js";
 import type { HandleDiscovery } from "../strategies/handle-discovery.js";
 import type { HandleKey } from "../tools/entity-handle.js";
@@ -33,46 +34,65 @@ export interface ServerTools {
 }
 
 interface Made {
-  /** What the tools were made from (see `inputsOf`). */
+  /** What the tools were made from besides the tools (see `inputsOf`). */
   readonly from: readonly unknown[];
+  /** The elements of the `tools` array they were made from. */
+  readonly sources: readonly ToolSource[];
   readonly tools: ServerTools;
 }
 
 const made = new WeakMap<readonly ToolSource[], Made>();
 
 /**
- * The tools of `options`: those made for an earlier server of the same `tools` array when nothing they
- * were made from changed since (the array's elements, the classes, discovery, the key, the resolver, the
- * registered schema modules).
+ * The tools of `options` (arrays fixed, see `fixedOptions`), for a server made from the `tools` array
+ * `list`: those made for an earlier server of the same array when nothing they were made from changed
+ * since (its elements, the classes, discovery, the key, the resolver, the registered schema modules).
  *
  * @throws DuplicateToolNameError, InvalidToolProviderError, InvalidSettingError as a server's making does.
  */
-export function serverTools(options: McpServerOptions): ServerTools {
+function serverTools(list: readonly ToolSource[], options: McpServerOptions): ServerTools {
   const from = inputsOf(options);
-  const known = made.get(options.tools);
-  if (known && sameValues(known.from, from)) return known.tools;
+  const known = made.get(list);
+  if (known && sameValues(known.from, from) && sameValues(known.sources, options.tools)) return known.tools;
   const tools = makeServerTools(options);
-  made.set(options.tools, { from, tools });
+  made.set(list, { from, sources: options.tools, tools });
   return tools;
 }
 
 /**
- * What a server that lives on (a stdio connection, a session) serves at each request: the tools of
- * `options` as the server was made with them, made again when a schema module was registered since (one
- * comparison a request while none was).
+ * What a server serves at each request: the tools of `options` as its arrays (`tools`, `classes`, a list
+ * of keys) held them when the server was made, made again from those when a schema module was registered
+ * since (one comparison a request while none was). A later change of an array in place is not seen by
+ * this server (see `McpServerOptions.tools`); a server made after it (the next HTTP request's) reads it.
  *
- * @throws as {@link serverTools}, at a request after a registration that makes the tools fail to bind.
+ * @throws as {@link serverTools}: when the server is made, and at a request after a registration that
+ * makes the tools fail to bind.
  */
 export function currentServerTools(options: McpServerOptions): () => ServerTools {
+  const fixed = fixedOptions(options);
   let version = schemaStoreVersion();
-  let tools = serverTools(options);
+  let tools = serverTools(options.tools, fixed);
   return () => {
     const now = schemaStoreVersion();
     if (version !== now) {
-      tools = serverTools(options); // a module that breaks the tools fails every request until fixed
+      tools = serverTools(options.tools, fixed); // a module that breaks the tools fails every request until fixed
       version = now;
     }
     return tools;
+  };
+}
+
+/**
+ * `options` with copies of the arrays a tool list is made from, as they are now (not frozen: freezing
+ * 10 000 tools doubled the copy's cost, paid per request over HTTP; no one else holds the copies).
+ */
+function fixedOptions(options: McpServerOptions): McpServerOptions {
+  const { tools, classes, handleKey } = options;
+  return {
+    ...options,
+    tools: [...tools],
+    ...(classes ? { classes: [...classes] } : {}),
+    ...(Array.isArray(handleKey) ? { handleKey: [...(handleKey as unknown[])] as HandleKey } : {}),
   };
 }
 
@@ -121,9 +141,9 @@ function configuredKey(key: HandleKey): HandleKey {
   return Array.isArray(key) ? (key as readonly SigningKey[]).map(copied) : copied(key as SigningKey);
 }
 
-/** Everything `makeServerTools` reads, as one list of values to compare by identity. */
+/** Everything `makeServerTools` reads besides the tool sources, as one list of values to compare by identity. */
 function inputsOf(options: McpServerOptions): unknown[] {
-  const { tools, classes, discovery, handleKey, resolveProvider } = options;
+  const { classes, discovery, handleKey, resolveProvider } = options;
   const keys = Array.isArray(handleKey) ? handleKey : [handleKey];
   return [
     schemaStoreVersion(),
@@ -133,7 +153,6 @@ function inputsOf(options: McpServerOptions): unknown[] {
     ...(classes ?? []),
     keys.length,
     ...keys,
-    ...tools,
   ];
 }
 

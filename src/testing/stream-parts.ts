@@ -6,8 +6,13 @@ import type {
   LanguageModelV3StreamPart,
 } from "@ai-sdk/provider";
 
-/** A generate result as the stream parts a streaming provider would send: text word by word. */
+/** A generate result as the stream a streaming provider would send: text word by word. */
 export function streamOf(result: LanguageModelV3GenerateResult): ReadableStream<LanguageModelV3StreamPart> {
+  return streamOfParts(partsOf(result));
+}
+
+/** A generate result as the stream parts a streaming provider would send: text word by word. */
+export function partsOf(result: LanguageModelV3GenerateResult): LanguageModelV3StreamPart[] {
   const parts: LanguageModelV3StreamPart[] = [{ type: "stream-start", warnings: result.warnings }];
   if (result.response) parts.push({ type: "response-metadata", ...withoutHeaders(result.response) });
   for (const [index, part] of result.content.entries()) {
@@ -29,7 +34,7 @@ export function streamOf(result: LanguageModelV3GenerateResult): ReadableStream<
     usage: result.usage,
     ...(result.providerMetadata ? { providerMetadata: result.providerMetadata } : {}),
   });
-  return streamOfParts(parts);
+  return parts;
 }
 
 /** A stream that sends `parts`, then ends. */

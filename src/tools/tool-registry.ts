@@ -162,6 +162,29 @@ export class ToolRegistry {
     return outcome;
   }
 
+  /**
+   * Makes `tools` the permanent tools, in this order and in place of the ones given before; the injected
+   * tools stay as they are, after them (one of them under a name now permanent gives way). The registry is
+   * the same object: what a call still running adds lands in it. A 2025-11-25 MCP session's configured
+   * tools are bound again this way when a schema module is registered.
+   */
+  replacePermanent(tools: readonly AnyTool[]): void {
+    const next = new Map<string, AnyTool>();
+    for (const tool of tools) {
+      this.reserve(tool.name, this.bindingKey(tool));
+      next.set(tool.name, tool);
+    }
+    for (const name of this.tools.keys()) {
+      if (this.permanent.has(name)) continue;
+      const tool = this.tools.get(name)!;
+      if (!next.has(name)) next.set(name, tool);
+      else if (this.recency.delete(name)) this.held.remove(tool);
+    }
+    this.tools = new ForkableMap(next);
+    this.permanent = new ForkableMap(new Map(tools.map((t) => [t.name, true as const])));
+    this.snapshot = undefined;
+  }
+
   /** Removes tools by name; returns the ones that were there. */
   remove(names: readonly string[]): AnyTool[] {
     const removed: AnyTool[] = [];

@@ -1,9 +1,19 @@
 // The viewer's jail: the only files it reads are the run logs of one folder (or the one file it was given)
 // and their media, by name. A name is a plain file name of the expected shape, and the file it resolves to
 // (symbolic links followed) must be inside the folder; anything else does not exist for the viewer.
-import { closeSync, openSync, readdirSync, readSync, realpathSync, statSync, type Stats } from "node:fs";
+import {
+  closeSync,
+  fstatSync,
+  openSync,
+  readdirSync,
+  readSync,
+  realpathSync,
+  statSync,
+  type Stats,
+} from "node:fs";
 import path from "node:path";
 import { fileStamp } from "../local/file-stamp.js";
+import { checkOf, stillHolds } from "./run-file-check.js";
 
 /** A run log file as the page's run list needs it: its first line and its last whole line. */
 export interface RunFileEntry {
@@ -16,6 +26,20 @@ export interface RunFileEntry {
   readonly stamp: string;
   readonly head: string;
   readonly tail: string;
+}
+
+/** What {@link LogFolder.read} read of a run file. */
+export interface RunFileRead {
+  /** The file's text from `from` to its end. */
+  readonly text: string;
+  /** Where the text starts: the offset asked for, or 0 when the file no longer holds what was read before it. */
+  readonly from: number;
+  /** Where the next read starts: after the text's last newline. */
+  readonly next: number;
+  /** The check of the bytes before `next`, for the next read. */
+  readonly check: string;
+  /** Whether the file had not changed for `RECENT_MS` when read: else a write in the same clock tick keeps its stamp. */
+  readonly settled: boolean;
 }
 
 /** Options of {@link LogFolder.open}. */
@@ -94,7 +118,7 @@ export class LogFolder {
               ? known
               : {
                   stamp,
-                  settled: this.now() - file.stats.ctimeMs >= RECENT_MS,
+                  settled: this.settled(file.stats),
                   entry: { name, stamp, ...edges(file.real) },
                 };
           summaries.set(name, summary);
@@ -107,17 +131,27 @@ export class LogFolder {
     return entries;
   }
 
-  /** The run files' names and stamps as one text: it changes when a run is added, grows or is rewritten. */
+  /**
+   * The run files' names and stamps as one text: it changes when a run is added, grows or is rewritten, and
+   * when a file that changed settles (`RECENT_MS` later), so what was read of it while it changed is read
+   * again, once, even when nothing else happens in the folder.
+   */
   signature(): string {
     return this.names()
       .map((name) => {
         try {
-          return `${name}:${fileStamp(statSync(path.join(this.root, name)))}`;
+          const stats = statSync(path.join(this.root, name));
+          return `${name}:${fileStamp(stats)}${this.settled(stats) ? "" : ":changing"}`;
         } catch {
           return name;
         }
       })
       .join("|");
+  }
+
+  /** Whether the file changed `RECENT_MS` or more ago: a write after now will show in its stamp. */
+  private settled(stats: Stats): boolean {
+    return this.now() - stats.ctimeMs >= RECENT_MS;
   }
 
   /** The run files' names; none when the folder is gone (removed or renamed while the viewer runs). */
@@ -132,20 +166,30 @@ export class LogFolder {
 
   /**
    * What a file holds from byte `from` to its end, and where the next read starts: after its last newline,
-   * so a line still being written (or cut short by a crash) is read again, whole, next time.
+   * so a line still being written (or cut short by a crash) is read again, whole, next time. With `check`
+   * (the one the read that ended at `from` gave), the bytes before `from` are checked first ({@link
+   * stillHolds}; all of them when `whole`): a file that no longer holds them is read from its start.
    */
-  read(name: string, from = 0): { text: string; next: number } | undefined {
+  read(name: string, from = 0, options: { check?: string; whole?: boolean } = {}): RunFileRead | undefined {
     const file = this.runFile(name)?.real;
     if (!file) return undefined;
     const fd = openSync(file, "r");
     try {
-      const size = statSync(file).size;
+      const stats = fstatSync(fd);
       // Anything but a whole number of bytes (`from=abc`, NaN) reads from the start.
-      const start = Number.isSafeInteger(from) && from > 0 ? Math.min(from, size) : 0;
-      const buffer = Buffer.alloc(size - start);
+      let start = Number.isSafeInteger(from) && from > 0 ? Math.min(from, stats.size) : 0;
+      const { check, whole = false } = options;
+      if (start > 0 && check !== undefined && !stillHolds(fd, stats, from, check, whole)) start = 0;
+      const buffer = Buffer.alloc(stats.size - start);
       const read = readSync(fd, buffer, 0, buffer.length, start);
-      const whole = buffer.lastIndexOf(0x0a, read - 1) + 1;
-      return { text: buffer.toString("utf8", 0, read), next: start + whole };
+      const lines = buffer.lastIndexOf(0x0a, read - 1) + 1;
+      return {
+        text: buffer.toString("utf8", 0, read),
+        from: start,
+        next: start + lines,
+        check: checkOf(fd, stats, start, buffer.subarray(0, lines), check),
+        settled: this.settled(stats),
+      };
     } finally {
       closeSync(fd);
     }

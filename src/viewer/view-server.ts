@@ -57,13 +57,17 @@ export async function startViewServer(target: string, options: { port?: number }
           JSON.stringify({ source: target, files: folder.runs() }),
         );
       case "/api/file": {
-        const read = folder.read(
-          url.searchParams.get("name") ?? "",
-          Number(url.searchParams.get("from") ?? 0),
-        );
+        const { searchParams: query } = url;
+        const read = folder.read(query.get("name") ?? "", Number(query.get("from") ?? 0), {
+          ...(query.has("check") ? { check: query.get("check")! } : {}),
+          whole: query.get("whole") === "1",
+        });
         if (!read) return notFound(response);
         return send(response, 200, "text/plain; charset=utf-8", read.text, {
+          "X-From-Offset": String(read.from),
           "X-Next-Offset": String(read.next),
+          "X-Check": read.check,
+          "X-Settled": String(read.settled),
         });
       }
       case "/api/events":

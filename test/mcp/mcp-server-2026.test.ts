@@ -141,9 +141,10 @@ describe("createMcpServer on 2026-07-28", () => {
     }).connect();
     const found = await client.callTool({ name: "searchCustomer", arguments: { name: "John Smith" } });
     expect(found.isError).toBe(false);
-    const later = await client.callTool({ name: "extra", arguments: {} });
-    expect(later.isError).toBe(true);
-    expect(text(later)).toMatch(/^Unknown tool "extra"/);
+    await expect(client.callTool({ name: "extra", arguments: {} })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('Unknown tool "extra"'),
+    });
     const spend = await client.callTool({
       name: "customer_getAverageSpend",
       arguments: { handle: handleIn(found) },

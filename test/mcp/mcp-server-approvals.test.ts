@@ -7,7 +7,7 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
 import { Checking, Savings } from "../fixtures/colliding-accounts.js";
-import { defineTool } from "entity-tools";
+import { defineTool, type ToolFailedEvent } from "entity-tools";
 import { createMcpServer, type McpServerOptions } from "entity-tools/mcp";
 import { modernEndpoint } from "../support/mcp-v2.js";
 
@@ -148,11 +148,13 @@ describe.each(revisions)("createMcpServer approvals on %s", (_revision, connect)
     expect([asked, judged, ran]).toEqual([[], [], []]);
   });
 
-  it("an approval rule that throws is an isError result that does not carry the rule's message", async () => {
+  it("an approval rule that throws is an isError result that does not carry the rule's message; observers get what it threw", async () => {
+    const failures: ToolFailedEvent[] = [];
     const { ran, options } = setup({
       approval: () => {
         throw new Error("cannot reach postgres://admin:hunter2@db");
       },
+      observers: [(e) => void (e.type === "ToolFailed" && failures.push(e))],
     });
     const client = await connect(options, "accept", []);
     const result = await client.callTool({ name: "wipe", arguments: {} });
@@ -161,6 +163,9 @@ describe.each(revisions)("createMcpServer approvals on %s", (_revision, connect)
       "Not run: the server's approval rule failed for this call of \"wipe\". Nothing ran; the server's operator can see why.",
     ]);
     expect(ran).toEqual([]);
+    expect(failures.map((f) => [f.reason, (f.cause as Error).message])).toEqual([
+      ["denied", "cannot reach postgres://admin:hunter2@db"],
+    ]);
   });
 
   it("tools that need approval are listed as destructive", async () => {

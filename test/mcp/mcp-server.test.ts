@@ -4,7 +4,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
-import { defineTool, type ToolLoopEvent } from "entity-tools";
+import { defineTool, type ToolFailedEvent, type ToolLoopEvent } from "entity-tools";
 import { createMcpServer, type McpServerOptions } from "entity-tools/mcp";
 import { CustomerSearchTools } from "../fixtures/store/customer-search-tools.js";
 
@@ -71,8 +71,14 @@ describe("createMcpServer", () => {
     await first.client.callTool({ name: "searchCustomer", arguments: { name: "John Smith" } });
     expect(await first.names()).toContain("customer_c123_recentOrders");
     expect(await second.names()).not.toContain("customer_c123_recentOrders");
-    const unknown = await second.client.callTool({ name: "customer_c123_getAverageSpend", arguments: {} });
-    expect(unknown.isError).toBe(true);
+    // The spec's protocol error for an unknown tool: Invalid params, naming what this session has.
+    await expect(
+      second.client.callTool({ name: "customer_c123_getAverageSpend", arguments: {} }),
+    ).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('Unknown tool "customer_c123_getAverageSpend"'),
+    });
+    expect(await first.names()).toContain("customer_c123_getAverageSpend"); // the first session's stay
   });
 
   it("budget evictions are announced too", async () => {
@@ -87,15 +93,20 @@ describe("createMcpServer", () => {
     ]);
   });
 
-  it("bad input gets an isError result with the reason, and the server goes on", async () => {
+  it("bad input gets a JSON-RPC error (an unknown tool) or an isError result with the reason, and the server goes on", async () => {
     const { client, text } = await session();
-    const unknown = await client.callTool({ name: "nope", arguments: {} });
-    expect(unknown.isError).toBe(true);
-    expect(text(unknown)).toMatch(/^Unknown tool "nope"\. Available tools: searchCustomer/);
+    await expect(client.callTool({ name: "nope", arguments: {} })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(/Unknown tool "nope"\. Available tools: searchCustomer/),
+    });
     const wrong = await client.callTool({ name: "searchCustomer", arguments: { name: 7 } });
     expect(text(wrong)).toBe('Invalid arguments for "searchCustomer": field "name" must be string.');
     const thrown = await client.callTool({ name: "explode", arguments: {} });
     expect([thrown.isError, text(thrown)]).toEqual([true, 'Tool "explode" failed: kaboom']);
+    await expect(client.listTools({ cursor: "page-2" })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining("Invalid cursor"),
+    });
     const fine = await client.callTool({ name: "findCustomers", arguments: { text: "Khan" } });
     expect(fine.isError).toBe(false);
   });
@@ -123,6 +134,57 @@ describe("createMcpServer", () => {
     ]);
   });
 
+  it("a call the client cancels, or whose strategy fails, ends for observers too (ToolFailed), with the reason and what was thrown", async () => {
+    const events: ToolLoopEvent[] = [];
+    const waiting = new Map<string, () => void>();
+    const observe = (e: ToolLoopEvent) => {
+      events.push(e);
+      waiting.get(e.type)?.();
+    };
+    const seen = (type: ToolLoopEvent["type"]) =>
+      events.some((e) => e.type === type)
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => waiting.set(type, resolve));
+    const { client } = await session({ observers: [observe] });
+    const stop = new AbortController();
+    const cancelled = client.callTool({ name: "slow", arguments: {} }, undefined, { signal: stop.signal });
+    await seen("ToolCallStarted");
+    stop.abort("the person stopped it");
+    await expect(cancelled).rejects.toThrow();
+    await seen("ToolFailed");
+    expect(events.map((e) => [e.type, "reason" in e ? e.reason : undefined])).toEqual([
+      ["ToolCallStarted", undefined],
+      ["ToolFailed", "cancelled"],
+    ]);
+
+    events.length = 0;
+    const broken = await session({
+      discovery: false,
+      observers: [(e) => events.push(e)],
+      injectionStrategies: [
+        {
+          evaluateToolResult: () => {
+            throw new Error("the strategy broke");
+          },
+        },
+      ],
+    });
+    const result = await broken.client.callTool({ name: "findCustomers", arguments: { text: "Khan" } });
+    // The strategy's message may hold anything: the client reads that the call failed, observers why.
+    expect([result.isError, broken.text(result)]).toEqual([
+      true,
+      'The call of "findCustomers" failed in the server',
+    ]);
+    expect(events.map((e) => [e.type, "reason" in e ? e.reason : undefined])).toEqual([
+      ["ToolCallStarted", undefined],
+      ["ToolFailed", "threw"],
+    ]);
+    const failure = events[1] as ToolFailedEvent;
+    expect((failure.cause as Error).message).toBe(
+      'An injection strategy failed after "findCustomers": the strategy broke',
+    );
+  });
+
   it("dispatch: call_discovered_tool reaches discovered tools, which the result that found them describes", async () => {
     const { client, text } = await session({ dispatch: true });
     expect((await client.listTools()).tools.map((t) => t.name)).toContain("call_discovered_tool");
@@ -136,6 +198,33 @@ describe("createMcpServer", () => {
       arguments: { tool_name: "customer_c123_getAverageSpend", arguments: {} },
     });
     expect(text(spend)).toBe('{"amount":46.83,"currency":"USD"}');
+  });
+
+  it("dispatch: a call_discovered_tool call that names no tool gets an isError result saying what is wrong with it", async () => {
+    const { client, text } = await session({ dispatch: true });
+    const viaDispatcher = async (args: Record<string, unknown>) => {
+      const result = await client.callTool({ name: "call_discovered_tool", arguments: args });
+      return [result.isError, text(result)];
+    };
+    expect(await viaDispatcher({})).toEqual([
+      true,
+      'Invalid arguments for "call_discovered_tool": missing required field "tool_name".',
+    ]);
+    expect(await viaDispatcher({ tool_name: "findCustomers", arguments: "Khan" })).toEqual([
+      true,
+      'Invalid arguments for "call_discovered_tool": field "arguments" must be object.',
+    ]);
+    expect(await viaDispatcher({ tool_name: "call_discovered_tool", arguments: {} })).toEqual([
+      true,
+      'Invalid arguments for "call_discovered_tool": "tool_name" names a discovered tool, not call_discovered_tool itself.',
+    ]);
+    // The dispatcher is a tool the client has: a name it is passed is its argument, answered as a result.
+    const [unknown, said] = await viaDispatcher({ tool_name: "nope", arguments: {} });
+    expect([unknown, said]).toEqual([true, expect.stringMatching(/^Unknown tool "nope"\./)]);
+    expect(await viaDispatcher({ tool_name: "findCustomers", arguments: { text: "Khan" } })).toEqual([
+      false,
+      expect.stringContaining("Khan"),
+    ]);
   });
 
   it("a server connected again after its client left lists its configured tools (only discoveries go)", async () => {

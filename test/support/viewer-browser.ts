@@ -81,3 +81,27 @@ export function hasFocus(page: Page, element: JSHandle): Promise<boolean> {
 export function scrollY(page: Page): Promise<number> {
   return page.evaluate(() => (globalThis as unknown as BrowserWindow).scrollY);
 }
+
+/** Where the focus is: the run list's item (`file`), else the run shown around it and its step, and its class. */
+export function focusAt(
+  page: Page,
+): Promise<{ file?: string; run?: string; step?: string; className: string }> {
+  return page.evaluate(() => {
+    type Focused = {
+      className: string;
+      getAttribute(name: string): string | null;
+      closest(selector: string): Focused | null;
+    };
+    const focused = (globalThis as unknown as { document: { activeElement: Focused | null } }).document
+      .activeElement;
+    const file = focused?.getAttribute("data-file");
+    const run = focused?.closest("section.run")?.getAttribute("aria-label");
+    const step = focused?.closest("li[data-step]")?.getAttribute("data-step");
+    return {
+      ...(file ? { file } : {}),
+      ...(run ? { run: run.replace(/^run /, "") } : {}),
+      ...(step ? { step } : {}),
+      className: focused?.className ?? "",
+    };
+  });
+}

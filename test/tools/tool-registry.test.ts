@@ -133,4 +133,25 @@ describe("ToolRegistry", () => {
     expect(renamed.map((r) => r.requested)).toEqual(["customer_c1_getAverageSpend"]);
     expect(fork.get("customer_c1_getAverageSpend")?.origin?.instance).toBe(first);
   });
+
+  it("replacePermanent puts new permanent tools first, keeps the injected ones and their budget, in place", () => {
+    const registry = new ToolRegistry([search], { maxInjectedTools: 2 });
+    registry.add(bindProviderTools(new Order("o1", 1, "open")));
+    const find = defineTool({ name: "findOrder", description: "Find an order", execute: () => null });
+    const rebound = { ...search, description: "Find a customer by name" };
+    registry.replacePermanent([rebound, find]);
+    expect(registry.names()).toEqual(["searchCustomer", "findOrder", "order_o1_getLineItems"]);
+    expect(registry.get("searchCustomer")).toBe(rebound);
+    // The permanent tools are never evicted; the injected ones still share the budget of 2.
+    registry.add(bindProviderTools(new Order("o2", 1, "open")));
+    registry.add(bindProviderTools(new Order("o3", 1, "open")));
+    expect(registry.names()).toEqual([
+      "searchCustomer",
+      "findOrder",
+      "order_o2_getLineItems",
+      "order_o3_getLineItems",
+    ]);
+    registry.replacePermanent([search]);
+    expect(registry.names()).toEqual(["searchCustomer", "order_o2_getLineItems", "order_o3_getLineItems"]);
+  });
 });

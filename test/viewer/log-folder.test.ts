@@ -1,7 +1,16 @@
 // The viewer's folder as the run list reads it at every change: a file that did not change is not read
 // again (its entry is the one read before); a file that grew, or was rewritten (even at the same size,
 // modification time and inode), is; one changed just before it was read is read again at the next listing.
-import { appendFileSync, mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+// A read from an offset checks that the file still holds what was read before it, else reads it whole.
+import {
+  appendFileSync,
+  mkdtempSync,
+  renameSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -81,6 +90,74 @@ describe("LogFolder.runs", () => {
     clock = changed + 2_000;
     const settled = folder.runs()[0];
     expect(folder.runs()[0]).toBe(settled);
+    clock = Date.now() + 60_000;
+  });
+});
+
+describe("LogFolder.read", () => {
+  const header = '{"type":"run","id":"r"}\n';
+  const line = (step: number, pad = 0) => `${JSON.stringify({ type: "step", step, pad: "x".repeat(pad) })}\n`;
+  const fresh = () => {
+    const dir = mkdtempSync(path.join(root, "read-"));
+    return { folder: folderAt(dir), file: path.join(dir, OLD) };
+  };
+
+  it("reads what a file gained after the last read; a file rewritten longer with the same first line is read from its start, not as grown", () => {
+    const { folder, file } = fresh();
+    writeFileSync(file, header + line(1));
+    const first = folder.read(OLD, 0)!;
+    appendFileSync(file, line(2));
+    const grown = folder.read(OLD, first.next, { check: first.check })!;
+    expect([grown.from, grown.text]).toEqual([first.next, line(2)]);
+
+    writeFileSync(file, header + line(7) + line(8) + line(9));
+    const rewritten = folder.read(OLD, grown.next, { check: grown.check })!;
+    expect([rewritten.from, rewritten.text]).toEqual([0, header + line(7) + line(8) + line(9)]);
+    // The check of a read from the start goes on: the next append is read alone.
+    appendFileSync(file, line(10));
+    expect(folder.read(OLD, rewritten.next, { check: rewritten.check })!.text).toBe(line(10));
+  });
+
+  it("a file put in place of the one read (another inode) is read from its start, even holding the same bytes and more", () => {
+    const { folder, file } = fresh();
+    writeFileSync(file, header + line(1));
+    const first = folder.read(OLD, 0)!;
+    writeFileSync(`${file}.new`, header + line(1) + line(2));
+    renameSync(`${file}.new`, file);
+    expect(folder.read(OLD, first.next, { check: first.check })!.from).toBe(0);
+  });
+
+  it("a rewrite past the last 16 KiB read, at the same size, is found when the whole file is checked; an unchanged file sends nothing again", () => {
+    const { folder, file } = fresh();
+    const body = Array.from({ length: 40 }, (_, i) => line(i + 1, 1_000)).join("");
+    writeFileSync(file, header + body);
+    const first = folder.read(OLD, 0)!;
+    expect(first.next).toBeGreaterThan(32 * 1024);
+    const unchanged = folder.read(OLD, first.next, { check: first.check, whole: true })!;
+    expect([unchanged.from, unchanged.text, unchanged.check]).toEqual([first.next, "", first.check]);
+
+    writeFileSync(file, header + body.replace('"step":2,', '"step":3,'));
+    expect(statSync(file).size).toBe(first.next);
+    // The last bytes read are the same: only the whole check finds the change.
+    expect(folder.read(OLD, first.next, { check: first.check })!.from).toBe(first.next);
+    const checked = folder.read(OLD, first.next, { check: first.check, whole: true })!;
+    expect(checked.from).toBe(0);
+    expect(checked.text).toContain('"step":3,');
+  });
+
+  it("says a file changed less than two seconds before it was read had not settled; the folder's signature changes when it settles", () => {
+    const { folder, file } = fresh();
+    writeFileSync(file, header);
+    const changed = statSync(file).ctimeMs;
+    clock = changed + 500;
+    expect(folder.read(OLD, 0)!.settled).toBe(false);
+    const changing = folder.signature();
+    clock = changed + 2_000;
+    expect(folder.read(OLD, 0)!.settled).toBe(true);
+    const settled = folder.signature();
+    expect(settled).not.toBe(changing);
+    clock = changed + 60_000;
+    expect(folder.signature()).toBe(settled);
     clock = Date.now() + 60_000;
   });
 });

@@ -1,7 +1,7 @@
 // The viewer's server as an attacker or an unlucky user meets it: it listens on 127.0.0.1 only, takes a
 // free port when its port is taken, refuses a foreign Host or Origin (DNS rebinding), sends no CORS header,
 // and serves nothing outside the log folder, whatever the path says.
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer, request, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -133,6 +133,41 @@ describe("the viewer server", () => {
       expect(answer.body, from).toBe('{"type":"run"}\n');
     }
     expect((await get(`/api/file?name=${RUN}&from=5`)).body).toBe('e":"run"}\n');
+  });
+
+  it("a read from an offset with the last read's check: what the file gained, or the whole file when the bytes before it changed (checked whole when asked)", async () => {
+    const name = "2026-11-27T12-00-00-000Z-cccccc.jsonl";
+    const file = path.join(logs, name);
+    // Step 1's line is longer than the 16 KiB checked at every read.
+    const step1 = `${JSON.stringify({ type: "step", step: 1, pad: "x".repeat(20_000) })}\n`;
+    writeFileSync(file, `{"type":"run","id":"c"}\n${step1}`);
+    const read = async (from: string | number, check = "", whole = false) => {
+      const answer = await get(
+        `/api/file?name=${name}&from=${from}&check=${encodeURIComponent(check)}${whole ? "&whole=1" : ""}`,
+      );
+      const header = (h: string) => answer.headers[h] as string;
+      return {
+        from: header("x-from-offset"),
+        next: header("x-next-offset"),
+        check: header("x-check"),
+        ...answer,
+      };
+    };
+    const first = await read(0);
+    expect(first.from).toBe("0");
+    appendFileSync(file, '{"type":"step","step":2}\n');
+    const grown = await read(first.next, first.check);
+    expect([grown.from, grown.body]).toEqual([first.next, '{"type":"step","step":2}\n']);
+
+    writeFileSync(
+      file,
+      `{"type":"run","id":"c"}\n${step1.replace('"step":1', '"step":9')}{"type":"step","step":2}\n`,
+    );
+    expect((await read(grown.next, grown.check)).from).toBe(grown.next); // the last 16 KiB are the same
+    const whole = await read(grown.next, grown.check, true);
+    expect(whole.from).toBe("0");
+    expect(whole.body).toContain('"step":9');
+    expect(whole.headers["x-settled"]).toBe("false"); // written just now
   });
 
   it("lists no runs once its folder is removed, and does not end", async () => {

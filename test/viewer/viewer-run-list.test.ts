@@ -2,7 +2,7 @@
 // the file): a refresh draws only the runs that were added or changed, and reads only their lines; the
 // other runs keep their elements, so the focus, the selection and the reader's place stay, in the list and
 // in the open run beside it. And a run rewritten in place at the same size and modification time is shown
-// anew, in the list and in its panel.
+// anew, in the list and in its panel, and one rewritten longer with the same first line is read anew.
 import { appendFileSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -142,6 +142,34 @@ describe.skipIf(!present)("the viewer's run list as the folder changes", () => {
     utimesSync(file, written, written);
     await page.waitForSelector(`${row}:has-text("4 steps")`, { timeout: 10_000 });
     await page.waitForSelector('.facts:has-text("4 model calls")', { timeout: 10_000 });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("a run rewritten longer with the same first line is read anew, not as if it had grown, in the same panel", async () => {
+    const rewritten = run(101);
+    const file = path.join(root, rewritten.name);
+    writeFileSync(file, `${rewritten.head}\n${steps(3)}\n`);
+    const { page, errors } = await openPage(browser, `${viewer.url}#${rewritten.name}`);
+    await page.waitForSelector('body[data-steps="3"]');
+    await page.click('li[data-step="2"] .step-head');
+
+    // Steps 1–5, each offered two tools: had the page read on after the three steps it read, it would
+    // show what it read from the middle of a line on, after the steps of the file that is no more.
+    const other = steps(5).replaceAll('"count":1', '"count":2');
+    writeFileSync(file, `${rewritten.head}\n${other}\n${end(5)}\n`);
+    await page.waitForSelector('section.run[data-status="completed"]', { timeout: 10_000 });
+    expect(await page.$$eval(".step", (all) => all.map((s) => s.getAttribute("data-step")))).toEqual([
+      "1",
+      "2",
+      "3",
+      "4",
+      "5",
+    ]);
+    expect(await page.textContent('li[data-step="1"] .step-head')).toContain("2 tools");
+    // The same run (its first line): the step opened stays open.
+    expect(await page.getAttribute('li[data-step="2"] .step-head', "aria-expanded")).toBe("true");
+    expect(await page.$$eval(".problems", (all) => all.length)).toBe(0);
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -1,5 +1,6 @@
 import type { ModelToolCall } from "../ports/model-port.js";
 import type { AnyTool } from "../../tools/tool.js";
+import { checkToolInput } from "../execution/check-tool-input.js";
 
 export const DISPATCHER_TOOL = "call_discovered_tool";
 
@@ -26,6 +27,19 @@ export const dispatcherTool: AnyTool = {
     throw new Error(`${DISPATCHER_TOOL} is routed by the conversation loop`);
   },
 };
+
+/**
+ * Why a call of the dispatcher reaches no tool, as its error result says it: its input does not fit the
+ * dispatcher's schema (no `tool_name`, `arguments` not an object), or it names the dispatcher itself.
+ * Undefined for any other call: {@link unwrapDispatch} gives the call it stands for.
+ */
+export function dispatchProblem(call: ModelToolCall): string | undefined {
+  if (call.toolName !== DISPATCHER_TOOL) return undefined;
+  const checked = checkToolInput(call, dispatcherTool);
+  if (!checked.ok) return checked.message;
+  if (checked.input.tool_name !== DISPATCHER_TOOL) return undefined;
+  return `Invalid arguments for "${DISPATCHER_TOOL}": "tool_name" names a discovered tool, not ${DISPATCHER_TOOL} itself.`;
+}
 
 /** The call a dispatcher call stands for (or the call itself). */
 export function unwrapDispatch(call: ModelToolCall): ModelToolCall {

@@ -57,7 +57,13 @@ export type ApprovalStep = (resolved: ResolvedCall) => Promise<ApprovalAnswer>;
 /** What {@link ApprovalStep} decided. */
 export type ApprovalAnswer =
   | { readonly kind: "run" }
-  | { readonly kind: "refuse"; readonly reason: ToolFailureReason; readonly text: string }
+  | {
+      readonly kind: "refuse";
+      readonly reason: ToolFailureReason;
+      readonly text: string;
+      /** What the driver's own rule threw, for observers (see `ToolFailedEvent.cause`). */
+      readonly cause?: unknown;
+    }
   | { readonly kind: "hold" };
 
 /**
@@ -104,7 +110,8 @@ export class ToolCallExecutor {
     }
     const answer = approve ? await approve(resolution) : { kind: "run" as const };
     if (answer.kind === "hold") return { held: resolution };
-    if (answer.kind === "refuse") return { part: this.fail(call, iteration, answer.reason, answer.text) };
+    if (answer.kind === "refuse")
+      return { part: this.fail(call, iteration, answer.reason, answer.text, answer.cause) };
     this.started(call, iteration);
     const { tool, input } = resolution;
     registry.markUsed(tool.name);
@@ -190,16 +197,17 @@ export class ToolCallExecutor {
     return this.unknownTools.verdict(this.setup.registry.names());
   }
 
-  /** The error result of a call that will not run (the run was cancelled, restarts, or the id repeats). */
-  notRun(call: ModelToolCall, iteration: number, reason: ToolFailureReason, message: string): ToolResultPart {
-    return this.fail(call, iteration, reason, message);
-  }
-
-  private fail(
+  /**
+   * The error result of a call that failed or will not run (also one the driver ends: the run was
+   * cancelled or restarts, the id repeats, an MCP server's call whose strategy threw), told to observers
+   * as a `ToolFailed`; `cause`, what was thrown, is for observers only (see `ToolFailedEvent.cause`).
+   */
+  fail(
     call: ModelToolCall,
     iteration: number,
     reason: ToolFailureReason,
     message: string,
+    cause?: unknown,
   ): ToolResultPart {
     const text = this.capped(message);
     this.setup.events.emit({
@@ -210,6 +218,7 @@ export class ToolCallExecutor {
       input: call.input,
       reason,
       message: text,
+      ...(cause === undefined ? {} : { cause }),
     });
     return resultPart(call, { type: "error-text", value: text });
   }

@@ -70,7 +70,7 @@ export class CallBatches {
         throwIfAborted(this.signal);
         if (seen.has(call.toolCallId)) {
           open.results.push(
-            this.executor.notRun(
+            this.executor.fail(
               call,
               open.iteration,
               "invalid-input",
@@ -133,8 +133,8 @@ export class CallBatches {
     const cancelled = this.signal?.aborted === true;
     for (const call of open.calls.slice(open.results.length - open.start)) {
       const part = cancelled
-        ? this.executor.notRun(call, open.iteration, "cancelled", CANCELLED_TEXT)
-        : this.executor.notRun(call, open.iteration, "not-run", `Not run: ${why}.`);
+        ? this.executor.fail(call, open.iteration, "cancelled", CANCELLED_TEXT)
+        : this.executor.fail(call, open.iteration, "not-run", `Not run: ${why}.`);
       open.results.push(part);
     }
   }

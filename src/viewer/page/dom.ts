@@ -133,8 +133,12 @@ export function pagedList<T>(
     const now = items.slice(start, start + pageSize);
     draw(now, start);
     label.textContent = `${count(start + (now.length ? 1 : 0))}–${count(start + now.length)} of ${count(items.length)} ${noun}`;
+    const focused = document.activeElement;
     previous.disabled = page === 0;
     next.disabled = page === pages - 1;
+    // A button disabled under the focus would drop it (to the page's start): the other one takes it.
+    if (focused === previous && previous.disabled) next.focus();
+    if (focused === next && next.disabled) previous.focus();
     if (pages === 1) nav.remove();
     else if (!nav.isConnected) box.append(nav);
     box.dataset["pages"] = String(pages);

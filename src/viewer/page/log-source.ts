@@ -1,5 +1,6 @@
 // Where the page reads the logs from: the viewer server's API (live: it says when the folder changed), or
 // the data an exported file carries inside it (fixed). Both give the same text to the same parser.
+import type { FileRead, ReadRequest } from "./read-position.js";
 
 /** One run file as the run list needs it. */
 export interface LogEntry {
@@ -19,8 +20,11 @@ export interface LogSource {
   readonly label: string;
   readonly live: boolean;
   list(): Promise<LogEntry[]>;
-  /** A file's text from byte `from` to its end, and where the next read starts (after its last newline). */
-  read(name: string, from: number): Promise<{ text: string; next: number }>;
+  /**
+   * A file's text from byte `from` to its end (from its start when it no longer holds what `request.check`
+   * was made of), and where the next read starts (after its last newline).
+   */
+  read(name: string, request: ReadRequest): Promise<FileRead>;
   /** Where the page finds a media file (`<run>.media/1.png`); undefined when it is not there. */
   mediaUrl(file: string): string | undefined;
   /** Calls `changed` whenever the folder changed (a live source). */
@@ -56,9 +60,9 @@ export function inlineSource(): LogSource | undefined {
         }),
       ),
     // The whole text at the first read; an exported page never changes, so there is nothing after it.
-    read: (name, from) => {
+    read: (name, { from }) => {
       const text = from === 0 ? (files.get(name) ?? "") : "";
-      return Promise.resolve({ text, next: from + text.length });
+      return Promise.resolve({ text, from, next: from + text.length, check: "", settled: true });
     },
     mediaUrl: (file) => data.media[file],
     watch: () => undefined,
@@ -78,10 +82,20 @@ export function servedSource(): LogSource {
       label = body.source;
       return body.files;
     },
-    async read(name, from) {
-      const response = await fetch(`api/file?name=${encodeURIComponent(name)}&from=${from}`);
-      if (!response.ok) return { text: "", next: from };
-      return { text: await response.text(), next: Number(response.headers.get("X-Next-Offset") ?? from) };
+    async read(name, { from, check, whole }) {
+      const query = new URLSearchParams({ name, from: String(from) });
+      if (check !== undefined) query.set("check", check);
+      if (whole) query.set("whole", "1");
+      const response = await fetch(`api/file?${query.toString()}`);
+      if (!response.ok) return { text: "", from, next: from, check: check ?? "", settled: true };
+      const header = (name: string) => response.headers.get(name);
+      return {
+        text: await response.text(),
+        from: Number(header("X-From-Offset") ?? from),
+        next: Number(header("X-Next-Offset") ?? from),
+        check: header("X-Check") ?? "",
+        settled: header("X-Settled") !== "false",
+      };
     },
     mediaUrl: (file) => `media/${file.split("/").map(encodeURIComponent).join("/")}`,
     watch(changed) {

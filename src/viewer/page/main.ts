@@ -18,6 +18,7 @@ const list = runList(listBox, (file) => void select(file));
 const summaries = new RunSummaries();
 let entries: LogEntry[] = [];
 let order: string[] = [];
+let newest: string | undefined;
 let turns = new Map<string, number>();
 let open: OpenRun | undefined;
 let painted = false;
@@ -46,13 +47,15 @@ async function reread(): Promise<void> {
   const read = summaries.of(entries);
   if (read.changed) {
     const groups = groupConversations(read.summaries);
-    order = groups.flatMap((g) => [...g.runs].reverse().map((r) => r.run.file));
+    // As the list shows them ([ and ] open the run above and below); the newest is opened first.
+    order = groups.flatMap((g) => g.runs.map((r) => r.run.file));
+    newest = groups[0]?.runs.at(-1)?.run.file;
     turns = new Map(groups.flatMap((g) => g.runs.map((r) => [r.run.file, r.turn] as const)));
     list.update(groups);
   }
   document.getElementById("source")!.textContent = source.label;
   const wanted = decodeURIComponent(location.hash.slice(1));
-  if (!open) await select(order.includes(wanted) ? wanted : order[0]);
+  if (!open) await select(order.includes(wanted) ? wanted : newest);
   else {
     const entry = entries.find((e) => e.name === open!.name);
     if (entry && open.changed(entry)) await open.load(entry, turns.get(open.name));
@@ -60,12 +63,12 @@ async function reread(): Promise<void> {
   if (order.length === 0) runBox.replaceChildren(h("p", { className: "empty" }, "No run logs here yet."));
 }
 
-async function select(name: string | undefined): Promise<void> {
+async function select(name: string | undefined, focus = false): Promise<void> {
   if (name === undefined) return;
   open?.close();
   open = new OpenRun(name, source, runBox, shown);
   history.replaceState(null, "", `#${encodeURIComponent(name)}`);
-  list.select(name);
+  list.select(name, focus);
   await open.load(entries.find((e) => e.name === name) ?? { size: 0, head: "", stamp: "" }, turns.get(name));
 }
 
@@ -84,7 +87,8 @@ function shown(view: RunView, bytes: number): void {
 listenToKeys((delta) => {
   const at = open ? order.indexOf(open.name) : -1;
   const next = order[Math.max(0, Math.min(order.length - 1, at + delta))];
-  if (next !== undefined && next !== open?.name) void select(next);
+  // The focus goes to the run opened in the list: where it was (a step of the run closed) is gone.
+  if (next !== undefined && next !== open?.name) void select(next, true);
 });
 window.addEventListener("hashchange", () => {
   const wanted = decodeURIComponent(location.hash.slice(1));

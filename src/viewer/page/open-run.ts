@@ -1,26 +1,22 @@
 // The run open on the page: what has been read of its file and its panel. A run still going is read from
 // where the last read ended and only what it gained is parsed (GrowingRunLog); its view is made again from
 // all its records, and its panel keeps what did not change (the focus, a typed filter, the scroll position).
-// A file that shrank, was replaced (another first line) or rewritten (another stamp, no longer) is read
-// again from its start.
+// A file that no longer holds what was read of it (it shrank, was replaced or rewritten: read-position.ts)
+// is read again from its start, into the same panel unless it is another run (another first line).
 import { GrowingRunLog } from "../../run-log/read-run-log.js";
 import { runView, type RunView } from "../../run-log/run-log-steps.js";
 import { h } from "./dom.js";
-import type { LogEntry, LogSource } from "./log-source.js";
+import type { LogSource } from "./log-source.js";
+import { ReadPosition, type FileState } from "./read-position.js";
 import { runPanel, type RunPanel, type RunPanelState } from "./run-panel.js";
 
-/** What the list says of the open run's file. */
-export type FileState = Pick<LogEntry, "size" | "head" | "stamp">;
+/** Counts the bytes of the text a read ends with (the page says how much of the file it shows). */
+const utf8 = new TextEncoder();
 
 /** The run open in `box`, read from `source`. */
 export class OpenRun {
   private log = new GrowingRunLog();
-  /** Where the next read starts: after the last whole line read. */
-  private next = 0;
-  /** The file's size, first line and stamp when it was last read. */
-  private size = 0;
-  private head = "";
-  private stamp = "";
+  private readonly position = new ReadPosition();
   private panel: RunPanel | undefined;
   private state: RunPanelState = { page: 0, open: new Set() };
   private loading = Promise.resolve();
@@ -34,9 +30,9 @@ export class OpenRun {
     private readonly shown: (view: RunView, bytes: number) => void,
   ) {}
 
-  /** Whether the file changed since it was last read: it grew, shrank, was replaced or rewritten. */
+  /** Whether the file may hold what the page does not show: it changed, or was read while changing. */
   changed(file: FileState): boolean {
-    return file.size !== this.size || file.stamp !== this.stamp || this.replaced(file);
+    return this.position.changed(file);
   }
 
   /**
@@ -61,49 +57,23 @@ export class OpenRun {
   }
 
   private async loadNow(file: FileState, turn: number | undefined): Promise<void> {
-    if (file.size < this.next || this.replaced(file) || this.rewritten(file)) this.restart();
-    let from = this.next;
-    let read = await this.source.read(this.name, from);
+    const read = await this.source.read(this.name, this.position.request(file));
     if (this.closed) return;
-    if (read.next < from) {
-      // The file is shorter than what was read of it: replaced since the list was read.
-      this.restart();
-      from = 0;
-      read = await this.source.read(this.name, 0);
-      if (this.closed) return;
+    if (read.from === 0) this.log = new GrowingRunLog();
+    if (this.position.took(read, file)) {
+      // Another run in this file's place: its own panel, from its first page.
+      this.panel = undefined;
+      this.state = { page: 0, open: new Set() };
     }
     // A last line without its newline (being written, or cut short by a crash) is read with the rest,
-    // and again, whole, with the next read: `next` is where the last whole line ended.
+    // and again, whole, with the next read.
     this.log.append(read.text);
-    if (from === 0) this.head = read.text.includes("\n") ? read.text.slice(0, read.text.indexOf("\n")) : "";
-    this.next = read.next;
-    this.size = file.size;
-    this.stamp = file.stamp;
     const view = runView(this.log.read());
     if (this.panel) this.panel.update(view, turn);
     else {
       this.panel = runPanel(this.name, view, turn, this.state, (media) => this.source.mediaUrl(media));
       this.box.replaceChildren(this.panel.element);
     }
-    this.shown(view, from + new TextEncoder().encode(read.text).length);
-  }
-
-  /** Whether the file is another one than the one read: its first line is not the same. */
-  private replaced(file: FileState): boolean {
-    return this.head !== "" && file.head !== "" && file.head !== this.head;
-  }
-
-  /** Whether the file was written again without growing: it changed (another stamp) at the same size or less. */
-  private rewritten(file: FileState): boolean {
-    return this.stamp !== "" && file.stamp !== this.stamp && file.size <= this.size;
-  }
-
-  /** Reads the file again from its start (it shrank, or was replaced), into a new panel. */
-  private restart(): void {
-    this.log = new GrowingRunLog();
-    this.next = 0;
-    this.head = "";
-    this.panel = undefined;
-    this.state = { page: 0, open: new Set() };
+    this.shown(view, read.from + utf8.encode(read.text).length);
   }
 }

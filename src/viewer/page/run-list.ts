@@ -2,7 +2,8 @@
 // again at every change of the folder, it keeps each run's element while its summary is the same one and
 // each conversation's while it goes on: only a run added or changed is drawn, and the button that has the
 // focus, the run open and the reader's place stay (kept here, not left to the browser's scroll anchoring,
-// which not every browser has).
+// which not every browser has). The list is one stop of the Tab key (the run open, else the run last
+// focused): the arrows and j/k move in it (keys.ts), and one Tab goes on to the open run.
 import type { ConversationGroup, ConversationRun } from "../../run-log/run-log-index.js";
 import { count, h, pagedList, usd } from "./dom.js";
 import { keyedChildren } from "./keyed-children.js";
@@ -14,13 +15,15 @@ export interface RunList {
   readonly element: HTMLElement;
   /** Shows the runs as they are now, keeping what did not change. */
   update(groups: readonly ConversationGroup[]): void;
-  /** Marks the run of `file` as the one open. */
-  select(file: string): void;
+  /** Marks the run of `file` as the one open (the list's Tab stop), and gives it the focus when `focus`. */
+  select(file: string, focus?: boolean): void;
 }
 
 /** The list in `box` (which scrolls it), empty until updated; `open` opens a run. */
 export function runList(box: HTMLElement, open: (file: string) => void): RunList {
   let selected: string | undefined;
+  /** The run the Tab key stops at in the list: the one open, or the one last focused. */
+  let stop: string | undefined;
   const item = ({ run, turn }: ConversationRun) =>
     h(
       "li",
@@ -32,6 +35,7 @@ export function runList(box: HTMLElement, open: (file: string) => void): RunList
           className: `run-item ${run.status}`,
           "data-file": run.file,
           "aria-current": run.file === selected ? "true" : undefined,
+          tabindex: run.file === stop ? 0 : -1,
           onclick: () => open(run.file),
         },
         h("span", { className: `status ${run.status}` }, run.problem ? "unreadable" : run.status),
@@ -65,6 +69,15 @@ export function runList(box: HTMLElement, open: (file: string) => void): RunList
     conversations.set(node, draw);
     return node;
   };
+  const button = (file: string) =>
+    box.querySelector<HTMLElement>(`.run-item[data-file="${CSS.escape(file)}"]`);
+  /** Makes `file`'s run the list's one Tab stop; the first run shown when it is not on this page. */
+  const stopAt = (file: string | undefined) => {
+    for (const other of box.querySelectorAll<HTMLElement>('.run-item[tabindex="0"]')) other.tabIndex = -1;
+    const target = (file === undefined ? null : button(file)) ?? box.querySelector<HTMLElement>(".run-item");
+    if (target) target.tabIndex = 0;
+    stop = target?.dataset["file"] ?? file;
+  };
   const list = pagedList<ConversationGroup>([], conversation, {
     pageSize: GROUPS_PER_PAGE,
     noun: "conversations",
@@ -74,26 +87,31 @@ export function runList(box: HTMLElement, open: (file: string) => void): RunList
       shown.runs.length === now.runs.length &&
       shown.runs.every((r, i) => r.run === now.runs[i]!.run && r.turn === now.runs[i]!.turn),
     patch: (node, now) => conversations.get(node)!(now),
+    onPage: () => stopAt(stop),
   });
-  const button = (file: string) =>
-    list.element.querySelector<HTMLElement>(`.run-item[data-file="${CSS.escape(file)}"]`);
+  box.addEventListener("focusin", (event) => {
+    const file = (event.target as HTMLElement).dataset["file"];
+    if (file !== undefined) stopAt(file);
+  });
   box.replaceChildren(list.element);
   return {
     element: list.element,
     update(groups) {
       const focused = (document.activeElement as HTMLElement | null)?.dataset["file"];
       const anchor = box.scrollTop > 0 ? place(box) : undefined;
-      list.update(groups);
+      list.update(groups); // its onPage moves the Tab stop when the run it was on is no longer shown
       // A run whose conversation took another first run (an earlier turn's file appeared) was drawn anew.
       if (focused && !document.activeElement?.closest(".runs"))
         button(focused)?.focus({ preventScroll: true });
       if (anchor?.element.isConnected)
         box.scrollTop += anchor.element.getBoundingClientRect().top - anchor.top;
     },
-    select(file) {
+    select(file, focus = false) {
       if (selected !== undefined) button(selected)?.removeAttribute("aria-current");
       selected = file;
       button(file)?.setAttribute("aria-current", "true");
+      stopAt(file);
+      if (focus) button(file)?.focus();
     },
   };
 }

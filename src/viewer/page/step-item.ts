@@ -34,11 +34,14 @@ export function stepItem(step: StepView, context: StepContext): HTMLLIElement {
     step.cacheShare !== undefined && ` · cached ${percent(step.cacheShare)}`,
     response?.cost !== undefined && ` · ${usd(response.cost)}`,
   );
+  // Opened and closed in place: the list keeps this element as the step's (keyed-children.ts).
+  let shown: HTMLElement | false = opened && detail(step, context);
   head.addEventListener("click", () => {
-    if (context.open.has(step.step)) context.open.delete(step.step);
-    else context.open.add(step.step);
-    item.replaceWith(stepItem(step, context));
-    (document.querySelector(`li[data-step="${step.step}"] .step-head`) as HTMLElement | null)?.focus();
+    const open = !context.open.delete(step.step);
+    if (open) context.open.add(step.step);
+    head.setAttribute("aria-expanded", String(open));
+    if (shown) shown.remove();
+    shown = open && item.appendChild(detail(step, context));
   });
   const item = h(
     "li",
@@ -49,7 +52,7 @@ export function stepItem(step: StepView, context: StepContext): HTMLLIElement {
       step.step > 1 &&
       h("p", { className: "unknown" }, "tool set not known here (a damaged line)"),
     h("ul", { className: "calls" }, step.calls.map(callLine), step.other.map(otherLine)),
-    opened && detail(step, context),
+    shown,
   );
   return item;
 }
