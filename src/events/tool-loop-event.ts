@@ -39,7 +39,10 @@ export interface RunFinishedEvent extends RunEvent {
   /** The event's kind. */ readonly type: "RunFinished";
   /** How it ended: completed, paused until a person decides (`awaiting-approval`), or failed. */
   readonly status: "completed" | "awaiting-approval" | "failed";
-  /** Steps (model calls) of the run, a resumed run's earlier part included: the result's `totalIterations`. */
+  /**
+   * Steps (model calls) of the run, a resumed run's earlier part and a continued conversation's earlier turns
+   * included: the result's `totalIterations`.
+   */
   readonly totalIterations: number;
   /**
    * Steps (model calls) of the run, as `totalIterations`.

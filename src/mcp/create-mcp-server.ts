@@ -91,6 +91,9 @@ export function createMcpServer(options: McpServerOptions): Server {
   });
 
   let calls = 0;
+  // A 2025-11-25 session's discovery: one for the session (this server), so the provider class names its
+  // calls claim are the session's (two same-named classes no module told apart are refused across calls).
+  const sessionDiscovery = options.discovery ? new ToolProviderStrategy() : undefined;
   server.setRequestHandler("tools/call", async (request, ctx): Promise<CallToolResult> => {
     await loadRuntimeDependencies(); // validation and class-transformer are not loaded at import
     const stateless = modern();
@@ -99,7 +102,7 @@ export function createMcpServer(options: McpServerOptions): Server {
     const registry = fork?.registry ?? legacy!.registry;
     const strategies = fork
       ? [...(fork.discovery ? [fork.discovery] : []), ...injectionStrategies]
-      : [...(options.discovery ? [new ToolProviderStrategy()] : []), ...injectionStrategies];
+      : [...(sessionDiscovery ? [sessionDiscovery] : []), ...injectionStrategies];
     // One executor per call, so the call's own signal (the client cancelled, or left) stops it, and what
     // it injected is this call's alone.
     const fresh: AnyTool[] = [];

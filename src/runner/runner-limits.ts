@@ -14,7 +14,11 @@ export class RunnerLimits {
     this.config = config ?? initialRunnerConfig(options);
   }
 
-  /** Most model calls per run (default 20); past it the run fails with `MaxIterationsExceededError`. */
+  /**
+   * Most model calls per run (default 20); past it the run fails with `MaxIterationsExceededError`. A run's
+   * restarts from the prompt, a backend's new thread and a paused run resumed go on counting; a continued
+   * conversation's turn counts its own (the result's `totalIterations` counts the earlier turns' too).
+   */
   withMaxToolIterations(maxIterations: number): this {
     return this.withSetting({ maxIterations }, "withMaxToolIterations(maxIterations)");
   }

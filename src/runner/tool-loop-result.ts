@@ -41,7 +41,9 @@ export interface RunOutcomeFields {
   readonly conversationHistory: readonly ModelMessage[];
   /**
    * Iterations: model responses the run handled (model calls on the AI SDK; tool calls and final messages
-   * on Codex), across restarts when the backend needed them. Equals `counters.modelCalls`.
+   * on Codex), across restarts, a resumed run's part before its pause and a continued conversation's earlier
+   * turns. Equals `counters.modelCalls`. (`withMaxToolIterations` bounds those of the run answering this
+   * prompt: the earlier turns' are not counted against it.)
    */
   readonly totalIterations: number;
   /**

@@ -201,8 +201,9 @@ export function isLiteral(node: TS.Expression): boolean {
 }
 
 /**
- * The structured-output targets named in the sources: classes passed as `createObject(Class, ...)` and as
- * `run(prompt, { output: Class })`.
+ * The structured-output targets named in the sources, by their keys in the module (qualified when another
+ * exported class of the project has the name too: see `SharedClassNames`): classes passed as
+ * `createObject(Class, ...)` and as `run(prompt, { output: Class })`.
  */
 export function findOutputClasses(
   sourceFile: TS.SourceFile,
@@ -216,13 +217,7 @@ export function findOutputClasses(
     const target = symbol && symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
     if (!target || !(target.flags & ts.SymbolFlags.Class)) return undefined;
     const classImport = classes.importOf(target);
-    if (classImport && classes.add(target.name, classImport, sourceFile.fileName) !== target.name) {
-      throw new SchemaSourceError(
-        `${sourceFile.fileName}: the output class ${target.name} shares its name with another class of the ` +
-          "project; output schemas are keyed by class name: rename one",
-      );
-    }
-    return target.name;
+    return classImport ? classes.add(target.name, classImport, sourceFile.fileName) : target.name;
   };
   const visit = (node: TS.Node): void => {
     if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression)) {

@@ -5,6 +5,7 @@ import type { ParametersSchema as ToolInputSchema } from "../../decorators/index
 import { findOutputClasses, findToolMethods, type SourceToolMethod } from "./find-tool-methods.js";
 import type { GeneratedToolSchema, InputType } from "./generated-schemas.js";
 import { hiddenFieldsOf, outputTypesOf } from "./class-facts.js";
+import { aliasSharedClasses } from "./class-aliases.js";
 import { withMemberSchemas } from "./class-unions.js";
 import { inlineRefs } from "./inline-refs.js";
 import type { JsonSchema } from "./json-schema.js";
@@ -85,11 +86,10 @@ export function generateFromProgram(
   const methods: { method: SourceToolMethod; synthetic: string }[] = [];
   const appended: SyntheticBlocks = new Map();
   const returns: Record<string, readonly string[]> = {};
-  const outputs = new Map<string, string>(); // output class → the file it is found in
+  const outputs = new Map<string, string>(); // output class (its key) → the file it is found in
   for (const sourceFile of sources) {
     const file = own.get(path.resolve(sourceFile.fileName))!;
-    for (const name of findOutputClasses(sourceFile, checker, classes))
-      outputs.set(name, sourceFile.fileName);
+    for (const key of findOutputClasses(sourceFile, checker, classes)) outputs.set(key, sourceFile.fileName);
     const found = findToolMethods(sourceFile, checker, classes);
     for (const method of found)
       if (method.returns.length > 0) returns[`${method.className}.${method.methodName}`] = method.returns;
@@ -99,22 +99,25 @@ export function generateFromProgram(
     const block = syntheticBlock(file, found);
     if (block !== undefined) appended.set(path.resolve(sourceFile.fileName), block);
   }
-  for (const name of options.outputTypes ?? []) {
-    const found = classes.findExported(name, sources);
-    if (found && classes.add(name, found, "--type") !== name)
-      throw new SchemaSourceError(
-        `--type ${name}: another exported class of the project is named ${name} too; output schemas are keyed by class name: rename one`,
-      );
-    outputs.set(name, found?.file ?? "");
+  for (const requested of options.outputTypes ?? []) {
+    const { key, found } = classes.requested(requested, sources);
+    outputs.set(key, found?.file ?? "");
   }
+  const outputNames = [...outputs.keys()].sort();
+  // (read before the generator's program is made: it may add members of unions, whose schemas it holds)
+  const outputTypes = outputTypesOf(outputNames, firstProgram, classes);
+  const aliases = aliasSharedClasses(
+    [...outputNames, ...classes.validatedMembers],
+    firstProgram,
+    classes,
+    appended,
+  );
 
   const program = generatorProgram(
     schemaProgram,
     appended,
     rootTypes(sources, firstProgram, classes, outputs.keys()),
   );
-  const outputNames = [...outputs.keys()].sort();
-  const outputTypes = outputTypesOf(outputNames, program, classes);
   // Only the files that hold a synthetic interface, an output class or a class whose own schema the
   // module holds (a member of a union without a discriminator) are searched for symbols: the generator
   // otherwise walks every declaration of every file, lib and node_modules typings included.
@@ -144,7 +147,7 @@ export function generateFromProgram(
   if (!generator) throw new SchemaSourceError("typescript-json-schema could not read the project");
 
   const schemaOf = (name: string) =>
-    inlineRefs(generator.getSchemaForSymbol(name) as JsonSchema, classes.unionMembers);
+    inlineRefs(generator.getSchemaForSymbol(aliases.get(name) ?? name) as JsonSchema, classes.unionMembers);
   const typed = (type: InputType) => withMemberSchemas(type, schemaOf);
   const tools: Record<string, GeneratedToolSchema> = {};
   for (const { method, synthetic } of methods) {

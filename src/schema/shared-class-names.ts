@@ -13,11 +13,16 @@ import { findDecorator } from "./decorator-calls.js";
 
 /** The module keys of the project's classes that share a name, by name and file. */
 export class SharedClassNames {
-  private constructor(private readonly keys: ReadonlyMap<string, ReadonlyMap<string, string>>) {}
+  private constructor(
+    private readonly keys: ReadonlyMap<string, ReadonlyMap<string, string>>,
+    /** Each qualified key's class. */
+    private readonly classes: ReadonlyMap<string, TS.Symbol>,
+  ) {}
 
   /** Reads the exported classes of `files` (the project's own), qualifying the names two of them share. */
   static of(files: readonly TS.SourceFile[], checker: TS.TypeChecker, root: string): SharedClassNames {
     const byName = new Map<string, Map<string, string>>(); // name → file → qualified key
+    const classes = new Map<string, TS.Symbol>();
     for (const file of files) {
       const moduleSymbol = checker.getSymbolAtLocation(file);
       for (const exported of moduleSymbol ? checker.getExportsOfModule(moduleSymbol) : []) {
@@ -29,9 +34,12 @@ export class SharedClassNames {
         const files = byName.get(target.name) ?? new Map<string, string>();
         files.set(where, `${qualifier}.${target.name}`);
         byName.set(target.name, files);
+        classes.set(`${qualifier}.${target.name}`, target);
       }
     }
-    return new SharedClassNames(new Map([...byName].filter(([, files]) => files.size > 1)));
+    const shared = new Map([...byName].filter(([, files]) => files.size > 1));
+    const keys = new Set([...shared.values()].flatMap((files) => [...files.values()]));
+    return new SharedClassNames(shared, new Map([...classes].filter(([key]) => keys.has(key))));
   }
 
   /** The module key of the class `name` declared in `file`: its name, or its qualified name when shared. */
@@ -39,9 +47,14 @@ export class SharedClassNames {
     return this.keys.get(name)?.get(path.resolve(file)) ?? name;
   }
 
-  /** Whether other exported classes of the project have this name too. */
-  isShared(name: string): boolean {
-    return this.keys.has(name);
+  /** The keys of the classes that share `name` (none when it is not shared), sorted. */
+  keysOf(name: string): string[] {
+    return [...(this.keys.get(name)?.values() ?? [])].sort();
+  }
+
+  /** The class a qualified key (`crm.Customer`, `crm/customer.Address`) names, if it is one. */
+  classOf(key: string): TS.Symbol | undefined {
+    return this.classes.get(key);
   }
 }
 

@@ -64,8 +64,26 @@ export class SourceClasses {
     return key;
   }
 
-  /** The exported class called `name` in `files`, for `--type Name`. */
-  findExported(name: string, files: readonly TS.SourceFile[]): ClassImport | undefined {
+  /**
+   * The output class `--type` asks for, by its key in the module: a name, or when other exported classes
+   * of the project have that name too, the class's qualified key (`--type billing/invoice.Result`).
+   *
+   * @throws SchemaSourceError for a shared name, listing the keys to ask for instead.
+   */
+  requested(text: string, files: readonly TS.SourceFile[]): { key: string; found?: ClassImport } {
+    const keys = this.shared?.keysOf(text) ?? [];
+    if (keys.length > 0)
+      throw new SchemaSourceError(
+        `--type ${text}: ${keys.length} exported classes of the project are named ${text}: ask for the one you ` +
+          `mean by its key in the module, ${keys.map((key) => `--type ${key}`).join(" or ")}`,
+      );
+    const symbol = this.shared?.classOf(text);
+    const found = symbol ? this.importOf(symbol) : this.findExported(text, files);
+    return { key: found ? this.add(symbol?.name ?? text, found, "--type") : text, found };
+  }
+
+  /** The exported class called `name` in `files`. */
+  private findExported(name: string, files: readonly TS.SourceFile[]): ClassImport | undefined {
     for (const file of files) {
       const moduleSymbol = this.checker.getSymbolAtLocation(file);
       const exported =

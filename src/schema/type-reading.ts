@@ -97,11 +97,12 @@ export class TypeReading {
       return undefined;
     }
     const discriminator = discriminatorOf(this.checker, classes);
+    if (!discriminator) this.refuseTwins(classes);
     const members = classes.map((part, i) => {
       const type = this.inputTypeOf(part, seen) as Extract<InputType, { kind: "class" }>;
       // Titles are the names the schemas' definitions have: the declared ones, never qualified.
       this.classes.unionMembers.add(part.getSymbol()!.name);
-      if (!discriminator) this.validated(type.name);
+      if (!discriminator) this.classes.validatedMembers.add(type.name);
       return {
         name: type.name,
         ...(type.fields ? { fields: type.fields } : {}),
@@ -112,20 +113,20 @@ export class TypeReading {
   }
 
   /**
-   * A member of a union without a discriminator: the module holds its own schema, which the generator
-   * finds by the class's name, so that name must be the project's only class of that name.
+   * A union without a discriminator is told apart by its members' schemas, which the model is offered
+   * titled with the classes' names: two members with one name (`a/pet.Pet | b/pet.Pet`) would read alike.
    *
-   * @throws SchemaSourceError for a class registered under a qualified name (`crm.Customer`).
+   * @throws SchemaSourceError for such a union, saying what to add.
    */
-  private validated(key: string): void {
-    if (key.includes(".")) {
-      throw new SchemaSourceError(
-        `${this.context} is a union of classes without a discriminator, and its member ${key} shares its name ` +
-          "with another class of the project: give the members a field with a literal type of their own " +
-          '(`kind: "a"`, `kind: "b"`) so the union is told apart by it',
-      );
-    }
-    this.classes.validatedMembers.add(key);
+  private refuseTwins(classes: readonly TS.Type[]): void {
+    const names = classes.map((part) => part.getSymbol()!.name);
+    const twin = names.find((name, i) => names.indexOf(name) !== i);
+    if (twin === undefined) return;
+    throw new SchemaSourceError(
+      `${this.context} is a union of classes without a discriminator, and two of its members are named ${twin}: ` +
+        'give the members a field with a literal type of their own (`kind: "a"`, `kind: "b"`) so the union is ' +
+        "told apart by it (the model would read two members titled alike)",
+    );
   }
 
   private fieldsOf(type: TS.Type, seen: Set<TS.Type>): Record<string, InputType> | undefined {

@@ -78,6 +78,11 @@ export class ToolProviderStrategy implements ToolInjectionStrategy {
   readonly binding: ProviderBinding;
   private readonly codec: EntityHandleCodec | undefined;
   private direct: HandleDiscovery | undefined;
+  /**
+   * Per-instance mode: the source names of the provider classes this run holds (see SourceNameClaims),
+   * those of the providers it started with (restored from a snapshot) first.
+   */
+  private claims: SourceNameClaims | undefined;
 
   /**
    * @throws InvalidToolProviderError for a class in `classes` that is not a `@ToolProvider`, or (handles
@@ -93,7 +98,8 @@ export class ToolProviderStrategy implements ToolInjectionStrategy {
   }
 
   /**
-   * Discovery for one run. `classes` are the classes known up front when the options name none;
+   * Discovery for one run (in per-instance mode a strategy of its own: a run's claims of class names are
+   * its own). `classes` are the classes known up front when the options name none;
    * `takenNames` the names of the run's other tools; `resolveProvider` the resume's resolver; `live` the
    * providers a run of this process bound behind the snapshot this run continues, by `providerKeyOf`,
    * which answer before either resolver.
@@ -104,7 +110,8 @@ export class ToolProviderStrategy implements ToolInjectionStrategy {
     readonly resolveProvider?: ProviderResolver;
     readonly live?: ReadonlyMap<string, object>;
   }): RunDiscovery {
-    if (!this.codec) return { strategy: this, tools: [], delivery: this.options.delivery };
+    if (!this.codec)
+      return { strategy: new ToolProviderStrategy(this.options), tools: [], delivery: this.options.delivery };
     const handles = new HandleDiscovery({
       codec: this.codec,
       resolveProvider: liveFirst(run.live, this.options.resolveProvider ?? run.resolveProvider),
@@ -131,8 +138,12 @@ export class ToolProviderStrategy implements ToolInjectionStrategy {
       return { notices: [`The result could not be searched for entities (${why}); no tools were added.`] };
     }
     const budget = context.toolBudget;
+    const claims = providers.length > 0 ? (this.claims ??= heldClaims(context.currentTools)) : undefined;
     for (let i = 0; i < providers.length; i++) {
       try {
+        // Events, cost and snapshots name a provider by its class's source name: two classes with one
+        // name (no generated module told them apart) could not be told apart there, so the second is refused.
+        claims!.claim(providers[i]!.constructor);
         for (const tool of deliveredAs(bindProviderTools(providers[i]!), this.options.delivery))
           add.push(tool);
       } catch (error) {
@@ -146,4 +157,22 @@ export class ToolProviderStrategy implements ToolInjectionStrategy {
     }
     return { add, notices };
   }
+}
+
+/**
+ * The claims of the provider classes whose tools a run already has (a resumed or continued run's restored
+ * providers), the first of a name holding it. A snapshot made before names were claimed may hold two
+ * classes of one name: both stay, as they were restored.
+ */
+function heldClaims(tools: readonly AnyTool[]): SourceNameClaims {
+  const claims = new SourceNameClaims();
+  for (const tool of tools) {
+    if (!tool.origin?.identity) continue;
+    try {
+      claims.claim(tool.origin.providerClass);
+    } catch (error) {
+      if (!(error instanceof InvalidToolProviderError)) throw error;
+    }
+  }
+  return claims;
 }

@@ -40,8 +40,9 @@ type Item = Readonly<Record<string, unknown>>;
  * Starts a mock of `POST /v1/chat/completions` on 127.0.0.1 (a free port) that answers each request,
  * streamed (SSE, text word by word, usage last) when it asks for a stream and as one JSON completion when
  * it does not, with what `reply` returns for it: the answers `startOpenAiResponsesMock` takes, and the
- * usage it reports (`RESPONSES_MOCK_USAGE`). Ids depend only on the conversation the request carries.
- * Anything else gets a 404; a `reply` that throws, a 500.
+ * usage it reports (`RESPONSES_MOCK_USAGE`). Ids are numbered by the mock's requests (`chatcmpl-3`,
+ * `call_3_0`), so no two completions or calls of one mock share one, as the Responses mock's. Anything else
+ * gets a 404; a `reply` that throws, a 500.
  */
 export function startOpenAiChatMock(
   reply: (request: ChatCompletionsRequest) => MockReply,
@@ -52,10 +53,10 @@ export function startOpenAiChatMock(
 const CHAT_API: OpenAiMockApi<ChatCompletionsRequest> = {
   path: "/v1/chat/completions",
   read: (body, headers) => readRequest(body as ChatCompletionsRequest["body"], headers),
-  whole: (answer, request) => completionOf(answer, request),
-  events: (answer, request) =>
+  whole: (answer, request, n) => completionOf(answer, request, n),
+  events: (answer, request, n) =>
     [
-      ...chunksOf(answer, request).map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`),
+      ...chunksOf(answer, request, n).map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`),
       "data: [DONE]\n\n",
     ].join(""),
 };
@@ -66,10 +67,6 @@ const USAGE = {
   total_tokens: RESPONSES_MOCK_USAGE.inputTokens + RESPONSES_MOCK_USAGE.outputTokens,
 };
 
-/** The answer's number in its conversation (1 for the first), for its ids. */
-const numberOf = (request: ChatCompletionsRequest) =>
-  1 + messagesOf(request.body).filter((m) => m.role === "assistant").length;
-
 const toolCallsOf = (answer: MockAnswer, n: number) =>
   "toolCalls" in answer
     ? answer.toolCalls.map((c, i) => ({
@@ -79,9 +76,8 @@ const toolCallsOf = (answer: MockAnswer, n: number) =>
       }))
     : [];
 
-/** A whole completion carrying `answer`. */
-function completionOf(answer: MockAnswer, request: ChatCompletionsRequest): Item {
-  const n = numberOf(request);
+/** A whole completion carrying `answer`, its ids numbered by the request's number `n` on the mock. */
+function completionOf(answer: MockAnswer, request: ChatCompletionsRequest, n: number): Item {
   const toolCalls = toolCallsOf(answer, n);
   return {
     id: `chatcmpl-${n}`,
@@ -104,8 +100,7 @@ function completionOf(answer: MockAnswer, request: ChatCompletionsRequest): Item
 }
 
 /** The same completion as stream chunks: the role, the text word by word or each call, the finish, usage. */
-function chunksOf(answer: MockAnswer, request: ChatCompletionsRequest): Item[] {
-  const n = numberOf(request);
+function chunksOf(answer: MockAnswer, request: ChatCompletionsRequest, n: number): Item[] {
   const chunk = (delta: Item, finish: string | null = null) => ({
     id: `chatcmpl-${n}`,
     object: "chat.completion.chunk",

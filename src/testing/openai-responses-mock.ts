@@ -9,6 +9,7 @@ import {
   type OpenAiMockApi,
   type OpenAiMockRequest,
 } from "./openai-mock-server.js";
+import { ResponsesStore } from "./responses-store.js";
 import {
   typedEventStream,
   type MockAnswer,
@@ -49,28 +50,46 @@ type Item = Readonly<Record<string, unknown>>;
  * (SSE, text word by word) when it asks for a stream and as one JSON response when it does not, with what
  * `reply` returns for it. A call to a function inside a namespace (one the request's `tools` list, as
  * Codex offers an MCP server's tools as `mcp__<server>`, or one a client tool search delivered) carries
- * that namespace, as the real API's does: a script names the function only. Ids and timestamps depend only on the conversation the request
- * carries, so the same conversation gets the same bytes every time. Anything else gets a 404; a `reply`
- * that throws, a 500.
+ * that namespace, as the real API's does: a script names the function only. Ids are numbered by the mock's
+ * requests (`resp_3`, `msg_3`, `call_3_0`), so no two responses or calls of one mock share one, as no two of
+ * the API's do, whatever conversations it is sent; timestamps are 0, so the same requests in the same order
+ * get the same bytes. It keeps what it answered as the API stores responses (unless a request sends
+ * `store: false`): an `item_reference` to an item it answered (as `@ai-sdk/openai` sends an earlier answer)
+ * and a `previous_response_id` are read as the items they stand for, so `calledTools`, `toolResults` and
+ * `text` are the conversation the API would read. Anything else gets a 404; a `reply` that throws, a 500.
  */
 export function startOpenAiResponsesMock(
   reply: (request: ResponsesRequest) => MockReply,
 ): Promise<OpenAiResponsesMock> {
-  return startOpenAiMockServer(RESPONSES_API, reply);
+  return startOpenAiMockServer(responsesApi(new ResponsesStore()), reply);
 }
 
-const RESPONSES_API: OpenAiMockApi<ResponsesRequest> = {
-  path: "/v1/responses",
-  read: (body, headers) => readRequest(body as ResponsesRequest["body"], headers),
-  whole: (answer, request) => responseOf(answer, request),
-  events: (answer, request) => typedEventStream(eventsOf(answer, responseOf(answer, request))),
-};
+/** The Responses API of one mock, which keeps its answers in `store`. */
+function responsesApi(store: ResponsesStore): OpenAiMockApi<ResponsesRequest> {
+  const answered = (answer: MockAnswer, request: ResponsesRequest, n: number) => {
+    const conversation = store.conversationOf(request.body);
+    return store.keep(request.body, conversation, responseOf(answer, request, n, conversation));
+  };
+  return {
+    path: "/v1/responses",
+    read: (body, headers) => readRequest(body as ResponsesRequest["body"], headers, store),
+    whole: (answer, request, n) => answered(answer, request, n),
+    events: (answer, request, n) => typedEventStream(eventsOf(answer, answered(answer, request, n))),
+  };
+}
 
-/** A whole Responses API response carrying `answer`, numbered by the answers its conversation holds. */
-function responseOf(answer: MockAnswer, request: ResponsesRequest): Record<string, unknown> {
-  const input = inputOf(request.body);
-  const n = 1 + input.filter((i) => i.type === "function_call" || i.role === "assistant").length;
-  const namespaces = namespacesOf(request.body);
+/**
+ * A whole Responses API response carrying `answer`, its ids numbered by the request's number `n` on the mock:
+ * numbered by conversation, two conversations sent to one mock (the `codex` binary's threads) would get the
+ * same ids, and a run holding both threads' calls two calls with one id.
+ */
+function responseOf(
+  answer: MockAnswer,
+  request: ResponsesRequest,
+  n: number,
+  conversation: readonly Item[],
+): { readonly id: string; readonly output: readonly Item[] } & Record<string, unknown> {
+  const namespaces = namespacesOf(request.body, conversation);
   const output =
     "text" in answer
       ? [
@@ -150,12 +169,16 @@ function eventsOf(answer: MockAnswer, response: Record<string, unknown>): Item[]
   return events;
 }
 
-function readRequest(body: ResponsesRequest["body"], headers: RequestHeaders): ResponsesRequest {
-  const input = inputOf(body);
+function readRequest(
+  body: ResponsesRequest["body"],
+  headers: RequestHeaders,
+  store: ResponsesStore,
+): ResponsesRequest {
+  const input = store.conversationOf(body);
   return {
     body,
     headers,
-    offeredTools: [...namespacesOf(body).keys()],
+    offeredTools: [...namespacesOf(body, input).keys()],
     calledTools: input.flatMap((i) => (i.type === "function_call" ? [String(i.name)] : [])),
     toolResults: input.flatMap((i) =>
       i.type === "function_call_output" ? [{ text: partsText(i.output) }] : [],
@@ -164,14 +187,12 @@ function readRequest(body: ResponsesRequest["body"], headers: RequestHeaders): R
   };
 }
 
-const inputOf = (body: ResponsesRequest["body"]): readonly Item[] =>
-  Array.isArray(body.input) ? body.input : [];
-
 /**
  * The functions the model may call, in the order offered, each with its namespace (`""` for none): those of
- * the request's tool list, plain or in a namespace, then those a client tool search delivered.
+ * the request's tool list, plain or in a namespace, then those a client tool search delivered in the
+ * conversation.
  */
-function namespacesOf(body: ResponsesRequest["body"]): Map<string, string> {
+function namespacesOf(body: ResponsesRequest["body"], conversation: readonly Item[]): Map<string, string> {
   const namespaces = new Map<string, string>();
   const add = (tools: unknown) => {
     for (const tool of Array.isArray(tools) ? (tools as Item[]) : []) {
@@ -181,6 +202,6 @@ function namespacesOf(body: ResponsesRequest["body"]): Map<string, string> {
     }
   };
   add(body.tools);
-  for (const item of inputOf(body)) if (item.type === "tool_search_output") add(item.tools);
+  for (const item of conversation) if (item.type === "tool_search_output") add(item.tools);
   return namespaces;
 }

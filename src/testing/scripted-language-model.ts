@@ -120,6 +120,7 @@ export class ScriptedLanguageModel implements LanguageModelV3 {
     const read = checkedOnce(cassette, options.file ?? "(in memory)");
     const file = options.file ?? read.file ?? "(in memory)";
     const onMismatch = options.onMismatch ?? "fail";
+    const from = this.steps.length + 1; // the run's step that plays the cassette's first
     for (const recorded of cassette.steps)
       this.steps.push({
         kind: "recorded",
@@ -128,7 +129,7 @@ export class ScriptedLanguageModel implements LanguageModelV3 {
     const { cut } = read;
     if (cut)
       this.respondWith(`the call cut off the end of ${file} (after step ${cut.steps})`, (request) => {
-        throw pastEnd(file, request.step, cut.steps, request.options, cut);
+        throw pastEnd(file, request.step, cut.steps, request.options, cut, from);
       });
     return this;
   }

@@ -4,11 +4,12 @@ import { providerOptionsOf } from "./read-provider-id.js";
 
 /**
  * The one rule for provider classes that share a name (two bounded contexts' `Customer`): a handle, a
- * snapshot entry and `resolveProvider` name a class by its name (`sourceNameOf`). The generated schema
- * module registers same-named classes under names of their own (`crm.Customer`, `billing.Customer`), and
- * then nothing clashes. Two classes still sharing one (no module registered them) could not be told
- * apart, and one's handle would run the other's method: where handles are used, the second class to claim
- * the name is refused with an error that names both and says how to register them.
+ * snapshot entry, an event, a cost entry and `resolveProvider` name a class by its name (`sourceNameOf`).
+ * The generated schema module registers same-named classes under names of their own (`crm.Customer`,
+ * `billing.Customer`), and then nothing clashes. Two classes still sharing one (no module registered them)
+ * could not be told apart (one's handle would run the other's method; a snapshot would restore one of them
+ * for both), so within a run (or server) the second class to claim the name is refused, in both binding
+ * modes, with an error that names both and says how to register them.
  */
 export class SourceNameClaims {
   private readonly byName = new Map<string, Function>();
@@ -38,8 +39,9 @@ function sameNameError(providerClass: Function, holder: Function, name: string):
   const prefixes = [holder, providerClass].map((cls) => `"${providerOptionsOf(cls)?.prefix ?? "?"}"`);
   return new InvalidToolProviderError(
     providerClass,
-    `another @ToolProvider class is also named ${name} (prefixes ${prefixes.join(" and ")}), and handles ` +
-      "name a class by its name, so one's handle could run the other's methods. Register the generated " +
+    `another @ToolProvider class is also named ${name} (prefixes ${prefixes.join(" and ")}), and a run names ` +
+      "a provider's class by its name (in events, cost, snapshots, resolveProvider and handles), so the two " +
+      "could not be told apart. Register the generated " +
       `schema module (npx entity-tools schemas names them ${prefixes.map((p) => `${p.slice(1, -1)}.${name}`).join(" and ")}), ` +
       "or give the classes names of their own in registerToolSchemas({ classes })",
   );

@@ -32,18 +32,21 @@ type MemberOrProblem = { readonly member: UnionMember } | { readonly problem: st
 
 function findMember(value: Readonly<Record<string, unknown>>, union: UnionType): MemberOrProblem {
   const { discriminator, members } = union;
-  const names = members.map((m) => m.name);
   const matching =
     discriminator !== undefined
       ? members.filter((m) => m.tags?.includes(value[discriminator] as DiscriminatorValue))
       : members.filter((m) => m.schema !== undefined && validateAgainst(m.schema, value).ok);
   if (matching.length === 1) return { member: matching[0]! };
+  const shown = shownNames(members);
+  const names = members.map((m) => shown.get(m)!);
   if (matching.length > 1)
     return {
-      problem: `could be ${either(matching.map((m) => `a ${m.name}`))} (it is valid as each): send a field only one of them has`,
+      problem: `could be ${either(matching.map((m) => `a ${shown.get(m)!}`))} (it is valid as each): send a field only one of them has`,
     };
   if (discriminator === undefined) return { problem: `is none of ${names.join(", ")}` };
-  const tags = members.map((m) => `${m.name} ${(m.tags ?? []).map((t) => JSON.stringify(t)).join(" or ")}`);
+  const tags = members.map(
+    (m) => `${shown.get(m)!} ${(m.tags ?? []).map((t) => JSON.stringify(t)).join(" or ")}`,
+  );
   return {
     problem: `is none of ${names.join(", ")}: its "${discriminator}" says which (${tags.join(", ")})`,
   };
@@ -52,4 +55,19 @@ function findMember(value: Readonly<Record<string, unknown>>, union: UnionType):
 /** "a Cat", "a Cat or a Dog", "a Cat, a Dog or a Fish". */
 function either(items: readonly string[]): string {
   return items.length <= 1 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} or ${items.at(-1)}`;
+}
+
+/**
+ * Each member's name as the model reads it: the class's declared name (`Cat`), as the schema it is offered
+ * titles it, not its key in the module (`pets/cat.Cat`, qualified when another class of the project has the
+ * name); the key only when two members of the union share a declared name.
+ */
+function shownNames(members: readonly UnionMember[]): Map<UnionMember, string> {
+  const declared = members.map((m) => m.name.slice(m.name.lastIndexOf(".") + 1));
+  return new Map(
+    members.map((m, i) => [
+      m,
+      declared.indexOf(declared[i]!) === declared.lastIndexOf(declared[i]!) ? declared[i]! : m.name,
+    ]),
+  );
 }

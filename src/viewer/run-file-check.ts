@@ -6,7 +6,9 @@
 // 16 KiB before the offset (read again at every read: one small read, whatever the file's length), and a
 // hash of every byte before it, chained read by read (so a read hashes only the bytes it reads). The whole
 // prefix is hashed again only when the page asks: when the file did not grow (rewritten in place, or its
-// last read was made while it was still changing, see RECENT_MS), once per change, not per step.
+// last read was made while it was still changing, see RECENT_MS), once per change, not per step. The hash
+// is FNV-1a, written here rather than taken from node:crypto: a chained hash's state travels to the page
+// and back between reads, and node:crypto cannot export a hash's state (a 32-bit number can travel).
 import { readSync, type Stats } from "node:fs";
 
 /** How many bytes before an offset every read checks. */

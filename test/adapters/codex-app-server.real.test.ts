@@ -72,6 +72,15 @@ describe("CodexAppServerAdapter against the real codex app-server", () => {
       "customer_c123_getAverageSpend",
       "customer_c123_recentOrders",
     ]);
+    // Each thread's call has an id of its own, as the API gives them: the run's history, which holds both
+    // threads' calls, names each call once (its result, an approval and the run log find that call).
+    const callIds = run.conversationHistory.flatMap((m) =>
+      m.role === "assistant" && Array.isArray(m.content)
+        ? m.content.flatMap((p) => (p.type === "tool-call" ? [p.toolCallId] : []))
+        : [],
+    );
+    expect(callIds).toHaveLength(2);
+    expect(new Set(callIds).size).toBe(2);
     // The mock reports 100 input and 7 output tokens per response; Codex passes them on per thread.
     expect(run.usage).toEqual({
       inputTokens: 100 * mock.requests.length,

@@ -1,10 +1,12 @@
 // The MCP server with two bounded contexts' `Customer` (test/fixtures/contexts, registered as crm.Customer
 // and billing.Customer): one tool list with both classes' handle tools, each handle re-bound on a later
 // request through resolveProvider by its registered name, and a handle of one refused by the other's tools.
+// Two classes no module told apart: a 2025-11-25 session binds the first its calls find, not the second.
 import "../fixtures/contexts/register.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { beforeEach, describe, expect, it } from "vitest";
+import { LlmTool, ToolProvider } from "entity-tools";
 import { createMcpServer } from "entity-tools/mcp";
 import { Customer as BillingCustomer } from "../fixtures/contexts/billing/customer.js";
 import { Customer as CrmCustomer } from "../fixtures/contexts/crm/customer.js";
@@ -100,5 +102,53 @@ describe("createMcpServer with two classes named Customer (2025-11-25 in memory,
     const closed = await client.callTool({ name: "billing_c1_close", arguments: {} });
     expect(text(closed)).toBe("billing c1 closed");
     expect(ran).toEqual(["billing close c1"]);
+  });
+});
+
+// Two classes no module told apart: both are named Customer.
+const unregistered = (prefix: string) => {
+  @ToolProvider({ prefix })
+  class Customer {
+    constructor(public id: string) {}
+    @LlmTool("Close the account")
+    close(): string {
+      return `${prefix} closed`;
+    }
+  }
+  return Customer;
+};
+const [Sales, Support] = [unregistered("sales"), unregistered("support")];
+const noParameters = { type: "object", properties: {} } as const;
+class Desks {
+  @LlmTool({ description: "Find the sales customer", parameters: noParameters })
+  findSales(): object {
+    return new Sales("c1");
+  }
+  @LlmTool({ description: "Find the support customer", parameters: noParameters })
+  findSupport(): object {
+    return new Support("c1");
+  }
+}
+
+describe("createMcpServer with two unregistered classes named Customer (2025-11-25 session)", () => {
+  it("the second class a session's calls find gets no tools, and the client reads why", async () => {
+    const server = createMcpServer({
+      name: "desks",
+      version: "1.0.0",
+      tools: [new Desks()],
+      discovery: true,
+    });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new Client({ name: "test", version: "1.0.0" });
+    await client.connect(clientSide);
+    await client.callTool({ name: "findSales", arguments: {} });
+    const second = await client.callTool({ name: "findSupport", arguments: {} });
+    expect(JSON.stringify(second.content)).toContain(
+      'another @ToolProvider class is also named Customer (prefixes \\"sales\\" and \\"support\\")',
+    );
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    expect(names).toContain("sales_c1_close");
+    expect(names).not.toContain("support_c1_close");
   });
 });

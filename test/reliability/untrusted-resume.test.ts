@@ -238,6 +238,10 @@ describe("resume: the snapshot is untrusted input", () => {
     ],
     ['iterations: "abc"', (s) => ({ ...s, iterations: "abc" })],
     ["expansions: -1 (restarts below none, to outrun withMaxExpansions)", (s) => ({ ...s, expansions: -1 })],
+    [
+      "turnIterations: -1 (model calls below none, to outrun withMaxToolIterations)",
+      (s) => ({ ...s, turnIterations: -1 }),
+    ],
     ["a null tool entry", (s) => ({ ...s, tools: [...(s.tools as unknown[]), null] })],
     ["a null history message", (s) => ({ ...s, history: [null] })],
     ["history that is not an array", (s) => ({ ...s, history: "hi" })],

@@ -2,11 +2,13 @@
 // an esbuild context writes the module at its first build, and a rebuild after a tool's parameter type
 // changed writes it again before bundling, so the bundle imports the fresh module; also when the source
 // was rewritten with its size and modified time as they were (within one tick of a coarse clock, or by a
-// tool that restores the modified time).
-import { readFileSync, utimesSync, writeFileSync } from "node:fs";
+// tool that restores the modified time). A project with same-named classes gets what the CLI writes.
+import { mkdtempSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
-import { context } from "esbuild";
+import { build, context } from "esbuild";
 import { expect, it } from "vitest";
+import { readModuleMeaning } from "../../src/schema/module-meaning.js";
 import { esbuildSchemaPlugin } from "../../src/schema-plugin/index.js";
 import { scratchProject } from "../support/scratch-project.js";
 
@@ -52,3 +54,26 @@ it("esbuild: the module is written at the first build and again at a rebuild aft
     await built.dispose();
   }
 }, 600_000); // a compiler run per build: minutes on a loaded machine, but never a hang
+
+it("esbuild: a project with two same-named output and parameter classes gets the module the CLI writes, each with its own schema", async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "same-named-"));
+  const out = path.join(dir, "tool-schemas.ts");
+  writeFileSync(path.join(dir, "main.ts"), "export {};\n");
+  await build({
+    entryPoints: [path.join(dir, "main.ts")],
+    bundle: true,
+    write: false,
+    logLevel: "silent",
+    plugins: [esbuildSchemaPlugin({ project: "test/fixtures/contexts/tsconfig.json", out })],
+  });
+  const written = readModuleMeaning(readFileSync(out, "utf8"))!;
+  const committed = readModuleMeaning(
+    readFileSync("test/fixtures/contexts/generated/tool-schemas.ts", "utf8"),
+  )!;
+  expect(Object.keys(written.outputs as object)).toEqual([
+    "billing/customer.Summary",
+    "crm/customer.Summary",
+  ]);
+  expect(written.outputs).toEqual(committed.outputs);
+  expect(written.tools).toEqual(committed.tools);
+}, 600_000);

@@ -1,13 +1,16 @@
 // Two exported classes of one project with one name (two bounded contexts' `Customer` and `Address`): the
 // generated module registers each under a qualified key (`crm.Customer` by its prefix, a path for a class
 // without one), which is then the class's name at run time.
+import { readFileSync } from "node:fs";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import ts from "typescript";
 import { findToolMethods } from "../../src/schema/find-tool-methods.js";
 import { SharedClassNames } from "../../src/schema/shared-class-names.js";
 import { SourceClasses } from "../../src/schema/source-classes.js";
 import { emitSchemaModule } from "../../src/schema/emit-schema-module.js";
+import { readModuleMeaning } from "../../src/schema/module-meaning.js";
+import { main } from "../../src/schema/schema-cli.js";
 import { SchemaSourceError } from "../../src/schema/schema-source-error.js";
 import { scratchProject } from "../support/scratch-project.js";
 
@@ -85,4 +88,38 @@ describe("same-named classes in one project", () => {
     );
     expect(second).toThrow(/give same-named @ToolProvider classes different prefixes/);
   });
+
+  it("the CLI's --type names a shared class by its key, and refuses its bare name listing the keys", () => {
+    const error = vi.spyOn(console, "error").mockImplementation(() => {});
+    vi.spyOn(console, "log").mockImplementation(() => {});
+    const dir = scratchProject(
+      {
+        "search/result.ts": "/** A search hit. */\nexport class Result { title!: string; }\n",
+        "math/result.ts": "/** A computed value. */\nexport class Result { value!: number; at!: Date; }\n",
+      },
+      "**/*.ts",
+    );
+    const args = ["schemas", "--project", path.join(dir, "tsconfig.json"), "--out", path.join(dir, "s.ts")];
+    try {
+      expect(main([...args, "--type", "Result"])).toBe(1);
+      expect(error).toHaveBeenCalledWith(
+        "entity-tools schemas: --type Result: 2 exported classes of the project are named Result: ask for the " +
+          "one you mean by its key in the module, --type math/result.Result or --type search/result.Result",
+      );
+      expect(main([...args, "--type", "math/result.Result"])).toBe(0);
+      const written = readModuleMeaning(readFileSync(path.join(dir, "s.ts"), "utf8"))!;
+      expect(written.outputs).toEqual({
+        "math/result.Result": {
+          description: "A computed value.",
+          type: "object",
+          properties: { value: { type: "number" }, at: { type: "string", format: "date-time" } },
+          additionalProperties: false,
+          required: ["at", "value"],
+        },
+      });
+      expect(written.classes).toEqual({ "math/result.Result": { class: "./math/result.js#Result" } });
+    } finally {
+      vi.restoreAllMocks();
+    }
+  }, 0); // a generation: no time limit
 });

@@ -89,7 +89,7 @@ describe("typed input the generator cuts short", () => {
   });
 });
 
-it("a union without a discriminator whose member shares its name with another class is refused, saying what to add", () => {
+it("a union without a discriminator of two same-named classes is refused, saying what to add", () => {
   const project = scratchProject(
     {
       "a/pet.ts": "export class Pet { name!: string; }\n",
@@ -102,6 +102,32 @@ it("a union without a discriminator whose member shares its name with another cl
     "**/*.ts",
   );
   expect(() => generateSchemas({ project: path.join(project, "tsconfig.json") })).toThrow(
-    /Tools\.feed parameter "pet" is a union of classes without a discriminator, and its member a\/pet\.Pet shares its name with another class of the project: give the members a field with a literal type/,
+    /Tools\.feed parameter "pet" is a union of classes without a discriminator, and two of its members are named Pet: give the members a field with a literal type/,
   );
+}, 0); // a generation: no time limit
+
+it("a union without a discriminator whose member shares its name with a class elsewhere holds that member's own schema", () => {
+  const project = scratchProject(
+    {
+      "a/pet.ts": "export class Pet { name!: string; }\nexport class Fish { fins!: number; }\n",
+      "b/pet.ts": "export class Pet { tag!: string; age?: number; }\n",
+      "tools.ts":
+        'import { Fish, Pet as APet } from "./a/pet.js";\nimport { Pet as BPet } from "./b/pet.js";\n' +
+        "declare function LlmTool(d: string): MethodDecorator;\n" +
+        "export class Tools {\n" +
+        '  @LlmTool("Feed") feed(pet: APet | Fish): string { return ""; }\n' +
+        '  @LlmTool("Tag") tag(pet: BPet | Fish): string { return ""; }\n' +
+        "}\n",
+    },
+    "**/*.ts",
+  );
+  const { tools } = generateSchemas({ project: path.join(project, "tsconfig.json") });
+  const members = (tool: string) => {
+    const type = tools[tool]!.types!.pet!;
+    const entries =
+      type.kind === "union" ? type.members.map((m) => [m.name, Object.keys(m.schema!.properties!)]) : [];
+    return Object.fromEntries(entries);
+  };
+  expect(members("Tools.feed")).toEqual({ "a/pet.Pet": ["name"], Fish: ["fins"] });
+  expect(members("Tools.tag")).toEqual({ "b/pet.Pet": ["tag", "age"], Fish: ["fins"] });
 }, 0); // a generation: no time limit

@@ -75,9 +75,9 @@ describe("the Anthropic Messages mock's scripted errors", () => {
 });
 
 describe("the Anthropic Messages mock's ids", () => {
-  // The API gives every message and tool use an id of its own. The mock numbers them by request, not by
-  // conversation (as the OpenAI mocks do): Claude Code sends several conversations to one mock, which
-  // would give two of its messages one id. Two mocks (a restarted one) number from 1 again.
+  // The API gives every message and tool use an id of its own. The mock numbers them by request, as the
+  // OpenAI mocks do, not by conversation: Claude Code sends several conversations to one mock, which would
+  // give two of its messages one id. Two mocks (a restarted one) number from 1 again.
   it("gives each request's message and tool uses ids no other request to the mock got, streamed or not", async () => {
     const tools = { lookup: tool({ inputSchema: jsonSchema<{ q: number }>({ type: "object" }) }) };
     const ask = { model: model(), prompt: "look it up", tools, maxRetries: 0 };

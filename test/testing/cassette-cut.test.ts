@@ -100,6 +100,24 @@ describe("a cassette cut while a call was being added", () => {
     expect(model.remainingTurns).toBe(1); // the later turn was not played in the cut call's place
   });
 
+  it("in a scripted model after turns scripted before it, names the run's step and the recording's", async () => {
+    const cut = path.join(dir, "truncated-later.json");
+    writeFileSync(cut, three);
+    truncateSync(cut, Buffer.byteLength(three) - 200);
+    warnings();
+    const model = new ScriptedLanguageModel()
+      .respondWithText("first scripted turn")
+      .respondWithText("second scripted turn")
+      .playCassette(await readCassette(cut));
+    for (let i = 1; i <= 4; i++) await call(model, i);
+    const failure = await call(model, 5).catch((e: unknown) => e);
+    expect(failure).toMatchObject({ problem: "past-end", step: 5, file: cut });
+    expect((failure as Error).message).toContain(
+      `Replay of ${cut}: the run asks the model for step 5, the recording's step 3 (it began at the run's ` +
+        "step 3), past the end of the recording (2 steps; after step 2, the file's last ",
+    );
+  });
+
   it("a file damaged before its last whole call is still refused as not JSON", () => {
     const damaged = three.replace('"step": 2', '"step": 2,,');
     expect(() => parseCassette(damaged, "damaged.json")).toThrow(CassetteError);

@@ -4,7 +4,7 @@
 // tested through the real @ai-sdk/openai provider (test/adapters/openai-wire.test.ts and others).
 import { createOpenAI } from "@ai-sdk/openai";
 import { APICallError } from "@ai-sdk/provider";
-import { generateText } from "ai";
+import { generateText, jsonSchema, stepCountIs, streamText, tool, type LanguageModel } from "ai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   startOpenAiChatMock,
@@ -15,8 +15,12 @@ import {
 
 /** How many requests asked to be limited once have been (the first is answered with a 429). */
 let limitedOnce = 0;
-const reply = (request: { readonly text: string }) => {
+const reply = (request: { readonly text: string; readonly toolResults: readonly unknown[] }) => {
   if (request.text.includes("throw")) throw new Error("the script broke");
+  if (request.text.includes("look it up"))
+    return request.toolResults.length > 0
+      ? { text: "found" }
+      : { toolCalls: [{ name: "lookup", input: {} }] };
   if (request.text.includes("limit once"))
     return limitedOnce++ === 0
       ? { status: 429, error: "Rate limit reached for requests", retryAfter: 0 }
@@ -137,5 +141,76 @@ describe("the OpenAI Responses mock and namespaced tools (as Codex offers an MCP
     } finally {
       await mock.close();
     }
+  });
+});
+
+describe.each([
+  {
+    name: "Responses",
+    model: (): LanguageModel => createOpenAI({ baseURL: responses.baseURL, apiKey: "k" }).responses("m"),
+  },
+  {
+    name: "Chat Completions",
+    model: (): LanguageModel => createOpenAI({ baseURL: chat.baseURL, apiKey: "k" }).chat("m"),
+  },
+])("the OpenAI $name mock's ids, through the real @ai-sdk/openai provider", ({ model }) => {
+  // The API gives every response and call an id of its own. Several conversations go to one mock (the
+  // codex binary runs several threads against one; a run restarted on a new thread is another), and two
+  // of them with one id would be taken for one: one response, or one call and its result.
+  it("gives each conversation's responses and calls ids no other conversation to the mock got, streamed or not", async () => {
+    const tools = {
+      lookup: tool({ inputSchema: jsonSchema<object>({ type: "object" }), execute: () => "it" }),
+    };
+    const ask = { model: model(), prompt: "look it up", tools, stopWhen: stepCountIs(2), maxRetries: 0 };
+    const whole = [await generateText(ask), await generateText(ask)];
+    const streamed = streamText(ask);
+    const steps = [...whole.flatMap((r) => r.steps), ...(await streamed.steps)];
+
+    expect(steps.map((step) => step.text)).toEqual(["", "found", "", "found", "", "found"]);
+    const responseIds = steps.map((step) => step.response.id);
+    const callIds = steps.flatMap((step) => step.toolCalls.map((c) => c.toolCallId));
+    expect([new Set(responseIds).size, new Set(callIds).size]).toEqual([6, 3]);
+  });
+});
+
+describe("the OpenAI Responses mock's stored responses, through the real @ai-sdk/openai provider", () => {
+  // The API stores what it answered (unless a request says `store: false`): a request may send an earlier
+  // item as a reference to its id, or continue a response by its id. A script reads what the API reads.
+  let stored: OpenAiResponsesMock;
+  beforeAll(async () => {
+    stored = await startOpenAiResponsesMock(({ text }) => {
+      if (text.includes("look it up")) return { toolCalls: [{ name: "lookup", input: {} }] };
+      return text.includes("hello there") ? { text: "you heard me" } : { text: "hello there" };
+    });
+  });
+  afterAll(() => stored.close());
+  const model = () => createOpenAI({ baseURL: stored.baseURL, apiKey: "k" }).responses("m");
+
+  it("reads an earlier answer the provider sends as an item reference (a conversation's next turn)", async () => {
+    const first = await generateText({ model: model(), prompt: "hi", maxRetries: 0 });
+    const next = await generateText({
+      model: model(),
+      messages: [
+        { role: "user", content: "hi" },
+        ...first.response.messages,
+        { role: "user", content: "again" },
+      ],
+      maxRetries: 0,
+    });
+    expect(stored.requests.at(-1)!.body.input).toContainEqual({ type: "item_reference", id: "msg_1" });
+    expect([first.text, next.text]).toEqual(["hello there", "you heard me"]);
+  });
+
+  it("reads the response a request continues (previous_response_id), unless it was not to be stored", async () => {
+    const lookup = { lookup: tool({ inputSchema: jsonSchema<object>({ type: "object" }) }) };
+    const ask = (prompt: string, openai: Record<string, string | boolean>) =>
+      generateText({ model: model(), prompt, tools: lookup, providerOptions: { openai }, maxRetries: 0 });
+    const kept = await ask("look it up", {});
+    await ask("what did you call?", { previousResponseId: kept.response.id });
+    expect(stored.requests.at(-1)!.calledTools).toEqual(["lookup"]);
+
+    const unstored = await ask("look it up", { store: false });
+    await ask("what did you call?", { previousResponseId: unstored.response.id });
+    expect(stored.requests.at(-1)!.calledTools).toEqual([]);
   });
 });

@@ -61,6 +61,18 @@ async function record(file: string, how: "run" | "stream", delivery: "inline" | 
   return { result: run.result, steps: seen(recorder) };
 }
 
+/** `work` against a new mock (whose ids start from 1 again), the file's own back after it. */
+async function onNewMock<T>(work: () => Promise<T>): Promise<T> {
+  const shared = mock;
+  mock = await startOpenAiResponsesMock(spendModel);
+  try {
+    return await work();
+  } finally {
+    await mock.close();
+    mock = shared;
+  }
+}
+
 async function replay(file: string, how: "run" | "stream", options: { discovery?: boolean } = {}) {
   const recorder = new RunRecorder();
   const model = await ReplayLanguageModel.fromFile(file);
@@ -72,7 +84,7 @@ async function replay(file: string, how: "run" | "stream", options: { discovery?
 describe("recordModel", () => {
   it("writes each model call: the tools offered and the answer, never the key or an auth header", async () => {
     const file = path.join(dir, "spend.json");
-    const recorded = await record(file, "run");
+    const recorded = await onNewMock(() => record(file, "run"));
     expect(recorded.result).toBe("John Smith spends 46.83 USD a month on average.");
     const text = readFileSync(file, "utf8");
     for (const secret of [KEY, AUTH, "SECRET-AUTH-TOKEN", AZURE_KEY]) expect(text).not.toContain(secret);
@@ -97,8 +109,9 @@ describe("recordModel", () => {
       kind: "generate",
       content: [{ type: "tool-call", toolName: "searchCustomer", input: '{"name":"John Smith"}' }],
     });
-    // Stable: keys in a fixed order, so recording the same conversation again writes the same bytes.
-    await record(file, "run");
+    // Stable: keys in a fixed order, so the same answers recorded again write the same bytes (each from a
+    // new mock: one mock gives each response ids of its own, as the API does).
+    await onNewMock(() => record(file, "run"));
     expect(readFileSync(file, "utf8")).toBe(text);
   });
 
@@ -220,6 +233,24 @@ describe("ReplayLanguageModel", () => {
     await changed.withTools(new CustomerSearchTools()).run(QUESTION);
     expect(() => changed.verifyExpectations()).toThrow(
       /1 scripted turn\(s\) were not played; Replay of .*fake\.json, step 2: the recording calls customer_c123_getAverageSpend/,
+    );
+  });
+});
+
+describe("a cassette played after turns scripted before it", () => {
+  it("names the run's step and the recording's step in a difference", async () => {
+    const file = path.join(dir, "fake-later.json");
+    await record(file, "run");
+    const fake = await new FakePromptRunner().callTool("findCustomers", { text: "Smith" }).loadCassette(file);
+    const failure = await fake
+      .withTools(new CustomerSearchTools())
+      .run(QUESTION)
+      .catch((e: unknown) => e);
+    const cause = (failure as Error).cause as ReplayMismatchError;
+    expect(cause).toMatchObject({ problem: "tool-not-offered", step: 3 });
+    expect(cause.message).toContain(
+      `Replay of ${file}, step 3 (the recording's step 2): the recording calls customer_c123_getAverageSpend, ` +
+        "which this run does not offer at step 3",
     );
   });
 });

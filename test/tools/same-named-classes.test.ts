@@ -1,7 +1,7 @@
 // Two bounded contexts' `Customer` classes (test/fixtures/contexts): the generated module registers them as
 // crm.Customer and billing.Customer, and that name is the class's everywhere (handles, snapshots,
 // resolveProvider), in both binding modes. A handle of one never runs the other's method. Classes that
-// no module told apart still share a name: handles mode refuses the second one.
+// no module told apart still share a name: both modes refuse the second one to claim it in a run.
 import "../fixtures/contexts/register.js";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import {
@@ -184,5 +184,84 @@ describe("same-named classes no module registered, in handles mode", () => {
       "resolveProvider returned another class that is also named Customer",
     );
     expect(ran).toEqual([]);
+  });
+});
+
+// A tool that returns only the support customer c2.
+class SupportDesk {
+  @LlmTool({ description: "Find a support customer", parameters: { type: "object", properties: {} } })
+  findSupport(): object {
+    return new support("c2");
+  }
+}
+
+// A tool that returns both unregistered classes' customer of one id.
+class Lookup {
+  @LlmTool({
+    description: "Find a customer in sales and in support",
+    parameters: { type: "object", properties: { id: { type: "string" } }, required: ["id"] },
+  })
+  find(id: string): object[] {
+    return [new sales(id), new support(id)];
+  }
+}
+
+describe("same-named classes no module registered, in per-instance mode", () => {
+  const lookupRunner = (model: ReturnType<typeof mockModel>, events: ToolLoopEvent[] = []) =>
+    new PromptRunner({ model })
+      .withTools(new Lookup())
+      .withToolProviderDiscovery()
+      .withObserver((e) => events.push(e));
+
+  it("the second class gets no tools and the model reads why and how to register them; events and the snapshot name one Customer", async () => {
+    const events: ToolLoopEvent[] = [];
+    const model = mockModel(call("find", { id: "c1" }), call("sales_c1_close"), text("done"));
+    const run = await lookupRunner(model, events).run("close c1");
+    expect(offeredAt(model, 1)).toEqual(["find", "sales_c1_close"]);
+    expect(toolResultsSeenAt(model, 1)[0]).toMatch(
+      /another @ToolProvider class is also named Customer \(prefixes "sales" and "support"\).*npx entity-tools schemas names them sales\.Customer and support\.Customer/,
+    );
+    const discovered = events.filter(
+      (e): e is ToolProviderDiscoveredEvent => e.type === "ToolProviderDiscovered",
+    );
+    expect(discovered.map((e) => [e.identity.providerClass, e.exposedTools])).toEqual([
+      ["Customer", ["sales_c1_close"]],
+    ]);
+    expect(run.snapshot.tools.filter((t) => "providerClass" in t)).toEqual([
+      { name: "sales_c1_close", providerClass: "Customer", id: "c1", idType: "string", method: "close" },
+    ]);
+    expect(ran).toEqual(["sales close c1"]);
+  });
+
+  it("names are claimed per run: the next run of the runner binds the class it finds", async () => {
+    const model = mockModel(
+      call("find", { id: "c1" }),
+      text("found"),
+      call("findSupport"),
+      call("support_c2_close"),
+      text("done"),
+    );
+    const runner = lookupRunner(model).withTools(new SupportDesk());
+    await runner.run("find c1");
+    await runner.run("close c2");
+    expect(offeredAt(model, 3)).toContain("support_c2_close");
+    expect(ran).toEqual(["support close c2"]);
+  });
+
+  it("a run that continues another holds the classes it restored: a same-named class it finds is refused", async () => {
+    const first = await lookupRunner(mockModel(call("find", { id: "c1" }), text("found"))).run("find c1");
+    const snapshot = JSON.parse(JSON.stringify(first.snapshot)) as RunSnapshot;
+    const model = mockModel(call("findSupport"), text("done"));
+    await lookupRunner(model)
+      .withTools(new SupportDesk())
+      .run("find the support customer", {
+        continueFrom: snapshot,
+        resolveProvider: (_, id) => new sales(String(id)),
+      });
+    expect(offeredAt(model, 0)).toContain("sales_c1_close");
+    expect(offeredAt(model, 1)).not.toContain("support_c2_close");
+    expect(toolResultsSeenAt(model, 1).at(-1)).toContain(
+      "another @ToolProvider class is also named Customer",
+    );
   });
 });

@@ -6,7 +6,7 @@
 // in test/package/installed-package.test.ts.
 import "../fixtures/register.js";
 import { describe, expect, it } from "vitest";
-import { EntityHandleCodec, PromptRunner } from "entity-tools";
+import { EntityHandleCodec, LlmTool, PromptRunner, registerToolSchemas } from "entity-tools";
 import { Adoption, Bird, Dog, Kennel, Shelter } from "../fixtures/pets.js";
 import { call, mockModel, text, toolResultsSeenAt } from "../support/mock-model.js";
 
@@ -114,5 +114,67 @@ describe("an output class with fields typed as unions of classes", () => {
       'field \\"fed\\" could be a Fish or a Bird (it is valid as each): send a field only one of them has',
     );
     expect(adoption.fed).toBeInstanceOf(Bird);
+  });
+});
+
+describe("a union member whose name another class of the project has (registered under its key)", () => {
+  // As the schema CLI writes them: `sea/fish.Fish` (the project has another Fish) and `Heron`.
+  class Fish {
+    name!: string;
+  }
+  class Heron {
+    name!: string;
+    wings?: number;
+  }
+  class Pond {
+    @LlmTool("Feed an animal")
+    feed(animal: Fish | Heron): string {
+      return animal instanceof Fish ? "fed a Fish" : "fed a Heron";
+    }
+  }
+  const fish = { type: "object", properties: { name: { type: "string" } }, required: ["name"] };
+  const heron = { ...fish, properties: { ...fish.properties, wings: { type: "number" } } };
+  registerToolSchemas({
+    tools: {
+      "Pond.feed": {
+        parameters: ["animal"],
+        inputSchema: {
+          type: "object",
+          properties: {
+            animal: {
+              anyOf: [
+                { title: "Fish", ...fish },
+                { title: "Heron", ...heron },
+              ],
+            },
+          },
+          required: ["animal"],
+        },
+        types: {
+          animal: {
+            kind: "union",
+            members: [
+              { name: "sea/fish.Fish", schema: { ...fish, additionalProperties: false } },
+              { name: "Heron", schema: { ...heron, additionalProperties: false } },
+            ],
+          },
+        },
+      },
+    },
+    outputs: {},
+    classes: { "sea/fish.Fish": Fish, Heron, Pond },
+  });
+
+  it("becomes its own class, and the model reads it by the name its schema is titled with", async () => {
+    const model = mockModel(
+      call("feed", { animal: { name: "Nemo" } }),
+      call("feed", { animal: { name: "Bo", wings: 2 } }),
+      text("done"),
+    );
+    await new PromptRunner({ model }).withTools(new Pond()).run("Go");
+    expect(toolResultsSeenAt(model, 2)).toEqual([
+      'Invalid arguments for "feed": field "animal" could be a Fish or a Heron (it is valid as each): send a field only one of them has.',
+      "fed a Heron",
+    ]);
   });
 });

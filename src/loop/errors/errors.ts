@@ -25,7 +25,7 @@ export class ToolLoopError extends EntityToolsError {
 
   /** The conversation up to the failure, every call answered (empty on an error no run has ended). */
   readonly conversationHistory: readonly ModelMessage[] = [];
-  /** Model calls of the whole run, a resumed run's earlier part included. */
+  /** Model calls of the whole run, a resumed run's earlier part and a conversation's earlier turns included. */
   readonly totalIterations: number = 0;
   /** The run up to the failure, as plain JSON: pass it to `runner.resume` to go on from there. */
   readonly snapshot?: RunSnapshot;

@@ -72,8 +72,9 @@ export function snapshotOrigin(
     visibility: snapshot.visibility,
     before: {
       iterations: snapshot.iterations,
+      // A turn of a continued conversation answers a new prompt: its model calls and restarts are its own.
+      turnIterations: followUp ? 0 : (snapshot.turnIterations ?? snapshot.iterations),
       usage: addUsage(emptyUsage(), snapshot.usage),
-      // A turn of a continued conversation answers a new prompt: its restarts are its own.
       expansions: followUp ? 0 : (snapshot.expansions ?? 0),
     },
     counters: snapshot.counters,

@@ -1,10 +1,19 @@
 // A run's totals across the calls that make it (`run`, then each `resume`): what the run had before this
 // call, read from the snapshot it resumed, and what this call adds. A restart (a new attempt) resets none.
+// Two of them are the limits' (`withMaxToolIterations`, `withMaxExpansions`), which bound the run that
+// answers one prompt: a continued conversation's turn starts them from none, while `iterations` and `usage`
+// go on with the conversation's.
 import { addUsage, emptyUsage, type TokenUsage } from "../../events/token-usage.js";
 
 /** What a run had totalled before this call: nothing for a new run; a resumed snapshot's totals. */
 export interface TotalsBefore {
+  /** Model calls of the conversation so far (a continued conversation's earlier turns included). */
   readonly iterations: number;
+  /**
+   * Of those, the model calls of the run answering the latest prompt, which `withMaxToolIterations` bounds: a
+   * paused run resumed goes on counting; a continued conversation's turn, a new prompt, starts from none.
+   */
+  readonly turnIterations: number;
   readonly usage: TokenUsage;
   /**
    * Restarts from the prompt so far, which `withMaxExpansions` bounds: a paused run resumed goes on
@@ -14,7 +23,12 @@ export interface TotalsBefore {
 }
 
 /** A run that totals nothing yet. */
-export const NOTHING_BEFORE: TotalsBefore = { iterations: 0, usage: emptyUsage(), expansions: 0 };
+export const NOTHING_BEFORE: TotalsBefore = {
+  iterations: 0,
+  turnIterations: 0,
+  usage: emptyUsage(),
+  expansions: 0,
+};
 
 /**
  * The iterations, tokens and restarts from the prompt of a whole run (earlier attempts and a resumed
@@ -27,9 +41,14 @@ export class RunTotals {
 
   constructor(private readonly before: TotalsBefore) {}
 
-  /** Model calls (iterations) of the whole run. */
+  /** Model calls (iterations) of the whole run, a continued conversation's earlier turns included. */
   get iterations(): number {
     return this.before.iterations + this.ownIterations;
+  }
+
+  /** Model calls of the run answering the latest prompt (see `TotalsBefore.turnIterations`). */
+  get turnIterations(): number {
+    return this.before.turnIterations + this.ownIterations;
   }
 
   /** Tokens of the whole run. */

@@ -26,6 +26,8 @@ export interface RunView {
   readonly tools: readonly AnyTool[];
   /** Iterations and tokens of the whole run: earlier attempts and a resumed snapshot's included. */
   readonly iterations: number;
+  /** Of those, the ones of the run answering the latest prompt, which `withMaxToolIterations` bounds. */
+  readonly turnIterations: number;
   readonly usage: TokenUsage;
   /** Restarts from the prompt of the run, which `withMaxExpansions` bounds. */
   readonly expansions: number;
@@ -62,6 +64,7 @@ export function writeSnapshot(run: RunView): RunSnapshot {
       ...(run.paused ? { paused: structuredClone(run.paused) } : {}),
       visibility: run.visibility,
       iterations: run.iterations,
+      ...(run.turnIterations !== run.iterations ? { turnIterations: run.turnIterations } : {}),
       usage: { ...run.usage },
       ...(run.expansions > 0 ? { expansions: run.expansions } : {}),
       counters: { ...run.counters },

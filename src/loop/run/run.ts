@@ -161,7 +161,7 @@ export class Run {
     this.current.history.push(...messages);
   }
 
-  /** Iterations of this attempt so far (what the iteration cap counts, and events number). */
+  /** Iterations of this attempt so far, what events number (the cap counts `totals.turnIterations`). */
   get iteration(): number {
     return this.current.iterations;
   }
@@ -209,6 +209,7 @@ export class Run {
       history: this.history,
       tools: this.tools(),
       iterations: this.totals.iterations,
+      turnIterations: this.totals.turnIterations,
       usage: this.totals.usage,
       expansions: this.totals.expansions,
       counters: this.events.counters,

@@ -86,7 +86,8 @@ export class RunSession {
   beginIteration(): readonly AnyTool[] {
     throwIfAborted(this.signal);
     const { registry, settings, events } = this.run;
-    if (this.run.iteration >= settings.maxIterations)
+    // The run's model calls, not the attempt's: a restart or a resume does not make the allowance new.
+    if (this.run.totals.turnIterations >= settings.maxIterations)
       throw new MaxIterationsExceededError(settings.maxIterations);
     const iteration = this.run.countIteration();
     const tools = registry.all();

@@ -5,7 +5,11 @@ import { InvalidSettingError } from "../../errors/entity-tools-error.js";
  * the executor reads the per-call parts. A new setting is added here, with its rule in `RULES`.
  */
 export interface RunSettings {
-  /** Most iterations (model responses; see "Step" in docs/glossary.md) per run; past it the run fails with `MaxIterationsExceededError`. */
+  /**
+   * Most iterations (model responses; see "Step" in docs/glossary.md) per run, its restarts and a resumed
+   * snapshot's included (a continued conversation's turn counts its own); past it, the run fails with
+   * `MaxIterationsExceededError`.
+   */
   readonly maxIterations: number;
   /** Most injected tools offered at once; the least recently used go first. */
   readonly maxInjectedTools: number;

@@ -63,6 +63,7 @@ export const RUN_SNAPSHOT_SCHEMA: JsonSchema = {
       additionalProperties: { enum: Object.values(SectionVisibility) },
     },
     iterations: COUNT,
+    turnIterations: COUNT,
     expansions: COUNT,
     usage: counts(["inputTokens", "outputTokens"], { type: "number", minimum: 0 }),
     counters: counts(

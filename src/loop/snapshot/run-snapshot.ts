@@ -63,8 +63,18 @@ export interface RunSnapshot {
    * holds (the snapshot's schema admits no other value, in every readable version).
    */
   readonly visibility: Readonly<Record<string, SectionVisibility>>;
-  /** Model calls of the whole run so far, earlier attempts and a resumed snapshot's included. */
+  /**
+   * Model calls of the whole run so far, earlier attempts and a resumed snapshot's included (and a continued
+   * conversation's earlier turns: the result's `totalIterations`).
+   */
   readonly iterations: number;
+  /**
+   * Of `iterations`, the model calls of the run answering the conversation's latest prompt (its restarts and
+   * the part before a pause included), which `withMaxToolIterations` bounds: a resumed run goes on counting
+   * from it, and a continued conversation's turn starts its own count. Absent when it equals `iterations`
+   * (a run that continued no conversation).
+   */
+  readonly turnIterations?: number;
   /** Tokens of the whole run so far, earlier attempts and a resumed snapshot's included. */
   readonly usage: TokenUsage;
   /**

@@ -60,8 +60,10 @@ export function playStream(
 }
 
 /**
- * The error for a call past the end of a recording of `recorded` steps (`cut`: what a cut at the end of
- * its file left out).
+ * The error for the run's call `step` past the end of a recording of `recorded` steps (`cut`: what a cut at
+ * the end of its file left out) whose first step was the run's step `from` (after turns scripted before
+ * it, in a scripted model). The run's steps and the recording's are told apart when they differ: a cut
+ * names the recording's.
  */
 export function pastEnd(
   file: string,
@@ -69,16 +71,19 @@ export function pastEnd(
   recorded: number,
   options: LanguageModelV3CallOptions,
   cut?: CassetteCut,
+  from = 1,
 ): ReplayMismatchError {
   const offered = offeredToolNames(options);
   const cutNote = cut ? `; ${describeCut(cut)}, so the recording may have had more` : "";
+  const itsStep =
+    from === 1 ? "" : `, the recording's step ${step - from + 1} (it began at the run's step ${from})`;
   return new ReplayMismatchError(
     file,
     step,
     "past-end",
     [],
     offered,
-    `Replay of ${file}: the run asks the model for step ${step}, past the end of the recording ` +
+    `Replay of ${file}: the run asks the model for step ${step}${itsStep}, past the end of the recording ` +
       `(${recorded} step${recorded === 1 ? "" : "s"}${cutNote}). Offered at step ${step}: ${listNames(offered)}. ` +
       `Last message: ${lastMessage(options)}. The run no longer goes as recorded: record it again`,
   );
@@ -90,13 +95,15 @@ function check(turn: RecordedTurn, step: number, options: LanguageModelV3CallOpt
   if (missing.length === 0) return;
   const recordedOffered = turn.recorded.request.tools;
   const lost = recordedOffered.filter((name) => !offered.includes(name));
+  // Played after turns scripted before it, the recording's steps are not the run's: both are named.
+  const itsStep = turn.recorded.step === step ? "" : ` (the recording's step ${turn.recorded.step})`;
   const error = new ReplayMismatchError(
     turn.file,
     step,
     "tool-not-offered",
     missing,
     offered,
-    `Replay of ${turn.file}, step ${step}: the recording calls ${missing.join(", ")}, which this run does ` +
+    `Replay of ${turn.file}, step ${step}${itsStep}: the recording calls ${missing.join(", ")}, which this run does ` +
       `not offer at step ${step}. Offered now: ${listNames(offered)}. Offered when recorded: ` +
       `${listNames(recordedOffered)}${lost.length > 0 ? ` (no longer offered: ${lost.join(", ")})` : ""}. ` +
       'Record the run again, or replay with { onMismatch: "continue" } to go on',
