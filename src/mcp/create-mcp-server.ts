@@ -17,12 +17,7 @@ import {
 import { RunEvents } from "../events/run-events.js";
 import type { RunEventInit } from "../events/tool-loop-event.js";
 import { runLogTarget, startRunLog } from "../run-log/run-log.js";
-import {
-  DISPATCHER_TOOL,
-  dispatchNotice,
-  dispatchProblem,
-  unwrapDispatch,
-} from "../loop/drivers/dispatcher-tool.js";
+import { DISPATCHER_TOOL, dispatchNotice, unwrapDispatch } from "../loop/drivers/dispatcher-tool.js";
 import { loadRuntimeDependencies } from "../tools/runtime-dependencies.js";
 import { ToolCallExecutor } from "../loop/execution/tool-call-executor.js";
 import { resultText } from "../loop/results/result-text.js";
@@ -138,14 +133,14 @@ export function createMcpServer(options: McpServerOptions): Server {
         executor.unknownTools.message(requested.toolName, registry.names()),
       );
     }
-    const call = dispatched ? unwrapDispatch(requested) : requested;
+    const opened = dispatched ? unwrapDispatch(requested) : { call: requested };
     const iteration = ++calls;
-    const problem = dispatched ? dispatchProblem(requested) : undefined;
-    if (problem !== undefined) {
-      const part = executor.fail(requested, iteration, "invalid-input", problem);
+    if ("problem" in opened) {
+      const part = executor.refuse(requested, iteration, opened.problem);
       await announceRemade();
       return { content: [{ type: "text", text: resultText(part.output) }], isError: true };
     }
+    const { call } = opened;
     const before = registry.size;
     let question: { message: string; requestState: string } | undefined;
     let text: string;

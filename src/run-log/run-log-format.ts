@@ -126,6 +126,12 @@ export interface CallRecord {
   readonly input?: unknown;
   /** The text the model read back (the error message, for a failed call). */
   readonly result?: string;
+  /**
+   * A failed call's cause, when the failure is the server's own and the model and the client read only
+   * that it failed (an MCP server's strategy or `approval` rule threw: `ToolFailedEvent.cause`): its name
+   * and message (`Error: …`). Written with `recordContent` only: it may hold anything, a credential.
+   */
+  readonly cause?: string;
   /** The result's pictures, sounds and files; absent when it had none. */
   readonly media?: readonly MediaRecord[];
   /** In handles mode: the provider the call's handle names. */

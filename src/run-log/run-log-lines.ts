@@ -5,6 +5,8 @@
 // objects (`jsonText`). A value a caller gave that JSON cannot hold is written as a string saying so, and
 // the rest of its record is kept.
 import type { TokenUsage } from "../events/token-usage.js";
+import { describeCause } from "../loop/execution/describe-thrown.js";
+import { DEFAULT_MAX_RESULT_CHARS } from "../tools/serialize-result.js";
 
 /** A number as JSON writes it (`null` for NaN and the infinities). */
 function num(value: number): string {
@@ -114,6 +116,8 @@ export interface CallLine {
   readonly content: boolean;
   readonly input: unknown;
   readonly result: string | undefined;
+  /** What a failed call's server threw (`ToolFailedEvent.cause`): its `cause`, written with the contents only. */
+  readonly cause: unknown;
   readonly media: readonly unknown[] | undefined;
   readonly provider: unknown;
 }
@@ -126,6 +130,7 @@ export function callLine(c: CallLine): string {
   if (c.content) {
     line += field("input", c.input);
     if (c.result !== undefined) line += `,"result":${str(c.result)}`;
+    if (c.cause !== undefined) line += `,"cause":${str(describeCause(c.cause, DEFAULT_MAX_RESULT_CHARS))}`;
   }
   if (c.media !== undefined && c.media.length > 0) line += field("media", c.media);
   if (c.provider !== undefined) line += field("provider", c.provider);

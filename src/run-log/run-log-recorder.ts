@@ -253,6 +253,7 @@ export class RunLogRecorder {
         content: this.content,
         input: event.input,
         result: ok ? event.resultText : event.message,
+        cause: ok ? undefined : event.cause,
         media: media?.map((part) =>
           this.content
             ? this.file.media(part)

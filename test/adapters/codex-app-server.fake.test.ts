@@ -11,6 +11,7 @@ import {
   ToolLoopAbortedError,
   ToolLoopError,
   ToolNotFoundError,
+  type ToolLoopEvent,
 } from "entity-tools";
 import { CodexAppServerAdapter, CodexAppServerError, type CodexAppServerOptions } from "entity-tools/codex";
 import { CustomerSearchTools } from "../fixtures/store/customer-search-tools.js";
@@ -56,6 +57,11 @@ describe("CodexAppServerAdapter against a fake app-server", () => {
       toolCalls: [
         { tool: "searchCustomer", arguments: { name: 7 } },
         { tool: "nope", arguments: {} },
+        // Not in dispatch mode: no dispatcher is offered, so none reaches the tool it names.
+        {
+          tool: "call_discovered_tool",
+          arguments: { tool_name: "searchCustomer", arguments: { name: "x" } },
+        },
       ],
     }).run("q");
     expect(run.result).toContain('"success":false');
@@ -63,6 +69,54 @@ describe("CodexAppServerAdapter against a fake app-server", () => {
       'Invalid arguments for \\"searchCustomer\\": field \\"name\\" must be string.',
     );
     expect(run.result).toContain('Unknown tool \\"nope\\"');
+    expect(run.result).toContain('Unknown tool \\"call_discovered_tool\\"');
+  });
+
+  it("dispatch mode: a call_discovered_tool call with bad arguments is told what is wrong with them, as on the MCP server", async () => {
+    const events: ToolLoopEvent[] = [];
+    const run = await fakeRunner(
+      {
+        toolCalls: [
+          { tool: "call_discovered_tool", arguments: { arguments: {} } },
+          { tool: "call_discovered_tool", arguments: { tool_name: "findCustomers", arguments: "Khan" } },
+          { tool: "call_discovered_tool", arguments: { tool_name: "call_discovered_tool" } },
+          {
+            tool: "call_discovered_tool",
+            arguments: { tool_name: "findCustomers", arguments: { text: "Khan" } },
+          },
+        ],
+      },
+      { newTools: "dispatch" },
+    )
+      .withObserver((e) => events.push(e))
+      .run("q");
+    const outputs = JSON.parse(run.result!.slice("done ".length)) as {
+      contentItems: { text: string }[];
+      success: boolean;
+    }[];
+    expect(outputs.map((o) => [o.success, o.contentItems[0]!.text])).toEqual([
+      [false, 'Invalid arguments for "call_discovered_tool": missing required field "tool_name".'],
+      [false, 'Invalid arguments for "call_discovered_tool": field "arguments" must be object.'],
+      [
+        false,
+        'Invalid arguments for "call_discovered_tool": "tool_name" names a discovered tool, not call_discovered_tool itself.',
+      ],
+      [true, expect.stringContaining("Khan")],
+    ]);
+    // The history holds the calls as the model made them, each with its error result.
+    const tools = run.conversationHistory.filter((m) => m.role === "tool").map((m) => m.content[0]);
+    expect(tools.slice(0, 3).map((p) => p && "toolName" in p && p.toolName)).toEqual([
+      "call_discovered_tool",
+      "call_discovered_tool",
+      "call_discovered_tool",
+    ]);
+    // Each starts and fails for observers, as a call whose input its tool's schema refuses.
+    const first = events.filter((e) => "toolCallId" in e && e.toolCallId === "call-0");
+    expect(first.map((e) => [e.type, "reason" in e ? e.reason : undefined])).toEqual([
+      ["ToolCallStarted", undefined],
+      ["ToolFailed", "invalid-input"],
+    ]);
+    expect(run.counters).toMatchObject({ toolCalls: 4, toolFailures: 3 });
   });
 
   it("a JSON-RPC error is a ModelCallError carrying the conversation", async () => {

@@ -97,6 +97,8 @@ describe("CodexAppServerAdapter against the real codex app-server", () => {
       if (!calledTools.includes("call_discovered_tool")) {
         return {
           toolCalls: [
+            // Fits the dispatcher's schema, so Codex sends it: our rule refuses it, as every driver does.
+            { name: "call_discovered_tool", input: { tool_name: "call_discovered_tool" } },
             {
               name: "call_discovered_tool",
               input: { tool_name: "customer_c123_getAverageSpend", arguments: {} },
@@ -113,7 +115,10 @@ describe("CodexAppServerAdapter against the real codex app-server", () => {
     expect(answer.averageMonthlySpend).toBe(46.83);
     expect(mock.requests).toHaveLength(3); // one thread: search, dispatch, answer
     expect(mock.requests[0]!.offeredTools).toContain("call_discovered_tool");
-    const [searchOutput, spendOutput] = mock.requests[2]!.toolResults.map((r) => r.text);
+    const [searchOutput, itselfOutput, spendOutput] = mock.requests[2]!.toolResults.map((r) => r.text);
+    expect(itselfOutput).toBe(
+      'Invalid arguments for "call_discovered_tool": "tool_name" names a discovered tool, not call_discovered_tool itself.',
+    );
     expect(searchOutput).toContain("New tools are available through call_discovered_tool");
     expect(searchOutput).toContain(
       "- customer_c123_getAverageSpend: Get this customer's average monthly spend",

@@ -258,6 +258,8 @@ describe.skipIf(unavailable !== undefined)("ClaudeAgentSdkAdapter against the re
       if (called.length === 1)
         return {
           toolCalls: [
+            // Fits the dispatcher's schema, so Claude Code sends it: our rule refuses it, as every driver does.
+            { name: m("call_discovered_tool"), input: { tool_name: "call_discovered_tool" } },
             {
               name: m("call_discovered_tool"),
               input: { tool_name: "customer_c123_getAverageSpend", arguments: {} },
@@ -270,11 +272,16 @@ describe.skipIf(unavailable !== undefined)("ClaudeAgentSdkAdapter against the re
     expect(run.result).toBe("46.83 USD");
     expect(mock.requests).toHaveLength(3);
     expect(mock.requests[2]!.offeredTools).not.toContain(m("customer_c123_getAverageSpend"));
-    const [search, spend] = mock.requests[2]!.toolResults;
+    const [search, itself, spend] = mock.requests[2]!.toolResults;
     expect(search!.text).toContain("New tools are available through call_discovered_tool");
+    expect(itself).toEqual({
+      text: 'Invalid arguments for "call_discovered_tool": "tool_name" names a discovered tool, not call_discovered_tool itself.',
+      isError: true,
+    });
     expect(spend).toEqual({ text: SPEND, isError: false });
     expect(historyToolNames(run.conversationHistory)).toEqual([
       "searchCustomer",
+      "call_discovered_tool",
       "customer_c123_getAverageSpend",
     ]);
   });

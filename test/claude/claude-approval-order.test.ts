@@ -1,5 +1,6 @@
 // The call pipeline on the Claude backend, with the SDK replaced by a stand-in that makes one tool call
-// through the in-process server per user turn: approval comes after validation, as on every driver.
+// through the in-process server per user turn: approval comes after validation, and a bad
+// call_discovered_tool call is refused with the one rule, as on every driver.
 import { CallToolRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it, vi } from "vitest";
 import { defineTool, PromptRunner } from "entity-tools";
@@ -73,5 +74,26 @@ describe("the call pipeline on the Claude backend", () => {
         isError: true,
       },
     ]);
+  });
+
+  it("dispatch mode: a call_discovered_tool call with bad arguments is told what is wrong with them, as on the MCP server", async () => {
+    script.answers = [];
+    const runner = new PromptRunner({
+      adapter: new ClaudeAgentSdkAdapter({ newTools: "dispatch" }),
+    }).withTools(defineTool({ name: "search", description: "Search", execute: () => "found" }));
+    for (const args of [{}, { tool_name: "call_discovered_tool" }, { tool_name: "search", arguments: 7 }]) {
+      script.call = { name: "call_discovered_tool", arguments: args };
+      expect((await runner.run("Search")).status).toBe("completed");
+    }
+    expect(script.answers).toEqual(
+      [
+        'missing required field "tool_name".',
+        '"tool_name" names a discovered tool, not call_discovered_tool itself.',
+        'field "arguments" must be object.',
+      ].map((problem) => ({
+        content: [{ type: "text", text: `Invalid arguments for "call_discovered_tool": ${problem}` }],
+        isError: true,
+      })),
+    );
   });
 });

@@ -185,6 +185,36 @@ describe("createMcpServer", () => {
     );
   });
 
+  it("a strategy that throws after discovery: the call is an isError result, and the providers it found stay in the session, announced", async () => {
+    const throwing: Partial<McpServerOptions> = {
+      injectionStrategies: [
+        {
+          evaluateToolResult: ({ lastToolCall }) => {
+            if (lastToolCall.toolName === "searchCustomer") throw new Error("the audit strategy broke");
+            return {};
+          },
+        },
+      ],
+    };
+    const { client, changes, names, text } = await session(throwing);
+    const found = await client.callTool({ name: "searchCustomer", arguments: { name: "John Smith" } });
+    expect([found.isError, text(found)]).toEqual([true, 'The call of "searchCustomer" failed in the server']);
+    // What the tool returned is real (it ran): its providers' tools are kept, and the client is told.
+    expect(changes).toHaveLength(1);
+    expect(await names()).toContain("customer_c123_getAverageSpend");
+    const spend = await client.callTool({ name: "customer_c123_getAverageSpend", arguments: {} });
+    expect([spend.isError, text(spend)]).toEqual([false, '{"amount":46.83,"currency":"USD"}']);
+    // With dispatch, the failed call's result describes them, as any result that discovered tools does.
+    const dispatching = await session({ ...throwing, dispatch: true });
+    const viaDispatch = await dispatching.client.callTool({
+      name: "searchCustomer",
+      arguments: { name: "John Smith" },
+    });
+    expect(dispatching.text(viaDispatch)).toMatch(
+      /^The call of "searchCustomer" failed in the server\n\nNew tools are available through call_discovered_tool .*\n- customer_c123_getAverageSpend: /s,
+    );
+  });
+
   it("dispatch: call_discovered_tool reaches discovered tools, which the result that found them describes", async () => {
     const { client, text } = await session({ dispatch: true });
     expect((await client.listTools()).tools.map((t) => t.name)).toContain("call_discovered_tool");

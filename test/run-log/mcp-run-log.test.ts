@@ -1,6 +1,6 @@
 // createMcpServer({ runLog }): the calls a 2025-11-25 session serves, in a run log the viewer reads, each a
 // step (approvals asked through elicitation and the person's answers with it); a server that is only listed
-// writes nothing.
+// writes nothing; what a failed call's server threw is its record's cause, with recordContent only.
 import "../fixtures/store/register.js";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -97,6 +97,42 @@ it("each call of a session is a step with the tools listed then, the discovery i
   ]);
   expect(view.steps[0]!.calls[0]!.result).toContain("John Smith");
   await client.close();
+});
+
+it("a call whose strategy threw: its record has what was thrown (cause) with recordContent only; the client read only that it failed", async () => {
+  const logged = async (recordContent: boolean) => {
+    const folder = path.join(dir, `strategy-threw-${recordContent}`);
+    const server = createMcpServer({
+      name: "shop",
+      version: "1.0.0",
+      tools: [new CustomerSearchTools()],
+      injectionStrategies: [
+        {
+          evaluateToolResult: () => {
+            throw new TypeError("key sk-live-123 was refused");
+          },
+        },
+      ],
+      runLog: { dir: folder, recordContent },
+    });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new Client({ name: "test", version: "1.0.0" });
+    await client.connect(clientSide);
+    const result = await client.callTool({ name: "findCustomers", arguments: { text: "Khan" } });
+    expect(JSON.stringify(result)).not.toContain("sk-live-123");
+    await client.close();
+    const [file] = readdirSync(folder).filter((f) => f.endsWith(".jsonl"));
+    return runView(readRunLog(readFileSync(path.join(folder, file!), "utf8"))).steps[0]!.calls[0]!;
+  };
+  expect(await logged(true)).toMatchObject({
+    ok: false,
+    reason: "threw",
+    result: 'The call of "findCustomers" failed in the server',
+    cause: 'StrategyError: An injection strategy failed after "findCustomers": key sk-live-123 was refused',
+  });
+  const bare = await logged(false);
+  expect([bare.ok, bare.reason, "cause" in bare, "result" in bare]).toEqual([false, "threw", false, false]);
 });
 
 it("a session that only lists tools writes no file", async () => {

@@ -66,6 +66,8 @@ describe("each line is JSON.stringify of its record", () => {
       ok,
       ...(ok ? { durationMs: 3 } : { reason: "threw" }),
       ...(content ? { input, result: awkward } : {}),
+      // What the server threw, as its name and message: with the contents only.
+      ...(content && !ok ? { cause: `TypeError: ${awkward}` } : {}),
       ...(ok ? { media, provider } : {}),
     };
     const line = callLine({
@@ -79,6 +81,7 @@ describe("each line is JSON.stringify of its record", () => {
       content,
       input,
       result: awkward,
+      cause: ok ? undefined : new TypeError(awkward),
       media: ok ? media : undefined,
       provider: ok ? provider : undefined,
     });
@@ -100,6 +103,7 @@ describe("what JSON cannot hold", () => {
         content: true,
         input,
         result: "r",
+        cause: undefined,
         media: undefined,
         provider: undefined,
       }),

@@ -103,6 +103,17 @@ function restartedRunLines(): string {
       tools: ["warranty_check"],
     }),
     step(2, 3, { added: ["warranty_check"] }),
+    {
+      type: "call",
+      step: 2,
+      ms: 2,
+      id: "call_2",
+      tool: "warranty_check",
+      ok: false,
+      reason: "threw",
+      result: 'The call of "warranty_check" failed in the server',
+      cause: "StrategyError: the warranty service refused key sk-1",
+    },
     restart(2, { cause: "strategy", reason: "a fresh start" }),
     step(3, 3, { added: [], removed: [] }),
     { type: "added", step: 3, tools: ["customer_c1_orders"], byTool: "lookup", by: "call_3" },
@@ -243,7 +254,7 @@ describe.skipIf(!present)("the run viewer in headless Chromium", () => {
     await page.close();
   });
 
-  it("a restart is one line with its cause and reason; where the tool list changed after it, the cache-broken note", async () => {
+  it("a restart is one line with its cause and reason; where the tool list changed after it, the cache-broken note; a failed call's cause", async () => {
     const name = "2026-02-01T00-00-00-000Z-restarts.jsonl";
     writeFileSync(path.join(dir, name), restartedRunLines());
     const { page, errors } = await openPage(browser, `${viewer.url}#${name}`);
@@ -276,6 +287,15 @@ describe.skipIf(!present)("the run viewer in headless Chromium", () => {
       ["", ""],
       ["+ customer_c1_orders — from lookup at step 3", broken],
       ["− warranty_check — restart", broken],
+    ]);
+    // A call the server failed: opened, what the model read, then what the server threw (its cause).
+    await page.click('li[data-step="2"] .step-head');
+    expect(await texts(page, 'li[data-step="2"] .call-detail pre')).toEqual([
+      'The call of "warranty_check" failed in the server',
+      "StrategyError: the warranty service refused key sk-1",
+    ]);
+    expect(await texts(page, 'li[data-step="2"] .call-detail .cause h5')).toEqual([
+      "Cause (not told to the model)",
     ]);
     expect(errors).toEqual([]);
     await page.close();

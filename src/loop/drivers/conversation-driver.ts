@@ -41,7 +41,10 @@ export async function driveConversation(adapter: ConversationAdapter, session: R
 
   const callTool = async (raw: ModelToolCall): Promise<ConversationToolResult> => {
     session.beginIteration();
-    const call = unwrapDispatch(raw);
+    // Where the dispatcher is offered, a call of it stands for the tool it names, or is refused as the MCP
+    // server refuses it; elsewhere it is a call like any other (an unknown tool).
+    const opened = dispatching ? unwrapDispatch(raw) : { call: raw };
+    const call = "call" in opened ? opened.call : raw;
     session.recordResponse({
       responseMessages: [
         {
@@ -54,7 +57,10 @@ export async function driveConversation(adapter: ConversationAdapter, session: R
       toolCalls: [call],
       text: "",
     });
-    const { next, results } = await session.handleToolCalls([call]);
+    const { next, results } =
+      "problem" in opened
+        ? session.refuseToolCall(call, opened.problem)
+        : await session.handleToolCalls([call]);
     if (next.type === "restart" || next.type === "pause") stop = next;
     // A paused call has no result yet: Codex is told so, and its turn is stopped.
     const output = results[0]?.output ?? {

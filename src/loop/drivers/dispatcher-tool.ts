@@ -31,7 +31,7 @@ export const dispatcherTool: AnyTool = {
 /**
  * Why a call of the dispatcher reaches no tool, as its error result says it: its input does not fit the
  * dispatcher's schema (no `tool_name`, `arguments` not an object), or it names the dispatcher itself.
- * Undefined for any other call: {@link unwrapDispatch} gives the call it stands for.
+ * Undefined for any other call.
  */
 export function dispatchProblem(call: ModelToolCall): string | undefined {
   if (call.toolName !== DISPATCHER_TOOL) return undefined;
@@ -41,12 +41,20 @@ export function dispatchProblem(call: ModelToolCall): string | undefined {
   return `Invalid arguments for "${DISPATCHER_TOOL}": "tool_name" names a discovered tool, not ${DISPATCHER_TOOL} itself.`;
 }
 
-/** The call a dispatcher call stands for (or the call itself). */
-export function unwrapDispatch(call: ModelToolCall): ModelToolCall {
-  if (call.toolName !== DISPATCHER_TOOL) return call;
-  const input = (call.input ?? {}) as { tool_name?: unknown; arguments?: unknown };
-  if (typeof input.tool_name !== "string") return call; // validation against the schema reports it
-  return { toolCallId: call.toolCallId, toolName: input.tool_name, input: input.arguments ?? {} };
+/**
+ * A call where the dispatcher is offered, opened: the call it stands for (or the call itself, when it is
+ * not a dispatcher call), or {@link dispatchProblem}'s reason it reaches no tool, which its driver answers
+ * with an `invalid-input` error result (`ToolCallExecutor.refuse`). Every driver that offers the
+ * dispatcher opens its calls here, so the model reads the same error on every backend.
+ */
+export function unwrapDispatch(call: ModelToolCall): { call: ModelToolCall } | { problem: string } {
+  const problem = dispatchProblem(call);
+  if (problem !== undefined) return { problem };
+  if (call.toolName !== DISPATCHER_TOOL) return { call };
+  const input = call.input as { tool_name: string; arguments?: unknown };
+  return {
+    call: { toolCallId: call.toolCallId, toolName: input.tool_name, input: input.arguments ?? {} },
+  };
 }
 
 /** The note that tells the model how to reach tools that appeared, in `dispatch` mode. */

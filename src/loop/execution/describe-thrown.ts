@@ -15,6 +15,20 @@ export function describeThrown(thrown: unknown, maxChars: number): string {
   }
 }
 
+/**
+ * What was thrown, for an operator (a failed call's `cause` in the run log): an error as its name and
+ * message (`TypeError: …`), anything else as {@link describeThrown} says it, at most `maxChars` long.
+ * Never throws.
+ */
+export function describeCause(thrown: unknown, maxChars: number): string {
+  try {
+    if (thrown instanceof Error) return cap(`${thrown.name}: ${thrown.message}`, maxChars);
+  } catch {
+    // A getter that throws: said below as describeThrown says it.
+  }
+  return describeThrown(thrown, maxChars);
+}
+
 function cap(text: string, maxChars: number): string {
   return serializeToolResult(text, { maxChars });
 }

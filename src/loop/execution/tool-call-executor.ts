@@ -198,6 +198,15 @@ export class ToolCallExecutor {
   }
 
   /**
+   * A call its driver answers before it reaches a tool (a dispatcher call whose arguments name none: see
+   * `unwrapDispatch`): it starts and fails with `invalid-input`, as a call its tool's schema refuses.
+   */
+  refuse(call: ModelToolCall, iteration: number, message: string): ToolResultPart {
+    this.started(call, iteration);
+    return this.fail(call, iteration, "invalid-input", message);
+  }
+
+  /**
    * The error result of a call that failed or will not run (also one the driver ends: the run was
    * cancelled or restarts, the id repeats, an MCP server's call whose strategy threw), told to observers
    * as a `ToolFailed`; `cause`, what was thrown, is for observers only (see `ToolFailedEvent.cause`).

@@ -148,6 +148,17 @@ export class RunSession {
   }
 
   /**
+   * Answers a call its driver refuses before it reaches a tool (a dispatcher call whose arguments name
+   * none, with `problem` saying why) with an error result, recorded as every call's result is.
+   */
+  refuseToolCall(call: ModelToolCall, problem: string): ToolCallsOutcome {
+    throwIfAborted(this.signal); // as for a call run: a cancelled run answers no more calls
+    const results = [this.executor.refuse(call, this.run.iteration, problem)];
+    this.run.append({ role: "tool", content: results });
+    return { next: { type: "continue" }, results };
+  }
+
+  /**
    * Where a resumed run starts: the calls its last message left waiting are answered first (approved
    * ones run, once; denied ones get an error result with the reason; undecided ones pause the run
    * again, or in a continued conversation are not run), then the model is told about providers that

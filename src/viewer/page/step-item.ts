@@ -10,6 +10,7 @@ import type {
   RunLogRecord,
 } from "../../run-log/run-log-format.js";
 import { count, h, longText, paged, percent, pretty, usd, type Child } from "./dom.js";
+import { callDetail } from "./call-detail.js";
 
 /** What a step needs from the page around it. */
 export interface StepContext {
@@ -218,7 +219,7 @@ function detail(step: StepView, context: StepContext): HTMLElement {
         "section",
         {},
         h("h4", {}, "Calls"),
-        step.calls.map((c) => callDetail(c, context)),
+        step.calls.map((c) => callDetail(c, context.mediaUrl)),
       ),
     tools &&
       h(
@@ -234,38 +235,6 @@ function detail(step: StepView, context: StepContext): HTMLElement {
         h("h4", {}, `Providers discovered (${count(step.discovered.length)})`),
         providerTable(step.discovered),
       ),
-  );
-}
-
-function callDetail(call: CallRecord, context: StepContext): HTMLElement {
-  return h(
-    "div",
-    { className: "call-detail", "data-tool": call.tool },
-    h(
-      "div",
-      { className: "call-title" },
-      `${call.tool} (${call.id})`,
-      call.provider && ` → ${call.provider.providerClass} ${call.provider.id}`,
-    ),
-    call.input !== undefined && longText("input", pretty(call.input)),
-    call.result !== undefined && longText(call.ok ? "result" : "result error", call.result),
-    (call.media ?? []).map((m) => {
-      const url = m.file === undefined ? m.url : context.mediaUrl(m.file);
-      if (m.file === undefined && m.url === undefined)
-        return h("p", { className: "missing" }, `${m.mediaType} not written: ${m.skipped ?? "no data"}`);
-      if (!url) return h("p", { className: "missing" }, `media file ${m.file} is missing or unreadable`);
-      if (m.type !== "image")
-        return h(
-          "p",
-          {},
-          h("a", { href: url, download: m.filename ?? "" }, `${m.mediaType} ${m.filename ?? m.file ?? ""}`),
-        );
-      const img = h("img", { src: url, alt: `${m.mediaType} from ${call.tool}` });
-      img.addEventListener("error", () =>
-        img.replaceWith(h("p", { className: "missing" }, `media file ${m.file} could not be loaded`)),
-      );
-      return img;
-    }),
   );
 }
 

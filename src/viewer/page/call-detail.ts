@@ -1,0 +1,45 @@
+// One call of an opened step, as the page shows it: its title, input, the result the model read (with its
+// pictures and files), and for a call the server failed, what it threw (the run log's `cause`).
+import type { CallRecord } from "../../run-log/run-log-format.js";
+import { h, longText, pretty } from "./dom.js";
+
+/** One call of an opened step: its input, what the model read back with its media, and a failure's cause. */
+export function callDetail(call: CallRecord, mediaUrl: (file: string) => string | undefined): HTMLElement {
+  return h(
+    "div",
+    { className: "call-detail", "data-tool": call.tool },
+    h(
+      "div",
+      { className: "call-title" },
+      `${call.tool} (${call.id})`,
+      call.provider && ` → ${call.provider.providerClass} ${call.provider.id}`,
+    ),
+    call.input !== undefined && longText("input", pretty(call.input)),
+    call.result !== undefined && longText(call.ok ? "result" : "result error", call.result),
+    // What the server threw, which the model and the client were not told: the operator's to read.
+    call.cause !== undefined &&
+      h(
+        "div",
+        { className: "cause" },
+        h("h5", {}, "Cause (not told to the model)"),
+        longText("error", call.cause),
+      ),
+    (call.media ?? []).map((m) => {
+      const url = m.file === undefined ? m.url : mediaUrl(m.file);
+      if (m.file === undefined && m.url === undefined)
+        return h("p", { className: "missing" }, `${m.mediaType} not written: ${m.skipped ?? "no data"}`);
+      if (!url) return h("p", { className: "missing" }, `media file ${m.file} is missing or unreadable`);
+      if (m.type !== "image")
+        return h(
+          "p",
+          {},
+          h("a", { href: url, download: m.filename ?? "" }, `${m.mediaType} ${m.filename ?? m.file ?? ""}`),
+        );
+      const img = h("img", { src: url, alt: `${m.mediaType} from ${call.tool}` });
+      img.addEventListener("error", () =>
+        img.replaceWith(h("p", { className: "missing" }, `media file ${m.file} could not be loaded`)),
+      );
+      return img;
+    }),
+  );
+}
