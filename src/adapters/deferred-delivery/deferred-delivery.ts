@@ -8,6 +8,9 @@ import { anthropicToolChanges } from "./anthropic-tool-changes.js";
 import type { DeliveryForm } from "./delivery-form.js";
 import { openAiToolSearch } from "./openai-tool-search.js";
 
+/** A model object: a model given by id, resolved. */
+type ResolvedModel = Exclude<LanguageModel, string>;
+
 /** One step as the provider gets it: the history with the deliveries in it, and which tools go where. */
 export interface DeliveredStep {
   /** The messages to send: the run's history, each delivery after the results that caused it. */
@@ -22,9 +25,9 @@ export interface DeliveredStep {
   readonly warning?: string;
 }
 
-/** The deferred form of a model's provider, from the AI SDK model's `provider` string. */
-export function deliveryFormOf(model: LanguageModel): DeliveryForm | undefined {
-  const provider = typeof model === "string" ? undefined : model.provider;
+/** The deferred form of a model's provider, from the AI SDK model's `provider` string (a resolved model). */
+export function deliveryFormOf(model: ResolvedModel): DeliveryForm | undefined {
+  const provider = model.provider;
   if (provider === "anthropic.messages") return anthropicToolChanges;
   if (provider === "openai.responses") return openAiToolSearch;
   return undefined;
@@ -46,29 +49,25 @@ interface RunDelivery {
  * `delivery: "deferred"` leave the request's tool list and reach the model in its provider's deferred form
  * ({@link DeliveryForm}), each change once, right after the tool results that caused it. Runs are told
  * apart by their history array, which a run only appends to; a history that is not the last one extended
- * (a resumed run) starts again, with every deferred tool delivered at its end.
+ * (a resumed run) starts again, with every deferred tool delivered at its end. The form is the one of each
+ * step's model, as it was resolved for that step (a model given by id: see `stepModel`).
  */
 export class DeferredDelivery {
-  private readonly form: DeliveryForm | undefined;
   private readonly runs = new WeakMap<readonly ModelMessage[], RunDelivery>();
   private readonly warned = new WeakSet<readonly ModelMessage[]>();
   private readonly splits = new WeakMap<readonly AnyTool[], Split>();
 
-  constructor(
-    private readonly model: LanguageModel,
-    private readonly delivery: ToolDelivery,
-  ) {
-    this.form = delivery === "deferred" ? deliveryFormOf(model) : undefined;
-  }
+  constructor(private readonly delivery: ToolDelivery) {}
 
-  step(request: ModelStepRequest): DeliveredStep {
-    const form = this.form;
+  /** One step of `model` (the step's resolved model), as its provider gets it. */
+  step(request: ModelStepRequest, model: ResolvedModel): DeliveredStep {
+    const form = this.delivery === "deferred" ? deliveryFormOf(model) : undefined;
     if (!form)
       return {
         messages: request.messages,
         offered: toProviderTools(request.tools),
         listed: request.tools,
-        ...this.inline(request.messages),
+        ...this.inline(request.messages, model),
       };
     const split = this.split(request.tools, form);
     const run = this.runOf(request.messages);
@@ -87,13 +86,12 @@ export class DeferredDelivery {
   }
 
   /** Deferred asked for, no form: the tools go inline and the run hears it once. */
-  private inline(history: readonly ModelMessage[]): { warning?: string } {
+  private inline(history: readonly ModelMessage[], model: ResolvedModel): { warning?: string } {
     if (this.delivery !== "deferred" || this.warned.has(history)) return {};
     this.warned.add(history);
-    const provider = typeof this.model === "string" ? this.model : this.model.provider;
     return {
       warning:
-        `Deferred tool delivery was asked for, but the model's provider (${provider}) has no deferred form ` +
+        `Deferred tool delivery was asked for, but the model's provider (${model.provider}) has no deferred form ` +
         "(Anthropic Messages and OpenAI Responses have one): discovered tools are offered inline, in the tool list.",
     };
   }
@@ -108,13 +106,17 @@ export class DeferredDelivery {
     return fresh;
   }
 
-  /** A step's tools split into listed and deferred (kept per frozen tool list, as the registry hands it out). */
+  /**
+   * A step's tools split into listed and deferred (kept per frozen tool list, as the registry hands it out,
+   * for the form it was made for).
+   */
   private split(tools: readonly AnyTool[], form: DeliveryForm): Split {
     let split = this.splits.get(tools);
-    if (!split) {
+    if (split?.form !== form) {
       const listed = Object.freeze(tools.filter((t) => t.delivery !== "deferred"));
       const definitions = toProviderTools(listed).definitions;
       split = {
+        form,
         listed,
         deferred: tools.filter((t) => t.delivery === "deferred"),
         offered: {
@@ -129,6 +131,7 @@ export class DeferredDelivery {
 }
 
 interface Split {
+  readonly form: DeliveryForm;
   readonly listed: readonly AnyTool[];
   readonly deferred: readonly AnyTool[];
   readonly offered: ProviderTools;
