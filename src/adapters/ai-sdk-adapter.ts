@@ -202,7 +202,10 @@ export class AiSdkAdapter implements ModelAdapter {
     const warnings = [this.unreported, delivered.warning].filter((w): w is string => w !== undefined);
     this.unreported = undefined;
     // `modelId` before the spread: see `callOptions` (a key added after a spread copy is slow on Node 20).
-    const stamped: ModelStepResult = { modelId: model.modelId, ...result };
+    const stamped: ModelStepResult =
+      result.modelId === undefined || result.modelId === model.modelId
+        ? { modelId: model.modelId, ...result }
+        : { modelId: model.modelId, requestedModelId: model.modelId, ...result };
     if (warnings.length > 0) return { ...stamped, warnings };
     return stamped;
   }

@@ -85,8 +85,17 @@ export interface ModelRespondedEvent extends RunEvent {
   readonly usage: TokenUsage;
   /** How long the model call took, retries included. */
   readonly durationMs: number;
-  /** The model that answered, when the backend names it. */
+  /**
+   * The model that answered, when the backend names it: for an AI SDK model, the model id of the
+   * provider's response (a model given by id or behind an alias: the model the provider answered as).
+   * Pricing looks up this id.
+   */
   readonly modelId?: string;
+  /**
+   * The model the call asked for, when the provider answered as another (`modelId` is then, say, a dated
+   * snapshot of it); absent when they are the same.
+   */
+  readonly requestedModelId?: string;
 }
 
 /** A backend reported something worth knowing about a model call (it fell back to a slower path). */

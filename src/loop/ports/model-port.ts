@@ -41,6 +41,11 @@ export interface ModelStepResult {
   readonly usage?: Partial<TokenUsage>;
   /** The model that answered (the provider's model id), for events, spans and pricing. */
   readonly modelId?: string;
+  /**
+   * The model the call asked for, when the provider answered as another (`modelId`, say a dated snapshot
+   * of it); absent when they are the same.
+   */
+  readonly requestedModelId?: string;
   /** Something the run's observers should know about this call (a degraded path); one event each. */
   readonly warnings?: readonly string[];
 }

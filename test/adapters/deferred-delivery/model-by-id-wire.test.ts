@@ -8,6 +8,7 @@ import { customProvider, type LanguageModel } from "ai";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { defineTool, LlmTool, PromptRunner, toolAudio, toolContent, type ToolLoopEvent } from "entity-tools";
 import { Bank, ran } from "../../fixtures/bank.js";
+import { memoryTracer } from "../../support/span-tree.js";
 import { wireProvider, type ProviderName, type WireProvider } from "./wire-providers.js";
 
 const global = globalThis as { AI_SDK_DEFAULT_PROVIDER?: unknown };
@@ -59,6 +60,7 @@ describe.each<ProviderName>(["anthropic", "openai"])("a model given by id, resol
         : customProvider({ languageModels: { fast: wire.provider.languageModel(wire.modelId) } });
       const events: ToolLoopEvent[] = [];
       const priced: (string | undefined)[] = [];
+      const { tracer, spans } = memoryTracer();
       const runner = new PromptRunner({
         model: direct ? wire.modelId : "fast",
         modelSettings: { maxRetries: 0 },
@@ -66,6 +68,7 @@ describe.each<ProviderName>(["anthropic", "openai"])("a model given by id, resol
         .withTools(new RecordedBank())
         .withToolProviderDiscovery({ delivery: "deferred" })
         .withPricing((modelId) => (priced.push(modelId), { input: 1, output: 1 }))
+        .withTelemetry({ tracer })
         .withObserver((e) => events.push(e));
       const run = how === "generated" ? await runner.run("Bob?") : await runner.stream("Bob?").result;
 
@@ -93,7 +96,19 @@ describe.each<ProviderName>(["anthropic", "openai"])("a model given by id, resol
 
       const answeredAs = `${wire.modelId}${SNAPSHOT}`;
       const responded = events.filter((e) => e.type === "ModelResponded");
-      expect(responded.map((e) => e.modelId)).toEqual([answeredAs, answeredAs, answeredAs]);
+      expect(responded.map((e) => [e.modelId, e.requestedModelId])).toEqual(
+        responded.map(() => [answeredAs, wire!.modelId]), // asked for the model the id resolved to
+      );
+      // As the GenAI conventions have it: a step's span is named by the model asked for.
+      const chats = spans().filter((s) => s.name.startsWith("chat"));
+      expect(
+        chats.map((s) => [
+          s.name,
+          s.attributes["gen_ai.request.model"],
+          s.attributes["gen_ai.response.model"],
+        ]),
+      ).toEqual(chats.map(() => [`chat ${wire!.modelId}`, wire!.modelId, answeredAs]));
+      expect(chats).toHaveLength(3);
       expect(priced).toEqual([answeredAs, answeredAs, answeredAs]);
       expect(run.cost!.perStep.map((s) => s.modelId)).toEqual([answeredAs, answeredAs, answeredAs]);
     },

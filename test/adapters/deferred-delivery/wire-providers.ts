@@ -2,6 +2,7 @@
 // behind one shape: script the model's turns, then read what each request offered and carried.
 import { createAnthropic } from "@ai-sdk/anthropic";
 import { createOpenAI } from "@ai-sdk/openai";
+import type { LanguageModelV3 } from "@ai-sdk/provider";
 import type { LanguageModel } from "ai";
 import { startAnthropicMessagesMock, startOpenAiResponsesMock } from "entity-tools/testing";
 import { inOrder } from "../../support/openai-mocks.js";
@@ -13,7 +14,7 @@ export type Turn = { readonly calls: readonly (readonly [string, unknown])[] } |
 export interface WireProvider {
   readonly model: LanguageModel;
   /** The provider that made `model` (as a process's default provider, it resolves the model's id). */
-  readonly provider: { languageModel(id: string): LanguageModel };
+  readonly provider: { languageModel(id: string): LanguageModelV3 };
   /** The id `model` was made with. */
   readonly modelId: string;
   /** Each request's tool list, as JSON. */
