@@ -35,6 +35,8 @@ export function deliveryFormOf(model: ResolvedModel): DeliveryForm | undefined {
 
 /** What a run has been delivered so far. */
 interface RunDelivery {
+  /** The form its deliveries were made in. */
+  readonly form: DeliveryForm;
   /** The history with the deliveries spliced in: appended to only, so the provider's cache keeps it. */
   readonly messages: ModelMessage[];
   /** How many history messages it holds, and the last of them (to tell the same run's history). */
@@ -70,7 +72,7 @@ export class DeferredDelivery {
         ...this.inline(request.messages, model),
       };
     const split = this.split(request.tools, form);
-    const run = this.runOf(request.messages);
+    const run = this.runOf(request.messages, form);
     for (let i = run.taken; i < request.messages.length; i++) run.messages.push(request.messages[i]!);
     run.taken = request.messages.length;
     run.last = request.messages.at(-1);
@@ -96,11 +98,24 @@ export class DeferredDelivery {
     };
   }
 
-  private runOf(history: readonly ModelMessage[]): RunDelivery {
+  /**
+   * The run `history` belongs to; a new one (every deferred tool delivered again) for a history that is
+   * not the last one extended, or when the step's model has another form than the run's deliveries so far
+   * (a default provider that routes each call): those are in a form the new model does not read.
+   */
+  private runOf(history: readonly ModelMessage[], form: DeliveryForm): RunDelivery {
     const run = this.runs.get(history);
-    if (run && history.length >= run.taken && (run.taken === 0 || history[run.taken - 1] === run.last))
-      return run;
-    const fresh: RunDelivery = { messages: [], taken: 0, last: undefined, delivered: new Set(), sequence: 0 };
+    const extended =
+      run && history.length >= run.taken && (run.taken === 0 || history[run.taken - 1] === run.last);
+    if (extended && run.form === form) return run;
+    const fresh: RunDelivery = {
+      form,
+      messages: [],
+      taken: 0,
+      last: undefined,
+      delivered: new Set(),
+      sequence: 0,
+    };
     markRunHistory(fresh.messages);
     this.runs.set(history, fresh);
     return fresh;

@@ -134,22 +134,34 @@ it("decides by the default provider of the moment the run starts, not of the run
 });
 
 // A default provider that routes each call (a fallback router): each step is sent in the form of the model
-// it was routed to, though the tools did not change between the steps.
+// it was routed to, the tools discovered before the switch delivered again in the new form.
 it("sends each step in the form of the model that step resolved to", async () => {
+  ran.length = 0;
   const clock = defineTool({ name: "clock", description: "The time", execute: () => "noon" });
-  const anthropic = await wireProvider("anthropic", [{ calls: [["clock", {}]] }]);
-  wire = await wireProvider("openai", [{ calls: [["findAccounts", { owner: "Bob" }]] }, { text: "done" }]);
-  let routed = anthropic;
-  global.AI_SDK_DEFAULT_PROVIDER = { languageModel: (id: string) => routed.provider.languageModel(id) };
+  const anthropic = await wireProvider("anthropic", [
+    { calls: [["findAccounts", { owner: "Bob" }]] },
+    { calls: [["clock", {}]] },
+  ]);
+  wire = await wireProvider("openai", [{ calls: [["account_2_getBalance", {}]] }, { text: "50." }]);
+  let responses = 0;
+  global.AI_SDK_DEFAULT_PROVIDER = {
+    languageModel: (id: string) => (responses < 2 ? anthropic : wire!).provider.languageModel(id),
+  };
   try {
     const run = await new PromptRunner({ model: "claude-sonnet-4-5", modelSettings: { maxRetries: 0 } })
       .withTools(new Bank(), clock)
       .withToolProviderDiscovery({ delivery: "deferred" })
-      .withObserver((e) => void (e.type === "ModelResponded" && (routed = wire!)))
+      .withObserver((e) => void (e.type === "ModelResponded" && responses++))
       .run("Bob?");
-    expect(run.result).toBe("done");
+    expect(run.result).toBe("50.");
+    expect(ran).toEqual(["getBalance 2"]);
     expect(anthropic.tools()[0]).not.toContain('"tool_search"');
+    expect(JSON.stringify(anthropic.conversations()[1]!.at(-1))).toContain("account_2_getBalance");
+    // The first OpenAI step has the tools of the Anthropic steps' (clock found nothing), in OpenAI's form.
     expect(wire.tools()).toEqual([expect.stringContaining('"tool_search"'), wire.tools()[0]]);
+    const first = wire.conversations()[0] as { type?: string }[];
+    expect(first.slice(-2).map((i) => i.type)).toEqual(["tool_search_call", "tool_search_output"]);
+    expect(JSON.stringify(first.at(-1))).toContain("account_2_getBalance");
   } finally {
     await anthropic.close();
   }
