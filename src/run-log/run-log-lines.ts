@@ -5,7 +5,7 @@
 // objects (`jsonText`). A value a caller gave that JSON cannot hold is written as a string saying so, and
 // the rest of its record is kept.
 import type { TokenUsage } from "../events/token-usage.js";
-import { describeCause } from "../loop/execution/describe-thrown.js";
+import { describeCause } from "../tools/describe-thrown.js";
 import { DEFAULT_MAX_RESULT_CHARS } from "../tools/serialize-result.js";
 
 /** A number as JSON writes it (`null` for NaN and the infinities). */

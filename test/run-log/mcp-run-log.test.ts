@@ -99,7 +99,7 @@ it("each call of a session is a step with the tools listed then, the discovery i
   await client.close();
 });
 
-it("a call whose strategy threw: its record has what was thrown (cause) with recordContent only; the client read only that it failed", async () => {
+it("a call whose strategy threw: its record has what was thrown (cause), the original's type too, with recordContent only; the client read only that it failed", async () => {
   const logged = async (recordContent: boolean) => {
     const folder = path.join(dir, `strategy-threw-${recordContent}`);
     const server = createMcpServer({
@@ -129,7 +129,9 @@ it("a call whose strategy threw: its record has what was thrown (cause) with rec
     ok: false,
     reason: "threw",
     result: 'The call of "findCustomers" failed in the server',
-    cause: 'StrategyError: An injection strategy failed after "findCustomers": key sk-live-123 was refused',
+    // The wrapper's message quotes the original's: the original is named after it, not said twice.
+    cause:
+      'StrategyError: An injection strategy failed after "findCustomers": key sk-live-123 was refused; caused by TypeError',
   });
   const bare = await logged(false);
   expect([bare.ok, bare.reason, "cause" in bare, "result" in bare]).toEqual([false, "threw", false, false]);

@@ -89,6 +89,53 @@ describe("each line is JSON.stringify of its record", () => {
   });
 });
 
+describe("a failed call's cause names what it wraps", () => {
+  const causeOf = (cause: unknown) =>
+    (
+      JSON.parse(
+        callLine({
+          step: 1,
+          ms: 1,
+          id: "c",
+          tool: "t",
+          ok: false,
+          durationMs: undefined,
+          reason: "threw",
+          content: true,
+          input: {},
+          result: "r",
+          cause,
+          media: undefined,
+          provider: undefined,
+        }),
+      ) as CallRecord
+    ).cause;
+
+  it("each error it wraps with its name and message, one after the other", () => {
+    const rule = new Error("the approval rule failed", { cause: new TypeError("x is not a function") });
+    expect(causeOf(rule)).toBe("Error: the approval rule failed; caused by TypeError: x is not a function");
+  });
+
+  it("what is no error as it would be shown, and a cycle once", () => {
+    const looped = new RangeError("outer", { cause: { code: 42 } });
+    const a = new Error("a");
+    const b = new Error("b", { cause: a });
+    Object.assign(a, { cause: b });
+    expect([causeOf(looped), causeOf(new Error("e", { cause: "timeout" })), causeOf(a)]).toEqual([
+      'RangeError: outer; caused by {"code":42}',
+      "Error: e; caused by timeout",
+      "Error: a; caused by Error: b",
+    ]);
+  });
+
+  it("is capped as a result is, and a long message does not cut off what it wraps", () => {
+    const cause = causeOf(new Error("x".repeat(20_000), { cause: new TypeError("y".repeat(20_000)) }))!;
+    expect(cause.replace(/\n\[truncated[^\]]*\]/g, "")).toMatch(
+      /^Error: x{7900,8000}; caused by TypeError: y{7900,8000}$/,
+    );
+  });
+});
+
 describe("what JSON cannot hold", () => {
   const call = (input: unknown, durationMs = 1) =>
     JSON.parse(

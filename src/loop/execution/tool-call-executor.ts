@@ -8,7 +8,7 @@ import type { ToolRegistry } from "../../tools/tool-registry.js";
 import type { ToolNotFoundError } from "../errors/errors.js";
 import type { ModelToolCall } from "../ports/model-port.js";
 import type { RunSettings } from "../settings/run-settings.js";
-import { describeThrown } from "./describe-thrown.js";
+import { describeThrown } from "../../tools/describe-thrown.js";
 import { ToolInjector } from "./inject-tools.js";
 import { invokeTool, isToolTimeout, releaseRunSignal } from "./invoke-tool.js";
 import type { ResolvedCall } from "./check-tool-input.js";
