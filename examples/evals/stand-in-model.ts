@@ -41,9 +41,11 @@ function call(name: string, input: unknown): MockReply {
   return { toolCalls: [{ name, input }] };
 }
 
-/** The user's question: the text of the first user message. */
+/** The user's question: the text of the first user message (a string `input` is one). */
 function userText(request: ResponsesRequest): string {
-  const user = request.body.input.find((item) => item.role === "user");
+  const { input } = request.body;
+  if (typeof input === "string") return input;
+  const user = input.find((item) => item.role === "user");
   const content = user?.content;
   if (typeof content === "string") return content;
   return Array.isArray(content) ? content.map((p: { text?: string }) => p.text ?? "").join(" ") : "";

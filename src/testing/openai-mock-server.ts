@@ -23,10 +23,23 @@ export interface OpenAiMockRequest {
   readonly text: string;
 }
 
+/** Why an OpenAI API refuses a request before a model reads it: the HTTP status and its error's fields. */
+export interface OpenAiRefusal {
+  readonly status: number;
+  readonly message: string;
+  /** The request field at fault (`"input"`). */
+  readonly param: string;
+  /** The API's code for the error (`"previous_response_not_found"`), or null where it gives none. */
+  readonly code: string | null;
+}
+
 /** One OpenAI API as a mock serves it (the error body is the one both APIs send). */
 export type OpenAiMockApi<
   Request extends OpenAiMockRequest & { readonly body: { readonly stream?: boolean } },
-> = Omit<ScriptedApi<Request, MockAnswer>, "errorBody">;
+> = Omit<ScriptedApi<Request, MockAnswer>, "errorBody" | "refuse"> & {
+  /** The API's refusal of a request that names what it does not hold. Default: none is refused. */
+  readonly refuse?: (body: Record<string, unknown>) => OpenAiRefusal | undefined;
+};
 
 /** A running OpenAI mock: where the provider goes, what it sent, and how to stop it. */
 export interface OpenAiMockServer<Request> {
@@ -39,7 +52,13 @@ export interface OpenAiMockServer<Request> {
 export async function startOpenAiMockServer<
   Request extends OpenAiMockRequest & { readonly body: { readonly stream?: boolean } },
 >(api: OpenAiMockApi<Request>, reply: (request: Request) => MockReply): Promise<OpenAiMockServer<Request>> {
-  const server = await startScriptedApiServer({ ...api, errorBody: openAiErrorBody }, reply);
+  const refuse = (body: Record<string, unknown>) => {
+    const refusal = api.refuse?.(body);
+    if (!refusal) return undefined;
+    const { status, message, param, code } = refusal;
+    return { status, body: { error: { message, type: "invalid_request_error", param, code } } };
+  };
+  const server = await startScriptedApiServer({ ...api, errorBody: openAiErrorBody, refuse }, reply);
   return { baseURL: `${server.origin}/v1`, requests: server.requests, close: server.close };
 }
 

@@ -24,7 +24,8 @@ export interface ResponsesRequest extends OpenAiMockRequest {
     readonly model?: string;
     readonly stream?: boolean;
     readonly tools?: readonly { readonly type: string; readonly name?: string }[];
-    readonly input: readonly Readonly<Record<string, unknown>>[];
+    /** The conversation's items, or one user message's text (`input: "text"`, as the API accepts it). */
+    readonly input: string | readonly Readonly<Record<string, unknown>>[];
     /** Every other field the provider sent (`temperature`, `max_output_tokens`, `user`, …). */
     readonly [field: string]: unknown;
   };
@@ -55,8 +56,12 @@ type Item = Readonly<Record<string, unknown>>;
  * the API's do, whatever conversations it is sent; timestamps are 0, so the same requests in the same order
  * get the same bytes. It keeps what it answered as the API stores responses (unless a request sends
  * `store: false`): an `item_reference` to an item it answered (as `@ai-sdk/openai` sends an earlier answer)
- * and a `previous_response_id` are read as the items they stand for, so `calledTools`, `toolResults` and
- * `text` are the conversation the API would read. Anything else gets a 404; a `reply` that throws, a 500.
+ * and a `previous_response_id` are read as the items they stand for, and a string `input` as one user
+ * message, so `calledTools`, `toolResults` and `text` are the conversation the API would read. A request
+ * naming what it did not keep is refused as the API refuses it, before any script reads it (and it is not
+ * in `requests`): an unknown `previous_response_id` with a 400 (`code: "previous_response_not_found"`), a
+ * reference to an unknown item with a 404 (`param: "input"`). Another path gets a 404; a `reply` that
+ * throws, a 500.
  */
 export function startOpenAiResponsesMock(
   reply: (request: ResponsesRequest) => MockReply,
@@ -72,6 +77,7 @@ function responsesApi(store: ResponsesStore): OpenAiMockApi<ResponsesRequest> {
   };
   return {
     path: "/v1/responses",
+    refuse: (body) => store.refusal(body),
     read: (body, headers) => readRequest(body as ResponsesRequest["body"], headers, store),
     whole: (answer, request, n) => answered(answer, request, n),
     events: (answer, request, n) => typedEventStream(eventsOf(answer, answered(answer, request, n))),

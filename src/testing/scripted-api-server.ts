@@ -3,7 +3,8 @@
 // request read into what a script needs, and kept; the script's answer sent as one JSON body, or as
 // server-sent events when the request asks for a stream; a scripted error with its HTTP status and the
 // API's own error body; a script that throws as a 500 naming what it threw; a body that is not JSON as a
-// 400; any other method or path as a 404. Only the shapes differ, and each API gives its own.
+// 400, and one the API refuses before a model reads it (it names what the API does not hold) as the API
+// refuses it; any other method or path as a 404. Only the shapes differ, and each API gives its own.
 import type { ServerResponse } from "node:http";
 import { startLocalHttpServer } from "./local-http-server.js";
 
@@ -57,6 +58,11 @@ export interface ScriptedApi<Request extends StreamAsked, Answer> {
   events(answer: Answer, request: Request, number: number): string;
   /** The API's error body for a failure with this status and message. */
   errorBody(status: number, message: string): unknown;
+  /**
+   * The API's error (its status and body) for a request it refuses before a model reads it, as a 400 for a
+   * body that is not JSON: such a request reaches no script and is not kept. Default: none is refused.
+   */
+  refuse?(body: Record<string, unknown>): { readonly status: number; readonly body: unknown } | undefined;
 }
 
 /** A running scripted API: its origin (`http://127.0.0.1:<port>`), what it was sent, how to stop it. */
@@ -83,6 +89,11 @@ export async function startScriptedApiServer<Request extends StreamAsked, Answer
       body = JSON.parse(text) as Record<string, unknown>;
     } catch {
       sendJson(res, 400, api.errorBody(400, "The body is not JSON"));
+      return;
+    }
+    const refused = api.refuse?.(body);
+    if (refused) {
+      sendJson(res, refused.status, refused.body);
       return;
     }
     const request = api.read(body, req.headers);

@@ -18,7 +18,7 @@ import { inlinePage, type InlineLogs } from "./page-html.js";
 export async function writeHtmlExport(target: string, out: string): Promise<number> {
   const folder = LogFolder.open(target);
   const files = folder.runs().flatMap(({ name }) => {
-    const read = folder.read(name);
+    const read = folder.read(name, 0, { checkNext: false }); // read once: no check for a next read
     return read ? [{ name, text: read.text }] : [];
   });
   const media: Record<string, string> = {};

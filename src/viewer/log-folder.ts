@@ -36,7 +36,7 @@ export interface RunFileRead {
   readonly from: number;
   /** Where the next read starts: after the text's last newline. */
   readonly next: number;
-  /** The check of the bytes before `next`, for the next read. */
+  /** The check of the bytes before `next`, for the next read; empty when none was asked for (`checkNext: false`). */
   readonly check: string;
   /** Whether the file had not changed for `RECENT_MS` when read: else a write in the same clock tick keeps its stamp. */
   readonly settled: boolean;
@@ -168,9 +168,15 @@ export class LogFolder {
    * What a file holds from byte `from` to its end, and where the next read starts: after its last newline,
    * so a line still being written (or cut short by a crash) is read again, whole, next time. With `check`
    * (the one the read that ended at `from` gave), the bytes before `from` are checked first ({@link
-   * stillHolds}; all of them when `whole`): a file that no longer holds them is read from its start.
+   * stillHolds}; all of them when `whole`): a file that no longer holds them is read from its start. With
+   * `checkNext: false` (a reader that does not read the file again: the `--html` export) no check is made
+   * for the next read, which would hash every byte read; its `check` is empty, which holds no bytes.
    */
-  read(name: string, from = 0, options: { check?: string; whole?: boolean } = {}): RunFileRead | undefined {
+  read(
+    name: string,
+    from = 0,
+    options: { check?: string; whole?: boolean; checkNext?: boolean } = {},
+  ): RunFileRead | undefined {
     const file = this.runFile(name)?.real;
     if (!file) return undefined;
     const fd = openSync(file, "r");
@@ -178,7 +184,7 @@ export class LogFolder {
       const stats = fstatSync(fd);
       // Anything but a whole number of bytes (`from=abc`, NaN) reads from the start.
       let start = Number.isSafeInteger(from) && from > 0 ? Math.min(from, stats.size) : 0;
-      const { check, whole = false } = options;
+      const { check, whole = false, checkNext = true } = options;
       if (start > 0 && check !== undefined && !stillHolds(fd, stats, from, check, whole)) start = 0;
       const buffer = Buffer.alloc(stats.size - start);
       const read = readSync(fd, buffer, 0, buffer.length, start);
@@ -187,7 +193,7 @@ export class LogFolder {
         text: buffer.toString("utf8", 0, read),
         from: start,
         next: start + lines,
-        check: checkOf(fd, stats, start, buffer.subarray(0, lines), check),
+        check: checkNext ? checkOf(fd, stats, start, buffer.subarray(0, lines), check) : "",
         settled: this.settled(stats),
       };
     } finally {

@@ -201,7 +201,7 @@ describe("the OpenAI Responses mock's stored responses, through the real @ai-sdk
     expect([first.text, next.text]).toEqual(["hello there", "you heard me"]);
   });
 
-  it("reads the response a request continues (previous_response_id), unless it was not to be stored", async () => {
+  it("reads the response a request continues (previous_response_id); one not stored is the API's 400", async () => {
     const lookup = { lookup: tool({ inputSchema: jsonSchema<object>({ type: "object" }) }) };
     const ask = (prompt: string, openai: Record<string, string | boolean>) =>
       generateText({ model: model(), prompt, tools: lookup, providerOptions: { openai }, maxRetries: 0 });
@@ -210,7 +210,81 @@ describe("the OpenAI Responses mock's stored responses, through the real @ai-sdk
     expect(stored.requests.at(-1)!.calledTools).toEqual(["lookup"]);
 
     const unstored = await ask("look it up", { store: false });
-    await ask("what did you call?", { previousResponseId: unstored.response.id });
-    expect(stored.requests.at(-1)!.calledTools).toEqual([]);
+    const requests = stored.requests.length;
+    const error = await ask("what did you call?", { previousResponseId: unstored.response.id }).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(APICallError);
+    expect(error).toMatchObject({
+      statusCode: 400,
+      message: `Previous response with id '${unstored.response.id}' not found.`,
+    });
+    expect(JSON.parse((error as APICallError).responseBody!)).toEqual({
+      error: {
+        message: `Previous response with id '${unstored.response.id}' not found.`,
+        type: "invalid_request_error",
+        param: "previous_response_id",
+        code: "previous_response_not_found",
+      },
+    });
+    expect(stored.requests.length).toBe(requests); // refused before any script read it
+  });
+
+  it("refuses a reference to an item it never answered with the API's 404", async () => {
+    const error = await generateText({
+      model: model(),
+      messages: [
+        { role: "user", content: "hi" },
+        {
+          role: "assistant",
+          content: [
+            { type: "text", text: "hello", providerOptions: { openai: { itemId: "msg_elsewhere" } } },
+          ],
+        },
+        { role: "user", content: "again" },
+      ],
+      maxRetries: 0,
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(APICallError);
+    expect(error).toMatchObject({ statusCode: 404, message: "Item with id 'msg_elsewhere' not found." });
+    expect(JSON.parse((error as APICallError).responseBody!)).toMatchObject({
+      error: { type: "invalid_request_error", param: "input", code: null },
+    });
+    // A request that is not to be stored is told why, as the API tells it.
+    const raw = await post(
+      `${stored.baseURL}/responses`,
+      JSON.stringify({ model: "m", store: false, input: [{ type: "item_reference", id: "msg_elsewhere" }] }),
+    );
+    expect(raw.status).toBe(404);
+    expect(raw.body).toMatchObject({
+      error: {
+        message: expect.stringMatching(
+          /^Item with id 'msg_elsewhere' not found\. Items are not persisted when `store` is set to false\./,
+        ),
+      },
+    });
+  });
+
+  it("reads a string input as one user message, as the API does, and keeps it with the response", async () => {
+    const first = await post(
+      `${stored.baseURL}/responses`,
+      JSON.stringify({ model: "m", input: "look it up" }),
+    );
+    const [call] = (first.body as { output: { type: string; name: string; call_id: string }[] }).output;
+    expect(call).toMatchObject({ type: "function_call", name: "lookup" });
+    expect(stored.requests.at(-1)!.text).toContain("look it up");
+
+    const next = await post(
+      `${stored.baseURL}/responses`,
+      JSON.stringify({
+        model: "m",
+        previous_response_id: (first.body as { id: string }).id,
+        input: [{ type: "function_call_output", call_id: call!.call_id, output: "it is here" }],
+      }),
+    );
+    expect(next.status).toBe(200);
+    const request = stored.requests.at(-1)!;
+    expect([request.calledTools, request.toolResults]).toEqual([["lookup"], [{ text: "it is here" }]]);
+    expect(request.text).toContain("look it up");
   });
 });

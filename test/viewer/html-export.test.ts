@@ -7,11 +7,29 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { mediaExtensionOf } from "../../src/run-log/media-extensions.js";
 import { writeHtmlExport } from "../../src/viewer/html-export.js";
+import type { InlineLogs } from "../../src/viewer/page-html.js";
 
 const root = mkdtempSync(path.join(tmpdir(), "html-export-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe("the --html export", () => {
+  it("holds each run file's whole text, a line still being written included, newest first", async () => {
+    const logs = path.join(root, "texts");
+    mkdirSync(logs);
+    const texts = {
+      "2026-11-27T09-00-00-000Z-older.jsonl": '{"type":"run","id":"older"}\n{"type":"end","ms":1}\n',
+      "2026-11-27T11-00-00-000Z-live.jsonl": '{"type":"run","id":"live"}\n{"type":"step","st',
+    };
+    for (const [name, text] of Object.entries(texts)) writeFileSync(path.join(logs, name), text);
+    const out = path.join(root, "texts.html");
+    expect(await writeHtmlExport(logs, out)).toBe(2);
+    expect(inlinedLogs(out).files).toEqual(
+      Object.entries(texts)
+        .reverse()
+        .map(([name, text]) => ({ name, text })),
+    );
+  });
+
   it("inlines each media file as the type the run log wrote it for; never an SVG, nor an unknown type", async () => {
     const logs = path.join(root, "runs");
     const media = path.join(logs, "2026-11-27T10-00-00-000Z-aaaaaa.media");
@@ -22,10 +40,7 @@ describe("the --html export", () => {
       writeFileSync(path.join(media, `${i + 1}.${mediaExtensionOf(type)}`), type);
     const out = path.join(root, "runs.html");
     expect(await writeHtmlExport(logs, out)).toBe(1);
-    const data = /<script type="application\/json" id="run-log-data">(.*?)<\/script>/s.exec(
-      readFileSync(out, "utf8"),
-    )![1]!;
-    const inlined = (JSON.parse(data) as { media: Record<string, string> }).media;
+    const inlined = inlinedLogs(out).media;
     const base64 = (text: string) => Buffer.from(text).toString("base64");
     expect(inlined).toEqual({
       "2026-11-27T10-00-00-000Z-aaaaaa.media/1.png": `data:image/png;base64,${base64("image/png")}`,
@@ -34,3 +49,11 @@ describe("the --html export", () => {
     });
   });
 });
+
+/** The run logs an exported page holds. */
+function inlinedLogs(out: string): InlineLogs {
+  const data = /<script type="application\/json" id="run-log-data">(.*?)<\/script>/s.exec(
+    readFileSync(out, "utf8"),
+  )![1]!;
+  return JSON.parse(data) as InlineLogs;
+}
