@@ -201,11 +201,14 @@ export class AiSdkAdapter implements ModelAdapter {
     const result = await untilAborted(step({ ...request, signal }, delivered, model), signal);
     const warnings = [this.unreported, delivered.warning].filter((w): w is string => w !== undefined);
     this.unreported = undefined;
-    // `modelId` before the spread: see `callOptions` (a key added after a spread copy is slow on Node 20).
+    // A step reports the model it asked for (what price lists name) and, apart, the model the response
+    // names (`result.modelId`) when that is another, a dated snapshot. `modelId` before the spread in the
+    // usual case: see `callOptions` (a key added after a spread copy is slow on Node 20).
+    const answered = result.modelId;
     const stamped: ModelStepResult =
-      result.modelId === undefined || result.modelId === model.modelId
+      answered === undefined || answered === model.modelId
         ? { modelId: model.modelId, ...result }
-        : { modelId: model.modelId, requestedModelId: model.modelId, ...result };
+        : { ...result, modelId: model.modelId, responseModelId: answered };
     if (warnings.length > 0) return { ...stamped, warnings };
     return stamped;
   }

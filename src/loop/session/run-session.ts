@@ -115,7 +115,7 @@ export class RunSession {
   recordResponse(
     response: Pick<
       ModelStepResult,
-      "responseMessages" | "toolCalls" | "text" | "usage" | "modelId" | "requestedModelId" | "warnings"
+      "responseMessages" | "toolCalls" | "text" | "usage" | "modelId" | "responseModelId" | "warnings"
     >,
     durationMs = 0,
   ): void {
@@ -131,7 +131,7 @@ export class RunSession {
       usage: addUsage(emptyUsage(), response.usage),
       durationMs,
       ...(response.modelId === undefined ? {} : { modelId: response.modelId }),
-      ...(response.requestedModelId === undefined ? {} : { requestedModelId: response.requestedModelId }),
+      ...(response.responseModelId === undefined ? {} : { responseModelId: response.responseModelId }),
     });
   }
 

@@ -96,8 +96,8 @@ describe.each<ProviderName>(["anthropic", "openai"])("a model given by id, resol
 
       const answeredAs = `${wire.modelId}${SNAPSHOT}`;
       const responded = events.filter((e) => e.type === "ModelResponded");
-      expect(responded.map((e) => [e.modelId, e.requestedModelId])).toEqual(
-        responded.map(() => [answeredAs, wire!.modelId]), // asked for the model the id resolved to
+      expect(responded.map((e) => [e.modelId, e.responseModelId])).toEqual(
+        responded.map(() => [wire!.modelId, answeredAs]), // asked for the model the id resolved to
       );
       // As the GenAI conventions have it: a step's span is named by the model asked for.
       const chats = spans().filter((s) => s.name.startsWith("chat"));
@@ -109,8 +109,9 @@ describe.each<ProviderName>(["anthropic", "openai"])("a model given by id, resol
         ]),
       ).toEqual(chats.map(() => [`chat ${wire!.modelId}`, wire!.modelId, answeredAs]));
       expect(chats).toHaveLength(3);
-      expect(priced).toEqual([answeredAs, answeredAs, answeredAs]);
-      expect(run.cost!.perStep.map((s) => s.modelId)).toEqual([answeredAs, answeredAs, answeredAs]);
+      // Priced as the model asked for (the alias resolved): what a price list names, not a dated snapshot.
+      expect(priced).toEqual([wire.modelId, wire.modelId, wire.modelId]);
+      expect(run.cost!.perStep.map((s) => s.modelId)).toEqual([wire.modelId, wire.modelId, wire.modelId]);
     },
   );
 });
