@@ -22,7 +22,7 @@ import { gatherStream } from "./provider-stream.js";
 import { parseToolCall, type SdkToolCall } from "./step-content.js";
 import { DeferredDelivery, type DeliveredStep } from "./deferred-delivery/deferred-delivery.js";
 import { sdkStepTools } from "./deferred-delivery/sdk-step-tools.js";
-import { modelIdOf, stepResult, toolCallOf } from "./sdk-step-result.js";
+import { stepResult, toolCallOf } from "./sdk-step-result.js";
 import { stepModel } from "./step-model.js";
 import { readDirectResult, type DirectCall } from "./direct-step-result.js";
 import type {
@@ -59,8 +59,6 @@ export type { AiSdkAdapterSettings } from "./model-settings.js";
 export class AiSdkAdapter implements ModelAdapter {
   /** True: every step may offer another tool set. */
   readonly supportsDynamicTools = true;
-  /** Media the model takes in a tool result, for providers we know (OpenAI, Anthropic), else undefined. */
-  readonly toolResultMediaTypes: ToolResultMediaTypes | undefined;
   private readonly prompts = new ConvertedPromptCache();
   private readonly settings: AiSdkAdapterSettings;
   /** Why later steps go through the SDK (the internals failed their check), until it has been reported. */
@@ -89,8 +87,15 @@ export class AiSdkAdapter implements ModelAdapter {
     const key = learnedOptionsKey(shaping);
     this.optionsKeys =
       key === undefined ? undefined : { generate: `generate ${key}`, stream: `stream ${key}` };
-    this.toolResultMediaTypes = providerMediaTypes(model);
-    this.delivery = new DeferredDelivery(model, toolDelivery);
+    this.delivery = new DeferredDelivery(toolDelivery);
+  }
+
+  /**
+   * Media the model takes in a tool result, for providers we know (OpenAI, Anthropic), else undefined. Read
+   * when a run starts: of the model a model id names then (see `stepModel`).
+   */
+  get toolResultMediaTypes(): ToolResultMediaTypes | undefined {
+    return providerMediaTypes(stepModel(this.model));
   }
 
   /** This adapter's model and settings, delivering discovered tools as `delivery` says (see `ToolDelivery`). */
@@ -109,7 +114,7 @@ export class AiSdkAdapter implements ModelAdapter {
         return readDirectResult(request, direct, guardedResult(result, tooDeep), tooDeep);
       }
       const result = await generateText(await this.call(request, slice, delivered, tooDeep, model));
-      return stepResult(result.content, result.response.messages, result.text, result.usage, tooDeep);
+      return stepResult(result.content, result.response, result.text, result.usage, tooDeep);
     });
   }
 
@@ -166,14 +171,15 @@ export class AiSdkAdapter implements ModelAdapter {
       result.text,
       result.usage,
     ]);
-    return stepResult(content, response.messages, text, usage, tooDeep);
+    return stepResult(content, response, text, usage, tooDeep);
   }
 
   /**
    * Runs one step under the `timeout` setting (one rule for the direct path and the SDK's: the step's
    * signal aborts when it passes), with the deliveries of deferred tools in its messages, and adds the
-   * model id and pending warnings to the result. The step's model is this adapter's, a model given by id
-   * resolved (see `stepModel`).
+   * model id the provider answered as (else the step's model's) and pending warnings to the result. The
+   * step's model is this adapter's, a model given by id resolved (see `stepModel`): what the step sends
+   * (its deferred form too) is decided by that model.
    */
   private async limited(
     original: ModelStepRequest,
@@ -183,7 +189,8 @@ export class AiSdkAdapter implements ModelAdapter {
       model: LanguageModel,
     ) => Promise<ModelStepResult>,
   ): Promise<ModelStepResult> {
-    const delivered = this.delivery.step(original);
+    const model = stepModel(this.model);
+    const delivered = this.delivery.step(original, model);
     const request = { ...original, messages: delivered.messages };
     const ms = stepTimeoutMs(this.settings.timeout);
     const signals = [request.signal, ms === undefined ? undefined : AbortSignal.timeout(ms)].filter(
@@ -191,12 +198,17 @@ export class AiSdkAdapter implements ModelAdapter {
     );
     const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
     // A provider that ignores its signal is cut off all the same once the step's time is up.
-    const model = stepModel(this.model);
     const result = await untilAborted(step({ ...request, signal }, delivered, model), signal);
     const warnings = [this.unreported, delivered.warning].filter((w): w is string => w !== undefined);
     this.unreported = undefined;
-    // `modelId` before the spread: see `callOptions` (a key added after a spread copy is slow on Node 20).
-    const stamped: ModelStepResult = { modelId: modelIdOf(this.model), ...result };
+    // A step reports the model it asked for (what price lists name) and, apart, the model the response
+    // names (`result.modelId`) when that is another, a dated snapshot. `modelId` before the spread in the
+    // usual case: see `callOptions` (a key added after a spread copy is slow on Node 20).
+    const answered = result.modelId;
+    const stamped: ModelStepResult =
+      answered === undefined || answered === model.modelId
+        ? { modelId: model.modelId, ...result }
+        : { ...result, modelId: model.modelId, responseModelId: answered };
     if (warnings.length > 0) return { ...stamped, warnings };
     return stamped;
   }

@@ -21,6 +21,12 @@ export interface DirectCall {
   readonly retry: <T>(call: () => PromiseLike<T>) => Promise<T>;
 }
 
+/** What a direct step's provider call returned (`doGenerate`'s result, or a stream gathered into one). */
+type DirectResult = Pick<
+  LanguageModelV3GenerateResult,
+  "content" | "usage" | "finishReason" | "warnings" | "response"
+>;
+
 /**
  * A direct step's result, read as the SDK reads it; content only the SDK can record goes to the SDK. A
  * streamed step's tool calls were parsed as they arrived: `parsed` has them, by their content part.
@@ -28,7 +34,7 @@ export interface DirectCall {
 export async function readDirectResult(
   request: ModelStepRequest,
   direct: DirectCall,
-  result: Pick<LanguageModelV3GenerateResult, "content" | "usage" | "finishReason" | "warnings">,
+  result: DirectResult,
   tooDeep: ReadonlySet<string>,
   parsed?: ReadonlyMap<object, SdkToolCall>,
 ): Promise<ModelStepResult> {
@@ -38,7 +44,9 @@ export async function readDirectResult(
   const log = warnings.length > 0 ? warningLog(direct.internals) : undefined;
   if (!read || (warnings.length > 0 && !log)) return replay(request, direct.model, result, tooDeep);
   log?.({ warnings, provider: direct.model.provider, model: direct.model.modelId });
+  const modelId = result.response?.modelId; // the model the provider answered as, as the SDK reports it
   return {
+    ...(modelId === undefined ? {} : { modelId }),
     responseMessages: read.responseMessages,
     toolCalls: read.toolCalls.map((c) => toolCallOf(c, tooDeep)),
     text: read.text,
@@ -70,7 +78,7 @@ function warningLog(internals: SdkInternals): SdkInternals["logWarnings"] {
 async function replay(
   request: ModelStepRequest,
   model: LanguageModelV3,
-  result: Pick<LanguageModelV3GenerateResult, "content" | "usage" | "finishReason" | "warnings">,
+  result: DirectResult,
   tooDeep: ReadonlySet<string>,
 ): Promise<ModelStepResult> {
   const replayed = await generateText({
@@ -82,5 +90,5 @@ async function replay(
     tools: request.tools.length > 0 ? toSdkTools(request.tools) : undefined,
     maxRetries: 0,
   });
-  return stepResult(replayed.content, replayed.response.messages, replayed.text, replayed.usage, tooDeep);
+  return stepResult(replayed.content, replayed.response, replayed.text, replayed.usage, tooDeep);
 }

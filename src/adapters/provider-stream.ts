@@ -13,6 +13,8 @@ export interface GatheredStream {
   readonly finishReason: LanguageModelV3FinishReason;
   readonly usage: LanguageModelV3Usage;
   readonly warnings: SharedV3Warning[];
+  /** The response's metadata part: the model the provider answered as. */
+  readonly response?: { readonly modelId?: string };
 }
 
 /** Who hears a stream's text as it arrives, and each tool call once it is complete. */
@@ -44,6 +46,7 @@ export async function gatherStream(
   const active = new Map<string, Growing>();
   let warnings: SharedV3Warning[] = [];
   let finish: Pick<GatheredStream, "finishReason" | "usage"> | undefined;
+  let modelId: string | undefined;
   const reader = stream.getReader();
   try {
     for (let next = await reader.read(); !next.done; next = await reader.read()) {
@@ -83,10 +86,12 @@ export async function gatherStream(
           break;
         case "error":
           throw part.error;
+        case "response-metadata": // as `streamText` reads it: the last one naming a model wins
+          modelId = (part.modelId as string | undefined) ?? modelId;
+          break;
         case "tool-input-start":
         case "tool-input-delta":
         case "tool-input-end":
-        case "response-metadata":
         case "raw":
           break;
         default: {
@@ -105,6 +110,7 @@ export async function gatherStream(
   return {
     content,
     warnings,
+    ...(modelId === undefined ? {} : { response: { modelId } }),
     finishReason: finish?.finishReason ?? { unified: "other", raw: undefined },
     usage: finish?.usage ?? {
       inputTokens: { total: undefined, noCache: undefined, cacheRead: undefined, cacheWrite: undefined },

@@ -1,4 +1,4 @@
-import { InvalidToolInputError, type LanguageModel, type ModelMessage } from "ai";
+import { InvalidToolInputError, type ModelMessage } from "ai";
 import { MAX_INPUT_DEPTH } from "../loop/execution/input-shape.js";
 import type { ModelStepResult, ModelToolCall } from "../loop/ports/model-port.js";
 import type { SdkToolCall } from "./step-content.js";
@@ -13,15 +13,13 @@ interface SdkUsage {
   readonly reasoningTokens?: number;
 }
 
-/** The model's id, as the provider names it. */
-export function modelIdOf(model: LanguageModel): string {
-  return typeof model === "string" ? model : model.modelId;
-}
-
-/** A step's result from the SDK's content, messages, text and usage (generate or stream alike). */
+/**
+ * A step's result from the SDK's content, response, text and usage (generate or stream alike). Its model
+ * id is the one the SDK reports for the response: the provider's answer's, else the model's.
+ */
 export function stepResult(
   content: readonly { type: string }[],
-  messages: readonly ModelMessage[],
+  { messages, modelId }: { readonly messages: readonly ModelMessage[]; readonly modelId?: string },
   text: string,
   usage: SdkUsage,
   tooDeep: ReadonlySet<string>,
@@ -32,6 +30,7 @@ export function stepResult(
   // The SDK adds its own error results for calls it could not parse; the loop writes every result itself.
   const responseMessages = messages.filter((m) => m.role === "assistant");
   return {
+    ...(modelId === undefined ? {} : { modelId }),
     responseMessages,
     toolCalls,
     text,

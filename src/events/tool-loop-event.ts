@@ -85,8 +85,16 @@ export interface ModelRespondedEvent extends RunEvent {
   readonly usage: TokenUsage;
   /** How long the model call took, retries included. */
   readonly durationMs: number;
-  /** The model that answered, when the backend names it. */
+  /**
+   * The model the call asked for, when the backend names it: for an AI SDK model, the model's own id (a
+   * model given by id or behind an alias: the model it resolved to). Pricing looks up this id.
+   */
   readonly modelId?: string;
+  /**
+   * The model the provider's response names, when it is another than `modelId` (say, a dated snapshot of
+   * it: `gpt-5-2025-08-07` for `gpt-5`); absent when they are the same.
+   */
+  readonly responseModelId?: string;
 }
 
 /** A backend reported something worth knowing about a model call (it fell back to a slower path). */

@@ -97,10 +97,10 @@ export class SpanRecorder {
         const step = spans.step;
         if (!step) break;
         if (event.modelId !== undefined) {
-          step.updateName(`chat ${event.modelId}`);
+          step.updateName(`chat ${event.modelId}`); // the GenAI conventions name a span by the request's model
           step.setAttributes({
             "gen_ai.request.model": event.modelId,
-            "gen_ai.response.model": event.modelId,
+            "gen_ai.response.model": event.responseModelId ?? event.modelId,
           });
         }
         step.setAttributes({

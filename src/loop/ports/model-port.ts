@@ -39,8 +39,13 @@ export interface ModelStepResult {
   readonly text: string;
   /** Tokens of this call; fields the provider did not report count as 0. */
   readonly usage?: Partial<TokenUsage>;
-  /** The model that answered (the provider's model id), for events, spans and pricing. */
+  /** The model the call asked for (the provider's model id), for events, spans and pricing. */
   readonly modelId?: string;
+  /**
+   * The model the provider's response names, when it is another than `modelId` (say a dated snapshot of
+   * it); absent when they are the same.
+   */
+  readonly responseModelId?: string;
   /** Something the run's observers should know about this call (a degraded path); one event each. */
   readonly warnings?: readonly string[];
 }

@@ -102,6 +102,6 @@ function byteLength(part: ToolMediaPart): number {
 }
 
 function describe(part: ToolMediaPart, size: number): string {
-  const article = part.type === "image" ? "an" : "a";
-  return `${article} ${part.type} (${part.mediaType}${part.data === undefined ? ", by URL" : `, ${size} bytes`})`;
+  const article = part.type === "file" ? "a" : "an"; // an image, an audio clip
+  return `${article} ${part.type === "audio" ? "audio clip" : part.type} (${part.mediaType}${part.data === undefined ? ", by URL" : `, ${size} bytes`})`;
 }

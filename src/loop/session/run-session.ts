@@ -115,7 +115,7 @@ export class RunSession {
   recordResponse(
     response: Pick<
       ModelStepResult,
-      "responseMessages" | "toolCalls" | "text" | "usage" | "modelId" | "warnings"
+      "responseMessages" | "toolCalls" | "text" | "usage" | "modelId" | "responseModelId" | "warnings"
     >,
     durationMs = 0,
   ): void {
@@ -131,6 +131,7 @@ export class RunSession {
       usage: addUsage(emptyUsage(), response.usage),
       durationMs,
       ...(response.modelId === undefined ? {} : { modelId: response.modelId }),
+      ...(response.responseModelId === undefined ? {} : { responseModelId: response.responseModelId }),
     });
   }
 
