@@ -177,9 +177,9 @@ export class AiSdkAdapter implements ModelAdapter {
   /**
    * Runs one step under the `timeout` setting (one rule for the direct path and the SDK's: the step's
    * signal aborts when it passes), with the deliveries of deferred tools in its messages, and adds the
-   * model id the provider answered as (else the step's model's) and pending warnings to the result. The
-   * step's model is this adapter's, a model given by id resolved (see `stepModel`): what the step sends
-   * (its deferred form too) is decided by that model.
+   * step's model id (and the response's, `responseModelId`, when another) and pending warnings to the
+   * result. The step's model is this adapter's, a model given by id resolved (see `stepModel`): what the
+   * step sends (its deferred form too) is decided by that model.
    */
   private async limited(
     original: ModelStepRequest,
@@ -201,10 +201,8 @@ export class AiSdkAdapter implements ModelAdapter {
     const result = await untilAborted(step({ ...request, signal }, delivered, model), signal);
     const warnings = [this.unreported, delivered.warning].filter((w): w is string => w !== undefined);
     this.unreported = undefined;
-    // A step reports the model it asked for (what price lists name) and, apart, the model the response
-    // names (`result.modelId`) when that is another, a dated snapshot. `modelId` before the spread in the
-    // usual case: see `callOptions` (a key added after a spread copy is slow on Node 20).
-    const answered = result.modelId;
+    // `modelId` before the spread: see `callOptions` (a key added after a spread copy is slow on Node 20).
+    const answered = result.modelId; // the response's; pricing reads the model asked for (tracing.md)
     const stamped: ModelStepResult =
       answered === undefined || answered === model.modelId
         ? { modelId: model.modelId, ...result }
