@@ -33,15 +33,6 @@ export function describeCause(thrown: unknown, maxChars: number): string {
   return fitted(parts, maxChars).join(CAUSED_BY);
 }
 
-/**
- * What kinds of thing were thrown, and nothing of what they say (the debug log's line, which holds no
- * contents): each link of {@link describeCause}'s chain by its error name (`StrategyError caused by
- * TypeError`), a value that is no error as `a string`, `a number`, `an object`….
- */
-export function describeCauseKind(thrown: unknown): string {
-  return causeChain(thrown).map(nameOf).join(" caused by ");
-}
-
 /** The most links {@link describeCause} follows: a chain longer is cut there. */
 const MAX_CAUSE_LINKS = 8;
 
