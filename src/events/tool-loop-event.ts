@@ -123,7 +123,11 @@ export interface ToolProviderDiscoveredEvent extends RunEvent {
   readonly toolCallId?: string;
   /** Per instance: the tools bound to it; handles mode: the class's tools its handle works with. */
   readonly exposedTools: readonly string[];
-  /** True when an older instance with the same id held these names before (the newest state wins). */
+  /**
+   * True when an older instance with the same id, bound by an earlier result (or an earlier addition),
+   * held these names before (the newest state wins). Two instances with one id in one result bind the
+   * last one only, with this `false` unless an earlier result had bound that id.
+   */
   readonly replacedEarlierInstance: boolean;
   /**
    * Tools of this provider that got another name, because their natural name already belongs to a

@@ -132,7 +132,7 @@ export class ToolRegistry {
    * rest, then drops the least recently used tools of earlier additions to make room.
    */
   add(tools: readonly AnyTool[]): ToolAddOutcome {
-    const { admitted, skipped } = this.budget.admit(tools);
+    const { admitted, skipped } = this.budget.admit(this.newestOfEachBinding(tools));
     const outcome: ToolAddOutcome = {
       added: [],
       replaced: [],
@@ -205,6 +205,28 @@ export class ToolRegistry {
     if (this.permanent.has(name) || !this.tools.has(name)) return;
     this.recency.delete(name);
     this.recency.set(name, true);
+  }
+
+  /**
+   * `tools` with each binding once: two instances of one binding in one addition (a strategy's result that
+   * held both) are one, the last instance's tool in the first one's place (the newest state wins, as across
+   * additions), so the budget counts it once and the outcome reports it once, as added or as replacing an
+   * earlier addition's. By name first: only tools that ask for one name can share a binding.
+   */
+  private newestOfEachBinding(tools: readonly AnyTool[]): readonly AnyTool[] {
+    if (tools.length < 2) return tools;
+    const places = new Map<string, number>();
+    const kept: AnyTool[] = [];
+    for (const tool of tools) {
+      const place = places.get(tool.name);
+      if (place !== undefined && this.bindingKey(kept[place]!) === this.bindingKey(tool)) {
+        kept[place] = tool;
+        continue;
+      }
+      if (place === undefined) places.set(tool.name, kept.length);
+      kept.push(tool);
+    }
+    return kept;
   }
 
   /** `tool` under the name its binding owns, a fresh name when its own belongs to another binding. */

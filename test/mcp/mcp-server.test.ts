@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { defineTool, type ToolFailedEvent, type ToolLoopEvent } from "entity-tools";
 import { createMcpServer, type McpServerOptions } from "entity-tools/mcp";
 import { CustomerSearchTools } from "../fixtures/store/customer-search-tools.js";
+import { LineItem, Order } from "../fixtures/store/order.js";
 
 const failing = defineTool({
   name: "explode",
@@ -228,6 +229,30 @@ describe("createMcpServer", () => {
       arguments: { tool_name: "customer_c123_getAverageSpend", arguments: {} },
     });
     expect(text(spend)).toBe('{"amount":46.83,"currency":"USD"}');
+  });
+
+  it("dispatch: a result holding two instances of one order describes its tools once, bound to the last", async () => {
+    const order = (unitPrice: number) =>
+      new Order("o-9", "c1", new Date(0), [new LineItem("KB-01", "Keyboard", 1, unitPrice)]);
+    const twice = defineTool({
+      name: "orders",
+      description: "Orders",
+      execute: () => [order(10), order(30)],
+    });
+    const discovered: ToolLoopEvent[] = [];
+    const { client, text } = await session({
+      dispatch: true,
+      tools: [twice],
+      observers: [(e) => void (e.type === "ToolProviderDiscovered" && discovered.push(e))],
+    });
+    const found = text(await client.callTool({ name: "orders", arguments: {} }));
+    expect(found.match(/- order_o-9_getTotal:/g)).toHaveLength(1);
+    expect(discovered).toMatchObject([{ instanceId: "o-9", replacedEarlierInstance: false }]);
+    const total = await client.callTool({
+      name: "call_discovered_tool",
+      arguments: { tool_name: "order_o-9_getTotal", arguments: {} },
+    });
+    expect(text(total)).toBe('{"amount":30,"currency":"USD"}');
   });
 
   it("dispatch: a call_discovered_tool call that names no tool gets an isError result saying what is wrong with it", async () => {

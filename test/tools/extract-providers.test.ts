@@ -20,6 +20,26 @@ describe("extractProviders", () => {
     expect(extractProviders(new Map([["a", order]]))).toEqual([order]);
   });
 
+  it("holds each identity once: the last instance, in the place of the first", () => {
+    const older = new Order("o1", 10, "open");
+    const newer = new Order("o1", 30, "shipped");
+    expect(extractProviders([older, john, newer])).toEqual([newer, john]);
+    // Another class with the same id, and ids of another type, are other identities; -0 is 0.
+    const byNumber = (id: unknown) => new Order(id as string, 1, "open");
+    const [one, oneText, zero, minusZero] = [byNumber(1), byNumber("1"), byNumber(0), byNumber(-0)];
+    const c1 = new Customer("o1", "Ann", repo);
+    expect(extractProviders([one, oneText, older, c1, zero, minusZero])).toEqual([
+      one,
+      oneText,
+      older,
+      c1,
+      minusZero,
+    ]);
+    // Unusable ids are not one identity: each is skipped with its own notice when bound.
+    const [noId, noIdEither] = [byNumber(undefined), byNumber(undefined)];
+    expect(extractProviders([noId, noIdEither])).toEqual([noId, noIdEither]);
+  });
+
   it("walks custom re-iterable collections but never consumes a one-shot iterator", () => {
     const collection = {
       *[Symbol.iterator]() {
