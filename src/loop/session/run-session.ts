@@ -86,8 +86,9 @@ export class RunSession {
   beginIteration(): readonly AnyTool[] {
     throwIfAborted(this.signal);
     const { registry, settings, events } = this.run;
-    // The run's model calls, not the attempt's: a restart or a resume does not make the allowance new.
-    if (this.run.totals.turnIterations >= settings.maxIterations)
+    // The run's step number, not the attempt's: a restart or a resume does not make the allowance new, and
+    // the step the cap stops is the one numbered `maxIterations + 1` (see `Run.iteration`).
+    if (this.run.iteration >= settings.maxIterations)
       throw new MaxIterationsExceededError(settings.maxIterations);
     const iteration = this.run.countIteration();
     const tools = registry.all();
