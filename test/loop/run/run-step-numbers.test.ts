@@ -208,19 +208,27 @@ describe("a step's number, the run's, the same everywhere", () => {
 });
 
 /**
- * A conversation backend in `restart` mode: its first thread calls `lookup`, which a strategy answers with
- * a new tool (so the thread is stopped and a new one started); the new thread calls `lookup` and answers.
+ * A conversation backend whose first thread calls `lookup`, which a strategy answers with a new tool; the
+ * thread is stopped and a new one started: in `restart` mode by the run, in `dynamic` mode because the
+ * backend could not offer the tool in time (a fallback). The new thread calls `lookup` and answers.
  */
 class NewThreadBackend implements ConversationAdapter {
-  readonly supportsDynamicTools = false;
-  readonly newTools = "restart" as const;
+  readonly supportsDynamicTools: boolean;
   private threads = 0;
+
+  constructor(readonly newTools: "restart" | "dynamic") {
+    this.supportsDynamicTools = newTools === "dynamic";
+  }
 
   openConversation(setup: ConversationSetup): Promise<Conversation> {
     const thread = ++this.threads;
     return Promise.resolve({
       send: async () => {
         const result = await setup.callTool({ toolCallId: `c${thread}`, toolName: "lookup", input: {} });
+        if (result.tools) {
+          const toolsNotOffered = { toolNames: ["refund"], reason: "the thread was busy" };
+          return { text: "", stopped: true, toolsNotOffered };
+        }
         return { text: result.stopTurn ? "" : "done", stopped: result.stopTurn === true };
       },
       close: () => Promise.resolve(),
@@ -229,10 +237,10 @@ class NewThreadBackend implements ConversationAdapter {
 }
 
 describe("a step's number on a conversation backend", () => {
-  it("goes on in a new thread", async () => {
+  it.each(["restart", "dynamic"] as const)("goes on in a new thread (%s mode)", async (mode) => {
     let added = false;
     const watch = watched(
-      new PromptRunner({ adapter: new NewThreadBackend() }).withTools(lookup).withInjectionStrategy({
+      new PromptRunner({ adapter: new NewThreadBackend(mode) }).withTools(lookup).withInjectionStrategy({
         evaluateToolResult: () => (added ? {} : ((added = true), { add: [refund] })),
       }),
     );
