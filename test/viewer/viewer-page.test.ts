@@ -188,6 +188,8 @@ async function expectDiscoveryConversation(page: Page) {
   });
   expect(width).toBe(96);
   await show(page, resumed!);
+  // The resumed run's steps by the run's numbers (its file's from 1): the decided call, then step 4.
+  expect(await texts(page, ".step-head strong")).toEqual(["Before step 4", "Step 4"]);
   expect(await texts(page, ".approval")).toEqual(["✔ approved: issueStoreCredit"]);
   expect(await texts(page, 'li[data-step="0"] .call')).toEqual([
     expect.stringMatching(/^✓ issueStoreCredit/),
