@@ -126,8 +126,9 @@ export interface ToolProviderDiscoveredEvent extends RunEvent {
   readonly exposedTools: readonly string[];
   /**
    * True when an older instance with the same id, bound by an earlier result (or an earlier addition),
-   * held these names before (the newest state wins). Two instances with one id in one result bind the
-   * last one only, with this `false` unless an earlier result had bound that id.
+   * held these names before (across results the newest state wins). Two instances with one id in one
+   * result bind the first one only (the later one has no event), with this `false` unless an earlier
+   * result had bound that id.
    */
   readonly replacedEarlierInstance: boolean;
   /**

@@ -2,8 +2,9 @@ import { sourceNameOf } from "../schema/schema-store.js";
 import { HandleBindings, type ProviderResolver } from "../tools/entity-handle-bindings.js";
 import type { EntityHandleCodec } from "../tools/entity-handle.js";
 import { InvalidToolProviderError } from "../tools/errors.js";
-import { extractProviders } from "../tools/extract-providers.js";
+import { extractProviders, FirstOfEachIdentity } from "../tools/extract-providers.js";
 import { handleToolsOf } from "../tools/handle-tools.js";
+import type { ProviderIdentity } from "../tools/provider-identity.js";
 import type { AnyTool } from "../tools/tool.js";
 import { toolMethodOf } from "../tools/tool-methods.js";
 import { disambiguatedToolName } from "../tools/tool-names.js";
@@ -31,9 +32,9 @@ export interface HandleDiscoveryInit {
 
 /**
  * Discovery in handles mode, for one run: a discovered provider becomes live under its handle (the
- * newest instance of an identity wins), the result the model reads lists each provider's handle and the
- * operations of its class, and the tool list only changes when a class not known up front is seen for
- * the first time (its handle tools join then, once).
+ * newest instance of an identity wins across results, the first within one), the result the model reads
+ * lists each provider's handle and the operations of its class, and the tool list only changes when a
+ * class not known up front is seen for the first time (its handle tools join then, once).
  */
 export class HandleDiscovery implements ToolInjectionStrategy {
   /** The providers live behind handles in this run. */
@@ -94,15 +95,19 @@ export class HandleDiscovery implements ToolInjectionStrategy {
     const notices: string[] = [];
     const discovered: DiscoveredProvider[] = [];
     const byClass = new Map<Function, string[]>();
+    const bound = new FirstOfEachIdentity();
+    const first = (identity: ProviderIdentity) => bound.first(identity);
     for (const provider of providers) {
       let remembered;
       try {
-        remembered = this.bindings.remember(provider);
+        // A later instance of an identity this result already bound is skipped: the first one wins.
+        remembered = this.bindings.remember(provider, first);
       } catch (error) {
         if (!(error instanceof InvalidToolProviderError)) throw error;
         notices.push(`${error.message}; no handle was made for it.`);
         continue;
       }
+      if (remembered.repeated) continue;
       const cls = provider.constructor;
       const handles = byClass.get(cls) ?? [];
       handles.push(remembered.handle);
@@ -124,6 +129,8 @@ export class HandleDiscovery implements ToolInjectionStrategy {
       add.push(...tools);
       notices.push(handleNotice(sourceNameOf(cls), handles, tools));
     }
+    const repeated = bound.notice("handle");
+    if (repeated) notices.push(repeated);
     return { add, notices, discovered };
   }
 }

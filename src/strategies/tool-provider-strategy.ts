@@ -2,7 +2,7 @@ import { bindProviderTools } from "../tools/bind-tools.js";
 import { liveFirst, type ProviderResolver } from "../tools/provider-binding.js";
 import { EntityHandleCodec, type HandleKey } from "../tools/entity-handle.js";
 import { InvalidToolProviderError } from "../tools/errors.js";
-import { extractProviders } from "../tools/extract-providers.js";
+import { extractProviders, FirstOfEachIdentity } from "../tools/extract-providers.js";
 import { providerOptionsOf } from "../tools/read-provider-id.js";
 import { SourceNameClaims } from "../tools/same-named-classes.js";
 import type { AnyTool } from "../tools/tool.js";
@@ -139,13 +139,16 @@ export class ToolProviderStrategy implements ToolInjectionStrategy {
     }
     const budget = context.toolBudget;
     const claims = providers.length > 0 ? (this.claims ??= heldClaims(context.currentTools)) : undefined;
+    const bound = new FirstOfEachIdentity();
     for (let i = 0; i < providers.length; i++) {
       try {
         // Events, cost and snapshots name a provider by its class's source name: two classes with one
         // name (no generated module told them apart) could not be told apart there, so the second is refused.
         claims!.claim(providers[i]!.constructor);
-        for (const tool of deliveredAs(bindProviderTools(providers[i]!), this.options.delivery))
-          add.push(tool);
+        // The identity binding read (a provider without tools has none to skip): the first one wins.
+        const tools = bindProviderTools(providers[i]!);
+        if (tools.length === 0 || bound.first(tools[0]!.origin!.identity!))
+          for (const tool of deliveredAs(tools, this.options.delivery)) add.push(tool);
       } catch (error) {
         if (!(error instanceof InvalidToolProviderError)) throw error;
         notices.push(`${error.message}; no tools were added for it.`);
@@ -153,10 +156,16 @@ export class ToolProviderStrategy implements ToolInjectionStrategy {
       // The budget binds leading entities only: once this one does not fit, none after it would. Their
       // tools are not built (binding 100 000 providers to keep 32 was nearly all of such a step).
       if (budget && i + 1 < providers.length && !budget.fits(add))
-        return { add, notices, unbound: providers.length - i - 1 };
+        return { add, notices: withRepeats(notices, bound), unbound: providers.length - i - 1 };
     }
-    return { add, notices };
+    return { add, notices: withRepeats(notices, bound) };
   }
+}
+
+/** `notices`, then what the model is told about identities the result held more than once. */
+function withRepeats(notices: string[], bound: FirstOfEachIdentity): string[] {
+  const repeated = bound.notice("tools");
+  return repeated ? [...notices, repeated] : notices;
 }
 
 /**

@@ -35,6 +35,11 @@ export interface RememberedProvider {
   readonly replaced: boolean;
   /** The same instance was already live: nothing changed. */
   readonly known: boolean;
+  /**
+   * `remember`'s `first` answered false: another instance of this identity came earlier in the same tool
+   * result, and it stays live (this one was not recorded).
+   */
+  readonly repeated?: boolean;
 }
 
 /**
@@ -62,19 +67,29 @@ export class HandleBindings {
     return new Map([...this.live].map(([key, { instance }]) => [key, instance]));
   }
 
-  /** Records a discovered provider as the live instance of its handle. */
-  remember(instance: object): RememberedProvider {
+  /**
+   * Records a discovered provider as the live instance of its handle. `first`, when given, is asked with
+   * the provider's identity (its id read and its class's name claimed) whether it is the first of that
+   * identity in its tool result: when it says no, the provider is not recorded and `repeated` is true
+   * (within one result the first instance wins; across results the newest does).
+   *
+   * @throws InvalidToolProviderError when the provider has no usable id, or another class of this run
+   * has its class's source name.
+   */
+  remember(instance: object, first?: (identity: ProviderIdentity) => boolean): RememberedProvider {
     const { identity } = readProviderId(instance);
     this.claims.claim(instance.constructor);
     const key = providerKeyOf(identity);
     const previous = this.live.get(key)?.instance;
-    this.live.set(key, { identity, instance });
+    const repeated = first ? !first(identity) : false;
+    if (!repeated) this.live.set(key, { identity, instance });
     return {
       handle: this.codec.mint(identity),
       identity,
       instanceId: String(identity.id),
-      replaced: previous !== undefined && previous !== instance,
-      known: previous === instance,
+      replaced: !repeated && previous !== undefined && previous !== instance,
+      known: !repeated && previous === instance,
+      ...(repeated ? { repeated } : {}),
     };
   }
 

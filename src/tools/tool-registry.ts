@@ -132,7 +132,7 @@ export class ToolRegistry {
    * rest, then drops the least recently used tools of earlier additions to make room.
    */
   add(tools: readonly AnyTool[]): ToolAddOutcome {
-    const { admitted, skipped } = this.budget.admit(this.newestOfEachBinding(tools));
+    const { admitted, skipped } = this.budget.admit(this.firstOfEachBinding(tools));
     const outcome: ToolAddOutcome = {
       added: [],
       replaced: [],
@@ -208,25 +208,22 @@ export class ToolRegistry {
   }
 
   /**
-   * `tools` with each binding once: two instances of one binding in one addition (a strategy's result that
-   * held both) are one, the last instance's tool in the first one's place (the newest state wins, as across
-   * additions), so the budget counts it once and the outcome reports it once, as added or as replacing an
-   * earlier addition's. By name first: only tools that ask for one name can share a binding.
+   * `tools` with each binding once: of two instances of one binding in one addition (a strategy's result
+   * that held both) the first is kept and the later one dropped, the rule discovery follows within one
+   * result (across additions the newest state wins), so the budget counts it once and the outcome reports
+   * it once. By name first: only tools that ask for one name can share a binding.
    */
-  private newestOfEachBinding(tools: readonly AnyTool[]): readonly AnyTool[] {
+  private firstOfEachBinding(tools: readonly AnyTool[]): readonly AnyTool[] {
     if (tools.length < 2) return tools;
-    const places = new Map<string, number>();
-    const kept: AnyTool[] = [];
+    const kept = new Map<string, AnyTool>();
+    const out: AnyTool[] = [];
     for (const tool of tools) {
-      const place = places.get(tool.name);
-      if (place !== undefined && this.bindingKey(kept[place]!) === this.bindingKey(tool)) {
-        kept[place] = tool;
-        continue;
-      }
-      if (place === undefined) places.set(tool.name, kept.length);
-      kept.push(tool);
+      const first = kept.get(tool.name);
+      if (first && this.bindingKey(first) === this.bindingKey(tool)) continue;
+      if (!first) kept.set(tool.name, tool);
+      out.push(tool);
     }
-    return kept;
+    return out.length === tools.length ? tools : out;
   }
 
   /** `tool` under the name its binding owns, a fresh name when its own belongs to another binding. */

@@ -1,6 +1,7 @@
 // One tool result that holds two different instances of one provider identity (a search returning
-// `[a, c, b]` where a.id === b.id): the last one wins, in the place of the first, and the step reports
-// each provider and each tool once, in both binding modes, within the tool budget.
+// `[a, c, b]` where a.id === b.id): the first one wins, the later one is skipped, the model is told
+// which one the tools work on, and the step reports each provider and each tool once, in both binding
+// modes, within the tool budget.
 import "../fixtures/store/register.js";
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -27,18 +28,18 @@ afterAll(() => {
 const order = (id: string, unitPrice: number) =>
   new Order(id, "c1", new Date(0), [new LineItem("KB-01", "Keyboard", 1, unitPrice)]);
 
-/** A search whose result holds o-9 twice (10 USD, then 30 USD: the newer state) around o-10. */
+/** A search whose result holds o-9 twice (10 USD first, then 30 USD) around o-10. */
 function search() {
-  const stale = order("o-9", 10);
+  const first = order("o-9", 10);
   const other = order("o-10", 20);
-  const newest = order("o-9", 30);
+  const later = order("o-9", 30);
   return {
-    stale,
-    newest,
+    first,
+    later,
     tool: defineTool({
       name: "searchOrders",
       description: "Search orders",
-      execute: () => [stale, other, newest],
+      execute: () => [first, other, later],
     }),
   };
 }
@@ -50,7 +51,7 @@ async function run(
 ) {
   const dir = mkdtempSync(path.join(tmpdir(), "same-identity-"));
   dirs.push(dir);
-  const { stale, newest, tool } = search();
+  const { first, later, tool } = search();
   const events: ToolLoopEvent[] = [];
   const fake = new FakePromptRunner();
   const runner = fake
@@ -72,8 +73,11 @@ async function run(
   );
   const injected = events.flatMap((e) => (e.type === "ToolsInjected" ? [e.toolNames] : []));
   const added = log.filter((r): r is AddedRecord => r.type === "added").map((r) => r.tools);
-  return { result, fake, events, discovered, injected, added, stale, newest };
+  return { result, fake, events, discovered, injected, added, first, later };
 }
+
+const repeatedNotice = (what: string) =>
+  `Order o-9 is in this result more than once: its ${what} on its first instance in the result`;
 
 const perInstanceTools = [
   "order_o-9_getLineItems",
@@ -83,8 +87,8 @@ const perInstanceTools = [
 ];
 
 describe("two instances of one identity in one result", () => {
-  it("per instance: the last instance's tools, once each, in the first one's place; nothing was replaced", async () => {
-    const { result, fake, discovered, injected, added, newest } = await run({}, (fake) =>
+  it("per instance: the first instance's tools, once each; nothing was replaced; the model is told", async () => {
+    const { result, fake, discovered, injected, added, first } = await run({}, (fake) =>
       fake.callTool("order_o-9_getTotal"),
     );
     expect(discovered).toEqual([
@@ -94,12 +98,13 @@ describe("two instances of one identity in one result", () => {
     expect(injected).toEqual([perInstanceTools]);
     expect(added).toEqual([perInstanceTools]);
     expect(result.injectedTools.map((t) => t.name)).toEqual(perInstanceTools);
-    expect(result.injectedTools[0]!.origin!.instance).toBe(newest);
-    expect(fake.calls[1]!.resultText).toBe('{"amount":30,"currency":"USD"}');
+    expect(result.injectedTools[0]!.origin!.instance).toBe(first);
+    expect(fake.calls[0]!.resultText).toContain(repeatedNotice("tools work"));
+    expect(fake.calls[1]!.resultText).toBe('{"amount":10,"currency":"USD"}');
     expect(result.counters.providersDiscovered).toBe(2);
   });
 
-  // Four tools fit: the duplicate's two are not counted (they were, and o-9's newer state was skipped).
+  // Four tools fit: the later instance's two are not counted (they were, and o-10 lost its place).
   it.each(["maxInjectedTools", "maxInjectedTokens"] as const)(
     "per instance: %s counts the identity once",
     async (limit) => {
@@ -111,12 +116,12 @@ describe("two instances of one identity in one result", () => {
       const { result, fake, injected } = await run(budget, (fake) => fake.callTool("order_o-9_getTotal"));
       expect(injected).toEqual([perInstanceTools]);
       expect(fake.calls[0]!.resultText).not.toContain("Tool budget reached");
-      expect(fake.calls[1]!.resultText).toBe('{"amount":30,"currency":"USD"}');
+      expect(fake.calls[1]!.resultText).toBe('{"amount":10,"currency":"USD"}');
       expect(result.injectedTools.map((t) => t.name)).toEqual(perInstanceTools);
     },
   );
 
-  it("handles: one handle per identity, live as the last instance; nothing was replaced", async () => {
+  it("handles: one handle per identity, live as the first instance; nothing was replaced", async () => {
     const { result, fake, discovered, injected, added } = await run({ binding: "handles" }, (fake, events) =>
       fake.respondWith("o-9's total by its handle", () => {
         const handle = events.find((e) => e.type === "ToolProviderDiscovered" && e.identity.id === "o-9");
@@ -136,7 +141,8 @@ describe("two instances of one identity in one result", () => {
     ]);
     const handles = JSON.parse(/Order handles (\[[^\]]*\])/.exec(fake.calls[0]!.resultText)![1]!) as string[];
     expect(handles).toHaveLength(2);
-    expect(fake.calls[1]!.resultText).toBe('{"amount":30,"currency":"USD"}');
+    expect(fake.calls[0]!.resultText).toContain(repeatedNotice("handle works"));
+    expect(fake.calls[1]!.resultText).toBe('{"amount":10,"currency":"USD"}');
     // Order is not known up front: its handle tools join once, at its first discovery.
     expect(injected).toEqual([["order_getLineItems", "order_getTotal"]]);
     expect(added).toEqual(injected);
@@ -144,12 +150,40 @@ describe("two instances of one identity in one result", () => {
     expect(result.counters.providersDiscovered).toBe(2);
   });
 
+  it("per instance: across results the newest state still wins, the later result's first instance", async () => {
+    const { first, later, tool } = search();
+    const earlier = order("o-9", 5);
+    const older = defineTool({ name: "oldOrder", description: "Old", execute: () => earlier });
+    const events: ToolLoopEvent[] = [];
+    const fake = new FakePromptRunner();
+    fake.callTool("oldOrder").callTool("searchOrders").callTool("order_o-9_getTotal").respondWithText("done");
+    const result = await fake
+      .withTools(older, tool)
+      .withToolProviderDiscovery({})
+      .withObserver((e) => events.push(e))
+      .run("q");
+    expect(
+      events.flatMap((e) =>
+        e.type === "ToolProviderDiscovered" ? [[e.identity.id, e.replacedEarlierInstance]] : [],
+      ),
+    ).toEqual([
+      ["o-9", false],
+      ["o-10", false],
+      ["o-9", true],
+    ]);
+    expect(fake.calls[2]!.resultText).toBe('{"amount":10,"currency":"USD"}');
+    // Each addition is listed: the earlier result's o-9, then this result's first.
+    const o9 = result.injectedTools.filter((t) => t.name === "order_o-9_getTotal");
+    expect(o9.map((t) => t.origin!.instance)).toEqual([earlier, first]);
+    expect(result.injectedTools.some((t) => t.origin?.instance === later)).toBe(false);
+  });
+
   it("a strategy of one's own that adds both instances' tools at once: the same rule", async () => {
-    const { stale, newest } = search();
+    const { first, later } = search();
     const both: ToolInjectionStrategy = {
       evaluateToolResult: ({ lastToolCall }) =>
         lastToolCall.toolName === "pair"
-          ? { add: [...bindProviderTools(stale), ...bindProviderTools(newest)] }
+          ? { add: [...bindProviderTools(first), ...bindProviderTools(later)] }
           : {},
     };
     const pair = defineTool({ name: "pair", description: "Both", execute: () => "two orders" });
@@ -168,7 +202,7 @@ describe("two instances of one identity in one result", () => {
       events.flatMap((e) => (e.type === "ToolProviderDiscovered" ? [e.replacedEarlierInstance] : [])),
     ).toEqual([false]);
     expect(fake.calls[0]!.resultText).not.toContain("Tool budget reached");
-    expect(fake.calls[1]!.resultText).toBe('{"amount":30,"currency":"USD"}');
+    expect(fake.calls[1]!.resultText).toBe('{"amount":10,"currency":"USD"}');
     expect(result.injectedTools.map((t) => t.name)).toEqual(o9);
   });
 });

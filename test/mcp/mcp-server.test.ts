@@ -231,7 +231,7 @@ describe("createMcpServer", () => {
     expect(text(spend)).toBe('{"amount":46.83,"currency":"USD"}');
   });
 
-  it("dispatch: a result holding two instances of one order describes its tools once, bound to the last", async () => {
+  it("dispatch: a result holding two instances of one order describes its tools once, bound to the first", async () => {
     const order = (unitPrice: number) =>
       new Order("o-9", "c1", new Date(0), [new LineItem("KB-01", "Keyboard", 1, unitPrice)]);
     const twice = defineTool({
@@ -247,12 +247,15 @@ describe("createMcpServer", () => {
     });
     const found = text(await client.callTool({ name: "orders", arguments: {} }));
     expect(found.match(/- order_o-9_getTotal:/g)).toHaveLength(1);
+    expect(found).toContain(
+      "Order o-9 is in this result more than once: its tools work on its first instance",
+    );
     expect(discovered).toMatchObject([{ instanceId: "o-9", replacedEarlierInstance: false }]);
     const total = await client.callTool({
       name: "call_discovered_tool",
       arguments: { tool_name: "order_o-9_getTotal", arguments: {} },
     });
-    expect(text(total)).toBe('{"amount":30,"currency":"USD"}');
+    expect(text(total)).toBe('{"amount":10,"currency":"USD"}');
   });
 
   it("dispatch: a call_discovered_tool call that names no tool gets an isError result saying what is wrong with it", async () => {

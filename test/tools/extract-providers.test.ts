@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { isToolProvider } from "entity-tools";
-import { extractProviders } from "../../src/tools/extract-providers.js";
+import { extractProviders, FirstOfEachIdentity } from "../../src/tools/extract-providers.js";
+import { readProviderId } from "../../src/tools/read-provider-id.js";
 import { Customer, Order, OrderRepository } from "../fixtures/shop.js";
 
 const repo = new OrderRepository();
@@ -20,24 +21,9 @@ describe("extractProviders", () => {
     expect(extractProviders(new Map([["a", order]]))).toEqual([order]);
   });
 
-  it("holds each identity once: the last instance, in the place of the first", () => {
-    const older = new Order("o1", 10, "open");
-    const newer = new Order("o1", 30, "shipped");
-    expect(extractProviders([older, john, newer])).toEqual([newer, john]);
-    // Another class with the same id, and ids of another type, are other identities; -0 is 0.
-    const byNumber = (id: unknown) => new Order(id as string, 1, "open");
-    const [one, oneText, zero, minusZero] = [byNumber(1), byNumber("1"), byNumber(0), byNumber(-0)];
-    const c1 = new Customer("o1", "Ann", repo);
-    expect(extractProviders([one, oneText, older, c1, zero, minusZero])).toEqual([
-      one,
-      oneText,
-      older,
-      c1,
-      minusZero,
-    ]);
-    // Unusable ids are not one identity: each is skipped with its own notice when bound.
-    const [noId, noIdEither] = [byNumber(undefined), byNumber(undefined)];
-    expect(extractProviders([noId, noIdEither])).toEqual([noId, noIdEither]);
+  it("keeps two instances of one identity (binding keeps the first: FirstOfEachIdentity)", () => {
+    const later = new Order("o1", 30, "shipped");
+    expect(extractProviders([order, john, later])).toEqual([order, john, later]);
   });
 
   it("walks custom re-iterable collections but never consumes a one-shot iterator", () => {
@@ -65,5 +51,30 @@ describe("extractProviders", () => {
     for (const value of [undefined, null, 1, "customer", repo, [repo], new Date()]) {
       expect(extractProviders(value)).toEqual([]);
     }
+  });
+});
+
+describe("FirstOfEachIdentity", () => {
+  const identity = (provider: object) => readProviderId(provider).identity;
+  const byId = (id: unknown) => new Order(id as string, 1, "open");
+
+  it("binds the first instance of each identity (class and typed id, -0 being 0) and tells the model of the rest", () => {
+    const bound = new FirstOfEachIdentity();
+    const firsts = [order, new Customer("o1", "Ann", repo), byId(1), byId("1"), byId(1n), byId(0)];
+    expect(firsts.map((p) => bound.first(identity(p)))).toEqual(firsts.map(() => true));
+    expect(bound.notice("tools")).toBeUndefined();
+    const repeats = [new Order("o1", 30, "shipped"), byId(-0), byId(1), new Order("o1", 40, "open")];
+    expect(repeats.map((p) => bound.first(identity(p)))).toEqual(repeats.map(() => false));
+    expect(bound.notice("tools")).toBe(
+      "Order o1, Order 0, Order 1 are each in this result more than once: each one's tools work on its " +
+        "first instance in the result, not on the later ones.",
+    );
+    const one = new FirstOfEachIdentity();
+    one.first(identity(order));
+    one.first(identity(new Order("o1", 30, "shipped")));
+    expect(one.notice("handle")).toBe(
+      "Order o1 is in this result more than once: its handle works on its first instance in the result, " +
+        "not on the later ones.",
+    );
   });
 });

@@ -43,6 +43,25 @@ describe("ToolRegistry", () => {
     expect(registry.size).toBe(3);
   });
 
+  it("one addition with two instances of one binding (or two plain tools of one name) keeps the first", () => {
+    const registry = new ToolRegistry([], { maxInjectedTools: 4 });
+    const first = new Customer("c1", "John (first)", repo);
+    const plain = (n: number) => defineTool({ name: "lookup", description: `Lookup ${n}`, execute: () => n });
+    const [one, two] = [plain(1), plain(2)];
+    const outcome = registry.add([
+      ...bindProviderTools(first),
+      one,
+      ...bindProviderTools(new Customer("c1", "John (later)", repo)),
+      two,
+    ]);
+    expect(outcome.added.map((t) => t.name)).toEqual([...registry.names()]);
+    expect(outcome.replaced).toEqual([]);
+    expect(outcome.skipped).toEqual([]);
+    expect(registry.get("customer_c1_getAverageSpend")?.origin?.instance).toBe(first);
+    expect(registry.get("lookup")).toBe(one);
+    expect(registry.size).toBe(4);
+  });
+
   it("keeps two instances of one class apart", () => {
     const registry = new ToolRegistry();
     registry.add([
