@@ -1,4 +1,4 @@
-import { providerKeyOf, type ProviderIdentity } from "./provider-identity.js";
+import { providerKeyOf, type ProviderIdentity, type ProviderIdType } from "./provider-identity.js";
 import { isToolProvider } from "./read-provider-id.js";
 import { isToolContent } from "./tool-content.js";
 
@@ -41,14 +41,21 @@ function collectionElements(value: unknown): Iterable<unknown> | undefined {
  * Fed the identities binding reads anyway, so its cost is that of the providers bound, not of the result.
  */
 export class FirstOfEachIdentity {
-  private readonly bound = new Set<string>();
+  // By class name, id type, then id: what `providerKeyOf` tells apart, without making a key per provider
+  // (a result bound whole, with no budget, has 100 000 of them).
+  private readonly bound = new Map<string, Record<ProviderIdType, Set<string | number>>>();
   private readonly repeated = new Map<string, ProviderIdentity>();
 
   /** Whether `identity` is the first of its kind in this result (then it is recorded as bound). */
   first(identity: ProviderIdentity): boolean {
-    const key = providerKeyOf(identity);
-    if (!this.bound.has(key)) return (this.bound.add(key), true);
-    this.repeated.set(key, identity);
+    let ofClass = this.bound.get(identity.providerClass);
+    if (!ofClass) {
+      ofClass = { string: new Set(), number: new Set(), bigint: new Set() };
+      this.bound.set(identity.providerClass, ofClass);
+    }
+    const ids = ofClass[identity.idType];
+    if (!ids.has(identity.id)) return (ids.add(identity.id), true);
+    this.repeated.set(providerKeyOf(identity), identity);
     return false;
   }
 
