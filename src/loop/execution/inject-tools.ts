@@ -16,13 +16,14 @@ import type { ToolAddOutcome, ToolRegistry } from "../../tools/tool-registry.js"
 import { StrategyError } from "../errors/errors.js";
 import { untilAborted } from "../errors/until-aborted.js";
 
-/** A successful call as the strategies see it. */
+/** A call of a known tool as the strategies see it: its result, or (`isError`) the error text the model reads. */
 export interface InjectionTrigger {
   readonly toolName: string;
   readonly toolCallId: string;
   readonly input: unknown;
   readonly resultText: string;
   readonly value: unknown;
+  readonly isError: boolean;
   readonly iteration: number;
   readonly history: readonly ModelMessage[];
 }
@@ -105,6 +106,7 @@ export class ToolInjector {
             toolInput: trigger.input,
             result: trigger.resultText,
             resultObject: trigger.value,
+            isError: trigger.isError,
           },
           iterationCount: trigger.iteration,
           toolBudget: this.registry.toolBudget,
