@@ -35,9 +35,10 @@ export interface InjectionOutcome {
 }
 
 /**
- * The third seam of a tool call: every strategy evaluates the live value in the order added, and its
- * changes are applied to the registry at once (so the next strategy sees them), with events and notices
- * when the tool budget skipped or evicted tools. The first restart request ends the evaluation.
+ * The third seam of a tool call: every strategy evaluates the call (its live value, or its error text) in
+ * the order added, and its changes are applied to the registry at once (so the next strategy sees them),
+ * with events and notices when the tool budget skipped or evicted tools. The first restart request ends
+ * the evaluation.
  */
 export class ToolInjector {
   constructor(
