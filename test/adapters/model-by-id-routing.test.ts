@@ -3,7 +3,7 @@
 import type { LanguageModelV3, LanguageModelV3CallOptions } from "@ai-sdk/provider";
 import { generateText } from "ai";
 import { afterAll, expect, it } from "vitest";
-import { defineTool, PromptRunner } from "entity-tools";
+import { defineTool, PromptRunner, toolContent, toolImage, type ToolLoopEvent } from "entity-tools";
 import { generateResult } from "entity-tools/testing";
 
 const global = globalThis as { AI_SDK_DEFAULT_PROVIDER?: unknown };
@@ -94,4 +94,82 @@ it("sends a step routed to another model the call options generateText sends tha
   const { prompt: _q, tools: _u, toolChoice: _d, abortSignal: _a, ...own } = alone.calls[0]!;
   expect(routed).toEqual(own);
   expect(routed).toMatchObject({ temperature: 0.3, maxOutputTokens: 99 });
+});
+
+/**
+ * A run of `chart` (an image result) with a model given by id, routed to Anthropic's model (which takes
+ * images in a tool result) until it answered, then to OpenAI Chat Completions' (which takes none): what the
+ * second model was sent as the results, and the warnings.
+ */
+async function routedChart(declared?: string[]) {
+  const png = new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10]);
+  const chart = defineTool({
+    name: "chart",
+    description: "The spend chart",
+    execute: () => toolContent("Spend by month:", toolImage(png, "image/png")),
+  });
+  const routed = (provider: string) => {
+    const calls: LanguageModelV3CallOptions[] = [];
+    const model: LanguageModelV3 = {
+      specificationVersion: "v3",
+      provider,
+      modelId: provider,
+      supportedUrls: {},
+      doGenerate: async (options) =>
+        generateResult(
+          calls.push(options) === 1 ? { toolCalls: [{ toolName: "chart", input: {} }] } : { text: "done" },
+        ),
+      doStream: () => Promise.reject(new Error("not streamed here")),
+    };
+    return { model, calls };
+  };
+  const anthropic = routed("anthropic.messages");
+  const chat = routed("openai.chat");
+  global.AI_SDK_DEFAULT_PROVIDER = {
+    languageModel: () => (anthropic.calls.length === 0 ? anthropic : chat).model,
+  };
+  const events: ToolLoopEvent[] = [];
+  let runner = new PromptRunner({ model: "any", modelSettings: { maxRetries: 0 } })
+    .withTools(chart)
+    .withObserver((e) => events.push(e));
+  if (declared) runner = runner.withToolResultMediaTypes(declared);
+  expect((await runner.run("Spend?")).result).toBe("done");
+  const results = chat.calls[1]!.prompt.flatMap((m) =>
+    m.role === "tool" ? m.content.map((p) => p.type === "tool-result" && p.output) : [],
+  );
+  const warnings = events.flatMap((e) => (e.type === "ModelWarning" ? [e.message] : []));
+  return { results, warnings };
+}
+
+// What a tool result's media reach the model as is decided when the run starts, by the model the id
+// resolves to then (Anthropic: images). A step routed to a model that takes none in a tool result (OpenAI
+// Chat Completions) is sent the text description the run would have made for it, with its warning.
+it("describes to a step routed to another model the media that model does not take in a tool result", async () => {
+  const { results, warnings } = await routedChart();
+  const description = "[image image/png] (not shown: this model does not take image/png in tool results)";
+  // Both results, the one made before the switch and the one after, in the form Chat Completions takes.
+  expect(results).toEqual([
+    { type: "text", value: `Spend by month:\n${description}` },
+    { type: "text", value: `Spend by month:\n${description}` },
+  ]);
+  expect(warnings).toEqual([
+    expect.stringContaining('"chart" holds an image (image/png, 8 bytes), which this model does not take'),
+    expect.stringContaining('"chart" holds an image (image/png, 8 bytes), which this model does not take'),
+  ]);
+});
+
+// The media declared for the run (withToolResultMediaTypes) are what the model takes, whichever it is.
+it("sends every model of the run the media declared for it", async () => {
+  const { results, warnings } = await routedChart(["image/png"]);
+  expect(results).toEqual([
+    {
+      type: "content",
+      value: [{ type: "text", text: "Spend by month:" }, expect.objectContaining({ mediaType: "image/png" })],
+    },
+    {
+      type: "content",
+      value: [{ type: "text", text: "Spend by month:" }, expect.objectContaining({ mediaType: "image/png" })],
+    },
+  ]);
+  expect(warnings).toEqual([]);
 });

@@ -288,7 +288,7 @@ describe("a model given by id, recorded and replayed", () => {
   it("records what the id resolves to and replays in that model's form", async () => {
     const file = path.join(dir, "by-id.json");
     global.AI_SDK_DEFAULT_PROVIDER = customProvider({
-      languageModels: { fast: recordModel(openaiModel(), file) },
+      languageModels: { fast: recordModel(openaiModel(), file) as ReturnType<typeof openaiModel> },
     });
     const recorder = new RunRecorder();
     const run = await spendRunner("fast", { delivery: "deferred", observer: recorder.observe }).run(QUESTION);
