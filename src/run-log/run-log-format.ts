@@ -80,8 +80,10 @@ export interface ResponseRecord {
   readonly ms: number;
   /** How long the model call took, in ms, retries included. */
   readonly durationMs: number;
-  /** The model that answered; absent when the backend does not name it. */
+  /** The model the step asked for (a model given by id: the one it resolved to); absent when not named. */
   readonly modelId?: string;
+  /** The id the response named, when not `modelId` (a dated snapshot: `gpt-5-2025-08-07`). */
+  readonly responseModelId?: string;
   /** Tokens of this model call (0 where the provider reported none). */
   readonly usage: TokenUsage;
   /** USD, with pricing (`withPricing`). */

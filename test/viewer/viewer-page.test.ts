@@ -104,6 +104,16 @@ function restartedRunLines(): string {
     }),
     step(2, 3, { added: ["warranty_check"] }),
     {
+      type: "response",
+      step: 2,
+      ms: 2,
+      durationMs: 1,
+      modelId: "gpt-5",
+      responseModelId: "gpt-5-2025-08-07",
+      usage: { inputTokens: 1, outputTokens: 1, cachedInputTokens: 0, reasoningTokens: 0 },
+      calls: [{ tool: "warranty_check" }],
+    },
+    {
       type: "call",
       step: 2,
       ms: 2,
@@ -313,6 +323,10 @@ describe.skipIf(!present)("the run viewer in headless Chromium", () => {
     ]);
     // A call the server failed: opened, what the model read, then what the server threw (its cause).
     await page.click('li[data-step="2"] .step-head');
+    // The model asked for, and the snapshot that answered (the response's id, when another).
+    expect(await texts(page, 'li[data-step="2"] .model-id')).toEqual([
+      "gpt-5 (answered as gpt-5-2025-08-07)",
+    ]);
     expect(await texts(page, 'li[data-step="2"] .call-detail pre')).toEqual([
       'The call of "warranty_check" failed in the server',
       "StrategyError: the warranty service refused key sk-1",
