@@ -18,13 +18,15 @@ const PRICES = { input: 2, cachedInput: 0.5, output: 10 }; // USD per million to
  * Both Smiths are discovered at step 1, their tools offered at steps 2 and 3; John's one call (step 2) puts
  * its result into step 3's request. Returns the cost and each estimate the attribution starts from.
  */
-async function smithsRun(step2?: Partial<TokenUsage>, step3?: Partial<TokenUsage>) {
+type Input = Pick<TokenUsage, "inputTokens"> & Partial<Pick<TokenUsage, "cachedInputTokens">>;
+
+async function smithsRun(step2?: Input, step3?: Input) {
   const events: ToolLoopEvent[] = [];
   const run = await new PromptRunner({
     model: mockModel(
       call("findCustomers", { text: "Smith" }),
-      { ...call("customer_c123_getAverageSpend"), ...(step2 && { usage: step2 }) },
-      { text: "46.83", ...(step3 && { usage: step3 }) },
+      { ...call("customer_c123_getAverageSpend"), ...(step2 && { usage: { outputTokens: 0, ...step2 } }) },
+      { text: "46.83", ...(step3 && { usage: { outputTokens: 0, ...step3 } }) },
     ),
   })
     .withTools(new CustomerSearchTools())
