@@ -3,7 +3,7 @@ import type { TokenUsage } from "./token-usage.js";
 
 /** One model call's tokens and cost. */
 export interface StepCost {
-  /** The step's number in its attempt, as events number it (from 1). */
+  /** The step's number in the run, as events number it (`ToolLoopIteration.iteration`). */
   readonly iteration: number;
   /** The model that answered; absent when the backend does not name it. */
   readonly modelId?: string;

@@ -54,7 +54,10 @@ export interface StepRecord {
   /** `"step"`: a model call is about to be made. */ readonly type: "step";
   /** Steps of this file, numbered from 1. */
   readonly step: number;
-  /** The run's own iteration number (it starts again at 1 after a restart or a resume). */
+  /**
+   * The step's number in the run, as events number it (`ToolLoopIteration.iteration`): it goes on across
+   * restarts and a resume, whose file's `step` starts at 1 again; an MCP server's: the call's number.
+   */
   readonly iteration: number;
   /** Milliseconds since the run began. */
   readonly ms: number;

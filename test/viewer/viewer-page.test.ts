@@ -139,6 +139,27 @@ function restartedRunLines(): string {
   );
 }
 
+let damagedWritten = false;
+/**
+ * Writes the damaged file and the newer format's (once, when a test first needs them; not in beforeAll,
+ * so that the tests before the damaged files' own, the README's screenshot among them, list no such runs).
+ */
+function writeDamagedFiles(): void {
+  if (damagedWritten) return;
+  damagedWritten = true;
+  // A crash's file: a corrupt line in the middle, the last line cut short, a picture that is not there.
+  const lines = readFileSync(path.join(dir, files[0]!), "utf8").trimEnd().split("\n");
+  const damaged = lines.map((l) =>
+    l.replace(/"file":"[^"]+"/, '"file":"2026-01-01T00-00-00-000Z-damage.media/1.png"'),
+  );
+  damaged.splice(3, 0, '{"type":"step",,"oops"');
+  writeFileSync(
+    path.join(dir, DAMAGED),
+    `${damaged.slice(0, -1).join("\n")}\n${damaged.at(-1)!.slice(0, 30)}`,
+  );
+  writeFileSync(path.join(dir, NEWER_FORMAT), `${lines[0]!.replace('"version":1', '"version":2')}\n`);
+}
+
 /** What both the served page and the exported file must show of the discovery conversation. */
 async function expectDiscoveryConversation(page: Page) {
   const [paused, resumed] = files;
@@ -167,6 +188,8 @@ async function expectDiscoveryConversation(page: Page) {
   });
   expect(width).toBe(96);
   await show(page, resumed!);
+  // The resumed run's steps by the run's numbers (its file's from 1): the decided call, then step 4.
+  expect(await texts(page, ".step-head strong")).toEqual(["Before step 4", "Step 4"]);
   expect(await texts(page, ".approval")).toEqual(["✔ approved: issueStoreCredit"]);
   expect(await texts(page, 'li[data-step="0"] .call')).toEqual([
     expect.stringMatching(/^✓ issueStoreCredit/),
@@ -354,17 +377,7 @@ describe.skipIf(!present)("the run viewer in headless Chromium", () => {
   });
 
   it("damaged files: shows what it could read and names each skipped line or file; never crashes", async () => {
-    // A crash's file: a corrupt line in the middle, the last line cut short, a picture that is not there.
-    const lines = readFileSync(path.join(dir, files[0]!), "utf8").trimEnd().split("\n");
-    const damaged = lines.map((l) =>
-      l.replace(/"file":"[^"]+"/, '"file":"2026-01-01T00-00-00-000Z-damage.media/1.png"'),
-    );
-    damaged.splice(3, 0, '{"type":"step",,"oops"');
-    writeFileSync(
-      path.join(dir, DAMAGED),
-      `${damaged.slice(0, -1).join("\n")}\n${damaged.at(-1)!.slice(0, 30)}`,
-    );
-    writeFileSync(path.join(dir, NEWER_FORMAT), `${lines[0]!.replace('"version":1', '"version":2')}\n`);
+    writeDamagedFiles();
     const { page, errors } = await openPage(browser, viewer.url);
     expect(await page.textContent(`.run-item[data-file="${NEWER_FORMAT}"]`)).toContain(
       "the file is run log format version 2; this viewer reads version 1: skipped",
@@ -385,6 +398,7 @@ describe.skipIf(!present)("the run viewer in headless Chromium", () => {
   });
 
   it("the --html file opens with every network request blocked and shows the same", async () => {
+    writeDamagedFiles();
     const out = path.join(root, "runs.html");
     await writeHtmlExport(dir, out);
     const { page, errors, blocked } = await openPage(browser, `file://${out}`, true);
