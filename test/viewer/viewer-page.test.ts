@@ -185,7 +185,7 @@ async function expectDiscoveryConversation(page: Page) {
   ]);
   expect(await page.textContent(".facts")).toContain("cost $0.001002");
   expect(await texts(page, ".provider-costs li")).toEqual([
-    "Customer c123 · $0.000049 · 1 call · 186 definition + 9 result tokens",
+    "Customer c123 · $0.000031 · 1 call · 186 definition + 9 result tokens",
   ]);
   await page.click('li[data-step="2"] .step-head');
   const chart = page.locator('li[data-step="2"] .call-detail[data-tool="spendChart"] img');
