@@ -188,6 +188,7 @@ export class RunLogRecorder {
           ms: this.ms(),
           status: event.status,
           totalIterations: event.totalIterations,
+          steps: this.step,
           usage: event.usage,
           ...(event.error
             ? { error: { name: event.error.name, ...(this.content ? { message: event.error.message } : {}) } }
