@@ -71,7 +71,7 @@ export class RunLogRecorder {
         this.file.flushStep();
         break;
       case "ModelResponded": {
-        const { usage, modelId } = event;
+        const { usage, modelId, responseModelId } = event;
         const pricing = this.options.pricing;
         this.line(
           responseLine({
@@ -79,6 +79,7 @@ export class RunLogRecorder {
             ms: this.ms(),
             durationMs: event.durationMs,
             modelId,
+            responseModelId,
             usage,
             cost: pricing && costOf(usage, pricesFor(pricing, modelId)),
             text: this.content ? event.text : undefined,
@@ -187,6 +188,7 @@ export class RunLogRecorder {
           ms: this.ms(),
           status: event.status,
           totalIterations: event.totalIterations,
+          steps: this.step,
           usage: event.usage,
           ...(event.error
             ? { error: { name: event.error.name, ...(this.content ? { message: event.error.message } : {}) } }
