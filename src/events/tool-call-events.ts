@@ -21,7 +21,7 @@ export type ToolFailureReason =
 /** A tool call starts (after the model asked for it, before validation); a `ToolInvoked` or `ToolFailed` follows. */
 export interface ToolCallStartedEvent extends RunEvent {
   /** The event's kind. */ readonly type: "ToolCallStarted";
-  /** The step whose model response asked for the call (from 1 in each attempt). */
+  /** The step whose model response asked for the call (its number, as `ToolLoopIteration.iteration`). */
   readonly iteration: number;
   /** The call's id, as the model gave it; the call's `ToolInvoked` or `ToolFailed` names it too. */
   readonly toolCallId: string;
@@ -37,7 +37,7 @@ export interface ToolCallStartedEvent extends RunEvent {
  */
 export interface ToolInvokedEvent extends RunEvent {
   /** The event's kind. */ readonly type: "ToolInvoked";
-  /** The step whose model response asked for the call (from 1 in each attempt). */
+  /** The step whose model response asked for the call (its number, as `ToolLoopIteration.iteration`). */
   readonly iteration: number;
   /** The call's id, as the model gave it. */
   readonly toolCallId: string;
@@ -59,7 +59,7 @@ export interface ToolInvokedEvent extends RunEvent {
 /** A tool call ended in an error result sent back to the model. */
 export interface ToolFailedEvent extends RunEvent {
   /** The event's kind. */ readonly type: "ToolFailed";
-  /** The step whose model response asked for the call (from 1 in each attempt). */
+  /** The step whose model response asked for the call (its number, as `ToolLoopIteration.iteration`). */
   readonly iteration: number;
   /** The call's id, as the model gave it. */
   readonly toolCallId: string;

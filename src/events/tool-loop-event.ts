@@ -64,8 +64,9 @@ export interface RunFinishedEvent extends RunEvent {
 export interface ToolLoopIterationEvent extends RunEvent {
   /** The event's kind. */ readonly type: "ToolLoopIteration";
   /**
-   * The step's number in this attempt, from 1 (it starts again at 1 after a resume, and after a restart
-   * from the prompt: `RunRestarted` with cause `expansion` or `strategy`).
+   * The step's number in the run, from 1: the count `withMaxToolIterations` bounds, going on across restarts
+   * (`RunRestarted`) and a resume; a continued conversation's turn starts again at 1. Every other event of
+   * the step, a stream's `step-finish` and a strategy's `iterationCount` give the same number.
    */
   readonly iteration: number;
   /** Names offered to the model at this step. */
@@ -75,7 +76,7 @@ export interface ToolLoopIterationEvent extends RunEvent {
 /** The model answered one step. */
 export interface ModelRespondedEvent extends RunEvent {
   /** The event's kind. */ readonly type: "ModelResponded";
-  /** The step's number in this attempt, as `ToolLoopIteration.iteration`. */
+  /** The step's number in the run, as `ToolLoopIteration.iteration`. */
   readonly iteration: number;
   /** The model's text (empty when it only called tools). */
   readonly text: string;
@@ -100,7 +101,7 @@ export interface ModelRespondedEvent extends RunEvent {
 /** A backend reported something worth knowing about a model call (it fell back to a slower path). */
 export interface ModelWarningEvent extends RunEvent {
   /** The event's kind. */ readonly type: "ModelWarning";
-  /** The step the warning is about. */
+  /** The step the warning is about (its number, as `ToolLoopIteration.iteration`). */
   readonly iteration: number;
   /** The warning, in words. */
   readonly message: string;
@@ -206,7 +207,7 @@ export interface SourceToolChangedEvent extends RunEvent {
 /** Final output did not parse or validate and was sent back to the model. */
 export interface OutputRejectedEvent extends RunEvent {
   /** The event's kind. */ readonly type: "OutputRejected";
-  /** The step whose answer was rejected. */
+  /** The step whose answer was rejected (its number, as `ToolLoopIteration.iteration`). */
   readonly iteration: number;
   /** What was wrong with the output, one problem each, as the model is told. */
   readonly problems: readonly string[];

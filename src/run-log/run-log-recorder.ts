@@ -73,7 +73,7 @@ export class RunLogRecorder {
         break;
       }
       case "ModelResponded": {
-        const { usage, modelId } = event;
+        const { usage, modelId, responseModelId } = event;
         const pricing = this.options.pricing;
         this.line(
           responseLine({
@@ -81,6 +81,7 @@ export class RunLogRecorder {
             ms: this.ms(),
             durationMs: event.durationMs,
             modelId,
+            responseModelId,
             usage,
             cost: pricing && costOf(usage, pricesFor(pricing, modelId)),
             text: this.content ? event.text : undefined,
@@ -189,6 +190,7 @@ export class RunLogRecorder {
           ms: this.ms(),
           status: event.status,
           totalIterations: event.totalIterations,
+          steps: this.step,
           usage: event.usage,
           ...(event.error
             ? { error: { name: event.error.name, ...(this.content ? { message: event.error.message } : {}) } }
@@ -292,9 +294,7 @@ export class RunLogRecorder {
   }
 }
 
+/** The same names in the same order (the registry hands out one frozen list until its tools change). */
 function sameList(a: readonly string[], b: readonly string[]): boolean {
-  if (a === b) return true; // the registry hands out the same frozen list until its tools change
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
+  return a === b || (a.length === b.length && a.every((name, i) => name === b[i]));
 }

@@ -62,7 +62,7 @@ export interface RunSetup {
   readonly approval?: ApprovalPredicate;
   /** Go on from a snapshot instead of starting from `messages`. */
   readonly resume?: ResumeFrom;
-  /** A streamed run's listener: model parts as they arrive, and step ends (step backends). */
+  /** A streamed run's listener: model parts as they arrive (step backends), and step ends (every backend). */
   readonly listener?: StepListener;
   /** Keys that sign every snapshot and that a snapshot read back must verify against (first one signs). */
   readonly snapshotKeys?: KeyRing;
@@ -157,6 +157,7 @@ async function runAttempts(setup: RunSetup, run: Run): Promise<RunOutcome> {
       outputSchema: setup.outputSchema,
       signal: setup.signal,
       toolResultMediaTypes: setup.toolResultMediaTypes ?? setup.adapter.toolResultMediaTypes,
+      onStepFinish: setup.listener?.onStepFinish,
       ...attempt.resumed,
     });
     const end = isConversationAdapter(setup.adapter)

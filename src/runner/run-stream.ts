@@ -45,7 +45,11 @@ export type RunStreamPart =
     }
   | { readonly type: "tools-injected"; readonly names: readonly string[] }
   | { readonly type: "tools-removed"; readonly names: readonly string[] }
-  | { readonly type: "step-finish"; readonly iteration: number }
+  | {
+      readonly type: "step-finish";
+      /** The step's number in the run, as events and strategies give it (`ToolLoopIteration.iteration`). */
+      readonly iteration: number;
+    }
   | { readonly type: "finish"; readonly result: ToolLoopResult<unknown> };
 
 const MASKED_ERROR = "An error occurred.";

@@ -155,3 +155,14 @@ export function findReturnedClasses(
   const names = store.returns?.get(`${sourceNameOf(cls)}.${methodName}`);
   return names?.flatMap((name) => store.classes.get(name) ?? []);
 }
+
+/**
+ * The keys under which the registered modules name other classes than `cls` declared with its name
+ * (`Summary`, `crm/customer.Summary`), sorted: none when no module names another class so.
+ */
+export function otherKeysNamedAs(cls: Function): string[] {
+  return [...store.classes]
+    .filter(([key, other]) => other !== cls && (key === cls.name || key.endsWith(`.${cls.name}`)))
+    .map(([key]) => key)
+    .sort();
+}

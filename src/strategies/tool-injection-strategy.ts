@@ -23,7 +23,11 @@ export interface ToolInjectionContext {
   readonly currentTools: readonly AnyTool[];
   /** The call whose result is evaluated. */
   readonly lastToolCall: LastToolCall;
-  /** The iteration (1-based) whose tool call this is. */
+  /**
+   * The number of the step (iteration) whose tool call this is, from 1: the run's, as events number it
+   * (`ToolLoopIteration.iteration`) and as `withMaxToolIterations` counts, so it goes on across restarts and
+   * a resume (a call approved on resume is its step's); a continued conversation's turn starts again at 1.
+   */
   readonly iterationCount: number;
   /**
    * The run's tool budget (`maxInjectedTools`, `maxInjectedTokens`): a strategy that finds many entities

@@ -34,7 +34,11 @@ export interface RecordedDiscovery {
 
 /** One model step of a run. Steps are numbered from 1. */
 export interface RecordedStep {
-  /** The step's number in the run, from 1 (a restart's steps go on counting). */
+  /**
+   * The step's place among the steps recorded for this call of `run`/`resume`, from 1 (a restart's steps
+   * go on counting), as `toolsOfferedAt(step)` takes it. A resumed run's steps start at 1 here, while
+   * events number them on from the snapshot's (`ToolLoopIteration.iteration`).
+   */
   readonly step: number;
   /** The tools offered to the model at this step, by name. */
   readonly toolsOffered: string[];

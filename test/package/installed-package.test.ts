@@ -69,7 +69,7 @@ describe("the installed package", () => {
     expect((await node(project, "-e", entries)).stdout.trim()).toBe("function function function function");
   }, 0);
 
-  it("TC39 standard decorators: a project without experimentalDecorators, compiled by tsc, discovers and calls entity tools", async () => {
+  it("TC39 standard decorators: a project without experimentalDecorators, compiled by tsc, discovers and calls entity tools; two same-named output classes", async () => {
     const { stdout } = await buildAndRun("test/fixtures/standard-decorators", "standard", "module");
     const report = JSON.parse(stdout) as Record<string, unknown>;
     expect(report.discovered).toEqual(["ticket_t-1_close"]);
@@ -82,6 +82,27 @@ describe("the installed package", () => {
     expect(report.admitResult).toMatchObject({
       content: [{ output: { type: "text", value: "a Dog: Woof!; a Cat: Meow (9 lives)" } }],
     });
+    // Two output classes named Summary, keyed by their files: each offered its own schema, each answer
+    // built as its own class (the helpdesk's `oldest` a Date).
+    expect(report.summaries).toEqual([
+      [["open", "oldest"], true, true],
+      [["cats", "dogs"], true, 1],
+    ]);
+    // The bare name is refused, with the keys to ask for instead.
+    const refused = await bin(
+      scratch,
+      "entity-tools",
+      "schemas",
+      "--project",
+      "standard/tsconfig.json",
+      "--out",
+      "standard/x.ts",
+      "--type",
+      "Summary",
+    ).catch((e: { stderr: string }) => e);
+    expect("stderr" in refused && refused.stderr).toContain(
+      "ask for the one you mean by its key in the module, --type src/helpdesk/summary.Summary or --type src/shelter/summary.Summary",
+    );
   }, 0);
 
   it("one copy of the library behind every entry point: a provider decorated and a schema registered through entity-tools are seen by entity-tools/testing and entity-tools/mcp", async () => {

@@ -46,7 +46,7 @@ describe("PromptRunner", () => {
       MissingOutputSchemaError,
     );
     await expect(new PromptRunner({ model }).createObject(Unknown, "q")).rejects.toThrow(
-      /No output schema for class Unknown/,
+      /^No output schema for class Unknown: generate it with `npx entity-tools schemas .* --type Unknown` and pass the module to registerToolSchemas\(\)/,
     );
     expect(model.doGenerateCalls).toHaveLength(0);
   });

@@ -4,9 +4,9 @@
 // its own output schema, checked and converted as that class.
 import "../fixtures/contexts/register.js";
 import { describe, expect, it } from "vitest";
-import { PromptRunner } from "entity-tools";
+import { MissingOutputSchemaError, PromptRunner } from "entity-tools";
 import { Summary as BillingSummary } from "../fixtures/contexts/billing/customer.js";
-import { Summary as CrmSummary } from "../fixtures/contexts/crm/customer.js";
+import { Address as CrmAddress, Summary as CrmSummary } from "../fixtures/contexts/crm/customer.js";
 import { Directory } from "../fixtures/contexts/directory.js";
 import { billingSummary, crmSummary } from "../fixtures/contexts/summaries.js";
 import { call, mockModel, text } from "../support/mock-model.js";
@@ -66,5 +66,39 @@ describe("two parameter classes named Address", () => {
     expect(offered["billing_c1_invoiceTo"]).toMatchObject({
       properties: { address: { properties: { street: { type: "string" } }, required: ["street"] } },
     });
+  });
+});
+
+describe("createObject with a class that has no output schema, when classes share its name", () => {
+  /** What createObject(cls) threw, and how many model calls it made first. */
+  async function missing(cls: abstract new (...args: never[]) => object) {
+    const model = mockModel(text("{}"));
+    const error = await new PromptRunner({ model }).createObject(cls, "q").catch((e: unknown) => e);
+    expect(model.doGenerateCalls).toHaveLength(0);
+    expect(error).toBeInstanceOf(MissingOutputSchemaError);
+    return error as MissingOutputSchemaError;
+  }
+
+  it("a class the module keys by its file (the CRM Address, a parameter class) is asked for by that key", async () => {
+    const error = await missing(CrmAddress);
+    expect(error.className).toBe("Address");
+    expect(error.typeKey).toBe("crm/customer.Address");
+    expect(error.message).toMatch(
+      /^No output schema for class Address: generate it with `npx entity-tools schemas .*--type crm\/customer\.Address` and pass the module to registerToolSchemas\(\)/,
+    );
+  });
+
+  it("a class the module does not name, whose name it gives two classes, gets how its key is made and the others' keys", async () => {
+    class Summary {
+      total!: number;
+    }
+    const error = await missing(Summary);
+    expect(error.typeKey).toBeUndefined();
+    expect(error.message).toContain("--type <key>` and pass the module to registerToolSchemas()");
+    expect(error.message).toContain(
+      "Its <key>: other classes are named Summary too (billing/customer.Summary, crm/customer.Summary), so it " +
+        "is the class's file from the project's folder, without the extension, then .Summary, or " +
+        "<prefix>.Summary for a @ToolProvider with a literal prefix; `--type Summary` lists them",
+    );
   });
 });

@@ -104,6 +104,16 @@ function restartedRunLines(): string {
     }),
     step(2, 3, { added: ["warranty_check"] }),
     {
+      type: "response",
+      step: 2,
+      ms: 2,
+      durationMs: 1,
+      modelId: "gpt-5",
+      responseModelId: "gpt-5-2025-08-07",
+      usage: { inputTokens: 1, outputTokens: 1, cachedInputTokens: 0, reasoningTokens: 0 },
+      calls: [{ tool: "warranty_check" }],
+    },
+    {
       type: "call",
       step: 2,
       ms: 2,
@@ -139,6 +149,27 @@ function restartedRunLines(): string {
   );
 }
 
+let damagedWritten = false;
+/**
+ * Writes the damaged file and the newer format's (once, when a test first needs them; not in beforeAll,
+ * so that the tests before the damaged files' own, the README's screenshot among them, list no such runs).
+ */
+function writeDamagedFiles(): void {
+  if (damagedWritten) return;
+  damagedWritten = true;
+  // A crash's file: a corrupt line in the middle, the last line cut short, a picture that is not there.
+  const lines = readFileSync(path.join(dir, files[0]!), "utf8").trimEnd().split("\n");
+  const damaged = lines.map((l) =>
+    l.replace(/"file":"[^"]+"/, '"file":"2026-01-01T00-00-00-000Z-damage.media/1.png"'),
+  );
+  damaged.splice(3, 0, '{"type":"step",,"oops"');
+  writeFileSync(
+    path.join(dir, DAMAGED),
+    `${damaged.slice(0, -1).join("\n")}\n${damaged.at(-1)!.slice(0, 30)}`,
+  );
+  writeFileSync(path.join(dir, NEWER_FORMAT), `${lines[0]!.replace('"version":1', '"version":2')}\n`);
+}
+
 /** What both the served page and the exported file must show of the discovery conversation. */
 async function expectDiscoveryConversation(page: Page) {
   const [paused, resumed] = files;
@@ -154,7 +185,7 @@ async function expectDiscoveryConversation(page: Page) {
   ]);
   expect(await page.textContent(".facts")).toContain("cost $0.001002");
   expect(await texts(page, ".provider-costs li")).toEqual([
-    "Customer c123 · $0.000049 · 1 call · 186 definition + 9 result tokens",
+    "Customer c123 · $0.000031 · 1 call · 186 definition + 9 result tokens",
   ]);
   await page.click('li[data-step="2"] .step-head');
   const chart = page.locator('li[data-step="2"] .call-detail[data-tool="spendChart"] img');
@@ -167,10 +198,17 @@ async function expectDiscoveryConversation(page: Page) {
   });
   expect(width).toBe(96);
   await show(page, resumed!);
+  // The resumed run's steps by the run's numbers (its file's from 1): the decided call, then step 4.
+  expect(await texts(page, ".step-head strong")).toEqual(["Before step 4", "Step 4"]);
   expect(await texts(page, ".approval")).toEqual(["✔ approved: issueStoreCredit"]);
   expect(await texts(page, 'li[data-step="0"] .call')).toEqual([
     expect.stringMatching(/^✓ issueStoreCredit/),
   ]);
+  // Each run's own model calls, beside its own tokens and cost; the run's count with what it goes on from.
+  expect(await page.textContent(".facts")).toContain("1 model call (4 with what it goes on from)");
+  const steps = (file: string) =>
+    page.$eval(`.run-item[data-file="${file}"]`, (b) => /· (\d+ steps?)/.exec(b.textContent!)?.[1]);
+  expect(await Promise.all(files.map(steps))).toEqual(["3 steps", "1 step", "2 steps"]);
 }
 
 describe.skipIf(!present)("the run viewer in headless Chromium", () => {
@@ -290,6 +328,10 @@ describe.skipIf(!present)("the run viewer in headless Chromium", () => {
     ]);
     // A call the server failed: opened, what the model read, then what the server threw (its cause).
     await page.click('li[data-step="2"] .step-head');
+    // The model asked for, and the snapshot that answered (the response's id, when another).
+    expect(await texts(page, 'li[data-step="2"] .model-id')).toEqual([
+      "gpt-5 (answered as gpt-5-2025-08-07)",
+    ]);
     expect(await texts(page, 'li[data-step="2"] .call-detail pre')).toEqual([
       'The call of "warranty_check" failed in the server',
       "StrategyError: the warranty service refused key sk-1",
@@ -354,17 +396,7 @@ describe.skipIf(!present)("the run viewer in headless Chromium", () => {
   });
 
   it("damaged files: shows what it could read and names each skipped line or file; never crashes", async () => {
-    // A crash's file: a corrupt line in the middle, the last line cut short, a picture that is not there.
-    const lines = readFileSync(path.join(dir, files[0]!), "utf8").trimEnd().split("\n");
-    const damaged = lines.map((l) =>
-      l.replace(/"file":"[^"]+"/, '"file":"2026-01-01T00-00-00-000Z-damage.media/1.png"'),
-    );
-    damaged.splice(3, 0, '{"type":"step",,"oops"');
-    writeFileSync(
-      path.join(dir, DAMAGED),
-      `${damaged.slice(0, -1).join("\n")}\n${damaged.at(-1)!.slice(0, 30)}`,
-    );
-    writeFileSync(path.join(dir, NEWER_FORMAT), `${lines[0]!.replace('"version":1', '"version":2')}\n`);
+    writeDamagedFiles();
     const { page, errors } = await openPage(browser, viewer.url);
     expect(await page.textContent(`.run-item[data-file="${NEWER_FORMAT}"]`)).toContain(
       "the file is run log format version 2; this viewer reads version 1: skipped",
@@ -385,6 +417,7 @@ describe.skipIf(!present)("the run viewer in headless Chromium", () => {
   });
 
   it("the --html file opens with every network request blocked and shows the same", async () => {
+    writeDamagedFiles();
     const out = path.join(root, "runs.html");
     await writeHtmlExport(dir, out);
     const { page, errors, blocked } = await openPage(browser, `file://${out}`, true);

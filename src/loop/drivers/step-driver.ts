@@ -3,7 +3,10 @@ import type { ModelAdapter, ModelStreamPart } from "../ports/model-port.js";
 import type { RunSession } from "../session/run-session.js";
 import type { RunEnd } from "../session/step-outcome.js";
 
-/** Who hears a streamed run's model parts and step ends (a run's events tell the rest). */
+/**
+ * Who hears a streamed run's model parts (step backends stream them) and step ends (the run session tells
+ * them, on every backend); a run's events tell the rest.
+ */
 export interface StepListener {
   readonly onModelPart?: (part: ModelStreamPart) => void;
   readonly onStepFinish?: (iteration: number) => void;
@@ -40,7 +43,6 @@ export async function driveSteps(
         response.toolCalls.length === 0
           ? session.handleFinalAnswer(response.text)
           : (await session.handleToolCalls(response.toolCalls)).next;
-      listener?.onStepFinish?.(session.run.iteration);
       if (next.type !== "continue") return session.end(next);
     }
   } catch (error) {

@@ -46,7 +46,6 @@ type RunPoint = Omit<RunFailure, "iterations">;
 interface Attempt {
   readonly history: ModelMessage[];
   readonly registry: ToolRegistry;
-  iterations: number;
 }
 
 /**
@@ -128,7 +127,7 @@ export class Run {
     if (first && kept && !this.origin.resumed?.followUp) this.additions.restore(kept.added);
     this.additions.newAttempt();
     if (!first) this.waiting = undefined;
-    this.attempt = { history, registry, iterations: 0 };
+    this.attempt = { history, registry };
   }
 
   /** The discoveries of the run, started on its first attempt with `start`; the same ones after. */
@@ -161,15 +160,21 @@ export class Run {
     this.current.history.push(...messages);
   }
 
-  /** Iterations of this attempt so far, what events number (the cap counts `totals.turnIterations`). */
+  /**
+   * The number of the run's latest step, the one rule for every place that numbers steps (events, a
+   * stream's `step-finish`, a strategy's `iterationCount`, and through the events telemetry, the run log,
+   * the debug log and the cost): the run's model calls answering its prompt so far, what
+   * `withMaxToolIterations` counts. A restart (a new attempt, a backend's new thread) and a resume go on
+   * counting; a continued conversation's turn, a new prompt, counts from 1 (see `TotalsBefore.turnIterations`).
+   */
   get iteration(): number {
-    return this.current.iterations;
+    return this.totals.turnIterations;
   }
 
-  /** Counts an iteration of the attempt (and of the run); returns its number in the attempt. */
+  /** Counts an iteration of the run; returns its number (see {@link Run.iteration}). */
   countIteration(): number {
     this.totals.countIteration();
-    return ++this.current.iterations;
+    return this.iteration;
   }
 
   /**

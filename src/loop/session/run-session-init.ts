@@ -28,4 +28,9 @@ export interface RunSessionInit {
   readonly followUp?: readonly ModelMessage[];
   /** The media the backend's model takes in a tool result (the adapter's `toolResultMediaTypes`). */
   readonly toolResultMediaTypes?: ToolResultMediaTypes;
+  /**
+   * Told each step's number when the step has been handled (its calls answered, or its answer judged), on
+   * every backend alike: a streamed run's `step-finish`.
+   */
+  readonly onStepFinish?: (iteration: number) => void;
 }

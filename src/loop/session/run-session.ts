@@ -86,8 +86,9 @@ export class RunSession {
   beginIteration(): readonly AnyTool[] {
     throwIfAborted(this.signal);
     const { registry, settings, events } = this.run;
-    // The run's model calls, not the attempt's: a restart or a resume does not make the allowance new.
-    if (this.run.totals.turnIterations >= settings.maxIterations)
+    // The run's step number, not the attempt's: a restart or a resume does not make the allowance new, and
+    // the step the cap stops is the one numbered `maxIterations + 1` (see `Run.iteration`).
+    if (this.run.iteration >= settings.maxIterations)
       throw new MaxIterationsExceededError(settings.maxIterations);
     const iteration = this.run.countIteration();
     const tools = registry.all();
@@ -145,7 +146,8 @@ export class RunSession {
   async handleToolCalls(calls: readonly ModelToolCall[]): Promise<ToolCallsOutcome> {
     const results: ToolResultPart[] = [];
     this.run.append({ role: "tool", content: results });
-    return this.batches.execute({ calls, results, start: 0, iteration: this.run.iteration, closed: false });
+    const iteration = this.run.iteration;
+    return this.stepDone(await this.batches.execute({ calls, results, start: 0, iteration, closed: false }));
   }
 
   /**
@@ -156,7 +158,7 @@ export class RunSession {
     throwIfAborted(this.signal); // as for a call run: a cancelled run answers no more calls
     const results = [this.executor.refuse(call, this.run.iteration, problem)];
     this.run.append({ role: "tool", content: results });
-    return { next: { type: "continue" }, results };
+    return this.stepDone({ next: { type: "continue" }, results });
   }
 
   /**
@@ -187,9 +189,15 @@ export class RunSession {
    */
   handleFinalAnswer(text: string): StepOutcome {
     const verdict = this.answers.judge(text, this.run.iteration);
-    if (verdict.ok) return { type: "final", answer: verdict.value };
+    if (verdict.ok) return this.stepDone({ type: "final", answer: verdict.value });
     this.run.append({ role: "user", content: verdict.repair });
-    return { type: "continue", reply: verdict.repair };
+    return this.stepDone({ type: "continue", reply: verdict.repair });
+  }
+
+  /** `outcome`, once the step is reported handled (`onStepFinish`): one place for every driver. */
+  private stepDone<T>(outcome: T): T {
+    this.init.onStepFinish?.(this.run.iteration);
+    return outcome;
   }
 
   /** How the attempt ended, once a step said so: its watch stopped and its executor closed. */

@@ -6,6 +6,7 @@ import type { RestartCause } from "../../events/restart-events.js";
 import type {
   CallRecord,
   DiscoveredRecord,
+  ResponseRecord,
   RestartRecord,
   RunLogRecord,
 } from "../../run-log/run-log-format.js";
@@ -22,12 +23,13 @@ export interface StepContext {
 /** The step as a list item (`data-step`), opened when `context.open` has it. */
 export function stepItem(step: StepView, context: StepContext): HTMLLIElement {
   const { record, response } = step;
+  const shift = stepShift(context.run);
   const opened = context.open.has(step.step);
   const changed = (step.added?.length ?? 0) + (step.removed?.length ?? 0) > 0;
   const head = h(
     "button",
     { type: "button", className: "step-head", "aria-expanded": String(opened) },
-    h("strong", {}, step.step === 0 ? "Before step 1" : `Step ${step.step}`),
+    h("strong", {}, step.step === 0 ? `Before step ${1 + shift}` : `Step ${step.step + shift}`),
     record && ` · ${count(record.count)} tools`,
     changed && ` (+${step.added!.length} −${step.removed!.length})`,
     step.calls.length > 0 && ` · ${step.calls.length} call${step.calls.length === 1 ? "" : "s"}`,
@@ -48,7 +50,7 @@ export function stepItem(step: StepView, context: StepContext): HTMLLIElement {
     "li",
     { className: `step${changed ? " changed" : ""}`, "data-step": step.step },
     head,
-    changes(step),
+    changes(step, shift),
     step.added === undefined &&
       step.step > 1 &&
       h("p", { className: "unknown" }, "tool set not known here (a damaged line)"),
@@ -98,8 +100,19 @@ function sameChange(a: ToolChange, b: ToolChange): boolean {
   );
 }
 
+/**
+ * What to add to a step of the file to show the run's number of it (the `iteration` events, the stream and
+ * strategies give): a resumed run's file numbers its steps from 1, its run goes on from the steps before
+ * its pause. None for a file whose first step is the run's first (a log written before steps were numbered
+ * by the run, too).
+ */
+function stepShift(run: RunView): number {
+  const first = run.steps.find((s) => s.record !== undefined)?.record;
+  return first ? Math.max(0, first.iteration - first.step) : 0;
+}
+
 /** `+ a, + b — from searchCustomer at step 1, Customer c123`, one line per cause, and what broke the cache. */
-function changes(step: StepView): Child {
+function changes(step: StepView, shift: number): Child {
   const lines = [
     ...groups(step.added ?? []).map(([cause, tools]) => ({ sign: "+", cause, tools })),
     ...groups(step.removed ?? []).map(([cause, tools]) => ({ sign: "−", cause, tools })),
@@ -110,7 +123,7 @@ function changes(step: StepView): Child {
       "li",
       { className: sign === "+" ? "added" : "removed" },
       tools.map((t) => `${sign} ${t}`).join(", "),
-      causeText(cause, sign),
+      causeText(cause, sign, shift),
     );
   const broken =
     step.step > 1
@@ -130,9 +143,10 @@ function groups(changes: readonly ToolChange[]): [ToolChangeCause | undefined, s
   return [...byCause.values()];
 }
 
-function causeText(cause: ToolChangeCause | undefined, sign: string): string {
+function causeText(cause: ToolChangeCause | undefined, sign: string, shift: number): string {
   if (!cause) return sign === "+" ? "" : " — gone (no cause in the log)";
-  const by = cause.byTool && `${cause.byTool}${cause.byStep === undefined ? "" : ` at step ${cause.byStep}`}`;
+  const at = cause.byStep === undefined ? "" : ` at step ${cause.byStep + shift}`;
+  const by = cause.byTool && `${cause.byTool}${at}`;
   const provider = cause.provider && `${cause.provider.providerClass} ${cause.provider.id}`;
   if (sign === "+") return ` — ${[by && `from ${by}`, provider].filter(Boolean).join(", ")}`;
   return ` — ${cause.reason ?? "removed"}${by ? ` (after ${by})` : ""}`;
@@ -210,10 +224,18 @@ function otherLine(record: RunLogRecord): Child {
 /** What an opened step shows besides its line. */
 function detail(step: StepView, context: StepContext): HTMLElement {
   const tools = step.step === 0 ? undefined : context.run.toolsAt(step.step);
+  const { response } = step;
   return h(
     "div",
     { className: "detail" },
-    step.response?.text && h("section", {}, h("h4", {}, "Model"), longText("text", step.response.text)),
+    (response?.text || response?.modelId) &&
+      h(
+        "section",
+        {},
+        h("h4", {}, "Model"),
+        response.modelId && h("p", { className: "model-id" }, modelLine(response)),
+        response.text && longText("text", response.text),
+      ),
     step.calls.length > 0 &&
       h(
         "section",
@@ -236,6 +258,12 @@ function detail(step: StepView, context: StepContext): HTMLElement {
         providerTable(step.discovered),
       ),
   );
+}
+
+/** The model the step asked for, and the one the response named when another (a dated snapshot). */
+function modelLine({ modelId, responseModelId }: ResponseRecord): string {
+  const answered = responseModelId !== undefined && responseModelId !== modelId;
+  return answered ? `${modelId} (answered as ${responseModelId})` : `${modelId}`;
 }
 
 /** Tools offered, filterable, a page at a time. */

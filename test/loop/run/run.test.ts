@@ -52,18 +52,18 @@ describe("Run", () => {
     expect(resumed.toSnapshot()).toEqual(snapshot);
   });
 
-  it("counts the whole run's totals and this call's tokens apart; a restart keeps the totals", () => {
+  it("counts the whole run's totals and this call's tokens apart; a restart keeps the totals and the step numbers", () => {
     const resumed = Run.fromSnapshot(init(), { snapshot: pausedRun().toSnapshot(), approvals: {} });
     resumed.startAttempt([lookup]);
     resumed.countIteration();
     resumed.totals.addUsage({ inputTokens: 1 });
-    expect([resumed.iteration, resumed.totals.iterations]).toEqual([1, 3]);
+    expect([resumed.iteration, resumed.totals.iterations]).toEqual([3, 3]); // the run's 3rd step
     expect(resumed.totals.usage).toMatchObject({ inputTokens: 16, outputTokens: 3 });
     expect(resumed.totals.callUsage).toMatchObject({ inputTokens: 1, outputTokens: 0 });
 
     resumed.startAttempt([lookup]); // a restart: the prompt again, nothing waiting, the totals kept
     expect(resumed.pending).toBeUndefined();
-    expect([resumed.iteration, resumed.totals.iterations]).toEqual([0, 3]);
+    expect([resumed.iteration, resumed.totals.iterations]).toEqual([3, 3]); // the next step is the 4th
   });
 
   it("a continued conversation restarts from its snapshot's history and the new messages", () => {
