@@ -1,14 +1,7 @@
-import type { LanguageModelV3, LanguageModelV3Message } from "@ai-sdk/provider";
 import { generateText, streamText, type LanguageModel } from "ai";
 import { untilAborted } from "../loop/errors/until-aborted.js";
 import type { ToolDelivery } from "../tools/tool-delivery.js";
-import {
-  callOptions,
-  ConvertedPromptCache,
-  learnedOptionsKey,
-  systemMessages,
-  type PromptSlice,
-} from "./converted-prompt-cache.js";
+import { ConvertedPromptCache, learnedOptionsKey, type PromptSlice } from "./converted-prompt-cache.js";
 import { guardDeepArguments, guarded, guardedResult } from "./deep-arguments-guard.js";
 import {
   checkModelSettings,
@@ -22,9 +15,10 @@ import { gatherStream } from "./provider-stream.js";
 import { parseToolCall, type SdkToolCall } from "./step-content.js";
 import { DeferredDelivery, type DeliveredStep } from "./deferred-delivery/deferred-delivery.js";
 import { sdkStepTools } from "./deferred-delivery/sdk-step-tools.js";
-import { stepResult, toolCallOf } from "./sdk-step-result.js";
+import { stampedResult, stepResult, toolCallOf } from "./sdk-step-result.js";
 import { stepModel } from "./step-model.js";
 import { readDirectResult, type DirectCall } from "./direct-step-result.js";
+import { directCallOf } from "./direct-call.js";
 import type {
   ModelAdapter,
   ModelStepRequest,
@@ -32,6 +26,7 @@ import type {
   ModelStreamPart,
 } from "../loop/ports/model-port.js";
 import { providerMediaTypes } from "./provider-media-types.js";
+import { describeMedia, type StepMedia } from "./step-media.js";
 import type { ToolResultMediaTypes } from "../loop/results/media-types.js";
 
 export type { AiSdkAdapterSettings } from "./model-settings.js";
@@ -75,6 +70,8 @@ export class AiSdkAdapter implements ModelAdapter {
     private readonly model: LanguageModel,
     settings: AiSdkAdapterSettings = {},
     private readonly toolDelivery: ToolDelivery = "inline",
+    /** The media the model takes in a tool result, in place of what is known of its provider. */
+    private readonly declaredMedia?: ToolResultMediaTypes,
   ) {
     this.settings = checkModelSettings(settings);
     // What the SDK builds a call's options from: not the retries, the time limit or telemetry.
@@ -91,23 +88,31 @@ export class AiSdkAdapter implements ModelAdapter {
   }
 
   /**
-   * Media the model takes in a tool result, for providers we know (OpenAI, Anthropic), else undefined. Read
-   * when a run starts: of the model a model id names then (see `stepModel`).
+   * Media the model takes in a tool result: those declared (`withToolResultMediaTypes`), else for providers
+   * we know (OpenAI, Anthropic), else undefined. Read when a run starts: of the model a model id names then
+   * (see `stepModel`); a later step of a model id resolved to another model is sent what that one takes.
    */
   get toolResultMediaTypes(): ToolResultMediaTypes | undefined {
-    return providerMediaTypes(stepModel(this.model));
+    return this.declaredMedia ?? providerMediaTypes(stepModel(this.model));
   }
 
   /** This adapter's model and settings, delivering discovered tools as `delivery` says (see `ToolDelivery`). */
   withToolDelivery(delivery: ToolDelivery): AiSdkAdapter {
-    return delivery === this.toolDelivery ? this : new AiSdkAdapter(this.model, this.settings, delivery);
+    return delivery === this.toolDelivery
+      ? this
+      : new AiSdkAdapter(this.model, this.settings, delivery, this.declaredMedia);
+  }
+
+  /** This adapter, its model taking `types` in a tool result at every step (see `toolResultMediaTypes`). */
+  withToolResultMediaTypes(types: ToolResultMediaTypes): AiSdkAdapter {
+    return new AiSdkAdapter(this.model, this.settings, this.toolDelivery, [...types]);
   }
 
   /** One model call (see {@link ModelAdapter.step}). */
   async step(original: ModelStepRequest): Promise<ModelStepResult> {
-    return this.limited(original, async (request, delivered, model) => {
+    return this.limited(original, async (request, delivered, model, media) => {
       const tooDeep = new Set<string>();
-      const slice = this.slice(request, "generate", model);
+      const slice = this.slice(request, "generate", model, media);
       const direct = await this.directCall(request, slice, delivered, model);
       if (direct) {
         const result = await direct.retry(() => direct.model.doGenerate(direct.options()));
@@ -123,8 +128,8 @@ export class AiSdkAdapter implements ModelAdapter {
     original: ModelStepRequest,
     onPart: (part: ModelStreamPart) => void,
   ): Promise<ModelStepResult> {
-    return this.limited(original, (request, delivered, model) =>
-      this.streamStep(request, delivered, model, onPart),
+    return this.limited(original, (request, delivered, model, media) =>
+      this.streamStep(request, delivered, model, media, onPart),
     );
   }
 
@@ -132,10 +137,11 @@ export class AiSdkAdapter implements ModelAdapter {
     request: ModelStepRequest,
     delivered: DeliveredStep,
     model: LanguageModel,
+    media: StepMedia | undefined,
     onPart: (part: ModelStreamPart) => void,
   ): Promise<ModelStepResult> {
     const tooDeep = new Set<string>();
-    const slice = this.slice(request, "stream", model);
+    const slice = this.slice(request, "stream", model, media);
     const direct = await this.directCall(request, slice, delivered, model);
     if (direct) {
       const { stream } = await direct.retry(() => direct.model.doStream(direct.options()));
@@ -179,7 +185,7 @@ export class AiSdkAdapter implements ModelAdapter {
    * signal aborts when it passes), with the deliveries of deferred tools in its messages, and adds the
    * step's model id (and the response's, `responseModelId`, when another) and pending warnings to the
    * result. The step's model is this adapter's, a model given by id resolved (see `stepModel`): what the
-   * step sends (its deferred form too) is decided by that model.
+   * step sends (its deferred form, the media of its tool results) is decided by that model.
    */
   private async limited(
     original: ModelStepRequest,
@@ -187,9 +193,13 @@ export class AiSdkAdapter implements ModelAdapter {
       request: ModelStepRequest,
       delivered: DeliveredStep,
       model: LanguageModel,
+      media: StepMedia | undefined,
     ) => Promise<ModelStepResult>,
   ): Promise<ModelStepResult> {
     const model = stepModel(this.model);
+    // A model id's results were built for the model it named when the run started (none declared).
+    const types = typeof this.model === "string" && !this.declaredMedia && providerMediaTypes(model);
+    const media = types ? { types, warnings: [] } : undefined;
     const delivered = this.delivery.step(original, model);
     const request = { ...original, messages: delivered.messages };
     const ms = stepTimeoutMs(this.settings.timeout);
@@ -198,25 +208,25 @@ export class AiSdkAdapter implements ModelAdapter {
     );
     const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
     // A provider that ignores its signal is cut off all the same once the step's time is up.
-    const result = await untilAborted(step({ ...request, signal }, delivered, model), signal);
+    const result = await untilAborted(step({ ...request, signal }, delivered, model, media), signal);
     const warnings = [this.unreported, delivered.warning].filter((w): w is string => w !== undefined);
     this.unreported = undefined;
-    // `modelId` before the spread: see `callOptions` (a key added after a spread copy is slow on Node 20).
-    const answered = result.modelId; // the response's; pricing reads the model asked for (tracing.md)
-    const stamped: ModelStepResult =
-      answered === undefined || answered === model.modelId
-        ? { modelId: model.modelId, ...result }
-        : { ...result, modelId: model.modelId, responseModelId: answered };
-    if (warnings.length > 0) return { ...stamped, warnings };
-    return stamped;
+    return stampedResult(result, model.modelId, [...warnings, ...(media?.warnings ?? [])]);
   }
 
   /**
    * What of the run's conversation this step still converts. A run's first step may take the options an
    * earlier run with the same settings learned from the SDK.
    */
-  private slice(request: ModelStepRequest, kind: "generate" | "stream", model: LanguageModel): PromptSlice {
-    return this.prompts.slice(model, request.system, request.messages, this.optionsKeys?.[kind]);
+  private slice(
+    request: ModelStepRequest,
+    kind: "generate" | "stream",
+    model: LanguageModel,
+    media: StepMedia | undefined,
+  ): PromptSlice {
+    const slice = this.prompts.slice(model, request.system, request.messages, this.optionsKeys?.[kind]);
+    if (!media) return slice;
+    return { ...slice, messages: describeMedia(slice.messages, media.types, media.warnings) };
   }
 
   /**
@@ -256,37 +266,10 @@ export class AiSdkAdapter implements ModelAdapter {
     if (!slice.options || this.degraded || sdkTelemetryObserves(this.settings)) return undefined;
     const { internals, problem } = await sdkInternals();
     if (!internals) return this.degrade(problem);
-    const model = stepped as LanguageModelV3; // the user's own middleware is inside it
-    let converted: LanguageModelV3Message[];
-    try {
-      converted = await internals.convert(
-        sdkMessages(slice.messages, internals.mapToolOutput),
-        model,
-        request.signal,
-      );
-    } catch (error) {
-      if (request.signal?.aborted) throw error;
-      return this.degrade(`convertToLanguageModelPrompt failed (${String(error)})`);
-    }
-    const { offered } = delivered;
-    const learned = slice.options;
-    const prompt = [...systemMessages(request.system), ...converted];
-    // The provider gets its own array, as from the SDK (a pointer copy; the definitions are shared).
-    const tools = offered.definitions.length > 0 ? [...offered.definitions] : undefined;
-    return {
-      model,
-      internals,
-      offered,
-      // The model is called as it is, not through the wrappers a step through the SDK gets (two
-      // `wrapLanguageModel` layers a step, issue 46): the prompt is completed here, once per attempt as
-      // their middleware did, and the deep-arguments guard is applied to the result by the caller.
-      // In the key order of a step through the SDK (see `callOptions`: the learned options never hold
-      // the step's own keys, so the order changes nothing else). The SDK's tool choice, a new object per
-      // call (a middleware may edit it in place); `callOptions` leaves it out of a step without tools.
-      options: () =>
-        callOptions(slice.complete(prompt, learned), tools, { type: "auto" }, request.signal, learned),
-      retry: (call) => internals.retry(this.settings.maxRetries, request.signal, call),
-    };
+    const made = await directCallOf(internals, request, slice, slice.options, delivered, stepped, {
+      maxRetries: this.settings.maxRetries,
+    });
+    return typeof made === "string" ? this.degrade(made) : made;
   }
 
   /** From now on every step goes through the SDK; the next result says why, once. */

@@ -19,6 +19,8 @@ interface Converted {
   /** Their conversion, the system prompt left out (it may change between steps); frozen copies. */
   readonly prompt: LanguageModelV3Message[];
   options: StepCallOptions;
+  /** The model they were converted for (`provider modelId`): see `converterOf`. */
+  readonly converter: string;
 }
 
 /**
@@ -109,13 +111,17 @@ export class ConvertedPromptCache {
     if (typeof model !== "object" || (version !== "v3" && version !== "v4"))
       return { messages: [...history], sdkModel: throughCallOptions, complete: (prompt) => prompt };
     const cached = this.runs.get(history);
-    const reused = cached && extends_(history, cached.sources) ? cached : undefined;
+    const kept = cached && extends_(history, cached.sources) ? cached : undefined;
+    // A step of another model than the run's last (a default provider that routes each call) converts the
+    // whole conversation again, for its own model; the options, built from the settings alone, stay.
+    const converter = converterOf(model);
+    const reused = kept?.converter === converter ? kept : undefined;
     // A run's first step only: its later steps have the options of its own first.
-    const learning = reused || shared === undefined ? undefined : `${version} ${shared}`;
+    const learning = kept || shared === undefined ? undefined : `${version} ${shared}`;
     const taught = learning && onlyUserText(history) ? learned.get(learning) : undefined;
     // A run gets its own copy: a middleware that edits the options in place (a header added to the same
     // object) then changes its own later steps, as before, not other runs.
-    const options = reused?.options ?? (taught && snapshotCopy(taught));
+    const options = kept?.options ?? (taught && snapshotCopy(taught));
     // Where this step starts: a retried provider call completes the prompt again, from the same point.
     const sourceCount = reused?.sources.length ?? 0;
     const promptCount = reused?.prompt.length ?? 0;
@@ -123,7 +129,7 @@ export class ConvertedPromptCache {
     const systemCount = systemMessages(system).length;
     const runs = this.runs;
     const complete = (sliced: LanguageModelV3Message[], options: StepCallOptions) => {
-      const run = reused ?? { sources: [], prompt: [], options };
+      const run = reused ?? { sources: [], prompt: [], options, converter };
       if (run.sources.length !== sourceCount) run.sources.length = sourceCount;
       if (run.prompt.length !== promptCount) run.prompt.length = promptCount;
       // The provider's own array, made before this step's messages are cached: one copy of the
@@ -150,6 +156,15 @@ export class ConvertedPromptCache {
         }),
     };
   }
+}
+
+/**
+ * Whom a conversion is for: the SDK converts a prompt for a model, not for any (the URLs it downloads are
+ * those its `supportedUrls` leave out; ai 7 makes a file id a reference of its provider), so a conversion
+ * is reused for the same provider and model id only (a model given by id is a new object at each step).
+ */
+function converterOf(model: { readonly provider: string; readonly modelId: string }): string {
+  return `${model.provider} ${model.modelId}`;
 }
 
 /**

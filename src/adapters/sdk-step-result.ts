@@ -43,6 +43,25 @@ export function stepResult(
   };
 }
 
+/**
+ * A step's result as the adapter reports it: the model the step asked for as `modelId`, the id the
+ * response named (the result's own) as `responseModelId` when it is another, and the step's warnings.
+ * Pricing reads the model asked for (docs/tracing.md).
+ */
+export function stampedResult(
+  result: ModelStepResult,
+  asked: string,
+  warnings: readonly string[],
+): ModelStepResult {
+  const answered = result.modelId;
+  // `modelId` before the spread: see `callOptions` (a key added after a spread copy is slow on Node 20).
+  const stamped: ModelStepResult =
+    answered === undefined || answered === asked
+      ? { modelId: asked, ...result }
+      : { ...result, modelId: asked, responseModelId: answered };
+  return warnings.length > 0 ? { ...stamped, warnings } : stamped;
+}
+
 /** A tool call as the loop reads it: arguments too deep or refused by the SDK become an input error. */
 export function toolCallOf(part: SdkToolCall, tooDeep: ReadonlySet<string>): ModelToolCall {
   const rejected = part.invalid === true && InvalidToolInputError.isInstance(part.error);

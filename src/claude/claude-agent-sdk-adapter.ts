@@ -34,9 +34,11 @@ export type ClaudeAgentSdkOwnedOption =
 export interface ClaudeAgentSdkOptions {
   /**
    * Extra environment for the Claude Code process, on top of this process's (`ANTHROPIC_API_KEY`,
-   * `ANTHROPIC_BASE_URL`, `CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC`...).
+   * `ANTHROPIC_BASE_URL`, `CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC`...). Values are typed as
+   * `process.env`'s are: a variable given as `undefined` is not set by it, and keeps this process's value
+   * (`{ ANTHROPIC_API_KEY: process.env.ANTHROPIC_API_KEY }` is the same as leaving it out).
    */
-  readonly env?: Readonly<Record<string, string>>;
+  readonly env?: Readonly<Record<string, string | undefined>>;
   /** The Claude model; default Claude Code's. */
   readonly model?: string;
   /**
@@ -125,7 +127,7 @@ export class ClaudeAgentSdkAdapter implements ConversationAdapter {
       turnTimeoutMs: this.turnTimeoutMs,
       queryOptions: {
         ...o.sdkOptions,
-        env: { ...process.env, ...o.env },
+        env: environment(o.env),
         ...(o.model ? { model: o.model } : {}),
         ...(o.cwd ? { cwd: o.cwd } : {}),
         tools: o.builtInTools ?? [],
@@ -144,4 +146,13 @@ function positiveMs(setting: string, value: number): number {
   if (!Number.isFinite(value) || value <= 0)
     throw new InvalidSettingError(setting, value, "a positive number of milliseconds");
   return value;
+}
+
+/** This process's environment with `extra`'s variables set on top; one `extra` leaves undefined is not set. */
+function environment(
+  extra: Readonly<Record<string, string | undefined>> = {},
+): Record<string, string | undefined> {
+  const env = { ...process.env };
+  for (const [name, value] of Object.entries(extra)) if (value !== undefined) env[name] = value;
+  return env;
 }

@@ -102,15 +102,25 @@ export class CostLedger {
       usage,
       cost: costOf(usage, prices),
     });
-    const perToken = prices.input / 1_000_000;
+    let estimated = 0;
     for (const [entry, tokens] of this.offered) {
       entry.definitionTokens += tokens;
-      entry.cost += tokens * perToken;
+      estimated += tokens;
     }
     for (const entry of this.providers.values()) {
       entry.resultTokens += entry.heldResultTokens;
-      entry.cost += entry.heldResultTokens * perToken;
+      estimated += entry.heldResultTokens;
     }
+    // The providers share what this request's input cost (cached tokens at their price), never more: each
+    // estimated token is priced at the request's own input price per token, and when the estimates add up
+    // to more than the input tokens the provider reported, they are scaled down to that count. A request
+    // that reported no input tokens attributes nothing. So `perProvider` stays a share of `total`.
+    const perToken =
+      usage.inputTokens > 0
+        ? costOf({ ...usage, outputTokens: 0 }, prices) / Math.max(estimated, usage.inputTokens)
+        : 0;
+    for (const [entry, tokens] of this.offered) entry.cost += tokens * perToken;
+    for (const entry of this.providers.values()) entry.cost += entry.heldResultTokens * perToken;
     this.offered = new Map();
   }
 }

@@ -15,8 +15,10 @@ export interface StepCost {
 
 /**
  * What one discovered provider (class, id) added to the run: its tools' definitions in every request that
- * offered them, and its calls' results in every request after them, priced as uncached input of the
- * request's model. Part of the run's total, not on top of it.
+ * offered them, and its calls' results in every request after them. `cost` is its share of what those
+ * requests' input cost: the providers' estimated tokens at each request's own price per input token
+ * (cached tokens at the cached price), scaled down when they exceed the input tokens the request reported.
+ * Part of the run's total, never more than it.
  */
 export interface ProviderCost {
   /** The provider's class name (`identity.providerClass`). */
@@ -35,7 +37,7 @@ export interface ProviderCost {
   readonly calls: number;
   /** Estimated tokens of its calls' results, summed over every request that carried them. */
   readonly resultTokens: number;
-  /** USD. */
+  /** USD: its share of its requests' input cost (0 where a request reported no input tokens). */
   readonly cost: number;
 }
 

@@ -6,7 +6,14 @@
 import { EntityToolsError } from "../errors/entity-tools-error.js";
 import type * as McpEntry from "./index.js";
 
-export type { McpNewToolsMode, McpServerOptions } from "./index.js";
+export type {
+  McpClientLike,
+  McpClientOptions,
+  McpListedTool,
+  McpNewToolsMode,
+  McpServerOptions,
+  McpToolPage,
+} from "./index.js";
 
 /** The package `entity-tools/mcp` serves MCP with (an optional peer). */
 const SERVER_PACKAGE = "@modelcontextprotocol/server";

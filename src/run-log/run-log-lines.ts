@@ -80,6 +80,7 @@ export interface ResponseLine {
   readonly ms: number;
   readonly durationMs: number;
   readonly modelId: string | undefined;
+  readonly responseModelId: string | undefined;
   readonly usage: TokenUsage;
   readonly cost: number | undefined;
   /** Undefined without recorded content. */
@@ -91,6 +92,7 @@ export interface ResponseLine {
 export function responseLine(r: ResponseLine): string {
   let line = `{"type":"response","step":${r.step},"ms":${r.ms},"durationMs":${num(Math.round(r.durationMs))}`;
   if (r.modelId !== undefined) line += `,"modelId":${name(r.modelId)}`;
+  if (r.responseModelId !== undefined) line += `,"responseModelId":${name(r.responseModelId)}`;
   const u = r.usage;
   line += `,"usage":{"inputTokens":${num(u.inputTokens)},"outputTokens":${num(u.outputTokens)},"cachedInputTokens":${num(u.cachedInputTokens)},"reasoningTokens":${num(u.reasoningTokens)}}`;
   if (r.cost !== undefined) line += `,"cost":${num(r.cost)}`;

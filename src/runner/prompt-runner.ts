@@ -1,4 +1,5 @@
 import type { ModelMessage } from "ai";
+import { AiSdkAdapter } from "../adapters/ai-sdk-adapter.js";
 import {
   McpClientToolSource,
   type McpClientLike,
@@ -74,7 +75,7 @@ export class PromptRunner extends RunnerLimits {
     return this.derive({ approval: predicate });
   }
 
-  /** Adds a strategy; strategies run in the order added, after every successful tool call. */
+  /** Adds a strategy; strategies run in the order added, after every tool call, failed ones included (see `ToolInjectionStrategy`). */
   withInjectionStrategy(strategy: ToolInjectionStrategy): this {
     return this.derive({ strategies: [...this.config.strategies, strategy] });
   }
@@ -154,7 +155,12 @@ export class PromptRunner extends RunnerLimits {
    * reach the model as a text description, with a `ModelWarning`.
    */
   withToolResultMediaTypes(types: ToolResultMediaTypes): this {
-    return this.derive({ toolResultMediaTypes: [...types] });
+    const { adapter } = this.config;
+    return this.derive({
+      toolResultMediaTypes: [...types],
+      // An AI SDK model given by id then takes them at every step, whatever model the id resolves to.
+      ...(adapter instanceof AiSdkAdapter ? { adapter: adapter.withToolResultMediaTypes(types) } : {}),
+    });
   }
 
   /**

@@ -5,7 +5,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { describe, expect, it } from "vitest";
 import { defineTool, PromptRunner, ToolSourceClashError, type ToolLoopEvent } from "entity-tools";
-import { createMcpServer } from "entity-tools/mcp";
+import { createMcpServer, type McpClientLike, type McpClientOptions } from "entity-tools/mcp";
 import { CustomerSearchTools } from "../fixtures/store/customer-search-tools.js";
 import { call, mockModel, offeredAt, text, toolResultsSeenAt } from "../support/mock-model.js";
 
@@ -81,5 +81,13 @@ describe("runner.withMcpClient", () => {
       'The tool "findCustomers" is offered by both the runner\'s own tools and mcp:shop: rename one of them, or give the server a prefix with withMcpClient(client, { prefix }) (a tool name must reach exactly one tool)',
     );
     expect(model.doGenerateCalls).toHaveLength(0);
+  });
+
+  it("the client side's types come from entity-tools/mcp too (type checked by `npm run typecheck`)", async () => {
+    const model = mockModel(text("hi"));
+    const join = async (client: McpClientLike, options: McpClientOptions) =>
+      new PromptRunner({ model }).withMcpClient(client, options).run("q");
+    await join(await shopClient(), { prefix: "shop" });
+    expect(offeredAt(model, 0)).toEqual(["shop_searchCustomer", "shop_findCustomers", "shop_explode"]);
   });
 });

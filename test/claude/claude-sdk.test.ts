@@ -1,7 +1,7 @@
 // What the backend reads from the SDK's messages, and the options it refuses, without starting Claude Code.
-import { describe, expect, it } from "vitest";
-import { InvalidSettingError } from "entity-tools";
-import { ClaudeAgentSdkAdapter, ClaudeAgentSdkError } from "entity-tools/claude";
+import { afterEach, describe, expect, expectTypeOf, it } from "vitest";
+import { InvalidSettingError, PromptRunner } from "entity-tools";
+import { ClaudeAgentSdkAdapter, ClaudeAgentSdkError, type ClaudeAgentSdkOptions } from "entity-tools/claude";
 import { readTurnEnd } from "../../src/claude/claude-sdk.js";
 
 const usage = {
@@ -57,5 +57,40 @@ describe("ClaudeAgentSdkAdapter options", () => {
     expect(() => new ClaudeAgentSdkAdapter({ serverName: "x".repeat(21) })).toThrow(InvalidSettingError);
     expect(() => new ClaudeAgentSdkAdapter({ turnTimeoutMs: 0 })).toThrow(/turnTimeoutMs must be a positive/);
     expect(() => new ClaudeAgentSdkAdapter({ relistTimeoutMs: Number.NaN })).toThrow(InvalidSettingError);
+  });
+});
+
+describe("ClaudeAgentSdkAdapter env", () => {
+  afterEach(() => {
+    delete process.env.ENTITY_TOOLS_TEST_INHERITED;
+  });
+
+  it("takes process.env's values as they are typed (string | undefined), as the SDK's own env does", () => {
+    // Type checked by `npm run typecheck` (tsc over test/, strict): it did not compile.
+    const options: ClaudeAgentSdkOptions = { env: { ANTHROPIC_API_KEY: process.env.ANTHROPIC_API_KEY } };
+    expectTypeOf(options.env).toEqualTypeOf<Readonly<Record<string, string | undefined>> | undefined>();
+  });
+
+  it("a variable given as undefined keeps this process's value; the others are set on top of it", async () => {
+    process.env.ENTITY_TOOLS_TEST_INHERITED = "inherited";
+    let spawned: Record<string, string | undefined> | undefined;
+    const adapter = new ClaudeAgentSdkAdapter({
+      env: {
+        ENTITY_TOOLS_TEST_INHERITED: undefined,
+        ENTITY_TOOLS_TEST_SET: "set",
+        ENTITY_TOOLS_TEST_UNSET: undefined,
+      },
+      // What Claude Code would be started with, without starting it.
+      sdkOptions: {
+        spawnClaudeCodeProcess: (options) => {
+          spawned = options.env;
+          throw new Error("not started in this test");
+        },
+      },
+    });
+    await expect(new PromptRunner({ adapter }).run("hi")).rejects.toThrow();
+    expect(spawned).toMatchObject({ ENTITY_TOOLS_TEST_INHERITED: "inherited", ENTITY_TOOLS_TEST_SET: "set" });
+    expect(spawned).not.toHaveProperty("ENTITY_TOOLS_TEST_UNSET");
+    expect(Object.values(spawned!)).not.toContain("undefined");
   });
 });

@@ -15,21 +15,32 @@ describe("each line is JSON.stringify of its record", () => {
 
   interface Response {
     modelId?: string;
+    responseModelId?: string;
     cost?: number;
     text?: string;
     calls: string[];
   }
   it.each<[string, Response]>([
-    ["with everything", { modelId: "gpt-x", cost: 0.000123, text: awkward, calls: ["a", "b"] }],
+    [
+      "with everything",
+      {
+        modelId: "gpt-x",
+        responseModelId: "gpt-x-2026-01-01",
+        cost: 0.000123,
+        text: awkward,
+        calls: ["a", "b"],
+      },
+    ],
     ["without a model id, cost or text, and no calls", { calls: [] }],
     ["with an empty text", { text: "", calls: ["a"] }],
-  ])("response %s", (_case, { modelId, cost, text, calls }) => {
+  ])("response %s", (_case, { modelId, responseModelId, cost, text, calls }) => {
     const record: ResponseRecord = {
       type: "response",
       step: 4,
       ms: 50,
       durationMs: 13,
       ...(modelId === undefined ? {} : { modelId }),
+      ...(responseModelId === undefined ? {} : { responseModelId }),
       usage,
       ...(cost === undefined ? {} : { cost }),
       ...(text === undefined ? {} : { text }),
@@ -40,6 +51,7 @@ describe("each line is JSON.stringify of its record", () => {
       ms: 50,
       durationMs: 12.6,
       modelId,
+      responseModelId,
       usage,
       cost,
       text,

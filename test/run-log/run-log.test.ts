@@ -154,6 +154,13 @@ describe("a discovery conversation with pricing, a picture and an approval", () 
         [files[2]!.file, 2],
       ],
     ]);
+    // Each file's own model calls (the paused part's 3, the resume's 1, the next turn's 2), beside its own
+    // tokens and cost; `totalIterations` counts what each goes on from too.
+    expect(summaries.map((s) => [s.steps, s.totalIterations])).toEqual([
+      [3, 3],
+      [1, 4],
+      [2, 6],
+    ]);
   });
 
   it("links a turn continued from a snapshot a store gave back with its keys in another order", async () => {
@@ -334,13 +341,18 @@ it("scoreToolUse reads a run log: each step's tools and the entity of each call,
   const dir = scratch();
   await discoveryConversation(dir);
   await handlesRun(dir);
-  const [paused, , , handles] = runs(dir).map((f) => runView(f.read));
+  const files = runs(dir);
+  const [paused, , , handles] = files.map((f) => runView(f.read));
   const onC123 = { tool: /getAverageSpend$/, provider: { providerClass: "Customer", id: "c123" } };
-  const score = scoreToolUse(paused!, ["searchCustomer", onC123, "customer_c456_getAverageSpend"]);
+  const expected = ["searchCustomer", onC123, "customer_c456_getAverageSpend"];
+  const score = scoreToolUse(paused!, expected);
   expect(score.verdicts.map((v) => [v.verdict, v.step])).toEqual([
     ["called", 1],
     ["called", 2],
     ["not-offered", 2],
   ]);
   expect(scoreToolUse(handles!, ["findCustomers", onC123]).score).toBe(1);
+  // What readRunLog returns is scored as it is: it threw a bare TypeError.
+  expect(scoreToolUse(files[0]!.read, expected)).toEqual(score);
+  expect(scoreToolUse.many([files[0]!.read, paused!], expected).runs).toBe(2);
 });

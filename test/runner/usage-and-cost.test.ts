@@ -81,6 +81,9 @@ describe("usage and cost", () => {
       (e) => e.type === "ToolInvoked" && e.toolName === "customer_c123_getAverageSpend",
     );
     const resultTokens = Math.ceil((johnsResult as { resultText: string }).resultText.length / 4);
+    // Each token at its request's price per input token: step 2 read a third of its input from the cache,
+    // step 3 three quarters.
+    const [step2, step3] = [(2_000 * 2 + 1_000 * 0.5) / 3_000, (1_000 * 2 + 3_000 * 0.5) / 4_000];
     expect(run.cost!.perProvider).toEqual([
       {
         providerClass: "Customer",
@@ -89,7 +92,10 @@ describe("usage and cost", () => {
         definitionTokens: 2 * definitionTokens("c123"),
         calls: 1,
         resultTokens,
-        cost: ((2 * definitionTokens("c123") + resultTokens) * 2) / 1e6,
+        cost: expect.closeTo(
+          (definitionTokens("c123") * step2 + (definitionTokens("c123") + resultTokens) * step3) / 1e6,
+          15,
+        ),
       },
       {
         providerClass: "Customer",
@@ -98,7 +104,7 @@ describe("usage and cost", () => {
         definitionTokens: 2 * definitionTokens("c456"),
         calls: 0,
         resultTokens: 0,
-        cost: (2 * definitionTokens("c456") * 2) / 1e6,
+        cost: expect.closeTo((definitionTokens("c456") * (step2 + step3)) / 1e6, 15),
       },
     ]);
     expect(definitionTokens("c123")).toBeGreaterThan(10);

@@ -5,6 +5,7 @@ import { mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createOpenAI } from "@ai-sdk/openai";
+import { customProvider } from "ai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ModelCallError } from "entity-tools";
 import {
@@ -131,10 +132,6 @@ describe("recordModel", () => {
         .map((p) => p.delta)
         .join(""),
     ).toBe(recorded.result);
-  });
-
-  it("refuses a model given by id", () => {
-    expect(() => recordModel("openai/gpt-5-mini", path.join(dir, "x.json"))).toThrow(/not a model id/);
   });
 });
 
@@ -278,6 +275,57 @@ describe("deferred delivery, recorded and replayed", () => {
       "findCustomers",
       "tool_search",
     ]);
+  });
+});
+
+// An application that names its model by id (`new PromptRunner({ model: "fast" })`) records and replays
+// behind the process's default provider: the id resolves to the recording model, then to the replay.
+describe("a model given by id, recorded and replayed", () => {
+  const global = globalThis as { AI_SDK_DEFAULT_PROVIDER?: unknown };
+  const saved = global.AI_SDK_DEFAULT_PROVIDER;
+  afterAll(() => void (global.AI_SDK_DEFAULT_PROVIDER = saved));
+
+  it("records what the id resolves to and replays in that model's form", async () => {
+    const file = path.join(dir, "by-id.json");
+    global.AI_SDK_DEFAULT_PROVIDER = customProvider({
+      languageModels: { fast: recordModel(openaiModel(), file) as ReturnType<typeof openaiModel> },
+    });
+    const recorder = new RunRecorder();
+    const run = await spendRunner("fast", { delivery: "deferred", observer: recorder.observe }).run(QUESTION);
+    const recorded = { result: run.result, steps: seen(recorder) };
+    expect(recorded.result).toBe("John Smith spends 46.83 USD a month on average.");
+    const cassette = await readCassette(file);
+    expect(cassette.model).toEqual({
+      provider: "openai.responses",
+      modelId: "gpt-test",
+      specificationVersion: openaiModel().specificationVersion, // v3 on ai 6, v4 on ai 7
+    });
+    expect(cassette.steps).toHaveLength(3);
+
+    const model = await ReplayLanguageModel.fromFile(file);
+    global.AI_SDK_DEFAULT_PROVIDER = customProvider({ languageModels: { fast: model } });
+    const again = new RunRecorder();
+    const replayed = await spendRunner("fast", { delivery: "deferred", observer: again.observe }).run(
+      QUESTION,
+    );
+    expect({ result: replayed.result, steps: seen(again) }).toEqual(recorded);
+    // Replayed as the recorded Responses model: the customer's tools went by tool search again.
+    expect(model.calls[1]!.tools!.map((t) => t.name)).toEqual([
+      "searchCustomer",
+      "findCustomers",
+      "tool_search",
+    ]);
+  });
+
+  it("records the model an id names when given the id itself", async () => {
+    const file = path.join(dir, "id-itself.json");
+    global.AI_SDK_DEFAULT_PROVIDER = customProvider({ languageModels: { fast: openaiModel() } });
+    const run = await spendRunner(recordModel("fast", file)).run(QUESTION);
+    const cassette = await readCassette(file);
+    expect(cassette.model).toMatchObject({ provider: "openai.responses", modelId: "gpt-test" });
+    expect(cassette.steps.map((s) => s.response.kind)).toEqual(["generate", "generate", "generate"]);
+    const replayed = await spendRunner(await ReplayLanguageModel.fromFile(file)).run(QUESTION);
+    expect(replayed.result).toBe(run.result);
   });
 });
 

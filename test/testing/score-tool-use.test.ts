@@ -4,7 +4,7 @@
 import "../../examples/register-schemas.js";
 import { createOpenAI } from "@ai-sdk/openai";
 import { describe, expect, it } from "vitest";
-import { EntityHandleCodec, PromptRunner } from "entity-tools";
+import { EntityHandleCodec, EntityToolsError, PromptRunner } from "entity-tools";
 import {
   FakePromptRunner,
   RunRecorder,
@@ -314,5 +314,21 @@ describe("matching and summaries", () => {
     expect(() => assert().toUseTools(["customer_c123_getAverageSpend"])).toThrow(
       /expected the run to make every expected tool call\ntool use: 0 of 1 expected call\(s\) made/,
     );
+  });
+
+  it("anything it cannot read is a clear error naming what it reads", () => {
+    const shapes =
+      "a run's result (ToolLoopResult), a RunRecorder or FakePromptRunner (or their steps), a run log " +
+      "(readRunLog(text), or runView of it), or a ToolUseRun ({ steps: [{ step, offered?, calls }] })";
+    const refused = (source: unknown) => () => scoreToolUse(source as never, ["searchCustomer"]);
+    expect(refused('{"type":"run"}')).toThrow(
+      `scoreToolUse cannot read a string: pass ${shapes}. A run log's text is read with readRunLog(text) first.`,
+    );
+    expect(refused({ events: [] })).toThrow(
+      `scoreToolUse cannot read an object with the keys events: pass ${shapes}.`,
+    );
+    expect(refused(undefined)).toThrow(EntityToolsError);
+    expect(refused({ steps: [{ step: 1 }] })).toThrow(EntityToolsError);
+    expect(() => scoreToolUse.many(["{}" as never], ["searchCustomer"])).toThrow(/cannot read a string/);
   });
 });

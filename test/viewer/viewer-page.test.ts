@@ -104,6 +104,16 @@ function restartedRunLines(): string {
     }),
     step(2, 3, { added: ["warranty_check"] }),
     {
+      type: "response",
+      step: 2,
+      ms: 2,
+      durationMs: 1,
+      modelId: "gpt-5",
+      responseModelId: "gpt-5-2025-08-07",
+      usage: { inputTokens: 1, outputTokens: 1, cachedInputTokens: 0, reasoningTokens: 0 },
+      calls: [{ tool: "warranty_check" }],
+    },
+    {
       type: "call",
       step: 2,
       ms: 2,
@@ -175,7 +185,7 @@ async function expectDiscoveryConversation(page: Page) {
   ]);
   expect(await page.textContent(".facts")).toContain("cost $0.001002");
   expect(await texts(page, ".provider-costs li")).toEqual([
-    "Customer c123 · $0.000049 · 1 call · 186 definition + 9 result tokens",
+    "Customer c123 · $0.000031 · 1 call · 186 definition + 9 result tokens",
   ]);
   await page.click('li[data-step="2"] .step-head');
   const chart = page.locator('li[data-step="2"] .call-detail[data-tool="spendChart"] img');
@@ -194,6 +204,11 @@ async function expectDiscoveryConversation(page: Page) {
   expect(await texts(page, 'li[data-step="0"] .call')).toEqual([
     expect.stringMatching(/^✓ issueStoreCredit/),
   ]);
+  // Each run's own model calls, beside its own tokens and cost; the run's count with what it goes on from.
+  expect(await page.textContent(".facts")).toContain("1 model call (4 with what it goes on from)");
+  const steps = (file: string) =>
+    page.$eval(`.run-item[data-file="${file}"]`, (b) => /· (\d+ steps?)/.exec(b.textContent!)?.[1]);
+  expect(await Promise.all(files.map(steps))).toEqual(["3 steps", "1 step", "2 steps"]);
 }
 
 describe.skipIf(!present)("the run viewer in headless Chromium", () => {
@@ -313,6 +328,10 @@ describe.skipIf(!present)("the run viewer in headless Chromium", () => {
     ]);
     // A call the server failed: opened, what the model read, then what the server threw (its cause).
     await page.click('li[data-step="2"] .step-head');
+    // The model asked for, and the snapshot that answered (the response's id, when another).
+    expect(await texts(page, 'li[data-step="2"] .model-id')).toEqual([
+      "gpt-5 (answered as gpt-5-2025-08-07)",
+    ]);
     expect(await texts(page, 'li[data-step="2"] .call-detail pre')).toEqual([
       'The call of "warranty_check" failed in the server',
       "StrategyError: the warranty service refused key sk-1",

@@ -1,8 +1,9 @@
 // A snapshot's copy of the run's conversation, made at the end of every run. `structuredClone` serializes
 // and parses the whole history (about 1 ms for a 20-step run on a loaded machine, a fifth of the run's own
 // cost); the history is almost all plain objects, arrays and strings, which a walk copies several times
-// faster. What is not plain data (a file's bytes, a URL, a class instance) is copied by `structuredClone`,
-// as before; a history too deep for the walk, or with a cycle, is copied by `structuredClone` whole.
+// faster. What is not plain data (a file's bytes, a class instance) is copied by `structuredClone`, as
+// before, and a URL as a URL (structuredClone cannot); a history too deep for the walk, or with a cycle,
+// is copied by `structuredClone` whole.
 
 /** How deep the walk goes before leaving the copy to `structuredClone` (far below the stack's limit). */
 const MAX_DEPTH = 200;
@@ -27,7 +28,11 @@ function copyOf(value: unknown, depth: number, ancestors: Set<object>): unknown 
   if (depth > MAX_DEPTH || ancestors.has(value)) throw GIVE_UP;
   const isArray = Array.isArray(value);
   const proto: unknown = Object.getPrototypeOf(value);
-  if (!isArray && proto !== Object.prototype && proto !== null) return structuredClone(value);
+  if (!isArray && proto !== Object.prototype && proto !== null) {
+    // An image or file by URL (the AI SDK's form): Node 20's structuredClone made it `{}`, Node 22's throws.
+    if (value instanceof URL) return new URL(value.href);
+    return structuredClone(value);
+  }
   ancestors.add(value);
   let copy: unknown;
   if (isArray) {

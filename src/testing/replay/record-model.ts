@@ -6,6 +6,7 @@ import type {
 } from "@ai-sdk/provider";
 import { wrapLanguageModel, type LanguageModel } from "ai";
 import { InvalidSettingError } from "../../errors/entity-tools-error.js";
+import { stepModel } from "../../adapters/step-model.js";
 import { offeredToolNames } from "../step-matching.js";
 import { CASSETTE_FORMAT, CASSETTE_VERSION, type CassetteResponse } from "./cassette.js";
 import { cassetteObject } from "./cassette-json.js";
@@ -22,27 +23,32 @@ import { CassetteRecording } from "./cassette-recording.js";
  * Calls that fail, and streams the caller cancels, are not recorded. Record one run at a time per file:
  * a replay plays the calls in the order they were recorded.
  *
+ * A model given by id (`recordModel("openai/gpt-5-mini", file)`) is the model the id names when
+ * `recordModel` is called, resolved as a runner resolves one at each step: through the process's default
+ * provider (`globalThis.AI_SDK_DEFAULT_PROVIDER`), else the AI Gateway. Set the default provider first.
+ *
  * Replay the file with {@link ReplayLanguageModel.fromFile} or `FakePromptRunner.loadCassette`.
  *
- * @throws InvalidSettingError for a model given by id (a string) or of a provider spec before V3.
+ * @throws InvalidSettingError for a model of a provider spec before V3.
  */
 export function recordModel(model: LanguageModel, file: string): LanguageModel {
-  const version: string = typeof model === "object" ? model.specificationVersion : "";
-  if (typeof model !== "object" || (version !== "v3" && version !== "v4"))
+  const resolved = stepModel(model);
+  const version: string = resolved.specificationVersion;
+  if (version !== "v3" && version !== "v4")
     throw new InvalidSettingError(
       "recordModel's model",
-      typeof model === "object" ? `a ${version} model` : model,
-      'a model object of provider spec V3 or V4 (e.g. openai("gpt-5-mini")), not a model id',
+      `a ${version} model`,
+      'a model of provider spec V3 or V4 (e.g. openai("gpt-5-mini"))',
     );
   const recording = new CassetteRecording(file, {
     format: CASSETTE_FORMAT,
     version: CASSETTE_VERSION,
-    model: { provider: model.provider, modelId: model.modelId, specificationVersion: version },
+    model: { provider: resolved.provider, modelId: resolved.modelId, specificationVersion: version },
   });
   const record = (params: LanguageModelV3CallOptions, response: CassetteResponse): Promise<void> =>
     recording.add({ request: { tools: offeredToolNames(params) }, response });
   return wrapLanguageModel({
-    model: model as LanguageModelV3,
+    model: resolved as LanguageModelV3,
     middleware: {
       specificationVersion: "v3",
       wrapGenerate: async ({ doGenerate, params }) => {

@@ -131,5 +131,5 @@ function verdict(
 }
 
 function isScore(value: ToolUseSource | ToolUseScore): value is ToolUseScore {
-  return "verdicts" in value && "score" in value;
+  return typeof value === "object" && value !== null && "verdicts" in value && "score" in value;
 }

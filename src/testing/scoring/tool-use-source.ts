@@ -1,25 +1,62 @@
+import { EntityToolsError } from "../../errors/entity-tools-error.js";
+import type { RunLogRead } from "../../run-log/read-run-log.js";
+import { runView, type RunView } from "../../run-log/run-log-steps.js";
 import type { RecordedStep } from "../run-recorder.js";
 import { recordedToolUse } from "./recorded-run.js";
-import type { RunView } from "../../run-log/run-log-steps.js";
 import { resultToolUse, type ScoredResult } from "./result-run.js";
 import { runLogToolUse } from "./run-log-run.js";
 import type { ToolUseRun } from "./tool-use-run.js";
 
 /**
  * What `scoreToolUse` reads: a run's result (`ToolLoopResult`), a `RunRecorder` or `FakePromptRunner` (or
- * their `steps`), a run log (`runView(readRunLog(text))`), or a {@link ToolUseRun} made by hand or by
- * another source.
+ * their `steps`), a run log (`readRunLog(text)`, or `runView` of it), or a {@link ToolUseRun} made by hand
+ * or by another source.
  */
 export type ToolUseSource =
-  ScoredResult | readonly RecordedStep[] | { readonly steps: readonly RecordedStep[] } | RunView | ToolUseRun;
+  | ScoredResult
+  | readonly RecordedStep[]
+  | { readonly steps: readonly RecordedStep[] }
+  | RunLogRead
+  | RunView
+  | ToolUseRun;
 
-/** `source` as the scorer reads it. */
+const ACCEPTED =
+  "a run's result (ToolLoopResult), a RunRecorder or FakePromptRunner (or their steps), a run log " +
+  "(readRunLog(text), or runView of it), or a ToolUseRun ({ steps: [{ step, offered?, calls }] })";
+
+/**
+ * `source` as the scorer reads it.
+ *
+ * @throws EntityToolsError naming the shapes it reads, for anything else (a run log's text, an event list)
+ */
 export function toolUseRunOf(source: ToolUseSource): ToolUseRun {
   if (Array.isArray(source)) return recordedToolUse(source as readonly RecordedStep[]);
+  if (typeof source !== "object" || source === null) throw unreadable(source);
   if ("conversationHistory" in source && "snapshot" in source) return resultToolUse(source);
   if ("toolsAt" in source && typeof source.toolsAt === "function") return runLogToolUse(source);
-  const { steps } = source as { readonly steps: readonly object[] };
-  if (steps.length > 0 && "toolsOffered" in steps[0]!)
-    return recordedToolUse(steps as readonly RecordedStep[]);
+  if ("records" in source && Array.isArray(source.records)) return runLogToolUse(runView(source));
+  const steps: unknown = (source as { readonly steps?: unknown }).steps;
+  if (!Array.isArray(steps) || !steps.every((s) => typeof s === "object" && s !== null))
+    throw unreadable(source);
+  if (steps.length > 0 && "toolsOffered" in steps[0]) return recordedToolUse(steps as RecordedStep[]);
+  if (!steps.every((s: object) => "calls" in s && Array.isArray(s.calls))) throw unreadable(source);
   return source as ToolUseRun;
+}
+
+function unreadable(source: unknown): EntityToolsError {
+  const what =
+    typeof source === "string"
+      ? "a string"
+      : typeof source === "object" && source !== null
+        ? `an object with the keys ${keysOf(source)}`
+        : String(source);
+  const hint = typeof source === "string" ? " A run log's text is read with readRunLog(text) first." : "";
+  return new EntityToolsError(`scoreToolUse cannot read ${what}: pass ${ACCEPTED}.${hint}`);
+}
+
+/** The first few keys, for the message. */
+function keysOf(source: object): string {
+  const keys = Object.keys(source);
+  if (keys.length === 0) return "(none)";
+  return keys.length > 6 ? `${keys.slice(0, 6).join(", ")}, …` : keys.join(", ");
 }

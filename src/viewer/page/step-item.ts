@@ -6,6 +6,7 @@ import type { RestartCause } from "../../events/restart-events.js";
 import type {
   CallRecord,
   DiscoveredRecord,
+  ResponseRecord,
   RestartRecord,
   RunLogRecord,
 } from "../../run-log/run-log-format.js";
@@ -223,10 +224,18 @@ function otherLine(record: RunLogRecord): Child {
 /** What an opened step shows besides its line. */
 function detail(step: StepView, context: StepContext): HTMLElement {
   const tools = step.step === 0 ? undefined : context.run.toolsAt(step.step);
+  const { response } = step;
   return h(
     "div",
     { className: "detail" },
-    step.response?.text && h("section", {}, h("h4", {}, "Model"), longText("text", step.response.text)),
+    (response?.text || response?.modelId) &&
+      h(
+        "section",
+        {},
+        h("h4", {}, "Model"),
+        response.modelId && h("p", { className: "model-id" }, modelLine(response)),
+        response.text && longText("text", response.text),
+      ),
     step.calls.length > 0 &&
       h(
         "section",
@@ -249,6 +258,12 @@ function detail(step: StepView, context: StepContext): HTMLElement {
         providerTable(step.discovered),
       ),
   );
+}
+
+/** The model the step asked for, and the one the response named when another (a dated snapshot). */
+function modelLine({ modelId, responseModelId }: ResponseRecord): string {
+  const answered = responseModelId !== undefined && responseModelId !== modelId;
+  return answered ? `${modelId} (answered as ${responseModelId})` : `${modelId}`;
 }
 
 /** Tools offered, filterable, a page at a time. */

@@ -4,9 +4,21 @@
 // it takes in a tool result), and the steps report the model the provider answered as (here a dated
 // snapshot, as OpenAI answers "gpt-5-2025-08-07" for "gpt-5"), which pricing looks up too.
 import "../../fixtures/register.js";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { customProvider, type LanguageModel } from "ai";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { defineTool, LlmTool, PromptRunner, toolAudio, toolContent, type ToolLoopEvent } from "entity-tools";
+import {
+  defineTool,
+  LlmTool,
+  PromptRunner,
+  readRunLog,
+  runView,
+  toolAudio,
+  toolContent,
+  type ToolLoopEvent,
+} from "entity-tools";
 import { Bank, ran } from "../../fixtures/bank.js";
 import { memoryTracer } from "../../support/span-tree.js";
 import { wireProvider, type ProviderName, type WireProvider } from "./wire-providers.js";
@@ -15,7 +27,11 @@ const global = globalThis as { AI_SDK_DEFAULT_PROVIDER?: unknown };
 const saved = global.AI_SDK_DEFAULT_PROVIDER;
 let wire: WireProvider | undefined;
 afterEach(async () => wire?.close());
-afterAll(() => void (global.AI_SDK_DEFAULT_PROVIDER = saved));
+const logs = mkdtempSync(path.join(tmpdir(), "model-by-id-"));
+afterAll(() => {
+  global.AI_SDK_DEFAULT_PROVIDER = saved;
+  rmSync(logs, { recursive: true, force: true });
+});
 
 class RecordedBank extends Bank {
   @LlmTool({
@@ -61,6 +77,7 @@ describe.each<ProviderName>(["anthropic", "openai"])("a model given by id, resol
       const events: ToolLoopEvent[] = [];
       const priced: (string | undefined)[] = [];
       const { tracer, spans } = memoryTracer();
+      const logDir = path.join(logs, `${name}-${how}`);
       const runner = new PromptRunner({
         model: direct ? wire.modelId : "fast",
         modelSettings: { maxRetries: 0 },
@@ -69,6 +86,7 @@ describe.each<ProviderName>(["anthropic", "openai"])("a model given by id, resol
         .withToolProviderDiscovery({ delivery: "deferred" })
         .withPricing((modelId) => (priced.push(modelId), { input: 1, output: 1 }))
         .withTelemetry({ tracer })
+        .withRunLog(logDir)
         .withObserver((e) => events.push(e));
       const run = how === "generated" ? await runner.run("Bob?") : await runner.stream("Bob?").result;
 
@@ -110,8 +128,15 @@ describe.each<ProviderName>(["anthropic", "openai"])("a model given by id, resol
       ).toEqual(chats.map(() => [`chat ${wire!.modelId}`, wire!.modelId, answeredAs]));
       expect(chats).toHaveLength(3);
       // Priced as the model asked for (the alias resolved): what a price list names, not a dated snapshot.
-      expect(priced).toEqual([wire.modelId, wire.modelId, wire.modelId]);
+      expect([...new Set(priced)]).toEqual([wire.modelId]); // (the run log prices each step too)
       expect(run.cost!.perStep.map((s) => s.modelId)).toEqual([wire.modelId, wire.modelId, wire.modelId]);
+      // The run log records both, and the viewer's steps read them (it shows the answered id beside).
+      const [file] = readdirSync(logDir);
+      const view = runView(readRunLog(readFileSync(path.join(logDir, file!), "utf8")));
+      expect(view.steps.map((s) => [s.response?.modelId, s.response?.responseModelId])).toEqual(
+        view.steps.map(() => [wire!.modelId, answeredAs]),
+      );
+      expect(view.steps).toHaveLength(3);
     },
   );
 });

@@ -2,6 +2,8 @@
 // made by a faster walk for plain data, and by structuredClone where the walk gives up.
 import { describe, expect, it } from "vitest";
 import type { ModelMessage } from "ai";
+import { PromptRunner } from "entity-tools";
+import { generateResult } from "entity-tools/testing";
 import { snapshotCopy } from "../../../src/loop/snapshot/snapshot-copy.js";
 
 const history: ModelMessage[] = [
@@ -66,5 +68,27 @@ describe("snapshotCopy", () => {
 
   it("refuses a function as structuredClone does", () => {
     expect(() => snapshotCopy({ f: () => 1 })).toThrow(expect.objectContaining({ name: "DataCloneError" }));
+  });
+
+  // A prompt with an image by URL, as the AI SDK takes one: its run's snapshot keeps the URL. On Node 20
+  // structuredClone made it `{}` (a resumed run sent the model an empty image); on Node 22 it throws, and
+  // every such run failed when it ended.
+  it("keeps an image given by URL in a run's snapshot", async () => {
+    const url = "https://images.example.com/chart.png";
+    const run = await new PromptRunner({
+      model: {
+        specificationVersion: "v3",
+        provider: "reader.chat",
+        modelId: "reader",
+        supportedUrls: { "image/*": [/^https:\/\//] },
+        doGenerate: async () => generateResult({ text: "a chart" }),
+        doStream: () => Promise.reject(new Error("not streamed here")),
+      },
+    }).run([{ role: "user", content: [{ type: "image", image: new URL(url) }] }]);
+    expect(run.result).toBe("a chart");
+    const image = (run.snapshot.history[0]!.content as { image: unknown }[])[0]!.image;
+    expect(image).toBeInstanceOf(URL);
+    expect(String(image)).toBe(url);
+    expect(JSON.stringify(run.snapshot)).toContain(`"image":"${url}"`);
   });
 });
