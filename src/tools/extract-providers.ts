@@ -54,7 +54,8 @@ export class FirstOfEachIdentity {
       this.bound.set(identity.providerClass, ofClass);
     }
     const ids = ofClass[identity.idType];
-    if (!ids.has(identity.id)) return (ids.add(identity.id), true);
+    const before = ids.size;
+    if (ids.add(identity.id).size > before) return true; // one hash lookup, not has() then add()
     this.repeated.set(providerKeyOf(identity), identity);
     return false;
   }
