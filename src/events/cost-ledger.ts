@@ -2,7 +2,7 @@ import { estimateTextTokens } from "../tools/definition-tokens.js";
 import { providerKeyOf, type ProviderIdentity } from "../tools/provider-identity.js";
 import { costOf, pricesFor, type Pricing } from "./pricing.js";
 import type { RunCost, StepCost } from "./run-cost.js";
-import type { TokenUsage } from "./token-usage.js";
+import { addUsage, type TokenUsage } from "./token-usage.js";
 import type { ToolLoopEvent } from "./tool-loop-event.js";
 import { byPassedHandle } from "./passed-handle.js";
 
@@ -96,12 +96,19 @@ export class CostLedger {
 
   private step(iteration: number, usage: TokenUsage, modelId: string | undefined): void {
     const prices = pricesFor(this.pricing, modelId);
-    this.steps.push({
-      iteration,
-      ...(modelId === undefined ? {} : { modelId }),
-      usage,
-      cost: costOf(usage, prices),
-    });
+    const cost = costOf(usage, prices);
+    const last = this.steps.at(-1);
+    // A step reported twice (a conversation backend's stopped turn: its tokens come after its call) is one
+    // entry: the tokens and cost of both, named by the model the tokens were priced as.
+    if (last?.iteration === iteration) {
+      const model = modelId ?? last.modelId;
+      this.steps[this.steps.length - 1] = {
+        iteration,
+        ...(model === undefined ? {} : { modelId: model }),
+        usage: addUsage(last.usage, usage),
+        cost: last.cost + cost,
+      };
+    } else this.steps.push({ iteration, ...(modelId === undefined ? {} : { modelId }), usage, cost });
     let estimated = 0;
     for (const [entry, tokens] of this.offered) {
       entry.definitionTokens += tokens;
