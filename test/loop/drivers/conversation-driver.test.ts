@@ -81,6 +81,35 @@ describe("conversation driver", () => {
     expect(run.counters.modelCalls).toBe(4);
   });
 
+  it("withPricing: each turn's tokens are its last step's, a stopped turn's too; the steps' tokens add up to usage", async () => {
+    const events: ToolLoopEvent[] = [];
+    const run = await new PromptRunner({ adapter: new FixedToolsBackend() })
+      .withTools(new CustomerSearchTools())
+      .withToolProviderDiscovery()
+      .withPricing({ input: 1, output: 10 })
+      .withObserver((e) => events.push(e))
+      .run("What does John Smith spend?", {
+        output: { type: "object", properties: { spend: { type: "number" } }, required: ["spend"] },
+      });
+    // Thread 1 stops at its call (step 1); thread 2 calls (step 2) and answers (3), and answers again (4).
+    const tokens = (inputTokens: number, outputTokens: number) => ({
+      inputTokens,
+      outputTokens,
+      cachedInputTokens: 0,
+      reasoningTokens: 0,
+    });
+    expect(run.cost?.perStep).toEqual([
+      { iteration: 1, usage: tokens(100, 5), cost: 150e-6 },
+      { iteration: 2, usage: tokens(0, 0), cost: 0 },
+      { iteration: 3, usage: tokens(200, 10), cost: 300e-6 },
+      { iteration: 4, usage: tokens(200, 10), cost: 300e-6 },
+    ]);
+    expect(run.cost?.total).toBeCloseTo(750e-6, 12);
+    expect(run.usage).toEqual(tokens(500, 25));
+    const responded = events.flatMap((e) => (e.type === "ModelResponded" ? [e.usage.inputTokens] : []));
+    expect(responded.reduce((a, b) => a + b)).toBe(500);
+  });
+
   it("a new thread is one restart for every observer: the counters, telemetry and the run log, each with its cause", async () => {
     const { runner, reported } = watchRestarts(
       new PromptRunner({ adapter: new FixedToolsBackend() })
