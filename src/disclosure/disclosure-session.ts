@@ -68,7 +68,8 @@ export class DisclosureSession implements ToolInjectionStrategy {
   }
 
   evaluateToolResult(context: ToolInjectionContext): ToolInjectionResult {
-    if (context.lastToolCall.toolName !== READ_SECTION) return {};
+    // A failed `read_section` (its input refused: no `section_key`, or not an object) expands nothing.
+    if (context.lastToolCall.toolName !== READ_SECTION || context.lastToolCall.isError) return {};
     const sectionKey = (context.lastToolCall.toolInput as { section_key: string }).section_key;
     const node = this.template.find(sectionKey);
     if (!node) return {};

@@ -56,7 +56,10 @@ export interface ToolInvokedEvent extends RunEvent {
   readonly durationMs: number;
 }
 
-/** A tool call ended in an error result sent back to the model. */
+/**
+ * A tool call ended in an error result sent back to the model. For a call of a known tool it is emitted
+ * after the strategies ran (as `ToolInvoked` is), so it follows the events they caused.
+ */
 export interface ToolFailedEvent extends RunEvent {
   /** The event's kind. */ readonly type: "ToolFailed";
   /** The step whose model response asked for the call (its number, as `ToolLoopIteration.iteration`). */
@@ -69,7 +72,10 @@ export interface ToolFailedEvent extends RunEvent {
   readonly input: unknown;
   /** Why the call failed or never ran. */
   readonly reason: ToolFailureReason;
-  /** The error result the model reads, capped at `maxResultChars`. */
+  /**
+   * The error result the model reads: the error text capped at `maxResultChars`, then the notices
+   * strategies appended (they run after a failed call of a known tool, too).
+   */
   readonly message: string;
   /**
    * What was thrown, for observers only, when the failure is the server's own and its message is not

@@ -57,7 +57,7 @@ export interface McpServerOptions {
   readonly listTtlMs?: number;
   /** Most discovered tools a 2025-11-25 session holds (least recently used go first). Default 64. */
   readonly maxInjectedTools?: number;
-  /** More strategies, run after discovery, after every successful call (the runner's `withInjectionStrategy`). */
+  /** More strategies, run after discovery, after every call, failed ones included (the runner's `withInjectionStrategy`). */
   readonly injectionStrategies?: readonly ToolInjectionStrategy[];
   /**
    * The earlier name of `injectionStrategies`.

@@ -99,15 +99,18 @@ export class RunLogFile {
   }
 
   /**
-   * At a step's end: writes what was added, or, when the last write was less than
-   * {@link STEP_WRITE_INTERVAL_MS} ago, at most that much later (a timer), so steps that come faster than
-   * a disk write is worth (a scripted model's) share one write while every step is on disk within
-   * milliseconds of its end: a model call takes longer than that, so a real run writes at each step.
+   * At a step's end (`now`: the step's clock, `performance.now()`): writes what was added, or, when the
+   * last write was less than {@link STEP_WRITE_INTERVAL_MS} ago, at most that much later (a timer), so
+   * steps that come faster than a disk write is worth (a scripted model's) share one write while every
+   * step is on disk within milliseconds of its end: a model call takes longer than that, so a real run
+   * writes at each step. A run that never lets the event loop turn (an instant model's) never runs the
+   * timer: its steps are written here, by the first step's end at least that long after the last write.
    */
-  flushStep(): void {
-    if (this.broken || this.pending.length === 0 || this.timer) return;
-    const since = performance.now() - this.lastWrite;
-    if (since >= STEP_WRITE_INTERVAL_MS) return this.flush();
+  flushStep(now: number = performance.now()): void {
+    if (this.broken || this.pending.length === 0) return;
+    const since = now - this.lastWrite;
+    if (since >= STEP_WRITE_INTERVAL_MS) return this.flush(now);
+    if (this.timer) return;
     this.timer = setTimeout(() => this.flush(), STEP_WRITE_INTERVAL_MS - since);
     this.timer.unref();
   }
@@ -116,11 +119,11 @@ export class RunLogFile {
    * Writes what was added since the last write, in one write(2) from the run's own thread (a disk that
    * stalls stalls the run with it; a thread-pool write, measured, cost a third more CPU per step).
    */
-  flush(): void {
+  flush(now: number = performance.now()): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     if (this.broken || this.pending.length === 0) return;
-    this.lastWrite = performance.now();
+    this.lastWrite = now;
     const text = this.pending;
     this.pending = "";
     this.pendingMost = 0;

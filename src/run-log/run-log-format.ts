@@ -7,10 +7,12 @@
 // whole at step 1 and every `TOOL_SET_CHECKPOINT` steps, and as a change against the step before otherwise.
 import type { ProviderCost } from "../events/run-cost.js";
 import type { TokenUsage } from "../events/token-usage.js";
-import type { ProviderIdentity, ProviderToolIdentity } from "../tools/provider-identity.js";
+import type { ProviderIdentity } from "../tools/provider-identity.js";
+import type { ApprovalAskedRecord, ApprovalDecidedRecord } from "./run-log-approval-records.js";
 import type { RestartRecord } from "./run-log-restart-record.js";
 
-// Its own file (the run log's format in two files); exported from here with the others.
+// In files of their own (the run log's format in three files); exported from here with the others.
+export type { ApprovalAskedRecord, ApprovalDecidedRecord } from "./run-log-approval-records.js";
 export type { RestartRecord } from "./run-log-restart-record.js";
 
 /** The `format` of a run log's header. */
@@ -205,36 +207,6 @@ export interface ExpandedRecord {
   readonly tools: readonly string[];
 }
 
-/** A call waits for a person's decision (the run pauses). */
-export interface ApprovalAskedRecord {
-  /** `"approval-asked"`: a call waits for a person. */ readonly type: "approval-asked";
-  /** The step whose model response asked for the call. */
-  readonly step: number;
-  /** The call's id, which the decision names (`approvals` of `resume`). */
-  readonly id: string;
-  /** The tool the call would run, by name. */
-  readonly tool: string;
-  /** The call's input; absent without `recordContent`. */
-  readonly input?: unknown;
-  /** For a discovered provider's tool: the provider and the method. */
-  readonly provider?: ProviderToolIdentity;
-}
-
-/** A resumed run received a decision on a waiting call. */
-export interface ApprovalDecidedRecord {
-  /** `"approval-decided"`: a decision on a waiting call arrived. */ readonly type: "approval-decided";
-  /** The step it arrived at (0: at a resume, before the first model call). */
-  readonly step: number;
-  /** The call's id, as on its `approval-asked` record. */
-  readonly id: string;
-  /** The tool the call runs, by name. */
-  readonly tool: string;
-  /** True when the person allowed the call; false when they denied it. */
-  readonly approved: boolean;
-  /** A denial's reason, as the person gave it; absent without one or without `recordContent`. */
-  readonly reason?: string;
-}
-
 /** Something worth knowing: a backend's warning, a source's skipped tool, rejected output, the log's own trouble. */
 export interface NoteRecord {
   /** `"note"`: something worth knowing. */ readonly type: "note";
@@ -273,8 +245,10 @@ export interface EndRecord {
   readonly ms: number;
   /** How it ended: completed, paused until a person decides (`awaiting-approval`), or failed. */
   readonly status: "completed" | "awaiting-approval" | "failed";
-  /** Model calls of the run, a resumed run's earlier part included. */
+  /** Model calls of the run, a resumed run's earlier part and a conversation's earlier turns included. */
   readonly totalIterations: number;
+  /** This file's steps (its last `step` record's `step`); absent in files written before it was recorded. */
+  readonly steps?: number;
   /** Tokens of this run (a resumed run's earlier part not included). */
   readonly usage: TokenUsage;
   /** A failed run's error: its class's name, and its message with `recordContent`. */

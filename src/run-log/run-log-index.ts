@@ -16,7 +16,10 @@ export interface RunSummary {
   readonly startedAt?: string;
   /** `open`: no end record (the run is going on, or its process stopped). */
   readonly status: EndRecord["status"] | "open";
+  /** Model calls of the run, counting those of what it goes on from (a paused part, earlier turns). */
   readonly totalIterations?: number;
+  /** This file's own model calls (`EndRecord.steps`; `totalIterations` for a file written before it). */
+  readonly steps?: number;
   readonly usage?: TokenUsage;
   /** USD, with pricing. */
   readonly cost?: number;
@@ -55,6 +58,7 @@ export function summarizeRun(file: string, read: RunLogRead): RunSummary {
     ...(end
       ? {
           totalIterations: end.totalIterations,
+          steps: end.steps ?? end.totalIterations,
           usage: end.usage,
           ...(end.cost === undefined ? {} : { cost: end.cost }),
         }

@@ -66,10 +66,12 @@ export class RunLogRecorder {
     }
     if (this.options.offered) this.enterCall(event);
     switch (event.type) {
-      case "ToolLoopIteration":
-        this.stepRecord(event.iteration, event.toolNames);
-        this.file.flushStep();
+      case "ToolLoopIteration": {
+        const now = performance.now(); // one clock read for the step's record and its write
+        this.stepRecord(event.iteration, event.toolNames, now);
+        this.file.flushStep(now);
         break;
+      }
       case "ModelResponded": {
         const { usage, modelId, responseModelId } = event;
         const pricing = this.options.pricing;
@@ -188,6 +190,7 @@ export class RunLogRecorder {
           ms: this.ms(),
           status: event.status,
           totalIterations: event.totalIterations,
+          steps: this.step,
           usage: event.usage,
           ...(event.error
             ? { error: { name: event.error.name, ...(this.content ? { message: event.error.message } : {}) } }
@@ -234,8 +237,8 @@ export class RunLogRecorder {
     this.add({ type: "note", step: this.step, kind, ...(message === undefined ? {} : { message }) });
   }
 
-  private ms(): number {
-    return Math.round(performance.now() - this.began);
+  private ms(now: number = performance.now()): number {
+    return Math.round(now - this.began);
   }
 
   /** A call's record: its input, result and media with recorded content; the provider its handle names. */
@@ -269,11 +272,11 @@ export class RunLogRecorder {
    * Writes a step's record: the whole tool set at step 1 and at each checkpoint, else what changed against
    * the step before (nothing, most steps: the lists are compared in order first, which is all it takes then).
    */
-  private stepRecord(iteration: number, names: readonly string[]): void {
+  private stepRecord(iteration: number, names: readonly string[], clock?: number): void {
     const step = ++this.step;
     const previous = this.offered;
     this.offered = names;
-    const ms = this.ms();
+    const ms = this.ms(clock);
     if (previous !== undefined && (step - 1) % TOOL_SET_CHECKPOINT !== 0 && sameList(previous, names))
       return this.line(stepLine(step, iteration, ms, names.length));
     const base = { type: "step", step, iteration, ms, count: names.length } as const;
@@ -291,9 +294,7 @@ export class RunLogRecorder {
   }
 }
 
+/** The same names in the same order (the registry hands out one frozen list until its tools change). */
 function sameList(a: readonly string[], b: readonly string[]): boolean {
-  if (a === b) return true; // the registry hands out the same frozen list until its tools change
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
+  return a === b || (a.length === b.length && a.every((name, i) => name === b[i]));
 }

@@ -75,7 +75,7 @@ export class PromptRunner extends RunnerLimits {
     return this.derive({ approval: predicate });
   }
 
-  /** Adds a strategy; strategies run in the order added, after every successful tool call. */
+  /** Adds a strategy; strategies run in the order added, after every tool call, failed ones included (see `ToolInjectionStrategy`). */
   withInjectionStrategy(strategy: ToolInjectionStrategy): this {
     return this.derive({ strategies: [...this.config.strategies, strategy] });
   }

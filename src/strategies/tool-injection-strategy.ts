@@ -3,16 +3,34 @@ import type { ProviderIdentity } from "../tools/provider-identity.js";
 import type { AnyTool } from "../tools/tool.js";
 import type { ToolBudgetCheck } from "../tools/tool-budget.js";
 
-/** The tool call a strategy is asked about. */
+/**
+ * The tool call a strategy is asked about: one that returned, or one of a known tool that ended in an
+ * error result the model reads (`isError`: its input was refused, it was not approved, it threw, timed
+ * out, or its result could not be read).
+ */
 export interface LastToolCall {
   /** The tool that was called, by name. */
   readonly toolName: string;
-  /** The input the tool ran with, validated against its schema. */
+  /**
+   * The input the tool ran with, validated against its schema; for a call whose input was refused, the
+   * input as the model gave it (any JSON value, or a string it could not parse).
+   */
   readonly toolInput: unknown;
-  /** The text the model saw. */
+  /**
+   * The text the model reads: the tool's result text (media parts named in it), or for a failed call the
+   * error text. It is that text before the strategies' notices: those any strategy appends (the handle
+   * notice in handles mode, a skipped provider's) are not in it, so every strategy reads the same text,
+   * the tool's own (JSON stays parseable). `ToolInvoked.resultText` has the notices.
+   */
   readonly result: string;
-  /** The live value the tool returned (not a re-parse of `result`). */
+  /** The live value the tool returned (not a re-parse of `result`); `undefined` for a failed call. */
   readonly resultObject: unknown;
+  /**
+   * `true` when the call failed and `result` is the error text the model reads (the same name as a
+   * stream's `tool-result` part's). The run always sets it; it is optional so that a context built by
+   * hand (a strategy's own unit test) need not.
+   */
+  readonly isError?: boolean;
 }
 
 /** What a strategy sees after a tool call. */
@@ -94,8 +112,18 @@ export interface ToolInjectionResult {
   readonly unbound?: number;
 }
 
-/** Decides, after every successful tool call, which tools to add or remove before the next model call. */
+/**
+ * Decides, after every tool call, which tools to add or remove before the next model call. Strategies run
+ * in the order added, after each call of a tool the run offers that ends with a result the model reads,
+ * a failed one included (`lastToolCall.isError`). They do not run for a call that reaches no tool: a name
+ * that is no tool (or a `call_discovered_tool` call naming none), a call id repeated in one message, a
+ * call a cancellation or a restart cut off.
+ */
 export interface ToolInjectionStrategy {
-  /** Called after every successful tool call: the tools to add or remove, notices, or a restart. */
+  /**
+   * Called after every tool call, failed ones included: the tools to add or remove, notices (appended to
+   * the result or error text the model reads), or a restart. A strategy that throws fails the run with
+   * `StrategyError`, whether the call succeeded or not.
+   */
   evaluateToolResult(context: ToolInjectionContext): ToolInjectionResult | Promise<ToolInjectionResult>;
 }

@@ -11,6 +11,7 @@ import {
   ToolLoopAbortedError,
   ToolLoopError,
   ToolNotFoundError,
+  type LastToolCall,
   type ToolLoopEvent,
 } from "entity-tools";
 import { CodexAppServerAdapter, CodexAppServerError, type CodexAppServerOptions } from "entity-tools/codex";
@@ -52,7 +53,8 @@ describe("CodexAppServerAdapter against a fake app-server", () => {
     expect(run.counters).toMatchObject({ toolCalls: 1, toolFailures: 0 });
   });
 
-  it("invalid arguments and unknown tools go back as unsuccessful results", async () => {
+  it("invalid arguments and unknown tools go back as unsuccessful results; strategies see the invalid call", async () => {
+    const seen: LastToolCall[] = [];
     const run = await fakeRunner({
       toolCalls: [
         { tool: "searchCustomer", arguments: { name: 7 } },
@@ -63,7 +65,19 @@ describe("CodexAppServerAdapter against a fake app-server", () => {
           arguments: { tool_name: "searchCustomer", arguments: { name: "x" } },
         },
       ],
-    }).run("q");
+    })
+      .withInjectionStrategy({ evaluateToolResult: ({ lastToolCall }) => (seen.push(lastToolCall), {}) })
+      .run("q");
+    // A call of an offered tool is judged whatever its end; a name that is no tool reaches no strategy.
+    expect(seen).toEqual([
+      {
+        toolName: "searchCustomer",
+        toolInput: { name: 7 },
+        result: 'Invalid arguments for "searchCustomer": field "name" must be string.',
+        resultObject: undefined,
+        isError: true,
+      },
+    ]);
     expect(run.result).toContain('"success":false');
     expect(run.result).toContain(
       'Invalid arguments for \\"searchCustomer\\": field \\"name\\" must be string.',

@@ -154,6 +154,13 @@ describe("a discovery conversation with pricing, a picture and an approval", () 
         [files[2]!.file, 2],
       ],
     ]);
+    // Each file's own model calls (the paused part's 3, the resume's 1, the next turn's 2), beside its own
+    // tokens and cost; `totalIterations` counts what each goes on from too.
+    expect(summaries.map((s) => [s.steps, s.totalIterations])).toEqual([
+      [3, 3],
+      [1, 4],
+      [2, 6],
+    ]);
   });
 
   it("links a turn continued from a snapshot a store gave back with its keys in another order", async () => {

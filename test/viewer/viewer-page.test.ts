@@ -204,6 +204,11 @@ async function expectDiscoveryConversation(page: Page) {
   expect(await texts(page, 'li[data-step="0"] .call')).toEqual([
     expect.stringMatching(/^✓ issueStoreCredit/),
   ]);
+  // Each run's own model calls, beside its own tokens and cost; the run's count with what it goes on from.
+  expect(await page.textContent(".facts")).toContain("1 model call (4 with what it goes on from)");
+  const steps = (file: string) =>
+    page.$eval(`.run-item[data-file="${file}"]`, (b) => /· (\d+ steps?)/.exec(b.textContent!)?.[1]);
+  expect(await Promise.all(files.map(steps))).toEqual(["3 steps", "1 step", "2 steps"]);
 }
 
 describe.skipIf(!present)("the run viewer in headless Chromium", () => {

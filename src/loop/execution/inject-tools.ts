@@ -16,13 +16,14 @@ import type { ToolAddOutcome, ToolRegistry } from "../../tools/tool-registry.js"
 import { StrategyError } from "../errors/errors.js";
 import { untilAborted } from "../errors/until-aborted.js";
 
-/** A successful call as the strategies see it. */
+/** A call of a known tool as the strategies see it: its result, or (`isError`) the error text the model reads. */
 export interface InjectionTrigger {
   readonly toolName: string;
   readonly toolCallId: string;
   readonly input: unknown;
   readonly resultText: string;
   readonly value: unknown;
+  readonly isError: boolean;
   readonly iteration: number;
   readonly history: readonly ModelMessage[];
 }
@@ -34,9 +35,10 @@ export interface InjectionOutcome {
 }
 
 /**
- * The third seam of a tool call: every strategy evaluates the live value in the order added, and its
- * changes are applied to the registry at once (so the next strategy sees them), with events and notices
- * when the tool budget skipped or evicted tools. The first restart request ends the evaluation.
+ * The third seam of a tool call: every strategy evaluates the call (its live value, or its error text) in
+ * the order added, and its changes are applied to the registry at once (so the next strategy sees them),
+ * with events and notices when the tool budget skipped or evicted tools. The first restart request ends
+ * the evaluation.
  */
 export class ToolInjector {
   constructor(
@@ -105,6 +107,7 @@ export class ToolInjector {
             toolInput: trigger.input,
             result: trigger.resultText,
             resultObject: trigger.value,
+            isError: trigger.isError,
           },
           iterationCount: trigger.iteration,
           toolBudget: this.registry.toolBudget,

@@ -72,8 +72,9 @@ export type ApprovalAnswer =
  * driver's step, which sees only valid calls) → invoke (middleware, time limit, cancellation; a handle
  * bound to its provider) → build the result (text, or media parts the backend's model takes, once for
  * every driver: `buildToolOutput`) → inject (strategies and the registry). Every failure becomes an error
- * result the model reads; only cancellation, a failing strategy or approval rule throw. Each driver renders
- * the result in its own protocol (AI SDK content output, MCP blocks, Codex content items).
+ * result the model reads, which the strategies judge too when the tool exists (`LastToolCall.isError`);
+ * only cancellation, a failing strategy or approval rule throw. Each driver renders the result in its own
+ * protocol (AI SDK content output, MCP blocks, Codex content items).
  */
 export class ToolCallExecutor {
   readonly unknownTools: UnknownToolPolicy;
@@ -106,14 +107,17 @@ export class ToolCallExecutor {
     const resolution = resolveToolCall(call, registry, this.unknownTools);
     if (!resolution.ok) {
       this.started(call, iteration);
-      return { part: this.fail(call, iteration, resolution.reason, resolution.message) };
+      // No tool has that name: there is nothing for a strategy to judge.
+      if (resolution.reason === "unknown-tool")
+        return { part: this.fail(call, iteration, resolution.reason, resolution.message) };
+      return this.failed(call, iteration, history, call.input, resolution.reason, resolution.message);
     }
     const answer = approve ? await approve(resolution) : { kind: "run" as const };
     if (answer.kind === "hold") return { held: resolution };
-    if (answer.kind === "refuse")
-      return { part: this.fail(call, iteration, answer.reason, answer.text, answer.cause) };
-    this.started(call, iteration);
     const { tool, input } = resolution;
+    if (answer.kind === "refuse")
+      return this.failed(call, iteration, history, input, answer.reason, answer.text, answer.cause);
+    this.started(call, iteration);
     registry.markUsed(tool.name);
     const started = performance.now();
     let value: unknown;
@@ -128,11 +132,11 @@ export class ToolCallExecutor {
     } catch (error) {
       if (isToolTimeout(error)) {
         const message = `Tool "${tool.name}" did not finish within ${error.ms} ms`;
-        return { part: this.fail(call, iteration, "timeout", message) };
+        return this.failed(call, iteration, history, input, "timeout", message);
       }
       if (signal?.aborted) throw signal.reason ?? error;
       const message = toolFailedText(tool.name, describeThrown(error, settings.maxResultChars));
-      return { part: this.fail(call, iteration, "threw", message) };
+      return this.failed(call, iteration, history, input, "threw", message);
     }
     let built: BuiltToolOutput;
     try {
@@ -143,7 +147,7 @@ export class ToolCallExecutor {
       });
     } catch (error) {
       const message = `The result of "${tool.name}" could not be read: ${describeThrown(error, settings.maxResultChars)}`;
-      return { part: this.fail(call, iteration, "unreadable-result", message) };
+      return this.failed(call, iteration, history, input, "unreadable-result", message);
     }
     for (const message of built.warnings) events.emit({ type: "ModelWarning", iteration, message });
     let { text, output } = built;
@@ -154,11 +158,12 @@ export class ToolCallExecutor {
       input,
       resultText: text,
       value,
+      isError: false,
       iteration,
       history,
     });
-    if (notices.length > 0) {
-      const notice = `\n\n${this.capped(notices.map((n) => `[${n}]`).join("\n"))}`;
+    const notice = this.noticeText(notices);
+    if (notice) {
       text = `${text}${notice}`;
       output = appendToOutput(output, notice);
     }
@@ -174,6 +179,37 @@ export class ToolCallExecutor {
       durationMs,
     });
     return { part: resultPart(call, output), restart };
+  }
+
+  /**
+   * A call of a known tool that ends in an error result (its input refused, not approved, it threw, timed
+   * out, or its result could not be read): the strategies judge it as they judge a result (`isError`,
+   * no value), then observers are told, with the notices, as for a result.
+   */
+  private async failed(
+    call: ModelToolCall,
+    iteration: number,
+    history: readonly ModelMessage[],
+    input: unknown,
+    reason: ToolFailureReason,
+    message: string,
+    cause?: unknown,
+  ): Promise<ToolCallOutcome> {
+    const text = this.capped(message);
+    const { notices, restart } = await this.injector.evaluate({
+      toolName: call.toolName,
+      toolCallId: call.toolCallId,
+      input,
+      resultText: text,
+      value: undefined,
+      isError: true,
+      iteration,
+      history,
+    });
+    return {
+      part: this.report(call, iteration, reason, `${text}${this.noticeText(notices)}`, cause),
+      restart,
+    };
   }
 
   /** Tells observers a call starts (a call held for approval has not started). */
@@ -218,7 +254,17 @@ export class ToolCallExecutor {
     message: string,
     cause?: unknown,
   ): ToolResultPart {
-    const text = this.capped(message);
+    return this.report(call, iteration, reason, this.capped(message), cause);
+  }
+
+  /** Tells observers of a failed call (`text`, what the model reads) and gives its error result. */
+  private report(
+    call: ModelToolCall,
+    iteration: number,
+    reason: ToolFailureReason,
+    text: string,
+    cause: unknown,
+  ): ToolResultPart {
     this.setup.events.emit({
       type: "ToolFailed",
       iteration,
@@ -230,6 +276,12 @@ export class ToolCallExecutor {
       ...(cause === undefined ? {} : { cause }),
     });
     return resultPart(call, { type: "error-text", value: text });
+  }
+
+  /** The strategies' notices as appended to a result, each in brackets, capped as a result is; "" for none. */
+  private noticeText(notices: readonly string[]): string {
+    if (notices.length === 0) return "";
+    return `\n\n${this.capped(notices.map((n) => `[${n}]`).join("\n"))}`;
   }
 
   /** Error text and notices are held to the same cap as results. */

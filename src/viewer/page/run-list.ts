@@ -40,7 +40,8 @@ export function runList(box: HTMLElement, open: (file: string) => void): RunList
         },
         h("span", { className: `status ${run.status}` }, run.problem ? "unreadable" : run.status),
         ` ${run.kind === "resume" ? "resumed " : ""}${run.kind === "mcp" ? "MCP calls" : `turn ${turn}`}`,
-        run.totalIterations !== undefined && ` · ${count(run.totalIterations)} steps`,
+        // Its own steps, beside its own tokens and cost (a later turn's total counts the earlier turns').
+        run.steps !== undefined && ` · ${count(run.steps)} step${run.steps === 1 ? "" : "s"}`,
         run.cost !== undefined && ` · ${usd(run.cost)}`,
         h("br"),
         h("small", {}, run.startedAt ? new Date(run.startedAt).toLocaleString() : run.file),

@@ -2,6 +2,7 @@
 // provider cost, and its steps fifty at a time. A run still going is drawn again as it grows: each part is
 // drawn again only when what it shows changed, so the element the user is on (a step, a filter, a button)
 // keeps the focus, and the page does not move.
+import type { EndRecord } from "../../run-log/run-log-format.js";
 import type { RunView } from "../../run-log/run-log-steps.js";
 import type { ProviderCost } from "../../events/run-cost.js";
 import { count, h, paged, pagedList, part, percent, pretty, usd } from "./dom.js";
@@ -116,6 +117,15 @@ function title(name: string, { end }: RunView): HTMLElement {
   );
 }
 
+/** This file's model calls, and the run's when it goes on from earlier ones (a paused part, earlier turns). */
+function modelCalls({ steps, totalIterations }: EndRecord): string {
+  const calls = steps ?? totalIterations;
+  const own = `${count(calls)} model call${calls === 1 ? "" : "s"}`;
+  return steps === undefined || steps === totalIterations
+    ? own
+    : `${own} (${count(totalIterations)} with what it goes on from)`;
+}
+
 /** What the run was, how long it went and what it cost, in one line. */
 function facts({ header, end }: RunView, turn: number | undefined): string {
   const usage = end?.usage;
@@ -124,7 +134,7 @@ function facts({ header, end }: RunView, turn: number | undefined): string {
   return [
     header && `${header.kind}${turn === undefined ? "" : ` · turn ${turn}`}`,
     header && new Date(header.startedAt).toLocaleString(),
-    end && `${count(end.totalIterations)} model calls`,
+    end && modelCalls(end),
     usage && `${count(usage.inputTokens)} in${cached} · ${count(usage.outputTokens)} out`,
     end?.cost !== undefined && `cost ${usd(end.cost)}`,
     header && !header.recordContent && "content not recorded",

@@ -11,6 +11,7 @@ const trigger = {
   input: {},
   resultText: "r",
   value: "r",
+  isError: false,
   iteration: 1,
   history: [],
 };
