@@ -1,6 +1,7 @@
 import type { Conversation, ConversationSetup, ConversationTurn } from "../loop/ports/conversation-port.js";
 import { ClaudeAgentSdkError } from "./claude-agent-sdk-error.js";
 import {
+  initModelOf,
   readTurnEnd,
   userMessage,
   type ClaudeAgentSdk,
@@ -47,6 +48,8 @@ export class ClaudeConversation implements Conversation {
   /** Why the process can take no more turns, once it cannot. */
   private ended: unknown;
   private stderr = "";
+  /** The model the agent loop runs on: the one configured until Claude Code's `init` message names it. */
+  private model: string | undefined;
 
   constructor(
     sdk: ClaudeAgentSdk,
@@ -55,6 +58,7 @@ export class ClaudeConversation implements Conversation {
   ) {
     this.server = new ClaudeToolServer(sdk, options.serverName, setup.tools, (call) => this.runCall(call));
     const queryOptions = options.queryOptions;
+    this.model = queryOptions.model;
     this.query = sdk.query({
       prompt: this.input,
       options: {
@@ -122,14 +126,17 @@ export class ClaudeConversation implements Conversation {
   private async read(): Promise<void> {
     try {
       for await (const message of this.query) {
+        this.model = initModelOf(message) ?? this.model;
         const end = readTurnEnd(message);
         const turn = this.turn;
         if (!end || !turn) continue;
         this.turn = undefined;
+        // A turn's `usage` is its agent loop's, so it is priced as that loop's model.
+        const priced = { usage: end.usage, ...(this.model === undefined ? {} : { modelId: this.model }) };
         if (turn.stopping) {
-          turn.resolve({ text: "", stopped: true, usage: end.usage, toolsNotOffered: turn.toolsNotOffered });
+          turn.resolve({ text: "", stopped: true, ...priced, toolsNotOffered: turn.toolsNotOffered });
         } else if (end.ok) {
-          turn.resolve({ text: end.text, stopped: false, usage: end.usage });
+          turn.resolve({ text: end.text, stopped: false, ...priced });
         } else {
           turn.reject(new ClaudeAgentSdkError(`The Claude Code turn failed (${end.reason}).`, this.stderr));
         }

@@ -119,6 +119,15 @@ function readUsage(usage: unknown): TokenUsage {
   };
 }
 
+/**
+ * The model Claude Code's agent loop runs on, when `message` is the `system` `init` message that names it
+ * (the configured model, or Claude Code's default), else `undefined`.
+ */
+export function initModelOf(message: unknown): string | undefined {
+  if (!isRecord(message) || message.type !== "system" || message.subtype !== "init") return undefined;
+  return typeof message.model === "string" ? message.model : undefined;
+}
+
 /** The model's id of a tool call (Claude Code sends it in the MCP request's `_meta`), if it is there. */
 export function toolUseIdOf(meta: unknown): string | undefined {
   const id = isRecord(meta) ? meta["claudecode/toolUseId"] : undefined;

@@ -118,6 +118,8 @@ class CodexConversation implements Conversation {
   private readonly requestTimeoutMs: number;
   /** The thread's token totals, from `thread/tokenUsage/updated`. */
   private threadUsage: TokenUsage = emptyUsage();
+  /** The model the thread runs on, as `thread/start` names it (the configured one, or Codex's default). */
+  private model: string | undefined;
 
   constructor(
     private readonly child: ChildProcessWithoutNullStreams,
@@ -148,8 +150,9 @@ class CodexConversation implements Conversation {
         dynamicTools,
       },
       this.requestTimeoutMs,
-    )) as { thread: { id: string } };
+    )) as { thread: { id: string }; model?: unknown };
     this.threadId = started.thread.id;
+    this.model = typeof started.model === "string" ? started.model : this.options.model;
   }
 
   send(text: string): Promise<ConversationTurn> {
@@ -242,7 +245,8 @@ class CodexConversation implements Conversation {
             cachedInputTokens: this.threadUsage.cachedInputTokens - usageBefore.cachedInputTokens,
             reasoningTokens: this.threadUsage.reasoningTokens - usageBefore.reasoningTokens,
           };
-          finish({ turn: { text: agentText, stopped: stopForTools, usage } });
+          const model = this.model === undefined ? {} : { modelId: this.model };
+          finish({ turn: { text: agentText, stopped: stopForTools, usage, ...model } });
         }
       });
       this.rpc

@@ -2,7 +2,7 @@ import { estimateTextTokens } from "../tools/definition-tokens.js";
 import { providerKeyOf, type ProviderIdentity } from "../tools/provider-identity.js";
 import { costOf, pricesFor, type Pricing } from "./pricing.js";
 import type { RunCost, StepCost } from "./run-cost.js";
-import type { TokenUsage } from "./token-usage.js";
+import { addUsage, type TokenUsage } from "./token-usage.js";
 import type { ToolLoopEvent } from "./tool-loop-event.js";
 import { byPassedHandle } from "./passed-handle.js";
 
@@ -30,6 +30,8 @@ export class CostLedger {
   /** Handles mode: a class tool's call belongs to the provider whose handle it passes. */
   private readonly byHandle = new Map<string, ProviderEntry>();
   private offered = new Map<ProviderEntry, number>();
+  /** What the last reported step offered: a step reported again shares its cost out by it. */
+  private stepOffered = new Map<ProviderEntry, number>();
 
   constructor(private readonly pricing: Pricing) {}
 
@@ -96,19 +98,32 @@ export class CostLedger {
 
   private step(iteration: number, usage: TokenUsage, modelId: string | undefined): void {
     const prices = pricesFor(this.pricing, modelId);
-    this.steps.push({
-      iteration,
-      ...(modelId === undefined ? {} : { modelId }),
-      usage,
-      cost: costOf(usage, prices),
-    });
+    const cost = costOf(usage, prices);
+    const last = this.steps.at(-1);
+    // A step reported twice (a conversation backend's turn a stop ended: its tokens come after its call) is
+    // one entry, with the tokens and cost of both, named by the model they were priced as; its estimates
+    // were counted at the first report, and the second's input cost is shared out among what it offered.
+    const again = last?.iteration === iteration;
+    if (again) {
+      const model = modelId ?? last.modelId;
+      this.steps[this.steps.length - 1] = {
+        iteration,
+        ...(model === undefined ? {} : { modelId: model }),
+        usage: addUsage(last.usage, usage),
+        cost: last.cost + cost,
+      };
+    } else {
+      this.steps.push({ iteration, ...(modelId === undefined ? {} : { modelId }), usage, cost });
+      this.stepOffered = this.offered;
+      this.offered = new Map();
+    }
     let estimated = 0;
-    for (const [entry, tokens] of this.offered) {
-      entry.definitionTokens += tokens;
+    for (const [entry, tokens] of this.stepOffered) {
+      if (!again) entry.definitionTokens += tokens;
       estimated += tokens;
     }
     for (const entry of this.providers.values()) {
-      entry.resultTokens += entry.heldResultTokens;
+      if (!again) entry.resultTokens += entry.heldResultTokens;
       estimated += entry.heldResultTokens;
     }
     // The providers share what this request's input cost (cached tokens at their price), never more: each
@@ -119,8 +134,7 @@ export class CostLedger {
       usage.inputTokens > 0
         ? costOf({ ...usage, outputTokens: 0 }, prices) / Math.max(estimated, usage.inputTokens)
         : 0;
-    for (const [entry, tokens] of this.offered) entry.cost += tokens * perToken;
+    for (const [entry, tokens] of this.stepOffered) entry.cost += tokens * perToken;
     for (const entry of this.providers.values()) entry.cost += entry.heldResultTokens * perToken;
-    this.offered = new Map();
   }
 }

@@ -82,13 +82,18 @@ export interface ModelRespondedEvent extends RunEvent {
   readonly text: string;
   /** The tools the model asked to call, in order, with the input it gave each. */
   readonly toolCalls: readonly { readonly toolName: string; readonly input: unknown }[];
-  /** Tokens of this model call (0 where the provider reported none). */
+  /**
+   * Tokens of this model call (0 where the provider reported none). A conversation backend (Codex, Claude
+   * Code) reports tokens per turn: they are on the turn's last step, 0 on its other steps; a turn a stop
+   * ended reports them in a second event of its last step (see docs/backends.md, "The loop").
+   */
   readonly usage: TokenUsage;
   /** How long the model call took, retries included. */
   readonly durationMs: number;
   /**
    * The model the call asked for, when the backend names it: for an AI SDK model, the model's own id (a
-   * model given by id or behind an alias: the model it resolved to). Pricing looks up this id.
+   * model given by id or behind an alias: the model it resolved to); on a conversation backend, the model it
+   * names for the turn, on the step that carries the turn's tokens. Pricing looks up this id.
    */
   readonly modelId?: string;
   /**

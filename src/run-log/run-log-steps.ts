@@ -14,6 +14,7 @@ import type {
   StepRecord,
 } from "./run-log-format.js";
 import type { RunLogProblem, RunLogRead } from "./read-run-log.js";
+import { addUsage } from "../events/token-usage.js";
 
 /** Why a tool joined or left the set offered at a step. */
 export interface ToolChangeCause {
@@ -125,11 +126,13 @@ export function runView(read: RunLogRead): RunView {
         steps.push(at);
         break;
       }
-      case "response":
-        at.response = record;
-        if (record.usage.inputTokens > 0)
-          at.cacheShare = record.usage.cachedInputTokens / record.usage.inputTokens;
+      case "response": {
+        const response = at.response ? bothResponses(at.response, record) : record;
+        at.response = response;
+        if (response.usage.inputTokens > 0)
+          at.cacheShare = response.usage.cachedInputTokens / response.usage.inputTokens;
         break;
+      }
       case "call":
         callTool.set(record.id, record.tool);
         at.calls.push(record);
@@ -270,4 +273,23 @@ function toolsAt({ records, first, lastList }: StepIndex, step: number): readonl
     for (const tool of record.added ?? []) tools.push(tool);
   }
   return tools;
+}
+
+/**
+ * A step's two `response` records as one: a conversation backend reports a stopped turn's tokens after its
+ * last call's response (docs/backends.md, "Usage and cost"), so the step shows the tokens and cost of both.
+ */
+function bothResponses(first: ResponseRecord, second: ResponseRecord): ResponseRecord {
+  const cost =
+    first.cost === undefined && second.cost === undefined
+      ? {}
+      : { cost: (first.cost ?? 0) + (second.cost ?? 0) };
+  const modelId = second.modelId ?? first.modelId;
+  return {
+    ...first,
+    ...(modelId === undefined ? {} : { modelId }),
+    usage: addUsage(first.usage, second.usage),
+    ...cost,
+    ...(first.text || second.text ? { text: [first.text, second.text].filter(Boolean).join("\n\n") } : {}),
+  };
 }

@@ -1,6 +1,6 @@
 // Tier 1: the client against a fake app-server script: handshake, tool round trip, errors, timeouts, death.
 import "../fixtures/store/register.js";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -283,6 +283,38 @@ describe("CodexAppServerAdapter against a fake app-server", () => {
       cachedInputTokens: 0,
       reasoningTokens: 0,
     });
+  });
+
+  it("withPricing: a turn's tokens are priced on the step that ends it, as the model thread/start names; usage unchanged", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "codex-cost-"));
+    const done = await fakeRunner({
+      model: "gpt-5-codex",
+      toolCalls: [{ tool: "searchCustomer", arguments: { name: "Jane Smith" } }],
+      usage: { inputTokens: 1000, outputTokens: 100 },
+    })
+      .withPricing((modelId) =>
+        modelId === "gpt-5-codex" ? { input: 2, output: 10 } : { input: 0, output: 0 },
+      )
+      .withRunLog(dir)
+      .run("q");
+    const usage = { inputTokens: 1000, outputTokens: 100, cachedInputTokens: 0, reasoningTokens: 0 };
+    expect(done.usage).toEqual(usage);
+    const cost = (1000 * 2 + 100 * 10) / 1e6;
+    // Step 1 is the tool call (its turn had not ended yet), step 2 the final message that ends the turn.
+    expect(done.cost?.perStep).toEqual([
+      { iteration: 1, usage: { ...usage, inputTokens: 0, outputTokens: 0 }, cost: 0 },
+      { iteration: 2, modelId: "gpt-5-codex", usage, cost },
+    ]);
+    expect(done.cost?.total).toBeCloseTo(cost, 12);
+    const [file] = readdirSync(dir).filter((f) => f.endsWith(".jsonl"));
+    const records = readFileSync(path.join(dir, file!), "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { type: string; step?: number });
+    expect(records.filter((r) => r.type === "response" && r.step === 2)).toEqual([
+      expect.objectContaining({ modelId: "gpt-5-codex", usage, cost }),
+    ]);
+    expect(records.find((r) => r.type === "end")).toMatchObject({ usage, cost });
   });
 
   it("approvals on Codex: the run pauses before the call, and resume runs it once, then continues in a new thread", async () => {

@@ -51,6 +51,7 @@ describe("CodexAppServerAdapter against the real codex app-server", () => {
     const run = await runner
       .withTools(new CustomerSearchTools())
       .withToolProviderDiscovery()
+      .withPricing((modelId) => (modelId === "gpt-test" ? { input: 1, output: 10 } : { input: 0, output: 0 }))
       .run("What is John Smith's average monthly spend?", { output: SpendAnswer });
 
     expect(run.result).toBeInstanceOf(SpendAnswer);
@@ -88,6 +89,12 @@ describe("CodexAppServerAdapter against the real codex app-server", () => {
       cachedInputTokens: 0,
       reasoningTokens: 0,
     });
+    // Every turn's tokens are priced as the model thread/start named (the stopped first thread's too).
+    expect(run.cost?.total).toBeCloseTo((100 * 1 + 7 * 10) * mock.requests.length * 1e-6, 12);
+    expect(run.cost?.perStep.filter((s) => s.cost > 0).map((s) => s.modelId)).toEqual([
+      "gpt-test",
+      "gpt-test",
+    ]);
   });
 
   it("seed flow, dispatch mode: the thread goes on and reaches the new tool through call_discovered_tool", async () => {

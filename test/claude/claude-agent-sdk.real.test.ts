@@ -109,6 +109,9 @@ describe.skipIf(unavailable !== undefined)("ClaudeAgentSdkAdapter against the re
     const run = await runner
       .withTools(new CustomerSearchTools())
       .withToolProviderDiscovery()
+      .withPricing((modelId) =>
+        modelId === "claude-sonnet-4-5" ? { input: 3, output: 15 } : { input: 0, output: 0 },
+      )
       .run("What is John Smith's average monthly spend?", { output: SpendAnswer });
 
     expect(run.result).toBeInstanceOf(SpendAnswer);
@@ -140,6 +143,10 @@ describe.skipIf(unavailable !== undefined)("ClaudeAgentSdkAdapter against the re
       cachedInputTokens: 0,
       reasoningTokens: 0,
     });
+    // The one turn's tokens are priced on its last step, as the model Claude Code's init message names.
+    const { inputTokens, outputTokens } = run.usage;
+    expect(run.cost?.total).toBeCloseTo((inputTokens * 3 + outputTokens * 15) * 1e-6, 12);
+    expect(run.cost?.perStep.at(-1)).toMatchObject({ iteration: 3, modelId: "claude-sonnet-4-5" });
   });
 
   it("handles mode: the offered tools never change, and the discovered customer is reached by its handle in the same process", async () => {

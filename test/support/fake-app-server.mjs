@@ -1,6 +1,6 @@
 // A stand-in for `codex app-server` speaking just enough of its line-delimited JSON-RPC to test the client:
 // handshake, thread/start, turn/start with scripted item/tool/call requests, turn/interrupt, and failures.
-// The script comes from FAKE_APP_SERVER (JSON): { mode, toolCalls: [{ tool, arguments }], answer, usage }.
+// The script comes from FAKE_APP_SERVER (JSON): { mode, toolCalls: [{ tool, arguments }], answer, usage, model }.
 import { writeFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 
@@ -91,7 +91,11 @@ createInterface({ input: process.stdin }).on("line", (line) => {
       if (mode === "error-on-thread-start")
         return send({ id: message.id, error: { code: -32602, message: "invalid dynamicTools" } });
       process.stderr.write(`dynamicTools ${JSON.stringify(message.params.dynamicTools)}\n`);
-      return send({ id: message.id, result: { thread: { id: threadId } } });
+      // Codex names the thread's model here; the script's, when it gives one.
+      return send({
+        id: message.id,
+        result: { thread: { id: threadId }, ...(script.model ? { model: script.model } : {}) },
+      });
     case "turn/start":
       send({ id: message.id, result: { turn: { id: turnId, status: "inProgress", items: [] } } });
       if (mode !== "hang-turn") void runTurn();

@@ -114,9 +114,11 @@ export async function driveConversation(adapter: ConversationAdapter, session: R
       }
       const current = conversation;
       const turn = await session.untilAborted(callBackend(() => current.send(input), session.signal));
-      run.totals.addUsage(turn.usage);
+      // The backend counts tokens per turn: they are reported on the turn's last step, priced as its model.
+      const spent = { usage: turn.usage, ...(turn.modelId === undefined ? {} : { modelId: turn.modelId }) };
       if (turn.stopped) {
         if (turn.text) run.append({ role: "assistant", content: turn.text });
+        session.recordStoppedTurn({ text: turn.text, ...spent });
         if (stop) return session.end(stop);
         // Reported as decided, before the old thread is closed: a close that fails still leaves observers
         // the restart and why the thread was stopped.
@@ -133,6 +135,7 @@ export async function driveConversation(adapter: ConversationAdapter, session: R
         responseMessages: turn.text ? [{ role: "assistant", content: turn.text }] : [],
         toolCalls: [],
         text: turn.text,
+        ...spent,
       });
       const next = session.handleFinalAnswer(turn.text);
       if (next.type !== "continue") return session.end(next);

@@ -54,6 +54,8 @@ export interface ConversationTurn {
   readonly stopped: boolean;
   /** Tokens the backend reported for this turn, when it reports them. */
   readonly usage?: Partial<TokenUsage>;
+  /** The model the backend names for this turn (what pricing looks up), when it names one. */
+  readonly modelId?: string;
   /**
    * The turn was stopped because the backend could not offer tools a call added (`dynamic` mode): which
    * tools, and why. The run continues in a new conversation that has them, as in `restart` mode.

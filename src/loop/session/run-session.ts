@@ -122,8 +122,28 @@ export class RunSession {
   ): void {
     const { events, iteration } = this.run;
     this.run.append(...(response.responseMessages.length > 0 ? response.responseMessages : [EMPTY_TURN]));
-    this.run.totals.addUsage(response.usage);
     for (const message of response.warnings ?? []) events.emit({ type: "ModelWarning", iteration, message });
+    this.responded(response, durationMs);
+  }
+
+  /**
+   * Reports the tokens a conversation backend counted for a turn that a stop ended (a new thread, a
+   * pause): on the turn's last step, whose call was reported when it came in, as that step's second
+   * `ModelResponded`, with no calls. A turn that reports no tokens adds nothing.
+   */
+  recordStoppedTurn(turn: Pick<ModelStepResult, "text" | "usage" | "modelId">): void {
+    const { usage } = turn;
+    if (usage && Object.values(usage).some((n) => n !== undefined && n > 0))
+      this.responded({ ...turn, toolCalls: [] }, 0);
+  }
+
+  /** Adds a response's tokens to the run's and tells observers: the one `ModelResponded` of every driver. */
+  private responded(
+    response: Pick<ModelStepResult, "toolCalls" | "text" | "usage" | "modelId" | "responseModelId">,
+    durationMs: number,
+  ): void {
+    const { events, iteration } = this.run;
+    this.run.totals.addUsage(response.usage);
     events.emit({
       type: "ModelResponded",
       iteration,

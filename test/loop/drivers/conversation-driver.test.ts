@@ -9,6 +9,7 @@ import {
   type ConversationAdapter,
   type ConversationSetup,
   type ConversationTurn,
+  type ModelToolCall,
   type ToolLoopEvent,
 } from "entity-tools";
 import { CustomerSearchTools } from "../../fixtures/store/customer-search-tools.js";
@@ -39,6 +40,29 @@ class FixedToolsBackend implements ConversationAdapter {
         if (this.sent.length === 2)
           await setup.callTool({ toolCallId: "t2", toolName: "customer_c123_getAverageSpend", input: {} });
         return { text: this.answers.shift()!, stopped: false, usage: { inputTokens: 200, outputTokens: 10 } };
+      },
+      close: async () => {},
+    };
+  }
+}
+
+/** A backend whose every thread makes one call (the next of `calls`) and stops when told to, 1 000 tokens a turn. */
+class StoppingBackend implements ConversationAdapter {
+  readonly supportsDynamicTools = false;
+  readonly newTools = "restart" as const;
+  constructor(private readonly calls: ModelToolCall[]) {}
+
+  async openConversation(setup: ConversationSetup): Promise<Conversation> {
+    const call = this.calls.shift()!;
+    return {
+      send: async (): Promise<ConversationTurn> => {
+        const result = await setup.callTool(call);
+        return {
+          text: "",
+          stopped: result.stopTurn,
+          usage: { inputTokens: 1000, outputTokens: 10 },
+          modelId: "m",
+        };
       },
       close: async () => {},
     };
@@ -79,6 +103,61 @@ describe("conversation driver", () => {
     expect(run.totalIterations).toBe(4);
     expect(run.usage).toMatchObject({ inputTokens: 500, outputTokens: 25 });
     expect(run.counters.modelCalls).toBe(4);
+  });
+
+  it("withPricing: each turn's tokens are its last step's, a stopped turn's too; the steps' tokens add up to usage", async () => {
+    const events: ToolLoopEvent[] = [];
+    const run = await new PromptRunner({ adapter: new FixedToolsBackend() })
+      .withTools(new CustomerSearchTools())
+      .withToolProviderDiscovery()
+      .withPricing({ input: 1, output: 10 })
+      .withObserver((e) => events.push(e))
+      .run("What does John Smith spend?", {
+        output: { type: "object", properties: { spend: { type: "number" } }, required: ["spend"] },
+      });
+    // Thread 1 stops at its call (step 1); thread 2 calls (step 2) and answers (3), and answers again (4).
+    const tokens = (inputTokens: number, outputTokens: number) => ({
+      inputTokens,
+      outputTokens,
+      cachedInputTokens: 0,
+      reasoningTokens: 0,
+    });
+    expect(run.cost?.perStep).toEqual([
+      { iteration: 1, usage: tokens(100, 5), cost: 150e-6 },
+      { iteration: 2, usage: tokens(0, 0), cost: 0 },
+      { iteration: 3, usage: tokens(200, 10), cost: 300e-6 },
+      { iteration: 4, usage: tokens(200, 10), cost: 300e-6 },
+    ]);
+    expect(run.cost?.total).toBeCloseTo(750e-6, 12);
+    expect(run.usage).toEqual(tokens(500, 25));
+    const responded = events.flatMap((e) => (e.type === "ModelResponded" ? [e.usage.inputTokens] : []));
+    expect(responded.reduce((a, b) => a + b)).toBe(500);
+  });
+
+  it("withPricing: a turn a stop ended is priced on its last step, and the providers it offered there get their share", async () => {
+    const backend = new StoppingBackend([
+      { toolCallId: "t1", toolName: "searchCustomer", input: { name: "John Smith" } },
+      { toolCallId: "t2", toolName: "customer_c123_getAverageSpend", input: {} },
+    ]);
+    const run = await new PromptRunner({ adapter: backend })
+      .withTools(new CustomerSearchTools())
+      .withToolProviderDiscovery()
+      .withApproval((call) => call.toolName === "customer_c123_getAverageSpend")
+      .withPricing({ input: 1, output: 10 })
+      .run("What does John Smith spend?");
+    // Thread 1 stops for the new thread at step 1, thread 2 for the approval at step 2.
+    expect(run.status).toBe("awaiting-approval");
+    const turn = { inputTokens: 1000, outputTokens: 10, cachedInputTokens: 0, reasoningTokens: 0 };
+    expect(run.cost?.perStep).toEqual([
+      { iteration: 1, modelId: "m", usage: turn, cost: 1100e-6 },
+      { iteration: 2, modelId: "m", usage: turn, cost: 1100e-6 },
+    ]);
+    expect(run.usage).toEqual({ ...turn, inputTokens: 2000, outputTokens: 20 });
+    // Step 2 offered the customer's tools: its share of that step's input cost.
+    const [customer] = run.cost!.perProvider;
+    expect(customer).toMatchObject({ providerClass: "Customer", instanceId: "c123" });
+    expect(customer!.cost).toBeGreaterThan(0);
+    expect(customer!.cost).toBeCloseTo(customer!.definitionTokens * 1e-6, 12);
   });
 
   it("a new thread is one restart for every observer: the counters, telemetry and the run log, each with its cause", async () => {
