@@ -1,10 +1,12 @@
 import type * as Api from "@opentelemetry/api";
-import type { Attributes, Span, Tracer } from "@opentelemetry/api";
+import type { Span, Tracer } from "@opentelemetry/api";
 import type { RunScope } from "../events/run-events.js";
 import { toolFailureSummary } from "../events/tool-failure-summary.js";
-import type { ToolLoopEvent } from "../events/tool-loop-event.js";
-import type { TokenUsage } from "../events/token-usage.js";
-import { providerKeyOf, type ProviderIdentity } from "../tools/provider-identity.js";
+import type { ModelRespondedEvent, ToolLoopEvent } from "../events/tool-loop-event.js";
+import { addUsage } from "../events/token-usage.js";
+import type { ProviderIdentity } from "../tools/provider-identity.js";
+import { setResponse, type Answered } from "./chat-span.js";
+import { distinct, json, providerAttributes, usageAttributes } from "./span-attributes.js";
 
 /** What of `@opentelemetry/api` the recorder uses. */
 export type OtelApi = Pick<typeof Api, "SpanKind" | "SpanStatusCode" | "context" | "trace">;
@@ -13,6 +15,13 @@ export type OtelApi = Pick<typeof Api, "SpanKind" | "SpanStatusCode" | "context"
 interface RunSpans {
   readonly run: Span;
   step?: Span;
+  /** True once the step's model call ran in the step's scope: a step backend's call, not a conversation's. */
+  stepScoped: boolean;
+  /**
+   * A conversation step's span once its response came: kept (its end time already taken) until the next
+   * step or the run's end, since the turn a stop ended reports its tokens in a second `ModelResponded`.
+   */
+  answered?: Answered;
   readonly tools: Map<string, Span>;
   /** The tool call running now (strategies run inside it), where its tool-set changes are recorded. */
   current?: Span;
@@ -30,7 +39,9 @@ interface RunSpans {
  * `tools.restart`) on the span of the tool call that caused them (the run's span for changes between
  * steps: a tool source's update, a restart: one `tools.restart` each, from `RunRestarted`, with its cause).
  * Errors are recorded as exceptions named by their error class. Built from events only, so every backend
- * (streamed, resumed, Codex) gives one shape.
+ * (streamed, resumed, Codex) gives one shape. A step's span ends at its response. A conversation backend's
+ * step (its model call never runs in our scope) gets that end time too, but is ended only at the next step
+ * or the run's end, so the second `ModelResponded` of a turn a stop ended puts the turn's tokens on it.
  */
 export class SpanRecorder {
   private readonly runs = new Map<string, RunSpans>();
@@ -56,6 +67,7 @@ export class SpanRecorder {
           },
           this.api.context.active(),
         ),
+        stepScoped: false,
         tools: new Map(),
         discovered: [],
         owners: new Map(),
@@ -72,6 +84,7 @@ export class SpanRecorder {
    */
   readonly scope: RunScope = (runId, target, work) => {
     const spans = this.runs.get(runId);
+    if (spans && target.kind === "step") spans.stepScoped = true;
     const span = target.kind === "step" ? spans?.step : spans?.tools.get(target.toolCallId);
     if (!span) return work();
     return this.api.context.with(this.api.trace.setSpan(this.api.context.active(), span), work);
@@ -80,6 +93,8 @@ export class SpanRecorder {
   private record(spans: RunSpans, event: ToolLoopEvent): void {
     switch (event.type) {
       case "ToolLoopIteration":
+        this.endAnswered(spans);
+        spans.stepScoped = false;
         spans.step = this.tracer.startSpan(
           "chat",
           {
@@ -94,21 +109,15 @@ export class SpanRecorder {
         );
         break;
       case "ModelResponded": {
-        const step = spans.step;
-        if (!step) break;
-        if (event.modelId !== undefined) {
-          step.updateName(`chat ${event.modelId}`); // the GenAI conventions name a span by the request's model
-          step.setAttributes({
-            "gen_ai.request.model": event.modelId,
-            "gen_ai.response.model": event.responseModelId ?? event.modelId,
+        const answered = spans.answered;
+        if (answered?.iteration === event.iteration) this.turnEnded(spans, answered, event);
+        else if (spans.step) {
+          setResponse(spans.step, event, this.recordContent);
+          spans.step.setAttributes({
+            "entity_tools.model.duration_ms": event.durationMs,
+            "entity_tools.tool_calls": event.toolCalls.length,
           });
         }
-        step.setAttributes({
-          ...usageAttributes(event.usage),
-          "entity_tools.model.duration_ms": event.durationMs,
-          "entity_tools.tool_calls": event.toolCalls.length,
-          ...(this.recordContent ? { "entity_tools.response.text": event.text } : {}),
-        });
         break;
       }
       case "ModelWarning":
@@ -213,10 +222,30 @@ export class SpanRecorder {
       default:
         break;
     }
-    if (event.type === "ModelResponded") {
-      spans.step?.end();
+    if (event.type === "ModelResponded" && spans.step) {
+      if (spans.stepScoped) spans.step.end();
+      else {
+        const { iteration, usage, text } = event;
+        spans.answered = { span: spans.step, iteration, endTime: performance.now(), usage, text };
+      }
       spans.step = undefined;
     }
+  }
+
+  /**
+   * A turn a stop ended: its tokens (and model, and text) join what its last step's response reported, on
+   * that step's span, which then ends when that response came.
+   */
+  private turnEnded(spans: RunSpans, answered: Answered, event: ModelRespondedEvent): void {
+    const text = [answered.text, event.text].filter((t) => t !== "").join("\n\n");
+    const usage = addUsage(answered.usage, event.usage);
+    setResponse(answered.span, { ...event, usage, text }, this.recordContent);
+    this.endAnswered(spans);
+  }
+
+  private endAnswered(spans: RunSpans): void {
+    spans.answered?.span.end(spans.answered.endTime);
+    spans.answered = undefined;
   }
 
   /** The span a tool-set change belongs to: the running tool call's, else the run's. */
@@ -232,6 +261,7 @@ export class SpanRecorder {
   }
 
   private finish(spans: RunSpans, event: Extract<ToolLoopEvent, { type: "RunFinished" }>): void {
+    this.endAnswered(spans); // its call was answered: the run's failure is not its
     const error = event.error;
     for (const open of [spans.step, ...spans.tools.values()]) {
       if (!open) continue;
@@ -252,40 +282,5 @@ export class SpanRecorder {
     span.recordException({ name: error.name, message: error.message, stack: error.stack });
     span.setAttribute("error.type", error.name);
     span.setStatus({ code: this.api.SpanStatusCode.ERROR, message: error.message });
-  }
-}
-
-function usageAttributes(usage: TokenUsage): Attributes {
-  return {
-    "gen_ai.usage.input_tokens": usage.inputTokens,
-    "gen_ai.usage.output_tokens": usage.outputTokens,
-    "gen_ai.usage.cache_read.input_tokens": usage.cachedInputTokens,
-    "gen_ai.usage.reasoning.output_tokens": usage.reasoningTokens,
-  };
-}
-
-/**
- * Providers as three parallel array attributes (span attributes hold no objects): class, id as text, and
- * the id's type, which tells `1` from `"1"`.
- */
-function providerAttributes(providers: readonly ProviderIdentity[]): Attributes {
-  if (providers.length === 0) return {};
-  return {
-    "entity_tools.provider.class": providers.map((p) => p.providerClass),
-    "entity_tools.provider.id": providers.map((p) => String(p.id)),
-    "entity_tools.provider.id_type": providers.map((p) => p.idType),
-  };
-}
-
-/** Each provider once, by its key. */
-function distinct(providers: readonly ProviderIdentity[]): ProviderIdentity[] {
-  return [...new Map(providers.map((p) => [providerKeyOf(p), p])).values()];
-}
-
-function json(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
   }
 }

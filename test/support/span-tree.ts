@@ -13,8 +13,15 @@ export function memoryTracer() {
   return { tracer: provider.getTracer("test"), spans: () => exporter.getFinishedSpans(), exporter };
 }
 
+// Spans that start in the same millisecond are drawn by step, a step's chat before its calls, not in export
+// order: a conversation step's span is exported late (at the next step, with its response's end time), to
+// take its turn's tokens.
 const order = (a: ReadableSpan, b: ReadableSpan) =>
-  a.startTime[0] - b.startTime[0] || a.startTime[1] - b.startTime[1];
+  a.startTime[0] - b.startTime[0] || a.startTime[1] - b.startTime[1] || stepOrder(a) - stepOrder(b);
+const stepOrder = (s: ReadableSpan) => {
+  const step = s.attributes["entity_tools.step"];
+  return typeof step === "number" ? step * 2 + (s.name.startsWith("chat") ? 0 : 1) : 0;
+};
 
 /** The spans as lines: `name` per span, `· event attrs` per span event, two spaces per level. */
 export function spanTree(spans: readonly ReadableSpan[], describeEvent = eventLine): string[] {

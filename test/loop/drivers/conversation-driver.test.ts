@@ -14,6 +14,7 @@ import {
 } from "entity-tools";
 import { CustomerSearchTools } from "../../fixtures/store/customer-search-tools.js";
 import { watchRestarts } from "../../support/restart-observers.js";
+import { memoryTracer, spanTree } from "../../support/span-tree.js";
 
 /** A backend with fixed tools whose model finds John, then asks for his spend and answers. */
 class FixedToolsBackend implements ConversationAdapter {
@@ -50,7 +51,10 @@ class FixedToolsBackend implements ConversationAdapter {
 class StoppingBackend implements ConversationAdapter {
   readonly supportsDynamicTools = false;
   readonly newTools = "restart" as const;
-  constructor(private readonly calls: ModelToolCall[]) {}
+  constructor(
+    private readonly calls: ModelToolCall[],
+    private readonly text = "",
+  ) {}
 
   async openConversation(setup: ConversationSetup): Promise<Conversation> {
     const call = this.calls.shift()!;
@@ -58,7 +62,7 @@ class StoppingBackend implements ConversationAdapter {
       send: async (): Promise<ConversationTurn> => {
         const result = await setup.callTool(call);
         return {
-          text: "",
+          text: this.text,
           stopped: result.stopTurn,
           usage: { inputTokens: 1000, outputTokens: 10 },
           modelId: "m",
@@ -68,6 +72,11 @@ class StoppingBackend implements ConversationAdapter {
     };
   }
 }
+
+const stoppingCalls: ModelToolCall[] = [
+  { toolCallId: "t1", toolName: "searchCustomer", input: { name: "John Smith" } },
+  { toolCallId: "t2", toolName: "customer_c123_getAverageSpend", input: {} },
+];
 
 describe("conversation driver", () => {
   it("restarts the thread with the new tools and a transcript, then repairs the final answer", async () => {
@@ -135,10 +144,7 @@ describe("conversation driver", () => {
   });
 
   it("withPricing: a turn a stop ended is priced on its last step, and the providers it offered there get their share", async () => {
-    const backend = new StoppingBackend([
-      { toolCallId: "t1", toolName: "searchCustomer", input: { name: "John Smith" } },
-      { toolCallId: "t2", toolName: "customer_c123_getAverageSpend", input: {} },
-    ]);
+    const backend = new StoppingBackend([...stoppingCalls]);
     const run = await new PromptRunner({ adapter: backend })
       .withTools(new CustomerSearchTools())
       .withToolProviderDiscovery()
@@ -181,5 +187,41 @@ describe("conversation driver", () => {
         tools: found,
       },
     ]);
+  });
+
+  it("withTelemetry: a turn a stop ended has its tokens and model on its last step's chat span", async () => {
+    const { tracer, spans } = memoryTracer();
+    const run = await new PromptRunner({
+      adapter: new StoppingBackend([...stoppingCalls], "Looking John up."),
+    })
+      .withTools(new CustomerSearchTools())
+      .withToolProviderDiscovery()
+      .withApproval((call) => call.toolName === "customer_c123_getAverageSpend")
+      .withTelemetry({ tracer, recordContent: true })
+      .run("What does John Smith spend?");
+
+    expect(run.status).toBe("awaiting-approval");
+    expect(spanTree(spans())).toEqual([
+      "entity_tools.run",
+      "  · tools.restart customer_c123_getAverageSpend,customer_c123_recentOrders by new-thread",
+      "  chat m",
+      "  execute_tool searchCustomer",
+      "    · tools.injected customer_c123_getAverageSpend,customer_c123_recentOrders by searchCustomer from Customer:c123",
+      "  chat m", // the approval pause: its call never ran
+    ]);
+    const chats = spans().filter((s) => s.name.startsWith("chat"));
+    for (const [i, chat] of chats.entries())
+      expect(chat.attributes).toMatchObject({
+        "entity_tools.step": i + 1,
+        "gen_ai.request.model": "m",
+        "gen_ai.usage.input_tokens": 1000,
+        "gen_ai.usage.output_tokens": 10,
+        "entity_tools.tool_calls": 1,
+        "entity_tools.response.text": "Looking John up.",
+      });
+    // The chat spans' tokens add up to the run span's, as to the run's usage.
+    const runSpan = spans().find((s) => s.name === "entity_tools.run")!;
+    expect(runSpan.attributes["gen_ai.usage.input_tokens"]).toBe(run.usage.inputTokens);
+    expect(run.usage.inputTokens).toBe(2000);
   });
 });
