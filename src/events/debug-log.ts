@@ -24,26 +24,37 @@ export const STDERR_LOGGER: DebugLogger = {
  * nor a failed call's message (it may quote them): only the tool and the kind of failure.
  */
 export function debugLogObserver(logger: DebugLogger): ToolLoopObserver {
+  // The step each run's last response was on: a second response on it (the tokens of a conversation
+  // backend's turn that a stop ended) is logged as the turn's tokens.
+  const responded = new Map<string, number>();
   return (event) => {
-    const line = lineOf(event);
+    let again = false;
+    if (event.type === "ModelResponded") {
+      again = responded.get(event.runId) === event.iteration;
+      responded.set(event.runId, event.iteration);
+    } else if (event.type === "RunFinished") responded.delete(event.runId);
+    const line = lineOf(event, again);
     if (!line) return;
     const text = `[entity-tools ${event.runId}] ${line.text}`;
     logger[line.level](text);
   };
 }
 
-function lineOf(event: ToolLoopEvent): { level: keyof DebugLogger; text: string } | undefined {
+function lineOf(
+  event: ToolLoopEvent,
+  again: boolean,
+): { level: keyof DebugLogger; text: string } | undefined {
   const info = (text: string) => ({ level: "info" as const, text });
   switch (event.type) {
     case "RunStarted":
       return info(event.resumed ? "run resumed" : "run started");
     case "ModelResponded": {
       const u = event.usage;
+      const step = `step ${event.iteration}${event.modelId ? ` (${event.modelId})` : ""}: `;
+      const tokens = `tokens in ${u.inputTokens} (cached ${u.cachedInputTokens}) out ${u.outputTokens} (reasoning ${u.reasoningTokens})`;
+      if (again) return info(`${step}the turn's ${tokens}`);
       const calls = event.toolCalls.map((c) => c.toolName).join(", ") || "none";
-      return info(
-        `step ${event.iteration}${event.modelId ? ` (${event.modelId})` : ""}: ${Math.round(event.durationMs)} ms, ` +
-          `tokens in ${u.inputTokens} (cached ${u.cachedInputTokens}) out ${u.outputTokens} (reasoning ${u.reasoningTokens}), tool calls: ${calls}`,
-      );
+      return info(`${step}${Math.round(event.durationMs)} ms, ${tokens}, tool calls: ${calls}`);
     }
     case "ModelWarning":
       return { level: "warn", text: `step ${event.iteration}: ${event.message}` };

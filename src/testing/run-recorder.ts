@@ -50,7 +50,10 @@ export interface RecordedStep {
   readonly removed: string[];
   /** Providers this step's calls discovered, in order. */
   readonly discovered: RecordedDiscovery[];
-  /** The model's text at this step. */
+  /**
+   * The model's text at this step. On a conversation backend, a turn a stop ended reports its text in a
+   * second `ModelResponded` of its last step: the texts of the step's responses, blank-line separated.
+   */
   text: string;
 }
 
@@ -94,7 +97,8 @@ export class RunRecorder {
     if (!current) return;
     switch (event.type) {
       case "ModelResponded":
-        current.text = event.text;
+        // A turn a stop ended reports its text in a second response of its last step: it joins, never replaces.
+        if (event.text !== "") current.text = current.text ? `${current.text}\n\n${event.text}` : event.text;
         break;
       case "ToolInvoked":
       case "ToolFailed": {

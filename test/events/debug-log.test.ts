@@ -2,7 +2,7 @@
 // and errors in one line each; nothing is logged by default.
 import "../fixtures/store/register.js";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { PromptRunner } from "entity-tools";
+import { PromptRunner, type ConversationAdapter } from "entity-tools";
 import { CustomerSearchTools } from "../fixtures/store/customer-search-tools.js";
 import { call, mockModel, text } from "../support/mock-model.js";
 
@@ -10,6 +10,28 @@ const discoveryRun = () =>
   new PromptRunner({ model: mockModel(call("searchCustomer", { name: "John Smith" }), text("found")) })
     .withTools(new CustomerSearchTools())
     .withToolProviderDiscovery();
+
+/** A conversation backend whose turn calls searchCustomer, and stops when told to: 1 000 tokens a turn. */
+const oneCallBackend: ConversationAdapter = {
+  supportsDynamicTools: false,
+  newTools: "restart",
+  openConversation: async (setup) => ({
+    send: async () => {
+      const found = await setup.callTool({
+        toolCallId: "t1",
+        toolName: "searchCustomer",
+        input: { name: "John" },
+      });
+      return {
+        text: "",
+        stopped: found.stopTurn,
+        usage: { inputTokens: 1000, outputTokens: 10 },
+        modelId: "m",
+      };
+    },
+    close: async () => {},
+  }),
+};
 
 afterEach(() => {
   vi.unstubAllEnvs();
@@ -50,6 +72,25 @@ describe("the debug log", () => {
     expect(logged).toContain(`searchCustomer (${id}) waits for approval`);
     expect(logged).toContain(`searchCustomer (${id}) denied`);
     expect(lines.join("\n")).not.toContain("secret words");
+  });
+
+  it("a conversation turn a stop ended: its tokens are one more line on its last step, not a second response", async () => {
+    const lines: string[] = [];
+    const log = (line: string) => lines.push(line);
+    const paused = await new PromptRunner({ adapter: oneCallBackend })
+      .withTools(new CustomerSearchTools())
+      .withApproval(() => true)
+      .withLogger({ info: log, warn: log, error: log })
+      .run("q");
+    const id = paused.pendingApprovals[0]!.approvalId;
+    const text = lines.map((l) => l.replace(/^\[entity-tools run-\d+\] /, "").replace(/\d+ ms/g, "N ms"));
+    expect(text).toEqual([
+      "run started",
+      "step 1: N ms, tokens in 0 (cached 0) out 0 (reasoning 0), tool calls: searchCustomer",
+      "step 1 (m): the turn's tokens in 1000 (cached 0) out 10 (reasoning 0)",
+      `searchCustomer (${id}) waits for approval`,
+      "run awaiting-approval after 1 steps, N ms",
+    ]);
   });
 
   it("errors are logged at error level with our error class", async () => {
