@@ -15,6 +15,7 @@ import type {
 } from "./run-log-format.js";
 import type { RunLogProblem, RunLogRead } from "./read-run-log.js";
 import { addUsage } from "../events/token-usage.js";
+import { joinedStepText } from "../events/step-text.js";
 
 /** Why a tool joined or left the set offered at a step. */
 export interface ToolChangeCause {
@@ -290,6 +291,6 @@ function bothResponses(first: ResponseRecord, second: ResponseRecord): ResponseR
     ...(modelId === undefined ? {} : { modelId }),
     usage: addUsage(first.usage, second.usage),
     ...cost,
-    ...(first.text || second.text ? { text: [first.text, second.text].filter(Boolean).join("\n\n") } : {}),
+    ...(first.text || second.text ? { text: joinedStepText(first.text, second.text) } : {}),
   };
 }

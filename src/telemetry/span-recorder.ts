@@ -4,6 +4,7 @@ import type { RunScope } from "../events/run-events.js";
 import { toolFailureSummary } from "../events/tool-failure-summary.js";
 import type { ModelRespondedEvent, ToolLoopEvent } from "../events/tool-loop-event.js";
 import { addUsage } from "../events/token-usage.js";
+import { joinedStepText } from "../events/step-text.js";
 import type { ProviderIdentity } from "../tools/provider-identity.js";
 import { setResponse, type Answered } from "./chat-span.js";
 import { distinct, json, providerAttributes, usageAttributes } from "./span-attributes.js";
@@ -237,7 +238,7 @@ export class SpanRecorder {
    * that step's span, which then ends when that response came.
    */
   private turnEnded(spans: RunSpans, answered: Answered, event: ModelRespondedEvent): void {
-    const text = [answered.text, event.text].filter((t) => t !== "").join("\n\n");
+    const text = joinedStepText(answered.text, event.text);
     const usage = addUsage(answered.usage, event.usage);
     setResponse(answered.span, { ...event, usage, text }, this.recordContent);
     this.endAnswered(spans);

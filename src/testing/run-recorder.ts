@@ -1,4 +1,5 @@
 import type { ToolLoopEvent, ToolProviderDiscoveredEvent } from "../events/tool-loop-event.js";
+import { joinedStepText } from "../events/step-text.js";
 import type { ProviderIdentity } from "../tools/provider-identity.js";
 import { handleProviderOf } from "./scoring/call-provider.js";
 
@@ -98,7 +99,7 @@ export class RunRecorder {
     switch (event.type) {
       case "ModelResponded":
         // A turn a stop ended reports its text in a second response of its last step: it joins, never replaces.
-        if (event.text !== "") current.text = current.text ? `${current.text}\n\n${event.text}` : event.text;
+        current.text = joinedStepText(current.text, event.text);
         break;
       case "ToolInvoked":
       case "ToolFailed": {
