@@ -42,12 +42,14 @@ function collectionElements(value: unknown): Iterable<unknown> | undefined {
  */
 export class FirstOfEachIdentity {
   // By class name, id type, then id: what `providerKeyOf` tells apart, without making a key per provider
-  // (a result bound whole, with no budget, has 100 000 of them).
-  private readonly bound = new Map<string, Record<ProviderIdType, Set<string | number>>>();
-  private readonly repeated = new Map<string, ProviderIdentity>();
+  // (a result bound whole, with no budget, has 100 000 of them). Made at the first identity: discovery
+  // asks for one at every tool call, and most results hold no provider.
+  private bound: Map<string, Record<ProviderIdType, Set<string | number>>> | undefined;
+  private repeated: Map<string, ProviderIdentity> | undefined;
 
   /** Whether `identity` is the first of its kind in this result (then it is recorded as bound). */
   first(identity: ProviderIdentity): boolean {
+    this.bound ??= new Map();
     let ofClass = this.bound.get(identity.providerClass);
     if (!ofClass) {
       ofClass = { string: new Set(), number: new Set(), bigint: new Set() };
@@ -56,7 +58,7 @@ export class FirstOfEachIdentity {
     const ids = ofClass[identity.idType];
     const before = ids.size;
     if (ids.add(identity.id).size > before) return true; // one hash lookup, not has() then add()
-    this.repeated.set(providerKeyOf(identity), identity);
+    (this.repeated ??= new Map()).set(providerKeyOf(identity), identity);
     return false;
   }
 
@@ -65,7 +67,7 @@ export class FirstOfEachIdentity {
    * the result (their states may differ), so it learns which one its tools (`"tools"`) or handle work on.
    */
   notice(reachedBy: "tools" | "handle"): string | undefined {
-    if (this.repeated.size === 0) return undefined;
+    if (!this.repeated) return undefined;
     const names = [...this.repeated.values()].map((i) => `${i.providerClass} ${String(i.id)}`);
     const one = names.length === 1;
     const whose = one ? "its" : "each one's";
