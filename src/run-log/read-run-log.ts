@@ -7,6 +7,7 @@ import {
   type RunHeaderRecord,
   type RunLogRecord,
 } from "./run-log-format.js";
+import { isUnreadRest, unreadNote } from "./unread-line.js";
 
 /** A line (or a whole file) the reader skipped, and why. */
 export interface RunLogProblem {
@@ -76,6 +77,14 @@ export class GrowingRunLog {
     this.partial = text.slice(start);
   }
 
+  /**
+   * Whether the last piece ended where the viewer's server stopped a read that could not hold the rest of
+   * the file (a file larger than one read): the next piece, from the same offset, goes on with it.
+   */
+  readsOn(): boolean {
+    return isUnreadRest(this.partial.trim());
+  }
+
   /** What the file holds so far, as {@link readRunLog} reads it whole. */
   read(): RunLogRead {
     let read = this.whole;
@@ -120,6 +129,13 @@ function readLine(into: Reading, text: string, last: boolean): void {
   const line = ++into.lines;
   const raw = text.trim();
   if (raw === "" || into.skipped) return;
+  // What the viewer's server could not send stands in for it (unread-line.ts): named, not parsed.
+  const unread = unreadNote(raw, line, last);
+  if (unread !== undefined) {
+    into.started = true; // a header skipped this way is not looked for in the next line
+    into.problems.push({ ...(unread.startsWith("line ") ? { line } : {}), message: unread });
+    return;
+  }
   const isFirst = !into.started;
   into.started = true;
   const parsed = parseLine(raw);

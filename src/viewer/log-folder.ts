@@ -1,19 +1,13 @@
 // The viewer's jail: the only files it reads are the run logs of one folder (or the one file it was given)
 // and their media, by name. A name is a plain file name of the expected shape, and the file it resolves to
 // (symbolic links followed) must be inside the folder; anything else does not exist for the viewer.
-import {
-  closeSync,
-  fstatSync,
-  openSync,
-  readdirSync,
-  readSync,
-  realpathSync,
-  statSync,
-  type Stats,
-} from "node:fs";
+import { closeSync, readdirSync, readSync, realpathSync, statSync, type Stats } from "node:fs";
 import path from "node:path";
 import { fileStamp } from "../local/file-stamp.js";
+import { NotRegularFileError, openRegularFileSync } from "../local/regular-file.js";
+import { unreadLine } from "../run-log/unread-line.js";
 import { checkOf, stillHolds } from "./run-file-check.js";
+import { readBounded, RUN_FILE_READ_LIMIT } from "./run-file-read.js";
 
 /** A run log file as the page's run list needs it: its first line and its last whole line. */
 export interface RunFileEntry {
@@ -40,12 +34,16 @@ export interface RunFileRead {
   readonly check: string;
   /** Whether the file had not changed for `RECENT_MS` when read: else a write in the same clock tick keeps its stamp. */
   readonly settled: boolean;
+  /** Whether the file goes on after what one read holds ({@link RUN_FILE_READ_LIMIT}): read on from `next`. */
+  readonly more: boolean;
 }
 
 /** Options of {@link LogFolder.open}. */
 export interface LogFolderOptions {
   /** The clock a file's change time is compared with, in ms since 1970 (tests set it). Default `Date.now`. */
   readonly now?: () => number;
+  /** The most one read holds, in bytes (tests set it). Default {@link RUN_FILE_READ_LIMIT}. */
+  readonly readLimit?: number;
 }
 
 const RUN_FILE = /^[A-Za-z0-9_-][A-Za-z0-9._-]*\.jsonl$/;
@@ -80,21 +78,30 @@ export class LogFolder {
     /** The one file's name, when the viewer was given a file. */
     private readonly only: string | undefined,
     private readonly now: () => number,
+    private readonly readLimit: number,
   ) {}
 
   /**
    * The folder (or file) at `target`.
    *
-   * @throws Error when it does not exist, or is a file that is not a `.jsonl` run log
+   * @throws Error when it does not exist, cannot be read, or is a file that is not a `.jsonl` run log
    */
   static open(target: string, options: LogFolderOptions = {}): LogFolder {
-    const now = options.now ?? Date.now;
-    const real = realpathSync(target);
-    if (statSync(real).isDirectory()) return new LogFolder(real, undefined, now);
+    const { now = Date.now, readLimit = RUN_FILE_READ_LIMIT } = options;
+    let real: string;
+    try {
+      real = realpathSync(target);
+      if (statSync(real).isDirectory()) {
+        readdirSync(real); // a folder it cannot list is said now, not shown as an empty one
+        return new LogFolder(real, undefined, now, readLimit);
+      }
+    } catch (error) {
+      throw new Error(`${target} cannot be read: ${(error as Error).message}`, { cause: error });
+    }
     const name = path.basename(real);
     if (!RUN_FILE.test(name))
       throw new Error(`${target} is not a run log (a .jsonl file) nor a folder of them`);
-    return new LogFolder(path.dirname(real), name, now);
+    return new LogFolder(path.dirname(real), name, now, readLimit);
   }
 
   /**
@@ -119,12 +126,12 @@ export class LogFolder {
               : {
                   stamp,
                   settled: this.settled(file.stats),
-                  entry: { name, stamp, ...edges(file.real) },
+                  entry: { name, stamp, ...edges(file.real, file.stats.size) },
                 };
           summaries.set(name, summary);
           return [summary.entry];
         } catch {
-          return []; // removed meanwhile, or unreadable: not listed
+          return []; // removed meanwhile (or made a FIFO): not listed
         }
       });
     this.summaries = summaries; // files gone are forgotten
@@ -179,22 +186,23 @@ export class LogFolder {
   ): RunFileRead | undefined {
     const file = this.runFile(name)?.real;
     if (!file) return undefined;
-    const fd = openSync(file, "r");
+    const opened = openRun(file);
+    if (typeof opened === "string") return unreadable(opened);
+    if (!opened) return undefined;
+    const { fd, stats } = opened;
     try {
-      const stats = fstatSync(fd);
       // Anything but a whole number of bytes (`from=abc`, NaN) reads from the start.
       let start = Number.isSafeInteger(from) && from > 0 ? Math.min(from, stats.size) : 0;
       const { check, whole = false, checkNext = true } = options;
       if (start > 0 && check !== undefined && !stillHolds(fd, stats, from, check, whole)) start = 0;
-      const buffer = Buffer.alloc(stats.size - start);
-      const read = readSync(fd, buffer, 0, buffer.length, start);
-      const lines = buffer.lastIndexOf(0x0a, read - 1) + 1;
+      const { text, next, more } = readBounded(fd, stats.size, start, this.readLimit);
       return {
-        text: buffer.toString("utf8", 0, read),
+        text,
         from: start,
-        next: start + lines,
-        check: checkNext ? checkOf(fd, stats, start, buffer.subarray(0, lines), check) : "",
+        next,
+        check: checkNext ? checkOf(fd, stats, start, next, check) : "",
         settled: this.settled(stats),
+        more,
       };
     } finally {
       closeSync(fd);
@@ -227,11 +235,37 @@ export class LogFolder {
   }
 }
 
-/** A file's size, first line and last whole line (looked for near each end, then further). */
-function edges(file: string): { size: number; head: string; tail: string } {
-  const fd = openSync(file, "r");
+/**
+ * The file at `file` open for reading (a regular file: a FIFO put in its place is not waited on), why it
+ * cannot be read (no permission), or undefined when it is gone or no longer a regular file.
+ */
+function openRun(file: string): ReturnType<typeof openRegularFileSync> | string | undefined {
   try {
-    const size = statSync(file).size;
+    return openRegularFileSync(file);
+  } catch (error) {
+    const { code, message } = error as NodeJS.ErrnoException;
+    return error instanceof NotRegularFileError || code === "ENOENT" ? undefined : message;
+  }
+}
+
+/** A read of a file that cannot be opened: one stand-in line that says why (the reader names it). */
+function unreadable(reason: string): RunFileRead {
+  const text = `${unreadLine({ unread: "file", reason })}\n`;
+  return { text, from: 0, next: 0, check: "", settled: true, more: false };
+}
+
+/**
+ * A file's first line and last whole line (looked for near each end, then further); a file that cannot be
+ * opened has, as its first line, a stand-in that says why.
+ */
+function edges(file: string, listed: number): { size: number; head: string; tail: string } {
+  const opened = openRun(file);
+  if (typeof opened === "string")
+    return { size: listed, head: unreadLine({ unread: "file", reason: opened }), tail: "" };
+  if (!opened) throw new Error(`${file} is gone`);
+  const { fd } = opened;
+  try {
+    const size = opened.stats.size;
     let head = "";
     let tail = "";
     for (const limit of EDGE_BYTES) {

@@ -3,10 +3,11 @@
 // still going grows on the open page. Requests whose Host or Origin is not this machine's are refused (the
 // one guard of every local server we ship, src/local/local-request-guard.ts), and no response carries a
 // CORS header.
-import { createReadStream, watch, type FSWatcher } from "node:fs";
+import { watch, type FSWatcher } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { localRequestGuard } from "../local/local-request-guard.js";
+import { openRegularFile } from "../local/regular-file.js";
 import { mediaTypeOfFile } from "../run-log/media-extensions.js";
 import { LogFolder } from "./log-folder.js";
 import { pageAssets } from "./page-assets.js";
@@ -73,7 +74,7 @@ export async function startViewServer(target: string, options: { port?: number }
       case "/api/events":
         return listen(request, response, listeners);
       default:
-        return media(request, response, folder, url.pathname);
+        return void media(request, response, folder, url.pathname).catch(() => response.destroy());
     }
   };
   const server = createServer((request, response) => {
@@ -129,13 +130,17 @@ function safeHeaders(type: string): Record<string, string> {
   };
 }
 
-/** A media file of a run, with a policy that runs nothing it holds (an SVG opened on its own). */
-function media(
+/**
+ * A media file of a run, with a policy that runs nothing it holds (an SVG opened on its own). It is opened
+ * before anything is answered: one that cannot be read (no permission, or a FIFO put in its place) is a
+ * 404, as a missing one is, and the page names it where its picture would be.
+ */
+async function media(
   request: IncomingMessage,
   response: ServerResponse,
   folder: LogFolder,
   pathname: string,
-): void {
+): Promise<void> {
   if (!pathname.startsWith("/media/")) return notFound(response);
   let relative: string;
   try {
@@ -144,15 +149,20 @@ function media(
     return notFound(response);
   }
   const file = folder.mediaFile(relative);
-  if (!file) return notFound(response);
+  const opened = file === undefined ? undefined : await openRegularFile(file).catch(() => undefined);
+  if (!file || !opened) return notFound(response);
   const type = mediaTypeOfFile(file) ?? "application/octet-stream";
   const served = type === "text/plain" ? "text/plain; charset=utf-8" : type;
   response.writeHead(200, {
     ...safeHeaders(served),
     "Content-Security-Policy": "sandbox; default-src 'none'",
   });
-  if (request.method === "HEAD") return void response.end();
-  createReadStream(file)
+  if (request.method === "HEAD") {
+    await opened.handle.close();
+    return void response.end();
+  }
+  opened.handle
+    .createReadStream()
     .on("error", () => response.destroy())
     .pipe(response);
 }
