@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import { localRequestGuard } from "../local/local-request-guard.js";
 import { openRegularFile } from "../local/regular-file.js";
 import { mediaTypeOfFile } from "../run-log/media-extensions.js";
-import { LogFolder } from "./log-folder.js";
+import { LogFolder, type LogFolderOptions } from "./log-folder.js";
 import { pageAssets } from "./page-assets.js";
 import { SERVED_CSP, servedPage } from "./page-html.js";
 
@@ -26,12 +26,19 @@ export interface ViewServer {
 
 /**
  * Serves the page for the run logs at `target` (a folder, or one file) on 127.0.0.1, on `port` (default
- * {@link DEFAULT_VIEW_PORT}) or a free port when that one is taken.
+ * {@link DEFAULT_VIEW_PORT}) or a free port when that one is taken; `readLimit`, the most one read of a
+ * run file holds (tests set it).
  *
- * @throws Error when `target` does not exist or is not a run log
+ * @throws Error when `target` does not exist, cannot be read, or is not a run log
  */
-export async function startViewServer(target: string, options: { port?: number } = {}): Promise<ViewServer> {
-  const folder = LogFolder.open(target);
+export async function startViewServer(
+  target: string,
+  options: { port?: number } & Pick<LogFolderOptions, "readLimit"> = {},
+): Promise<ViewServer> {
+  const folder = LogFolder.open(
+    target,
+    options.readLimit === undefined ? {} : { readLimit: options.readLimit },
+  );
   const assets = await pageAssets();
   const page = servedPage(assets);
   const listeners = new Set<ServerResponse>();

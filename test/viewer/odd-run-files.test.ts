@@ -60,7 +60,7 @@ describe("a run file larger than one read", () => {
     const folder = LogFolder.open(folderWith("long-line", text), { readLimit: LIMIT });
     const { reads, read } = readAsThePage(folder);
     expect(read.header?.id).toBe("r1");
-    expect(read.records.map((r) => [r.type, r.step])).toEqual([
+    expect(read.records.map((r) => [r.type, (r as { step?: number }).step])).toEqual([
       ["step", 1],
       ["step", 2],
       ["step", 3],
