@@ -1,6 +1,6 @@
 // `entity-tools view <dir-or-file> --html out.html`: the same page as one file, the run logs and their media
 // inside it, for a CI artifact or a pull request: it opens with no server and no network.
-import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 import { createPrivateFile } from "../local/private-files.js";
 import { mediaTypeOfFile } from "../run-log/media-extensions.js";
@@ -22,6 +22,10 @@ export async function writeHtmlExport(
   options: LogFolderOptions = {},
 ): Promise<number> {
   const folder = LogFolder.open(target, options);
+  // The file is made anew: never over a run log or its media (a slip of the finger would lose the run).
+  if (folder.holds(out)) throw new Error(`--html ${out} is a run log file it reads: give another file`);
+  if (statSync(out, { throwIfNoEntry: false })?.isDirectory())
+    throw new Error(`--html ${out} is a folder: give the file to write (out.html)`);
   const files = folder.runs().flatMap(({ name }) => {
     const read = folder.read(name, 0, { checkNext: false }); // read once: no check for a next read
     // The file's rest past one read stays a note (a whole line: this page never reads on).
@@ -51,7 +55,9 @@ export async function writeHtmlExport(
   const logs: InlineLogs = { source: target, files, media };
   const html = inlinePage(await pageAssets(), logs);
   rmSync(out, { force: true }); // made anew, for its owner only, rather than written over in its old mode
-  const file = await createPrivateFile(out);
+  const file = await createPrivateFile(out).catch((error: unknown) => {
+    throw new Error(`--html ${out} cannot be written: ${(error as Error).message}`, { cause: error });
+  });
   try {
     await file.writeFile(html);
   } finally {

@@ -1,13 +1,11 @@
 // The viewer's jail: the only files it reads are the run logs of one folder (or the one file it was given)
 // and their media, by name. A name is a plain file name of the expected shape, and the file it resolves to
 // (symbolic links followed) must be inside the folder; anything else does not exist for the viewer.
-import { closeSync, readdirSync, readSync, realpathSync, statSync, type Stats } from "node:fs";
+import { closeSync, readdirSync, realpathSync, statSync, type Stats } from "node:fs";
 import path from "node:path";
 import { fileStamp } from "../local/file-stamp.js";
-import { NotRegularFileError, openRegularFileSync } from "../local/regular-file.js";
-import { unreadLine } from "../run-log/unread-line.js";
 import { checkOf, stillHolds } from "./run-file-check.js";
-import { readBounded, RUN_FILE_READ_LIMIT } from "./run-file-read.js";
+import { edges, openRun, readBounded, RUN_FILE_READ_LIMIT, unreadable } from "./run-file-read.js";
 
 /** A run log file as the page's run list needs it: its first line and its last whole line. */
 export interface RunFileEntry {
@@ -48,8 +46,6 @@ export interface LogFolderOptions {
 
 const RUN_FILE = /^[A-Za-z0-9_-][A-Za-z0-9._-]*\.jsonl$/;
 const MEDIA_FILE = /^([A-Za-z0-9_-][A-Za-z0-9._-]*)\.media\/([A-Za-z0-9_-][A-Za-z0-9._-]*)$/;
-/** How far from either end a run's first and last lines are looked for. */
-const EDGE_BYTES = [64 * 1024, 4 * 1024 * 1024];
 /**
  * How long after a file's last change its entry is not trusted: two writes within one tick of the file
  * system's clock (a few ms on Linux, up to 2 s on FAT) leave every time the same, so a file read within
@@ -216,6 +212,17 @@ export class LogFolder {
     return this.inside(path.join(this.root, relative))?.real;
   }
 
+  /** Whether `file` (when it exists) is a run file of the folder, or a media file of one. */
+  holds(file: string): boolean {
+    let relative: string;
+    try {
+      relative = path.relative(this.root, realpathSync(file));
+    } catch {
+      return false;
+    }
+    return RUN_FILE.test(relative) || MEDIA_FILE.test(relative.split(path.sep).join("/"));
+  }
+
   /** The real path (and its stats) of a run file of this viewer; undefined for any other name. */
   private runFile(name: string): { real: string; stats: Stats } | undefined {
     if (!RUN_FILE.test(name) || (this.only !== undefined && name !== this.only)) return undefined;
@@ -232,57 +239,5 @@ export class LogFolder {
     } catch {
       return undefined;
     }
-  }
-}
-
-/**
- * The file at `file` open for reading (a regular file: a FIFO put in its place is not waited on), why it
- * cannot be read (no permission), or undefined when it is gone or no longer a regular file.
- */
-function openRun(file: string): ReturnType<typeof openRegularFileSync> | string | undefined {
-  try {
-    return openRegularFileSync(file);
-  } catch (error) {
-    const { code, message } = error as NodeJS.ErrnoException;
-    return error instanceof NotRegularFileError || code === "ENOENT" ? undefined : message;
-  }
-}
-
-/** A read of a file that cannot be opened: one stand-in line that says why (the reader names it). */
-function unreadable(reason: string): RunFileRead {
-  const text = `${unreadLine({ unread: "file", reason })}\n`;
-  return { text, from: 0, next: 0, check: "", settled: true, more: false };
-}
-
-/**
- * A file's first line and last whole line (looked for near each end, then further); a file that cannot be
- * opened has, as its first line, a stand-in that says why.
- */
-function edges(file: string, listed: number): { size: number; head: string; tail: string } {
-  const opened = openRun(file);
-  if (typeof opened === "string")
-    return { size: listed, head: unreadLine({ unread: "file", reason: opened }), tail: "" };
-  if (!opened) throw new Error(`${file} is gone`);
-  const { fd } = opened;
-  try {
-    const size = opened.stats.size;
-    let head = "";
-    let tail = "";
-    for (const limit of EDGE_BYTES) {
-      const length = Math.min(size, limit);
-      const start = Buffer.alloc(length);
-      readSync(fd, start, 0, length, 0);
-      const firstEnd = start.indexOf(0x0a);
-      if (firstEnd !== -1) head = start.toString("utf8", 0, firstEnd);
-      const end = Buffer.alloc(length);
-      readSync(fd, end, 0, length, size - length);
-      const last = end.lastIndexOf(0x0a);
-      const before = last > 0 ? end.lastIndexOf(0x0a, last - 1) : -1;
-      if (last !== -1 && (before !== -1 || length === size)) tail = end.toString("utf8", before + 1, last);
-      if ((head && tail) || length === size) break;
-    }
-    return { size, head, tail };
-  } finally {
-    closeSync(fd);
   }
 }

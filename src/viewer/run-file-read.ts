@@ -3,13 +3,16 @@
 // (and the page) one read's worth of memory, never the file's. What a read leaves out is said in its text
 // by a stand-in line (unread-line.ts) that the reader names: a line longer than the limit is skipped
 // (scanned for its end a chunk at a time, never held), and the rest of a file longer than one read is
-// read by the next one (the server tells the page to go on).
-import { readSync } from "node:fs";
+// read by the next one (the page asks for it at once). A file that cannot be opened is one stand-in line.
+import { closeSync, readSync } from "node:fs";
+import { NotRegularFileError, openRegularFileSync } from "../local/regular-file.js";
 import { unreadLine } from "../run-log/unread-line.js";
 
 /** The most one read of a run file holds, in bytes. */
 export const RUN_FILE_READ_LIMIT = 64 * 1024 * 1024;
 
+/** How far from either end a run's first and last lines are looked for. */
+const EDGE_BYTES = [64 * 1024, 4 * 1024 * 1024];
 /** The chunk a skipped line is scanned in for its end. */
 const SCAN_BYTES = 1024 * 1024;
 
@@ -62,4 +65,56 @@ function newlineAfter(fd: number, from: number, size: number): number {
     at += read;
   }
   return -1;
+}
+
+/**
+ * The file at `file` open for reading (a regular file: a FIFO put in its place is not waited on), why it
+ * cannot be read (no permission), or undefined when it is gone or no longer a regular file.
+ */
+export function openRun(file: string): ReturnType<typeof openRegularFileSync> | string | undefined {
+  try {
+    return openRegularFileSync(file);
+  } catch (error) {
+    const { code, message } = error as NodeJS.ErrnoException;
+    return error instanceof NotRegularFileError || code === "ENOENT" ? undefined : message;
+  }
+}
+
+/** A read of a file that cannot be opened: one stand-in line that says why (the reader names it). */
+export function unreadable(reason: string): BoundedRead & { from: number; check: string; settled: boolean } {
+  const text = `${unreadLine({ unread: "file", reason })}\n`;
+  return { text, from: 0, next: 0, check: "", settled: true, more: false };
+}
+
+/**
+ * A file's first line and last whole line (looked for near each end, then further); a file that cannot be
+ * opened has, as its first line, a stand-in that says why.
+ */
+export function edges(file: string, listed: number): { size: number; head: string; tail: string } {
+  const opened = openRun(file);
+  if (typeof opened === "string")
+    return { size: listed, head: unreadLine({ unread: "file", reason: opened }), tail: "" };
+  if (!opened) throw new Error(`${file} is gone`);
+  const { fd } = opened;
+  try {
+    const size = opened.stats.size;
+    let head = "";
+    let tail = "";
+    for (const limit of EDGE_BYTES) {
+      const length = Math.min(size, limit);
+      const start = Buffer.alloc(length);
+      readSync(fd, start, 0, length, 0);
+      const firstEnd = start.indexOf(0x0a);
+      if (firstEnd !== -1) head = start.toString("utf8", 0, firstEnd);
+      const end = Buffer.alloc(length);
+      readSync(fd, end, 0, length, size - length);
+      const last = end.lastIndexOf(0x0a);
+      const before = last > 0 ? end.lastIndexOf(0x0a, last - 1) : -1;
+      if (last !== -1 && (before !== -1 || length === size)) tail = end.toString("utf8", before + 1, last);
+      if ((head && tail) || length === size) break;
+    }
+    return { size, head, tail };
+  } finally {
+    closeSync(fd);
+  }
 }
