@@ -46,6 +46,18 @@ const NUMBERED: Readonly<Record<string, "step" | "ms">> = {
 };
 
 /**
+ * The fields the view reads of a record without a check of its own: a record without them (a line edited
+ * by hand, or written by something else) is skipped and named, rather than failing the whole run's view.
+ */
+const NEEDED: Readonly<Record<string, "tools" | "usage">> = {
+  discovered: "tools",
+  added: "tools",
+  removed: "tools",
+  response: "usage",
+  end: "usage",
+};
+
+/**
  * The records of a run log's text (a whole file, or what has been written of it so far). A last line
  * without its newline is read when it is whole JSON (a file someone cut after it), else reported as cut short.
  */
@@ -190,9 +202,18 @@ function recordProblem(value: unknown): string | undefined {
   const field = NUMBERED[type]!;
   const number = (value as Record<string, unknown>)[field];
   if (typeof number !== "number" || !Number.isFinite(number))
-    return `a ${type} record without a numeric ${field}`;
-  const list = (value as { tools?: unknown }).tools;
+    return `${aRecord(type)} without a numeric ${field}`;
+  const { tools: list, usage } = value as { tools?: unknown; usage?: unknown };
   if (list !== undefined && !(Array.isArray(list) && list.every((t) => typeof t === "string")))
-    return `a ${type} record whose tools are not a list of names`;
+    return `${aRecord(type)} whose tools are not a list of names`;
+  const needed = NEEDED[type];
+  if (needed === "tools" && list === undefined) return `${aRecord(type)} without its tools`;
+  if (needed === "usage" && (typeof usage !== "object" || usage === null || Array.isArray(usage)))
+    return `${aRecord(type)} without its usage`;
   return undefined;
+}
+
+/** `a step record`, `an end record`. */
+function aRecord(type: string): string {
+  return `${/^[aeiou]/.test(type) ? "an" : "a"} ${type} record`;
 }

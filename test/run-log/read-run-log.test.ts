@@ -27,6 +27,28 @@ describe("readRunLog", () => {
     ]);
   });
 
+  it("a record without a field the view reads (edited by hand) is skipped and named; the run is still viewed", () => {
+    const provider = { providerClass: "Customer", id: "c1", idType: "string" };
+    const text = lines(
+      step(1, { tools: ["a"] }),
+      { type: "response", step: 1, ms: 1, durationMs: 1, usage: null, calls: [] },
+      { type: "discovered", step: 1, provider, definitionTokens: 1 },
+      { type: "added", step: 1, byTool: "a" },
+      { type: "removed", step: 1, reason: "budget" },
+      step(2, { added: ["b"] }),
+      { type: "end", ms: 2, status: "done", totalIterations: 2 },
+    );
+    const read = readRunLog(`${header}\n${text}\n`);
+    expect(read.problems.map((p) => p.message)).toEqual([
+      "line 3: a response record without its usage: skipped",
+      "line 4: a discovered record without its tools: skipped",
+      "line 5: an added record without its tools: skipped",
+      "line 6: a removed record without its tools: skipped",
+      "line 8: an end record without its usage: skipped",
+    ]);
+    expect(runView(read).steps.map((s) => s.step)).toEqual([1, 2]);
+  });
+
   it("a file of another format version is skipped whole, saying which version it is", () => {
     const read = readRunLog(
       `${header.replace('"version":1', '"version":2')}\n${lines(step(1, { tools: [] }))}\n`,
