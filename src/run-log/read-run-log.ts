@@ -45,16 +45,45 @@ const NUMBERED: Readonly<Record<string, "step" | "ms">> = {
   end: "ms",
 };
 
+/** The shape a field of a record must have (in the table below, a `!` after it: the view needs it there). */
+export type Shape = "string" | "number" | "boolean" | "object" | "objects" | "names";
+
 /**
- * The fields the view reads of a record without a check of its own: a record without them (a line edited
- * by hand, or written by something else) is skipped and named, rather than failing the whole run's view.
+ * The fields of each record type that the view and the page read, and their shapes (the JSON Schema's, in
+ * docs/run-log.schema.json; a test holds them together): a record whose field has another shape (a line
+ * edited by hand, or written by something else) is skipped and named, rather than failing the run's view.
  */
-const NEEDED: Readonly<Record<string, "tools" | "usage">> = {
-  discovered: "tools",
-  added: "tools",
-  removed: "tools",
-  response: "usage",
-  end: "usage",
+export const SHAPES: Readonly<Record<string, Readonly<Record<string, `${Shape}${"" | "!"}`>>>> = {
+  step: { tools: "names", added: "names", removed: "names" },
+  response: {
+    usage: "object!",
+    calls: "objects",
+    cost: "number",
+    text: "string",
+    modelId: "string",
+    responseModelId: "string",
+  },
+  call: {
+    id: "string",
+    tool: "string",
+    ok: "boolean",
+    reason: "string",
+    result: "string",
+    cause: "string",
+    media: "objects",
+    provider: "object",
+  },
+  discovered: { provider: "object!", tools: "names!", by: "string", handle: "string" },
+  added: { tools: "names!", byTool: "string", by: "string" },
+  removed: { tools: "names!", by: "string" },
+  restart: { reason: "string", sections: "names", tools: "names" },
+  expanded: { section: "string", tools: "names" },
+  "approval-asked": { id: "string", tool: "string", provider: "object" },
+  "approval-decided": { id: "string", tool: "string", approved: "boolean", reason: "string" },
+  note: { message: "string" },
+  cut: { note: "string" },
+  costs: { perProvider: "objects!" },
+  end: { usage: "object!", cost: "number", error: "object" },
 };
 
 /**
@@ -203,17 +232,23 @@ function recordProblem(value: unknown): string | undefined {
   const number = (value as Record<string, unknown>)[field];
   if (typeof number !== "number" || !Number.isFinite(number))
     return `${aRecord(type)} without a numeric ${field}`;
-  const { tools: list, usage } = value as { tools?: unknown; usage?: unknown };
-  if (list !== undefined && !(Array.isArray(list) && list.every((t) => typeof t === "string")))
-    return `${aRecord(type)} whose tools are not a list of names`;
-  const needed = NEEDED[type];
-  if (needed === "tools" && list === undefined) return `${aRecord(type)} without its tools`;
-  if (needed === "usage" && (typeof usage !== "object" || usage === null || Array.isArray(usage)))
-    return `${aRecord(type)} without its usage`;
+  for (const [name, shape] of Object.entries(SHAPES[type] ?? {})) {
+    const found = (value as Record<string, unknown>)[name];
+    if (found === undefined ? shape.endsWith("!") : !fits(found, shape.replace("!", "") as Shape))
+      return `${aRecord(type)} ${found === undefined ? "without" : "with another shape of"} its ${name}`;
+  }
   return undefined;
 }
 
 /** `a step record`, `an end record`. */
 function aRecord(type: string): string {
   return `${/^[aeiou]/.test(type) ? "an" : "a"} ${type} record`;
+}
+
+function fits(value: unknown, shape: Shape): boolean {
+  const isObject = (v: unknown) => typeof v === "object" && v !== null && !Array.isArray(v);
+  if (shape === "object") return isObject(value);
+  if (shape === "objects") return Array.isArray(value) && value.every(isObject);
+  if (shape === "names") return Array.isArray(value) && value.every((t) => typeof t === "string");
+  return typeof value === shape && (shape !== "number" || Number.isFinite(value));
 }

@@ -1,6 +1,8 @@
 // Reading a damaged run log: what could be read is kept, and each skipped line or file is named.
 import { describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
 import { readRunLog, runView } from "entity-tools";
+import { SHAPES } from "../../src/run-log/read-run-log.js";
 import { runHeaderLine } from "../support/run-log-header.js";
 
 const header = runHeaderLine();
@@ -40,13 +42,72 @@ describe("readRunLog", () => {
     );
     const read = readRunLog(`${header}\n${text}\n`);
     expect(read.problems.map((p) => p.message)).toEqual([
-      "line 3: a response record without its usage: skipped",
+      "line 3: a response record with another shape of its usage: skipped",
       "line 4: a discovered record without its tools: skipped",
       "line 5: an added record without its tools: skipped",
       "line 6: a removed record without its tools: skipped",
       "line 8: an end record without its usage: skipped",
     ]);
     expect(runView(read).steps.map((s) => s.step)).toEqual([1, 2]);
+  });
+
+  it("a record whose field has another shape than the view reads is skipped and named", () => {
+    const provider = { providerClass: "Customer", id: "c1", idType: "string" };
+    const call = { type: "call", step: 1, ms: 1, id: "c", tool: "a", ok: true };
+    const text = lines(
+      step(1, { tools: ["a"] }),
+      { ...call, media: "x" },
+      { ...call, result: { text: "hi" } },
+      { ...call, media: [null] },
+      { type: "discovered", step: 1, provider: null, tools: ["b"], definitionTokens: 1 },
+      { type: "costs", step: 1, perProvider: [null] },
+      { type: "response", step: 1, ms: 1, durationMs: 1, usage: {}, calls: [], text: {} },
+      { ...call, provider },
+    );
+    const read = readRunLog(`${header}\n${text}\n`);
+    expect(read.problems.map((p) => p.message)).toEqual([
+      "line 3: a call record with another shape of its media: skipped",
+      "line 4: a call record with another shape of its result: skipped",
+      "line 5: a call record with another shape of its media: skipped",
+      "line 6: a discovered record with another shape of its provider: skipped",
+      "line 7: a costs record with another shape of its perProvider: skipped",
+      "line 8: a response record with another shape of its text: skipped",
+    ]);
+    expect(read.records.map((r) => r.type)).toEqual(["step", "call"]);
+  });
+
+  it("the shapes it checks are the JSON Schema's (docs/run-log.schema.json): the same types, needed where required", () => {
+    const schema = JSON.parse(readFileSync("docs/run-log.schema.json", "utf8")) as {
+      oneOf: { $ref: string }[];
+      definitions: Record<
+        string,
+        { required: string[]; properties: Record<string, Record<string, unknown>> }
+      >;
+    };
+    const byType = new Map(
+      schema.oneOf.map(({ $ref }) => {
+        const definition = schema.definitions[$ref.split("/").at(-1)!]!;
+        return [definition.properties["type"]!["const"] as string, definition] as const;
+      }),
+    );
+    const KINDS: Record<string, string> = {
+      string: "string",
+      number: "number",
+      boolean: "boolean",
+      object: "object",
+      objects: "array",
+      names: "array",
+    };
+    for (const [type, fields] of Object.entries(SHAPES))
+      for (const [field, shape] of Object.entries(fields)) {
+        const definition = byType.get(type)!;
+        const property = definition.properties[field]!;
+        const ref = property["$ref"] as string | undefined;
+        const target = ref ? schema.definitions[ref.split("/").at(-1)!]! : property;
+        const kind = (target as { type?: string }).type ?? (ref?.endsWith("identity") ? "object" : undefined);
+        expect(kind, `${type}.${field}`).toBe(KINDS[shape.replace("!", "")]);
+        if (shape.endsWith("!")) expect(definition.required, `${type}.${field}`).toContain(field);
+      }
   });
 
   it("a file of another format version is skipped whole, saying which version it is", () => {
