@@ -220,6 +220,9 @@ it("a folder that cannot be written is a RunLogError at withRunLog, before any r
   const { fake } = customerRunner(scratch());
   expect(() => fake.withRunLog(path.join(file, "runs"))).toThrow(RunLogError);
   expect(() => fake.withRunLog(file)).toThrow(/Cannot write run logs into .*not-a-folder/);
+  expect(() => fake.withRunLog("")).toThrow(
+    /^Cannot write run logs into "": no folder was given\. Give withRunLog \(or createMcpServer's runLog\) a folder/,
+  );
 });
 
 // procfs answers ENOENT to a mkdir whose parent exists; Node's own recursive mkdir then walks back and
