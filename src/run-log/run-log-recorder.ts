@@ -7,8 +7,8 @@ import type { ToolLoopEvent } from "../events/tool-loop-event.js";
 import type { ProviderIdentity } from "../tools/provider-identity.js";
 import { isMediaPart } from "../tools/tool-content.js";
 import type { RunLogFile } from "./run-log-file.js";
-import { callLine, responseLine, stepLine } from "./run-log-lines.js";
-import { callIdOf, endsCall } from "./mcp-call-events.js";
+import { callLine, responseLine, sameList, stepLine, toolSetChange } from "./run-log-lines.js";
+import { callIdOf, endsCall, sessionEnd } from "./mcp-call-events.js";
 import {
   TOOL_SET_CHECKPOINT,
   type EndRecord,
@@ -219,6 +219,13 @@ export class RunLogRecorder {
     this.stepRecord(this.step + 1, this.options.offered!());
   }
 
+  /** An MCP session closed: its file ends (`sessionEnd`); a server that served no call wrote nothing. */
+  endSession(): void {
+    if (!this.begun || this.end) return;
+    this.end = sessionEnd(this.step, this.ms());
+    this.finish();
+  }
+
   /** Ends the file: the run's end, written and closed. */
   finish(): void {
     if (this.end) this.add(this.end);
@@ -282,19 +289,6 @@ export class RunLogRecorder {
     const base = { type: "step", step, iteration, ms, count: names.length } as const;
     if (previous === undefined || (step - 1) % TOOL_SET_CHECKPOINT === 0)
       return this.add({ ...base, tools: names });
-    const before = new Set(previous);
-    const now = new Set(names);
-    const added = names.filter((n) => !before.has(n));
-    const removed = previous.filter((n) => !now.has(n));
-    this.add({
-      ...base,
-      ...(added.length > 0 ? { added } : {}),
-      ...(removed.length > 0 ? { removed } : {}),
-    } satisfies StepRecord);
+    this.add({ ...base, ...toolSetChange(previous, names) } satisfies StepRecord);
   }
-}
-
-/** The same names in the same order (the registry hands out one frozen list until its tools change). */
-function sameList(a: readonly string[], b: readonly string[]): boolean {
-  return a === b || (a.length === b.length && a.every((name, i) => name === b[i]));
 }
