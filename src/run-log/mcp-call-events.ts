@@ -25,9 +25,11 @@ export function endsCall(event: ToolLoopEvent): boolean {
 }
 
 /**
- * The `end` of an MCP server's file, written when its session closes: `completed`, its calls as its steps
- * (an MCP server calls no model: no tokens). Without one the viewer showed every closed session as going on.
+ * The `end` of an MCP server's file, written when its session closes: `completed`, or `awaiting-approval`
+ * when a call still waits for a person's answer; its calls as its steps (a server calls no model: no
+ * tokens). Without one the viewer showed every closed session as going on.
  */
-export function sessionEnd(steps: number, ms: number): EndRecord {
-  return { type: "end", ms, status: "completed", totalIterations: steps, steps, usage: emptyUsage() };
+export function sessionEnd(steps: number, ms: number, waiting: boolean): EndRecord {
+  const status = waiting ? "awaiting-approval" : "completed";
+  return { type: "end", ms, status, totalIterations: steps, steps, usage: emptyUsage() };
 }

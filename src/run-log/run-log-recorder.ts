@@ -38,6 +38,8 @@ export class RunLogRecorder {
   private readonly began = performance.now();
   private readonly handles = new Map<string, ProviderIdentity>();
   private end: EndRecord | undefined;
+  /** Approvals asked and not decided yet: an MCP session that closes with one waits for a person. */
+  private readonly asked = new Set<string>();
   private readonly content: boolean;
 
   constructor(
@@ -152,6 +154,7 @@ export class RunLogRecorder {
         });
         break;
       case "ApprovalRequested":
+        this.asked.add(event.approvalId);
         this.add({
           type: "approval-asked",
           step: this.step,
@@ -162,6 +165,7 @@ export class RunLogRecorder {
         });
         break;
       case "ApprovalDecided":
+        this.asked.delete(event.approvalId);
         this.add({
           type: "approval-decided",
           step: this.step,
@@ -222,7 +226,7 @@ export class RunLogRecorder {
   /** An MCP session closed: its file ends (`sessionEnd`); a server that served no call wrote nothing. */
   endSession(): void {
     if (!this.begun || this.end) return;
-    this.end = sessionEnd(this.step, this.ms());
+    this.end = sessionEnd(this.step, this.ms(), this.asked.size > 0);
     this.finish();
   }
 

@@ -193,5 +193,11 @@ it("on 2026-07-28 the question and the answer come in two requests, each a serve
     [[1, "approved refund", "ran refund: refunded o-1"]],
     [[1, 'asked refund {"orderId":"o-1"}']],
   ]);
+  // Each request's server closes with its request: the question's file waits for a person.
+  const ends = views(folder).map((v) => [shown(v)[0]![1], v.end?.status]);
+  expect(ends.sort()).toEqual([
+    ["approved refund", "completed"],
+    ['asked refund {"orderId":"o-1"}', "awaiting-approval"],
+  ]);
   await client.close();
 });
