@@ -1,0 +1,133 @@
+// An image given by URL (the AI SDK's message form) through every path a snapshot takes: a run's snapshot,
+// its JSON, a run paused for approval and resumed, a history too deep for a recursive copy. What a user
+// notices: the resumed run's model is sent the image's URL (ai 6: the file part's `data`; ai 7: its
+// `{ type: "url", url }`), and the run does not fail as it ends or resumes.
+import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
+import type { ModelMessage } from "ai";
+import { describe, expect, it } from "vitest";
+import { defineTool, PromptRunner, type ModelAdapter, type RunSnapshot } from "entity-tools";
+import { generateResult, type ScriptedTurn } from "entity-tools/testing";
+import { NewestMockModel } from "../support/mock-model.js";
+
+const url = "https://images.example.com/chart.png";
+
+/** A model that reads https images itself (the SDK does not download them) and plays `turns`. */
+function imageModel(...turns: ScriptedTurn[]) {
+  let index = 0;
+  return new NewestMockModel({
+    supportedUrls: { "image/*": [/^https:\/\//] },
+    doGenerate: async () => generateResult(turns[index++] ?? { text: "no more turns" }),
+  });
+}
+
+/** Every `URL` object in what the model was sent at call `index`, as text (a string is no URL to it). */
+function urlsSentAt(model: ReturnType<typeof imageModel>, index: number): string[] {
+  const found: string[] = [];
+  const walk = (value: unknown): void => {
+    if (value instanceof URL) found.push(value.href);
+    else if (Array.isArray(value)) value.forEach(walk);
+    else if (typeof value === "object" && value !== null) Object.values(value).forEach(walk);
+  };
+  walk((model.doGenerateCalls[index] as LanguageModelV3CallOptions | undefined)?.prompt);
+  return found;
+}
+
+const publish = defineTool<{ title: string }, string>({
+  name: "publish",
+  description: "Publish the chart",
+  needsApproval: true,
+  inputSchema: { type: "object", properties: { title: { type: "string" } }, required: ["title"] },
+  execute: ({ title }) => `published ${title}`,
+});
+
+const prompt = (extra: Partial<ModelMessage> = {}): ModelMessage[] => [
+  {
+    role: "user",
+    content: [
+      { type: "text", text: "Publish this chart" },
+      { type: "image", image: new URL(url) },
+    ],
+    ...extra,
+  } as ModelMessage,
+];
+
+const asJson = (snapshot: RunSnapshot): RunSnapshot => JSON.parse(JSON.stringify(snapshot)) as RunSnapshot;
+
+describe("an image given by URL in a snapshot's history", () => {
+  it("reaches the model of a run paused for approval and resumed, from the snapshot itself and from its JSON", async () => {
+    const paused = await new PromptRunner({
+      model: imageModel({ toolCalls: [{ toolName: "publish", input: { title: "Q3" } }] }),
+    })
+      .withTools(publish)
+      .run(prompt());
+    expect(paused.status).toBe("awaiting-approval");
+    const approvals = { [paused.pendingApprovals[0]!.approvalId]: { approved: true } };
+    for (const snapshot of [paused.snapshot, asJson(paused.snapshot)]) {
+      const model = imageModel({ text: "published" });
+      const run = await new PromptRunner({ model }).withTools(publish).resume(snapshot, { approvals });
+      expect(run.result).toBe("published");
+      expect(urlsSentAt(model, 0)).toEqual([url]);
+    }
+    // The caller's snapshot is not changed by the resumes: its image is still the URL.
+    const image = (paused.snapshot.history[0]!.content as { image?: unknown }[])[1]!.image;
+    expect(image).toBeInstanceOf(URL);
+  });
+
+  it("is kept in the snapshot of a history nested deeper than the copy's walk, and reaches a continued run's model", async () => {
+    let deep: Record<string, unknown> = { end: true };
+    for (let i = 0; i < 300; i++) deep = { next: deep };
+    const run = await new PromptRunner({ model: imageModel({ text: "a chart" }) }).run(
+      prompt({ providerOptions: { other: { deep } } } as Partial<ModelMessage>),
+    );
+    expect(run.result).toBe("a chart");
+    const image = (run.snapshot.history[0]!.content as { image?: unknown }[])[1]!.image;
+    expect(String(image)).toBe(url);
+    const model = imageModel({ text: "still a chart" });
+    const next = await new PromptRunner({ model }).run("And now?", { continueFrom: asJson(run.snapshot) });
+    expect(next.result).toBe("still a chart");
+    expect(urlsSentAt(model, 0)).toEqual([url]);
+  });
+
+  // A custom adapter may hand the run a call whose input holds a URL (`ModelToolCall.input` is whatever
+  // it parsed): the person deciding, the paused snapshot and the resumed call all see the URL.
+  it("is kept in a waiting call's input: in what the person decides on, in the snapshot, and in the call run on resume", async () => {
+    const seen: unknown[] = [];
+    const share = defineTool<{ link: unknown }, string>({
+      name: "share",
+      description: "Share a link",
+      needsApproval: true,
+      inputSchema: { type: "object", properties: { link: {} }, required: ["link"] },
+      execute: ({ link }) => {
+        seen.push(link);
+        return `shared ${String(link)}`;
+      },
+    });
+    const input = { link: new URL(url) };
+    const adapter = (first: boolean): ModelAdapter => ({
+      supportsDynamicTools: true,
+      step: async () =>
+        first
+          ? {
+              responseMessages: [
+                {
+                  role: "assistant",
+                  content: [{ type: "tool-call", toolCallId: "c1", toolName: "share", input }],
+                },
+              ],
+              toolCalls: [{ toolCallId: "c1", toolName: "share", input }],
+              text: "",
+            }
+          : { responseMessages: [{ role: "assistant", content: "done" }], toolCalls: [], text: "done" },
+    });
+    const paused = await new PromptRunner({ adapter: adapter(true) }).withTools(share).run("Share it");
+    expect(paused.status).toBe("awaiting-approval");
+    expect(paused.pendingApprovals[0]!.input).toEqual({ link: new URL(url) });
+    expect((paused.snapshot.paused!.calls[0]!.input as { link: unknown }).link).toBeInstanceOf(URL);
+    const run = await new PromptRunner({ adapter: adapter(false) })
+      .withTools(share)
+      .resume(paused.snapshot, { approvals: { c1: { approved: true } } });
+    expect(run.result).toBe("done");
+    expect(seen).toEqual([new URL(url)]);
+    expect(String(seen[0])).toBe(url);
+  });
+});
