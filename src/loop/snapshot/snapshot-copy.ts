@@ -3,13 +3,17 @@
 // serializes and parses the whole history (about 1 ms for a 20-step run on a loaded machine, a fifth of
 // the run's own cost); the history is almost all plain objects, arrays and strings, which a walk copies
 // several times faster. A URL (an image or file by URL, the AI SDK's form) is copied as a URL: Node 20's
-// structuredClone made it `{}`, Node 22's throws. Any other value that is not plain data (a file's bytes,
-// a class instance) is copied by `structuredClone`, as before. The walk keeps no stack of its own calls,
+// structuredClone made it `{}`, Node 22's throws. A file's bytes are copied as bytes that write themselves
+// in JSON as base64 (the snapshot's JSON form, which the AI SDK reads back as those bytes). Any other value
+// that is not plain data (a class instance) is copied by `structuredClone`, as before. The walk keeps no stack of its own calls,
 // so no history is too deep for it, and it copies an object met twice once, as structuredClone does: a
 // shared part stays shared and a cycle is copied as a cycle (faithfully; JSON has none, so such a
 // snapshot cannot be written as JSON, see docs/approvals-and-snapshots.md).
 
-/** A deep copy of `value` with what `structuredClone` would give for it, a URL kept a URL. */
+/**
+ * A deep copy of `value` with what `structuredClone` would give for it, a URL kept a URL and a file's
+ * bytes as bytes whose JSON form is base64.
+ */
 export function snapshotCopy<T>(value: T): T {
   if (typeof value !== "object" || value === null) return leafCopy(value) as T;
   const walk: Walk = { copies: new Map(), sources: [], targets: [] };
@@ -62,9 +66,29 @@ function objectCopy(value: object, walk: Walk): unknown {
     copy = Array.isArray(value) ? new Array<unknown>(value.length) : {};
     walk.sources.push(value);
     walk.targets.push(copy as object);
-  } else copy = value instanceof URL ? new URL(value.href) : structuredClone(value);
+  } else if (value instanceof URL) copy = new URL(value.href);
+  else if (value instanceof Uint8Array || value instanceof ArrayBuffer) copy = jsonBytes(value);
+  else copy = structuredClone(value);
   walk.copies.set(value, copy);
   return copy;
+}
+
+/**
+ * A copy of a file's bytes (`Uint8Array`, `Buffer`, `ArrayBuffer`: the AI SDK's data content): a plain
+ * `Uint8Array` that writes itself in JSON as base64 (its own `toJSON`, not enumerable), which the AI SDK
+ * reads back as the same bytes. Without it a `Uint8Array` becomes `{"0":1,"1":2,…}` in JSON (ai 6 then
+ * refuses the prompt, ai 7 sends it as a provider reference), a `Buffer` `{"type":"Buffer","data":[…]}`,
+ * an `ArrayBuffer` `{}`.
+ */
+function jsonBytes(bytes: Uint8Array | ArrayBuffer): Uint8Array {
+  const copy = new Uint8Array(bytes.byteLength);
+  copy.set(bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes));
+  Object.defineProperty(copy, "toJSON", { value: base64Of });
+  return copy;
+}
+
+function base64Of(this: Uint8Array): string {
+  return Buffer.from(this.buffer, this.byteOffset, this.byteLength).toString("base64");
 }
 
 function isPlainObject(value: object): boolean {

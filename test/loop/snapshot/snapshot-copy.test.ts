@@ -36,6 +36,8 @@ describe("snapshotCopy", () => {
   it("gives what structuredClone gives, sharing nothing with the history", () => {
     const copy = snapshotCopy(history);
     expect(copy).toStrictEqual(structuredClone(history));
+    // The bytes write themselves in JSON as base64 (see snapshot-media.test.ts).
+    expect(JSON.stringify(copy[0])).toContain('"data":"AQID"');
     const input = (copy[1]!.content as { input: Record<string, unknown> }[])[0]!.input;
     expect(Object.keys(input)).toEqual(["q", "__proto__", "at"]); // an own key, not the prototype
     expect(Object.getPrototypeOf(input)).toBe(Object.prototype);

@@ -1,7 +1,7 @@
-// An image given by URL (the AI SDK's message form) through every path a snapshot takes: a run's snapshot,
-// its JSON, a run paused for approval and resumed, a history too deep for a recursive copy. What a user
-// notices: the resumed run's model is sent the image's URL (ai 6: the file part's `data`; ai 7: its
-// `{ type: "url", url }`), and the run does not fail as it ends or resumes.
+// Images and files in the AI SDK's message form (by URL, as bytes) through every path a snapshot takes: a
+// run's snapshot, its JSON, a run paused for approval and resumed, a history too deep for a recursive copy.
+// What a user notices: the resumed run's model is sent the image's URL (ai 6: the file part's `data`; ai 7:
+// its `{ type: "url", url }`) or its bytes, and the run does not fail as it ends or resumes.
 import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
 import type { ModelMessage } from "ai";
 import { describe, expect, it } from "vitest";
@@ -50,6 +50,21 @@ const prompt = (extra: Partial<ModelMessage> = {}): ModelMessage[] => [
     ...extra,
   } as ModelMessage,
 ];
+
+/** The bytes of every file part the model was sent at call `index`, as base64 (ai 7 tags them `data`). */
+function bytesSentAt(model: ReturnType<typeof imageModel>, index: number): string[] {
+  const prompt = (model.doGenerateCalls[index] as LanguageModelV3CallOptions | undefined)?.prompt ?? [];
+  return prompt.flatMap((message) =>
+    typeof message.content === "string"
+      ? []
+      : message.content.flatMap((part) => {
+          if (part.type !== "file") return [];
+          const tagged = part.data as unknown as { type?: string; data?: unknown };
+          const data = tagged.type === "data" ? tagged.data : part.data;
+          return [typeof data === "string" ? data : Buffer.from(data as Uint8Array).toString("base64")];
+        }),
+  );
+}
 
 const asJson = (snapshot: RunSnapshot): RunSnapshot => JSON.parse(JSON.stringify(snapshot)) as RunSnapshot;
 
@@ -129,5 +144,28 @@ describe("an image given by URL in a snapshot's history", () => {
     expect(run.result).toBe("done");
     expect(seen).toEqual([new URL(url)]);
     expect(String(seen[0])).toBe(url);
+  });
+
+  // JSON wrote a Uint8Array as {"0":1,…} (ai 6 refused the prompt, ai 7 sent it as a provider reference), a
+  // Buffer as {"type":"Buffer",…} and an ArrayBuffer as {}: the snapshot's bytes write themselves as base64.
+  it("keeps a file's bytes (Uint8Array, Buffer, ArrayBuffer) through the snapshot's JSON", async () => {
+    const png = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3];
+    const parts = [
+      { type: "file", data: new Uint8Array(png), mediaType: "image/png" },
+      { type: "file", data: Buffer.from(png), mediaType: "image/png" },
+      { type: "image", image: new Uint8Array(png).buffer, mediaType: "image/png" },
+    ];
+    const first = imageModel({ text: "three images" });
+    const run = await new PromptRunner({ model: first }).run([
+      { role: "user", content: parts } as ModelMessage,
+    ]);
+    const base64 = Buffer.from(png).toString("base64");
+    expect(bytesSentAt(first, 0)).toEqual([base64, base64, base64]);
+    for (const snapshot of [run.snapshot, asJson(run.snapshot)]) {
+      const model = imageModel({ text: "still three" });
+      const next = await new PromptRunner({ model }).run("And now?", { continueFrom: snapshot });
+      expect(next.result).toBe("still three");
+      expect(bytesSentAt(model, 0)).toEqual([base64, base64, base64]);
+    }
   });
 });
