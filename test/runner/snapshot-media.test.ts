@@ -5,8 +5,14 @@
 import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
 import type { ModelMessage } from "ai";
 import { describe, expect, it } from "vitest";
-import { defineTool, PromptRunner, type ModelAdapter, type RunSnapshot } from "entity-tools";
-import { generateResult, type ScriptedTurn } from "entity-tools/testing";
+import {
+  beginConversationTurn,
+  defineTool,
+  PromptRunner,
+  type ModelAdapter,
+  type RunSnapshot,
+} from "entity-tools";
+import { generateResult, InMemoryConversationStore, type ScriptedTurn } from "entity-tools/testing";
 import { NewestMockModel } from "../support/mock-model.js";
 
 const url = "https://images.example.com/chart.png";
@@ -58,8 +64,9 @@ function bytesSentAt(model: ReturnType<typeof imageModel>, index: number): strin
     typeof message.content === "string"
       ? []
       : message.content.flatMap((part) => {
-          if (part.type !== "file") return [];
+          if (part.type !== "file" || part.data instanceof URL) return [];
           const tagged = part.data as unknown as { type?: string; data?: unknown };
+          if (tagged.type === "url") return [];
           const data = tagged.type === "data" ? tagged.data : part.data;
           return [typeof data === "string" ? data : Buffer.from(data as Uint8Array).toString("base64")];
         }),
@@ -68,7 +75,7 @@ function bytesSentAt(model: ReturnType<typeof imageModel>, index: number): strin
 
 const asJson = (snapshot: RunSnapshot): RunSnapshot => JSON.parse(JSON.stringify(snapshot)) as RunSnapshot;
 
-describe("an image given by URL in a snapshot's history", () => {
+describe("images and files in a snapshot's history", () => {
   it("reaches the model of a run paused for approval and resumed, from the snapshot itself and from its JSON", async () => {
     const paused = await new PromptRunner({
       model: imageModel({ toolCalls: [{ toolName: "publish", input: { title: "Q3" } }] }),
@@ -167,5 +174,32 @@ describe("an image given by URL in a snapshot's history", () => {
       expect(next.result).toBe("still three");
       expect(bytesSentAt(model, 0)).toEqual([base64, base64, base64]);
     }
+  });
+
+  it("reaches the model of a paused run kept in a conversation store and resumed in the next turn", async () => {
+    const store = new InMemoryConversationStore();
+    const first = await beginConversationTurn(store, "chart-1");
+    const paused = await new PromptRunner({
+      model: imageModel({ toolCalls: [{ toolName: "publish", input: { title: "Q3" } }] }),
+    })
+      .withTools(publish)
+      .run([
+        {
+          role: "user",
+          content: [
+            { type: "image", image: new URL(url) },
+            { type: "file", data: new Uint8Array([1, 2, 3]), mediaType: "image/png" },
+          ],
+        },
+      ]);
+    await first.save(paused.snapshot);
+    const next = await beginConversationTurn(store, "chart-1");
+    const model = imageModel({ text: "published" });
+    const run = await new PromptRunner({ model }).withTools(publish).resume(next.snapshot!, {
+      approvals: { [paused.pendingApprovals[0]!.approvalId]: { approved: true } },
+    });
+    await next.save(run.snapshot);
+    expect(run.result).toBe("published");
+    expect([urlsSentAt(model, 0), bytesSentAt(model, 0)]).toEqual([[url], ["AQID"]]);
   });
 });
