@@ -155,7 +155,9 @@ describe("images and files in a snapshot's history", () => {
 
   // JSON wrote a Uint8Array as {"0":1,…} (ai 6 refused the prompt, ai 7 sent it as a provider reference), a
   // Buffer as {"type":"Buffer",…} and an ArrayBuffer as {}: the snapshot's bytes write themselves as base64.
-  it("keeps a file's bytes (Uint8Array, Buffer, ArrayBuffer) through the snapshot's JSON", async () => {
+  // Signed: the signature covers the JSON form, so the object and its JSON verify alike.
+  it("keeps a file's bytes (Uint8Array, Buffer, ArrayBuffer) through the snapshot's JSON, signed", async () => {
+    const key = "snapshot-media-test-key-0123456789";
     const png = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3];
     const parts = [
       { type: "file", data: new Uint8Array(png), mediaType: "image/png" },
@@ -163,14 +165,16 @@ describe("images and files in a snapshot's history", () => {
       { type: "image", image: new Uint8Array(png).buffer, mediaType: "image/png" },
     ];
     const first = imageModel({ text: "three images" });
-    const run = await new PromptRunner({ model: first }).run([
-      { role: "user", content: parts } as ModelMessage,
-    ]);
+    const run = await new PromptRunner({ model: first })
+      .withSnapshotKey(key)
+      .run([{ role: "user", content: parts } as ModelMessage]);
     const base64 = Buffer.from(png).toString("base64");
     expect(bytesSentAt(first, 0)).toEqual([base64, base64, base64]);
     for (const snapshot of [run.snapshot, asJson(run.snapshot)]) {
       const model = imageModel({ text: "still three" });
-      const next = await new PromptRunner({ model }).run("And now?", { continueFrom: snapshot });
+      const next = await new PromptRunner({ model })
+        .withSnapshotKey(key)
+        .run("And now?", { continueFrom: snapshot });
       expect(next.result).toBe("still three");
       expect(bytesSentAt(model, 0)).toEqual([base64, base64, base64]);
     }

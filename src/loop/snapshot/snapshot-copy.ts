@@ -1,14 +1,14 @@
-// The one copy of a run's user and model data (its conversation, its waiting calls): a snapshot's, made at
-// the end of every run, and a resume's, made before anything of the snapshot runs. `structuredClone`
-// serializes and parses the whole history (about 1 ms for a 20-step run on a loaded machine, a fifth of
-// the run's own cost); the history is almost all plain objects, arrays and strings, which a walk copies
-// several times faster. A URL (an image or file by URL, the AI SDK's form) is copied as a URL: Node 20's
-// structuredClone made it `{}`, Node 22's throws. A file's bytes are copied as bytes that write themselves
-// in JSON as base64 (the snapshot's JSON form, which the AI SDK reads back as those bytes). Any other value
-// that is not plain data (a class instance) is copied by `structuredClone`, as before. The walk keeps no stack of its own calls,
-// so no history is too deep for it, and it copies an object met twice once, as structuredClone does: a
-// shared part stays shared and a cycle is copied as a cycle (faithfully; JSON has none, so such a
-// snapshot cannot be written as JSON, see docs/approvals-and-snapshots.md).
+// The one copy of a run's user and model data (its conversation, its waiting calls, an approval's input):
+// a snapshot's, made at the end of every run, and a resume's, made before anything of the snapshot runs.
+// `structuredClone` serializes and parses the whole history (about 1 ms for a 20-step run on a loaded
+// machine, a fifth of the run's own cost); the history is almost all plain objects, arrays and strings,
+// which a walk copies several times faster. A URL (an image or file by URL, the AI SDK's form) is copied
+// as a URL: Node 20's structuredClone made it `{}`, Node 22's throws. A file's bytes are copied as bytes
+// that write themselves in JSON as base64 (the snapshot's JSON form, which the AI SDK reads back as those
+// bytes). Any other value that is not plain data (a class instance) is copied by `structuredClone`. The
+// walk keeps no stack of its own calls, so no history is too deep for it, and it copies an object met
+// twice once, as structuredClone does: a shared part stays shared and a cycle is copied as a cycle (such
+// a snapshot has no JSON form: see docs/approvals-and-snapshots.md).
 
 /**
  * A deep copy of `value` with what `structuredClone` would give for it, a URL kept a URL and a file's
@@ -57,7 +57,7 @@ function leafCopy(value: unknown): unknown {
 
 /**
  * The copy of an object met for the first time: a plain array or object empty, to be filled by the walk;
- * a URL as a URL; anything else by `structuredClone`.
+ * a URL as a URL; bytes as bytes with a JSON form; anything else by `structuredClone`.
  */
 function objectCopy(value: object, walk: Walk): unknown {
   let copy: unknown;
