@@ -3,6 +3,7 @@
 // subagents', helper calls such as a session title, often on a smaller model), by model, and is
 // cumulative across the turns of one `query()`. So a turn's spend is, per model, `modelUsage` minus what
 // the previous result of the same process said.
+import { emptyUsage } from "../events/token-usage.js";
 import type { ConversationModelUsage } from "../loop/ports/conversation-port.js";
 import type { TokenUsage } from "../loop/ports/model-port.js";
 import type { TurnEnd } from "./claude-sdk.js";
@@ -36,7 +37,7 @@ export class ClaudeTurnUsage {
     const own = spent.find((s) => s.modelId === model);
     const otherModels = spent.filter((s) => s !== own && spentAny(s.usage));
     return {
-      usage: own?.usage ?? { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 },
+      usage: own?.usage ?? emptyUsage(),
       ...named,
       ...(otherModels.length > 0 ? { otherModels } : {}),
     };
