@@ -1,5 +1,6 @@
 // Where the page reads the logs from: the viewer server's API (live: it says when the folder changed), or
 // the data an exported file carries inside it (fixed). Both give the same text to the same parser.
+import { isEndLine, RunTally, type RunSoFar } from "../../run-log/run-tally.js";
 import type { FileRead, ReadRequest } from "./read-position.js";
 
 /** One run file as the run list needs it. */
@@ -12,6 +13,12 @@ export interface LogEntry {
   readonly head: string;
   /** and its last whole line. */
   readonly tail: string;
+  /** When the file was last written (ms since 1970); absent in an exported page. */
+  readonly modifiedMs?: number;
+  /** For a run with no end record: its steps, tokens and cost so far. */
+  readonly soFar?: RunSoFar;
+  /** For a run with no end record: whether nothing was written to it for a while; absent in an exported page. */
+  readonly quiet?: boolean;
 }
 
 /** The page's access to the logs. */
@@ -50,12 +57,20 @@ export function inlineSource(): LogSource | undefined {
       Promise.resolve(
         data.files.map(({ name, text }) => {
           const lines = text.trimEnd().split("\n");
+          const tail = lines.length > 1 ? lines.at(-1)! : "";
+          let soFar: RunSoFar | undefined;
+          if (!isEndLine(tail)) {
+            const tally = new RunTally();
+            tally.addLines(text.slice(0, text.lastIndexOf("\n") + 1));
+            soFar = tally.soFar;
+          }
           return {
             name,
             size: text.length,
             stamp: "", // an exported page never changes
             head: lines[0] ?? "",
-            tail: lines.length > 1 ? lines.at(-1)! : "",
+            tail,
+            ...(soFar ? { soFar } : {}),
           };
         }),
       ),
