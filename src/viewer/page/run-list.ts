@@ -7,7 +7,7 @@
 import type { ConversationGroup, ConversationRun } from "../../run-log/run-log-index.js";
 import { count, h, pagedList, usd } from "./dom.js";
 import { keyedChildren } from "./keyed-children.js";
-import { stateLabel, unfinishedNote } from "./run-state.js";
+import { stateLabel, unfinishedFact, unfinishedNote } from "./run-state.js";
 
 const GROUPS_PER_PAGE = 50;
 
@@ -54,8 +54,12 @@ export function runList(box: HTMLElement, open: (file: string) => void): RunList
         h("small", {}, run.startedAt ? new Date(run.startedAt).toLocaleString() : run.file),
         run.problem && h("small", { className: "problem" }, ` — ${run.problem}`),
         !run.problem &&
-          unfinishedNote(run) &&
-          h("small", { className: "unfinished-note" }, ` — ${unfinishedNote(run)}`),
+          unfinishedFact(run) &&
+          h(
+            "small",
+            { className: "unfinished-note", title: unfinishedNote(run) },
+            ` — ${unfinishedFact(run)}`,
+          ),
       ),
     );
   // Each conversation's element, and how to bring it up to date when its runs changed.

@@ -20,10 +20,20 @@ export function stateLabel({ status, quiet }: RunState): string {
   return quiet === false ? "running" : "unfinished";
 }
 
-/** For an unfinished run, what the page cannot tell of it; undefined for any other. */
-export function unfinishedNote({ status, quiet, modifiedMs }: RunState): string | undefined {
+/** For an unfinished run, what the page knows and cannot tell of it (its panel says it); undefined for any other. */
+export function unfinishedNote(run: RunState): string | undefined {
+  const known = unfinishedFact(run);
+  if (known === undefined) return undefined;
+  return run.modifiedMs === undefined
+    ? `${known}: its process stopped, or it still ran when this page was made`
+    : `${known}: its process stopped, or a call is slow`;
+}
+
+/** For an unfinished run, what the page knows of it (the run list says it); undefined for any other. */
+export function unfinishedFact({ status, quiet, modifiedMs }: RunState): string | undefined {
   if (status !== "open" || quiet === false) return undefined;
-  if (modifiedMs === undefined)
-    return "no end record: its process stopped, or it still ran when this page was made";
-  return `nothing written since ${new Date(modifiedMs).toLocaleString()}: its process stopped, or a call is slow`;
+  if (modifiedMs === undefined) return "no end record";
+  const written = new Date(modifiedMs);
+  const today = written.toDateString() === new Date().toDateString();
+  return `nothing written since ${today ? written.toLocaleTimeString() : written.toLocaleString()}`;
 }
