@@ -4,7 +4,8 @@
 // in the open run beside it. And a run rewritten in place at the same size and modification time is shown
 // anew, in the list and in its panel, and one rewritten longer with the same first line is read anew. A
 // run with no end record shows what it did so far (steps, tokens, cost), marked running while it is written
-// and unfinished once it went quiet (a crash), in the list, in its panel and in an exported page.
+// and unfinished once it went quiet (a crash), in the list, in its panel and in an exported page. A page
+// whose viewer stopped says so, and reads what changed when it is back.
 import { appendFileSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -277,5 +278,29 @@ describe.skipIf(!present)("the viewer's run list as the folder changes", () => {
     expect([...exported.errors, ...exported.blocked]).toEqual([]);
     await exported.page.close();
     rmSync(out);
+  });
+
+  it("when the viewer stops, the page says it is not connected and keeps what it shows; started again, it is live and shows what changed meanwhile", async () => {
+    const stopped = await startViewServer(root, { port: 0 });
+    const { page, errors } = await openPage(browser, stopped.url);
+    const listed = () => page.$$eval(".run-item", (all) => all.length);
+    const shown = await listed();
+    expect(await page.textContent("#live")).toBe("● live");
+    await stopped.close();
+    await page.waitForSelector("#live.offline");
+    expect(await page.textContent("#live")).toBe("○ not connected: the viewer stopped? (retrying)");
+    expect(await listed()).toBe(shown);
+    const added = run(300);
+    writeFileSync(path.join(root, added.name), `${added.head}\n${end(1)}\n`);
+    const again = await startViewServer(root, { port: Number(new URL(stopped.url).port) });
+    try {
+      expect(again.url).toBe(stopped.url);
+      await page.waitForSelector(item(300));
+      expect(await page.textContent("#live")).toBe("● live");
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+      await again.close();
+    }
   });
 });

@@ -34,8 +34,12 @@ export interface LogSource {
   read(name: string, request: ReadRequest): Promise<FileRead>;
   /** Where the page finds a media file (`<run>.media/1.png`); undefined when it is not there. */
   mediaUrl(file: string): string | undefined;
-  /** Calls `changed` whenever the folder changed (a live source). */
-  watch(changed: () => void): void;
+  /**
+   * Calls `changed` whenever the folder changed (a live source), and `connected` when the link to the
+   * server is lost (false: the viewer stopped, or the machine slept) and when it is back (true, after a
+   * `changed`: what changed meanwhile is read).
+   */
+  watch(changed: () => void, connected: (up: boolean) => void): void;
 }
 
 interface InlineData {
@@ -113,9 +117,20 @@ export function servedSource(): LogSource {
       };
     },
     mediaUrl: (file) => `media/${file.split("/").map(encodeURIComponent).join("/")}`,
-    watch(changed) {
+    watch(changed, connected) {
       const events = new EventSource("api/events");
       events.onmessage = () => changed();
+      let lost = false;
+      events.onerror = () => {
+        lost = true;
+        connected(false);
+      };
+      events.onopen = () => {
+        if (!lost) return;
+        lost = false;
+        changed();
+        connected(true);
+      };
       setInterval(() => {
         if (events.readyState !== EventSource.OPEN) changed();
       }, 5_000);

@@ -32,13 +32,17 @@ function refresh(): Promise<void> {
     again = true;
     return refreshing;
   }
-  refreshing = reread().finally(() => {
-    refreshing = undefined;
-    if (again) {
-      again = false;
-      void refresh();
-    }
-  });
+  refreshing = reread()
+    // The server is away (stopped, the machine slept): the page keeps what it shows, says it is not
+    // connected (watch), and reads again when it is back.
+    .catch(() => undefined)
+    .finally(() => {
+      refreshing = undefined;
+      if (again) {
+        again = false;
+        void refresh();
+      }
+    });
   return refreshing;
 }
 
@@ -95,7 +99,14 @@ window.addEventListener("hashchange", () => {
   if (wanted !== open?.name && order.includes(wanted)) void select(wanted);
 });
 if (source.live) {
-  document.getElementById("live")!.hidden = false;
-  source.watch(() => void refresh());
+  const live = document.getElementById("live")!;
+  live.hidden = false;
+  source.watch(
+    () => void refresh(),
+    (up) => {
+      live.textContent = up ? "● live" : "○ not connected: the viewer stopped? (retrying)";
+      live.className = up ? "" : "offline";
+    },
+  );
 }
 void refresh();
