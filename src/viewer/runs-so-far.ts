@@ -48,11 +48,16 @@ export class RunsSoFar {
   private tally(entry: RunFileEntry): Tallied | undefined {
     const before = this.known.get(entry.name);
     if (before?.settled && before.stamp === entry.stamp) return before;
-    const read = this.folder.read(
-      entry.name,
-      before?.next ?? 0,
-      before ? { check: before.check, whole: entry.size <= before.size } : {},
-    );
+    let read;
+    try {
+      read = this.folder.read(
+        entry.name,
+        before?.next ?? 0,
+        before ? { check: before.check, whole: entry.size <= before.size } : {},
+      );
+    } catch {
+      return undefined; // removed since it was listed, or unreadable: listed without its figures
+    }
     if (!read) return undefined;
     // Read from its start: a new file, or one that no longer holds what was read of it.
     const tally = read.from === 0 || !before ? new RunTally() : before.tally;
