@@ -208,7 +208,14 @@ describe.skipIf(!present)("the viewer's run list as the folder changes", () => {
       "3 model calls so far · 3,000 in (40% cached) · 60 out · cost $0.009000 so far",
     );
 
-    appendFileSync(file, answeredSteps(4, 4));
+    expect(await page.textContent(".progress")).toBe("Step 3: 1 of 1 tool call ended");
+    // Step 4, line by line: asked, answered, its call ended.
+    const [asked, answered, called] = answeredSteps(4, 4).split(/(?<=\n)/);
+    appendFileSync(file, asked!);
+    await page.waitForSelector('.progress:has-text("Step 4: waiting for the model\'s answer")');
+    appendFileSync(file, answered!);
+    await page.waitForSelector('.progress:has-text("Step 4: 0 of 1 tool call ended")');
+    appendFileSync(file, called!);
     await page.waitForSelector(`${row}:has-text("4 steps · $0.0120 so far")`);
     await page.waitForSelector('.facts:has-text("4 model calls so far · 4,000 in (40% cached)")');
 
@@ -227,6 +234,7 @@ describe.skipIf(!present)("the viewer's run list as the folder changes", () => {
     await page.waitForSelector('h2 .status:has-text("completed")');
     expect(await page.textContent(row)).toContain("completed turn 1 · 4 steps · $0.0120");
     expect(await page.textContent(row)).not.toContain("so far");
+    expect(await page.$$eval(".progress", (all) => all.length)).toBe(0);
     expect(await page.textContent(".facts")).toContain(
       "4 model calls · 4,000 in (40% cached) · 80 out · cost $0.0120",
     );

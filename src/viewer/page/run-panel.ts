@@ -8,7 +8,7 @@ import type { ProviderCost } from "../../events/run-cost.js";
 import { RunTally, type RunSoFar } from "../../run-log/run-tally.js";
 import { count, h, paged, pagedList, part, percent, pretty, usd } from "./dom.js";
 import { stateLabel, unfinishedNote, type RunState } from "./run-state.js";
-import { sameStep, stepItem } from "./step-item.js";
+import { sameStep, stepItem, stepShift } from "./step-item.js";
 
 /** What stays when a run is drawn again (it grew): the steps page and the opened steps. */
 export interface RunPanelState {
@@ -55,6 +55,7 @@ export function runPanel(
     title: part(),
     unfinished: part(),
     facts: part(),
+    progress: part(),
     prompt: part(),
     error: part(),
     problems: part(),
@@ -64,6 +65,8 @@ export function runPanel(
   const draw = (view: RunView, at: number | undefined, { quiet, modifiedMs }: RunListing) => {
     const { header, end } = view;
     const run: RunState = { status: end?.status ?? "open", quiet, modifiedMs };
+    const now = end ? undefined : lastStepNow(view);
+    parts.progress.draw([now], () => now !== undefined && h("p", { className: "progress" }, now));
     parts.title.draw([run.status, quiet], () => title(name, run));
     parts.unfinished.draw([run.status, quiet, modifiedMs], () => {
       const note = unfinishedNote(run);
@@ -152,6 +155,21 @@ function soFar(view: RunView): RunSoFar {
     if (step.response) tally.add(step.response);
   }
   return tally.soFar;
+}
+
+/**
+ * Where a run with no end record is (or was when its file was last written), at its last step: waiting for
+ * the model's answer, or how many of the calls it asked for ended. Above the steps, which a long run shows
+ * fifty a page: its last step is on its last page.
+ */
+function lastStepNow(view: RunView): string | undefined {
+  const last = view.steps.at(-1);
+  if (!last?.record) return undefined;
+  const at = `Step ${last.step + stepShift(view)}`;
+  if (!last.response) return `${at}: waiting for the model's answer`;
+  const asked = last.response.calls.length;
+  if (asked === 0) return `${at}: the model answered`;
+  return `${at}: ${count(Math.min(last.calls.length, asked))} of ${count(asked)} tool call${asked === 1 ? "" : "s"} ended`;
 }
 
 /** What the run was, how long it went and what it cost (so far, with no end record), in one line. */

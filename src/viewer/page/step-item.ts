@@ -106,7 +106,7 @@ function sameChange(a: ToolChange, b: ToolChange): boolean {
  * its pause. None for a file whose first step is the run's first (a log written before steps were numbered
  * by the run, too).
  */
-function stepShift(run: RunView): number {
+export function stepShift(run: RunView): number {
   const first = run.steps.find((s) => s.record !== undefined)?.record;
   return first ? Math.max(0, first.iteration - first.step) : 0;
 }
