@@ -290,13 +290,18 @@ describe.skipIf(!present)("the viewer's run list as the folder changes", () => {
 
   it("when the viewer stops, the page says it is not connected and keeps what it shows; started again, it is live and shows what changed meanwhile", async () => {
     const stopped = await startViewServer(root, { port: 0 });
-    const { page, errors } = await openPage(browser, stopped.url);
+    // The page's own timers on a clock the test moves (its slow poll of a server that is away).
+    const { page, errors } = await openPage(browser, stopped.url, false, (page) => page.clock.install());
     const listed = () => page.$$eval(".run-item", (all) => all.length);
     const shown = await listed();
     expect(await page.textContent("#live")).toBe("● live");
     await stopped.close();
     await page.waitForSelector("#live.offline");
     expect(await page.textContent("#live")).toBe("○ not connected: the viewer stopped? (retrying)");
+    // Its poll finds no server: nothing thrown, nothing lost.
+    const polled = page.waitForEvent("requestfailed", (r) => new URL(r.url()).pathname === "/api/runs");
+    await page.clock.fastForward(5_000);
+    await polled;
     expect(await listed()).toBe(shown);
     const added = run(300);
     writeFileSync(path.join(root, added.name), `${added.head}\n${end(1)}\n`);

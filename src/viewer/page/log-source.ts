@@ -26,7 +26,8 @@ export interface LogSource {
   /** The folder or file shown. */
   readonly label: string;
   readonly live: boolean;
-  list(): Promise<LogEntry[]>;
+  /** The run files; undefined when the server cannot be reached (it stopped, the machine slept). */
+  list(): Promise<LogEntry[] | undefined>;
   /**
    * A file's text from byte `from` to its end (from its start when it no longer holds what `request.check`
    * was made of), and where the next read starts (after its last newline).
@@ -97,7 +98,13 @@ export function servedSource(): LogSource {
     },
     live: true,
     async list() {
-      const body = (await (await fetch("api/runs")).json()) as { source: string; files: LogEntry[] };
+      let response: Response;
+      try {
+        response = await fetch("api/runs");
+      } catch {
+        return undefined; // no answer: the page keeps what it shows (watch says it is not connected)
+      }
+      const body = (await response.json()) as { source: string; files: LogEntry[] };
       label = body.source;
       return body.files;
     },

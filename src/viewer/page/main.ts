@@ -32,22 +32,22 @@ function refresh(): Promise<void> {
     again = true;
     return refreshing;
   }
-  refreshing = reread()
-    // The server is away (stopped, the machine slept): the page keeps what it shows, says it is not
-    // connected (watch), and reads again when it is back.
-    .catch(() => undefined)
-    .finally(() => {
-      refreshing = undefined;
-      if (again) {
-        again = false;
-        void refresh();
-      }
-    });
+  refreshing = reread().finally(() => {
+    refreshing = undefined;
+    if (again) {
+      again = false;
+      void refresh();
+    }
+  });
   return refreshing;
 }
 
 async function reread(): Promise<void> {
-  entries = await source.list();
+  // The server is away: the page keeps what it shows, says it is not connected (watch), and reads again
+  // when it is back.
+  const listed = await source.list();
+  if (!listed) return;
+  entries = listed;
   const read = summaries.of(entries);
   if (read.changed) {
     const groups = groupConversations(read.summaries);
