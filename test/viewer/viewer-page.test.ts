@@ -543,4 +543,48 @@ describe.skipIf(!present)("the run viewer in headless Chromium", () => {
     expect([...errors, ...fresh.errors, ...again.errors]).toEqual([]);
     await Promise.all([page.close(), fresh.page.close(), again.page.close()]);
   });
+
+  it("a turn that used another model (a Claude Code subagent): the step's line has all its tokens and cost, named by its model; opened, the other model on its own line with its own", async () => {
+    const name = "2026-02-01T00-00-00-000Z-subagent.jsonl";
+    const usage = (inputTokens: number, outputTokens: number) => ({
+      inputTokens,
+      outputTokens,
+      cachedInputTokens: 0,
+      reasoningTokens: 0,
+    });
+    const response = (modelId: string, tokens: object, cost: number) => ({
+      type: "response",
+      step: 1,
+      ms: 1,
+      durationMs: 0,
+      modelId,
+      usage: tokens,
+      cost,
+      text: "",
+      calls: [],
+    });
+    const lines = [
+      { type: "step", step: 1, iteration: 1, ms: 0, count: 1, tools: ["lookup"] },
+      response("claude-sonnet-4-5", usage(200, 14), 0.00081),
+      response("claude-haiku-4-5", usage(100, 7), 0.000135),
+    ];
+    writeFileSync(
+      path.join(dir, name),
+      [runHeaderLine("subagent", "2026-02-01T00:00:00.000Z"), ...lines.map((l) => JSON.stringify(l))].join(
+        "\n",
+      ) + "\n",
+    );
+    const { page, errors } = await openPage(browser, `${viewer.url}#${name}`);
+    await page.waitForSelector(`section.run[aria-label="run ${name}"] li[data-step="1"]`);
+    expect(await texts(page, 'li[data-step="1"] .step-head')).toEqual([
+      "Step 1 · 1 tools · in 300 out 21 · cached 0% · $0.000945",
+    ]);
+    await page.click('li[data-step="1"] .step-head');
+    expect(await texts(page, 'li[data-step="1"] .model-id')).toEqual([
+      "claude-sonnet-4-5",
+      "also claude-haiku-4-5: in 100 out 7 · $0.000135",
+    ]);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
 });

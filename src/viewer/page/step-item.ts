@@ -234,6 +234,7 @@ function detail(step: StepView, context: StepContext): HTMLElement {
         {},
         h("h4", {}, "Model"),
         response.modelId && h("p", { className: "model-id" }, modelLine(response)),
+        step.otherModels?.map((r) => h("p", { className: "model-id other" }, otherModelLine(r))),
         response.text && longText("text", response.text),
       ),
     step.calls.length > 0 &&
@@ -261,10 +262,12 @@ function detail(step: StepView, context: StepContext): HTMLElement {
 }
 
 /** The model the step asked for, and the one the response named when another (a dated snapshot). */
-function modelLine({ modelId, responseModelId }: ResponseRecord): string {
-  const answered = responseModelId !== undefined && responseModelId !== modelId;
-  return answered ? `${modelId} (answered as ${responseModelId})` : `${modelId}`;
-}
+const modelLine = ({ modelId, responseModelId: answered }: ResponseRecord) =>
+  answered !== undefined && answered !== modelId ? `${modelId} (answered as ${answered})` : `${modelId}`;
+
+/** Another model's calls during the step's turn (a subagent's), with their own tokens and cost. */
+const otherModelLine = ({ modelId, usage, cost }: ResponseRecord) =>
+  `also ${modelId}: in ${count(usage.inputTokens)} out ${count(usage.outputTokens)}${cost === undefined ? "" : ` · ${usd(cost)}`}`;
 
 /** Tools offered, filterable, a page at a time. */
 function toolList(tools: readonly string[]): HTMLElement {
