@@ -326,6 +326,14 @@ describe.skipIf(!present)("the run viewer in headless Chromium", () => {
       ["+ customer_c1_orders — from lookup at step 3", broken],
       ["− warranty_check — restart", broken],
     ]);
+    // Each step's line counts what its tool set gained or lost, and leaves out a side with none.
+    expect(await texts(page, ".step-head")).toEqual([
+      "Step 1 · 2 tools · 1 call",
+      "Step 2 · 3 tools (+1) · 1 call · in 1 out 1 · cached 0%",
+      "Step 3 · 3 tools · 1 call",
+      "Step 4 · 4 tools (+1)",
+      "Step 5 · 3 tools (−1)",
+    ]);
     // A call the server failed: opened, what the model read, then what the server threw (its cause).
     await page.click('li[data-step="2"] .step-head');
     // The model asked for, and the snapshot that answered (the response's id, when another).
@@ -391,6 +399,36 @@ describe.skipIf(!present)("the run viewer in headless Chromium", () => {
       "+ vip_110_getOffers — from customer_getAverageSpend at step 110",
       "− vip_10_getOffers — budget (after customer_getAverageSpend at step 110)",
     ]);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("the keys go on from where the reader is: an arrow scrolls after a click in a result, j in an opened step goes to the next, / in a step opens it and filters its tools", async () => {
+    const { page, errors } = await openPage(browser, `${viewer.url}#${longRun}`);
+    await page.waitForSelector(`section.run[aria-label="run ${longRun}"]`);
+    await page.click('li[data-step="1"] .step-head');
+    // A click in the call's result (no control there): the arrow scrolls the page, as it does anywhere.
+    await page.click('li[data-step="1"] .call-detail pre');
+    const before = await scrollY(page);
+    await page.keyboard.press("ArrowDown");
+    await expect.poll(() => scrollY(page)).toBeGreaterThan(before);
+    expect(await focusAt(page)).toEqual({ className: "" }); // the focus stayed on the page, not on a step
+    // From a control inside the opened step (its providers' pager), j goes to the next step.
+    await page.focus('li[data-step="1"] .discovered .pager .next');
+    await page.keyboard.press("j");
+    expect(await focusAt(page)).toMatchObject({ step: "2", className: "step-head" });
+    // On step 5's line (closed), / opens it and focuses its own tools' filter, not step 1's.
+    await page.focus('li[data-step="5"] .step-head');
+    await page.keyboard.press("/");
+    expect(await page.getAttribute('li[data-step="5"] .step-head', "aria-expanded")).toBe("true");
+    expect(await focusAt(page)).toMatchObject({ step: "5", className: "" });
+    expect(
+      await page.evaluate(
+        () =>
+          (globalThis as unknown as { document: { activeElement: { type?: string } } }).document.activeElement
+            .type,
+      ),
+    ).toBe("search");
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -10,7 +10,7 @@ import type {
   RestartRecord,
   RunLogRecord,
 } from "../../run-log/run-log-format.js";
-import { count, h, longText, paged, percent, pretty, usd, type Child } from "./dom.js";
+import { changeCounts, count, h, longText, paged, percent, pretty, usd, type Child } from "./dom.js";
 import { callDetail } from "./call-detail.js";
 
 /** What a step needs from the page around it. */
@@ -31,7 +31,7 @@ export function stepItem(step: StepView, context: StepContext): HTMLLIElement {
     { type: "button", className: "step-head", "aria-expanded": String(opened) },
     h("strong", {}, step.step === 0 ? `Before step ${1 + shift}` : `Step ${step.step + shift}`),
     record && ` · ${count(record.count)} tools`,
-    changed && ` (+${step.added!.length} −${step.removed!.length})`,
+    changed && ` (${changeCounts(step.added!.length, step.removed!.length)})`,
     step.calls.length > 0 && ` · ${step.calls.length} call${step.calls.length === 1 ? "" : "s"}`,
     response && ` · in ${count(response.usage.inputTokens)} out ${count(response.usage.outputTokens)}`,
     step.cacheShare !== undefined && ` · cached ${percent(step.cacheShare)}`,
@@ -106,7 +106,7 @@ function sameChange(a: ToolChange, b: ToolChange): boolean {
  * its pause. None for a file whose first step is the run's first (a log written before steps were numbered
  * by the run, too).
  */
-function stepShift(run: RunView): number {
+export function stepShift(run: RunView): number {
   const first = run.steps.find((s) => s.record !== undefined)?.record;
   return first ? Math.max(0, first.iteration - first.step) : 0;
 }
