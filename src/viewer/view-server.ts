@@ -9,6 +9,7 @@ import type { AddressInfo } from "node:net";
 import { localRequestGuard } from "../local/local-request-guard.js";
 import { mediaTypeOfFile } from "../run-log/media-extensions.js";
 import { LogFolder } from "./log-folder.js";
+import { RunsSoFar } from "./runs-so-far.js";
 import { pageAssets } from "./page-assets.js";
 import { SERVED_CSP, servedPage } from "./page-html.js";
 
@@ -31,6 +32,7 @@ export interface ViewServer {
  */
 export async function startViewServer(target: string, options: { port?: number } = {}): Promise<ViewServer> {
   const folder = LogFolder.open(target);
+  const runs = new RunsSoFar(folder);
   const assets = await pageAssets();
   const page = servedPage(assets);
   const listeners = new Set<ServerResponse>();
@@ -54,7 +56,7 @@ export async function startViewServer(target: string, options: { port?: number }
           response,
           200,
           "application/json",
-          JSON.stringify({ source: target, files: folder.runs() }),
+          JSON.stringify({ source: target, files: runs.list() }),
         );
       case "/api/file": {
         const { searchParams: query } = url;

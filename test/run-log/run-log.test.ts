@@ -23,6 +23,8 @@ import {
 } from "entity-tools";
 import { FakePromptRunner, scoreToolUse } from "entity-tools/testing";
 import { groupConversations, summarizeRun } from "../../src/run-log/run-log-index.js";
+import { RunLogFile } from "../../src/run-log/run-log-file.js";
+import { loggedPrompt } from "../../src/run-log/run-log-prompt.js";
 import {
   budgetRun,
   customerRunner,
@@ -212,6 +214,58 @@ it("recordContent: false writes names, counts, tokens and cost, and no word of t
   for (const kept of ["searchCustomer", "customer_c123_getAverageSpend", '"inputTokens":1200', '"cost"'])
     expect(texts).toContain(kept);
   expect(readdirSync(dir).some((f) => f.endsWith(".media"))).toBe(false);
+});
+
+it("writes the prompt's pictures and files as media files beside the log, and keeps a URL a URL", async () => {
+  const dir = scratch();
+  const png = spendChartPng();
+  const pdf = Buffer.from("%PDF-1.4 a receipt");
+  const fake = new FakePromptRunner().respondWithText("seen");
+  await fake.withRunLog(dir).run([
+    {
+      role: "user",
+      content: [
+        { type: "text", text: "What do these show?" },
+        { type: "image", image: new Uint8Array(png) }, // no media type: found by its bytes, as the SDK does
+        { type: "file", data: pdf.toString("base64"), mediaType: "application/pdf", filename: "r.pdf" },
+        { type: "image", image: `data:image/png;base64,${png.toString("base64")}` },
+      ],
+    },
+  ]);
+  const [run] = runs(dir);
+  expect(run!.text.length).toBeLessThan(1500); // no bytes inline (the picture alone is larger)
+  const parts = (run!.read.header!.prompt as { content: unknown[] }[])[0]!.content;
+  expect(parts).toEqual([
+    { type: "text", text: "What do these show?" },
+    { type: "image", mediaType: "image/png", file: expect.stringMatching(/\.media\/1\.png$/) },
+    {
+      type: "file",
+      mediaType: "application/pdf",
+      filename: "r.pdf",
+      file: expect.stringMatching(/\.media\/2\.pdf$/),
+    },
+    { type: "image", mediaType: "image/png", file: expect.stringMatching(/\.media\/3\.png$/) },
+  ]);
+  const fileOf = (i: number) => readFileSync(path.join(dir, (parts[i] as { file: string }).file));
+  expect(fileOf(1)).toEqual(png);
+  expect(fileOf(2)).toEqual(pdf);
+  expect(fileOf(3)).toEqual(png);
+  // By URL (a model that fetches it itself; the scripted one would have the SDK download it): kept as one.
+  const file = new RunLogFile({ dir, id: "by-url", limitBytes: 1e6, onFailure: () => {}, keepOpen: false });
+  const url = "https://example.com/chart.png";
+  const byUrl = [
+    { type: "image", image: new URL(url) },
+    { type: "file", data: url, mediaType: "text/csv" },
+  ];
+  expect(loggedPrompt([{ role: "user", content: byUrl }], file)).toEqual([
+    {
+      role: "user",
+      content: [
+        { type: "image", mediaType: "image/*", url },
+        { type: "file", mediaType: "text/csv", url },
+      ],
+    },
+  ]);
 });
 
 it("a folder that cannot be written is a RunLogError at withRunLog, before any run", () => {

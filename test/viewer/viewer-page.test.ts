@@ -327,6 +327,14 @@ describe.skipIf(!present)("the run viewer in headless Chromium", () => {
       ["+ customer_c1_orders — from lookup at step 3", broken],
       ["− warranty_check — restart", broken],
     ]);
+    // Each step's line counts what its tool set gained or lost, and leaves out a side with none.
+    expect(await texts(page, ".step-head")).toEqual([
+      "Step 1 · 2 tools · 1 call",
+      "Step 2 · 3 tools (+1) · 1 call · in 1 out 1 · cached 0%",
+      "Step 3 · 3 tools · 1 call",
+      "Step 4 · 4 tools (+1)",
+      "Step 5 · 3 tools (−1)",
+    ]);
     // A call the server failed: opened, what the model read, then what the server threw (its cause).
     await page.click('li[data-step="2"] .step-head');
     // The model asked for, and the snapshot that answered (the response's id, when another).
@@ -392,6 +400,36 @@ describe.skipIf(!present)("the run viewer in headless Chromium", () => {
       "+ vip_110_getOffers — from customer_getAverageSpend at step 110",
       "− vip_10_getOffers — budget (after customer_getAverageSpend at step 110)",
     ]);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("the keys go on from where the reader is: an arrow scrolls after a click in a result, j in an opened step goes to the next, / in a step opens it and filters its tools", async () => {
+    const { page, errors } = await openPage(browser, `${viewer.url}#${longRun}`);
+    await page.waitForSelector(`section.run[aria-label="run ${longRun}"]`);
+    await page.click('li[data-step="1"] .step-head');
+    // A click in the call's result (no control there): the arrow scrolls the page, as it does anywhere.
+    await page.click('li[data-step="1"] .call-detail pre');
+    const before = await scrollY(page);
+    await page.keyboard.press("ArrowDown");
+    await expect.poll(() => scrollY(page)).toBeGreaterThan(before);
+    expect(await focusAt(page)).toEqual({ className: "" }); // the focus stayed on the page, not on a step
+    // From a control inside the opened step (its providers' pager), j goes to the next step.
+    await page.focus('li[data-step="1"] .discovered .pager .next');
+    await page.keyboard.press("j");
+    expect(await focusAt(page)).toMatchObject({ step: "2", className: "step-head" });
+    // On step 5's line (closed), / opens it and focuses its own tools' filter, not step 1's.
+    await page.focus('li[data-step="5"] .step-head');
+    await page.keyboard.press("/");
+    expect(await page.getAttribute('li[data-step="5"] .step-head', "aria-expanded")).toBe("true");
+    expect(await focusAt(page)).toMatchObject({ step: "5", className: "" });
+    expect(
+      await page.evaluate(
+        () =>
+          (globalThis as unknown as { document: { activeElement: { type?: string } } }).document.activeElement
+            .type,
+      ),
+    ).toBe("search");
     expect(errors).toEqual([]);
     await page.close();
   });
@@ -506,5 +544,49 @@ describe.skipIf(!present)("the run viewer in headless Chromium", () => {
     expect(await page.innerText("section.run")).toBe(await again.page.innerText("section.run"));
     expect([...errors, ...fresh.errors, ...again.errors]).toEqual([]);
     await Promise.all([page.close(), fresh.page.close(), again.page.close()]);
+  });
+
+  it("a turn that used another model (a Claude Code subagent): the step's line has all its tokens and cost, named by its model; opened, the other model on its own line with its own", async () => {
+    const name = "2026-02-01T00-00-00-000Z-subagent.jsonl";
+    const usage = (inputTokens: number, outputTokens: number) => ({
+      inputTokens,
+      outputTokens,
+      cachedInputTokens: 0,
+      reasoningTokens: 0,
+    });
+    const response = (modelId: string, tokens: object, cost: number) => ({
+      type: "response",
+      step: 1,
+      ms: 1,
+      durationMs: 0,
+      modelId,
+      usage: tokens,
+      cost,
+      text: "",
+      calls: [],
+    });
+    const lines = [
+      { type: "step", step: 1, iteration: 1, ms: 0, count: 1, tools: ["lookup"] },
+      response("claude-sonnet-4-5", usage(200, 14), 0.00081),
+      response("claude-haiku-4-5", usage(100, 7), 0.000135),
+    ];
+    writeFileSync(
+      path.join(dir, name),
+      [runHeaderLine("subagent", "2026-02-01T00:00:00.000Z"), ...lines.map((l) => JSON.stringify(l))].join(
+        "\n",
+      ) + "\n",
+    );
+    const { page, errors } = await openPage(browser, `${viewer.url}#${name}`);
+    await page.waitForSelector(`section.run[aria-label="run ${name}"] li[data-step="1"]`);
+    expect(await texts(page, 'li[data-step="1"] .step-head')).toEqual([
+      "Step 1 · 1 tools · in 300 out 21 · cached 0% · $0.000945",
+    ]);
+    await page.click('li[data-step="1"] .step-head');
+    expect(await texts(page, 'li[data-step="1"] .model-id')).toEqual([
+      "claude-sonnet-4-5",
+      "also claude-haiku-4-5: in 100 out 7 · $0.000135",
+    ]);
+    expect(errors).toEqual([]);
+    await page.close();
   });
 });

@@ -10,7 +10,7 @@ import type {
   RestartRecord,
   RunLogRecord,
 } from "../../run-log/run-log-format.js";
-import { count, h, longText, paged, percent, pretty, usd, type Child } from "./dom.js";
+import { changeCounts, count, h, longText, paged, percent, pretty, usd, type Child } from "./dom.js";
 import { callDetail } from "./call-detail.js";
 
 /** What a step needs from the page around it. */
@@ -31,7 +31,7 @@ export function stepItem(step: StepView, context: StepContext): HTMLLIElement {
     { type: "button", className: "step-head", "aria-expanded": String(opened) },
     h("strong", {}, step.step === 0 ? `Before step ${1 + shift}` : `Step ${step.step + shift}`),
     record && ` · ${count(record.count)} tools`,
-    changed && ` (+${step.added!.length} −${step.removed!.length})`,
+    changed && ` (${changeCounts(step.added!.length, step.removed!.length)})`,
     step.calls.length > 0 && ` · ${step.calls.length} call${step.calls.length === 1 ? "" : "s"}`,
     response && ` · in ${count(response.usage.inputTokens)} out ${count(response.usage.outputTokens)}`,
     step.cacheShare !== undefined && ` · cached ${percent(step.cacheShare)}`,
@@ -106,7 +106,7 @@ function sameChange(a: ToolChange, b: ToolChange): boolean {
  * its pause. None for a file whose first step is the run's first (a log written before steps were numbered
  * by the run, too).
  */
-function stepShift(run: RunView): number {
+export function stepShift(run: RunView): number {
   const first = run.steps.find((s) => s.record !== undefined)?.record;
   return first ? Math.max(0, first.iteration - first.step) : 0;
 }
@@ -234,6 +234,7 @@ function detail(step: StepView, context: StepContext): HTMLElement {
         {},
         h("h4", {}, "Model"),
         response.modelId && h("p", { className: "model-id" }, modelLine(response)),
+        step.otherModels?.map((r) => h("p", { className: "model-id other" }, otherModelLine(r))),
         response.text && longText("text", response.text),
       ),
     step.calls.length > 0 &&
@@ -261,10 +262,12 @@ function detail(step: StepView, context: StepContext): HTMLElement {
 }
 
 /** The model the step asked for, and the one the response named when another (a dated snapshot). */
-function modelLine({ modelId, responseModelId }: ResponseRecord): string {
-  const answered = responseModelId !== undefined && responseModelId !== modelId;
-  return answered ? `${modelId} (answered as ${responseModelId})` : `${modelId}`;
-}
+const modelLine = ({ modelId, responseModelId: answered }: ResponseRecord) =>
+  answered !== undefined && answered !== modelId ? `${modelId} (answered as ${answered})` : `${modelId}`;
+
+/** Another model's calls during the step's turn (a subagent's), with their own tokens and cost. */
+const otherModelLine = ({ modelId, usage, cost }: ResponseRecord) =>
+  `also ${modelId}: in ${count(usage.inputTokens)} out ${count(usage.outputTokens)}${cost === undefined ? "" : ` · ${usd(cost)}`}`;
 
 /** Tools offered, filterable, a page at a time. */
 function toolList(tools: readonly string[]): HTMLElement {
