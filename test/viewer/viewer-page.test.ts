@@ -546,6 +546,30 @@ describe.skipIf(!present)("the run viewer in headless Chromium", () => {
     await Promise.all([page.close(), fresh.page.close(), again.page.close()]);
   });
 
+  it("the prompt's picture, written beside the log, is shown with the prompt", async () => {
+    const before = new Set(readdirSync(dir));
+    const png = readFileSync("docs/run-viewer.png");
+    await new FakePromptRunner()
+      .respondWithText("a page")
+      .withRunLog(dir)
+      .run([
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "What does this show?" },
+            { type: "image", image: new Uint8Array(png) },
+          ],
+        },
+      ]);
+    const name = readdirSync(dir).find((f) => !before.has(f) && f.endsWith(".jsonl"))!;
+    const { page, errors } = await openPage(browser, `${viewer.url}#${name}`);
+    await page.click(`section.run[aria-label="run ${name}"] details summary`);
+    const img = await page.waitForSelector('section.run details img[alt="image/png from the prompt"]');
+    expect(await img.evaluate((e) => (e as HTMLImageElement).decode().then(() => true))).toBe(true);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it("a turn that used another model (a Claude Code subagent): the step's line has all its tokens and cost, named by its model; opened, the other model on its own line with its own", async () => {
     const name = "2026-02-01T00-00-00-000Z-subagent.jsonl";
     const usage = (inputTokens: number, outputTokens: number) => ({

@@ -7,6 +7,7 @@ import type { RunView } from "../../run-log/run-log-steps.js";
 import type { ProviderCost } from "../../events/run-cost.js";
 import { RunTally, type RunSoFar } from "../../run-log/run-tally.js";
 import { count, h, paged, pagedList, part, percent, pretty, usd } from "./dom.js";
+import { mediaView, promptMedia } from "./media-view.js";
 import { stateLabel, unfinishedNote, type RunState } from "./run-state.js";
 import { sameStep, stepItem, stepShift } from "./step-item.js";
 
@@ -80,7 +81,13 @@ export function runPanel(
       [header],
       () =>
         header?.prompt !== undefined &&
-        h("details", {}, h("summary", {}, "Prompt"), h("pre", {}, pretty(header.prompt))),
+        h(
+          "details",
+          {},
+          h("summary", {}, "Prompt"),
+          h("pre", {}, pretty(header.prompt)),
+          promptMedia(header.prompt).map((m) => mediaView(m, mediaUrl, "the prompt")),
+        ),
     );
     parts.error.draw(
       [end],
