@@ -565,7 +565,12 @@ describe.skipIf(!present)("the run viewer in headless Chromium", () => {
     const { page, errors } = await openPage(browser, `${viewer.url}#${name}`);
     await page.click(`section.run[aria-label="run ${name}"] details summary`);
     const img = await page.waitForSelector('section.run details img[alt="image/png from the prompt"]');
-    expect(await img.evaluate((e) => (e as HTMLImageElement).decode().then(() => true))).toBe(true);
+    const width = await img.evaluate(async (e) => {
+      const picture = e as unknown as { decode(): Promise<void>; naturalWidth: number };
+      await picture.decode();
+      return picture.naturalWidth;
+    });
+    expect(width).toBe(readPngWidth(png));
     expect(errors).toEqual([]);
     await page.close();
   });
@@ -614,3 +619,8 @@ describe.skipIf(!present)("the run viewer in headless Chromium", () => {
     await page.close();
   });
 });
+
+/** A PNG's width, from its header (the IHDR chunk's first field). */
+function readPngWidth(png: Buffer): number {
+  return png.readUInt32BE(16);
+}

@@ -2,16 +2,10 @@
 // against the step before (with the cause) and the calls; opened, everything else (the model's text, each
 // call's input and result with its pictures, the tools offered, the providers discovered).
 import type { RunView, StepView, ToolChange, ToolChangeCause } from "../../run-log/run-log-steps.js";
-import type { RestartCause } from "../../events/restart-events.js";
-import type {
-  CallRecord,
-  DiscoveredRecord,
-  ResponseRecord,
-  RestartRecord,
-  RunLogRecord,
-} from "../../run-log/run-log-format.js";
-import { changeCounts, count, h, longText, paged, percent, pretty, usd, type Child } from "./dom.js";
+import type { CallRecord, DiscoveredRecord, ResponseRecord } from "../../run-log/run-log-format.js";
+import { changeCounts, count, h, longText, paged, percent, usd, type Child } from "./dom.js";
 import { callDetail } from "./call-detail.js";
+import { otherLine } from "./record-line.js";
 
 /** What a step needs from the page around it. */
 export interface StepContext {
@@ -164,61 +158,6 @@ function callLine(call: CallRecord): HTMLElement {
     { className: `call ${call.ok ? "ok" : "failed"}`, "data-tool": call.tool },
     `${call.ok ? "✓" : "✗"} ${call.tool}${who}${how}`,
   );
-}
-
-/** What asked for a restart, in words (a file written before `cause` was recorded: the reason alone). */
-const RESTART_CAUSES: Record<RestartCause, (sections: readonly string[]) => string> = {
-  expansion: (sections) => ` to expand ${sections.join(", ")}`,
-  strategy: () => " asked by a strategy",
-  "new-thread": () => " in a new thread",
-  fallback: () => " in a new thread (fallback from dynamic tools)",
-};
-
-function restartLine(record: RestartRecord): string {
-  // A cause this page does not know (a later writer's) is shown as a file without one.
-  const known = record.cause !== undefined && Object.hasOwn(RESTART_CAUSES, record.cause);
-  const cause = known ? RESTART_CAUSES[record.cause!](record.sections ?? []) : "";
-  // "restart" stands for a strategy's reason not recorded (no recordContent).
-  return `↻ restart${cause}${record.reason === "restart" ? "" : `: ${record.reason}`}`;
-}
-
-/** Approvals, restarts, expansions and notes, one line each (tool-set records are shown as changes). */
-function otherLine(record: RunLogRecord): Child {
-  switch (record.type) {
-    case "approval-asked":
-      return h(
-        "li",
-        { className: "approval asked" },
-        `… waits for approval: ${record.tool}`,
-        record.input !== undefined && ` ${pretty(record.input)}`,
-      );
-    case "approval-decided":
-      return h(
-        "li",
-        { className: `approval ${record.approved ? "approved" : "denied"}` },
-        record.approved
-          ? `✔ approved: ${record.tool}`
-          : `✘ denied: ${record.tool}${record.reason ? ` — ${record.reason}` : ""}`,
-      );
-    case "restart":
-      return h("li", { className: "restart" }, restartLine(record));
-    case "expanded":
-      return h(
-        "li",
-        { className: "expanded" },
-        `section ${record.section} expanded (${record.mode}): ${record.tools.join(", ") || "no tools"}`,
-      );
-    case "note":
-      return h(
-        "li",
-        { className: `note ${record.kind}` },
-        `⚠ ${record.kind}${record.message ? `: ${record.message}` : ""}`,
-      );
-    case "cut":
-      return h("li", { className: "note cut" }, `✂ ${record.note}`);
-    default:
-      return false;
-  }
 }
 
 /** What an opened step shows besides its line. */
