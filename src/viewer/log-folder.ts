@@ -97,7 +97,17 @@ export class LogFolder {
    */
   static open(target: string, options: LogFolderOptions = {}): LogFolder {
     const now = options.now ?? Date.now;
-    const real = realpathSync(target);
+    let real: string;
+    try {
+      real = realpathSync(target);
+    } catch (error) {
+      const missing = (error as { code?: unknown }).code === "ENOENT";
+      if (!missing) throw error;
+      throw new Error(
+        `${target} does not exist: give a run log folder (withRunLog's) or one run's .jsonl file`,
+        { cause: error },
+      );
+    }
     if (statSync(real).isDirectory()) return new LogFolder(real, undefined, now);
     const name = path.basename(real);
     if (!RUN_FILE.test(name))

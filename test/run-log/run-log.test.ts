@@ -6,6 +6,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { Ajv } from "ajv";
 import addFormats from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -273,7 +274,26 @@ it("a folder that cannot be written is a RunLogError at withRunLog, before any r
   const { fake } = customerRunner(scratch());
   expect(() => fake.withRunLog(path.join(file, "runs"))).toThrow(RunLogError);
   expect(() => fake.withRunLog(file)).toThrow(/Cannot write run logs into .*not-a-folder/);
+  expect(() => fake.withRunLog("")).toThrow(
+    /^Cannot write run logs into "": no folder was given\. Give withRunLog \(or createMcpServer's runLog\) a folder/,
+  );
 });
+
+// procfs answers ENOENT to a mkdir whose parent exists; Node's own recursive mkdir then walks back and
+// forth forever, at 100 % CPU (a hang the test could not end in-process, hence the child and its timeout).
+it.runIf(process.platform === "linux")(
+  "a folder its parent cannot hold (procfs) is a RunLogError, not a hang",
+  () => {
+    const script = `import { FakePromptRunner } from "entity-tools/testing";
+    try { new FakePromptRunner().withRunLog("/proc/entity-tools-runs/runs"); } catch (e) { console.log(e.name); }`;
+    const out = execFileSync(process.execPath, ["--input-type=module", "-e", script], {
+      cwd: fileURLToPath(new URL("../..", import.meta.url)),
+      timeout: 60_000,
+      encoding: "utf8",
+    });
+    expect(out.trim()).toBe("RunLogError");
+  },
+);
 
 it("past maxFileBytes the file ends with a note and the run's end; the run goes on", async () => {
   const dir = scratch();

@@ -26,6 +26,12 @@ const LIVE = "2026-11-27T11-00-00-000Z-bbbbbb.jsonl";
 let clock = Date.now() + 60_000;
 const folderAt = (dir: string) => LogFolder.open(dir, { now: () => clock });
 
+it("a folder or file that does not exist is an error saying so (the CLI prints it), not a bare ENOENT", () => {
+  expect(() => folderAt(path.join(root, "no-such-runs"))).toThrow(
+    /no-such-runs does not exist: give a run log folder \(withRunLog's\) or one run's \.jsonl file$/,
+  );
+});
+
 describe("LogFolder.runs", () => {
   it("reads again only the files whose size, modification time or inode changed", () => {
     writeFileSync(path.join(root, OLD), '{"type":"run","id":"old"}\n{"type":"end","ms":1}\n');

@@ -213,7 +213,7 @@ async function expectDiscoveryConversation(page: Page) {
 
 describe.skipIf(!present)("the run viewer in headless Chromium", () => {
   it("shows a discovery run read from its log: added tools with the call that found them, the approval decision, the cost", async () => {
-    const { page, errors } = await openPage(browser, viewer.url);
+    const { page, errors, consoleErrors } = await openPage(browser, viewer.url);
     // Newest first; the conversation's three runs together, in order.
     expect(
       await page.$$eval(".conversation .run-item", (all) => all.map((b) => b.getAttribute("data-file"))),
@@ -226,6 +226,7 @@ describe.skipIf(!present)("the run viewer in headless Chromium", () => {
       process.env["UPDATE_SCREENSHOTS"] === "1" ? "docs/run-viewer.png" : path.join(root, "run-viewer.png");
     await page.screenshot({ path: shot });
     expect(errors).toEqual([]);
+    expect(consoleErrors).toEqual([]);
     await page.close();
   });
 
@@ -458,12 +459,13 @@ describe.skipIf(!present)("the run viewer in headless Chromium", () => {
     writeDamagedFiles();
     const out = path.join(root, "runs.html");
     await writeHtmlExport(dir, out);
-    const { page, errors, blocked } = await openPage(browser, `file://${out}`, true);
+    const { page, errors, blocked, consoleErrors } = await openPage(browser, `file://${out}`, true);
     await expectDiscoveryConversation(page);
     await show(page, DAMAGED);
     expect(await texts(page, ".problems li")).toHaveLength(2);
     expect(blocked).toEqual([]);
     expect(errors).toEqual([]);
+    expect(consoleErrors).toEqual([]);
     await page.close();
   });
 
