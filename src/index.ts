@@ -212,6 +212,7 @@ export type {
   ConversationSetup,
   ConversationTurn,
   ConversationToolResult,
+  ConversationModelUsage,
   NewToolsMode,
   FixedToolsMode,
   ConversationNewTools,

@@ -50,6 +50,7 @@ export type {
   ConversationSetup,
   ConversationTurn,
   ConversationToolResult,
+  ConversationModelUsage,
   NewToolsMode,
   FixedToolsMode,
 } from "../loop/ports/conversation-port.js";

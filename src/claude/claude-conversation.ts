@@ -10,6 +10,7 @@ import {
   type SDKUserMessage,
 } from "./claude-sdk.js";
 import { ClaudeToolServer, type ServedCall, type ServedResult } from "./claude-tool-server.js";
+import { ClaudeTurnUsage } from "./claude-turn-usage.js";
 
 const STDERR_TAIL = 4_000;
 const STOPPED_TEXT = "The run was stopped.";
@@ -50,6 +51,8 @@ export class ClaudeConversation implements Conversation {
   private stderr = "";
   /** The model the agent loop runs on: the one configured until Claude Code's `init` message names it. */
   private model: string | undefined;
+  /** Each turn's tokens per model, from the process's running totals. */
+  private readonly spent = new ClaudeTurnUsage();
 
   constructor(
     sdk: ClaudeAgentSdk,
@@ -131,8 +134,8 @@ export class ClaudeConversation implements Conversation {
         const turn = this.turn;
         if (!end || !turn) continue;
         this.turn = undefined;
-        // A turn's `usage` is its agent loop's, so it is priced as that loop's model.
-        const priced = { usage: end.usage, ...(this.model === undefined ? {} : { modelId: this.model }) };
+        // Per model, since the last turn's result: a result no turn waited for adds to the next turn's.
+        const priced = this.spent.of(end, this.model);
         if (turn.stopping) {
           turn.resolve({ text: "", stopped: true, ...priced, toolsNotOffered: turn.toolsNotOffered });
         } else if (end.ok) {

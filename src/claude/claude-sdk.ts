@@ -77,9 +77,18 @@ export function userMessage(text: string): SDKUserMessage {
 }
 
 /** How a turn ended, read from the SDK's `result` message. */
-export type TurnEnd =
-  | { readonly ok: true; readonly text: string; readonly usage: TokenUsage }
-  | { readonly ok: false; readonly reason: string; readonly usage: TokenUsage };
+export type TurnEnd = (
+  { readonly ok: true; readonly text: string } | { readonly ok: false; readonly reason: string }
+) & {
+  /** The agent loop's tokens of this turn alone (the result's `usage`). */
+  readonly usage: TokenUsage;
+  /**
+   * Every model call of the process so far, by model (the result's `modelUsage`): the loop's, its subagents'
+   * and Claude Code's helper calls. Cumulative across the turns of one `query()`. Absent when the result
+   * has none (a startup failure).
+   */
+  readonly models?: Readonly<Record<string, TokenUsage>>;
+};
 
 /**
  * The end of a turn when `message` is a `result` message, else `undefined` (the SDK's other messages —
@@ -92,16 +101,44 @@ export type TurnEnd =
 export function readTurnEnd(message: unknown): TurnEnd | undefined {
   if (!isRecord(message) || message.type !== "result") return undefined;
   const usage = readUsage(message.usage);
+  const models = readModelUsage(message.modelUsage);
+  const spent = { usage, ...(models ? { models } : {}) };
   if (message.subtype === "success" && message.is_error !== true) {
     if (message.structured_output !== undefined)
-      return { ok: true, text: JSON.stringify(message.structured_output), usage };
+      return { ok: true, text: JSON.stringify(message.structured_output), ...spent };
     if (typeof message.result !== "string") throw changedShape("a successful result without its text");
-    return { ok: true, text: message.result, usage };
+    return { ok: true, text: message.result, ...spent };
   }
   const errors = Array.isArray(message.errors) ? message.errors.map(String) : [];
   const said =
     errors.length > 0 ? errors.join("; ") : typeof message.result === "string" ? message.result : "";
-  return { ok: false, reason: `${String(message.subtype)}${said ? `: ${said}` : ""}`, usage };
+  return { ok: false, reason: `${String(message.subtype)}${said ? `: ${said}` : ""}`, ...spent };
+}
+
+/**
+ * A `result` message's `modelUsage` as our token counts, by model; `undefined` when it has none. Its
+ * cache writes and reads are part of the input, as in {@link readUsage}, and its thinking tokens (counted
+ * in its output) are the reasoning tokens.
+ */
+function readModelUsage(modelUsage: unknown): Record<string, TokenUsage> | undefined {
+  if (!isRecord(modelUsage)) return undefined;
+  const models: Record<string, TokenUsage> = {};
+  for (const [model, u] of Object.entries(modelUsage)) {
+    if (!isRecord(u) || typeof u.inputTokens !== "number" || typeof u.outputTokens !== "number")
+      throw changedShape(`a result whose modelUsage for ${model} has no token counts`);
+    const [written, read, thinking] = [
+      u.cacheCreationInputTokens,
+      u.cacheReadInputTokens,
+      u.thinkingTokens,
+    ].map((n) => (typeof n === "number" ? n : 0));
+    models[model] = {
+      inputTokens: u.inputTokens + written! + read!,
+      outputTokens: u.outputTokens,
+      cachedInputTokens: read!,
+      reasoningTokens: thinking!,
+    };
+  }
+  return models;
 }
 
 /** A `result` message's token counts; Anthropic counts cached input apart, so it is added back in. */

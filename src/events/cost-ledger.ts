@@ -100,6 +100,13 @@ export class CostLedger {
     const prices = pricesFor(this.pricing, modelId);
     const cost = costOf(usage, prices);
     const last = this.steps.at(-1);
+    if (last?.iteration === iteration && otherModel(last.modelId, modelId)) {
+      // Another model's calls in the step (a conversation backend's subagent, a helper call): an entry of
+      // their own at their model's price. What they were sent is not what the step offered, so the
+      // providers get no share of it.
+      this.steps.push({ iteration, modelId, usage, cost });
+      return;
+    }
     // A step reported twice (a conversation backend's turn a stop ended: its tokens come after its call) is
     // one entry, with the tokens and cost of both, named by the model they were priced as; its estimates
     // were counted at the first report, and the second's input cost is shared out among what it offered.
@@ -137,4 +144,9 @@ export class CostLedger {
     for (const [entry, tokens] of this.stepOffered) entry.cost += tokens * perToken;
     for (const entry of this.providers.values()) entry.cost += entry.heldResultTokens * perToken;
   }
+}
+
+/** Whether a step's further response is another model's, not more of the one the step was priced as. */
+function otherModel(stepModel: string | undefined, modelId: string | undefined): modelId is string {
+  return stepModel !== undefined && modelId !== undefined && modelId !== stepModel;
 }

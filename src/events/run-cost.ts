@@ -1,7 +1,11 @@
 import type { ProviderIdentity } from "../tools/provider-identity.js";
 import type { TokenUsage } from "./token-usage.js";
 
-/** One model call's tokens and cost. */
+/**
+ * One model call's tokens and cost. On a conversation backend, one model's tokens of a turn: the turn's
+ * last step has an entry for the agent loop's model and one more for each other model the turn used (a
+ * subagent's, a helper call's), each with its own `modelId` and priced as it.
+ */
 export interface StepCost {
   /** The step's number in the run, as events number it (`ToolLoopIteration.iteration`). */
   readonly iteration: number;
@@ -45,7 +49,7 @@ export interface ProviderCost {
 export interface RunCost {
   /** USD, every model call of the run. */
   readonly total: number;
-  /** Each model call's tokens and cost, in order. */
+  /** Each model call's tokens and cost, in order (a step can have one entry per model it used). */
   readonly perStep: readonly StepCost[];
   /** Discovered providers, in the order they were first discovered. */
   readonly perProvider: readonly ProviderCost[];

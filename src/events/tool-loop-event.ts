@@ -85,7 +85,9 @@ export interface ModelRespondedEvent extends RunEvent {
   /**
    * Tokens of this model call (0 where the provider reported none). A conversation backend (Codex, Claude
    * Code) reports tokens per turn: they are on the turn's last step, 0 on its other steps; a turn a stop
-   * ended reports them in a second event of its last step (see docs/backends.md, "The loop").
+   * ended reports them in a second event of its last step, and the turn's tokens of another model than
+   * the turn's own (Claude Code's subagents, helper calls) follow in one more event per model, named by it
+   * (see docs/backends.md, "The loop").
    */
   readonly usage: TokenUsage;
   /** How long the model call took, retries included. */

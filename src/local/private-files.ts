@@ -2,8 +2,9 @@
 // the process only: folders 0700, files 0600. Modes given at creation are narrowed by the umask, which
 // only takes bits away, so these hold whatever the umask is. A folder that already exists is not
 // changed (it may be shared on purpose, or not ours to change): it gets one warning instead.
-import { mkdirSync, openSync } from "node:fs";
+import { mkdirSync, openSync, statSync } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
+import path from "node:path";
 import { nodeFs } from "../lazy/node-builtins.js";
 
 /** A folder of users' words: its owner may list, enter and write it; no one else. */
@@ -14,9 +15,22 @@ export const PRIVATE_FILE_MODE = 0o600;
 /** The `process.emitWarning` code of a shared folder (see {@link warnIfShared}). */
 export const SHARED_FOLDER_WARNING = "ENTITY_TOOLS_SHARED_FOLDER";
 
+// The folder walk is ours, not Node's `mkdir(…, { recursive: true })`: Node's walks back to the parent
+// on ENOENT and forward again on EEXIST, so where a parent exists and still cannot hold the child
+// (procfs: `/proc/runs`) it never returns, at 100 % CPU, sync and async alike: `withRunLog("/proc/runs")`
+// hung the process. Here each missing parent is made once; a second ENOENT is the answer.
+
 /** Creates `folder` and its missing parents, each for its owner only. */
-export async function makePrivateFolder(folder: string): Promise<void> {
-  await nodeFs().mkdir(folder, { recursive: true, mode: PRIVATE_FOLDER_MODE });
+export async function makePrivateFolder(folder: string, parentMade = false): Promise<void> {
+  const fs = nodeFs();
+  try {
+    await fs.mkdir(folder, PRIVATE_FOLDER_MODE);
+  } catch (error) {
+    const exists = hasCode(error, "EEXIST") && (await fs.stat(folder).catch(() => undefined))?.isDirectory();
+    if (!parentMissing(folder, error, parentMade, exists === true)) return;
+    await makePrivateFolder(path.dirname(folder));
+    await makePrivateFolder(folder, true);
+  }
 }
 
 /** Creates a new file for its owner only (it must not exist: `wx`), open for writing. */
@@ -27,8 +41,29 @@ export function createPrivateFile(file: string): Promise<FileHandle> {
 /**
  * {@link makePrivateFolder}, synchronous: for a check that must fail before anything runs (`withRunLog`).
  */
-export function makePrivateFolderSync(folder: string): void {
-  mkdirSync(folder, { recursive: true, mode: PRIVATE_FOLDER_MODE });
+export function makePrivateFolderSync(folder: string, parentMade = false): void {
+  try {
+    mkdirSync(folder, PRIVATE_FOLDER_MODE);
+  } catch (error) {
+    const exists = hasCode(error, "EEXIST") && statSync(folder, { throwIfNoEntry: false })?.isDirectory();
+    if (!parentMissing(folder, error, parentMade, exists === true)) return;
+    makePrivateFolderSync(path.dirname(folder));
+    makePrivateFolderSync(folder, true);
+  }
+}
+
+/**
+ * After `mkdir(folder)` failed with `error`: false when `folder` is a folder already, true when its parent
+ * is missing and was not made yet (make it, then try again), else it throws `error`.
+ */
+function parentMissing(folder: string, error: unknown, parentMade: boolean, exists: boolean): boolean {
+  if (exists) return false;
+  if (hasCode(error, "ENOENT") && !parentMade && path.dirname(folder) !== folder) return true;
+  throw error;
+}
+
+function hasCode(error: unknown, code: string): boolean {
+  return (error as { code?: unknown } | null)?.code === code;
 }
 
 /**

@@ -78,7 +78,10 @@ export function createMcpServer(options: McpServerOptions): Server {
       capabilities: { tools: { listChanged: true } },
       cacheHints: { "tools/list": { ttlMs: options.listTtlMs ?? DEFAULT_LIST_TTL_MS, cacheScope: "public" } },
     },
-    () => sessionTools.release(),
+    () => {
+      sessionTools.release();
+      logged?.endSession();
+    },
   );
   server.setRequestHandler("tools/list", (request) => {
     // One page, no cursor handed out: any cursor is not one of ours, which the spec answers Invalid params.

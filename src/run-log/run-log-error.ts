@@ -13,8 +13,8 @@ export class RunLogError extends EntityToolsError {
     cause?: unknown,
   ) {
     super(
-      `Cannot write run logs into ${dir}: ${problem}. Give withRunLog a folder this process can create and ` +
-        "write (it is created, readable by its owner only, when missing).",
+      `Cannot write run logs into ${dir === "" ? '""' : dir}: ${problem}. Give withRunLog (or createMcpServer's ` +
+        "runLog) a folder this process can create and write (it is created, readable by its owner only, when missing).",
       { cause },
     );
   }

@@ -163,8 +163,14 @@ export class RunLogFile {
     const { type, mediaType, filename, url, data } = part;
     const base = { type, mediaType, ...(filename === undefined ? {} : { filename }) };
     if (data === undefined) return { ...base, ...(url === undefined ? {} : { url }) };
+    return this.mediaBytes(base, Buffer.from(data, "base64"));
+  }
+
+  /** Writes `bytes` as a media file beside the log; the record `part` gets (where, or why not). */
+  mediaBytes(part: Omit<MediaRecord, "file" | "url" | "skipped">, bytes: Uint8Array): MediaRecord {
+    const { type, mediaType, filename } = part;
+    const base = { type, mediaType, ...(filename === undefined ? {} : { filename }) };
     if (this.broken) return { ...base, skipped: "the log could not be written" };
-    const bytes = Buffer.from(data, "base64");
     if (this.cut || this.bytes + this.pendingMost + bytes.length > this.options.limitBytes)
       return { ...base, skipped: "the run's size limit was reached" };
     const folder = `${this.options.id}.media`;
@@ -186,7 +192,7 @@ export class RunLogFile {
 }
 
 /** Writes `data` at the file's position (a write may take less than it was given). */
-function writeAll(fd: number, data: Buffer): void {
+function writeAll(fd: number, data: Uint8Array): void {
   for (let written = 0; written < data.length;)
     written += writeSync(fd, data, written, data.length - written);
 }

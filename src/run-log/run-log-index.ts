@@ -4,6 +4,7 @@
 import type { TokenUsage } from "../events/token-usage.js";
 import type { EndRecord, RunLogKind } from "./run-log-format.js";
 import type { RunLogRead } from "./read-run-log.js";
+import type { RunSoFar } from "./run-tally.js";
 
 /** One run of the list. */
 export interface RunSummary {
@@ -16,12 +17,23 @@ export interface RunSummary {
   readonly startedAt?: string;
   /** `open`: no end record (the run is going on, or its process stopped). */
   readonly status: EndRecord["status"] | "open";
+  /**
+   * For a run with no end record (`open`): true when nothing was written to it for a while (its process
+   * stopped, or a call is slow), false while it is being written; absent when not known (an exported page).
+   */
+  readonly quiet?: boolean;
+  /** When the file was last written, in ms since 1970; absent when not known (an exported page). */
+  readonly modifiedMs?: number;
   /** Model calls of the run, counting those of what it goes on from (a paused part, earlier turns). */
   readonly totalIterations?: number;
-  /** This file's own model calls (`EndRecord.steps`; `totalIterations` for a file written before it). */
+  /**
+   * This file's own model calls (`EndRecord.steps`; `totalIterations` for a file written before it); for an
+   * `open` run, its steps so far.
+   */
   readonly steps?: number;
+  /** The run's tokens (so far, for an `open` run). */
   readonly usage?: TokenUsage;
-  /** USD, with pricing. */
+  /** USD, with pricing (so far, for an `open` run). */
   readonly cost?: number;
   /** The id of the run whose snapshot this run goes on from. */
   readonly continues?: string;
@@ -42,8 +54,19 @@ export interface ConversationGroup {
   readonly latest: string;
 }
 
-/** The summary of a file from what was read of it (its first and last lines are enough). */
-export function summarizeRun(file: string, read: RunLogRead): RunSummary {
+/** What the listing says of a file beside its lines (see `summarizeRun`). */
+export interface RunListing {
+  /** For a run with no end record: its figures so far, added up from all its lines. */
+  readonly soFar?: RunSoFar;
+  readonly quiet?: boolean;
+  readonly modifiedMs?: number;
+}
+
+/**
+ * The summary of a file from what was read of it (its first and last lines are enough) and, for a run with
+ * no end record, from what its listing added up of its lines.
+ */
+export function summarizeRun(file: string, read: RunLogRead, listing: RunListing = {}): RunSummary {
   const header = read.header;
   let end: EndRecord | undefined;
   for (let i = read.records.length - 1; i >= 0 && !end; i--) {
@@ -62,9 +85,24 @@ export function summarizeRun(file: string, read: RunLogRead): RunSummary {
           usage: end.usage,
           ...(end.cost === undefined ? {} : { cost: end.cost }),
         }
-      : {}),
+      : soFar(listing)),
     ...(header?.continues === undefined ? {} : { continues: header.continues }),
     ...(problem === undefined ? {} : { problem }),
+  };
+}
+
+/** An open run's figures so far, and whether it went quiet, as its listing says. */
+function soFar({ soFar, quiet, modifiedMs }: RunListing): Partial<RunSummary> {
+  return {
+    ...(soFar
+      ? {
+          steps: soFar.steps,
+          usage: soFar.usage,
+          ...(soFar.cost === undefined ? {} : { cost: soFar.cost }),
+        }
+      : {}),
+    ...(quiet === undefined ? {} : { quiet }),
+    ...(modifiedMs === undefined ? {} : { modifiedMs }),
   };
 }
 

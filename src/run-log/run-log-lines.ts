@@ -138,3 +138,20 @@ export function callLine(c: CallLine): string {
   if (c.provider !== undefined) line += field("provider", c.provider);
   return `${line}}`;
 }
+
+/** The same names in the same order (the registry hands out one frozen list until its tools change). */
+export function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a === b || (a.length === b.length && a.every((name, i) => name === b[i]));
+}
+
+/** A step record's change against the step before: the tools `added` and `removed` (each only when some). */
+export function toolSetChange(
+  previous: readonly string[],
+  names: readonly string[],
+): { readonly added?: readonly string[]; readonly removed?: readonly string[] } {
+  const before = new Set(previous);
+  const now = new Set(names);
+  const added = names.filter((n) => !before.has(n));
+  const removed = previous.filter((n) => !now.has(n));
+  return { ...(added.length > 0 ? { added } : {}), ...(removed.length > 0 ? { removed } : {}) };
+}

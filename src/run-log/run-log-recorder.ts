@@ -7,8 +7,8 @@ import type { ToolLoopEvent } from "../events/tool-loop-event.js";
 import type { ProviderIdentity } from "../tools/provider-identity.js";
 import { isMediaPart } from "../tools/tool-content.js";
 import type { RunLogFile } from "./run-log-file.js";
-import { callLine, responseLine, stepLine } from "./run-log-lines.js";
-import { callIdOf, endsCall } from "./mcp-call-events.js";
+import { callLine, responseLine, sameList, stepLine, toolSetChange } from "./run-log-lines.js";
+import { callIdOf, endsCall, sessionEnd } from "./mcp-call-events.js";
 import {
   TOOL_SET_CHECKPOINT,
   type EndRecord,
@@ -38,6 +38,8 @@ export class RunLogRecorder {
   private readonly began = performance.now();
   private readonly handles = new Map<string, ProviderIdentity>();
   private end: EndRecord | undefined;
+  /** Approvals asked and not decided yet: an MCP session that closes with one waits for a person. */
+  private readonly asked = new Set<string>();
   private readonly content: boolean;
 
   constructor(
@@ -152,6 +154,7 @@ export class RunLogRecorder {
         });
         break;
       case "ApprovalRequested":
+        this.asked.add(event.approvalId);
         this.add({
           type: "approval-asked",
           step: this.step,
@@ -162,6 +165,7 @@ export class RunLogRecorder {
         });
         break;
       case "ApprovalDecided":
+        this.asked.delete(event.approvalId);
         this.add({
           type: "approval-decided",
           step: this.step,
@@ -217,6 +221,13 @@ export class RunLogRecorder {
     if (id === undefined || id === this.call) return;
     this.call = id;
     this.stepRecord(this.step + 1, this.options.offered!());
+  }
+
+  /** An MCP session closed: its file ends (`sessionEnd`); a server that served no call wrote nothing. */
+  endSession(): void {
+    if (!this.begun || this.end) return;
+    this.end = sessionEnd(this.step, this.ms(), this.asked.size > 0);
+    this.finish();
   }
 
   /** Ends the file: the run's end, written and closed. */
@@ -282,19 +293,6 @@ export class RunLogRecorder {
     const base = { type: "step", step, iteration, ms, count: names.length } as const;
     if (previous === undefined || (step - 1) % TOOL_SET_CHECKPOINT === 0)
       return this.add({ ...base, tools: names });
-    const before = new Set(previous);
-    const now = new Set(names);
-    const added = names.filter((n) => !before.has(n));
-    const removed = previous.filter((n) => !now.has(n));
-    this.add({
-      ...base,
-      ...(added.length > 0 ? { added } : {}),
-      ...(removed.length > 0 ? { removed } : {}),
-    } satisfies StepRecord);
+    this.add({ ...base, ...toolSetChange(previous, names) } satisfies StepRecord);
   }
-}
-
-/** The same names in the same order (the registry hands out one frozen list until its tools change). */
-function sameList(a: readonly string[], b: readonly string[]): boolean {
-  return a === b || (a.length === b.length && a.every((name, i) => name === b[i]));
 }

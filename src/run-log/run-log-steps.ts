@@ -14,8 +14,7 @@ import type {
   StepRecord,
 } from "./run-log-format.js";
 import type { RunLogProblem, RunLogRead } from "./read-run-log.js";
-import { addUsage } from "../events/token-usage.js";
-import { joinedStepText } from "../events/step-text.js";
+import { addResponse } from "./run-log-step-response.js";
 
 /** Why a tool joined or left the set offered at a step. */
 export interface ToolChangeCause {
@@ -49,8 +48,16 @@ export interface StepView {
   readonly added?: readonly ToolChange[];
   /** Tools offered at the step before and not now; undefined where a damaged line hides the change. */
   readonly removed?: readonly ToolChange[];
-  /** The model's answer at this step; absent when none was logged (step 0, a run that failed or was cut). */
+  /**
+   * The model's answer at this step; absent when none was logged (step 0, a run that failed or was cut).
+   * Its tokens and cost are the whole step's, `otherModels`' included; its `modelId` is the step's model.
+   */
   readonly response?: ResponseRecord;
+  /**
+   * Responses of other models than the step's, each with its own tokens and cost: a conversation backend's
+   * calls of a subagent or helper model during the turn that ended at this step. Absent when none.
+   */
+  readonly otherModels?: readonly ResponseRecord[];
   /** The step's tool calls that ended, in the order they ended. */
   readonly calls: CallRecord[];
   /** The providers the step's calls returned, in order. */
@@ -85,6 +92,7 @@ interface Building {
   added?: ToolChange[];
   removed?: ToolChange[];
   response?: ResponseRecord;
+  otherModels?: ResponseRecord[];
   calls: CallRecord[];
   discovered: DiscoveredRecord[];
   other: RunLogRecord[];
@@ -128,8 +136,7 @@ export function runView(read: RunLogRead): RunView {
         break;
       }
       case "response": {
-        const response = at.response ? bothResponses(at.response, record) : record;
-        at.response = response;
+        const response = addResponse(at, record);
         if (response.usage.inputTokens > 0)
           at.cacheShare = response.usage.cachedInputTokens / response.usage.inputTokens;
         break;
@@ -274,23 +281,4 @@ function toolsAt({ records, first, lastList }: StepIndex, step: number): readonl
     for (const tool of record.added ?? []) tools.push(tool);
   }
   return tools;
-}
-
-/**
- * A step's two `response` records as one: a conversation backend reports a stopped turn's tokens after its
- * last call's response (docs/backends.md, "Usage and cost"), so the step shows the tokens and cost of both.
- */
-function bothResponses(first: ResponseRecord, second: ResponseRecord): ResponseRecord {
-  const cost =
-    first.cost === undefined && second.cost === undefined
-      ? {}
-      : { cost: (first.cost ?? 0) + (second.cost ?? 0) };
-  const modelId = second.modelId ?? first.modelId;
-  return {
-    ...first,
-    ...(modelId === undefined ? {} : { modelId }),
-    usage: addUsage(first.usage, second.usage),
-    ...cost,
-    ...(first.text || second.text ? { text: joinedStepText(first.text, second.text) } : {}),
-  };
 }

@@ -8,6 +8,7 @@ import type { Pricing } from "../events/pricing.js";
 import { RUN_LOG_FORMAT, RUN_LOG_VERSION, type RunLogKind } from "./run-log-format.js";
 import { RunLogError } from "./run-log-error.js";
 import { RunLogFile } from "./run-log-file.js";
+import { loggedPrompt } from "./run-log-prompt.js";
 import { DEFAULT_RUN_LOG_MAX_BYTES, type RunLogOptions, type RunLogTarget } from "./run-log-options.js";
 
 export type { RunLogOptions, RunLogTarget };
@@ -94,7 +95,7 @@ export function startRunLog(target: RunLogTarget, start: RunLogStart): RunLogRec
       startedAt: now.toISOString(),
       recordContent: content,
       ...(start.continues === undefined ? {} : { continues: start.continues }),
-      ...(content && start.prompt !== undefined ? { prompt: start.prompt } : {}),
+      ...(content && start.prompt !== undefined ? { prompt: loggedPrompt(start.prompt, file) } : {}),
       ...(content && start.system !== undefined ? { system: start.system } : {}),
     },
     ...(start.pricing ? { pricing: start.pricing } : {}),

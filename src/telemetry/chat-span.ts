@@ -1,4 +1,5 @@
-import type { Span } from "@opentelemetry/api";
+import type { Context, Span, Tracer } from "@opentelemetry/api";
+import type * as Api from "@opentelemetry/api";
 import type { ModelRespondedEvent } from "../events/tool-loop-event.js";
 import type { TokenUsage } from "../events/token-usage.js";
 import { usageAttributes } from "./span-attributes.js";
@@ -30,4 +31,31 @@ export function setResponse(
     ...usageAttributes(response.usage),
     ...(recordContent ? { "entity_tools.response.text": response.text } : {}),
   });
+}
+
+/**
+ * Whether a response is another model's calls on a conversation step (a subagent's, a helper call's),
+ * reported after the step's own: `named` is the model the step's responses named first, by step.
+ */
+export function isOtherModel(
+  named: { readonly iteration: number; readonly modelId: string } | undefined,
+  event: ModelRespondedEvent,
+): boolean {
+  return (
+    named?.iteration === event.iteration && event.modelId !== undefined && event.modelId !== named.modelId
+  );
+}
+
+/** Another model's calls on a conversation step: a `chat {model}` span of their own, with their tokens. */
+export function otherModelSpan(
+  tracer: Tracer,
+  api: Pick<typeof Api, "SpanKind">,
+  parent: Context,
+  event: ModelRespondedEvent,
+  recordContent: boolean,
+): void {
+  const attributes = { "gen_ai.operation.name": "chat", "entity_tools.step": event.iteration };
+  const span = tracer.startSpan("chat", { kind: api.SpanKind.CLIENT, attributes }, parent);
+  setResponse(span, event, recordContent);
+  span.end();
 }

@@ -6,7 +6,7 @@ import type { ModelRespondedEvent, ToolLoopEvent } from "../events/tool-loop-eve
 import { addUsage } from "../events/token-usage.js";
 import { joinedStepText } from "../events/step-text.js";
 import type { ProviderIdentity } from "../tools/provider-identity.js";
-import { setResponse, type Answered } from "./chat-span.js";
+import { isOtherModel, otherModelSpan, setResponse, type Answered } from "./chat-span.js";
 import { distinct, json, providerAttributes, usageAttributes } from "./span-attributes.js";
 
 /** What of `@opentelemetry/api` the recorder uses. */
@@ -23,6 +23,8 @@ interface RunSpans {
    * step or the run's end, since the turn a stop ended reports its tokens in a second `ModelResponded`.
    */
   answered?: Answered;
+  /** The model a step's responses named first: a later one of another model has a span of its own. */
+  named?: { readonly iteration: number; readonly modelId: string };
   readonly tools: Map<string, Span>;
   /** The tool call running now (strategies run inside it), where its tool-set changes are recorded. */
   current?: Span;
@@ -106,10 +108,14 @@ export class SpanRecorder {
               "entity_tools.tools.offered": event.toolNames.length,
             },
           },
-          this.api.trace.setSpan(this.api.context.active(), spans.run),
+          this.under(spans),
         );
         break;
       case "ModelResponded": {
+        if (isOtherModel(spans.named, event))
+          return otherModelSpan(this.tracer, this.api, this.under(spans), event, this.recordContent);
+        if (event.modelId !== undefined && spans.named?.iteration !== event.iteration)
+          spans.named = { iteration: event.iteration, modelId: event.modelId };
         const answered = spans.answered;
         if (answered?.iteration === event.iteration) this.turnEnded(spans, answered, event);
         else if (spans.step) {
@@ -137,7 +143,7 @@ export class SpanRecorder {
               ...(this.recordContent ? { "gen_ai.tool.call.arguments": json(event.input) } : {}),
             },
           },
-          this.api.trace.setSpan(this.api.context.active(), spans.run),
+          this.under(spans),
         );
         spans.tools.set(event.toolCallId, tool);
         spans.current = tool;
@@ -164,7 +170,7 @@ export class SpanRecorder {
                 "entity_tools.step": event.iteration,
               },
             },
-            this.api.trace.setSpan(this.api.context.active(), spans.run),
+            this.under(spans),
           );
         tool.setAttribute("error.type", event.reason);
         if (this.recordContent) tool.setAttribute("gen_ai.tool.call.result", event.message);
@@ -242,6 +248,11 @@ export class SpanRecorder {
     const usage = addUsage(answered.usage, event.usage);
     setResponse(answered.span, { ...event, usage, text }, this.recordContent);
     this.endAnswered(spans);
+  }
+
+  /** The context of a span opened as a child of the run's. */
+  private under(spans: RunSpans): Api.Context {
+    return this.api.trace.setSpan(this.api.context.active(), spans.run);
   }
 
   private endAnswered(spans: RunSpans): void {

@@ -98,29 +98,50 @@ export async function startScriptedApiServer<Request extends StreamAsked, Answer
     }
     const request = api.read(body, req.headers);
     const number = requests.push(request);
+    // A script that throws, or returns what is no reply (a JavaScript script's string, promise or
+    // `{ txt }`), is a 500 naming it: either crashed the test's process before.
     let answer: Answer | MockErrorReply;
+    let sent: { readonly json: unknown } | { readonly events: string } | undefined;
     try {
-      answer = reply(request);
+      answer = checkedReply(reply(request));
+      if (!isErrorReply(answer))
+        sent =
+          request.body.stream === true
+            ? { events: api.events(answer, request, number) }
+            : { json: api.whole(answer, request, number) };
     } catch (error) {
       answer = { status: 500, error: String(error) };
     }
-    if (isErrorReply(answer))
-      sendJson(
-        res,
-        answer.status,
-        api.errorBody(answer.status, answer.error),
-        answer.retryAfter === undefined ? {} : { "retry-after": String(answer.retryAfter) },
-      );
-    else if (request.body.stream !== true) sendJson(res, 200, api.whole(answer, request, number));
+    if (sent === undefined) {
+      const failed = answer as MockErrorReply;
+      const retry: Record<string, string> =
+        failed.retryAfter === undefined ? {} : { "retry-after": String(failed.retryAfter) };
+      sendJson(res, failed.status, api.errorBody(failed.status, failed.error), retry);
+    } else if ("json" in sent) sendJson(res, 200, sent.json);
     else {
       res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-      res.end(api.events(answer, request, number));
+      res.end(sent.events);
     }
   });
   return { origin: server.origin, requests, close: server.close };
 }
 
 const isErrorReply = (answer: object): answer is MockErrorReply => "status" in answer && "error" in answer;
+
+/** `answer` when it has one of the reply shapes, else a `TypeError` saying what it is. */
+function checkedReply<Answer extends object>(answer: Answer | MockErrorReply): Answer | MockErrorReply {
+  const value: unknown = answer;
+  if (typeof value !== "object" || value === null)
+    throw new TypeError(`${REPLY_SHAPES}, not ${value === null ? "null" : typeof value}`);
+  if (typeof (value as { then?: unknown }).then === "function")
+    throw new TypeError(`${REPLY_SHAPES}, synchronously, not a promise`);
+  if (!["text", "toolCalls", "status"].some((key) => key in value))
+    throw new TypeError(`${REPLY_SHAPES}, not an object with ${JSON.stringify(Object.keys(value))}`);
+  return answer;
+}
+
+const REPLY_SHAPES =
+  "The mock's reply must return a MockReply: { text }, { toolCalls: [{ name, input }] } or { status, error }";
 
 function sendJson(
   res: ServerResponse,

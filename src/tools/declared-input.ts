@@ -3,17 +3,14 @@ import { toolMethodOf } from "./tool-methods.js";
 import { toDeclaredType } from "./typed-input.js";
 
 /**
- * A validated input as the tool's method declares it: each parameter converted to its declared type (a
- * `Date`, a class instance), other properties (a handle) as they are. A fresh value: changing it changes
- * nothing that runs (the tool converts its own copy). For a tool that is not a decorated method
- * (`defineTool`, an MCP tool) a copy of the validated JSON. What an approval rule judges.
+ * A validated input as the tool's method declares it: each parameter of `copy` (a fresh copy of the
+ * input, which the caller makes and this converts in place) converted to its declared type (a `Date`, a
+ * class instance), other properties (a handle) as they are. Changing it changes nothing that runs (the
+ * tool converts its own copy). For a tool that is not a decorated method (`defineTool`, an MCP tool) the
+ * copy as it is. What an approval rule judges.
  */
-export function declaredInputOf(
-  tool: AnyTool,
-  input: Readonly<Record<string, unknown>>,
-): Record<string, unknown> {
+export function declaredInputOf(tool: AnyTool, copy: Record<string, unknown>): Record<string, unknown> {
   const method = toolMethodOf(tool);
-  const copy = structuredClone(input) as Record<string, unknown>;
   if (!method?.types) return copy;
   for (const [name, type] of Object.entries(method.types))
     if (Object.hasOwn(copy, name)) copy[name] = toDeclaredType(copy[name], type);

@@ -18,6 +18,8 @@ export interface RunFileEntry {
   readonly stamp: string;
   readonly head: string;
   readonly tail: string;
+  /** When the file was last written, in ms since 1970 (its modification time). */
+  readonly modifiedMs: number;
 }
 
 /** What {@link LogFolder.read} read of a run file. */
@@ -52,6 +54,12 @@ const MEDIA_FILE = /^([A-Za-z0-9_-][A-Za-z0-9._-]*)\.media\/([A-Za-z0-9_-][A-Za-
  * this long of its change is read again at the next listing (git's "racily clean" entries, the same way).
  */
 const RECENT_MS = 2_000;
+/**
+ * How long a run with no end record may go without a line written and still be called running: a run
+ * writes a line per model call and per tool call, so a quiet minute means its process stopped (a crash, a
+ * kill) or one call is slow. The page says which it cannot tell.
+ */
+export const QUIET_MS = 60_000;
 
 /** What a cached entry was read from: the file's state then, and whether it had settled (see RECENT_MS). */
 interface Summary {
@@ -87,6 +95,16 @@ export class LogFolder {
     let real: string;
     try {
       real = realpathSync(target);
+    } catch (error) {
+      const missing = (error as { code?: unknown }).code === "ENOENT";
+      throw new Error(
+        missing
+          ? `${target} does not exist: give a run log folder (withRunLog's) or one run's .jsonl file`
+          : `${target} cannot be read: ${(error as Error).message}`,
+        { cause: error },
+      );
+    }
+    try {
       if (statSync(real).isDirectory()) {
         readdirSync(real); // a folder it cannot list is said now, not shown as an empty one
         return new LogFolder(real, undefined, now, readLimit);
@@ -122,7 +140,12 @@ export class LogFolder {
               : {
                   stamp,
                   settled: this.settled(file.stats),
-                  entry: { name, stamp, ...edges(file.real, file.stats.size) },
+                  entry: {
+                    name,
+                    stamp,
+                    modifiedMs: file.stats.mtimeMs,
+                    ...edges(file.real, file.stats.size),
+                  },
                 };
           summaries.set(name, summary);
           return [summary.entry];
@@ -135,21 +158,28 @@ export class LogFolder {
   }
 
   /**
-   * The run files' names and stamps as one text: it changes when a run is added, grows or is rewritten, and
-   * when a file that changed settles (`RECENT_MS` later), so what was read of it while it changed is read
-   * again, once, even when nothing else happens in the folder.
+   * The run files' names and stamps as one text: it changes when a run is added, grows or is rewritten, when
+   * a file that changed settles (`RECENT_MS` later), so what was read of it while it changed is read again,
+   * once, even when nothing else happens in the folder, and when a file goes quiet (`QUIET_MS` later), so
+   * a run whose process stopped is no longer shown as running.
    */
   signature(): string {
     return this.names()
       .map((name) => {
         try {
           const stats = statSync(path.join(this.root, name));
-          return `${name}:${fileStamp(stats)}${this.settled(stats) ? "" : ":changing"}`;
+          const changing = this.settled(stats) ? "" : ":changing";
+          return `${name}:${fileStamp(stats)}${changing}${this.quiet(stats.mtimeMs) ? ":quiet" : ""}`;
         } catch {
           return name;
         }
       })
       .join("|");
+  }
+
+  /** Whether a file last written at `modifiedMs` has not been written for `QUIET_MS` or more. */
+  quiet(modifiedMs: number): boolean {
+    return this.now() - modifiedMs >= QUIET_MS;
   }
 
   /** Whether the file changed `RECENT_MS` or more ago: a write after now will show in its stamp. */

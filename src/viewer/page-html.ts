@@ -11,9 +11,14 @@ export interface InlineLogs {
   readonly media: Readonly<Record<string, string>>;
 }
 
-/** The Content-Security-Policy of the served page (also sent as a header). */
-export const SERVED_CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; media-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+const SERVED_PAGE_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; media-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'";
+
+/**
+ * The Content-Security-Policy header of the served page: its `<meta>` policy, and `frame-ancestors`, which
+ * a header alone can set (in a `<meta>`, Chromium ignores it and logs an error to the console).
+ */
+export const SERVED_CSP = `${SERVED_PAGE_CSP}; frame-ancestors 'none'`;
 
 const INLINE_CSP =
   "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; media-src data:; base-uri 'none'; form-action 'none'";
@@ -21,7 +26,7 @@ const INLINE_CSP =
 /** The page a viewer server serves: it reads the logs from the server's API. */
 export function servedPage(assets: PageAssets): string {
   return fill(assets.html, {
-    csp: SERVED_CSP,
+    csp: SERVED_PAGE_CSP,
     style: '<link rel="stylesheet" href="viewer.css">',
     script: '<script src="viewer.js" defer></script>',
     data: "",

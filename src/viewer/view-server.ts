@@ -10,6 +10,7 @@ import { localRequestGuard } from "../local/local-request-guard.js";
 import { openRegularFile } from "../local/regular-file.js";
 import { mediaTypeOfFile } from "../run-log/media-extensions.js";
 import { LogFolder, type LogFolderOptions } from "./log-folder.js";
+import { RunsSoFar } from "./runs-so-far.js";
 import { pageAssets } from "./page-assets.js";
 import { SERVED_CSP, servedPage } from "./page-html.js";
 
@@ -39,6 +40,7 @@ export async function startViewServer(
     target,
     options.readLimit === undefined ? {} : { readLimit: options.readLimit },
   );
+  const runs = new RunsSoFar(folder);
   const assets = await pageAssets();
   const page = servedPage(assets);
   const listeners = new Set<ServerResponse>();
@@ -62,7 +64,7 @@ export async function startViewServer(
           response,
           200,
           "application/json",
-          JSON.stringify({ source: target, files: folder.runs() }),
+          JSON.stringify({ source: target, files: runs.list() }),
         );
       case "/api/file": {
         const { searchParams: query } = url;

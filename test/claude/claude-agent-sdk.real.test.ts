@@ -2,7 +2,7 @@
 // requests sent to a local Anthropic Messages mock on 127.0.0.1. About a second per process: each test
 // starts as few as its behaviour needs.
 import "../fixtures/store/register.js";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -12,6 +12,8 @@ import {
   defineTool,
   ModelCallError,
   PromptRunner,
+  readRunLog,
+  runView,
   ToolLoopAbortedError,
   type ConversationNewTools,
   type ToolLoopEvent,
@@ -23,6 +25,7 @@ import { CustomerSearchTools } from "../fixtures/store/customer-search-tools.js"
 import { OrderRepository } from "../fixtures/store/repositories.js";
 import { supportPrompt } from "../fixtures/store/support-prompt.js";
 import { processesIn, claudeCodeUnavailable } from "../support/claude-code.js";
+import { memoryTracer } from "../support/span-tree.js";
 import { spendChartWithPdf } from "../support/spend-chart.js";
 import { TINY_PNG_BASE64 } from "../support/tiny-png.js";
 import {
@@ -202,6 +205,80 @@ describe.skipIf(unavailable !== undefined)("ClaudeAgentSdkAdapter against the re
       "Order o-1002 is within the 30-day window and eligible",
     );
     expect(run.counters).toMatchObject({ dynamicExpansions: 1, restarts: 0 });
+  });
+
+  it("a subagent on a smaller model (Claude Code's Agent tool): each model's tokens are priced at its own price, and cost, the run log, telemetry and usage agree", async () => {
+    // Claude Code's result `usage` is its agent loop's alone; the subagent's call on claude-haiku-4-5 is only
+    // in its cumulative `modelUsage`, which is what the user pays for.
+    const HELPER = "claude-haiku-4-5";
+    const { runner, mock, cwd } = await claude(
+      (request) => {
+        if (request.body.model === HELPER) return { text: "John Smith is customer c123." };
+        if (request.calledTools.includes("Agent")) return { text: "He is customer c123." };
+        const input = { description: "Find him", prompt: "Who is John Smith?", subagent_type: "finder" };
+        return { toolCalls: [{ name: "Agent", input: { ...input, run_in_background: false } }] };
+      },
+      undefined,
+      {
+        builtInTools: ["Agent"],
+        allowedTools: ["Agent"],
+        sdkOptions: {
+          agents: {
+            finder: { description: "Finds customers", prompt: "Find customers.", model: HELPER, tools: [] },
+          },
+        },
+      },
+    );
+    const { tracer, spans } = memoryTracer();
+    const prices: Record<string, { input: number; output: number }> = {
+      "claude-sonnet-4-5": { input: 3, output: 15 },
+      [HELPER]: { input: 1, output: 5 },
+    };
+    const runs = path.join(cwd, "runs");
+    const run = await runner
+      .withPricing((modelId) => prices[modelId ?? ""] ?? { input: 1_000, output: 1_000 })
+      .withRunLog(runs)
+      .withTelemetry({ tracer })
+      .run("Who is John Smith?");
+
+    expect(run.result).toBe("He is customer c123.");
+    const calls = (model: string) => mock.requests.filter((r) => r.body.model === model).length;
+    expect([calls("claude-sonnet-4-5"), calls(HELPER)]).toEqual([2, 1]);
+    const { inputTokens: i, outputTokens: o } = MESSAGES_MOCK_USAGE;
+    const usage = (n: number) => ({
+      inputTokens: i * n,
+      outputTokens: o * n,
+      cachedInputTokens: 0,
+      reasoningTokens: 0,
+    });
+    // What the user pays: two Sonnet calls at Sonnet's price and one Haiku call at Haiku's.
+    expect(run.cost?.total).toBeCloseTo((2 * (i * 3 + o * 15) + (i * 1 + o * 5)) * 1e-6, 12);
+    expect(run.cost?.perStep).toEqual([
+      { iteration: 1, modelId: "claude-sonnet-4-5", usage: usage(2), cost: expect.any(Number) },
+      { iteration: 1, modelId: HELPER, usage: usage(1), cost: expect.closeTo((i + o * 5) * 1e-6, 12) },
+    ]);
+    expect(run.usage).toEqual(usage(3));
+    // The run log prices each model's response as that model, and its costs add up to the run's.
+    const [file] = readdirSync(runs).filter((f) => f.endsWith(".jsonl"));
+    const log = readRunLog(readFileSync(path.join(runs, file!), "utf8"));
+    const responses = log.records.flatMap((r) => (r.type === "response" ? [r] : []));
+    expect(responses.map((r) => [r.step, r.modelId, r.usage.inputTokens])).toEqual([
+      [1, "claude-sonnet-4-5", 2 * i],
+      [1, HELPER, i],
+    ]);
+    expect(responses.reduce((sum, r) => sum + r.cost!, 0)).toBeCloseTo(run.cost!.total, 12);
+    // The viewer names the step's model and lists the other one with its own tokens and cost.
+    const step = runView(log).steps.find((s) => s.step === 1)!;
+    expect(step.response).toMatchObject({ modelId: "claude-sonnet-4-5", usage: usage(3) });
+    expect(step.response?.cost).toBeCloseTo(run.cost!.total, 12);
+    expect(step.otherModels?.map((r) => [r.modelId, r.usage.inputTokens])).toEqual([[HELPER, i]]);
+    // Telemetry: a `chat` span per model, whose tokens add up to the run's.
+    const chats = spans().filter((s) => s.name.startsWith("chat"));
+    const chatTokens = chats.map((s) => [s.name, s.attributes["gen_ai.usage.input_tokens"]]);
+    expect(chatTokens.sort()).toEqual([
+      [`chat ${HELPER}`, i],
+      ["chat claude-sonnet-4-5", 2 * i],
+    ]);
   });
 
   it("a name that would pass 64 characters as mcp__tools__<name> is shortened for the model only: results, events and history keep ours", async () => {

@@ -46,6 +46,15 @@ conversationStoreContract("FileConversationStore", {
   spec: (store) => ({ kind: "file", directory: (store as FileConversationStore).directory }),
 });
 
+// procfs answers ENOENT to a mkdir whose parent exists, where Node's recursive mkdir never settles.
+it.runIf(process.platform === "linux")(
+  "a FileConversationStore its folder cannot be made in rejects, not hangs",
+  async () => {
+    const store = new FileConversationStore("/proc/entity-tools-store");
+    await expect(store.put("c1", undefined, undefined)).rejects.toThrow(/ENOENT/);
+  },
+);
+
 describe("FileConversationStore after a crash", () => {
   it("a stored file cut short (a crash, a full disk): get and the next turn reject with an EntityToolsError naming the conversation and what to do", async () => {
     const dir = scratch();

@@ -96,7 +96,11 @@ it("each call of a session is a step with the tools listed then, the discovery i
     ["customer_c123_recentOrders", "searchCustomer", "c123"],
   ]);
   expect(view.steps[0]!.calls[0]!.result).toContain("John Smith");
+  expect(view.end).toBeUndefined(); // the session is still open
   await client.close();
+  // A closed session's file ends: the viewer shows it completed, not still going.
+  const closed = runView(readRunLog(readFileSync(path.join(sessionDir, file!), "utf8")));
+  expect(closed.end).toMatchObject({ status: "completed", totalIterations: 2, steps: 2 });
 });
 
 it("a call whose strategy threw: its record has what was thrown (cause), the original's type too, with recordContent only; the client read only that it failed", async () => {
@@ -188,6 +192,12 @@ it("on 2026-07-28 the question and the answer come in two requests, each a serve
   expect(views(folder).map(shown).sort()).toEqual([
     [[1, "approved refund", "ran refund: refunded o-1"]],
     [[1, 'asked refund {"orderId":"o-1"}']],
+  ]);
+  // Each request's server closes with its request: the question's file waits for a person.
+  const ends = views(folder).map((v) => [shown(v)[0]![1], v.end?.status]);
+  expect(ends.sort()).toEqual([
+    ["approved refund", "completed"],
+    ['asked refund {"orderId":"o-1"}', "awaiting-approval"],
   ]);
   await client.close();
 });

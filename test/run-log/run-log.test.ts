@@ -6,6 +6,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { Ajv } from "ajv";
 import addFormats from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -22,6 +23,8 @@ import {
 } from "entity-tools";
 import { FakePromptRunner, scoreToolUse } from "entity-tools/testing";
 import { groupConversations, summarizeRun } from "../../src/run-log/run-log-index.js";
+import { RunLogFile } from "../../src/run-log/run-log-file.js";
+import { loggedPrompt } from "../../src/run-log/run-log-prompt.js";
 import {
   budgetRun,
   customerRunner,
@@ -213,13 +216,84 @@ it("recordContent: false writes names, counts, tokens and cost, and no word of t
   expect(readdirSync(dir).some((f) => f.endsWith(".media"))).toBe(false);
 });
 
+it("writes the prompt's pictures and files as media files beside the log, and keeps a URL a URL", async () => {
+  const dir = scratch();
+  const png = spendChartPng();
+  const pdf = Buffer.from("%PDF-1.4 a receipt");
+  const fake = new FakePromptRunner().respondWithText("seen");
+  await fake.withRunLog(dir).run([
+    {
+      role: "user",
+      content: [
+        { type: "text", text: "What do these show?" },
+        { type: "image", image: new Uint8Array(png) }, // no media type: found by its bytes, as the SDK does
+        { type: "file", data: pdf.toString("base64"), mediaType: "application/pdf", filename: "r.pdf" },
+        { type: "image", image: `data:image/png;base64,${png.toString("base64")}` },
+      ],
+    },
+  ]);
+  const [run] = runs(dir);
+  expect(run!.text.length).toBeLessThan(1500); // no bytes inline (the picture alone is larger)
+  const parts = (run!.read.header!.prompt as { content: unknown[] }[])[0]!.content;
+  expect(parts).toEqual([
+    { type: "text", text: "What do these show?" },
+    { type: "image", mediaType: "image/png", file: expect.stringMatching(/\.media\/1\.png$/) },
+    {
+      type: "file",
+      mediaType: "application/pdf",
+      filename: "r.pdf",
+      file: expect.stringMatching(/\.media\/2\.pdf$/),
+    },
+    { type: "image", mediaType: "image/png", file: expect.stringMatching(/\.media\/3\.png$/) },
+  ]);
+  const fileOf = (i: number) => readFileSync(path.join(dir, (parts[i] as { file: string }).file));
+  expect(fileOf(1)).toEqual(png);
+  expect(fileOf(2)).toEqual(pdf);
+  expect(fileOf(3)).toEqual(png);
+  // By URL (a model that fetches it itself; the scripted one would have the SDK download it): kept as one.
+  const file = new RunLogFile({ dir, id: "by-url", limitBytes: 1e6, onFailure: () => {}, keepOpen: false });
+  const url = "https://example.com/chart.png";
+  const byUrl = [
+    { type: "image", image: new URL(url) },
+    { type: "file", data: url, mediaType: "text/csv" },
+  ];
+  expect(loggedPrompt([{ role: "user", content: byUrl }], file)).toEqual([
+    {
+      role: "user",
+      content: [
+        { type: "image", mediaType: "image/*", url },
+        { type: "file", mediaType: "text/csv", url },
+      ],
+    },
+  ]);
+});
+
 it("a folder that cannot be written is a RunLogError at withRunLog, before any run", () => {
   const file = path.join(scratch(), "not-a-folder");
   writeFileSync(file, "x");
   const { fake } = customerRunner(scratch());
   expect(() => fake.withRunLog(path.join(file, "runs"))).toThrow(RunLogError);
   expect(() => fake.withRunLog(file)).toThrow(/Cannot write run logs into .*not-a-folder/);
+  expect(() => fake.withRunLog("")).toThrow(
+    /^Cannot write run logs into "": no folder was given\. Give withRunLog \(or createMcpServer's runLog\) a folder/,
+  );
 });
+
+// procfs answers ENOENT to a mkdir whose parent exists; Node's own recursive mkdir then walks back and
+// forth forever, at 100 % CPU (a hang the test could not end in-process, hence the child and its timeout).
+it.runIf(process.platform === "linux")(
+  "a folder its parent cannot hold (procfs) is a RunLogError, not a hang",
+  () => {
+    const script = `import { FakePromptRunner } from "entity-tools/testing";
+    try { new FakePromptRunner().withRunLog("/proc/entity-tools-runs/runs"); } catch (e) { console.log(e.name); }`;
+    const out = execFileSync(process.execPath, ["--input-type=module", "-e", script], {
+      cwd: fileURLToPath(new URL("../..", import.meta.url)),
+      timeout: 60_000,
+      encoding: "utf8",
+    });
+    expect(out.trim()).toBe("RunLogError");
+  },
+);
 
 it("past maxFileBytes the file ends with a note and the run's end; the run goes on", async () => {
   const dir = scratch();

@@ -37,12 +37,16 @@ export async function openPage(
   url: string,
   block = false,
   before?: (page: Page) => unknown,
-): Promise<{ page: Page; errors: string[]; blocked: string[] }> {
+): Promise<{ page: Page; errors: string[]; blocked: string[]; consoleErrors: string[] }> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 820 } });
   await before?.(page);
   const errors: string[] = [];
   const blocked: string[] = [];
+  const consoleErrors: string[] = []; // what a user sees in the browser's console (a 404, a policy ignored)
   page.on("pageerror", (error) => errors.push(String(error)));
+  page.on("console", (message) => {
+    if (message.type() === "error") consoleErrors.push(message.text());
+  });
   if (block)
     await page.route("**/*", (route) => {
       if (route.request().url().startsWith("file:")) return route.continue();
@@ -51,7 +55,7 @@ export async function openPage(
     });
   await page.goto(url);
   await page.waitForSelector("body[data-ready]");
-  return { page, errors, blocked };
+  return { page, errors, blocked, consoleErrors };
 }
 
 /** Opens the run of `file` from the run list. */

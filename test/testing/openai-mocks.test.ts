@@ -17,6 +17,9 @@ import {
 let limitedOnce = 0;
 const reply = (request: { readonly text: string; readonly toolResults: readonly unknown[] }) => {
   if (request.text.includes("throw")) throw new Error("the script broke");
+  // What a JavaScript script (no types) may return that is no reply.
+  if (request.text.includes("a string")) return "plain text" as unknown as { text: string };
+  if (request.text.includes("async")) return Promise.resolve({ text: "x" }) as unknown as { text: string };
   if (request.text.includes("look it up"))
     return request.toolResults.length > 0
       ? { text: "found" }
@@ -61,6 +64,19 @@ describe.each([
       status: 500,
       body: { error: { message: "Error: the script broke", type: "server_error", code: null, param: null } },
     });
+  });
+
+  it("answers a script that returns no reply (a string, a promise) with a 500 saying so, and goes on", async () => {
+    const { url, field } = api();
+    expect(await post(url, ask(field, "a string"))).toMatchObject({
+      status: 500,
+      body: { error: { message: expect.stringMatching(/must return a MockReply: \{ text \}.*not string$/) } },
+    });
+    expect(await post(url, ask(field, "async"))).toMatchObject({
+      status: 500,
+      body: { error: { message: expect.stringMatching(/synchronously, not a promise$/) } },
+    });
+    expect((await post(url, ask(field, "hi"))).status).toBe(200);
   });
 
   it("refuses a body that is not JSON with a 400 and another path with a 404, and goes on answering", async () => {

@@ -14,7 +14,8 @@ import {
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { LogFolder } from "../../src/viewer/log-folder.js";
+import { LogFolder, QUIET_MS } from "../../src/viewer/log-folder.js";
+import { RunsSoFar } from "../../src/viewer/runs-so-far.js";
 
 const root = mkdtempSync(path.join(tmpdir(), "log-folder-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -24,6 +25,12 @@ const LIVE = "2026-11-27T11-00-00-000Z-bbbbbb.jsonl";
 /** The folder's clock: a minute after now, unless a test sets it (every change is long past). */
 let clock = Date.now() + 60_000;
 const folderAt = (dir: string) => LogFolder.open(dir, { now: () => clock });
+
+it("a folder or file that does not exist is an error saying so (the CLI prints it), not a bare ENOENT", () => {
+  expect(() => folderAt(path.join(root, "no-such-runs"))).toThrow(
+    /no-such-runs does not exist: give a run log folder \(withRunLog's\) or one run's \.jsonl file$/,
+  );
+});
 
 describe("LogFolder.runs", () => {
   it("reads again only the files whose size, modification time or inode changed", () => {
@@ -156,11 +163,23 @@ describe("LogFolder.read", () => {
     expect(folder.read(OLD, 0)!.settled).toBe(true);
     const settled = folder.signature();
     expect(settled).not.toBe(changing);
-    clock = changed + 60_000;
+    clock = changed + 30_000;
     expect(folder.signature()).toBe(settled);
     clock = Date.now() + 60_000;
   });
 
+  it("the folder's signature changes when a file goes quiet (nothing written for a minute): a run whose process stopped is no longer shown running", () => {
+    const { folder, file } = fresh();
+    writeFileSync(file, header + line(1));
+    const written = statSync(file).mtimeMs;
+    clock = written + QUIET_MS - 1;
+    expect(folder.quiet(written)).toBe(false);
+    const writing = folder.signature();
+    clock = written + QUIET_MS;
+    expect(folder.quiet(written)).toBe(true);
+    expect(folder.signature()).not.toBe(writing);
+    clock = Date.now() + 60_000;
+  });
   it("a read that asks for no check for the next read (the --html export) reads the same; its empty check holds no bytes", () => {
     const { folder, file } = fresh();
     writeFileSync(file, header + line(1) + '{"type":"step","st');
@@ -170,5 +189,39 @@ describe("LogFolder.read", () => {
     expect(check).not.toBe("");
     // Sent back all the same, it reads the file from its start.
     expect(folder.read(OLD, once.next, { check: once.check })!.from).toBe(0);
+  });
+});
+
+describe("RunsSoFar", () => {
+  const response = (step: number) =>
+    `${JSON.stringify({ type: "response", step, usage: { inputTokens: 10, outputTokens: 1 }, cost: 0.5 })}\n`;
+  const step = (n: number) => `${JSON.stringify({ type: "step", step: n })}\n`;
+
+  it("adds up a run with no end record as it grows, again from its start when rewritten; not a run that ended", () => {
+    const dir = mkdtempSync(path.join(root, "so-far-"));
+    const file = path.join(dir, OLD);
+    const header = '{"type":"run","id":"r"}\n';
+    writeFileSync(file, header + step(1) + response(1) + step(2));
+    const runs = new RunsSoFar(folderAt(dir));
+    clock = Date.now() + 2 * QUIET_MS;
+    const soFar = () => runs.list()[0]!.soFar;
+    expect(soFar()).toEqual({
+      steps: 2,
+      usage: { inputTokens: 10, outputTokens: 1, cachedInputTokens: 0, reasoningTokens: 0 },
+      cost: 0.5,
+    });
+    expect(runs.list()[0]!.quiet).toBe(true); // nothing written for two minutes, by the folder's clock
+    appendFileSync(file, `${response(2)}{"type":"step","st`); // a line being written is not counted yet
+    expect(soFar()).toMatchObject({ steps: 2, usage: { inputTokens: 20 }, cost: 1 });
+    appendFileSync(file, `ep":3}\n`);
+    expect(soFar()).toMatchObject({ steps: 3, cost: 1 });
+    writeFileSync(file, header + step(1)); // rewritten: one step, no answer
+    expect(soFar()).toEqual({
+      steps: 1,
+      usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 },
+    });
+    appendFileSync(file, '{"type":"end","ms":1}\n');
+    expect(runs.list()[0]).not.toHaveProperty("soFar");
+    clock = Date.now() + 60_000;
   });
 });

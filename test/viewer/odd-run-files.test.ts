@@ -132,7 +132,7 @@ describe("a run file the viewer cannot read", () => {
 
   it("says so when the folder or file given does not exist, or cannot be listed", () => {
     expect(() => LogFolder.open(path.join(root, "nowhere"))).toThrow(
-      `${path.join(root, "nowhere")} cannot be read: ENOENT`,
+      `${path.join(root, "nowhere")} does not exist`,
     );
     if (asRoot) return;
     const dir = path.join(root, "closed");

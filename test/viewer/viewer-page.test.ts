@@ -213,7 +213,7 @@ async function expectDiscoveryConversation(page: Page) {
 
 describe.skipIf(!present)("the run viewer in headless Chromium", () => {
   it("shows a discovery run read from its log: added tools with the call that found them, the approval decision, the cost", async () => {
-    const { page, errors } = await openPage(browser, viewer.url);
+    const { page, errors, consoleErrors } = await openPage(browser, viewer.url);
     // Newest first; the conversation's three runs together, in order.
     expect(
       await page.$$eval(".conversation .run-item", (all) => all.map((b) => b.getAttribute("data-file"))),
@@ -226,6 +226,7 @@ describe.skipIf(!present)("the run viewer in headless Chromium", () => {
       process.env["UPDATE_SCREENSHOTS"] === "1" ? "docs/run-viewer.png" : path.join(root, "run-viewer.png");
     await page.screenshot({ path: shot });
     expect(errors).toEqual([]);
+    expect(consoleErrors).toEqual([]);
     await page.close();
   });
 
@@ -326,6 +327,14 @@ describe.skipIf(!present)("the run viewer in headless Chromium", () => {
       ["+ customer_c1_orders — from lookup at step 3", broken],
       ["− warranty_check — restart", broken],
     ]);
+    // Each step's line counts what its tool set gained or lost, and leaves out a side with none.
+    expect(await texts(page, ".step-head")).toEqual([
+      "Step 1 · 2 tools · 1 call",
+      "Step 2 · 3 tools (+1) · 1 call · in 1 out 1 · cached 0%",
+      "Step 3 · 3 tools · 1 call",
+      "Step 4 · 4 tools (+1)",
+      "Step 5 · 3 tools (−1)",
+    ]);
     // A call the server failed: opened, what the model read, then what the server threw (its cause).
     await page.click('li[data-step="2"] .step-head');
     // The model asked for, and the snapshot that answered (the response's id, when another).
@@ -395,6 +404,36 @@ describe.skipIf(!present)("the run viewer in headless Chromium", () => {
     await page.close();
   });
 
+  it("the keys go on from where the reader is: an arrow scrolls after a click in a result, j in an opened step goes to the next, / in a step opens it and filters its tools", async () => {
+    const { page, errors } = await openPage(browser, `${viewer.url}#${longRun}`);
+    await page.waitForSelector(`section.run[aria-label="run ${longRun}"]`);
+    await page.click('li[data-step="1"] .step-head');
+    // A click in the call's result (no control there): the arrow scrolls the page, as it does anywhere.
+    await page.click('li[data-step="1"] .call-detail pre');
+    const before = await scrollY(page);
+    await page.keyboard.press("ArrowDown");
+    await expect.poll(() => scrollY(page)).toBeGreaterThan(before);
+    expect(await focusAt(page)).toEqual({ className: "" }); // the focus stayed on the page, not on a step
+    // From a control inside the opened step (its providers' pager), j goes to the next step.
+    await page.focus('li[data-step="1"] .discovered .pager .next');
+    await page.keyboard.press("j");
+    expect(await focusAt(page)).toMatchObject({ step: "2", className: "step-head" });
+    // On step 5's line (closed), / opens it and focuses its own tools' filter, not step 1's.
+    await page.focus('li[data-step="5"] .step-head');
+    await page.keyboard.press("/");
+    expect(await page.getAttribute('li[data-step="5"] .step-head', "aria-expanded")).toBe("true");
+    expect(await focusAt(page)).toMatchObject({ step: "5", className: "" });
+    expect(
+      await page.evaluate(
+        () =>
+          (globalThis as unknown as { document: { activeElement: { type?: string } } }).document.activeElement
+            .type,
+      ),
+    ).toBe("search");
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it("damaged files: shows what it could read and names each skipped line or file; never crashes", async () => {
     writeDamagedFiles();
     const { page, errors } = await openPage(browser, viewer.url);
@@ -420,12 +459,13 @@ describe.skipIf(!present)("the run viewer in headless Chromium", () => {
     writeDamagedFiles();
     const out = path.join(root, "runs.html");
     await writeHtmlExport(dir, out);
-    const { page, errors, blocked } = await openPage(browser, `file://${out}`, true);
+    const { page, errors, blocked, consoleErrors } = await openPage(browser, `file://${out}`, true);
     await expectDiscoveryConversation(page);
     await show(page, DAMAGED);
     expect(await texts(page, ".problems li")).toHaveLength(2);
     expect(blocked).toEqual([]);
     expect(errors).toEqual([]);
+    expect(consoleErrors).toEqual([]);
     await page.close();
   });
 
@@ -505,4 +545,82 @@ describe.skipIf(!present)("the run viewer in headless Chromium", () => {
     expect([...errors, ...fresh.errors, ...again.errors]).toEqual([]);
     await Promise.all([page.close(), fresh.page.close(), again.page.close()]);
   });
+
+  it("the prompt's picture, written beside the log, is shown with the prompt", async () => {
+    const before = new Set(readdirSync(dir));
+    const png = readFileSync("docs/run-viewer.png");
+    await new FakePromptRunner()
+      .respondWithText("a page")
+      .withRunLog(dir)
+      .run([
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "What does this show?" },
+            { type: "image", image: new Uint8Array(png) },
+          ],
+        },
+      ]);
+    const name = readdirSync(dir).find((f) => !before.has(f) && f.endsWith(".jsonl"))!;
+    const { page, errors } = await openPage(browser, `${viewer.url}#${name}`);
+    await page.click(`section.run[aria-label="run ${name}"] details summary`);
+    const img = await page.waitForSelector('section.run details img[alt="image/png from the prompt"]');
+    const width = await img.evaluate(async (e) => {
+      const picture = e as unknown as { decode(): Promise<void>; naturalWidth: number };
+      await picture.decode();
+      return picture.naturalWidth;
+    });
+    expect(width).toBe(readPngWidth(png));
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("a turn that used another model (a Claude Code subagent): the step's line has all its tokens and cost, named by its model; opened, the other model on its own line with its own", async () => {
+    const name = "2026-02-01T00-00-00-000Z-subagent.jsonl";
+    const usage = (inputTokens: number, outputTokens: number) => ({
+      inputTokens,
+      outputTokens,
+      cachedInputTokens: 0,
+      reasoningTokens: 0,
+    });
+    const response = (modelId: string, tokens: object, cost: number) => ({
+      type: "response",
+      step: 1,
+      ms: 1,
+      durationMs: 0,
+      modelId,
+      usage: tokens,
+      cost,
+      text: "",
+      calls: [],
+    });
+    const lines = [
+      { type: "step", step: 1, iteration: 1, ms: 0, count: 1, tools: ["lookup"] },
+      response("claude-sonnet-4-5", usage(200, 14), 0.00081),
+      response("claude-haiku-4-5", usage(100, 7), 0.000135),
+    ];
+    writeFileSync(
+      path.join(dir, name),
+      [runHeaderLine("subagent", "2026-02-01T00:00:00.000Z"), ...lines.map((l) => JSON.stringify(l))].join(
+        "\n",
+      ) + "\n",
+    );
+    const { page, errors } = await openPage(browser, `${viewer.url}#${name}`);
+    await page.waitForSelector(`section.run[aria-label="run ${name}"] li[data-step="1"]`);
+    expect(await texts(page, 'li[data-step="1"] .step-head')).toEqual([
+      "Step 1 · 1 tools · in 300 out 21 · cached 0% · $0.000945",
+    ]);
+    await page.click('li[data-step="1"] .step-head');
+    expect(await texts(page, 'li[data-step="1"] .model-id')).toEqual([
+      "claude-sonnet-4-5",
+      "also claude-haiku-4-5: in 100 out 7 · $0.000135",
+    ]);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
 });
+
+/** A PNG's width, from its header (the IHDR chunk's first field). */
+function readPngWidth(png: Buffer): number {
+  return png.readUInt32BE(16);
+}

@@ -118,7 +118,8 @@ export async function driveConversation(adapter: ConversationAdapter, session: R
       const spent = { usage: turn.usage, ...(turn.modelId === undefined ? {} : { modelId: turn.modelId }) };
       if (turn.stopped) {
         if (turn.text) run.append({ role: "assistant", content: turn.text });
-        session.recordStoppedTurn({ text: turn.text, ...spent });
+        session.recordTurnTokens({ text: turn.text, ...spent });
+        recordOtherModels(session, turn);
         if (stop) return session.end(stop);
         // Reported as decided, before the old thread is closed: a close that fails still leaves observers
         // the restart and why the thread was stopped.
@@ -137,6 +138,7 @@ export async function driveConversation(adapter: ConversationAdapter, session: R
         text: turn.text,
         ...spent,
       });
+      recordOtherModels(session, turn);
       const next = session.handleFinalAnswer(turn.text);
       if (next.type !== "continue") return session.end(next);
       input = next.reply ?? input;
@@ -146,6 +148,15 @@ export async function driveConversation(adapter: ConversationAdapter, session: R
   } finally {
     await conversation?.close();
   }
+}
+
+/**
+ * The turn's tokens of other models than its own (a subagent's, a helper call's), each as a response of its
+ * own on the turn's last step, after the turn's, so every observer prices each model as itself.
+ */
+function recordOtherModels(session: RunSession, turn: ConversationTurn): void {
+  for (const { modelId, usage } of turn.otherModels ?? [])
+    session.recordTurnTokens({ text: "", usage, modelId });
 }
 
 /**

@@ -6,6 +6,7 @@ import type { AnyTool } from "../../tools/tool.js";
 import { checkToolInput, type ResolvedCall } from "./check-tool-input.js";
 import type { ModelToolCall } from "../ports/model-port.js";
 import { untilAborted } from "../errors/until-aborted.js";
+import { snapshotCopy } from "../snapshot/snapshot-copy.js";
 
 /**
  * A call waiting for a person's decision (also what an {@link ApprovalPredicate} judges). `approvalId` is
@@ -168,10 +169,11 @@ function reasonOf(decision: ApprovalDecision): string | undefined {
 function pendingOf(resolved: ResolvedCall, declared: boolean): PendingApproval {
   const { call, tool, input } = resolved;
   const provider = providerBindingOf(tool, input);
+  const copy = snapshotCopy(input) as Record<string, unknown>;
   return {
     approvalId: call.toolCallId,
     toolName: call.toolName,
-    input: declared ? declaredInputOf(tool, input) : structuredClone(input),
+    input: declared ? declaredInputOf(tool, copy) : copy,
     ...(provider ? { provider } : {}),
   };
 }

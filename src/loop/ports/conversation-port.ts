@@ -57,10 +57,24 @@ export interface ConversationTurn {
   /** The model the backend names for this turn (what pricing looks up), when it names one. */
   readonly modelId?: string;
   /**
+   * Tokens of the turn's calls of other models than `modelId`, one entry per model, when the backend
+   * reports them (Claude Code's subagents and helper calls on a smaller model). Each is reported on the
+   * turn's last step as a response of its own, priced as its own model.
+   */
+  readonly otherModels?: readonly ConversationModelUsage[];
+  /**
    * The turn was stopped because the backend could not offer tools a call added (`dynamic` mode): which
    * tools, and why. The run continues in a new conversation that has them, as in `restart` mode.
    */
   readonly toolsNotOffered?: { readonly toolNames: readonly string[]; readonly reason: string };
+}
+
+/** The tokens one model spent during a conversation turn. */
+export interface ConversationModelUsage {
+  /** The model, as pricing looks it up. */
+  readonly modelId: string;
+  /** Its tokens during the turn. */
+  readonly usage: Partial<TokenUsage>;
 }
 
 /** One conversation (a thread) with a fixed tool set. */

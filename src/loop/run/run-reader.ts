@@ -7,6 +7,7 @@ import { addUsage, emptyUsage } from "../../events/token-usage.js";
 import type { KeyRing } from "../../tools/signing-key.js";
 import type { PausedCalls, RunSnapshot } from "../snapshot/run-snapshot.js";
 import { readSnapshot } from "../snapshot/snapshot-codec.js";
+import { snapshotCopy } from "../snapshot/snapshot-copy.js";
 import { NOTHING_BEFORE, type TotalsBefore } from "./run-totals.js";
 import { liveProvidersOf } from "./run-writer.js";
 import type { SectionOverrides } from "./visibility-store.js";
@@ -64,7 +65,7 @@ export function snapshotOrigin(
   keys: KeyRing | undefined,
   followUp: readonly ModelMessage[] | undefined,
 ): RunOrigin {
-  const snapshot = structuredClone(readSnapshot(value, keys));
+  const snapshot = snapshotCopy(readSnapshot(value, keys));
   return {
     history: snapshot.history,
     restartHistory: [...snapshot.history, ...(followUp ?? [])],

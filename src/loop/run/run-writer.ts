@@ -61,7 +61,7 @@ export function writeSnapshot(run: RunView): RunSnapshot {
       version: SNAPSHOT_VERSION,
       history: snapshotCopy(run.history),
       tools: run.tools.map(snapshotTool),
-      ...(run.paused ? { paused: structuredClone(run.paused) } : {}),
+      ...(run.paused ? { paused: snapshotCopy(run.paused) } : {}),
       visibility: run.visibility,
       iterations: run.iterations,
       ...(run.turnIterations !== run.iterations ? { turnIterations: run.turnIterations } : {}),

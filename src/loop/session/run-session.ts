@@ -127,11 +127,11 @@ export class RunSession {
   }
 
   /**
-   * Reports the tokens a conversation backend counted for a turn that a stop ended (a new thread, a
-   * pause): on the turn's last step, whose call was reported when it came in, as that step's second
-   * `ModelResponded`, with no calls. A turn that reports no tokens adds nothing.
+   * Reports tokens a conversation backend counted for a turn as a further `ModelResponded` of the turn's
+   * last step, with no calls: a turn that a stop ended (a new thread, a pause), whose last call was
+   * reported when it came in; and the turn's tokens of each other model than its own. Nothing for none.
    */
-  recordStoppedTurn(turn: Pick<ModelStepResult, "text" | "usage" | "modelId">): void {
+  recordTurnTokens(turn: Pick<ModelStepResult, "text" | "usage" | "modelId">): void {
     const { usage } = turn;
     if (usage && Object.values(usage).some((n) => n !== undefined && n > 0))
       this.responded({ ...turn, toolCalls: [] }, 0);

@@ -1,55 +1,99 @@
-// A snapshot's copy of the run's conversation, made at the end of every run. `structuredClone` serializes
-// and parses the whole history (about 1 ms for a 20-step run on a loaded machine, a fifth of the run's own
-// cost); the history is almost all plain objects, arrays and strings, which a walk copies several times
-// faster. What is not plain data (a file's bytes, a class instance) is copied by `structuredClone`, as
-// before, and a URL as a URL (structuredClone cannot); a history too deep for the walk, or with a cycle,
-// is copied by `structuredClone` whole.
+// The one copy of a run's user and model data (its conversation, its waiting calls, an approval's input):
+// a snapshot's, made at the end of every run, and a resume's, made before anything of the snapshot runs.
+// `structuredClone` serializes and parses the whole history (about 1 ms for a 20-step run on a loaded
+// machine, a fifth of the run's own cost); the history is almost all plain objects, arrays and strings,
+// which a walk copies several times faster. A URL (an image or file by URL, the AI SDK's form) is copied
+// as a URL: Node 20's structuredClone made it `{}`, Node 22's throws. A file's bytes are copied as bytes
+// that write themselves in JSON as base64 (the snapshot's JSON form, which the AI SDK reads back as those
+// bytes). Any other value that is not plain data (a class instance) is copied by `structuredClone`. The
+// walk keeps no stack of its own calls, so no history is too deep for it, and it copies an object met
+// twice once, as structuredClone does: a shared part stays shared and a cycle is copied as a cycle (such
+// a snapshot has no JSON form: see docs/approvals-and-snapshots.md).
 
-/** How deep the walk goes before leaving the copy to `structuredClone` (far below the stack's limit). */
-const MAX_DEPTH = 200;
-
-/** Thrown inside the walk when it gives the copy up; never leaves {@link snapshotCopy}. */
-const GIVE_UP = Symbol("give up");
-
-/** A deep copy of `value` with what `structuredClone` would give for it (plain data copied by a walk). */
+/**
+ * A deep copy of `value` with what `structuredClone` would give for it, a URL kept a URL and a file's
+ * bytes as bytes whose JSON form is base64.
+ */
 export function snapshotCopy<T>(value: T): T {
-  try {
-    return copyOf(value, 0, new Set()) as T;
-  } catch (error) {
-    if (error !== GIVE_UP) throw error;
-    return structuredClone(value);
+  if (typeof value !== "object" || value === null) return leafCopy(value) as T;
+  const walk: Walk = { copies: new Map(), sources: [], targets: [] };
+  const copy = objectCopy(value, walk);
+  while (walk.sources.length > 0) {
+    const source = walk.sources.pop()!;
+    const target = walk.targets.pop()!;
+    if (Array.isArray(source)) {
+      const array = target as unknown[];
+      for (let i = 0; i < source.length; i++) array[i] = itemCopy(source[i], walk);
+    } else {
+      for (const key of Object.keys(source))
+        setData(
+          target as Record<string, unknown>,
+          key,
+          itemCopy((source as Record<string, unknown>)[key], walk),
+        );
+    }
   }
+  return copy as T;
 }
 
-function copyOf(value: unknown, depth: number, ancestors: Set<object>): unknown {
-  // (a function or a symbol: `structuredClone` refuses it, and says so the same way as before)
-  if (typeof value === "function" || typeof value === "symbol") throw GIVE_UP;
-  if (typeof value !== "object" || value === null) return value;
-  if (depth > MAX_DEPTH || ancestors.has(value)) throw GIVE_UP;
-  const isArray = Array.isArray(value);
-  const proto: unknown = Object.getPrototypeOf(value);
-  if (!isArray && proto !== Object.prototype && proto !== null) {
-    // An image or file by URL (the AI SDK's form): Node 20's structuredClone made it `{}`, Node 22's throws.
-    if (value instanceof URL) return new URL(value.href);
-    return structuredClone(value);
-  }
-  ancestors.add(value);
+/** A walk's state: the copy of each object met, and the arrays and objects still to fill. */
+interface Walk {
+  readonly copies: Map<object, unknown>;
+  /** Plain arrays and objects whose copies are still empty, and those copies, at the same index. */
+  readonly sources: object[];
+  readonly targets: object[];
+}
+
+function itemCopy(item: unknown, walk: Walk): unknown {
+  if (typeof item !== "object" || item === null) return leafCopy(item);
+  // (an object's copy is never undefined)
+  return walk.copies.get(item) ?? objectCopy(item, walk);
+}
+
+/** A primitive as it is; a function or a symbol refused as `structuredClone` refuses it. */
+function leafCopy(value: unknown): unknown {
+  return typeof value === "function" || typeof value === "symbol" ? structuredClone(value) : value;
+}
+
+/**
+ * The copy of an object met for the first time: a plain array or object empty, to be filled by the walk;
+ * a URL as a URL; bytes as bytes with a JSON form; anything else by `structuredClone`.
+ */
+function objectCopy(value: object, walk: Walk): unknown {
   let copy: unknown;
-  if (isArray) {
+  if (Array.isArray(value) || isPlainObject(value)) {
     // A plain array whatever the original's class (`map` would make a subclass's instance).
-    const items = value as unknown[];
-    const array: unknown[] = new Array<unknown>(items.length);
-    for (let i = 0; i < items.length; i++) array[i] = copyOf(items[i], depth + 1, ancestors);
-    copy = array;
-  } else {
-    const object: Record<string, unknown> = {};
-    for (const key of Object.keys(value)) {
-      setData(object, key, copyOf((value as Record<string, unknown>)[key], depth + 1, ancestors));
-    }
-    copy = object;
-  }
-  ancestors.delete(value);
+    copy = Array.isArray(value) ? new Array<unknown>(value.length) : {};
+    walk.sources.push(value);
+    walk.targets.push(copy as object);
+  } else if (value instanceof URL) copy = new URL(value.href);
+  else if (value instanceof Uint8Array || value instanceof ArrayBuffer) copy = jsonBytes(value);
+  else copy = structuredClone(value);
+  walk.copies.set(value, copy);
   return copy;
+}
+
+/**
+ * A copy of a file's bytes (`Uint8Array`, `Buffer`, `ArrayBuffer`: the AI SDK's data content): a plain
+ * `Uint8Array` that writes itself in JSON as base64 (its own `toJSON`, not enumerable), which the AI SDK
+ * reads back as the same bytes. Without it a `Uint8Array` becomes `{"0":1,"1":2,…}` in JSON (ai 6 then
+ * refuses the prompt, ai 7 sends it as a provider reference), a `Buffer` `{"type":"Buffer","data":[…]}`,
+ * an `ArrayBuffer` `{}`.
+ */
+function jsonBytes(bytes: Uint8Array | ArrayBuffer): Uint8Array {
+  const copy = new Uint8Array(bytes.byteLength);
+  copy.set(bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes));
+  Object.defineProperty(copy, "toJSON", { value: base64Of });
+  return copy;
+}
+
+function base64Of(this: Uint8Array): string {
+  return Buffer.from(this.buffer, this.byteOffset, this.byteLength).toString("base64");
+}
+
+function isPlainObject(value: object): boolean {
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
 }
 
 /**

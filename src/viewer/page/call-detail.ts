@@ -2,6 +2,7 @@
 // pictures and files), and for a call the server failed, what it threw (the run log's `cause`).
 import type { CallRecord } from "../../run-log/run-log-format.js";
 import { h, longText, pretty } from "./dom.js";
+import { mediaView } from "./media-view.js";
 
 /** One call of an opened step: its input, what the model read back with its media, and a failure's cause. */
 export function callDetail(call: CallRecord, mediaUrl: (file: string) => string | undefined): HTMLElement {
@@ -24,22 +25,6 @@ export function callDetail(call: CallRecord, mediaUrl: (file: string) => string 
         h("h5", {}, "Cause (not told to the model)"),
         longText("error", call.cause),
       ),
-    (call.media ?? []).map((m) => {
-      const url = m.file === undefined ? m.url : mediaUrl(m.file);
-      if (m.file === undefined && m.url === undefined)
-        return h("p", { className: "missing" }, `${m.mediaType} not written: ${m.skipped ?? "no data"}`);
-      if (!url) return h("p", { className: "missing" }, `media file ${m.file} is missing or unreadable`);
-      if (m.type !== "image")
-        return h(
-          "p",
-          {},
-          h("a", { href: url, download: m.filename ?? "" }, `${m.mediaType} ${m.filename ?? m.file ?? ""}`),
-        );
-      const img = h("img", { src: url, alt: `${m.mediaType} from ${call.tool}` });
-      img.addEventListener("error", () =>
-        img.replaceWith(h("p", { className: "missing" }, `media file ${m.file} could not be loaded`)),
-      );
-      return img;
-    }),
+    (call.media ?? []).map((m) => mediaView(m, mediaUrl, call.tool)),
   );
 }

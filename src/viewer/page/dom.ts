@@ -36,6 +36,11 @@ export function count(n: number): string {
   return n.toLocaleString("en-US");
 }
 
+/** What a step's tool set gained and lost, in counts: `+2`, `−1`, `+2 −1` (a side with none is left out). */
+export function changeCounts(added: number, removed: number): string {
+  return [added > 0 && `+${count(added)}`, removed > 0 && `−${count(removed)}`].filter(Boolean).join(" ");
+}
+
 /** USD: six decimals below a cent, else four. */
 export function usd(amount: number): string {
   return `$${amount.toFixed(amount < 0.01 ? 6 : 4)}`;

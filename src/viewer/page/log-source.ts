@@ -1,5 +1,6 @@
 // Where the page reads the logs from: the viewer server's API (live: it says when the folder changed), or
 // the data an exported file carries inside it (fixed). Both give the same text to the same parser.
+import { isEndLine, RunTally, type RunSoFar } from "../../run-log/run-tally.js";
 import type { FileRead, ReadRequest } from "./read-position.js";
 
 /** One run file as the run list needs it. */
@@ -12,6 +13,12 @@ export interface LogEntry {
   readonly head: string;
   /** and its last whole line. */
   readonly tail: string;
+  /** When the file was last written (ms since 1970); absent in an exported page. */
+  readonly modifiedMs?: number;
+  /** For a run with no end record: its steps, tokens and cost so far. */
+  readonly soFar?: RunSoFar;
+  /** For a run with no end record: whether nothing was written to it for a while; absent in an exported page. */
+  readonly quiet?: boolean;
 }
 
 /** The page's access to the logs. */
@@ -19,7 +26,8 @@ export interface LogSource {
   /** The folder or file shown. */
   readonly label: string;
   readonly live: boolean;
-  list(): Promise<LogEntry[]>;
+  /** The run files; undefined when the server cannot be reached (it stopped, the machine slept). */
+  list(): Promise<LogEntry[] | undefined>;
   /**
    * A file's text from byte `from` to its end (from its start when it no longer holds what `request.check`
    * was made of), and where the next read starts (after its last newline).
@@ -27,8 +35,12 @@ export interface LogSource {
   read(name: string, request: ReadRequest): Promise<FileRead>;
   /** Where the page finds a media file (`<run>.media/1.png`); undefined when it is not there. */
   mediaUrl(file: string): string | undefined;
-  /** Calls `changed` whenever the folder changed (a live source). */
-  watch(changed: () => void): void;
+  /**
+   * Calls `changed` whenever the folder changed (a live source), and `connected` when the link to the
+   * server is lost (false: the viewer stopped, or the machine slept) and when it is back (true, after a
+   * `changed`: what changed meanwhile is read).
+   */
+  watch(changed: () => void, connected: (up: boolean) => void): void;
 }
 
 interface InlineData {
@@ -50,12 +62,20 @@ export function inlineSource(): LogSource | undefined {
       Promise.resolve(
         data.files.map(({ name, text }) => {
           const lines = text.trimEnd().split("\n");
+          const tail = lines.length > 1 ? lines.at(-1)! : "";
+          let soFar: RunSoFar | undefined;
+          if (!isEndLine(tail)) {
+            const tally = new RunTally();
+            tally.addLines(text.slice(0, text.lastIndexOf("\n") + 1));
+            soFar = tally.soFar;
+          }
           return {
             name,
             size: text.length,
             stamp: "", // an exported page never changes
             head: lines[0] ?? "",
-            tail: lines.length > 1 ? lines.at(-1)! : "",
+            tail,
+            ...(soFar ? { soFar } : {}),
           };
         }),
       ),
@@ -78,7 +98,13 @@ export function servedSource(): LogSource {
     },
     live: true,
     async list() {
-      const body = (await (await fetch("api/runs")).json()) as { source: string; files: LogEntry[] };
+      let response: Response;
+      try {
+        response = await fetch("api/runs");
+      } catch {
+        return undefined; // no answer: the page keeps what it shows (watch says it is not connected)
+      }
+      const body = (await response.json()) as { source: string; files: LogEntry[] };
       label = body.source;
       return body.files;
     },
@@ -98,9 +124,20 @@ export function servedSource(): LogSource {
       };
     },
     mediaUrl: (file) => `media/${file.split("/").map(encodeURIComponent).join("/")}`,
-    watch(changed) {
+    watch(changed, connected) {
       const events = new EventSource("api/events");
       events.onmessage = () => changed();
+      let lost = false;
+      events.onerror = () => {
+        lost = true;
+        connected(false);
+      };
+      events.onopen = () => {
+        if (!lost) return;
+        lost = false;
+        changed();
+        connected(true);
+      };
       setInterval(() => {
         if (events.readyState !== EventSource.OPEN) changed();
       }, 5_000);

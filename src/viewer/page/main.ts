@@ -43,7 +43,11 @@ function refresh(): Promise<void> {
 }
 
 async function reread(): Promise<void> {
-  entries = await source.list();
+  // The server is away: the page keeps what it shows, says it is not connected (watch), and reads again
+  // when it is back.
+  const listed = await source.list();
+  if (!listed) return;
+  entries = listed;
   const read = summaries.of(entries);
   if (read.changed) {
     const groups = groupConversations(read.summaries);
@@ -95,7 +99,14 @@ window.addEventListener("hashchange", () => {
   if (wanted !== open?.name && order.includes(wanted)) void select(wanted);
 });
 if (source.live) {
-  document.getElementById("live")!.hidden = false;
-  source.watch(() => void refresh());
+  const live = document.getElementById("live")!;
+  live.hidden = false;
+  source.watch(
+    () => void refresh(),
+    (up) => {
+      live.textContent = up ? "● live" : "○ not connected: the viewer stopped? (retrying)";
+      live.className = up ? "" : "offline";
+    },
+  );
 }
 void refresh();

@@ -6,9 +6,12 @@
 import { GrowingRunLog } from "../../run-log/read-run-log.js";
 import { runView, type RunView } from "../../run-log/run-log-steps.js";
 import { h } from "./dom.js";
-import type { LogSource } from "./log-source.js";
+import type { LogEntry, LogSource } from "./log-source.js";
 import { ReadPosition, type FileState } from "./read-position.js";
-import { runPanel, type RunPanel, type RunPanelState } from "./run-panel.js";
+import { runPanel, type RunListing, type RunPanel, type RunPanelState } from "./run-panel.js";
+
+/** What the run list says of the open run's file. */
+export type ListedFile = FileState & Pick<LogEntry, "quiet" | "modifiedMs">;
 
 /** Counts the bytes of the text a read ends with (the page says how much of the file it shows). */
 const utf8 = new TextEncoder();
@@ -21,6 +24,8 @@ export class OpenRun {
   private state: RunPanelState = { page: 0, open: new Set() };
   private loading = Promise.resolve();
   private closed = false;
+  /** Whether the run had gone quiet when last shown (the list says so of a run with no end record). */
+  private quiet: boolean | undefined;
 
   constructor(
     readonly name: string,
@@ -30,16 +35,19 @@ export class OpenRun {
     private readonly shown: (view: RunView, bytes: number) => void,
   ) {}
 
-  /** Whether the file may hold what the page does not show: it changed, or was read while changing. */
-  changed(file: FileState): boolean {
-    return this.position.changed(file);
+  /**
+   * Whether the page may not show the run as it is: its file changed, or was read while changing, or the
+   * run went quiet (or was written again) since.
+   */
+  changed(file: ListedFile): boolean {
+    return this.position.changed(file) || file.quiet !== this.quiet;
   }
 
   /**
    * Reads what the file gained since the last read and shows the run as it is now (turn `turn` of its
    * conversation). One read at a time: two reads from the same offset would add the same lines twice.
    */
-  load(file: FileState, turn: number | undefined): Promise<void> {
+  load(file: ListedFile, turn: number | undefined): Promise<void> {
     this.loading = this.loading
       .then(() => this.loadNow(file, turn))
       .catch((error: unknown) => {
@@ -56,7 +64,7 @@ export class OpenRun {
     this.closed = true;
   }
 
-  private async loadNow(file: FileState, turn: number | undefined): Promise<void> {
+  private async loadNow(file: ListedFile, turn: number | undefined): Promise<void> {
     const read = await this.source.read(this.name, this.position.request(file));
     if (this.closed) return;
     if (read.from === 0) this.log = new GrowingRunLog();
@@ -69,9 +77,12 @@ export class OpenRun {
     // and again, whole, with the next read.
     this.log.append(read.text);
     const view = runView(this.log.read());
-    if (this.panel) this.panel.update(view, turn);
+    this.quiet = file.quiet;
+    const listing: RunListing = { quiet: file.quiet, modifiedMs: file.modifiedMs };
+    if (this.panel) this.panel.update(view, turn, listing);
     else {
-      this.panel = runPanel(this.name, view, turn, this.state, (media) => this.source.mediaUrl(media));
+      const mediaUrl = (media: string) => this.source.mediaUrl(media);
+      this.panel = runPanel(this.name, view, turn, this.state, mediaUrl, listing);
       this.box.replaceChildren(this.panel.element);
     }
     this.shown(view, read.from + utf8.encode(read.text).length);

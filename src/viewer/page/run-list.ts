@@ -7,6 +7,7 @@
 import type { ConversationGroup, ConversationRun } from "../../run-log/run-log-index.js";
 import { count, h, pagedList, usd } from "./dom.js";
 import { keyedChildren } from "./keyed-children.js";
+import { stateLabel, unfinishedFact, unfinishedNote } from "./run-state.js";
 
 const GROUPS_PER_PAGE = 50;
 
@@ -38,14 +39,27 @@ export function runList(box: HTMLElement, open: (file: string) => void): RunList
           tabindex: run.file === stop ? 0 : -1,
           onclick: () => open(run.file),
         },
-        h("span", { className: `status ${run.status}` }, run.problem ? "unreadable" : run.status),
+        h(
+          "span",
+          { className: `status ${run.problem ? "unreadable" : stateLabel(run)}` },
+          run.problem ? "unreadable" : stateLabel(run),
+        ),
         ` ${run.kind === "resume" ? "resumed " : ""}${run.kind === "mcp" ? "MCP calls" : `turn ${turn}`}`,
-        // Its own steps, beside its own tokens and cost (a later turn's total counts the earlier turns').
+        // Its own steps, beside its own tokens and cost (a later turn's total counts the earlier turns');
+        // a run with no end record's so far.
         run.steps !== undefined && ` · ${count(run.steps)} step${run.steps === 1 ? "" : "s"}`,
         run.cost !== undefined && ` · ${usd(run.cost)}`,
+        run.status === "open" && run.steps !== undefined && " so far",
         h("br"),
         h("small", {}, run.startedAt ? new Date(run.startedAt).toLocaleString() : run.file),
         run.problem && h("small", { className: "problem" }, ` — ${run.problem}`),
+        !run.problem &&
+          unfinishedFact(run) &&
+          h(
+            "small",
+            { className: "unfinished-note", title: unfinishedNote(run) },
+            ` — ${unfinishedFact(run)}`,
+          ),
       ),
     );
   // Each conversation's element, and how to bring it up to date when its runs changed.

@@ -5,8 +5,11 @@
 import type { EndRecord } from "../../run-log/run-log-format.js";
 import type { RunView } from "../../run-log/run-log-steps.js";
 import type { ProviderCost } from "../../events/run-cost.js";
+import { RunTally, type RunSoFar } from "../../run-log/run-tally.js";
 import { count, h, paged, pagedList, part, percent, pretty, usd } from "./dom.js";
-import { sameStep, stepItem } from "./step-item.js";
+import { mediaView, promptMedia } from "./media-view.js";
+import { stateLabel, unfinishedNote, type RunState } from "./run-state.js";
+import { sameStep, stepItem, stepShift } from "./step-item.js";
 
 /** What stays when a run is drawn again (it grew): the steps page and the opened steps. */
 export interface RunPanelState {
@@ -14,11 +17,17 @@ export interface RunPanelState {
   readonly open: Set<number>;
 }
 
+/** What the run list says of a run's file beside its lines: whether it went quiet, when it was written. */
+export type RunListing = Omit<RunState, "status">;
+
 /** A run's panel on the page. */
 export interface RunPanel {
   readonly element: HTMLElement;
-  /** Shows the run as it is now (it grew), turn `turn` of its conversation, keeping what did not change. */
-  update(run: RunView, turn: number | undefined): void;
+  /**
+   * Shows the run as it is now (it grew, or went quiet), turn `turn` of its conversation, keeping what did
+   * not change.
+   */
+  update(run: RunView, turn: number | undefined, listing: RunListing): void;
 }
 
 const STEPS_PER_PAGE = 50;
@@ -30,6 +39,7 @@ export function runPanel(
   turn: number | undefined,
   state: RunPanelState,
   mediaUrl: (file: string) => string | undefined,
+  listing: RunListing,
 ): RunPanel {
   // The steps drawn later (opened, another page) read the run as it is then.
   const context = { run, mediaUrl, open: state.open };
@@ -44,22 +54,40 @@ export function runPanel(
   });
   const parts = {
     title: part(),
+    unfinished: part(),
     facts: part(),
+    progress: part(),
     prompt: part(),
     error: part(),
     problems: part(),
     cut: part(),
     costs: part(),
   };
-  const draw = (view: RunView, at: number | undefined) => {
+  const draw = (view: RunView, at: number | undefined, { quiet, modifiedMs }: RunListing) => {
     const { header, end } = view;
-    parts.title.draw([end?.status], () => title(name, view));
-    parts.facts.draw([header, end, at], () => h("p", { className: "facts" }, facts(view, at)));
+    const run: RunState = { status: end?.status ?? "open", quiet, modifiedMs };
+    const now = end ? undefined : lastStepNow(view);
+    parts.progress.draw([now], () => now !== undefined && h("p", { className: "progress" }, now));
+    parts.title.draw([run.status, quiet], () => title(name, run));
+    parts.unfinished.draw([run.status, quiet, modifiedMs], () => {
+      const note = unfinishedNote(run);
+      return note !== undefined && h("p", { className: "unfinished-note" }, note);
+    });
+    // A run with no end record: its figures so far, which its last step's answer changes.
+    parts.facts.draw([header, end, at, view.steps.length, view.steps.at(-1)?.response], () =>
+      h("p", { className: "facts" }, facts(view, at)),
+    );
     parts.prompt.draw(
       [header],
       () =>
         header?.prompt !== undefined &&
-        h("details", {}, h("summary", {}, "Prompt"), h("pre", {}, pretty(header.prompt))),
+        h(
+          "details",
+          {},
+          h("summary", {}, "Prompt"),
+          h("pre", {}, pretty(header.prompt)),
+          promptMedia(header.prompt).map((m) => mediaView(m, mediaUrl, "the prompt")),
+        ),
     );
     parts.error.draw(
       [end],
@@ -87,7 +115,7 @@ export function runPanel(
       () => view.costs && view.costs.perProvider.length > 0 && providerCosts(view.costs.perProvider),
     );
   };
-  draw(run, turn);
+  draw(run, turn, listing);
   const element = h(
     "section",
     { className: "run", "data-status": run.end?.status ?? "open", "aria-label": `run ${name}` },
@@ -96,22 +124,22 @@ export function runPanel(
   );
   return {
     element,
-    update(now, turn) {
+    update(now, turn, listing) {
       context.run = now;
       element.dataset["status"] = now.end?.status ?? "open";
-      draw(now, turn);
+      draw(now, turn, listing);
       steps.update(now.steps);
     },
   };
 }
 
-/** The run's outcome and its file. */
-function title(name: string, { end }: RunView): HTMLElement {
-  const status = end ? end.status : "open (running, or its process stopped)";
+/** The run's outcome (or that it is running, or unfinished) and its file. */
+function title(name: string, run: RunState): HTMLElement {
+  const label = stateLabel(run);
   return h(
     "h2",
     {},
-    h("span", { className: `status ${end?.status ?? "open"}` }, status),
+    h("span", { className: `status ${label}` }, label),
     " ",
     h("span", { className: "file" }, name),
   );
@@ -126,17 +154,46 @@ function modelCalls({ steps, totalIterations }: EndRecord): string {
     : `${own} (${count(totalIterations)} with what it goes on from)`;
 }
 
-/** What the run was, how long it went and what it cost, in one line. */
-function facts({ header, end }: RunView, turn: number | undefined): string {
-  const usage = end?.usage;
+/** What a run with no end record did so far, from the steps on the page (the run list adds up the same). */
+function soFar(view: RunView): RunSoFar {
+  const tally = new RunTally();
+  for (const step of view.steps) {
+    if (step.record) tally.add(step.record);
+    if (step.response) tally.add(step.response);
+  }
+  return tally.soFar;
+}
+
+/**
+ * Where a run with no end record is (or was when its file was last written), at its last step: waiting for
+ * the model's answer, or how many of the calls it asked for ended. Above the steps, which a long run shows
+ * fifty a page: its last step is on its last page.
+ */
+function lastStepNow(view: RunView): string | undefined {
+  const last = view.steps.at(-1);
+  if (!last?.record) return undefined;
+  const at = `Step ${last.step + stepShift(view)}`;
+  if (!last.response) return `${at}: waiting for the model's answer`;
+  const asked = last.response.calls.length;
+  if (asked === 0) return `${at}: the model answered`;
+  return `${at}: ${count(Math.min(last.calls.length, asked))} of ${count(asked)} tool call${asked === 1 ? "" : "s"} ended`;
+}
+
+/** What the run was, how long it went and what it cost (so far, with no end record), in one line. */
+function facts(view: RunView, turn: number | undefined): string {
+  const { header, end } = view;
+  const so = end ? undefined : soFar(view);
+  const usage = end?.usage ?? so?.usage;
+  const cost = end ? end.cost : so?.cost;
   const cached =
     usage && usage.inputTokens > 0 ? ` (${percent(usage.cachedInputTokens / usage.inputTokens)} cached)` : "";
   return [
     header && `${header.kind}${turn === undefined ? "" : ` · turn ${turn}`}`,
     header && new Date(header.startedAt).toLocaleString(),
     end && modelCalls(end),
+    so && `${count(so.steps)} model call${so.steps === 1 ? "" : "s"} so far`,
     usage && `${count(usage.inputTokens)} in${cached} · ${count(usage.outputTokens)} out`,
-    end?.cost !== undefined && `cost ${usd(end.cost)}`,
+    cost !== undefined && `cost ${usd(cost)}${so ? " so far" : ""}`,
     header && !header.recordContent && "content not recorded",
   ]
     .filter(Boolean)

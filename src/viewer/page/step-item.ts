@@ -2,16 +2,10 @@
 // against the step before (with the cause) and the calls; opened, everything else (the model's text, each
 // call's input and result with its pictures, the tools offered, the providers discovered).
 import type { RunView, StepView, ToolChange, ToolChangeCause } from "../../run-log/run-log-steps.js";
-import type { RestartCause } from "../../events/restart-events.js";
-import type {
-  CallRecord,
-  DiscoveredRecord,
-  ResponseRecord,
-  RestartRecord,
-  RunLogRecord,
-} from "../../run-log/run-log-format.js";
-import { count, h, longText, paged, percent, pretty, usd, type Child } from "./dom.js";
+import type { CallRecord, DiscoveredRecord, ResponseRecord } from "../../run-log/run-log-format.js";
+import { changeCounts, count, h, longText, paged, percent, usd, type Child } from "./dom.js";
 import { callDetail } from "./call-detail.js";
+import { otherLine } from "./record-line.js";
 
 /** What a step needs from the page around it. */
 export interface StepContext {
@@ -31,7 +25,7 @@ export function stepItem(step: StepView, context: StepContext): HTMLLIElement {
     { type: "button", className: "step-head", "aria-expanded": String(opened) },
     h("strong", {}, step.step === 0 ? `Before step ${1 + shift}` : `Step ${step.step + shift}`),
     record && ` · ${count(record.count)} tools`,
-    changed && ` (+${step.added!.length} −${step.removed!.length})`,
+    changed && ` (${changeCounts(step.added!.length, step.removed!.length)})`,
     step.calls.length > 0 && ` · ${step.calls.length} call${step.calls.length === 1 ? "" : "s"}`,
     response && ` · in ${count(response.usage.inputTokens)} out ${count(response.usage.outputTokens)}`,
     step.cacheShare !== undefined && ` · cached ${percent(step.cacheShare)}`,
@@ -106,7 +100,7 @@ function sameChange(a: ToolChange, b: ToolChange): boolean {
  * its pause. None for a file whose first step is the run's first (a log written before steps were numbered
  * by the run, too).
  */
-function stepShift(run: RunView): number {
+export function stepShift(run: RunView): number {
   const first = run.steps.find((s) => s.record !== undefined)?.record;
   return first ? Math.max(0, first.iteration - first.step) : 0;
 }
@@ -166,61 +160,6 @@ function callLine(call: CallRecord): HTMLElement {
   );
 }
 
-/** What asked for a restart, in words (a file written before `cause` was recorded: the reason alone). */
-const RESTART_CAUSES: Record<RestartCause, (sections: readonly string[]) => string> = {
-  expansion: (sections) => ` to expand ${sections.join(", ")}`,
-  strategy: () => " asked by a strategy",
-  "new-thread": () => " in a new thread",
-  fallback: () => " in a new thread (fallback from dynamic tools)",
-};
-
-function restartLine(record: RestartRecord): string {
-  // A cause this page does not know (a later writer's) is shown as a file without one.
-  const known = record.cause !== undefined && Object.hasOwn(RESTART_CAUSES, record.cause);
-  const cause = known ? RESTART_CAUSES[record.cause!](record.sections ?? []) : "";
-  // "restart" stands for a strategy's reason not recorded (no recordContent).
-  return `↻ restart${cause}${record.reason === "restart" ? "" : `: ${record.reason}`}`;
-}
-
-/** Approvals, restarts, expansions and notes, one line each (tool-set records are shown as changes). */
-function otherLine(record: RunLogRecord): Child {
-  switch (record.type) {
-    case "approval-asked":
-      return h(
-        "li",
-        { className: "approval asked" },
-        `… waits for approval: ${record.tool}`,
-        record.input !== undefined && ` ${pretty(record.input)}`,
-      );
-    case "approval-decided":
-      return h(
-        "li",
-        { className: `approval ${record.approved ? "approved" : "denied"}` },
-        record.approved
-          ? `✔ approved: ${record.tool}`
-          : `✘ denied: ${record.tool}${record.reason ? ` — ${record.reason}` : ""}`,
-      );
-    case "restart":
-      return h("li", { className: "restart" }, restartLine(record));
-    case "expanded":
-      return h(
-        "li",
-        { className: "expanded" },
-        `section ${record.section} expanded (${record.mode}): ${record.tools.join(", ") || "no tools"}`,
-      );
-    case "note":
-      return h(
-        "li",
-        { className: `note ${record.kind}` },
-        `⚠ ${record.kind}${record.message ? `: ${record.message}` : ""}`,
-      );
-    case "cut":
-      return h("li", { className: "note cut" }, `✂ ${record.note}`);
-    default:
-      return false;
-  }
-}
-
 /** What an opened step shows besides its line. */
 function detail(step: StepView, context: StepContext): HTMLElement {
   const tools = step.step === 0 ? undefined : context.run.toolsAt(step.step);
@@ -234,6 +173,7 @@ function detail(step: StepView, context: StepContext): HTMLElement {
         {},
         h("h4", {}, "Model"),
         response.modelId && h("p", { className: "model-id" }, modelLine(response)),
+        step.otherModels?.map((r) => h("p", { className: "model-id other" }, otherModelLine(r))),
         response.text && longText("text", response.text),
       ),
     step.calls.length > 0 &&
@@ -261,10 +201,12 @@ function detail(step: StepView, context: StepContext): HTMLElement {
 }
 
 /** The model the step asked for, and the one the response named when another (a dated snapshot). */
-function modelLine({ modelId, responseModelId }: ResponseRecord): string {
-  const answered = responseModelId !== undefined && responseModelId !== modelId;
-  return answered ? `${modelId} (answered as ${responseModelId})` : `${modelId}`;
-}
+const modelLine = ({ modelId, responseModelId: answered }: ResponseRecord) =>
+  answered !== undefined && answered !== modelId ? `${modelId} (answered as ${answered})` : `${modelId}`;
+
+/** Another model's calls during the step's turn (a subagent's), with their own tokens and cost. */
+const otherModelLine = ({ modelId, usage, cost }: ResponseRecord) =>
+  `also ${modelId}: in ${count(usage.inputTokens)} out ${count(usage.outputTokens)}${cost === undefined ? "" : ` · ${usd(cost)}`}`;
 
 /** Tools offered, filterable, a page at a time. */
 function toolList(tools: readonly string[]): HTMLElement {

@@ -54,6 +54,7 @@ class StoppingBackend implements ConversationAdapter {
   constructor(
     private readonly calls: ModelToolCall[],
     private readonly text = "",
+    private readonly otherModels?: ConversationTurn["otherModels"],
   ) {}
 
   async openConversation(setup: ConversationSetup): Promise<Conversation> {
@@ -66,6 +67,7 @@ class StoppingBackend implements ConversationAdapter {
           stopped: result.stopTurn,
           usage: { inputTokens: 1000, outputTokens: 10 },
           modelId: "m",
+          ...(this.otherModels ? { otherModels: this.otherModels } : {}),
         };
       },
       close: async () => {},
@@ -164,6 +166,44 @@ describe("conversation driver", () => {
     expect(customer).toMatchObject({ providerClass: "Customer", instanceId: "c123" });
     expect(customer!.cost).toBeGreaterThan(0);
     expect(customer!.cost).toBeCloseTo(customer!.definitionTokens * 1e-6, 12);
+  });
+
+  it("withPricing: a turn's other models (a subagent's) are priced each as itself on the turn's last step, and get the providers no share; telemetry has their own chat span", async () => {
+    const { tracer, spans } = memoryTracer();
+    const small = { modelId: "small", usage: { inputTokens: 400, outputTokens: 100 } };
+    const run = await new PromptRunner({ adapter: new StoppingBackend([...stoppingCalls], "", [small]) })
+      .withTools(new CustomerSearchTools())
+      .withToolProviderDiscovery()
+      .withApproval((call) => call.toolName === "customer_c123_getAverageSpend")
+      .withPricing((modelId) => (modelId === "small" ? { input: 0.5, output: 2 } : { input: 1, output: 10 }))
+      .withTelemetry({ tracer })
+      .run("What does John Smith spend?");
+
+    const turn = { inputTokens: 1000, outputTokens: 10, cachedInputTokens: 0, reasoningTokens: 0 };
+    const helper = { inputTokens: 400, outputTokens: 100, cachedInputTokens: 0, reasoningTokens: 0 };
+    expect(run.cost?.perStep).toEqual([
+      { iteration: 1, modelId: "m", usage: turn, cost: 1100e-6 },
+      { iteration: 1, modelId: "small", usage: helper, cost: 400e-6 },
+      { iteration: 2, modelId: "m", usage: turn, cost: 1100e-6 },
+      { iteration: 2, modelId: "small", usage: helper, cost: 400e-6 },
+    ]);
+    expect(run.cost?.total).toBeCloseTo(3000e-6, 12);
+    expect(run.usage).toEqual({ ...turn, inputTokens: 2800, outputTokens: 220 });
+    // The providers' share is of the loop's model's input only, as without the other model.
+    const [customer] = run.cost!.perProvider;
+    expect(customer!.cost).toBeCloseTo(customer!.definitionTokens * 1e-6, 12);
+    const chats = spans().filter((s) => s.name.startsWith("chat"));
+    const tokens = chats.map((s) => [
+      s.name,
+      s.attributes["entity_tools.step"],
+      s.attributes["gen_ai.usage.input_tokens"],
+    ]);
+    expect(tokens.sort()).toEqual([
+      ["chat m", 1, 1000],
+      ["chat m", 2, 1000],
+      ["chat small", 1, 400],
+      ["chat small", 2, 400],
+    ]);
   });
 
   it("a new thread is one restart for every observer: the counters, telemetry and the run log, each with its cause", async () => {

@@ -1,5 +1,5 @@
 // The snapshot's copy of a run's history: what structuredClone gave (the snapshot format's contract),
-// made by a faster walk for plain data, and by structuredClone where the walk gives up.
+// made by a faster walk for plain data, with a URL kept a URL (structuredClone cannot).
 import { describe, expect, it } from "vitest";
 import type { ModelMessage } from "ai";
 import { PromptRunner } from "entity-tools";
@@ -36,6 +36,8 @@ describe("snapshotCopy", () => {
   it("gives what structuredClone gives, sharing nothing with the history", () => {
     const copy = snapshotCopy(history);
     expect(copy).toStrictEqual(structuredClone(history));
+    // The bytes write themselves in JSON as base64 (see snapshot-media.test.ts).
+    expect(JSON.stringify(copy[0])).toContain('"data":"AQID"');
     const input = (copy[1]!.content as { input: Record<string, unknown> }[])[0]!.input;
     expect(Object.keys(input)).toEqual(["q", "__proto__", "at"]); // an own key, not the prototype
     expect(Object.getPrototypeOf(input)).toBe(Object.prototype);
@@ -49,21 +51,36 @@ describe("snapshotCopy", () => {
     expect(JSON.stringify(history[2])).toContain('"rows":[]');
   });
 
-  it("copies a value nested 1 000 levels deep (past the walk's depth), and one with a cycle, as structuredClone does", () => {
-    let deep: Record<string, unknown> = { end: true };
-    for (let i = 0; i < 1_000; i++) deep = { next: deep };
+  // The walk keeps no stack of its own calls: it copied up to 200 levels and left a deeper history, or one
+  // with a cycle, to structuredClone whole, which broke its URLs again (Node 20: `{}`, Node 22: a throw).
+  it("copies a value nested 100 000 levels deep with a URL at its bottom, every level a copy", () => {
+    let deep: Record<string, unknown> = { image: new URL("https://images.example.com/deep.png") };
+    for (let i = 0; i < 100_000; i++) deep = { next: deep };
     let copied = snapshotCopy(deep);
     let levels = 0;
+    let shared = 0;
     for (; copied.next !== undefined; levels++) {
-      expect(copied).not.toBe(deep);
+      if (copied === deep) shared++;
       [copied, deep] = [copied.next as Record<string, unknown>, deep.next as Record<string, unknown>];
     }
-    expect([levels, copied]).toStrictEqual([1_000, { end: true }]);
-    const cyclic: Record<string, unknown> = { name: "a" };
+    expect([levels, shared]).toEqual([100_000, 0]);
+    expect(copied.image).toBeInstanceOf(URL);
+    expect(copied.image).not.toBe(deep.image);
+    expect(String(copied.image)).toBe("https://images.example.com/deep.png");
+  });
+
+  it("copies a cycle as a cycle and a part met twice once, as structuredClone does, URLs as URLs", () => {
+    const image = { type: "image", image: new URL("https://images.example.com/a.png") };
+    const cyclic: Record<string, unknown> = { name: "a", parts: [image, image] };
     cyclic.self = cyclic;
     const copy = snapshotCopy(cyclic);
-    expect(copy.self).toBe(copy);
     expect(copy).not.toBe(cyclic);
+    expect(copy.self).toBe(copy);
+    const [first, second] = copy.parts as (typeof image)[];
+    expect(first).toBe(second);
+    expect(first).not.toBe(image);
+    expect(first!.image).toBeInstanceOf(URL);
+    expect(first!.image.href).toBe("https://images.example.com/a.png");
   });
 
   it("refuses a function as structuredClone does", () => {
