@@ -12,6 +12,7 @@ import { GrowingRunLog, readRunLog } from "../../src/run-log/read-run-log.js";
 import { writeHtmlExport } from "../../src/viewer/html-export.js";
 import { LogFolder } from "../../src/viewer/log-folder.js";
 import type { InlineLogs } from "../../src/viewer/page-html.js";
+import { RunsSoFar } from "../../src/viewer/runs-so-far.js";
 import { startViewServer } from "../../src/viewer/view-server.js";
 
 const root = mkdtempSync(path.join(tmpdir(), "odd-run-files-"));
@@ -89,6 +90,16 @@ describe("a run file larger than one read", () => {
     expect(reads[0]!.next).toBe(0);
     const listed = folder.runs()[0]!;
     expect(summaryProblem(listed.head, listed.tail)).toBe("the file has no run header");
+  });
+
+  it("the run list's figures of a run still going, larger than one read, come to the whole file listing by listing", () => {
+    const steps = Array.from({ length: 20 }, (_, i) => STEP(i + 1));
+    const dir = folderWith("so-far", [HEADER, ...steps].join("\n") + "\n");
+    const folder = LogFolder.open(dir, { readLimit: LIMIT, now: () => Date.now() + 60_000 });
+    const runs = new RunsSoFar(folder);
+    let listed = runs.list()[0]!;
+    for (let i = 0; i < 10 && listed.soFar?.steps !== 20; i++) listed = runs.list()[0]!;
+    expect(listed.soFar?.steps).toBe(20);
   });
 
   it("the --html export holds what one read holds, and says what it left out", async () => {
