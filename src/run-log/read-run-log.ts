@@ -199,7 +199,7 @@ function readLine(into: Reading, text: string, last: boolean): void {
     into.problems.push({ line, message: `line ${line}: ${problem}` });
   }
   const problem = recordProblem(parsed);
-  if (problem === undefined) into.records.push(parsed as RunLogRecord);
+  if (problem === undefined) into.records.push(withIdentities(parsed as RunLogRecord));
   else into.problems.push({ line, message: `line ${line}: ${problem}: skipped` });
 }
 
@@ -237,6 +237,8 @@ function recordProblem(value: unknown): string | undefined {
     if (found === undefined ? shape.endsWith("!") : !fits(found, shape.replace("!", "") as Shape))
       return `${aRecord(type)} ${found === undefined ? "without" : "with another shape of"} its ${name}`;
   }
+  if (type === "costs" && !(value as { perProvider: object[] }).perProvider.every(isProviderCost))
+    return `${aRecord(type)} with another shape of its perProvider`;
   return undefined;
 }
 
@@ -251,4 +253,31 @@ function fits(value: unknown, shape: Shape): boolean {
   if (shape === "objects") return Array.isArray(value) && value.every(isObject);
   if (shape === "names") return Array.isArray(value) && value.every((t) => typeof t === "string");
   return typeof value === shape && (shape !== "number" || Number.isFinite(value));
+}
+
+/** A `perProvider` item the view shows: the fields every version wrote (`identity` came later). */
+function isProviderCost(item: object): boolean {
+  const cost = item as Record<string, unknown>;
+  return (
+    typeof cost["providerClass"] === "string" &&
+    ["cost", "calls", "definitionTokens", "resultTokens"].every((f) => typeof cost[f] === "number") &&
+    (cost["identity"] === undefined || (typeof cost["identity"] === "object" && cost["identity"] !== null))
+  );
+}
+
+/**
+ * A costs record whose items have their `identity`: a file written before it was (format version 1 too)
+ * has the class and the id as text (`instanceId`), from which it is made.
+ */
+function withIdentities(record: RunLogRecord): RunLogRecord {
+  if (record.type !== "costs" || record.perProvider.every((p) => p.identity !== undefined)) return record;
+  const perProvider = record.perProvider.map((p) =>
+    p.identity !== undefined
+      ? p
+      : {
+          ...p,
+          identity: { providerClass: p.providerClass, id: String(p.instanceId), idType: "string" as const },
+        },
+  );
+  return { ...record, perProvider };
 }

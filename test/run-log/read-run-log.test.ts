@@ -76,6 +76,29 @@ describe("readRunLog", () => {
     expect(read.records.map((r) => r.type)).toEqual(["step", "call"]);
   });
 
+  it("a costs record written before identities is read with them made from the class and id; one without its figures is skipped", () => {
+    const older = {
+      providerClass: "Customer",
+      instanceId: "c1",
+      cost: 0.5,
+      calls: 1,
+      definitionTokens: 10,
+      resultTokens: 5,
+    };
+    const text = lines(
+      step(1, { tools: ["a"] }),
+      { type: "costs", step: 1, perProvider: [{ providerClass: "Customer", instanceId: "c2" }] },
+      { type: "costs", step: 1, perProvider: [older] },
+    );
+    const read = readRunLog(`${header}\n${text}\n`);
+    expect(read.problems.map((p) => p.message)).toEqual([
+      "line 3: a costs record with another shape of its perProvider: skipped",
+    ]);
+    expect(runView(read).costs?.perProvider).toEqual([
+      { ...older, identity: { providerClass: "Customer", id: "c1", idType: "string" } },
+    ]);
+  });
+
   it("the shapes it checks are the JSON Schema's (docs/run-log.schema.json): the same types, needed where required", () => {
     const schema = JSON.parse(readFileSync("docs/run-log.schema.json", "utf8")) as {
       oneOf: { $ref: string }[];
