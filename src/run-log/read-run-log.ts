@@ -46,7 +46,7 @@ const NUMBERED: Readonly<Record<string, "step" | "ms">> = {
 };
 
 /** The shape a field of a record must have (in the table below, a `!` after it: the view needs it there). */
-export type Shape = "string" | "number" | "boolean" | "object" | "objects" | "names";
+export type Shape = "string" | "number" | "boolean" | "object" | "objects" | "names" | "usage";
 
 /**
  * The fields of each record type that the view and the page read, and their shapes (the JSON Schema's, in
@@ -56,7 +56,7 @@ export type Shape = "string" | "number" | "boolean" | "object" | "objects" | "na
 export const SHAPES: Readonly<Record<string, Readonly<Record<string, `${Shape}${"" | "!"}`>>>> = {
   step: { tools: "names", added: "names", removed: "names" },
   response: {
-    usage: "object!",
+    usage: "usage!",
     calls: "objects",
     cost: "number",
     text: "string",
@@ -83,7 +83,7 @@ export const SHAPES: Readonly<Record<string, Readonly<Record<string, `${Shape}${
   note: { message: "string" },
   cut: { note: "string" },
   costs: { perProvider: "objects!" },
-  end: { usage: "object!", cost: "number", error: "object" },
+  end: { usage: "usage!", cost: "number", error: "object" },
 };
 
 /**
@@ -250,6 +250,11 @@ function aRecord(type: string): string {
 function fits(value: unknown, shape: Shape): boolean {
   const isObject = (v: unknown) => typeof v === "object" && v !== null && !Array.isArray(v);
   if (shape === "object") return isObject(value);
+  if (shape === "usage")
+    return (
+      isObject(value) &&
+      ["inputTokens", "outputTokens"].every((f) => typeof (value as Record<string, unknown>)[f] === "number")
+    );
   if (shape === "objects") return Array.isArray(value) && value.every(isObject);
   if (shape === "names") return Array.isArray(value) && value.every((t) => typeof t === "string");
   return typeof value === shape && (shape !== "number" || Number.isFinite(value));

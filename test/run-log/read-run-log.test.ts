@@ -61,7 +61,15 @@ describe("readRunLog", () => {
       { ...call, media: [null] },
       { type: "discovered", step: 1, provider: null, tools: ["b"], definitionTokens: 1 },
       { type: "costs", step: 1, perProvider: [null] },
-      { type: "response", step: 1, ms: 1, durationMs: 1, usage: {}, calls: [], text: {} },
+      { type: "response", step: 1, ms: 1, durationMs: 1, usage: {}, calls: [] },
+      {
+        type: "response",
+        step: 1,
+        ms: 1,
+        durationMs: 1,
+        usage: { inputTokens: 1, outputTokens: 1 },
+        text: {},
+      },
       { ...call, provider },
     );
     const read = readRunLog(`${header}\n${text}\n`);
@@ -71,7 +79,8 @@ describe("readRunLog", () => {
       "line 5: a call record with another shape of its media: skipped",
       "line 6: a discovered record with another shape of its provider: skipped",
       "line 7: a costs record with another shape of its perProvider: skipped",
-      "line 8: a response record with another shape of its text: skipped",
+      "line 8: a response record with another shape of its usage: skipped",
+      "line 9: a response record with another shape of its text: skipped",
     ]);
     expect(read.records.map((r) => r.type)).toEqual(["step", "call"]);
   });
@@ -118,6 +127,7 @@ describe("readRunLog", () => {
       number: "number",
       boolean: "boolean",
       object: "object",
+      usage: "object",
       objects: "array",
       names: "array",
     };
