@@ -7,6 +7,7 @@ import {
   type RunHeaderRecord,
   type RunLogRecord,
 } from "./run-log-format.js";
+import { isUnreadRest, unreadNote } from "./unread-line.js";
 
 /** A line (or a whole file) the reader skipped, and why. */
 export interface RunLogProblem {
@@ -44,6 +45,47 @@ const NUMBERED: Readonly<Record<string, "step" | "ms">> = {
   end: "ms",
 };
 
+/** The shape a field of a record must have (in the table below, a `!` after it: the view needs it there). */
+export type Shape = "string" | "number" | "boolean" | "object" | "objects" | "names" | "usage";
+
+/**
+ * The fields of each record type that the view and the page read, and their shapes (the JSON Schema's, in
+ * docs/run-log.schema.json; a test holds them together): a record whose field has another shape (a line
+ * edited by hand, or written by something else) is skipped and named, rather than failing the run's view.
+ */
+export const SHAPES: Readonly<Record<string, Readonly<Record<string, `${Shape}${"" | "!"}`>>>> = {
+  step: { tools: "names", added: "names", removed: "names" },
+  response: {
+    usage: "usage!",
+    calls: "objects",
+    cost: "number",
+    text: "string",
+    modelId: "string",
+    responseModelId: "string",
+  },
+  call: {
+    id: "string",
+    tool: "string",
+    ok: "boolean",
+    reason: "string",
+    result: "string",
+    cause: "string",
+    media: "objects",
+    provider: "object",
+  },
+  discovered: { provider: "object!", tools: "names!", by: "string", handle: "string" },
+  added: { tools: "names!", byTool: "string", by: "string" },
+  removed: { tools: "names!", by: "string" },
+  restart: { reason: "string", sections: "names", tools: "names" },
+  expanded: { section: "string", tools: "names" },
+  "approval-asked": { id: "string", tool: "string", provider: "object" },
+  "approval-decided": { id: "string", tool: "string", approved: "boolean", reason: "string" },
+  note: { message: "string" },
+  cut: { note: "string" },
+  costs: { perProvider: "objects!" },
+  end: { usage: "usage!", cost: "number", error: "object" },
+};
+
 /**
  * The records of a run log's text (a whole file, or what has been written of it so far). A last line
  * without its newline is read when it is whole JSON (a file someone cut after it), else reported as cut short.
@@ -74,6 +116,14 @@ export class GrowingRunLog {
       start = newline + 1;
     }
     this.partial = text.slice(start);
+  }
+
+  /**
+   * Whether the last piece ended where the viewer's server stopped a read that could not hold the rest of
+   * the file (a file larger than one read): the next piece, from the same offset, goes on with it.
+   */
+  readsOn(): boolean {
+    return isUnreadRest(this.partial.trim());
   }
 
   /** What the file holds so far, as {@link readRunLog} reads it whole. */
@@ -120,6 +170,13 @@ function readLine(into: Reading, text: string, last: boolean): void {
   const line = ++into.lines;
   const raw = text.trim();
   if (raw === "" || into.skipped) return;
+  // What the viewer's server could not send stands in for it (unread-line.ts): named, not parsed.
+  const unread = unreadNote(raw, line, last);
+  if (unread !== undefined) {
+    into.started = true; // a header skipped this way is not looked for in the next line
+    into.problems.push({ ...(unread.startsWith("line ") ? { line } : {}), message: unread });
+    return;
+  }
   const isFirst = !into.started;
   into.started = true;
   const parsed = parseLine(raw);
@@ -142,7 +199,7 @@ function readLine(into: Reading, text: string, last: boolean): void {
     into.problems.push({ line, message: `line ${line}: ${problem}` });
   }
   const problem = recordProblem(parsed);
-  if (problem === undefined) into.records.push(parsed as RunLogRecord);
+  if (problem === undefined) into.records.push(withIdentities(parsed as RunLogRecord));
   else into.problems.push({ line, message: `line ${line}: ${problem}: skipped` });
 }
 
@@ -174,9 +231,58 @@ function recordProblem(value: unknown): string | undefined {
   const field = NUMBERED[type]!;
   const number = (value as Record<string, unknown>)[field];
   if (typeof number !== "number" || !Number.isFinite(number))
-    return `a ${type} record without a numeric ${field}`;
-  const list = (value as { tools?: unknown }).tools;
-  if (list !== undefined && !(Array.isArray(list) && list.every((t) => typeof t === "string")))
-    return `a ${type} record whose tools are not a list of names`;
+    return `${aRecord(type)} without a numeric ${field}`;
+  for (const [name, shape] of Object.entries(SHAPES[type] ?? {})) {
+    const found = (value as Record<string, unknown>)[name];
+    if (found === undefined ? shape.endsWith("!") : !fits(found, shape.replace("!", "") as Shape))
+      return `${aRecord(type)} ${found === undefined ? "without" : "with another shape of"} its ${name}`;
+  }
+  if (type === "costs" && !(value as { perProvider: object[] }).perProvider.every(isProviderCost))
+    return `${aRecord(type)} with another shape of its perProvider`;
   return undefined;
+}
+
+/** `a step record`, `an end record`. */
+function aRecord(type: string): string {
+  return `${/^[aeiou]/.test(type) ? "an" : "a"} ${type} record`;
+}
+
+function fits(value: unknown, shape: Shape): boolean {
+  const isObject = (v: unknown) => typeof v === "object" && v !== null && !Array.isArray(v);
+  if (shape === "object") return isObject(value);
+  if (shape === "usage")
+    return (
+      isObject(value) &&
+      ["inputTokens", "outputTokens"].every((f) => typeof (value as Record<string, unknown>)[f] === "number")
+    );
+  if (shape === "objects") return Array.isArray(value) && value.every(isObject);
+  if (shape === "names") return Array.isArray(value) && value.every((t) => typeof t === "string");
+  return typeof value === shape && (shape !== "number" || Number.isFinite(value));
+}
+
+/** A `perProvider` item the view shows: the fields every version wrote (`identity` came later). */
+function isProviderCost(item: object): boolean {
+  const cost = item as Record<string, unknown>;
+  return (
+    typeof cost["providerClass"] === "string" &&
+    ["cost", "calls", "definitionTokens", "resultTokens"].every((f) => typeof cost[f] === "number") &&
+    (cost["identity"] === undefined || (typeof cost["identity"] === "object" && cost["identity"] !== null))
+  );
+}
+
+/**
+ * A costs record whose items have their `identity`: a file written before it was (format version 1 too)
+ * has the class and the id as text (`instanceId`), from which it is made.
+ */
+function withIdentities(record: RunLogRecord): RunLogRecord {
+  if (record.type !== "costs" || record.perProvider.every((p) => p.identity !== undefined)) return record;
+  const perProvider = record.perProvider.map((p) =>
+    p.identity !== undefined
+      ? p
+      : {
+          ...p,
+          identity: { providerClass: p.providerClass, id: String(p.instanceId), idType: "string" as const },
+        },
+  );
+  return { ...record, perProvider };
 }

@@ -1,19 +1,11 @@
 // The viewer's jail: the only files it reads are the run logs of one folder (or the one file it was given)
 // and their media, by name. A name is a plain file name of the expected shape, and the file it resolves to
 // (symbolic links followed) must be inside the folder; anything else does not exist for the viewer.
-import {
-  closeSync,
-  fstatSync,
-  openSync,
-  readdirSync,
-  readSync,
-  realpathSync,
-  statSync,
-  type Stats,
-} from "node:fs";
+import { closeSync, readdirSync, realpathSync, statSync, type Stats } from "node:fs";
 import path from "node:path";
 import { fileStamp } from "../local/file-stamp.js";
 import { checkOf, stillHolds } from "./run-file-check.js";
+import { edges, openRun, readBounded, RUN_FILE_READ_LIMIT, unreadable } from "./run-file-read.js";
 
 /** A run log file as the page's run list needs it: its first line and its last whole line. */
 export interface RunFileEntry {
@@ -42,18 +34,20 @@ export interface RunFileRead {
   readonly check: string;
   /** Whether the file had not changed for `RECENT_MS` when read: else a write in the same clock tick keeps its stamp. */
   readonly settled: boolean;
+  /** Whether the file goes on after what one read holds ({@link RUN_FILE_READ_LIMIT}): read on from `next`. */
+  readonly more: boolean;
 }
 
 /** Options of {@link LogFolder.open}. */
 export interface LogFolderOptions {
   /** The clock a file's change time is compared with, in ms since 1970 (tests set it). Default `Date.now`. */
   readonly now?: () => number;
+  /** The most one read holds, in bytes (tests set it). Default {@link RUN_FILE_READ_LIMIT}. */
+  readonly readLimit?: number;
 }
 
 const RUN_FILE = /^[A-Za-z0-9_-][A-Za-z0-9._-]*\.jsonl$/;
 const MEDIA_FILE = /^([A-Za-z0-9_-][A-Za-z0-9._-]*)\.media\/([A-Za-z0-9_-][A-Za-z0-9._-]*)$/;
-/** How far from either end a run's first and last lines are looked for. */
-const EDGE_BYTES = [64 * 1024, 4 * 1024 * 1024];
 /**
  * How long after a file's last change its entry is not trusted: two writes within one tick of the file
  * system's clock (a few ms on Linux, up to 2 s on FAT) leave every time the same, so a file read within
@@ -88,31 +82,40 @@ export class LogFolder {
     /** The one file's name, when the viewer was given a file. */
     private readonly only: string | undefined,
     private readonly now: () => number,
+    private readonly readLimit: number,
   ) {}
 
   /**
    * The folder (or file) at `target`.
    *
-   * @throws Error when it does not exist, or is a file that is not a `.jsonl` run log
+   * @throws Error when it does not exist, cannot be read, or is a file that is not a `.jsonl` run log
    */
   static open(target: string, options: LogFolderOptions = {}): LogFolder {
-    const now = options.now ?? Date.now;
+    const { now = Date.now, readLimit = RUN_FILE_READ_LIMIT } = options;
     let real: string;
     try {
       real = realpathSync(target);
     } catch (error) {
       const missing = (error as { code?: unknown }).code === "ENOENT";
-      if (!missing) throw error;
       throw new Error(
-        `${target} does not exist: give a run log folder (withRunLog's) or one run's .jsonl file`,
+        missing
+          ? `${target} does not exist: give a run log folder (withRunLog's) or one run's .jsonl file`
+          : `${target} cannot be read: ${(error as Error).message}`,
         { cause: error },
       );
     }
-    if (statSync(real).isDirectory()) return new LogFolder(real, undefined, now);
+    try {
+      if (statSync(real).isDirectory()) {
+        readdirSync(real); // a folder it cannot list is said now, not shown as an empty one
+        return new LogFolder(real, undefined, now, readLimit);
+      }
+    } catch (error) {
+      throw new Error(`${target} cannot be read: ${(error as Error).message}`, { cause: error });
+    }
     const name = path.basename(real);
     if (!RUN_FILE.test(name))
       throw new Error(`${target} is not a run log (a .jsonl file) nor a folder of them`);
-    return new LogFolder(path.dirname(real), name, now);
+    return new LogFolder(path.dirname(real), name, now, readLimit);
   }
 
   /**
@@ -137,12 +140,17 @@ export class LogFolder {
               : {
                   stamp,
                   settled: this.settled(file.stats),
-                  entry: { name, stamp, modifiedMs: file.stats.mtimeMs, ...edges(file.real) },
+                  entry: {
+                    name,
+                    stamp,
+                    modifiedMs: file.stats.mtimeMs,
+                    ...edges(file.real, file.stats.size),
+                  },
                 };
           summaries.set(name, summary);
           return [summary.entry];
         } catch {
-          return []; // removed meanwhile, or unreadable: not listed
+          return []; // removed meanwhile (or made a FIFO): not listed
         }
       });
     this.summaries = summaries; // files gone are forgotten
@@ -204,22 +212,23 @@ export class LogFolder {
   ): RunFileRead | undefined {
     const file = this.runFile(name)?.real;
     if (!file) return undefined;
-    const fd = openSync(file, "r");
+    const opened = openRun(file);
+    if (typeof opened === "string") return unreadable(opened);
+    if (!opened) return undefined;
+    const { fd, stats } = opened;
     try {
-      const stats = fstatSync(fd);
       // Anything but a whole number of bytes (`from=abc`, NaN) reads from the start.
       let start = Number.isSafeInteger(from) && from > 0 ? Math.min(from, stats.size) : 0;
       const { check, whole = false, checkNext = true } = options;
       if (start > 0 && check !== undefined && !stillHolds(fd, stats, from, check, whole)) start = 0;
-      const buffer = Buffer.alloc(stats.size - start);
-      const read = readSync(fd, buffer, 0, buffer.length, start);
-      const lines = buffer.lastIndexOf(0x0a, read - 1) + 1;
+      const { text, next, more } = readBounded(fd, stats.size, start, this.readLimit);
       return {
-        text: buffer.toString("utf8", 0, read),
+        text,
         from: start,
-        next: start + lines,
-        check: checkNext ? checkOf(fd, stats, start, buffer.subarray(0, lines), check) : "",
+        next,
+        check: checkNext ? checkOf(fd, stats, start, next, check) : "",
         settled: this.settled(stats),
+        more,
       };
     } finally {
       closeSync(fd);
@@ -231,6 +240,17 @@ export class LogFolder {
     const match = MEDIA_FILE.exec(relative);
     if (!match || (this.only !== undefined && `${match[1]}.jsonl` !== this.only)) return undefined;
     return this.inside(path.join(this.root, relative))?.real;
+  }
+
+  /** Whether `file` (when it exists) is a run file of the folder, or a media file of one. */
+  holds(file: string): boolean {
+    let relative: string;
+    try {
+      relative = path.relative(this.root, realpathSync(file));
+    } catch {
+      return false;
+    }
+    return RUN_FILE.test(relative) || MEDIA_FILE.test(relative.split(path.sep).join("/"));
   }
 
   /** The real path (and its stats) of a run file of this viewer; undefined for any other name. */
@@ -249,31 +269,5 @@ export class LogFolder {
     } catch {
       return undefined;
     }
-  }
-}
-
-/** A file's size, first line and last whole line (looked for near each end, then further). */
-function edges(file: string): { size: number; head: string; tail: string } {
-  const fd = openSync(file, "r");
-  try {
-    const size = statSync(file).size;
-    let head = "";
-    let tail = "";
-    for (const limit of EDGE_BYTES) {
-      const length = Math.min(size, limit);
-      const start = Buffer.alloc(length);
-      readSync(fd, start, 0, length, 0);
-      const firstEnd = start.indexOf(0x0a);
-      if (firstEnd !== -1) head = start.toString("utf8", 0, firstEnd);
-      const end = Buffer.alloc(length);
-      readSync(fd, end, 0, length, size - length);
-      const last = end.lastIndexOf(0x0a);
-      const before = last > 0 ? end.lastIndexOf(0x0a, last - 1) : -1;
-      if (last !== -1 && (before !== -1 || length === size)) tail = end.toString("utf8", before + 1, last);
-      if ((head && tail) || length === size) break;
-    }
-    return { size, head, tail };
-  } finally {
-    closeSync(fd);
   }
 }

@@ -43,19 +43,18 @@ export function stillHolds(fd: number, stats: Stats, offset: number, check: stri
 }
 
 /**
- * The check of the bytes before `next` in the file open at `fd`, whose bytes from `from` to `next` are
- * `read`; `before`, the check of the bytes before `from` (a read from an offset without one hashes them).
+ * The check of the bytes before `next` in the file open at `fd`, read from `from`; `before`, the check of
+ * the bytes before `from` (a read from an offset without one hashes them).
  */
 export function checkOf(
   fd: number,
   stats: Stats,
   from: number,
-  read: Uint8Array,
+  next: number,
   before: string | undefined,
 ): string {
-  const next = from + read.length;
   const chained = from === 0 ? FNV_OFFSET : (parseCheck(before ?? "")?.all ?? hashRange(fd, 0, from));
-  const all = fnv1a(read, chained);
+  const all = hashRange(fd, from, next, chained);
   const tail = hashRange(fd, Math.max(0, next - TAIL_BYTES), next);
   return `${fileId(stats)}.${tail.toString(16)}.${all.toString(16)}`;
 }
@@ -69,10 +68,9 @@ function parseCheck(check: string): Check | undefined {
   return match ? { file: match[1]!, tail: parseInt(match[2]!, 16), all: parseInt(match[3]!, 16) } : undefined;
 }
 
-/** FNV-1a of the file's bytes from `start` to `end`, read a chunk at a time. */
-function hashRange(fd: number, start: number, end: number): number {
+/** FNV-1a of the file's bytes from `start` to `end`, read a chunk at a time (going on from `hash`). */
+function hashRange(fd: number, start: number, end: number, hash = FNV_OFFSET): number {
   const chunk = Buffer.alloc(Math.min(CHUNK_BYTES, end - start));
-  let hash = FNV_OFFSET;
   for (let at = start; at < end;) {
     const read = readSync(fd, chunk, 0, Math.min(chunk.length, end - at), at);
     if (read === 0) break;

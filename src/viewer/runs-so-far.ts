@@ -62,7 +62,9 @@ export class RunsSoFar {
     // Read from its start: a new file, or one that no longer holds what was read of it.
     const tally = read.from === 0 || !before ? new RunTally() : before.tally;
     tally.addLines(read.text.slice(0, read.text.lastIndexOf("\n") + 1));
-    const { next, check, settled } = read;
+    // A file larger than one read is read on at the next listing, changed or not.
+    const { next, check, more } = read;
+    const settled = read.settled && !more;
     return { tally, next, check, settled, size: entry.size, stamp: entry.stamp };
   }
 }

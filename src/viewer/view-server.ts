@@ -3,12 +3,13 @@
 // still going grows on the open page. Requests whose Host or Origin is not this machine's are refused (the
 // one guard of every local server we ship, src/local/local-request-guard.ts), and no response carries a
 // CORS header.
-import { createReadStream, watch, type FSWatcher } from "node:fs";
+import { watch, type FSWatcher } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { localRequestGuard } from "../local/local-request-guard.js";
+import { openRegularFile } from "../local/regular-file.js";
 import { mediaTypeOfFile } from "../run-log/media-extensions.js";
-import { LogFolder } from "./log-folder.js";
+import { LogFolder, type LogFolderOptions } from "./log-folder.js";
 import { RunsSoFar } from "./runs-so-far.js";
 import { pageAssets } from "./page-assets.js";
 import { SERVED_CSP, servedPage } from "./page-html.js";
@@ -26,12 +27,19 @@ export interface ViewServer {
 
 /**
  * Serves the page for the run logs at `target` (a folder, or one file) on 127.0.0.1, on `port` (default
- * {@link DEFAULT_VIEW_PORT}) or a free port when that one is taken.
+ * {@link DEFAULT_VIEW_PORT}) or a free port when that one is taken; `readLimit`, the most one read of a
+ * run file holds (tests set it).
  *
- * @throws Error when `target` does not exist or is not a run log
+ * @throws Error when `target` does not exist, cannot be read, or is not a run log
  */
-export async function startViewServer(target: string, options: { port?: number } = {}): Promise<ViewServer> {
-  const folder = LogFolder.open(target);
+export async function startViewServer(
+  target: string,
+  options: { port?: number } & Pick<LogFolderOptions, "readLimit"> = {},
+): Promise<ViewServer> {
+  const folder = LogFolder.open(
+    target,
+    options.readLimit === undefined ? {} : { readLimit: options.readLimit },
+  );
   const runs = new RunsSoFar(folder);
   const assets = await pageAssets();
   const page = servedPage(assets);
@@ -76,7 +84,7 @@ export async function startViewServer(target: string, options: { port?: number }
       case "/api/events":
         return listen(request, response, listeners);
       default:
-        return media(request, response, folder, url.pathname);
+        return void media(request, response, folder, url.pathname).catch(() => response.destroy());
     }
   };
   const server = createServer((request, response) => {
@@ -132,13 +140,17 @@ function safeHeaders(type: string): Record<string, string> {
   };
 }
 
-/** A media file of a run, with a policy that runs nothing it holds (an SVG opened on its own). */
-function media(
+/**
+ * A media file of a run, with a policy that runs nothing it holds (an SVG opened on its own). It is opened
+ * before anything is answered: one that cannot be read (no permission, or a FIFO put in its place) is a
+ * 404, as a missing one is, and the page names it where its picture would be.
+ */
+async function media(
   request: IncomingMessage,
   response: ServerResponse,
   folder: LogFolder,
   pathname: string,
-): void {
+): Promise<void> {
   if (!pathname.startsWith("/media/")) return notFound(response);
   let relative: string;
   try {
@@ -147,15 +159,20 @@ function media(
     return notFound(response);
   }
   const file = folder.mediaFile(relative);
-  if (!file) return notFound(response);
+  const opened = file === undefined ? undefined : await openRegularFile(file).catch(() => undefined);
+  if (!file || !opened) return notFound(response);
   const type = mediaTypeOfFile(file) ?? "application/octet-stream";
   const served = type === "text/plain" ? "text/plain; charset=utf-8" : type;
   response.writeHead(200, {
     ...safeHeaders(served),
     "Content-Security-Policy": "sandbox; default-src 'none'",
   });
-  if (request.method === "HEAD") return void response.end();
-  createReadStream(file)
+  if (request.method === "HEAD") {
+    await opened.handle.close();
+    return void response.end();
+  }
+  opened.handle
+    .createReadStream()
     .on("error", () => response.destroy())
     .pipe(response);
 }

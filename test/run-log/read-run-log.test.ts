@@ -1,6 +1,8 @@
 // Reading a damaged run log: what could be read is kept, and each skipped line or file is named.
 import { describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
 import { readRunLog, runView } from "entity-tools";
+import { SHAPES } from "../../src/run-log/read-run-log.js";
 import { runHeaderLine } from "../support/run-log-header.js";
 
 const header = runHeaderLine();
@@ -25,6 +27,120 @@ describe("readRunLog", () => {
       { line: 4, message: 'line 4: unknown record type "gossip": skipped' },
       { line: 6, message: "line 6 is cut short (the process stopped while writing it): skipped" },
     ]);
+  });
+
+  it("a record without a field the view reads (edited by hand) is skipped and named; the run is still viewed", () => {
+    const provider = { providerClass: "Customer", id: "c1", idType: "string" };
+    const text = lines(
+      step(1, { tools: ["a"] }),
+      { type: "response", step: 1, ms: 1, durationMs: 1, usage: null, calls: [] },
+      { type: "discovered", step: 1, provider, definitionTokens: 1 },
+      { type: "added", step: 1, byTool: "a" },
+      { type: "removed", step: 1, reason: "budget" },
+      step(2, { added: ["b"] }),
+      { type: "end", ms: 2, status: "done", totalIterations: 2 },
+    );
+    const read = readRunLog(`${header}\n${text}\n`);
+    expect(read.problems.map((p) => p.message)).toEqual([
+      "line 3: a response record with another shape of its usage: skipped",
+      "line 4: a discovered record without its tools: skipped",
+      "line 5: an added record without its tools: skipped",
+      "line 6: a removed record without its tools: skipped",
+      "line 8: an end record without its usage: skipped",
+    ]);
+    expect(runView(read).steps.map((s) => s.step)).toEqual([1, 2]);
+  });
+
+  it("a record whose field has another shape than the view reads is skipped and named", () => {
+    const provider = { providerClass: "Customer", id: "c1", idType: "string" };
+    const call = { type: "call", step: 1, ms: 1, id: "c", tool: "a", ok: true };
+    const text = lines(
+      step(1, { tools: ["a"] }),
+      { ...call, media: "x" },
+      { ...call, result: { text: "hi" } },
+      { ...call, media: [null] },
+      { type: "discovered", step: 1, provider: null, tools: ["b"], definitionTokens: 1 },
+      { type: "costs", step: 1, perProvider: [null] },
+      { type: "response", step: 1, ms: 1, durationMs: 1, usage: {}, calls: [] },
+      {
+        type: "response",
+        step: 1,
+        ms: 1,
+        durationMs: 1,
+        usage: { inputTokens: 1, outputTokens: 1 },
+        text: {},
+      },
+      { ...call, provider },
+    );
+    const read = readRunLog(`${header}\n${text}\n`);
+    expect(read.problems.map((p) => p.message)).toEqual([
+      "line 3: a call record with another shape of its media: skipped",
+      "line 4: a call record with another shape of its result: skipped",
+      "line 5: a call record with another shape of its media: skipped",
+      "line 6: a discovered record with another shape of its provider: skipped",
+      "line 7: a costs record with another shape of its perProvider: skipped",
+      "line 8: a response record with another shape of its usage: skipped",
+      "line 9: a response record with another shape of its text: skipped",
+    ]);
+    expect(read.records.map((r) => r.type)).toEqual(["step", "call"]);
+  });
+
+  it("a costs record written before identities is read with them made from the class and id; one without its figures is skipped", () => {
+    const older = {
+      providerClass: "Customer",
+      instanceId: "c1",
+      cost: 0.5,
+      calls: 1,
+      definitionTokens: 10,
+      resultTokens: 5,
+    };
+    const text = lines(
+      step(1, { tools: ["a"] }),
+      { type: "costs", step: 1, perProvider: [{ providerClass: "Customer", instanceId: "c2" }] },
+      { type: "costs", step: 1, perProvider: [older] },
+    );
+    const read = readRunLog(`${header}\n${text}\n`);
+    expect(read.problems.map((p) => p.message)).toEqual([
+      "line 3: a costs record with another shape of its perProvider: skipped",
+    ]);
+    expect(runView(read).costs?.perProvider).toEqual([
+      { ...older, identity: { providerClass: "Customer", id: "c1", idType: "string" } },
+    ]);
+  });
+
+  it("the shapes it checks are the JSON Schema's (docs/run-log.schema.json): the same types, needed where required", () => {
+    const schema = JSON.parse(readFileSync("docs/run-log.schema.json", "utf8")) as {
+      oneOf: { $ref: string }[];
+      definitions: Record<
+        string,
+        { required: string[]; properties: Record<string, Record<string, unknown>> }
+      >;
+    };
+    const byType = new Map(
+      schema.oneOf.map(({ $ref }) => {
+        const definition = schema.definitions[$ref.split("/").at(-1)!]!;
+        return [definition.properties["type"]!["const"] as string, definition] as const;
+      }),
+    );
+    const KINDS: Record<string, string> = {
+      string: "string",
+      number: "number",
+      boolean: "boolean",
+      object: "object",
+      usage: "object",
+      objects: "array",
+      names: "array",
+    };
+    for (const [type, fields] of Object.entries(SHAPES))
+      for (const [field, shape] of Object.entries(fields)) {
+        const definition = byType.get(type)!;
+        const property = definition.properties[field]!;
+        const ref = property["$ref"] as string | undefined;
+        const target = ref ? schema.definitions[ref.split("/").at(-1)!]! : property;
+        const kind = (target as { type?: string }).type ?? (ref?.endsWith("identity") ? "object" : undefined);
+        expect(kind, `${type}.${field}`).toBe(KINDS[shape.replace("!", "")]);
+        if (shape.endsWith("!")) expect(definition.required, `${type}.${field}`).toContain(field);
+      }
   });
 
   it("a file of another format version is skipped whole, saying which version it is", () => {

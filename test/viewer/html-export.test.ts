@@ -48,6 +48,23 @@ describe("the --html export", () => {
       "2026-11-27T10-00-00-000Z-aaaaaa.media/4.txt": `data:text/plain;base64,${base64("text/plain")}`,
     });
   });
+
+  it("never writes over a run log or its media (a slip of the finger would lose the run), nor over a folder", async () => {
+    const logs = path.join(root, "guarded");
+    const run = path.join(logs, "2026-11-27T10-00-00-000Z-aaaaaa.jsonl");
+    const picture = path.join(logs, "2026-11-27T10-00-00-000Z-aaaaaa.media", "1.png");
+    mkdirSync(path.dirname(picture), { recursive: true });
+    writeFileSync(run, '{"type":"run"}\n');
+    writeFileSync(picture, "png");
+    await expect(writeHtmlExport(run, run)).rejects.toThrow(`--html ${run} is a run log file it reads`);
+    await expect(writeHtmlExport(logs, picture)).rejects.toThrow(`--html ${picture} is a run log file`);
+    await expect(writeHtmlExport(logs, logs)).rejects.toThrow(`--html ${logs} is a folder`);
+    const nowhere = path.join(root, "no-folder", "out.html");
+    await expect(writeHtmlExport(logs, nowhere)).rejects.toThrow(
+      `--html ${nowhere} cannot be written: ENOENT`,
+    );
+    expect([readFileSync(run, "utf8"), readFileSync(picture, "utf8")]).toEqual(['{"type":"run"}\n', "png"]);
+  });
 });
 
 /** The run logs an exported page holds. */

@@ -1,6 +1,8 @@
-import { readFile, rename, rm } from "node:fs/promises";
+import { constants } from "node:buffer";
+import { rename, rm } from "node:fs/promises";
 import path from "node:path";
 import { createPrivateFile, makePrivateFolder } from "../../local/private-files.js";
+import { openRegularFile } from "../../local/regular-file.js";
 import type { Cassette } from "./cassette.js";
 import { CassetteError } from "./cassette-errors.js";
 import { checkCassette } from "./cassette-schema.js";
@@ -11,20 +13,40 @@ import { rememberChecked } from "./checked-cassettes.js";
 const CASSETTE_CUT_WARNING = "ENTITY_TOOLS_CASSETTE_CUT";
 
 /**
+ * The largest cassette file read: the longest text Node can hold (about 512 MiB). A larger file is refused
+ * before it is read, rather than read whole into memory to fail there.
+ */
+const MAX_CASSETTE_BYTES = constants.MAX_STRING_LENGTH;
+
+/** A byte order mark (a file saved by some Windows editors starts with one): not part of the JSON. */
+const BOM = "\uFEFF";
+
+/**
  * Reads and checks a cassette file (what `recordModel` wrote). A file whose end was cut while a call was
  * being added to it (a recording process killed inside that write) is read up to its last whole call,
  * with a Node warning (`ENTITY_TOOLS_CASSETTE_CUT`) naming the file and what was left out; a replay that
  * asks for more fails saying so. The cassette returned is frozen: it is checked once, here, and not again
  * when it is played (a copy made to change it is checked when played).
  *
- * @throws CassetteError naming the file: unreadable, not JSON, another format or version, or a field that
- * does not have the documented shape (with its path inside the file).
+ * @throws CassetteError naming the file: unreadable, not a regular file (a FIFO or a device is not read:
+ * it could block or never end), larger than a text Node can hold, not JSON, another format or version, or
+ * a field that does not have the documented shape (with its path inside the file).
  */
 export async function readCassette(file: string): Promise<Cassette> {
   let text: string;
   try {
-    text = await readFile(file, "utf8");
+    const { handle, stats } = await openRegularFile(file);
+    try {
+      if (stats.size > MAX_CASSETTE_BYTES)
+        throw new CassetteError(file, [
+          `it is ${stats.size} bytes long, more than a cassette can be (${MAX_CASSETTE_BYTES} bytes, the longest text Node holds)`,
+        ]);
+      text = await handle.readFile("utf8");
+    } finally {
+      await handle.close();
+    }
   } catch (error) {
+    if (error instanceof CassetteError) throw error;
     throw new CassetteError(file, [`it cannot be read (${(error as Error).message})`]);
   }
   return parseCassette(text, file);
@@ -36,6 +58,7 @@ export async function readCassette(file: string): Promise<Cassette> {
  * @throws CassetteError as {@link readCassette} does; `file` only names the source in the message.
  */
 export function parseCassette(text: string, file = "(in memory)"): Cassette {
+  if (text.startsWith(BOM)) text = text.slice(BOM.length);
   let value: unknown;
   let cut: CassetteCut | undefined;
   try {

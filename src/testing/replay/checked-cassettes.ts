@@ -32,10 +32,14 @@ export function checkedOnce(cassette: Cassette, file: string): CassetteRead {
   return {};
 }
 
+/** Freezes `value` and everything in it; with a list, not a recursion: a value nested 100 000 deep is JSON too. */
 function deepFreeze<T>(value: T): T {
-  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const item of Object.values(value)) deepFreeze(item);
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const item = pending.pop();
+    if (typeof item !== "object" || item === null || Object.isFrozen(item)) continue;
+    Object.freeze(item);
+    for (const inner of Object.values(item)) pending.push(inner);
   }
   return value;
 }

@@ -86,5 +86,6 @@ export class OpenRun {
       this.box.replaceChildren(this.panel.element);
     }
     this.shown(view, read.from + utf8.encode(read.text).length);
+    if (this.log.readsOn()) return this.loadNow(file, turn); // a file larger than one read: the rest
   }
 }
