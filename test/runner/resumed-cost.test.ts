@@ -44,7 +44,12 @@ const resolveProvider = (providerClass: string, id: string | number) =>
   providerClass === "Invoice" ? invoices.get(String(id)) : undefined;
 
 const PRICES = { input: 2, cachedInput: 0.5, output: 10 }; // USD per million tokens
-const used = (turn: MockTurn, inputTokens: number, outputTokens: number, cachedInputTokens = 0): MockTurn => ({
+const used = (
+  turn: MockTurn,
+  inputTokens: number,
+  outputTokens: number,
+  cachedInputTokens = 0,
+): MockTurn => ({
   ...(turn as object),
   usage: { inputTokens, outputTokens, cachedInputTokens },
 });
@@ -56,7 +61,12 @@ const STEPS = [
   used({ text: "Refunded." }, 4000, 40, 2000),
 ];
 /** USD of each step at PRICES: uncached input, cached input, output. */
-const STEP_COSTS = [2100e-6, 4200e-6, (2000 * 2 + 1000 * 0.5 + 300) / 1e6, (2000 * 2 + 2000 * 0.5 + 400) / 1e6];
+const STEP_COSTS = [
+  2100e-6,
+  4200e-6,
+  (2000 * 2 + 1000 * 0.5 + 300) / 1e6,
+  (2000 * 2 + 2000 * 0.5 + 400) / 1e6,
+];
 
 const runner = (...turns: MockTurn[]) =>
   new PromptRunner({ model: mockModel(...turns) })
@@ -117,7 +127,10 @@ describe("the cost of a continued conversation's turn", () => {
       resolveProvider,
     });
     expect(turn2.usage).toMatchObject({ inputTokens: 10_000, outputTokens: 100 });
-    expect(turn2.cost!.total).toBeCloseTo(STEP_COSTS.reduce((a, b) => a + b), 15);
+    expect(turn2.cost!.total).toBeCloseTo(
+      STEP_COSTS.reduce((a, b) => a + b),
+      15,
+    );
     expect(turn2.cost!.perStep.map((s) => s.iteration)).toEqual([1, 2, 1, 2]);
     expect(turn2.cost!.perProvider).toEqual([
       expect.objectContaining({

@@ -237,7 +237,14 @@ export function checkRunSnapshot(value: unknown): asserts value is RunSnapshot {
       "the paused calls do not follow their model message (the last message is not a tool message)",
     );
   const cost = (value as RunSnapshot).cost;
-  if (outcome.ok && cost && !sameAmount(cost.total, cost.perStep.reduce((sum, s) => sum + s.cost, 0)))
+  if (
+    outcome.ok &&
+    cost &&
+    !sameAmount(
+      cost.total,
+      cost.perStep.reduce((sum, s) => sum + s.cost, 0),
+    )
+  )
     problems.push(`field "cost.total" (${cost.total}) is not the sum of "cost.perStep"'s costs`);
   if (problems.length === 0) return;
   const shown = problems.slice(0, MAX_PROBLEMS);
