@@ -149,6 +149,31 @@ describe("the cost of a continued conversation's turn", () => {
       [1, 200],
     ]);
   });
+
+  it("handles mode: a later turn's call through a handle found earlier is its provider's", async () => {
+    const handleKey = "h".repeat(32);
+    const handles: string[] = [];
+    const inHandles = (...turns: MockTurn[]) =>
+      new PromptRunner({ model: mockModel(...turns) })
+        .withTools(findInvoice)
+        .withToolProviderDiscovery({ binding: "handles", handleKey })
+        .withPricing(PRICES)
+        .withObserver((e) => {
+          if (e.type === "ToolProviderDiscovered" && e.handle) handles.push(e.handle);
+        });
+    const turn1 = await inHandles(STEPS[0]!, used({ text: "Found it." }, 2000, 20)).run("Find i1");
+    expect(handles).toHaveLength(1);
+    const turn2 = await inHandles(
+      used(call("invoice_show", { handle: handles[0] }), 3000, 30),
+      used({ text: "Shown." }, 4000, 40),
+    ).run("Show it", { continueFrom: asJson(turn1.snapshot), resolveProvider });
+    expect(turn2.cost!.perProvider).toEqual([
+      expect.objectContaining({
+        identity: { providerClass: "Invoice", id: "i1", idType: "string" },
+        calls: 1,
+      }),
+    ]);
+  });
 });
 
 describe("a snapshot's cost, read back", () => {
