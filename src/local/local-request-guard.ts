@@ -4,7 +4,8 @@
 // both with 403 before the server does anything. Its rules are the MCP SDK's host and origin validation
 // (`@modelcontextprotocol/node`: names compared without the port, a missing `Origin` allowed since only
 // browsers send one, an unreadable or `null` one refused), so every server we ship refuses the same
-// requests; it is our own so that servers without the MCP SDK need no dependency.
+// requests; it is our own so that servers without the MCP SDK need no dependency. With `sameOrigin` an
+// `Origin` must also be the server's own, port included (the run viewer: its pages are its only clients).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { InvalidSettingError } from "../errors/entity-tools-error.js";
 
@@ -19,6 +20,14 @@ export interface LocalRequestGuardOptions {
    * names only, no scheme or port; an IPv6 address in brackets (`[fd00::1]`).
    */
   readonly allowedHosts?: readonly string[];
+  /**
+   * Refuse an `Origin` that is not this server's own: its scheme, name and port must be those the
+   * request's `Host` names (a page of another local server, `http://localhost:3000`, is refused too, not
+   * only a page of another site). For a server whose only browser clients are its own pages (the run
+   * viewer): a browser sends no `Origin` on their requests. Leave it off for a server that pages served
+   * elsewhere use on purpose (an MCP server and the MCP Inspector's page). Default false.
+   */
+  readonly sameOrigin?: boolean;
 }
 
 /**
@@ -54,7 +63,7 @@ export function localRequestGuard(
   }
   const names = [...allowed].join(", ");
   return (req, res) => {
-    const refusal = refusalOf(req, allowed);
+    const refusal = refusalOf(req, allowed, options.sameOrigin === true);
     if (refusal === undefined) return true;
     res.writeHead(403, { "content-type": "application/json" });
     res.end(
@@ -69,20 +78,26 @@ export function localRequestGuard(
 }
 
 /** Why the request is refused, or undefined when it may go on. */
-function refusalOf(req: IncomingMessage, allowed: ReadonlySet<string>): string | undefined {
+function refusalOf(
+  req: IncomingMessage,
+  allowed: ReadonlySet<string>,
+  sameOrigin: boolean,
+): string | undefined {
   const host = hostnameOf(req.headers.host ?? "");
   if (host === undefined || !allowed.has(host))
     return `this one was sent to ${JSON.stringify(req.headers.host ?? "")} (Host)`;
   const origin = req.headers.origin;
   if (origin === undefined || origin === "") return undefined;
-  let from: string | undefined;
+  let from: URL | undefined;
   try {
-    from = new URL(origin).hostname || undefined;
+    from = new URL(origin);
   } catch {
     from = undefined;
   }
-  if (from === undefined || !allowed.has(from))
-    return `this one came from a page of ${JSON.stringify(origin)} (Origin)`;
+  const refused = `this one came from a page of ${JSON.stringify(origin)} (Origin)`;
+  if (!from?.hostname || !allowed.has(from.hostname)) return refused;
+  // (`origin` normalizes both alike: lower case, the scheme's default port left out)
+  if (sameOrigin && from.origin !== new URL(`http://${req.headers.host ?? ""}`).origin) return refused;
   return undefined;
 }
 

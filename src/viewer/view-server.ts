@@ -36,7 +36,8 @@ export async function startViewServer(target: string, options: { port?: number }
   const assets = await pageAssets();
   const page = servedPage(assets);
   const listeners = new Set<ServerResponse>();
-  const guard = localRequestGuard();
+  // Its own pages are its only browser clients: a page of another local server is refused too.
+  const guard = localRequestGuard({ sameOrigin: true });
   const answer = (request: IncomingMessage, response: ServerResponse): void => {
     if (!guard(request, response)) return;
     if (request.method !== "GET" && request.method !== "HEAD")

@@ -85,6 +85,30 @@ describe("localRequestGuard", () => {
     expect(LOCAL_HOST_NAMES).toEqual(["localhost", "127.0.0.1", "[::1]"]);
   });
 
+  it("sameOrigin: an Origin must be the server's own (scheme, name and port of its Host); no Origin passes", async () => {
+    const guard = localRequestGuard({ sameOrigin: true });
+    const own = createServer((req, res) => (guard(req, res) ? res.end("served") : undefined));
+    await new Promise<void>((resolve) => own.listen(0, "127.0.0.1", resolve));
+    const port = (own.address() as AddressInfo).port;
+    const at = `http://127.0.0.1:${port}/`;
+    try {
+      const status = async (headers: Record<string, string>) => (await rawRequest(at, { headers })).status;
+      expect(await status({})).toBe(200);
+      expect(await status({ origin: `http://127.0.0.1:${port}` })).toBe(200);
+      expect(await status({ host: `LocalHost:${port}`, origin: `http://localhost:${port}` })).toBe(200);
+      expect(await status({ host: "localhost", origin: "http://localhost:80" })).toBe(200);
+      for (const origin of [
+        "http://127.0.0.1:5173",
+        `http://localhost:${port}`,
+        `https://127.0.0.1:${port}`,
+        "http://evil.example",
+      ])
+        expect({ origin, status: await status({ origin }) }).toEqual({ origin, status: 403 });
+    } finally {
+      own.close();
+    }
+  });
+
   it("an allowed host with a scheme, a port or an unbracketed IPv6 address is refused when the guard is made", () => {
     for (const name of [
       "http://chat.internal",

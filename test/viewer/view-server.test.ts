@@ -78,13 +78,21 @@ describe("the viewer server", () => {
     }
   });
 
-  it("refuses a foreign Host or Origin (DNS rebinding), and answers its own page and localhost", async () => {
+  it("refuses a foreign Host or Origin (DNS rebinding, another local server's page), and answers its own page and localhost", async () => {
     expect((await get("/api/runs", { Host: "evil.example" })).status).toBe(403);
     expect((await get("/api/runs", { Host: `evil.example:${port}` })).status).toBe(403);
     expect((await get("/api/runs", { Origin: "http://evil.example" })).status).toBe(403);
     expect((await get("/api/runs", { Origin: `http://evil.example:${port}` })).status).toBe(403);
     expect((await get("/api/runs", { Origin: "null" })).status).toBe(403);
+    // Another local server's page (another port, another local name, https) is not its own either.
+    expect((await get("/api/runs", { Origin: "http://localhost:9999" })).status).toBe(403);
+    expect((await get("/api/runs", { Origin: `http://127.0.0.1:${port + 1}` })).status).toBe(403);
+    expect((await get("/api/runs", { Origin: `http://localhost:${port}` })).status).toBe(403);
+    expect((await get("/api/runs", { Origin: `https://127.0.0.1:${port}` })).status).toBe(403);
     expect((await get("/api/runs", { Origin: `http://127.0.0.1:${port}` })).status).toBe(200);
+    expect(
+      (await get("/api/runs", { Host: `localhost:${port}`, Origin: `http://localhost:${port}` })).status,
+    ).toBe(200);
     expect((await get("/api/runs", { Host: `localhost:${port}` })).status).toBe(200);
   });
 
