@@ -144,7 +144,13 @@ export type { RunCounters } from "./events/run-counters.js";
 
 // Usage, cost, telemetry and the debug log
 export type { PriceTable, Pricing } from "./events/pricing.js";
-export type { RunCost, StepCost, ProviderCost } from "./events/run-cost.js";
+export type {
+  RunCost,
+  StepCost,
+  ProviderCost,
+  SnapshotCost,
+  SnapshotProviderCost,
+} from "./events/run-cost.js";
 export type { DebugLogger } from "./events/debug-log.js";
 export type { TelemetryOptions, TelemetryTracer } from "./telemetry/telemetry-options.js";
 export { estimateDefinitionTokens } from "./tools/definition-tokens.js";

@@ -1,7 +1,8 @@
-import { estimateTextTokens } from "../tools/definition-tokens.js";
+import { estimateDefinitionTokens, estimateTextTokens } from "../tools/definition-tokens.js";
 import { providerKeyOf, type ProviderIdentity } from "../tools/provider-identity.js";
+import type { AnyTool } from "../tools/tool.js";
 import { costOf, pricesFor, type Pricing } from "./pricing.js";
-import type { RunCost, StepCost } from "./run-cost.js";
+import type { RunCost, SnapshotCost, StepCost } from "./run-cost.js";
 import { addUsage, type TokenUsage } from "./token-usage.js";
 import type { ToolLoopEvent } from "./tool-loop-event.js";
 import { byPassedHandle } from "./passed-handle.js";
@@ -33,26 +34,66 @@ export class CostLedger {
   /** What the last reported step offered: a step reported again shares its cost out by it. */
   private stepOffered = new Map<ProviderEntry, number>();
 
+  /** Steps a resumed snapshot carried: a step of this call is never merged into one of them. */
+  private carried = 0;
+
   constructor(private readonly pricing: Pricing) {}
+
+  /**
+   * Goes on from a snapshot's cost (a resumed run, a continued conversation's turn): its steps and its
+   * providers, with the result tokens the conversation holds. Before any event of the run.
+   */
+  restore(saved: SnapshotCost): void {
+    this.steps.push(...saved.perStep.map((step) => ({ ...step, usage: { ...step.usage } })));
+    this.carried = this.steps.length;
+    for (const provider of saved.perProvider) {
+      const entry = this.entry(provider.identity);
+      entry.definitionTokens = provider.definitionTokens;
+      entry.calls = provider.calls;
+      entry.resultTokens = provider.resultTokens;
+      entry.cost = provider.cost;
+      entry.heldResultTokens = provider.heldResultTokens;
+      for (const handle of provider.handles ?? []) this.byHandle.set(handle, entry);
+    }
+  }
+
+  /**
+   * The discovered tools a resumed or continued run re-bound from its snapshot (no `ToolProviderDiscovered`
+   * says so: they were found before): each is its provider's, as a discovered one is, so the requests that
+   * offer them and their calls are attributed to it.
+   */
+  rebound(tools: readonly AnyTool[]): void {
+    for (const tool of tools) {
+      const identity = tool.origin?.identity;
+      if (identity && !tool.handleTarget)
+        this.owners.set(tool.name, { entry: this.entry(identity), tokens: estimateDefinitionTokens(tool) });
+    }
+  }
+
+  /** The cost so far as a snapshot carries it (see {@link SnapshotCost}). */
+  saved(): SnapshotCost {
+    const handles = new Map<ProviderEntry, string[]>();
+    for (const [handle, entry] of this.byHandle) handles.set(entry, [...(handles.get(entry) ?? []), handle]);
+    const { total, perStep } = this.result();
+    return {
+      total,
+      perStep,
+      perProvider: [...this.providers.values()].map((entry) => ({
+        identity: entry.identity,
+        definitionTokens: entry.definitionTokens,
+        calls: entry.calls,
+        resultTokens: entry.resultTokens,
+        cost: entry.cost,
+        heldResultTokens: entry.heldResultTokens,
+        ...(handles.has(entry) ? { handles: handles.get(entry)! } : {}),
+      })),
+    };
+  }
 
   record(event: ToolLoopEvent): void {
     switch (event.type) {
       case "ToolProviderDiscovered": {
-        const key = providerKeyOf(event.identity);
-        let entry = this.providers.get(key);
-        if (!entry) {
-          entry = {
-            providerClass: event.identity.providerClass,
-            identity: event.identity,
-            instanceId: String(event.identity.id),
-            definitionTokens: 0,
-            calls: 0,
-            resultTokens: 0,
-            cost: 0,
-            heldResultTokens: 0,
-          };
-          this.providers.set(key, entry);
-        }
+        const entry = this.entry(event.identity);
         if (event.handle !== undefined) this.byHandle.set(event.handle, entry);
         // Tools of this provider alone (a handle tool serves every instance of its class: its definition is
         // not attributed, its calls are, by the handle they pass).
@@ -96,10 +137,31 @@ export class CostLedger {
     };
   }
 
+  /** The entry of a provider, made (with nothing attributed yet) when it has none. */
+  private entry(identity: ProviderIdentity): ProviderEntry {
+    const key = providerKeyOf(identity);
+    let entry = this.providers.get(key);
+    if (!entry) {
+      entry = {
+        providerClass: identity.providerClass,
+        identity,
+        instanceId: String(identity.id),
+        definitionTokens: 0,
+        calls: 0,
+        resultTokens: 0,
+        cost: 0,
+        heldResultTokens: 0,
+      };
+      this.providers.set(key, entry);
+    }
+    return entry;
+  }
+
   private step(iteration: number, usage: TokenUsage, modelId: string | undefined): void {
     const prices = pricesFor(this.pricing, modelId);
     const cost = costOf(usage, prices);
-    const last = this.steps.at(-1);
+    // A carried step is another call's: a continued conversation's turn numbers its steps from 1 again.
+    const last = this.steps.length > this.carried ? this.steps.at(-1) : undefined;
     if (last?.iteration === iteration && otherModel(last.modelId, modelId)) {
       // Another model's calls in the step (a conversation backend's subagent, a helper call): an entry of
       // their own at their model's price. What they were sent is not what the step offered, so the

@@ -54,3 +54,38 @@ export interface RunCost {
   /** Discovered providers, in the order they were first discovered. */
   readonly perProvider: readonly ProviderCost[];
 }
+
+/**
+ * A discovered provider's cost as a snapshot carries it (`RunSnapshot.cost`): what the result's
+ * {@link ProviderCost} says (its class and id as `identity`), and what the run that goes on from the snapshot
+ * needs to keep attributing to it.
+ */
+export interface SnapshotProviderCost {
+  /** The provider's identity. */
+  readonly identity: ProviderIdentity;
+  /** As {@link ProviderCost.definitionTokens}. */
+  readonly definitionTokens: number;
+  /** As {@link ProviderCost.calls}. */
+  readonly calls: number;
+  /** As {@link ProviderCost.resultTokens}. */
+  readonly resultTokens: number;
+  /** As {@link ProviderCost.cost}: USD. */
+  readonly cost: number;
+  /** Estimated tokens of its calls' results the conversation holds: every later request carries them. */
+  readonly heldResultTokens: number;
+  /** Handles mode: the handles that name it, by which a later call of a handle tool is its. */
+  readonly handles?: readonly string[];
+}
+
+/**
+ * A run's cost so far as its snapshot carries it, with pricing: a run resumed or continued from the snapshot
+ * goes on from it, so its `cost` is the whole run's, as its `usage` is. `total` is the sum of `perStep`.
+ */
+export interface SnapshotCost {
+  /** USD, every model call so far: the sum of `perStep`'s costs. */
+  readonly total: number;
+  /** Each model call's tokens and cost so far, in order (a continued conversation's turns each count from 1). */
+  readonly perStep: readonly StepCost[];
+  /** Discovered providers so far, in the order they were first discovered. */
+  readonly perProvider: readonly SnapshotProviderCost[];
+}

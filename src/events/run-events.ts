@@ -1,5 +1,6 @@
 import { CostLedger } from "./cost-ledger.js";
-import type { RunCost } from "./run-cost.js";
+import type { RunCost, SnapshotCost } from "./run-cost.js";
+import type { AnyTool } from "../tools/tool.js";
 import type { Pricing } from "./pricing.js";
 import { providerKeyOf, type ProviderIdentity } from "../tools/provider-identity.js";
 import { countEvent, emptyCounters, type RunCounters } from "./run-counters.js";
@@ -47,6 +48,27 @@ export class RunEvents {
   /** The run's cost so far; undefined without pricing. */
   get cost(): RunCost | undefined {
     return this.ledger?.result();
+  }
+
+  /** The run's cost so far as its snapshot carries it; undefined without pricing. */
+  get savedCost(): SnapshotCost | undefined {
+    return this.ledger?.saved();
+  }
+
+  /**
+   * A resumed or continued run goes on from its snapshot's cost, before any of its events: its `cost` is
+   * then the whole run's, as its `usage` is. Nothing without pricing.
+   */
+  restoreCost(saved: SnapshotCost): void {
+    this.ledger?.restore(saved);
+  }
+
+  /**
+   * The discovered tools a resumed or continued run re-bound from its snapshot, with no event: the cost
+   * attributes the requests that offer them and their calls to their providers, as a discovery's.
+   */
+  rebound(restored: readonly AnyTool[]): void {
+    this.ledger?.rebound(restored);
   }
 
   /**

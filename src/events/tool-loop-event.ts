@@ -56,7 +56,10 @@ export interface RunFinishedEvent extends RunEvent {
   readonly durationMs: number;
   /** The error the caller got; absent unless `status` is `"failed"`. */
   readonly error?: Error;
-  /** With `withPricing`: what the run cost (as `ToolLoopResult.cost`, also when it failed). */
+  /**
+   * With `withPricing`: what the run cost (as `ToolLoopResult.cost`, also when it failed): the whole run's,
+   * a resumed snapshot's part included, unlike `usage` here.
+   */
   readonly cost?: RunCost;
 }
 

@@ -234,7 +234,11 @@ export interface CostsRecord {
   /** `"costs"`: each provider's cost. */ readonly type: "costs";
   /** The run's last step. */
   readonly step: number;
-  /** What each discovered provider's tools added to the run's cost, USD (see `ProviderCost`). */
+  /**
+   * What each discovered provider's tools added to the whole run's cost, USD (see `ProviderCost`): the
+   * result's `cost.perProvider`, so a resumed run's or a continued turn's file counts what the snapshot it
+   * went on from carried too, and names the providers re-bound from it.
+   */
   readonly perProvider: readonly ProviderCost[];
 }
 
@@ -253,7 +257,11 @@ export interface EndRecord {
   readonly usage: TokenUsage;
   /** A failed run's error: its class's name, and its message with `recordContent`. */
   readonly error?: { readonly name: string; readonly message?: string };
-  /** With pricing: what the run cost, USD (each step's is on its response; each provider's on `costs`). */
+  /**
+   * With pricing: what this file's model calls cost, USD, the sum of its `response` records' (as `usage` is
+   * this file's): a resumed run's file leaves out the paused part, whose own file has it. The whole run's
+   * cost is the result's `cost.total`; each provider's share of it is on `costs`.
+   */
   readonly cost?: number;
 }
 

@@ -9,6 +9,7 @@ import { isMediaPart } from "../tools/tool-content.js";
 import type { RunLogFile } from "./run-log-file.js";
 import { callLine, responseLine, sameList, stepLine, toolSetChange } from "./run-log-lines.js";
 import { callIdOf, endsCall, sessionEnd } from "./mcp-call-events.js";
+import { runEnd } from "./run-end.js";
 import {
   TOOL_SET_CHECKPOINT,
   type EndRecord,
@@ -38,6 +39,8 @@ export class RunLogRecorder {
   private readonly began = performance.now();
   private readonly handles = new Map<string, ProviderIdentity>();
   private end: EndRecord | undefined;
+  /** USD, this file's responses (with pricing). */
+  private cost: number | undefined;
   /** Approvals asked and not decided yet: an MCP session that closes with one waits for a person. */
   private readonly asked = new Set<string>();
   private readonly content: boolean;
@@ -77,6 +80,8 @@ export class RunLogRecorder {
       case "ModelResponded": {
         const { usage, modelId, responseModelId } = event;
         const pricing = this.options.pricing;
+        const cost = pricing && costOf(usage, pricesFor(pricing, modelId));
+        if (cost !== undefined) this.cost = (this.cost ?? 0) + cost;
         this.line(
           responseLine({
             step: this.step,
@@ -85,7 +90,7 @@ export class RunLogRecorder {
             modelId,
             responseModelId,
             usage,
-            cost: pricing && costOf(usage, pricesFor(pricing, modelId)),
+            cost,
             text: this.content ? event.text : undefined,
             // By name: each call's own record (or its approval's) holds its input, written once.
             calls: event.toolCalls,
@@ -188,19 +193,9 @@ export class RunLogRecorder {
         this.note("output-rejected", this.content ? event.problems.join("; ") : undefined);
         break;
       case "RunFinished":
+        // The whole run's providers; `end` has this file's own tokens and cost (see run-end.ts).
         if (event.cost) this.add({ type: "costs", step: this.step, perProvider: event.cost.perProvider });
-        this.end = {
-          type: "end",
-          ms: this.ms(),
-          status: event.status,
-          totalIterations: event.totalIterations,
-          steps: this.step,
-          usage: event.usage,
-          ...(event.error
-            ? { error: { name: event.error.name, ...(this.content ? { message: event.error.message } : {}) } }
-            : {}),
-          ...(event.cost ? { cost: event.cost.total } : {}),
-        };
+        this.end = runEnd(event, { steps: this.step, ms: this.ms(), content: this.content, cost: this.cost });
         this.file.flush();
         break;
       default:

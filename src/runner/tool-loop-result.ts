@@ -54,10 +54,15 @@ export interface RunOutcomeFields {
   readonly injectedTools: readonly AnyTool[];
   /**
    * Tokens of the whole run (input, output, cached input, reasoning), as the backend reported them (0 where
-   * it did not); a resumed run's include the part before the pause.
+   * it did not); a resumed run's include the part before the pause, a continued conversation's turn's the
+   * earlier turns'.
    */
   readonly usage: TokenUsage;
-  /** With `withPricing`: what this call (run, stream or resume) cost, per step and per discovered provider. */
+  /**
+   * With `withPricing`: what the run cost, per step and per discovered provider, over what `usage` covers
+   * (a resumed run's part before the pause, a continued conversation's earlier turns, from the snapshot's
+   * `cost`; nothing of a snapshot written without pricing).
+   */
   readonly cost?: RunCost;
   /**
    * The run's counters: model calls, tool calls and failures, tools added (one for each tool

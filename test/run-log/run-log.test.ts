@@ -66,13 +66,14 @@ function runs(dir: string) {
 describe("a discovery conversation with pricing, a picture and an approval", () => {
   const dir = path.join(tmpdir(), `run-log-${process.pid}-conversation`, "runs"); // created by withRunLog
   let files: ReturnType<typeof runs>;
+  let conversation: Awaited<ReturnType<typeof discoveryConversation>>;
   let umask: number;
   beforeAll(async () => {
     dirs.push(path.dirname(dir));
     umask = process.umask(0o022); // the usual umask: what the log writes must still be its owner's only
     try {
       issued.length = 0;
-      await discoveryConversation(dir);
+      conversation = await discoveryConversation(dir);
     } finally {
       process.umask(umask);
     }
@@ -142,6 +143,27 @@ describe("a discovery conversation with pricing, a picture and an approval", () 
     ]);
     const response = paused!.read.records.find((r) => r.type === "response") as { cost: number };
     expect(response.cost).toBeCloseTo((1200 * 0.25 + 30 * 2) / 1e6);
+  });
+
+  it("a resumed file's end has its own cost, its costs record the whole run's providers, the re-bound one too", () => {
+    const end = (f: (typeof files)[number]) =>
+      f.read.records.find((r) => r.type === "end") as Extract<RunLogRecord, { type: "end" }>;
+    const own = (f: (typeof files)[number]) =>
+      f.read.records.reduce((sum, r) => sum + (r.type === "response" ? r.cost! : 0), 0);
+    for (const file of files) expect(end(file).cost).toBeCloseTo(own(file), 15);
+    // The result's cost is the whole run's: each file's own, added up.
+    const [paused, resumed, next] = files.map((f) => end(f).cost!);
+    expect(conversation.resumed.cost!.total).toBeCloseTo(paused! + resumed!, 15);
+    expect(conversation.next.cost!.total).toBeCloseTo(paused! + resumed! + next!, 15);
+    const customer = (f: (typeof files)[number]) =>
+      (f.read.records.find((r) => r.type === "costs") as CostsRecord).perProvider;
+    const [before, after, turn2] = files.map(customer);
+    expect(after).toEqual([
+      expect.objectContaining({ identity: { providerClass: "Customer", id: "c123", idType: "string" } }),
+    ]);
+    expect(after![0]!.cost).toBeGreaterThan(before![0]!.cost); // offered at the resume's step too
+    expect(turn2).toEqual(conversation.next.cost!.perProvider);
+    expect(turn2![0]!.calls).toBe(after![0]!.calls + 1); // turn 2 called it again
   });
 
   it("links the resume and the next turn to the run they go on from, by the id their snapshot names", () => {

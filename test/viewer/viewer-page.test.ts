@@ -206,6 +206,14 @@ async function expectDiscoveryConversation(page: Page) {
   ]);
   // Each run's own model calls, beside its own tokens and cost; the run's count with what it goes on from.
   expect(await page.textContent(".facts")).toContain("1 model call (4 with what it goes on from)");
+  expect(await page.textContent(".facts")).toMatch(/cost \$0\.\d+ \(this part\)/);
+  // The providers' costs are the whole run's: the re-bound customer, with what the paused part added.
+  expect(await page.textContent(".provider-costs summary")).toBe(
+    "Cost per discovered provider, whole run with the parts it goes on from (1)",
+  );
+  expect(await texts(page, ".provider-costs li")).toEqual([
+    expect.stringMatching(/^Customer c123 · \$0\.\d+ · 1 call · 279 definition \+ 18 result tokens$/),
+  ]);
   const steps = (file: string) =>
     page.$eval(`.run-item[data-file="${file}"]`, (b) => /· (\d+ steps?)/.exec(b.textContent!)?.[1]);
   expect(await Promise.all(files.map(steps))).toEqual(["3 steps", "1 step", "2 steps"]);

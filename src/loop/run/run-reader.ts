@@ -3,6 +3,7 @@
 // caller holds is what runs, and nothing the run changes is what the caller holds.
 import type { ModelMessage } from "ai";
 import type { RunCounters } from "../../events/run-counters.js";
+import type { SnapshotCost } from "../../events/run-cost.js";
 import { addUsage, emptyUsage } from "../../events/token-usage.js";
 import type { KeyRing } from "../../tools/signing-key.js";
 import type { PausedCalls, RunSnapshot } from "../snapshot/run-snapshot.js";
@@ -35,6 +36,8 @@ export interface RunOrigin {
   readonly before: TotalsBefore;
   /** The counters the run had before this call (undefined: none yet). */
   readonly counters: RunCounters | undefined;
+  /** The cost the run had before this call (undefined: none yet, or the snapshot was made without pricing). */
+  readonly cost: SnapshotCost | undefined;
   readonly resumed: ResumedRun | undefined;
 }
 
@@ -50,12 +53,13 @@ export function promptOrigin(
     visibility,
     before: NOTHING_BEFORE,
     counters: undefined,
+    cost: undefined,
     resumed: undefined,
   };
 }
 
 /**
- * A snapshot's origin: its history, waiting calls, visibility, iterations, usage and counters, from a copy
+ * A snapshot's origin: its history, waiting calls, visibility, iterations, usage, counters and cost, from a copy
  * checked with `keys` (see `readSnapshot`).
  *
  * @throws SnapshotIntegrityError, SnapshotError before anything of the run happens
@@ -79,6 +83,8 @@ export function snapshotOrigin(
       expansions: followUp ? 0 : (snapshot.expansions ?? 0),
     },
     counters: snapshot.counters,
+    // A continued conversation's turn goes on with its cost as with its usage: both the conversation's.
+    cost: snapshot.cost,
     resumed: { snapshot, live: liveProvidersOf(value), followUp },
   };
 }

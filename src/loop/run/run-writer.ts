@@ -3,6 +3,7 @@
 // for a conversation continued in this process (`liveProvidersOf`, which the reader asks).
 import type { ModelMessage } from "ai";
 import type { RunCounters } from "../../events/run-counters.js";
+import type { SnapshotCost } from "../../events/run-cost.js";
 import { providerKeyOf } from "../../tools/provider-identity.js";
 import type { KeyRing } from "../../tools/signing-key.js";
 import type { AnyTool } from "../../tools/tool.js";
@@ -32,6 +33,8 @@ export interface RunView {
   /** Restarts from the prompt of the run, which `withMaxExpansions` bounds. */
   readonly expansions: number;
   readonly counters: RunCounters;
+  /** With pricing, the whole run's cost so far (a resumed snapshot's included). */
+  readonly cost: SnapshotCost | undefined;
   readonly settings: RunSettings;
   /** The section visibility overrides now. */
   readonly visibility: SectionOverrides;
@@ -68,6 +71,7 @@ export function writeSnapshot(run: RunView): RunSnapshot {
       usage: { ...run.usage },
       ...(run.expansions > 0 ? { expansions: run.expansions } : {}),
       counters: { ...run.counters },
+      ...(run.cost ? { cost: run.cost } : {}),
       settings: { ...run.settings },
       ...(run.log === undefined ? {} : { log: run.log }),
     },

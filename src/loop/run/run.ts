@@ -89,6 +89,7 @@ export class Run {
     this.approvals = new ApprovalGate(init.approval, decisions, origin.paused?.calls);
     this.additions = new RunAdditions(init.events.counters);
     if (origin.counters) restoreCounters(this.events.counters, origin.counters);
+    if (origin.cost) this.events.restoreCost(origin.cost);
   }
 
   /** A new run of `messages` (the prompt), with the section visibility the caller gave. */
@@ -116,7 +117,10 @@ export class Run {
    */
   startAttempt(tools: readonly AnyTool[], restored: readonly AnyTool[] = []): void {
     const first = this.attempt === undefined;
-    if (first) this.restored = restored;
+    if (first) {
+      this.restored = restored;
+      this.events.rebound(restored);
+    }
     const history = first ? [...this.origin.history] : this.restartHistory();
     markRunHistory(history);
     const registry = new ToolRegistry(tools, {
@@ -206,7 +210,7 @@ export class Run {
 
   /**
    * The run as a snapshot now (the one format, see `run-writer.ts`): the attempt's history and tools, the
-   * whole run's iterations, usage and counters, the visibility, settings and the calls waiting for a
+   * whole run's iterations, usage, counters and (with pricing) cost, the visibility, settings and the calls waiting for a
    * decision. The providers live behind it are remembered for a continuation in this process.
    */
   toSnapshot(): RunSnapshot {
@@ -218,6 +222,7 @@ export class Run {
       usage: this.totals.usage,
       expansions: this.totals.expansions,
       counters: this.events.counters,
+      cost: this.events.savedCost,
       settings: this.settings,
       visibility: this.visibility.snapshot(),
       paused: this.waiting,

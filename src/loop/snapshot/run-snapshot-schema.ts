@@ -20,6 +20,29 @@ const SAFE_KEYS = { not: { enum: ["__proto__", "constructor", "prototype"] } } a
 const COUNT = { type: "integer", minimum: 0 } as const;
 const TOOL_NAME = { type: "string", pattern: TOOL_NAME_PATTERN.source } as const;
 
+/** Tokens and USD of a snapshot's cost: a finite number, never negative (NaN and Infinity are refused). */
+const AMOUNT = { type: "number", minimum: 0, maximum: Number.MAX_VALUE } as const;
+/** An id and its type that agree (`idType` "number": a number id; "bigint": its digits; "string": text). */
+const TYPED_ID = [
+  {
+    if: { properties: { idType: { const: "number" } } },
+    then: { properties: { id: { type: "number" } } },
+  },
+  {
+    if: { properties: { idType: { const: "bigint" } } },
+    then: { properties: { id: { type: "string", pattern: "^-?[0-9]+$" } } },
+  },
+  {
+    if: { properties: { idType: { const: "string" } } },
+    then: { properties: { id: { type: "string", minLength: 1 } } },
+  },
+] as const;
+const IDENTITY_FIELDS = {
+  providerClass: { type: "string", minLength: 1 },
+  id: { type: ["string", "number"] },
+  idType: { enum: ["string", "number", "bigint"] },
+} as const;
+
 /** A record of counts (counters, usage): the known ones required, any further ones numbers too. */
 const counts = (required: readonly string[], each: object = COUNT, further: object = each) => ({
   type: "object",
@@ -82,6 +105,16 @@ export const RUN_SNAPSHOT_SCHEMA: JsonSchema = {
     // Recorded for the caller; a resumed run uses its own runner's settings.
     settings: counts([], { type: "number" }),
     log: { type: "string", pattern: "^[A-Za-z0-9._-]{1,200}$" },
+    cost: {
+      type: "object",
+      required: ["total", "perStep", "perProvider"],
+      additionalProperties: false,
+      properties: {
+        total: AMOUNT,
+        perStep: { type: "array", items: { $ref: "#/definitions/stepCost" } },
+        perProvider: { type: "array", items: { $ref: "#/definitions/providerCost" } },
+      },
+    },
   },
   definitions: {
     message: {
@@ -128,29 +161,41 @@ export const RUN_SNAPSHOT_SCHEMA: JsonSchema = {
       then: {
         required: ["name", "providerClass", "id", "idType", "method"],
         additionalProperties: false,
-        properties: {
-          name: TOOL_NAME,
-          providerClass: { type: "string", minLength: 1 },
-          id: { type: ["string", "number"] },
-          idType: { enum: ["string", "number", "bigint"] },
-          method: { type: "string", minLength: 1 },
-        },
-        allOf: [
-          {
-            if: { properties: { idType: { const: "number" } } },
-            then: { properties: { id: { type: "number" } } },
-          },
-          {
-            if: { properties: { idType: { const: "bigint" } } },
-            then: { properties: { id: { type: "string", pattern: "^-?[0-9]+$" } } },
-          },
-          {
-            if: { properties: { idType: { const: "string" } } },
-            then: { properties: { id: { type: "string", minLength: 1 } } },
-          },
-        ],
+        properties: { name: TOOL_NAME, ...IDENTITY_FIELDS, method: { type: "string", minLength: 1 } },
+        allOf: TYPED_ID,
       },
       else: { properties: { name: {} }, additionalProperties: false },
+    },
+    stepCost: {
+      type: "object",
+      required: ["iteration", "usage", "cost"],
+      additionalProperties: false,
+      properties: {
+        iteration: COUNT,
+        modelId: { type: "string" },
+        usage: counts(["inputTokens", "outputTokens", "cachedInputTokens", "reasoningTokens"], AMOUNT),
+        cost: AMOUNT,
+      },
+    },
+    providerCost: {
+      type: "object",
+      required: ["identity", "definitionTokens", "calls", "resultTokens", "cost", "heldResultTokens"],
+      additionalProperties: false,
+      properties: {
+        identity: {
+          type: "object",
+          required: ["providerClass", "id", "idType"],
+          additionalProperties: false,
+          properties: IDENTITY_FIELDS,
+          allOf: TYPED_ID,
+        },
+        definitionTokens: AMOUNT,
+        calls: COUNT,
+        resultTokens: AMOUNT,
+        cost: AMOUNT,
+        heldResultTokens: AMOUNT,
+        handles: { type: "array", items: { type: "string", minLength: 1 } },
+      },
     },
     call: {
       type: "object",
@@ -191,6 +236,16 @@ export function checkRunSnapshot(value: unknown): asserts value is RunSnapshot {
     problems.push(
       "the paused calls do not follow their model message (the last message is not a tool message)",
     );
+  const cost = (value as RunSnapshot).cost;
+  if (
+    outcome.ok &&
+    cost &&
+    !sameAmount(
+      cost.total,
+      cost.perStep.reduce((sum, s) => sum + s.cost, 0),
+    )
+  )
+    problems.push(`field "cost.total" (${cost.total}) is not the sum of "cost.perStep"'s costs`);
   if (problems.length === 0) return;
   const shown = problems.slice(0, MAX_PROBLEMS);
   const more = problems.length - shown.length;
@@ -200,3 +255,8 @@ export function checkRunSnapshot(value: unknown): asserts value is RunSnapshot {
 }
 
 const BRANCH_FAILURE = /must match "(then|else)" schema$/;
+
+/** Whether two sums of the same USD amounts agree, but for rounding (they were added in another order). */
+function sameAmount(a: number, b: number): boolean {
+  return Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
+}

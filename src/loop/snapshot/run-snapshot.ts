@@ -1,5 +1,6 @@
 import type { ModelMessage } from "ai";
 import type { RunCounters } from "../../events/run-counters.js";
+import type { SnapshotCost } from "../../events/run-cost.js";
 import { sourceNameOf } from "../../schema/schema-store.js";
 import { providerBindingOf } from "../../tools/provider-binding.js";
 import type { ProviderToolIdentity } from "../../tools/provider-identity.js";
@@ -10,7 +11,11 @@ import type { SectionVisibility } from "./section-visibility.js";
 
 /** What every run snapshot says it is (`RunSnapshot.format`): tells a snapshot apart from other JSON. */
 export const SNAPSHOT_FORMAT = "entity-tools/run-snapshot";
-/** Version 2 added handle tools; a version 1 snapshot (without them) reads as it did. */
+/**
+ * Version 2 added handle tools; a version 1 snapshot (without them) reads as it did. A field an older reader
+ * may ignore without misreading the run comes without a new version (`cost`: an older entity-tools resumes
+ * such a snapshot with the cost of its own part only, as it always did).
+ */
 export const SNAPSHOT_VERSION = 2;
 /** Every format version this package resumes from. */
 export const READABLE_SNAPSHOT_VERSIONS: readonly number[] = [1, 2];
@@ -85,6 +90,12 @@ export interface RunSnapshot {
   readonly expansions?: number;
   /** The run's counters so far, as `ToolLoopResult.counters` reports them. */
   readonly counters: RunCounters;
+  /**
+   * With pricing (`withPricing`), the cost of the whole run so far (earlier attempts, a resumed snapshot's
+   * and a continued conversation's earlier turns included), which a run going on from the snapshot goes on
+   * from, so that its `cost` is the whole run's, as its `usage` is. Absent for a run without pricing.
+   */
+  readonly cost?: SnapshotCost;
   /** The settings the run used, for the record: `resume` runs with the resuming runner's own. */
   readonly settings: RunSettings;
   /**

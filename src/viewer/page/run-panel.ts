@@ -112,7 +112,10 @@ export function runPanel(
     );
     parts.costs.draw(
       [view.costs],
-      () => view.costs && view.costs.perProvider.length > 0 && providerCosts(view.costs.perProvider),
+      () =>
+        view.costs &&
+        view.costs.perProvider.length > 0 &&
+        providerCosts(view.costs.perProvider, view.header?.continues !== undefined),
     );
   };
   draw(run, turn, listing);
@@ -193,7 +196,8 @@ function facts(view: RunView, turn: number | undefined): string {
     end && modelCalls(end),
     so && `${count(so.steps)} model call${so.steps === 1 ? "" : "s"} so far`,
     usage && `${count(usage.inputTokens)} in${cached} · ${count(usage.outputTokens)} out`,
-    cost !== undefined && `cost ${usd(cost)}${so ? " so far" : ""}`,
+    // This file's own, as its tokens are; a file that goes on from another leaves that one's out.
+    cost !== undefined && `cost ${usd(cost)}${so ? " so far" : ""}${header?.continues ? " (this part)" : ""}`,
     header && !header.recordContent && "content not recorded",
   ]
     .filter(Boolean)
@@ -217,8 +221,12 @@ function problems(run: RunView): HTMLElement | false {
   );
 }
 
-/** What each discovered provider's tools and calls added to the cost, most expensive first. */
-function providerCosts(costs: readonly ProviderCost[]): HTMLElement {
+/**
+ * What each discovered provider's tools and calls added to the cost, most expensive first: the whole run's
+ * (`costs` is the result's `perProvider`), so a file that goes on from another (`continues`: a resumed run, a
+ * conversation's turn) says so, beside its own cost in the run's facts.
+ */
+function providerCosts(costs: readonly ProviderCost[], goesOn: boolean): HTMLElement {
   const sorted = [...costs].sort((a, b) => b.cost - a.cost);
   const row = (p: ProviderCost) =>
     h(
@@ -230,7 +238,11 @@ function providerCosts(costs: readonly ProviderCost[]): HTMLElement {
   return h(
     "details",
     { className: "provider-costs", open: costs.length <= 20 },
-    h("summary", {}, `Cost per discovered provider (${count(costs.length)})`),
+    h(
+      "summary",
+      {},
+      `Cost per discovered provider${goesOn ? ", whole run with the parts it goes on from" : ""} (${count(costs.length)})`,
+    ),
     paged(sorted, row, { pageSize: 100, noun: "providers" }),
   );
 }

@@ -75,6 +75,8 @@ function watched<R extends PromptRunner>(runner: R) {
         .sort()
         .flatMap((file) => readRunLog(readFileSync(path.join(dir, file), "utf8")).records);
       rmSync(dir, { recursive: true, force: true });
+      // A resumed run's cost is the whole run's, the paused part's steps first: this call's are its last.
+      const own = events.filter((e) => e.type === "ModelResponded").length;
       const attribute = (name: string) =>
         spans()
           .filter((s) => s.name.startsWith(name))
@@ -86,7 +88,7 @@ function watched<R extends PromptRunner>(runner: R) {
           telemetry: attribute("chat").map((s) => Number(s.attributes["entity_tools.step"])),
           runLog: log.flatMap((r) => (r.type === "step" ? [r.iteration] : [])),
           debugLog: debug.flatMap((line) => /\] step (\d+)/.exec(line)?.slice(1).map(Number) ?? []),
-          cost: results.flatMap((r) => r.cost?.perStep.map((s) => s.iteration) ?? []),
+          cost: results.flatMap((r) => r.cost?.perStep.slice(-own).map((s) => s.iteration) ?? []),
         },
         calls: {
           strategy,
@@ -188,6 +190,7 @@ describe("a step's number, the run's, the same everywhere", () => {
 
     expectEverywhere(second.reported([run]), [3, 4], ["refund@2", "lookup@3"]);
     expect(run.totalIterations).toBe(4);
+    expect(run.cost!.perStep.map((s) => s.iteration)).toEqual([1, 2, 3, 4]); // the whole run's, as usage
   });
 
   it("starts at 1 in a continued conversation's turn, a new prompt (totalIterations counts the earlier turns)", async () => {
