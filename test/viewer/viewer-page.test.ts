@@ -448,6 +448,10 @@ describe.skipIf(!present)("the run viewer in headless Chromium", () => {
     expect(await page.textContent(`.run-item[data-file="${NEWER_FORMAT}"]`)).toContain(
       "the file is run log format version 2; this viewer reads version 1: skipped",
     );
+    // Opened, it is unreadable too: no run state the page cannot know (it said "unfinished").
+    await show(page, NEWER_FORMAT);
+    expect(await texts(page, "section.run h2 .status")).toEqual(["unreadable"]);
+    expect(await page.$$eval("section.run .unfinished-note", (all) => all.length)).toBe(0);
     await show(page, DAMAGED);
     expect(await texts(page, ".problems li")).toEqual([
       "line 4 is not JSON: skipped",
@@ -616,7 +620,7 @@ describe.skipIf(!present)("the run viewer in headless Chromium", () => {
     const { page, errors } = await openPage(browser, `${viewer.url}#${name}`);
     await page.waitForSelector(`section.run[aria-label="run ${name}"] li[data-step="1"]`);
     expect(await texts(page, 'li[data-step="1"] .step-head')).toEqual([
-      "Step 1 · 1 tools · in 300 out 21 · cached 0% · $0.000945",
+      "Step 1 · 1 tool · in 300 out 21 · cached 0% · $0.000945",
     ]);
     await page.click('li[data-step="1"] .step-head');
     expect(await texts(page, 'li[data-step="1"] .model-id')).toEqual([

@@ -36,6 +36,11 @@ export function count(n: number): string {
   return n.toLocaleString("en-US");
 }
 
+/** `n` and its noun, plural unless one: `1 tool`, `2 tools`, `1,200 steps`. */
+export function counted(n: number, noun: string): string {
+  return `${count(n)} ${noun}${n === 1 ? "" : "s"}`;
+}
+
 /** What a step's tool set gained and lost, in counts: `+2`, `−1`, `+2 −1` (a side with none is left out). */
 export function changeCounts(added: number, removed: number): string {
   return [added > 0 && `+${count(added)}`, removed > 0 && `−${count(removed)}`].filter(Boolean).join(" ");

@@ -5,9 +5,9 @@
 // which not every browser has). The list is one stop of the Tab key (the run open, else the run last
 // focused): the arrows and j/k move in it (keys.ts), and one Tab goes on to the open run.
 import type { ConversationGroup, ConversationRun } from "../../run-log/run-log-index.js";
-import { count, h, pagedList, usd } from "./dom.js";
+import { counted, h, pagedList, usd } from "./dom.js";
 import { keyedChildren } from "./keyed-children.js";
-import { stateLabel, unfinishedFact, unfinishedNote } from "./run-state.js";
+import { stateLabel, unfinishedFact, unfinishedNote, type RunState } from "./run-state.js";
 
 const GROUPS_PER_PAGE = 50;
 
@@ -25,8 +25,9 @@ export function runList(box: HTMLElement, open: (file: string) => void): RunList
   let selected: string | undefined;
   /** The run the Tab key stops at in the list: the one open, or the one last focused. */
   let stop: string | undefined;
-  const item = ({ run, turn }: ConversationRun) =>
-    h(
+  const item = ({ run, turn }: ConversationRun) => {
+    const state: RunState = { ...run, unreadable: run.problem !== undefined };
+    return h(
       "li",
       {},
       h(
@@ -39,29 +40,25 @@ export function runList(box: HTMLElement, open: (file: string) => void): RunList
           tabindex: run.file === stop ? 0 : -1,
           onclick: () => open(run.file),
         },
-        h(
-          "span",
-          { className: `status ${run.problem ? "unreadable" : stateLabel(run)}` },
-          run.problem ? "unreadable" : stateLabel(run),
-        ),
+        h("span", { className: `status ${stateLabel(state)}` }, stateLabel(state)),
         ` ${run.kind === "resume" ? "resumed " : ""}${run.kind === "mcp" ? "MCP calls" : `turn ${turn}`}`,
         // Its own steps, beside its own tokens and cost (a later turn's total counts the earlier turns');
         // a run with no end record's so far.
-        run.steps !== undefined && ` · ${count(run.steps)} step${run.steps === 1 ? "" : "s"}`,
+        run.steps !== undefined && ` · ${counted(run.steps, "step")}`,
         run.cost !== undefined && ` · ${usd(run.cost)}`,
         run.status === "open" && run.steps !== undefined && " so far",
         h("br"),
         h("small", {}, run.startedAt ? new Date(run.startedAt).toLocaleString() : run.file),
         run.problem && h("small", { className: "problem" }, ` — ${run.problem}`),
-        !run.problem &&
-          unfinishedFact(run) &&
+        unfinishedFact(state) &&
           h(
             "small",
-            { className: "unfinished-note", title: unfinishedNote(run) },
-            ` — ${unfinishedFact(run)}`,
+            { className: "unfinished-note", title: unfinishedNote(state) },
+            ` — ${unfinishedFact(state)}`,
           ),
       ),
     );
+  };
   // Each conversation's element, and how to bring it up to date when its runs changed.
   const conversations = new WeakMap<Node, (group: ConversationGroup) => void>();
   const conversation = (group: ConversationGroup) => {

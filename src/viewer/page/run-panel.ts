@@ -6,7 +6,7 @@ import type { EndRecord } from "../../run-log/run-log-format.js";
 import type { RunView } from "../../run-log/run-log-steps.js";
 import type { ProviderCost } from "../../events/run-cost.js";
 import { RunTally, type RunSoFar } from "../../run-log/run-tally.js";
-import { count, h, paged, pagedList, part, percent, pretty, usd } from "./dom.js";
+import { count, counted, h, paged, pagedList, part, percent, pretty, usd } from "./dom.js";
 import { mediaView, promptMedia } from "./media-view.js";
 import { stateLabel, unfinishedNote, type RunState } from "./run-state.js";
 import { sameStep, stepItem, stepShift } from "./step-item.js";
@@ -65,11 +65,11 @@ export function runPanel(
   };
   const draw = (view: RunView, at: number | undefined, { quiet, modifiedMs }: RunListing) => {
     const { header, end } = view;
-    const run: RunState = { status: end?.status ?? "open", quiet, modifiedMs };
+    const run: RunState = { status: end?.status ?? "open", quiet, modifiedMs, unreadable: !header };
     const now = end ? undefined : lastStepNow(view);
     parts.progress.draw([now], () => now !== undefined && h("p", { className: "progress" }, now));
-    parts.title.draw([run.status, quiet], () => title(name, run));
-    parts.unfinished.draw([run.status, quiet, modifiedMs], () => {
+    parts.title.draw([run.status, quiet, run.unreadable], () => title(name, run));
+    parts.unfinished.draw([run.status, quiet, modifiedMs, run.unreadable], () => {
       const note = unfinishedNote(run);
       return note !== undefined && h("p", { className: "unfinished-note" }, note);
     });
@@ -151,7 +151,7 @@ function title(name: string, run: RunState): HTMLElement {
 /** This file's model calls, and the run's when it goes on from earlier ones (a paused part, earlier turns). */
 function modelCalls({ steps, totalIterations }: EndRecord): string {
   const calls = steps ?? totalIterations;
-  const own = `${count(calls)} model call${calls === 1 ? "" : "s"}`;
+  const own = counted(calls, "model call");
   return steps === undefined || steps === totalIterations
     ? own
     : `${own} (${count(totalIterations)} with what it goes on from)`;
@@ -179,7 +179,7 @@ function lastStepNow(view: RunView): string | undefined {
   if (!last.response) return `${at}: waiting for the model's answer`;
   const asked = last.response.calls.length;
   if (asked === 0) return `${at}: the model answered`;
-  return `${at}: ${count(Math.min(last.calls.length, asked))} of ${count(asked)} tool call${asked === 1 ? "" : "s"} ended`;
+  return `${at}: ${count(Math.min(last.calls.length, asked))} of ${counted(asked, "tool call")} ended`;
 }
 
 /** What the run was, how long it went and what it cost (so far, with no end record), in one line. */
@@ -194,7 +194,7 @@ function facts(view: RunView, turn: number | undefined): string {
     header && `${header.kind}${turn === undefined ? "" : ` · turn ${turn}`}`,
     header && new Date(header.startedAt).toLocaleString(),
     end && modelCalls(end),
-    so && `${count(so.steps)} model call${so.steps === 1 ? "" : "s"} so far`,
+    so && `${counted(so.steps, "model call")} so far`,
     usage && `${count(usage.inputTokens)} in${cached} · ${count(usage.outputTokens)} out`,
     // This file's own, as its tokens are; a file that goes on from another leaves that one's out.
     cost !== undefined && `cost ${usd(cost)}${so ? " so far" : ""}${header?.continues ? " (this part)" : ""}`,
@@ -233,7 +233,7 @@ function providerCosts(costs: readonly ProviderCost[], goesOn: boolean): HTMLEle
       "li",
       {},
       h("strong", {}, `${p.identity.providerClass} ${p.identity.id}`),
-      ` · ${usd(p.cost)} · ${count(p.calls)} call${p.calls === 1 ? "" : "s"} · ${count(p.definitionTokens)} definition + ${count(p.resultTokens)} result tokens`,
+      ` · ${usd(p.cost)} · ${counted(p.calls, "call")} · ${count(p.definitionTokens)} definition + ${count(p.resultTokens)} result tokens`,
     );
   return h(
     "details",

@@ -12,10 +12,13 @@ export interface RunState {
   readonly quiet?: boolean;
   /** When its file was last written (ms since 1970); absent in an exported page. */
   readonly modifiedMs?: number;
+  /** The file has no run header the page can read (another format version, not a run log): no state. */
+  readonly unreadable?: boolean;
 }
 
-/** The state's word: the end record's status, `running`, or `unfinished`. */
-export function stateLabel({ status, quiet }: RunState): string {
+/** The state's word: the end record's status, `running`, `unfinished`, or `unreadable`. */
+export function stateLabel({ status, quiet, unreadable }: RunState): string {
+  if (unreadable) return "unreadable";
   if (status !== "open") return status;
   return quiet === false ? "running" : "unfinished";
 }
@@ -30,8 +33,8 @@ export function unfinishedNote(run: RunState): string | undefined {
 }
 
 /** For an unfinished run, what the page knows of it (the run list says it); undefined for any other. */
-export function unfinishedFact({ status, quiet, modifiedMs }: RunState): string | undefined {
-  if (status !== "open" || quiet === false) return undefined;
+export function unfinishedFact({ status, quiet, modifiedMs, unreadable }: RunState): string | undefined {
+  if (unreadable || status !== "open" || quiet === false) return undefined;
   if (modifiedMs === undefined) return "no end record";
   const written = new Date(modifiedMs);
   const today = written.toDateString() === new Date().toDateString();

@@ -3,7 +3,7 @@
 // call's input and result with its pictures, the tools offered, the providers discovered).
 import type { RunView, StepView, ToolChange, ToolChangeCause } from "../../run-log/run-log-steps.js";
 import type { CallRecord, DiscoveredRecord, ResponseRecord } from "../../run-log/run-log-format.js";
-import { changeCounts, count, h, longText, paged, percent, usd, type Child } from "./dom.js";
+import { changeCounts, count, counted, h, longText, paged, percent, usd, type Child } from "./dom.js";
 import { callDetail } from "./call-detail.js";
 import { otherLine } from "./record-line.js";
 
@@ -24,9 +24,9 @@ export function stepItem(step: StepView, context: StepContext): HTMLLIElement {
     "button",
     { type: "button", className: "step-head", "aria-expanded": String(opened) },
     h("strong", {}, step.step === 0 ? `Before step ${1 + shift}` : `Step ${step.step + shift}`),
-    record && ` · ${count(record.count)} tools`,
+    record && ` · ${counted(record.count, "tool")}`,
     changed && ` (${changeCounts(step.added!.length, step.removed!.length)})`,
-    step.calls.length > 0 && ` · ${step.calls.length} call${step.calls.length === 1 ? "" : "s"}`,
+    step.calls.length > 0 && ` · ${counted(step.calls.length, "call")}`,
     response && ` · in ${count(response.usage.inputTokens)} out ${count(response.usage.outputTokens)}`,
     step.cacheShare !== undefined && ` · cached ${percent(step.cacheShare)}`,
     response?.cost !== undefined && ` · ${usd(response.cost)}`,
