@@ -34,13 +34,22 @@ function loggedPart(part: unknown, file: RunLogFile): unknown {
   const dataUrl = /^data:([^;,]*)(;base64)?,/i.exec(value);
   if (dataUrl) {
     const body = value.slice(dataUrl[0].length);
-    const bytes = dataUrl[2] ? Buffer.from(body, "base64") : Buffer.from(decodeURIComponent(body));
+    const bytes = dataUrl[2] ? Buffer.from(body, "base64") : Buffer.from(percentDecoded(body));
     return record(given ?? (dataUrl[1] || undefined), bytes);
   }
   // A string that is a URL the provider fetches (the AI SDK reads it so); else base64, as the SDK reads it.
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value))
     return { ...base, mediaType: given ?? unknownType(type), url: value };
   return record(given, Buffer.from(value, "base64"));
+}
+
+/** A `data:` URL's text with its `%xx` escapes decoded; as it is when they are malformed (never a throw). */
+function percentDecoded(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
 /** The media type of an image the part did not name, by its first bytes (as the AI SDK finds it). */

@@ -278,6 +278,7 @@ it("writes the prompt's pictures and files as media files beside the log, and ke
   const byUrl = [
     { type: "image", image: new URL(url) },
     { type: "file", data: url, mediaType: "text/csv" },
+    { type: "file", data: "data:text/plain,100%%,%E0%A4%A", mediaType: "text/plain" }, // malformed escapes
   ];
   expect(loggedPrompt([{ role: "user", content: byUrl }], file)).toEqual([
     {
@@ -285,9 +286,11 @@ it("writes the prompt's pictures and files as media files beside the log, and ke
       content: [
         { type: "image", mediaType: "image/*", url },
         { type: "file", mediaType: "text/csv", url },
+        { type: "file", mediaType: "text/plain", file: "by-url.media/1.txt" },
       ],
     },
   ]);
+  expect(readFileSync(path.join(dir, "by-url.media/1.txt"), "utf8")).toBe("100%%,%E0%A4%A");
 });
 
 it("a folder that cannot be written is a RunLogError at withRunLog, before any run", () => {
