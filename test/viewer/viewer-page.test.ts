@@ -292,10 +292,15 @@ describe.skipIf(!present)("the run viewer in headless Chromium", () => {
     const file = (await listed()).find((f) => !before.includes(f))!;
     await show(page, file);
     expect(await page.getAttribute("section.run", "data-status")).toBe("open");
+    // A screen reader hears a few words of what changed, not the panel redrawn at every read.
+    expect(await page.getAttribute("#run", "aria-live")).toBeNull();
+    expect(await page.getAttribute("#announce", "role")).toBe("status");
+    expect(await page.textContent("#announce")).toBe(`Run ${file}: no end yet, 1 step`);
     release();
     await running;
     await page.waitForSelector('section.run[data-status="completed"]', { timeout: 10_000 });
     expect(await page.$$eval(".step", (all) => all.length)).toBe(2);
+    expect(await page.textContent("#announce")).toBe("The run ended: completed, 2 steps");
     expect(await page.evaluate(() => (globalThis as unknown as { stayed?: boolean }).stayed)).toBe(true);
     expect(errors).toEqual([]);
     await page.close();

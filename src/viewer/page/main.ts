@@ -4,6 +4,7 @@
 // run grows, without a reload (open-run.ts); the list draws and reads only the runs that changed.
 import { groupConversations } from "../../run-log/run-log-index.js";
 import type { RunView } from "../../run-log/run-log-steps.js";
+import { Announcer } from "./announce.js";
 import { h } from "./dom.js";
 import { listenToKeys } from "./keys.js";
 import { inlineSource, servedSource, type LogEntry } from "./log-source.js";
@@ -21,6 +22,7 @@ let order: string[] = [];
 let newest: string | undefined;
 let turns = new Map<string, number>();
 let open: OpenRun | undefined;
+const announcer = new Announcer(document.getElementById("announce")!);
 let painted = false;
 
 let refreshing: Promise<void> | undefined;
@@ -83,6 +85,7 @@ function shown(view: RunView, bytes: number): void {
     performance.mark("entity-tools:first-run-painted");
     document.body.dataset["ready"] = "true";
   }
+  if (open) announcer.shown(open.name, view);
   document.body.dataset["steps"] = String(view.steps.length);
   // How much of the open run's file is on the page, in bytes (its unfinished last line too).
   document.body.dataset["bytes"] = String(bytes);
