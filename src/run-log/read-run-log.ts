@@ -223,8 +223,12 @@ function headerProblem(value: unknown): string | undefined {
   return undefined;
 }
 
-/** Why `value` is not a record of this version (undefined: it is). */
-function recordProblem(value: unknown): string | undefined {
+/**
+ * Why `value` (a parsed line, an object) is not a record of this version that the view can read, its
+ * fields of the shapes {@link SHAPES} gives (undefined: it is). The one rule: what the reader skips, the
+ * run list's figures so far (run-tally.ts) skip too.
+ */
+export function recordProblem(value: unknown): string | undefined {
   const { type } = value as { type?: unknown };
   if (typeof type !== "string" || !Object.hasOwn(NUMBERED, type))
     return `unknown record type ${JSON.stringify(type)}`;
@@ -250,11 +254,16 @@ function aRecord(type: string): string {
 function fits(value: unknown, shape: Shape): boolean {
   const isObject = (v: unknown) => typeof v === "object" && v !== null && !Array.isArray(v);
   if (shape === "object") return isObject(value);
-  if (shape === "usage")
+  if (shape === "usage") {
+    if (!isObject(value)) return false;
+    const tokens = value as Record<string, unknown>;
+    const counts = (f: string) => typeof tokens[f] === "number" && Number.isFinite(tokens[f]);
+    // Input and output always; the cached and reasoning counts when given (a string would be added as text).
     return (
-      isObject(value) &&
-      ["inputTokens", "outputTokens"].every((f) => typeof (value as Record<string, unknown>)[f] === "number")
+      ["inputTokens", "outputTokens"].every(counts) &&
+      ["cachedInputTokens", "reasoningTokens"].every((f) => tokens[f] === undefined || counts(f))
     );
+  }
   if (shape === "objects") return Array.isArray(value) && value.every(isObject);
   if (shape === "names") return Array.isArray(value) && value.every((t) => typeof t === "string");
   return typeof value === shape && (shape !== "number" || Number.isFinite(value));

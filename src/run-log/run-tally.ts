@@ -3,6 +3,7 @@
 // from its step and response records instead (the run list on the server, from what each file gained; the
 // run panel, from the steps it shows). One rule for both. Pure: the page runs it.
 import { addUsage, emptyUsage, type TokenUsage } from "../events/token-usage.js";
+import { recordProblem } from "./read-run-log.js";
 
 /** A run's figures so far, from the records written before its end. */
 export interface RunSoFar {
@@ -28,8 +29,12 @@ export class RunTally {
   private usage = emptyUsage();
   private cost: number | undefined;
 
-  /** Counts one record: a `step` record's number, a `response` record's tokens and cost. */
+  /**
+   * Counts one record: a `step` record's number, a `response` record's tokens and cost. A record the
+   * reader would skip (`recordProblem`: a field of another shape) is passed over here too.
+   */
   add(record: Counted): void {
+    if (recordProblem(record) !== undefined) return;
     if (record.type === "step" && typeof record.step === "number")
       this.steps = Math.max(this.steps, record.step);
     else if (record.type === "response") {

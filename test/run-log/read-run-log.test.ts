@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { readRunLog, runView } from "entity-tools";
 import { SHAPES } from "../../src/run-log/read-run-log.js";
+import { RunTally } from "../../src/run-log/run-tally.js";
 import { runHeaderLine } from "../support/run-log-header.js";
 
 const header = runHeaderLine();
@@ -83,6 +84,33 @@ describe("readRunLog", () => {
       "line 9: a response record with another shape of its text: skipped",
     ]);
     expect(read.records.map((r) => r.type)).toEqual(["step", "call"]);
+  });
+
+  it("a usage whose cached or reasoning count is not a number is skipped, by the reader and by the run list's figures so far alike", () => {
+    const usage = { inputTokens: 100, outputTokens: 5, cachedInputTokens: 50, reasoningTokens: 0 };
+    const response = (u: object) => ({
+      type: "response",
+      step: 1,
+      ms: 1,
+      durationMs: 1,
+      usage: u,
+      calls: [],
+    });
+    const text = lines(
+      step(1, { tools: ["a"] }),
+      response(usage),
+      response({ ...usage, cachedInputTokens: "5" }),
+      response({ ...usage, reasoningTokens: null }),
+    );
+    const read = readRunLog(`${header}\n${text}\n`);
+    expect(read.problems.map((p) => p.message)).toEqual([
+      "line 4: a response record with another shape of its usage: skipped",
+      "line 5: a response record with another shape of its usage: skipped",
+    ]);
+    expect(runView(read).steps[0]!.response!.usage).toEqual(usage);
+    const tally = new RunTally();
+    tally.addLines(`${header}\n${text}\n`);
+    expect(tally.soFar).toEqual({ steps: 1, usage });
   });
 
   it("a costs record written before identities is read with them made from the class and id; one without its figures is skipped", () => {
