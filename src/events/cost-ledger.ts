@@ -6,6 +6,7 @@ import type { RunCost, SnapshotCost, StepCost } from "./run-cost.js";
 import { addUsage, type TokenUsage } from "./token-usage.js";
 import type { ToolLoopEvent } from "./tool-loop-event.js";
 import { byPassedHandle } from "./passed-handle.js";
+import { isAnotherModel } from "./step-responses.js";
 
 interface ProviderEntry {
   providerClass: string;
@@ -162,7 +163,7 @@ export class CostLedger {
     const cost = costOf(usage, prices);
     // A carried step is another call's: a continued conversation's turn numbers its steps from 1 again.
     const last = this.steps.length > this.carried ? this.steps.at(-1) : undefined;
-    if (last?.iteration === iteration && otherModel(last.modelId, modelId)) {
+    if (last?.iteration === iteration && isAnotherModel(last.modelId, modelId)) {
       // Another model's calls in the step (a conversation backend's subagent, a helper call): an entry of
       // their own at their model's price. What they were sent is not what the step offered, so the
       // providers get no share of it.
@@ -206,9 +207,4 @@ export class CostLedger {
     for (const [entry, tokens] of this.stepOffered) entry.cost += tokens * perToken;
     for (const entry of this.providers.values()) entry.cost += entry.heldResultTokens * perToken;
   }
-}
-
-/** Whether a step's further response is another model's, not more of the one the step was priced as. */
-function otherModel(stepModel: string | undefined, modelId: string | undefined): modelId is string {
-  return stepModel !== undefined && modelId !== undefined && modelId !== stepModel;
 }

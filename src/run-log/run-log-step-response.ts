@@ -1,7 +1,7 @@
 // A step's `response` records as the viewer shows them: one response with the step's tokens and cost, and
 // apart, the responses of other models than the step's.
 import { addUsage } from "../events/token-usage.js";
-import { joinedStepText } from "../events/step-text.js";
+import { isAnotherModel, joinedStepText } from "../events/step-responses.js";
 import type { ResponseRecord } from "./run-log-format.js";
 
 /** A step's responses so far. */
@@ -18,9 +18,7 @@ export interface StepResponses {
  * models' records apart in `otherModels`.
  */
 export function addResponse(step: StepResponses, record: ResponseRecord): ResponseRecord {
-  const named = step.response?.modelId;
-  if (named !== undefined && record.modelId !== undefined && record.modelId !== named)
-    (step.otherModels ??= []).push(record);
+  if (isAnotherModel(step.response?.modelId, record.modelId)) (step.otherModels ??= []).push(record);
   step.response = step.response ? bothResponses(step.response, record) : record;
   return step.response;
 }

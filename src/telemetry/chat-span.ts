@@ -1,6 +1,7 @@
 import type { Context, Span, Tracer } from "@opentelemetry/api";
 import type * as Api from "@opentelemetry/api";
 import type { ModelRespondedEvent } from "../events/tool-loop-event.js";
+import { isAnotherModel } from "../events/step-responses.js";
 import type { TokenUsage } from "../events/token-usage.js";
 import { usageAttributes } from "./span-attributes.js";
 
@@ -41,9 +42,7 @@ export function isOtherModel(
   named: { readonly iteration: number; readonly modelId: string } | undefined,
   event: ModelRespondedEvent,
 ): boolean {
-  return (
-    named?.iteration === event.iteration && event.modelId !== undefined && event.modelId !== named.modelId
-  );
+  return named?.iteration === event.iteration && isAnotherModel(named.modelId, event.modelId);
 }
 
 /** Another model's calls on a conversation step: a `chat {model}` span of their own, with their tokens. */

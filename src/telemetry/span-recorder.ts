@@ -4,7 +4,7 @@ import type { RunScope } from "../events/run-events.js";
 import { toolFailureSummary } from "../events/tool-failure-summary.js";
 import type { ModelRespondedEvent, ToolLoopEvent } from "../events/tool-loop-event.js";
 import { addUsage } from "../events/token-usage.js";
-import { joinedStepText } from "../events/step-text.js";
+import { joinedStepText } from "../events/step-responses.js";
 import type { ProviderIdentity } from "../tools/provider-identity.js";
 import { isOtherModel, otherModelSpan, setResponse, type Answered } from "./chat-span.js";
 import { distinct, json, providerAttributes, usageAttributes } from "./span-attributes.js";

@@ -1,5 +1,5 @@
 import type { ToolLoopEvent, ToolProviderDiscoveredEvent } from "../events/tool-loop-event.js";
-import { joinedStepText } from "../events/step-text.js";
+import { joinedStepText } from "../events/step-responses.js";
 import type { ProviderIdentity } from "../tools/provider-identity.js";
 import { handleProviderOf } from "./scoring/call-provider.js";
 
