@@ -5,10 +5,21 @@ import { closeSync, readdirSync, realpathSync, statSync, type Stats } from "node
 import path from "node:path";
 import { fileStamp } from "../local/file-stamp.js";
 import { checkOf, stillHolds } from "./run-file-check.js";
-import { edges, openRun, readBounded, RUN_FILE_READ_LIMIT, unreadable } from "./run-file-read.js";
+import {
+  edges,
+  headHash,
+  openRun,
+  readBounded,
+  RUN_FILE_READ_LIMIT,
+  unreadable,
+  type RunFileHead,
+} from "./run-file-read.js";
 
-/** A run log file as the page's run list needs it: its first line and its last whole line. */
-export interface RunFileEntry {
+/**
+ * A run log file as the page's run list needs it: its header's fields that say which run it is (not its
+ * prompt), a fingerprint of its first line, and its last whole line.
+ */
+export interface RunFileEntry extends RunFileHead {
   readonly name: string;
   readonly size: number;
   /**
@@ -16,7 +27,6 @@ export interface RunFileEntry {
    * rewritten, not grown.
    */
   readonly stamp: string;
-  readonly head: string;
   readonly tail: string;
   /** When the file was last written, in ms since 1970 (its modification time). */
   readonly modifiedMs: number;
@@ -36,6 +46,11 @@ export interface RunFileRead {
   readonly settled: boolean;
   /** Whether the file goes on after what one read holds ({@link RUN_FILE_READ_LIMIT}): read on from `next`. */
   readonly more: boolean;
+  /**
+   * For a read from the file's start: the fingerprint of its first line, as the list gives it
+   * ({@link RunFileHead.headHash}), so the page tells another run from the one it read. Else empty.
+   */
+  readonly headHash: string;
 }
 
 /** Options of {@link LogFolder.open}. */
@@ -229,6 +244,7 @@ export class LogFolder {
         check: checkNext ? checkOf(fd, stats, start, next, check) : "",
         settled: this.settled(stats),
         more,
+        headHash: start === 0 ? headHash(fd, stats.size) : "",
       };
     } finally {
       closeSync(fd);

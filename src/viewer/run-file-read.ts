@@ -5,13 +5,15 @@
 // (scanned for its end a chunk at a time, never held), and the rest of a file longer than one read is
 // read by the next one (the page asks for it at once). A file that cannot be opened is one stand-in line.
 import { closeSync, readSync } from "node:fs";
+import { nodeCrypto } from "../lazy/node-builtins.js";
 import { NotRegularFileError, openRegularFileSync } from "../local/regular-file.js";
+import { listedHeader } from "../run-log/listed-header.js";
 import { unreadLine } from "../run-log/unread-line.js";
 
 /** The most one read of a run file holds, in bytes. */
 export const RUN_FILE_READ_LIMIT = 64 * 1024 * 1024;
 
-/** How far from either end a run's first and last lines are looked for. */
+/** How far from either end a run's first and last lines are looked for (the first line's fingerprint too). */
 const EDGE_BYTES = [64 * 1024, 4 * 1024 * 1024];
 /** The chunk a skipped line is scanned in for its end. */
 const SCAN_BYTES = 1024 * 1024;
@@ -81,40 +83,84 @@ export function openRun(file: string): ReturnType<typeof openRegularFileSync> | 
 }
 
 /** A read of a file that cannot be opened: one stand-in line that says why (the reader names it). */
-export function unreadable(reason: string): BoundedRead & { from: number; check: string; settled: boolean } {
+export function unreadable(
+  reason: string,
+): BoundedRead & { from: number; check: string; settled: boolean; headHash: string } {
   const text = `${unreadLine({ unread: "file", reason })}\n`;
-  return { text, from: 0, next: 0, check: "", settled: true, more: false };
+  return { text, from: 0, next: 0, check: "", settled: true, more: false, headHash: "" };
+}
+
+/** A run file's first line as the run list reads it ({@link listedHeader}), and its fingerprint. */
+export interface RunFileHead {
+  /** The header's fields the list reads, not its content; a stand-in line when the file cannot be read. */
+  readonly head: string;
+  /**
+   * A SHA-256 of the first line (of its first 4 MiB when it is longer): another one means another run in
+   * the file's place. Empty when the file has no whole first line yet, or cannot be read.
+   */
+  readonly headHash: string;
 }
 
 /**
- * A file's first line and last whole line (looked for near each end, then further); a file that cannot be
- * opened has, as its first line, a stand-in that says why.
+ * A file's first line as the list reads it and its last whole line (looked for near each end, then
+ * further); a file that cannot be opened has, as its first line, a stand-in that says why.
  */
-export function edges(file: string, listed: number): { size: number; head: string; tail: string } {
+export function edges(file: string, listed: number): RunFileHead & { size: number; tail: string } {
   const opened = openRun(file);
   if (typeof opened === "string")
-    return { size: listed, head: unreadLine({ unread: "file", reason: opened }), tail: "" };
+    return { size: listed, head: unreadLine({ unread: "file", reason: opened }), headHash: "", tail: "" };
   if (!opened) throw new Error(`${file} is gone`);
   const { fd } = opened;
   try {
     const size = opened.stats.size;
-    let head = "";
+    const first = firstLine(fd, size);
+    const head = listedHeader(first.bytes.toString("utf8"), first.whole);
     let tail = "";
     for (const limit of EDGE_BYTES) {
       const length = Math.min(size, limit);
-      const start = Buffer.alloc(length);
-      readSync(fd, start, 0, length, 0);
-      const firstEnd = start.indexOf(0x0a);
-      if (firstEnd !== -1) head = start.toString("utf8", 0, firstEnd);
       const end = Buffer.alloc(length);
       readSync(fd, end, 0, length, size - length);
       const last = end.lastIndexOf(0x0a);
       const before = last > 0 ? end.lastIndexOf(0x0a, last - 1) : -1;
       if (last !== -1 && (before !== -1 || length === size)) tail = end.toString("utf8", before + 1, last);
-      if ((head && tail) || length === size) break;
+      if (tail || length === size) break;
     }
-    return { size, head, tail };
+    return { size, head, headHash: headHashOf(first), tail };
   } finally {
     closeSync(fd);
   }
+}
+
+/** The {@link RunFileHead.headHash} of the file open at `fd`, `size` bytes long. */
+export function headHash(fd: number, size: number): string {
+  return headHashOf(firstLine(fd, size));
+}
+
+/** What is read of a file's first line. */
+interface FirstLine {
+  /** The line without its newline, or its first bytes (4 MiB) when it is longer, or what there is of it. */
+  readonly bytes: Buffer;
+  /** Whether `bytes` is the whole line. */
+  readonly whole: boolean;
+  /** Whether the line goes on past what was read: its first bytes will not change as it is written. */
+  readonly longer: boolean;
+}
+
+/** The first line of the file open at `fd`, looked for near its start, then further (4 MiB). */
+function firstLine(fd: number, size: number): FirstLine {
+  let bytes = Buffer.alloc(0);
+  for (const limit of EDGE_BYTES) {
+    const length = Math.min(size, limit);
+    bytes = Buffer.alloc(length);
+    readSync(fd, bytes, 0, length, 0);
+    const newline = bytes.indexOf(0x0a);
+    if (newline !== -1) return { bytes: bytes.subarray(0, newline), whole: true, longer: false };
+    if (length === size) return { bytes, whole: false, longer: false };
+  }
+  return { bytes, whole: false, longer: true };
+}
+
+/** A line still being written (no end, within what was read) has no fingerprint yet: it changes. */
+function headHashOf({ bytes, whole, longer }: FirstLine): string {
+  return whole || longer ? nodeCrypto().createHash("sha256").update(bytes).digest("base64url") : "";
 }

@@ -79,6 +79,7 @@ export async function startViewServer(
           "X-Next-Offset": String(read.next),
           "X-Check": read.check,
           "X-Settled": String(read.settled),
+          "X-Head-Hash": read.headHash,
         });
       }
       case "/api/events":

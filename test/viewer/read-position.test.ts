@@ -5,21 +5,23 @@
 import { describe, expect, it } from "vitest";
 import { ReadPosition, type FileRead } from "../../src/viewer/page/read-position.js";
 
-const HEAD = '{"type":"run","id":"a"}';
-const file = (size: number, stamp: string, head = HEAD) => ({ size, stamp, head });
-const read = (from: number, next: number, settled: boolean, text = ""): FileRead => ({
-  text,
+/** The fingerprint of run a's first line (the server's, from the list and from a read from the start). */
+const HEAD = "hash-of-run-a";
+const file = (size: number, stamp: string, headHash = HEAD) => ({ size, stamp, headHash });
+const read = (from: number, next: number, settled: boolean, headHash = from === 0 ? HEAD : ""): FileRead => ({
+  text: "…",
   from,
   next,
   check: `check-${next}`,
   settled,
+  headHash,
 });
 
 /** A position that read a 100-byte file (its last whole line ending at 90) at stamp `s1`. */
 function readOnce(settled: boolean): ReadPosition {
   const position = new ReadPosition();
   expect(position.request(file(100, "s1"))).toEqual({ from: 0, whole: false });
-  position.took(read(0, 90, settled, `${HEAD}\n…`), file(100, "s1"));
+  position.took(read(0, 90, settled), file(100, "s1"));
   return position;
 }
 
@@ -48,11 +50,13 @@ describe("ReadPosition", () => {
   it("a file shorter than what was read, or with another first line, is read from its start; another run says so", () => {
     const position = readOnce(true);
     expect(position.request(file(80, "s2"))).toEqual({ from: 0, whole: false });
-    const other = file(300, "s2", '{"type":"run","id":"b"}');
+    const other = file(300, "s2", "hash-of-run-b");
     expect(position.changed(other)).toBe(true);
     expect(position.request(other)).toEqual({ from: 0, whole: false });
     // The same run read again from its start (the check failed) is the same run; another first line is not.
-    expect(position.took(read(0, 200, true, `${HEAD}\n…`), file(300, "s2"))).toBe(false);
-    expect(position.took(read(0, 290, true, '{"type":"run","id":"b"}\n'), other)).toBe(true);
+    expect(position.took(read(0, 200, true), file(300, "s2"))).toBe(false);
+    expect(position.took(read(0, 290, true, "hash-of-run-b"), other)).toBe(true);
+    // A file with no whole first line yet has no fingerprint: nothing to tell another run by.
+    expect(position.took(read(0, 0, true, ""), file(10, "s3", ""))).toBe(false);
   });
 });

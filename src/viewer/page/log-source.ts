@@ -1,5 +1,6 @@
 // Where the page reads the logs from: the viewer server's API (live: it says when the folder changed), or
 // the data an exported file carries inside it (fixed). Both give the same text to the same parser.
+import { listedHeader } from "../../run-log/listed-header.js";
 import { isEndLine, RunTally, type RunSoFar } from "../../run-log/run-tally.js";
 import type { FileRead, ReadRequest } from "./read-position.js";
 
@@ -9,9 +10,11 @@ export interface LogEntry {
   readonly size: number;
   /** The file's state when it was read (size, times, inode): another one at the same size is a rewrite. */
   readonly stamp: string;
-  /** Its first line, */
+  /** Its header's fields that say which run it is, not its content (listed-header.ts), */
   readonly head: string;
-  /** and its last whole line. */
+  /** a fingerprint of its first line (another one: another run in its place; empty: not known), */
+  readonly headHash: string;
+  /** and its last whole line when that is its end record (else empty). */
   readonly tail: string;
   /** When the file was last written (ms since 1970); absent in an exported page. */
   readonly modifiedMs?: number;
@@ -62,9 +65,10 @@ export function inlineSource(): LogSource | undefined {
       Promise.resolve(
         data.files.map(({ name, text }) => {
           const lines = text.trimEnd().split("\n");
-          const tail = lines.length > 1 ? lines.at(-1)! : "";
+          const last = lines.length > 1 ? lines.at(-1)! : "";
+          const ended = isEndLine(last);
           let soFar: RunSoFar | undefined;
-          if (!isEndLine(tail)) {
+          if (!ended) {
             const tally = new RunTally();
             tally.addLines(text.slice(0, text.lastIndexOf("\n") + 1));
             soFar = tally.soFar;
@@ -72,9 +76,11 @@ export function inlineSource(): LogSource | undefined {
           return {
             name,
             size: text.length,
-            stamp: "", // an exported page never changes
-            head: lines[0] ?? "",
-            tail,
+            // An exported page never changes: no stamp, no fingerprint to compare.
+            stamp: "",
+            head: listedHeader(lines[0] ?? "", true),
+            headHash: "",
+            tail: ended ? last : "",
             ...(soFar ? { soFar } : {}),
           };
         }),
@@ -82,7 +88,14 @@ export function inlineSource(): LogSource | undefined {
     // The whole text at the first read; an exported page never changes, so there is nothing after it.
     read: (name, { from }) => {
       const text = from === 0 ? (files.get(name) ?? "") : "";
-      return Promise.resolve({ text, from, next: from + text.length, check: "", settled: true });
+      return Promise.resolve({
+        text,
+        from,
+        next: from + text.length,
+        check: "",
+        settled: true,
+        headHash: "",
+      });
     },
     mediaUrl: (file) => data.media[file],
     watch: () => undefined,
@@ -113,7 +126,8 @@ export function servedSource(): LogSource {
       if (check !== undefined) query.set("check", check);
       if (whole) query.set("whole", "1");
       const response = await fetch(`api/file?${query.toString()}`);
-      if (!response.ok) return { text: "", from, next: from, check: check ?? "", settled: true };
+      if (!response.ok)
+        return { text: "", from, next: from, check: check ?? "", settled: true, headHash: "" };
       const header = (name: string) => response.headers.get(name);
       return {
         text: await response.text(),
@@ -121,6 +135,7 @@ export function servedSource(): LogSource {
         next: Number(header("X-Next-Offset") ?? from),
         check: header("X-Check") ?? "",
         settled: header("X-Settled") !== "false",
+        headHash: header("X-Head-Hash") ?? "",
       };
     },
     mediaUrl: (file) => `media/${file.split("/").map(encodeURIComponent).join("/")}`,

@@ -75,7 +75,10 @@ async function select(name: string | undefined, focus = false): Promise<void> {
   open = new OpenRun(name, source, runBox, shown);
   history.replaceState(null, "", `#${encodeURIComponent(name)}`);
   list.select(name, focus);
-  await open.load(entries.find((e) => e.name === name) ?? { size: 0, head: "", stamp: "" }, turns.get(name));
+  await open.load(
+    entries.find((e) => e.name === name) ?? { size: 0, headHash: "", stamp: "" },
+    turns.get(name),
+  );
 }
 
 /** What the page says of the run it shows (for its first paint, and for the tests that drive it). */

@@ -1,15 +1,18 @@
 // How far the page has read the open run's file, and how it asks for what the file gained. The list says
-// each file's size, first line and stamp; a read says where its text starts, where the next one starts, a
-// check of the bytes read (log-folder.ts checks them at the next read) and whether the file had settled.
-// A file that grew is read from where the last whole line ended, the server checking the last bytes read
-// (and the inode); one that did not grow (rewritten in place, touched) or whose last read was made while it
-// changed is checked whole first, since two writes within one clock tick leave the stamp as it was. A file
-// that shrank below what was read, or has another first line, is read from its start without a check.
+// each file's size, stamp and a fingerprint of its first line (not the line: it holds the run's prompt; a
+// read from the start gives the fingerprint too); a read says where its text starts, where the next one
+// starts, a check of the bytes read (log-folder.ts checks them at the next read) and whether the file had
+// settled. A file that grew is read from where the last whole line ended, the server checking the last
+// bytes read (and the inode); one that did not grow (rewritten in place, touched) or whose last read was
+// made while it changed is checked whole first, since two writes within one clock tick leave the stamp as
+// it was. A file that shrank below what was read, or has another first line, is read from its start
+// without a check.
 
 /** What the list says of the open run's file. */
 export interface FileState {
   readonly size: number;
-  readonly head: string;
+  /** The fingerprint of its first line (empty: not known). */
+  readonly headHash: string;
   readonly stamp: string;
 }
 
@@ -21,6 +24,8 @@ export interface FileRead {
   readonly next: number;
   readonly check: string;
   readonly settled: boolean;
+  /** For a read from the start (`from` 0): the fingerprint of the file's first line; empty when not known. */
+  readonly headHash: string;
 }
 
 /** The read to make: from `from`, with the check of what was read before it, checked `whole` or not. */
@@ -36,9 +41,9 @@ export class ReadPosition {
   private next = 0;
   private check = "";
   private settled = true;
-  /** The file's size, first line and stamp as the list said when it was last read. */
+  /** The file's size and stamp as the list said when it was last read, and its first line's fingerprint. */
   private size = 0;
-  private head = "";
+  private headHash = "";
   private stamp = "";
 
   /** Whether the file may hold something the page does not show: it changed, or it was read while changing. */
@@ -59,10 +64,8 @@ export class ReadPosition {
   took(read: FileRead, file: FileState): boolean {
     let other = false;
     if (read.from === 0) {
-      const newline = read.text.indexOf("\n");
-      const head = newline === -1 ? "" : read.text.slice(0, newline);
-      other = this.head !== "" && head !== this.head;
-      this.head = head;
+      other = this.headHash !== "" && read.headHash !== "" && read.headHash !== this.headHash;
+      this.headHash = read.headHash;
     }
     this.next = read.next;
     this.check = read.check;
@@ -74,6 +77,6 @@ export class ReadPosition {
 
   /** Whether the file is another one than the one read: its first line is not the same. */
   private replaced(file: FileState): boolean {
-    return this.head !== "" && file.head !== "" && file.head !== this.head;
+    return this.headHash !== "" && file.headHash !== "" && file.headHash !== this.headHash;
   }
 }
