@@ -1,3 +1,4 @@
+import { isAnotherModel } from "./step-responses.js";
 import { toolFailureSummary } from "./tool-failure-summary.js";
 import type { ToolLoopEvent, ToolLoopObserver } from "./tool-loop-event.js";
 
@@ -24,25 +25,31 @@ export const STDERR_LOGGER: DebugLogger = {
  * nor a failed call's message (it may quote them): only the tool and the kind of failure.
  */
 export function debugLogObserver(logger: DebugLogger): ToolLoopObserver {
-  // The step each run's last response was on: a second response on it (the tokens of a conversation
-  // backend's turn that a stop ended) is logged as the turn's tokens.
-  const responded = new Map<string, number>();
+  // The step each run's last response was on, and the model its responses named first: a further response
+  // on it is the tokens of a conversation backend's turn that a stop ended, or another model's in the turn.
+  const responded = new Map<string, { iteration: number; modelId: string | undefined }>();
   return (event) => {
-    let again = false;
+    let response: ResponseKind = "step";
     if (event.type === "ModelResponded") {
-      again = responded.get(event.runId) === event.iteration;
-      responded.set(event.runId, event.iteration);
+      const last = responded.get(event.runId);
+      const stepModel = last?.iteration === event.iteration ? last.modelId : undefined;
+      if (last?.iteration === event.iteration)
+        response = isAnotherModel(stepModel, event.modelId) ? "other-model" : "turn";
+      responded.set(event.runId, { iteration: event.iteration, modelId: stepModel ?? event.modelId });
     } else if (event.type === "RunFinished") responded.delete(event.runId);
-    const line = lineOf(event, again);
+    const line = lineOf(event, response);
     if (!line) return;
     const text = `[entity-tools ${event.runId}] ${line.text}`;
     logger[line.level](text);
   };
 }
 
+/** A step's response, its turn's tokens (a conversation turn a stop ended), or another model's in the turn. */
+type ResponseKind = "step" | "turn" | "other-model";
+
 function lineOf(
   event: ToolLoopEvent,
-  again: boolean,
+  response: ResponseKind,
 ): { level: keyof DebugLogger; text: string } | undefined {
   const info = (text: string) => ({ level: "info" as const, text });
   switch (event.type) {
@@ -52,7 +59,9 @@ function lineOf(
       const u = event.usage;
       const step = `step ${event.iteration}${event.modelId ? ` (${event.modelId})` : ""}: `;
       const tokens = `tokens in ${u.inputTokens} (cached ${u.cachedInputTokens}) out ${u.outputTokens} (reasoning ${u.reasoningTokens})`;
-      if (again) return info(`${step}the turn's ${tokens}`);
+      if (response === "turn") return info(`${step}the turn's ${tokens}`);
+      if (response === "other-model")
+        return info(`${step}another model in the turn (a subagent, a helper call), ${tokens}`);
       const calls = event.toolCalls.map((c) => c.toolName).join(", ") || "none";
       return info(`${step}${Math.round(event.durationMs)} ms, ${tokens}, tool calls: ${calls}`);
     }

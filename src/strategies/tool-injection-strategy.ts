@@ -107,7 +107,8 @@ export interface ToolInjectionResult {
   readonly discovered?: readonly DiscoveredProvider[];
   /**
    * Entities (providers) of the result after those in `add` for which no tools were built, because
-   * `toolBudget` said they would not fit. The model's notice counts them with the skipped ones.
+   * `toolBudget` said they would not fit; each entity once (a later instance of an identity in `add`, or
+   * of one already counted, is not another). The model's notice counts them with the skipped ones.
    */
   readonly unbound?: number;
 }

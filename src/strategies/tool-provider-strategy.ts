@@ -156,7 +156,11 @@ export class ToolProviderStrategy implements ToolInjectionStrategy {
       // The budget binds leading entities only: once this one does not fit, none after it would. Their
       // tools are not built (binding 100 000 providers to keep 32 was nearly all of such a step).
       if (budget && i + 1 < providers.length && !budget.fits(add))
-        return { add, notices: withRepeats(notices, bound), unbound: providers.length - i - 1 };
+        return {
+          add,
+          notices: withRepeats(notices, bound),
+          unbound: bound.countUnrecorded(providers, i + 1),
+        };
     }
     return { add, notices: withRepeats(notices, bound) };
   }

@@ -26,7 +26,7 @@ interface RunSpans {
   /** The model a step's responses named first: a later one of another model has a span of its own. */
   named?: { readonly iteration: number; readonly modelId: string };
   readonly tools: Map<string, Span>;
-  /** The tool call running now (strategies run inside it), where its tool-set changes are recorded. */
+  /** The tool call started last: where a tool-set change that names no call is recorded. */
   current?: Span;
   /** Providers discovered since the last `ToolsInjected` (it follows them). */
   discovered: ProviderIdentity[];
@@ -186,7 +186,7 @@ export class SpanRecorder {
         spans.discovered.push(provider);
         for (const name of event.exposedTools) spans.owners.set(name, provider);
         if (event.renamedTools.length > 0)
-          this.changed(spans).addEvent("tools.renamed", {
+          this.changed(spans, event.toolCallId).addEvent("tools.renamed", {
             "entity_tools.tools": event.renamedTools.map((r) => r.name),
             "entity_tools.tools.requested": event.renamedTools.map((r) => r.requested),
             ...providerAttributes([provider]),
@@ -194,7 +194,7 @@ export class SpanRecorder {
         break;
       }
       case "ToolsInjected":
-        this.changed(spans).addEvent("tools.injected", {
+        this.changed(spans, event.toolCallId).addEvent("tools.injected", {
           "entity_tools.tools": [...event.toolNames],
           "entity_tools.cause": event.triggeredBy,
           ...providerAttributes(spans.discovered),
@@ -202,7 +202,7 @@ export class SpanRecorder {
         spans.discovered = [];
         break;
       case "ToolsRemoved":
-        this.changed(spans).addEvent("tools.removed", {
+        this.changed(spans, event.toolCallId).addEvent("tools.removed", {
           "entity_tools.tools": [...event.toolNames],
           // The budget's removals are evictions: the model gets them back by calling their source again.
           "entity_tools.cause": event.reason === "budget" ? "evicted" : event.reason,
@@ -260,9 +260,9 @@ export class SpanRecorder {
     spans.answered = undefined;
   }
 
-  /** The span a tool-set change belongs to: the running tool call's, else the run's. */
-  private changed(spans: RunSpans): Span {
-    return spans.current ?? spans.run;
+  /** A tool-set change's span: its call's (calls may run at once), else the running call's, else the run's. */
+  private changed(spans: RunSpans, toolCallId: string | undefined): Span {
+    return (toolCallId === undefined ? undefined : spans.tools.get(toolCallId)) ?? spans.current ?? spans.run;
   }
 
   private endingTool(spans: RunSpans, toolCallId: string): Span | undefined {

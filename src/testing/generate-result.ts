@@ -1,4 +1,5 @@
 import type { LanguageModelV3Content, LanguageModelV3GenerateResult } from "@ai-sdk/provider";
+import { ScriptError } from "./script-error.js";
 
 /** A tool call in a scripted model turn. `input` that is a string is sent as the raw argument text. */
 export interface ScriptedToolCall {
@@ -27,16 +28,21 @@ export interface ScriptedTurn {
 
 let nextCallId = 1;
 
-/** The `doGenerate` result of a language model that answers with `turn`. */
+/**
+ * The `doGenerate` result of a language model that answers with `turn`.
+ *
+ * @throws ScriptError when a call's input cannot be sent as JSON (a function, a bigint, a cycle).
+ */
 export function generateResult(turn: ScriptedTurn): LanguageModelV3GenerateResult {
   const content: LanguageModelV3Content[] = [];
   if (turn.text !== undefined) content.push({ type: "text", text: turn.text });
   for (const call of turn.toolCalls ?? []) {
+    const where = `The call of ${JSON.stringify(call.toolName)} has an input that`;
     content.push({
       type: "tool-call",
       toolCallId: call.toolCallId ?? `call_${nextCallId++}`,
       toolName: call.toolName,
-      input: typeof call.input === "string" ? call.input : JSON.stringify(call.input ?? {}),
+      input: argumentText(call.input ?? {}, where),
     });
   }
   const calls = turn.toolCalls?.length ?? 0;
@@ -52,4 +58,31 @@ export function generateResult(turn: ScriptedTurn): LanguageModelV3GenerateResul
     },
     warnings: [],
   };
+}
+
+const WHAT_TO_GIVE = "Give the tool's arguments (an object; a string is sent as raw argument text).";
+
+/**
+ * A scripted call's argument text: a string as it is (raw text, to test bad JSON), anything else as JSON.
+ * What JSON cannot hold is refused with what to pass, `what` saying where it was given (`callTool("x",
+ * input): the input`): `JSON.stringify` gives no text for a function (the run failed later reading it).
+ */
+export function argumentText(input: unknown, what: string): string {
+  if (typeof input === "string") return input;
+  if (typeof input === "function")
+    throw new ScriptError(
+      `${what} is a function, which a scripted call cannot send. ${WHAT_TO_GIVE} To compute them during ` +
+        "the run (from what an earlier call returned), script the turn with " +
+        "respondWith(describe, (request) => ({ toolCalls: [{ toolName, input }] })).",
+    );
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(input);
+  } catch (error) {
+    const why = error instanceof Error ? error.message.split("\n")[0] : String(error);
+    throw new ScriptError(`${what} cannot be sent as JSON (${why}). ${WHAT_TO_GIVE}`);
+  }
+  if (text === undefined)
+    throw new ScriptError(`${what} has no JSON form (a ${typeof input}). ${WHAT_TO_GIVE}`);
+  return text;
 }

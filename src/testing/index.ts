@@ -1,6 +1,7 @@
 export { FakePromptRunner } from "./fake-prompt-runner.js";
 export type { StubbedReturn } from "./fake-prompt-runner.js";
-export { ScriptedLanguageModel, ScriptError } from "./scripted-language-model.js";
+export { ScriptedLanguageModel } from "./scripted-language-model.js";
+export { ScriptError } from "./script-error.js";
 export { UnmetExpectationsError } from "./unmet-expectations-error.js";
 export type { ToolNameMatcher, ScriptedRequest } from "./scripted-language-model.js";
 export { generateResult } from "./generate-result.js";

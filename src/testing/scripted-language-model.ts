@@ -4,8 +4,7 @@ import type {
   LanguageModelV3GenerateResult,
   LanguageModelV3StreamResult,
 } from "@ai-sdk/provider";
-import { EntityToolsError } from "../errors/entity-tools-error.js";
-import { generateResult, type ScriptedToolCall, type ScriptedTurn } from "./generate-result.js";
+import { argumentText, generateResult, type ScriptedToolCall, type ScriptedTurn } from "./generate-result.js";
 import type { Cassette } from "./replay/cassette.js";
 import type { ReplayMismatchError } from "./replay/cassette-errors.js";
 import { checkedOnce } from "./replay/checked-cassettes.js";
@@ -17,6 +16,7 @@ import {
   type ReplayOptions,
 } from "./replay/recorded-step.js";
 import { lastMessage, listNames as list, offeredToolNames } from "./step-matching.js";
+import { ScriptError } from "./script-error.js";
 import { streamOf } from "./stream-parts.js";
 
 /** A tool to call: its exact name, or a pattern matched against the tools offered at that step. */
@@ -46,12 +46,6 @@ type Step =
     }
   | { readonly kind: "recorded"; readonly turn: RecordedTurn };
 
-/** The script cannot be played: it ran out, or a tool it names was not offered. */
-export class ScriptError extends EntityToolsError {
-  /** This class's name, written out so that a minified bundle keeps it. */
-  static override readonly errorName: string = "ScriptError";
-}
-
 /**
  * An AI SDK `LanguageModel` that plays a script, one turn per model call: tool calls (by exact name or by
  * pattern, so a test need not know generated ids), a final text, or a final object. Usable with
@@ -72,23 +66,47 @@ export class ScriptedLanguageModel implements LanguageModelV3 {
   readonly mismatches: ReplayMismatchError[] = [];
   private readonly steps: Step[] = [];
 
-  /** The next turn calls one tool. A string `input` is sent as raw argument text (to test bad JSON). */
+  /**
+   * The next turn calls one tool. `input` is the tool's arguments, sent as JSON; a string is sent as raw
+   * argument text (to test bad JSON). To compute the input during the run, use {@link respondWith}.
+   *
+   * @throws ScriptError when `input` cannot be sent as JSON (a function, a bigint, a cycle).
+   */
   callTool(tool: ToolNameMatcher, input: unknown = {}): this {
-    return this.callTools([[tool, input]]);
+    argumentText(input ?? {}, `callTool(${nameOf(tool)}, input): the input`);
+    return this.scriptCalls([[tool, input]], true);
   }
 
-  /** The next turn calls several tools at once, in this order. */
+  /**
+   * The next turn calls several tools at once, in this order (each input as {@link callTool}'s).
+   *
+   * @throws ScriptError when an input cannot be sent as JSON.
+   */
   callTools(calls: readonly (readonly [ToolNameMatcher, unknown?])[]): this {
+    calls.forEach(([tool, input], i) =>
+      argumentText(input ?? {}, `callTools([…]): the input of call ${i + 1} (${nameOf(tool)})`),
+    );
+    return this.scriptCalls(calls, true);
+  }
+
+  /**
+   * The next turn calls a tool that was not offered (a hallucinated name), to test how the loop copes.
+   *
+   * @throws ScriptError when `input` cannot be sent as JSON.
+   */
+  callUnknownTool(toolName: string, input: unknown = {}): this {
+    argumentText(input ?? {}, `callUnknownTool(${nameOf(toolName)}, input): the input`);
+    return this.scriptCalls([[toolName, input]], false);
+  }
+
+  private scriptCalls(
+    calls: readonly (readonly [ToolNameMatcher, unknown?])[],
+    mustBeOffered: boolean,
+  ): this {
     this.steps.push({
       kind: "calls",
-      calls: calls.map(([matcher, input]) => ({ matcher, input: input ?? {}, mustBeOffered: true })),
+      calls: calls.map(([matcher, input]) => ({ matcher, input: input ?? {}, mustBeOffered })),
     });
-    return this;
-  }
-
-  /** The next turn calls a tool that was not offered (a hallucinated name), to test how the loop copes. */
-  callUnknownTool(toolName: string, input: unknown = {}): this {
-    this.steps.push({ kind: "calls", calls: [{ matcher: toolName, input, mustBeOffered: false }] });
     return this;
   }
 
@@ -189,4 +207,9 @@ function resolveCall(call: PlannedCall, step: number, offered: readonly string[]
     );
   }
   return { toolName: matches[0]!, input };
+}
+
+/** A matcher as the script wrote it: `"name"` or `/pattern/`. */
+function nameOf(tool: ToolNameMatcher): string {
+  return typeof tool === "string" ? JSON.stringify(tool) : String(tool);
 }

@@ -1,5 +1,6 @@
 import { providerKeyOf, type ProviderIdentity, type ProviderIdType } from "./provider-identity.js";
-import { isToolProvider } from "./read-provider-id.js";
+import { InvalidToolProviderError } from "./errors.js";
+import { isToolProvider, readProviderId } from "./read-provider-id.js";
 import { isToolContent } from "./tool-content.js";
 
 /**
@@ -49,6 +50,34 @@ export class FirstOfEachIdentity {
 
   /** Whether `identity` is the first of its kind in this result (then it is recorded as bound). */
   first(identity: ProviderIdentity): boolean {
+    if (this.record(identity)) return true;
+    (this.repeated ??= new Map()).set(providerKeyOf(identity), identity);
+    return false;
+  }
+
+  /**
+   * How many entities `providers` from `start` on hold that are not already recorded: the ones past the
+   * budget, which get no tools. A later instance of an identity (bound, or past the budget itself) is not
+   * an entity of its own, so their ids are read (not their tools), and a provider whose id cannot be read
+   * counts as one. Not recorded as repeats: the model is told about repeats of what was bound.
+   */
+  countUnrecorded(providers: readonly object[], start: number): number {
+    let count = 0;
+    for (let i = start; i < providers.length; i++) {
+      let identity: ProviderIdentity;
+      try {
+        identity = readProviderId(providers[i]!).identity;
+      } catch (error) {
+        if (!(error instanceof InvalidToolProviderError)) throw error;
+        count++;
+        continue;
+      }
+      if (this.record(identity)) count++;
+    }
+    return count;
+  }
+
+  private record(identity: ProviderIdentity): boolean {
     this.bound ??= new Map();
     let ofClass = this.bound.get(identity.providerClass);
     if (!ofClass) {
@@ -57,9 +86,7 @@ export class FirstOfEachIdentity {
     }
     const ids = ofClass[identity.idType];
     const before = ids.size;
-    if (ids.add(identity.id).size > before) return true; // one hash lookup, not has() then add()
-    (this.repeated ??= new Map()).set(providerKeyOf(identity), identity);
-    return false;
+    return ids.add(identity.id).size > before; // one hash lookup, not has() then add()
   }
 
   /**

@@ -2,7 +2,7 @@
 // pointed (through a fresh CODEX_HOME) at a Responses API mock on 127.0.0.1.
 import "../fixtures/store/register.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { defineTool, PromptRunner, type NewToolsMode } from "entity-tools";
+import { defineTool, PromptRunner, type NewToolsMode, type ToolLoopEvent } from "entity-tools";
 import { CodexAppServerAdapter } from "entity-tools/codex";
 import { SpendAnswer } from "../fixtures/store/answers.js";
 import { CustomerSearchTools } from "../fixtures/store/customer-search-tools.js";
@@ -14,6 +14,7 @@ import {
   type ResponsesRequest,
 } from "entity-tools/testing";
 import { codexHomeFor } from "../support/codex-home.js";
+import { memoryTracer, spanTree } from "../support/span-tree.js";
 import { spendChartWithPdf } from "../support/spend-chart.js";
 import { TINY_PNG_BASE64 } from "../support/tiny-png.js";
 
@@ -194,5 +195,67 @@ describe("CodexAppServerAdapter against the real codex app-server", () => {
         },
       ],
     ]);
+  });
+
+  // Codex runs a response's calls at once: each call is its own step, and ends with its own result (the
+  // second one's was lost, "Not run: the run ended before this call ran", when the first one ended
+  // first), its own span and its own tool-set changes (they went to the call started last).
+  it("two calls in one response run at once, each with its own result, span and tool-set changes", async () => {
+    let waitStarted!: () => void;
+    const started = new Promise<void>((resolve) => (waitStarted = resolve));
+    let lookedUp!: () => void;
+    const looked = new Promise<void>((resolve) => (lookedUp = resolve));
+    const search = new CustomerSearchTools();
+    const lookup = defineTool({
+      name: "lookup",
+      description: "Find customers by part of a name",
+      execute: async () => (await started, search.findCustomers("Khan")),
+    });
+    const wait = defineTool({
+      name: "wait",
+      description: "Wait",
+      execute: async () => (waitStarted(), await looked, "waited"),
+    });
+    const { runner, mock } = await codexRunner(
+      ({ calledTools }) =>
+        calledTools.length > 0
+          ? { text: "done" }
+          : {
+              toolCalls: [
+                { name: "lookup", input: {} },
+                { name: "wait", input: {} },
+              ],
+            },
+      "dispatch",
+    );
+    const { tracer, spans } = memoryTracer();
+    const run = await runner
+      .withTools(lookup, wait)
+      .withToolProviderDiscovery()
+      .withTelemetry({ tracer })
+      .withObserver((e: ToolLoopEvent) => {
+        if (e.type === "ToolInvoked" && e.toolName === "lookup") lookedUp();
+      })
+      .run("q");
+    expect(run.result).toBe("done");
+    const results = mock.requests[1]!.toolResults.map((r) => r.text);
+    expect(results).toHaveLength(2);
+    expect(results).toContain("waited");
+    expect(results.find((text) => text !== "waited")).toContain('"id":"c789"');
+    expect(run.counters.toolFailures).toBe(0);
+    // Codex may send either call first: each tool span with its events, whichever came first.
+    const events: Record<string, string[]> = {};
+    let tool = "";
+    for (const line of spanTree(spans())) {
+      if (line.startsWith("  execute_tool ")) events[(tool = line.slice(15))] = [];
+      else if (line.startsWith("    · ")) events[tool]?.push(line.slice(6));
+      else tool = "";
+    }
+    expect(events).toEqual({
+      lookup: [
+        "tools.injected customer_c789_getAverageSpend,customer_c789_recentOrders by lookup from Customer:c789",
+      ],
+      wait: [],
+    });
   });
 });

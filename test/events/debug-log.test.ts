@@ -11,7 +11,10 @@ const discoveryRun = () =>
     .withTools(new CustomerSearchTools())
     .withToolProviderDiscovery();
 
-/** A conversation backend whose turn calls searchCustomer, and stops when told to: 1 000 tokens a turn. */
+/**
+ * A conversation backend whose turn calls searchCustomer, and stops when told to: 1 000 tokens a turn, and
+ * 50 of another model (a subagent's).
+ */
 const oneCallBackend: ConversationAdapter = {
   supportsDynamicTools: false,
   newTools: "restart",
@@ -27,6 +30,7 @@ const oneCallBackend: ConversationAdapter = {
         stopped: found.stopTurn,
         usage: { inputTokens: 1000, outputTokens: 10 },
         modelId: "m",
+        otherModels: [{ modelId: "small", usage: { inputTokens: 50, outputTokens: 5 } }],
       };
     },
     close: async () => {},
@@ -88,8 +92,42 @@ describe("the debug log", () => {
       "run started",
       "step 1: N ms, tokens in 0 (cached 0) out 0 (reasoning 0), tool calls: searchCustomer",
       "step 1 (m): the turn's tokens in 1000 (cached 0) out 10 (reasoning 0)",
+      "step 1 (small): another model in the turn (a subagent, a helper call), tokens in 50 (cached 0) out 5 (reasoning 0)",
       `searchCustomer (${id}) waits for approval`,
       "run awaiting-approval after 1 steps, N ms",
+    ]);
+  });
+
+  it("another model in a turn (a subagent's, a helper call's) is a line of its own naming it and its tokens", async () => {
+    const lines: string[] = [];
+    const log = (line: string) => lines.push(line);
+    const subagents: ConversationAdapter = {
+      supportsDynamicTools: false,
+      newTools: "restart",
+      openConversation: async () => ({
+        send: async () => ({
+          text: "done",
+          stopped: false,
+          usage: { inputTokens: 300, outputTokens: 21 },
+          modelId: "claude-sonnet-4-5",
+          otherModels: [
+            {
+              modelId: "claude-haiku-4-5",
+              usage: { inputTokens: 100, outputTokens: 7, cachedInputTokens: 40 },
+            },
+          ],
+        }),
+        close: async () => {},
+      }),
+    };
+    await new PromptRunner({ adapter: subagents }).withLogger({ info: log, warn: log, error: log }).run("q");
+    const text = lines.map((l) => l.replace(/^\[entity-tools run-\d+\] /, "").replace(/\d+ ms/g, "N ms"));
+    expect(text).toEqual([
+      "run started",
+      "step 1 (claude-sonnet-4-5): N ms, tokens in 300 (cached 0) out 21 (reasoning 0), tool calls: none",
+      "step 1 (claude-haiku-4-5): another model in the turn (a subagent, a helper call), " +
+        "tokens in 100 (cached 40) out 7 (reasoning 0)",
+      "run completed after 1 steps, N ms",
     ]);
   });
 

@@ -121,6 +121,24 @@ describe("two instances of one identity in one result", () => {
     },
   );
 
+  // Past the budget the ids are still read, so the notice counts the entities actually left without
+  // tools: o-9 again (bound) and o-11 again (one entity) are not entities of their own.
+  it("per instance: the budget notice counts a later instance of an identity once", async () => {
+    const [o9, o10, o11, o12] = ["o-9", "o-10", "o-11", "o-12"].map((id) => order(id, 1));
+    const results = defineTool({
+      name: "searchOrders",
+      description: "Search orders",
+      execute: () => [o9, o10, o11, order("o-9", 2), order("o-11", 2), o12],
+    });
+    const fake = new FakePromptRunner();
+    fake.callTool("searchOrders").respondWithText("done");
+    await fake.withTools(results).withToolProviderDiscovery({ maxInjectedTools: 2 }).run("q");
+    expect(fake.calls[0]!.resultText).toContain(
+      "Tool budget reached: of this result's 4 entities, only the first 1 got tools (2 tools); " +
+        "the other 3 did not.",
+    );
+  });
+
   it("handles: one handle per identity, live as the first instance; nothing was replaced", async () => {
     const { result, fake, discovered, injected, added } = await run({ binding: "handles" }, (fake, events) =>
       fake.respondWith("o-9's total by its handle", () => {

@@ -119,6 +119,41 @@ describe("FakePromptRunner", () => {
     expect(lenient.callsAt(1)[0]).toMatchObject({ toolName: "ghost", isError: true });
   });
 
+  // A function as the input (a guess for computing a handle from an earlier result) failed the run with
+  // "Cannot read properties of undefined (reading 'length')"; it is refused where it is given.
+  it("refuses an input it cannot send where it is scripted, naming the method and what to pass", async () => {
+    const fake = new FakePromptRunner().withTools(new CustomerSearchTools());
+    const fn = () => ({ name: "John Smith" });
+    expect(() => fake.callTool("searchCustomer", fn)).toThrow(
+      'callTool("searchCustomer", input): the input is a function, which a scripted call cannot send. ' +
+        "Give the tool's arguments (an object; a string is sent as raw argument text). To compute them " +
+        "during the run (from what an earlier call returned), script the turn with " +
+        "respondWith(describe, (request) => ({ toolCalls: [{ toolName, input }] })).",
+    );
+    expect(() =>
+      fake.callTools([
+        ["findCustomers", {}],
+        [/^search/, fn],
+      ]),
+    ).toThrow(
+      /^callTools\(\[…\]\): the input of call 2 \(\/\^search\/\) is a function, which a scripted call cannot send\./,
+    );
+    expect(() => new ScriptedLanguageModel().callUnknownTool("ghost", { n: 1n })).toThrow(
+      'callUnknownTool("ghost", input): the input cannot be sent as JSON (Do not know how to serialize a BigInt). ' +
+        "Give the tool's arguments (an object; a string is sent as raw argument text).",
+    );
+    // Nothing was scripted: the run plays what came after.
+    fake.respondWithText("done");
+    expect(await fake.generateText("q")).toBe("done");
+    // A turn computed during the run gets the same check when it is played.
+    const computed = new FakePromptRunner()
+      .withTools(new CustomerSearchTools())
+      .respondWith("search", () => ({ toolCalls: [{ toolName: "searchCustomer", input: fn }] }));
+    await expect(computed.generateText("q")).rejects.toThrow(
+      /The call of "searchCustomer" has an input that is a function, which a scripted call cannot send\./,
+    );
+  });
+
   it("verifyExpectations names unplayed turns and unused stubs", async () => {
     const fake = new FakePromptRunner()
       .respondWithText("a")

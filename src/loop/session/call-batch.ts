@@ -24,12 +24,14 @@ export interface OpenCalls {
 }
 
 /**
- * The tool calls of a run's model responses, one response at a time, each call through the pipeline with
- * the run's approval gate as its approval step; a held call pauses the run (the waiting calls are kept in
- * the run, for the snapshot), and every call of a response ends with a result, whatever happens.
+ * The tool calls of a run's model responses, each call through the pipeline with the run's approval gate
+ * as its approval step; a held call pauses the run (the waiting calls are kept in the run, for the
+ * snapshot), and every call of a response ends with a result, whatever happens. A step backend answers
+ * one response at a time; a conversation backend may call back again before a call ended (Codex runs a
+ * response's calls at once), so each batch is closed on its own, and the run's end closes every one.
  */
 export class CallBatches {
-  private open: OpenCalls | undefined;
+  private readonly open = new Set<OpenCalls>();
 
   constructor(
     private readonly run: Run,
@@ -63,7 +65,7 @@ export class CallBatches {
    * @throws ToolNotFoundError after too many unknown tools in a row; the cancellation; a strategy's failure
    */
   async execute(open: OpenCalls): Promise<ToolCallsOutcome> {
-    this.open = open;
+    this.open.add(open);
     const seen = new Set<string>(open.results.map((r) => r.toolCallId));
     try {
       for (const [index, call] of open.calls.entries()) {
@@ -87,7 +89,7 @@ export class CallBatches {
           const waiting = open.calls.slice(index);
           this.run.hold({ iteration: open.iteration, calls: waiting });
           open.closed = true; // the waiting calls get their results on resume, not now
-          this.open = undefined;
+          this.open.delete(open);
           const pending = await this.run.approvals.pending(
             outcome.held,
             waiting.slice(1),
@@ -100,12 +102,12 @@ export class CallBatches {
         if (open.closed) break; // the run ended while this call ran; its result came too late
         open.results.push(part);
         if (restart) {
-          this.closeOpen("the run restarts with an updated prompt");
+          this.close(open, "the run restarts with an updated prompt");
           return { next: { type: "restart", request: restart }, results: open.results };
         }
       }
     } finally {
-      this.closeOpen("the run ended before this call ran");
+      this.close(open, "the run ended before this call ran");
     }
     const tooMany = this.executor.tooManyUnknownTools();
     if (tooMany) throw tooMany;
@@ -124,12 +126,15 @@ export class CallBatches {
     return { kind: "hold" };
   }
 
-  /** Gives every call of the open response that has no result yet a "cancelled" or "not run" result. */
+  /** Gives every call of the open responses that has no result yet a "cancelled" or "not run" result. */
   closeOpen(why: string): void {
-    const open = this.open;
-    if (!open || open.closed) return;
+    for (const open of [...this.open]) this.close(open, why);
+  }
+
+  private close(open: OpenCalls, why: string): void {
+    this.open.delete(open);
+    if (open.closed) return;
     open.closed = true;
-    this.open = undefined;
     const cancelled = this.signal?.aborted === true;
     for (const call of open.calls.slice(open.results.length - open.start)) {
       const part = cancelled
