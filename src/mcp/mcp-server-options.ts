@@ -43,9 +43,10 @@ export interface McpServerOptions {
    * verifies); at least 16 bytes each. Default: one random key per process, so handles work across the
    * requests this process serves; give the same key to every process behind one endpoint. A key given as
    * bytes is copied the first time a server is made with it: changing or wiping the buffer afterwards
-   * changes nothing (a new key is a new value: another buffer, or text).
+   * changes nothing (a new key is a new value: another buffer, or text). `undefined` (an unset environment
+   * variable) is the default.
    */
-  readonly handleKey?: HandleKey;
+  readonly handleKey?: HandleKey | undefined;
   /**
    * Finds a provider again by class (source name) and id, for a handle minted by another call: required
    * for handles over HTTP, where every request is served by a fresh server.

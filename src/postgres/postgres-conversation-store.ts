@@ -22,8 +22,11 @@ import { PostgresTable } from "./postgres-table.js";
 export interface PostgresConversationStoreOptions {
   /** A `pg.Pool` (yours: `close()` leaves it open). Exactly one of `pool` and `connectionString`. */
   readonly pool?: PostgresPool;
-  /** `postgres://user:password@host:5432/db`: the store opens its own `pg.Pool`, which `close()` ends. */
-  readonly connectionString?: string;
+  /**
+   * `postgres://user:password@host:5432/db`: the store opens its own `pg.Pool`, which `close()` ends.
+   * `undefined` (an unset `process.env.DATABASE_URL`) counts as not given.
+   */
+  readonly connectionString?: string | undefined;
   /** The schema of the table (created when missing). Default `public`. */
   readonly schema?: string;
   /** The table's name. Default `entity_tools_conversations`. */

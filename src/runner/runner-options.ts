@@ -56,9 +56,10 @@ export interface RunOptions<T> {
    * Continue this conversation (the `snapshot` of a completed or paused run, from this process or
    * another) with the prompt as the next user message: its history, discovered tools, section visibility
    * and counters carry over. Calls the snapshot left waiting for a decision are not run (the model reads
-   * why); decide them with `resume` instead.
+   * why); decide them with `resume` instead. `undefined` (a new conversation's first turn, whose stored
+   * snapshot is `undefined`) starts a new run, as when absent.
    */
-  readonly continueFrom?: RunSnapshot;
+  readonly continueFrom?: RunSnapshot | undefined;
   /**
    * With `continueFrom`: returns the provider of a discovered tool, by class (source name) and id, sync or
    * async. Not needed for a snapshot of a run of this process: its providers are re-bound as they are.

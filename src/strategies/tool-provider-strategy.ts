@@ -39,9 +39,9 @@ export interface ProviderBindingOptions {
   /**
    * Handles mode: the key handles are signed with. Default: a random key per runner, so handles are
    * then valid only within that runner (and process). Give every process that must accept another's
-   * handles the same key.
+   * handles the same key. `undefined` (an unset environment variable) is the default.
    */
-  readonly handleKey?: HandleKey;
+  readonly handleKey?: HandleKey | undefined;
   /**
    * Handles mode: the live provider of a valid handle this run has not seen (one minted by another
    * runner or process, or before a resume), by class source name and id; sync or async. Default: the

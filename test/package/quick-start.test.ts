@@ -9,7 +9,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { consumerProject } from "../support/consumer-project.js";
+import { consumerProject, README_PROJECT_DEPENDENCIES } from "../support/consumer-project.js";
 
 const exec = promisify(execFile);
 const nodeMajor = Number(process.versions.node.split(".")[0]);
@@ -50,19 +50,9 @@ const bin = (cwd: string, file: string, ...args: string[]) =>
   exec(process.execPath, [path.join(scratch, "node_modules", file), ...args], { cwd });
 
 beforeAll(async () => {
-  // The README's install lines, with today's majors: TypeScript 7 beside typescript-json-schema (which
-  // brings its own TypeScript 5.9), vitest 5 and esbuild for its decorator config. The install is
-  // shared with the other lane (test/support/consumer-project.ts).
-  scratch = await consumerProject([
-    "class-transformer@^0.5.1",
-    "ai@^6",
-    "@ai-sdk/provider@^3",
-    "@ai-sdk/openai@^3",
-    "typescript@^7",
-    "typescript-json-schema@0.68.0",
-    "vitest@^5",
-    "esbuild@^0.28",
-  ]);
+  // The README's install lines, shared with the docs' snippets and the other lane
+  // (test/support/consumer-project.ts).
+  scratch = await consumerProject(README_PROJECT_DEPENDENCIES);
 }, 300_000);
 
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

@@ -174,3 +174,28 @@ export async function consumerProject(
     symlinkSync(path.join(installed, name), path.join(dir, "node_modules", name), "dir");
   return dir;
 }
+
+/**
+ * What a user of the README installs (its Install lines, with today's majors: TypeScript 7 beside
+ * typescript-json-schema, which brings its own TypeScript 5.9; vitest 5 and esbuild for its decorator
+ * config), plus what the docs' snippets import (the optional peers, `@types/node`). One install serves
+ * the quick start and the docs' snippets (test/package/quick-start.test.ts, docs-snippets.test.ts), on
+ * both lanes. Not the Claude Agent SDK: it brings a 380 MB binary; its snippet type-checks without it.
+ */
+export const README_PROJECT_DEPENDENCIES: readonly string[] = [
+  "class-transformer@^0.5.1",
+  "ai@^6",
+  "@ai-sdk/provider@^3",
+  "@ai-sdk/openai@^3",
+  "typescript@^7",
+  "typescript-json-schema@0.68.0",
+  "vitest@^5",
+  "esbuild@^0.28",
+  "@types/node@^22",
+  "@opentelemetry/api@^1.9",
+  "pg@^8",
+  "@types/pg@^8",
+  "@modelcontextprotocol/server@^2.4",
+  "@modelcontextprotocol/node@^2.1",
+  "@ai-sdk/devtools@0.0",
+];
