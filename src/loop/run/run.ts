@@ -16,6 +16,7 @@ import { promptOrigin, snapshotOrigin, type ResumedRun, type RunOrigin } from ".
 import { RunTotals } from "./run-totals.js";
 import { writeSnapshot } from "./run-writer.js";
 import { VisibilityStore, type SectionOverrides } from "./visibility-store.js";
+import { checkSignable } from "../snapshot/unsignable-snapshot.js";
 
 /** What every run is made with: the runner's configuration for it. */
 export interface RunInit {
@@ -81,6 +82,9 @@ export class Run {
     this.settings = init.settings;
     this.events = init.events;
     this.writing = { keys: init.keys, log: init.log };
+    // A keyed run refuses, before anything runs, the caller's messages it could never sign.
+    if (init.keys && (!origin.resumed || origin.resumed.followUp))
+      checkSignable({ history: origin.restartHistory }, "start");
     this.origin = origin;
     this.resumed = origin.resumed;
     this.totals = new RunTotals(origin.before);
