@@ -4,7 +4,13 @@
 // the caller gave, when the snapshot is written when a model of the caller's own made it.
 import type { ModelMessage } from "ai";
 import { describe, expect, it } from "vitest";
-import { PromptRunner, SnapshotError } from "entity-tools";
+import {
+  defineTool,
+  MaxIterationsExceededError,
+  PromptRunner,
+  SnapshotError,
+  type ToolLoopError,
+} from "entity-tools";
 import { generateResult } from "entity-tools/testing";
 import { mockModel, NewestMockModel } from "../support/mock-model.js";
 import { refundTool } from "../support/refund-tool.js";
@@ -17,6 +23,18 @@ function cyclic(): Record<string, Record<string, unknown>> {
   const acme: Record<string, unknown> = { note: "x" };
   acme.self = acme;
   return { acme };
+}
+
+/** A model of the caller's own whose first answer calls `toolName` (id `c1`) with cyclic metadata. */
+function cyclicModel(toolName: string) {
+  return new NewestMockModel({
+    doGenerate: async () => {
+      const result = generateResult({ toolCalls: [{ toolName, toolCallId: "c1" }] });
+      // (Its type says JSON values; a model of the caller's own can give anything.)
+      const providerMetadata = cyclic() as never;
+      return { ...result, content: result.content.map((part) => ({ ...part, providerMetadata })) };
+    },
+  });
 }
 
 const userMessage = (extra: object): ModelMessage =>
@@ -64,19 +82,29 @@ describe("a keyed runner and a history JSON has no form for", () => {
 
   it("stops a run whose own model's metadata holds a cycle at the pause, naming the call, and runs nothing", async () => {
     refunds.length = 0;
-    const model = new NewestMockModel({
-      doGenerate: async () => {
-        const result = generateResult({ toolCalls: [{ toolName: "refund", toolCallId: "c1" }] });
-        // (Its type says JSON values; a model of the caller's own can give anything.)
-        const providerMetadata = cyclic() as never;
-        return { ...result, content: result.content.map((part) => ({ ...part, providerMetadata })) };
-      },
-    });
-    const error = await failure(new PromptRunner({ model }).withTools(refund).withSnapshotKey(KEY).run("q"));
+    const error = await failure(
+      new PromptRunner({ model: cyclicModel("refund") }).withTools(refund).withSnapshotKey(KEY).run("q"),
+    );
     expect(error.message).toMatch(
       /^The snapshot cannot be signed \(withSnapshotKey\): history\[1\]\.content\[0\]\.providerOptions\.acme\.self refers back to history\[1\]\.content\[0\]\.providerOptions\.acme \(a cycle\), in the call c1 \(refund\), .* The run stopped without a snapshot\./,
     );
     expect(refunds).toEqual([]);
+  });
+
+  it("a run that fails for its own reason then gives the cycle's error, with the run's own error as its cause", async () => {
+    const lookup = defineTool({ name: "lookup", description: "Look up", execute: () => "found" });
+    const error = await failure(
+      new PromptRunner({ model: cyclicModel("lookup") })
+        .withTools(lookup)
+        .withSnapshotKey(KEY)
+        .withMaxToolIterations(1)
+        .run("q"),
+    );
+    expect(error.message).toContain("in the call c1 (lookup)");
+    const cause = error.cause as ToolLoopError;
+    expect(cause).toBeInstanceOf(MaxIterationsExceededError);
+    expect(cause.conversationHistory.map((m) => m.role)).toEqual(["user", "assistant", "tool"]);
+    expect(cause.snapshot).toBeUndefined();
   });
 
   it("without a key the same run pauses, its snapshot keeping the cycle (no JSON form, as documented)", async () => {
