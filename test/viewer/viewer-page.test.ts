@@ -197,6 +197,13 @@ async function expectDiscoveryConversation(page: Page) {
     return picture.naturalWidth;
   });
   expect(width).toBe(96);
+  // Each box of a call says what it holds: the input the model gave, the result it read back.
+  expect(await texts(page, 'li[data-step="2"] .call-detail .field-label')).toEqual([
+    "input",
+    "result",
+    "input",
+    "result",
+  ]);
   await show(page, resumed!);
   // The resumed run's steps by the run's numbers (its file's from 1): the decided call, then step 4.
   expect(await texts(page, ".step-head strong")).toEqual(["Before step 4", "Step 4"]);
@@ -358,6 +365,7 @@ describe.skipIf(!present)("the run viewer in headless Chromium", () => {
       'The call of "warranty_check" failed in the server',
       "StrategyError: the warranty service refused key sk-1",
     ]);
+    expect(await texts(page, 'li[data-step="2"] .call-detail .field-label')).toEqual(["error"]);
     expect(await texts(page, 'li[data-step="2"] .call-detail .cause h5')).toEqual([
       "Cause (not told to the model)",
     ]);

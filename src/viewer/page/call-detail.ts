@@ -4,6 +4,11 @@ import type { CallRecord } from "../../run-log/run-log-format.js";
 import { h, longText, pretty } from "./dom.js";
 import { mediaView } from "./media-view.js";
 
+/** A call's field under a small label: two boxes one under the other cannot tell which is the input. */
+function labelled(label: string, box: HTMLElement): HTMLElement {
+  return h("div", { className: "field" }, h("div", { className: "field-label" }, label), box);
+}
+
 /** One call of an opened step: its input, what the model read back with its media, and a failure's cause. */
 export function callDetail(call: CallRecord, mediaUrl: (file: string) => string | undefined): HTMLElement {
   return h(
@@ -15,8 +20,9 @@ export function callDetail(call: CallRecord, mediaUrl: (file: string) => string 
       `${call.tool} (${call.id})`,
       call.provider && ` → ${call.provider.providerClass} ${call.provider.id}`,
     ),
-    call.input !== undefined && longText("input", pretty(call.input)),
-    call.result !== undefined && longText(call.ok ? "result" : "result error", call.result),
+    call.input !== undefined && labelled("input", longText("input", pretty(call.input))),
+    call.result !== undefined &&
+      labelled(call.ok ? "result" : "error", longText(call.ok ? "result" : "result error", call.result)),
     // What the server threw, which the model and the client were not told: the operator's to read.
     call.cause !== undefined &&
       h(
