@@ -5,25 +5,16 @@ import { describe, expect, it } from "vitest";
 import {
   InvalidSettingError,
   SnapshotIntegrityError,
-  defineTool,
   type RunSnapshot,
   type ToolLoopResult,
 } from "entity-tools";
 import { FakePromptRunner } from "entity-tools/testing";
 import { CustomerSearchTools } from "../fixtures/store/customer-search-tools.js";
+import { refundTool } from "../support/refund-tool.js";
 
 const KEY = "k".repeat(32);
 const OLD_KEY = "o".repeat(32);
-const refunds: string[] = [];
-const refund = defineTool({
-  name: "refund",
-  description: "Refund the order",
-  needsApproval: true,
-  execute: () => {
-    refunds.push("refund");
-    return "refunded";
-  },
-});
+const { refund, refunds } = refundTool();
 
 async function pausedSigned(key: string | string[] = KEY): Promise<ToolLoopResult<string>> {
   const fake = new FakePromptRunner();

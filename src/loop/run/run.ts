@@ -16,6 +16,8 @@ import { promptOrigin, snapshotOrigin, type ResumedRun, type RunOrigin } from ".
 import { RunTotals } from "./run-totals.js";
 import { writeSnapshot } from "./run-writer.js";
 import { VisibilityStore, type SectionOverrides } from "./visibility-store.js";
+import { SnapshotError } from "../snapshot/snapshot-error.js";
+import { checkSignable } from "../snapshot/unsignable-snapshot.js";
 
 /** What every run is made with: the runner's configuration for it. */
 export interface RunInit {
@@ -81,6 +83,9 @@ export class Run {
     this.settings = init.settings;
     this.events = init.events;
     this.writing = { keys: init.keys, log: init.log };
+    // A keyed run refuses, before anything runs, the caller's messages it could never sign.
+    if (init.keys && (!origin.resumed || origin.resumed.followUp))
+      checkSignable({ history: origin.restartHistory }, "start");
     this.origin = origin;
     this.resumed = origin.resumed;
     this.totals = new RunTotals(origin.before);
@@ -237,9 +242,22 @@ export class Run {
    * its own fields kept), anything else wrapped (as a cancellation when `signal` fired). `at` is where the
    * run stood: by default the attempt's history, every call with its result (the session closes open calls
    * first), and a snapshot of the run now; before an attempt's first step, see {@link Run.failBeforeStep}.
+   *
+   * @throws SnapshotError, its cause the run's own error (without a snapshot), when the key cannot sign it
    */
-  fail(cause: unknown, signal?: AbortSignal, at: RunPoint = this.now()): ToolLoopError {
-    return failureOf(cause, { ...at, iterations: this.totals.iterations }, signal);
+  fail(cause: unknown, signal?: AbortSignal, at?: RunPoint): ToolLoopError {
+    const iterations = this.totals.iterations;
+    if (at) return failureOf(cause, { ...at, iterations }, signal);
+    let snapshot: RunSnapshot;
+    try {
+      snapshot = this.toSnapshot();
+    } catch (unsignable) {
+      // A history the snapshot key cannot sign: that error, with the run's own (its conversation) as cause.
+      if (!SnapshotError.isInstance(unsignable)) throw unsignable;
+      const failure = failureOf(cause, { history: this.history, iterations }, signal);
+      throw new SnapshotError(unsignable.message, { cause: failure });
+    }
+    return failureOf(cause, { history: this.history, snapshot, iterations }, signal);
   }
 
   /**
@@ -254,11 +272,6 @@ export class Run {
     if (!(error instanceof ToolLoopError) && !signal?.aborted) return error;
     const history = this.attempt ? this.restartHistory() : this.origin.history;
     return this.fail(error, signal, { history, snapshot: this.resumed?.snapshot });
-  }
-
-  /** Where the run stands now: the attempt's conversation and a snapshot to resume from. */
-  private now(): RunPoint {
-    return { history: this.history, snapshot: this.toSnapshot() };
   }
 
   /**

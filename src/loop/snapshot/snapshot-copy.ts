@@ -5,10 +5,12 @@
 // which a walk copies several times faster. A URL (an image or file by URL, the AI SDK's form) is copied
 // as a URL: Node 20's structuredClone made it `{}`, Node 22's throws. A file's bytes are copied as bytes
 // that write themselves in JSON as base64 (the snapshot's JSON form, which the AI SDK reads back as those
-// bytes). Any other value that is not plain data (a class instance) is copied by `structuredClone`. The
-// walk keeps no stack of its own calls, so no history is too deep for it, and it copies an object met
-// twice once, as structuredClone does: a shared part stays shared and a cycle is copied as a cycle (such
-// a snapshot has no JSON form: see docs/approvals-and-snapshots.md).
+// bytes; a URL writes its text: the one rule of `json-data.ts`, which cassettes follow too). Any other
+// value that is not plain data (a class instance) is copied by `structuredClone`. The walk keeps no stack
+// of its own calls, so no history is too deep for it, and it copies an object met twice once, as
+// structuredClone does: a shared part stays shared and a cycle is copied as a cycle (such a snapshot has
+// no JSON form: see docs/approvals-and-snapshots.md).
+import { isJsonData, jsonDataText } from "./json-data.js";
 
 /**
  * A deep copy of `value` with what `structuredClone` would give for it, a URL kept a URL and a file's
@@ -66,8 +68,7 @@ function objectCopy(value: object, walk: Walk): unknown {
     copy = Array.isArray(value) ? new Array<unknown>(value.length) : {};
     walk.sources.push(value);
     walk.targets.push(copy as object);
-  } else if (value instanceof URL) copy = new URL(value.href);
-  else if (value instanceof Uint8Array || value instanceof ArrayBuffer) copy = jsonBytes(value);
+  } else if (isJsonData(value)) copy = value instanceof URL ? new URL(value.href) : jsonBytes(value);
   else copy = structuredClone(value);
   walk.copies.set(value, copy);
   return copy;
@@ -75,20 +76,19 @@ function objectCopy(value: object, walk: Walk): unknown {
 
 /**
  * A copy of a file's bytes (`Uint8Array`, `Buffer`, `ArrayBuffer`: the AI SDK's data content): a plain
- * `Uint8Array` that writes itself in JSON as base64 (its own `toJSON`, not enumerable), which the AI SDK
- * reads back as the same bytes. Without it a `Uint8Array` becomes `{"0":1,"1":2,…}` in JSON (ai 6 then
- * refuses the prompt, ai 7 sends it as a provider reference), a `Buffer` `{"type":"Buffer","data":[…]}`,
- * an `ArrayBuffer` `{}`.
+ * `Uint8Array` that writes itself in JSON as base64 (its own `toJSON`, not enumerable; the one rule of
+ * `json-data.ts`), which the AI SDK reads back as the same bytes. Without it a `Uint8Array` becomes
+ * `{"0":1,"1":2,…}` in JSON (ai 6 then refuses the prompt, ai 7 sends it as a provider reference).
  */
 function jsonBytes(bytes: Uint8Array | ArrayBuffer): Uint8Array {
   const copy = new Uint8Array(bytes.byteLength);
   copy.set(bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes));
-  Object.defineProperty(copy, "toJSON", { value: base64Of });
+  Object.defineProperty(copy, "toJSON", { value: textOfThis });
   return copy;
 }
 
-function base64Of(this: Uint8Array): string {
-  return Buffer.from(this.buffer, this.byteOffset, this.byteLength).toString("base64");
+function textOfThis(this: Uint8Array): string {
+  return jsonDataText(this);
 }
 
 function isPlainObject(value: object): boolean {

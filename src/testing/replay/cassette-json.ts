@@ -1,15 +1,16 @@
 // Provider values to cassette JSON and back. Keys are sorted, so the same answer is written the same way
 // whatever order a provider built it in (a re-recorded cassette diffs only where the model answered
-// differently); binary data becomes base64 text, dates ISO text, an error its name and message.
+// differently); a file's bytes and a URL become their text as in a snapshot's JSON (`json-data.ts`: bytes
+// base64, a URL its href), dates ISO text, an error its name and message.
 import type { LanguageModelV3Content, LanguageModelV3StreamPart } from "@ai-sdk/provider";
+import { isJsonData, jsonDataText } from "../../loop/snapshot/json-data.js";
 import type { CassetteJson } from "./cassette.js";
 
 /** `value` as cassette JSON (see the file's header). */
 export function cassetteJson(value: unknown): unknown {
   if (value === null || typeof value !== "object") return typeof value === "bigint" ? String(value) : value;
   if (value instanceof Date) return value.toISOString();
-  if (value instanceof Uint8Array) return Buffer.from(value).toString("base64");
-  if (value instanceof URL) return value.href;
+  if (isJsonData(value)) return jsonDataText(value);
   if (value instanceof Error) return { message: value.message, name: value.name };
   if (Array.isArray(value)) return value.map((item) => cassetteJson(item) ?? null);
   const out: Record<string, unknown> = {};

@@ -1,0 +1,58 @@
+// A file's bytes and a URL in a cassette: written as a snapshot's JSON writes them (one rule,
+// src/loop/snapshot/json-data.ts: bytes base64, a URL its text), and a recorded file answer replays as the
+// same bytes.
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { generateText } from "ai";
+import { describe, expect, it } from "vitest";
+import { ReplayLanguageModel, generateResult, recordModel } from "entity-tools/testing";
+import { cassetteJson } from "../../src/testing/replay/cassette-json.js";
+import { snapshotCopy } from "../../src/loop/snapshot/snapshot-copy.js";
+import { NewestMockModel } from "../support/mock-model.js";
+
+const png = Uint8Array.from([137, 80, 78, 71, 13, 10, 26, 10]);
+
+describe("bytes and URLs in a cassette", () => {
+  it("are written as a snapshot's JSON writes them: views, Buffers, ArrayBuffers, URLs and data: URLs", () => {
+    const values = {
+      bytes: png,
+      view: png.subarray(2, 5), // its own bytes only, not its buffer's
+      buffer: Buffer.from(png),
+      arrayBuffer: png.slice().buffer, // was `{}` in a cassette: the bytes were lost
+      url: new URL("https://images.example.com/chart.png"),
+      dataUrl: new URL("data:image/png;base64,iVBORw0KGgo="),
+    };
+    const inSnapshot = JSON.parse(JSON.stringify(snapshotCopy(values))) as unknown;
+    expect(cassetteJson(values)).toEqual(inSnapshot);
+    expect(inSnapshot).toEqual({
+      bytes: "iVBORw0KGgo=",
+      view: "TkcN",
+      buffer: "iVBORw0KGgo=",
+      arrayBuffer: "iVBORw0KGgo=",
+      url: "https://images.example.com/chart.png",
+      dataUrl: "data:image/png;base64,iVBORw0KGgo=",
+    });
+  });
+
+  it("a model's file answer given as bytes is recorded as base64 and replays as the same bytes", async () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), "cassette-data-")), "file.json");
+    // ai 7's models (spec V4) tag a file's data; ai 6's (V3) give the bytes themselves.
+    const v3 = new NewestMockModel().specificationVersion === "v3";
+    const model = new NewestMockModel({
+      doGenerate: async () => {
+        const result = generateResult({});
+        const data = v3 ? png : { type: "data", data: png };
+        return { ...result, content: [{ type: "file", mediaType: "image/png", data } as never] };
+      },
+    });
+    const recorded = await generateText({ model: recordModel(model, file), prompt: "Draw it" });
+    expect(recorded.files[0]?.uint8Array).toEqual(png);
+    expect(readFileSync(file, "utf8")).toContain('"iVBORw0KGgo="');
+    const replayed = await generateText({
+      model: await ReplayLanguageModel.fromFile(file),
+      prompt: "Draw it",
+    });
+    expect(replayed.files[0]?.uint8Array).toEqual(png);
+  });
+});
