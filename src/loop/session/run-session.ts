@@ -1,5 +1,5 @@
 import type { ModelMessage, ToolResultPart } from "ai";
-import { addUsage, emptyUsage } from "../../events/token-usage.js";
+import { addUsage, countedUsage, emptyUsage } from "../../events/token-usage.js";
 import type { JsonSchema } from "../../schema/json-schema.js";
 import type { AnyTool } from "../../tools/tool.js";
 import { MaxIterationsExceededError, type ToolLoopError, throwIfAborted } from "../errors/errors.js";
@@ -143,13 +143,15 @@ export class RunSession {
     durationMs: number,
   ): void {
     const { events, iteration } = this.run;
-    this.run.totals.addUsage(response.usage);
+    const { usage, problems } = countedUsage(response.usage);
+    for (const message of problems) events.emit({ type: "ModelWarning", iteration, message });
+    this.run.totals.addUsage(usage);
     events.emit({
       type: "ModelResponded",
       iteration,
       text: response.text,
       toolCalls: response.toolCalls.map((c) => ({ toolName: c.toolName, input: c.input })),
-      usage: addUsage(emptyUsage(), response.usage),
+      usage: addUsage(emptyUsage(), usage),
       durationMs,
       ...(response.modelId === undefined ? {} : { modelId: response.modelId }),
       ...(response.responseModelId === undefined ? {} : { responseModelId: response.responseModelId }),

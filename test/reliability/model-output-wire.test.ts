@@ -1,0 +1,373 @@
+// Hostile or broken model output as it arrives through the real provider packages (`@ai-sdk/openai`
+// Responses and Chat, `@ai-sdk/anthropic`) from their wire mocks, in both binding modes, run and stream
+// (docs/reliability.md, W rows; every case tried: /work/notes/fuzz7.md). Each mock's answer is scripted, and
+// a `fetch` between the provider and its mock changes the bytes of one answer where the case needs what a
+// mock never sends (numbers JSON.parse changes, a cut response, an error event mid-stream, odd usage).
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { createAnthropic } from "@ai-sdk/anthropic";
+import { createOpenAI } from "@ai-sdk/openai";
+import type { LanguageModel } from "ai";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  LlmTool,
+  ModelCallError,
+  PromptRunner,
+  StrategyError,
+  ToolProvider,
+  readRunLog,
+  type ToolLoopEvent,
+} from "entity-tools";
+import {
+  startAnthropicMessagesMock,
+  startOpenAiChatMock,
+  startOpenAiResponsesMock,
+  type MockReply,
+} from "entity-tools/testing";
+
+const ran: string[] = [];
+
+@ToolProvider({ prefix: "ticket" })
+class Ticket {
+  constructor(public id: string) {}
+  @LlmTool({
+    description: "Move this ticket to a queue",
+    parameters: { type: "object", properties: { queue: { type: "integer" } }, required: ["queue"] },
+  })
+  move(queue: number): string {
+    ran.push(`move ${this.id} ${queue}`);
+    return `moved ${this.id} to ${queue}`;
+  }
+}
+
+class Desk {
+  @LlmTool("Open tickets")
+  openTickets(): Ticket[] {
+    return [new Ticket("t1")];
+  }
+  @LlmTool({
+    description: "Look an order up",
+    parameters: {
+      type: "object",
+      properties: { order: { type: "integer" }, weight: { type: "number" } },
+      required: ["order"],
+    },
+  })
+  lookup(order: number, weight?: number): string {
+    ran.push(`lookup ${order} ${weight ?? ""}`);
+    return `order ${order}`;
+  }
+}
+
+type Api = "responses" | "chat" | "anthropic";
+type Binding = "per-instance" | "handles";
+/** Changes the text of one answer (a JSON body, or the text of its server-sent events). */
+type Rewrite = (body: string) => string;
+
+/** Per request of the current test: the scripted answer, and how its bytes are changed. */
+let script: { reply: MockReply | ((results: string[]) => MockReply); rewrite?: Rewrite }[] = [];
+let replies = 0;
+let fetches = 0;
+const mocks = {} as Record<Api, { requests: readonly { toolResults: readonly { text: string }[] }[] }>;
+const models = {} as Record<Api, () => LanguageModel>;
+const closers: (() => Promise<void>)[] = [];
+
+const rewriting: typeof fetch = async (url, init) => {
+  const rewrite = script[fetches++]?.rewrite;
+  const response = await fetch(url, init);
+  if (!rewrite) return response;
+  const headers = new Headers(response.headers);
+  headers.delete("content-length");
+  return new Response(rewrite(await response.text()), { status: response.status, headers });
+};
+
+beforeAll(async () => {
+  const reply = (request: { toolResults: readonly { text: string }[] }): MockReply => {
+    const turn = script[replies++]?.reply ?? { text: "(unscripted)" };
+    return typeof turn === "function" ? turn(request.toolResults.map((r) => r.text)) : turn;
+  };
+  const [responses, chat, anthropic] = await Promise.all([
+    startOpenAiResponsesMock(reply),
+    startOpenAiChatMock(reply),
+    startAnthropicMessagesMock(reply),
+  ]);
+  Object.assign(mocks, { responses, chat, anthropic });
+  closers.push(responses.close, chat.close, anthropic.close);
+  const openai = (baseURL: string) => createOpenAI({ baseURL, apiKey: "k", fetch: rewriting });
+  models.responses = () => openai(responses.baseURL).responses("gpt-test");
+  models.chat = () => openai(chat.baseURL).chat("gpt-test");
+  models.anthropic = () =>
+    createAnthropic({ baseURL: `${anthropic.baseURL}/v1`, apiKey: "k", fetch: rewriting })(
+      "claude-sonnet-4-5",
+    );
+});
+afterAll(() => Promise.all(closers.map((close) => close())));
+
+/** Runs `turns` against `api`'s mock; what the caller got, the model read after each step, events, log. */
+async function play(
+  api: Api,
+  how: "run" | "stream",
+  turns: typeof script,
+  binding: Binding = "per-instance",
+) {
+  script = turns;
+  replies = fetches = 0;
+  ran.length = 0;
+  const before = mocks[api].requests.length;
+  const events: ToolLoopEvent[] = [];
+  const logDir = mkdtempSync(path.join(tmpdir(), "model-output-wire-"));
+  const runner = new PromptRunner({ model: models[api](), modelSettings: { maxRetries: 0 } })
+    .withTools(new Desk())
+    .withToolProviderDiscovery(binding === "handles" ? { binding, handleKey: "k".repeat(32) } : {})
+    .withObserver((e) => events.push(e))
+    .withRunLog(logDir);
+  const outcome = await (how === "run" ? runner.run("go") : runner.stream("go").result).then(
+    (run) => ({ run, error: undefined }),
+    (error: unknown) => ({ run: undefined, error: error as Error }),
+  );
+  const read = mocks[api].requests.slice(before + 1).map((r) => errorText(r.toolResults.at(-1)?.text));
+  const [logFile] = readdirSync(logDir).filter((f) => f.endsWith(".jsonl"));
+  const log = readRunLog(readFileSync(path.join(logDir, logFile!), "utf8"));
+  return { ...outcome, read, events, log };
+}
+
+/** What an error result says: ai 7 sends it to OpenAI as `{"error":"…"}`, ai 6 as the text. */
+function errorText(text: string | undefined): string | undefined {
+  try {
+    const parsed = JSON.parse(text ?? "") as { error?: unknown };
+    return typeof parsed.error === "string" ? parsed.error : text;
+  } catch {
+    return text;
+  }
+}
+
+const call = (name: string, input: unknown): MockReply => ({ toolCalls: [{ name, input }] });
+const done: { reply: MockReply } = { reply: { text: "done" } };
+/** The marked call's argument text (`{"MARK":1}`) replaced by `raw`, as it is written in a JSON string. */
+const rawArguments =
+  (raw: string): Rewrite =>
+  (body) =>
+    body.split(String.raw`{\"MARK\":1}`).join(JSON.stringify(raw).slice(1, -1));
+const warnings = (events: readonly ToolLoopEvent[]) =>
+  events.flatMap((e) => (e.type === "ModelWarning" ? [e.message] : []));
+
+describe.each<Binding>(["per-instance", "handles"])("W01 an integer past 2^53 (%s)", (binding) => {
+  // JSON.parse reads 9007199254740993 as 9007199254740992: the tool ran on another number than the model sent.
+  const refused =
+    'Invalid arguments for "lookup": field "order" must be an integer from -9007199254740991 to ' +
+    "9007199254740991: a larger one does not reach the tool exactly (a JavaScript number loses its last digits).";
+
+  it.each<[Api, "run" | "stream"]>([
+    ["responses", "run"],
+    ["chat", "stream"],
+    ["anthropic", "stream"],
+  ])("%s %s: the model reads why, and the tool does not run", async (api, how) => {
+    const { run, read } = await play(
+      api,
+      how,
+      [{ reply: call("lookup", { MARK: 1 }), rewrite: rawArguments('{"order":9007199254740993}') }, done],
+      binding,
+    );
+    expect(run?.result).toBe("done");
+    expect(read).toEqual([refused]);
+    expect(ran).toEqual([]);
+  });
+
+  it("on a discovered provider's tool too (a later step, on the provider spec directly)", async () => {
+    const move = binding === "handles" ? "ticket_move" : "ticket_t1_move";
+    const handle = (results: string[]) => /"(Ticket:t1~[^"]+)"/.exec(results.join())?.[1];
+    const { read } = await play(
+      "responses",
+      "run",
+      [
+        { reply: call("openTickets", {}) },
+        {
+          reply: (results) =>
+            call(move, binding === "handles" ? { handle: handle(results), MARK: 1 } : { MARK: 1 }),
+          rewrite: (body) => body.replace(String.raw`\"MARK\":1`, String.raw`\"queue\":-9007199254740993`),
+        },
+        done,
+      ],
+      binding,
+    );
+    expect(read[1]).toMatch(
+      /^Invalid arguments for "ticket_(t1_)?move": field "queue" must be an integer from -9007199254740991/,
+    );
+    expect(ran).toEqual([]);
+  });
+
+  it("a number field is not bounded: 6.02e23 and a safe integer reach the tool", async () => {
+    const { read } = await play(
+      "chat",
+      "run",
+      [
+        {
+          reply: call("lookup", { MARK: 1 }),
+          rewrite: rawArguments('{"order":9007199254740991,"weight":6.02e23}'),
+        },
+        done,
+      ],
+      binding,
+    );
+    expect(read).toEqual(["order 9007199254740991"]);
+    expect(ran).toEqual(["lookup 9007199254740991 6.02e+23"]);
+  });
+});
+
+describe("W02 a response cut by the output token limit or a content filter, inside a call's arguments", () => {
+  it("length (Chat, first step through the SDK): the model reads why the arguments are not JSON; the caller gets a warning", async () => {
+    const { run, read, events, log } = await play("chat", "run", [
+      {
+        reply: call("lookup", { MARK: 1 }),
+        rewrite: (body) =>
+          rawArguments('{"order":')(body).replace('"finish_reason":"tool_calls"', '"finish_reason":"length"'),
+      },
+      done,
+    ]);
+    expect(run?.result).toBe("done");
+    expect(read).toEqual([
+      'Invalid arguments for "lookup": the arguments are not valid JSON: the response reached the model\'s output ' +
+        'token limit (finish reason "length") before they were complete. Send a JSON object keyed by parameter name.',
+    ]);
+    const warning =
+      "The model's response was cut short: the response reached the model's output token limit (finish reason \"length\"). " +
+      "What it sent before is used as it is.";
+    expect(warnings(events)).toEqual([warning]);
+    expect(log.problems).toEqual([]);
+    expect(
+      log.records.filter((r) => r.type === "note").map((r) => (r as { message?: string }).message),
+    ).toEqual([warning]);
+  });
+
+  it.each<Binding>(["per-instance", "handles"])(
+    "content filter (Anthropic, streamed, a later step on the provider spec; %s)",
+    async (binding) => {
+      const { run, read, events } = await play(
+        "anthropic",
+        "stream",
+        [
+          { reply: call("openTickets", {}) },
+          {
+            reply: call("lookup", { MARK: 1 }),
+            rewrite: (body) =>
+              rawArguments('{"order":1')(body).replace('"stop_reason":"tool_use"', '"stop_reason":"refusal"'),
+          },
+          done,
+        ],
+        binding,
+      );
+      expect(run?.result).toBe("done");
+      expect(read[1]).toBe(
+        'Invalid arguments for "lookup": the arguments are not valid JSON: the provider\'s content filter stopped ' +
+          'the response (finish reason "content-filter") before they were complete. Send a JSON object keyed by parameter name.',
+      );
+      expect(warnings(events)).toHaveLength(1);
+    },
+  );
+});
+
+describe("W03 an error event in the middle of a stream", () => {
+  /** The events before the marked call, then the API's error event (the connection stays open). */
+  const errorBefore =
+    (event: string): Rewrite =>
+    (body) => {
+      const at = body.lastIndexOf("\n\n", body.indexOf("MARK")) + 2;
+      return `${body.slice(0, at)}${event}\n\n${body.slice(at)}`;
+    };
+  it.each<[Api, string, string]>([
+    [
+      "responses",
+      `event: error\ndata: ${JSON.stringify({ type: "error", code: "server_error", message: "The server had an error", param: null, sequence_number: 3 })}`,
+      "The model call failed: The server had an error (server_error)",
+    ],
+    [
+      "anthropic",
+      `event: error\ndata: ${JSON.stringify({ type: "error", error: { type: "overloaded_error", message: "Overloaded" } })}`,
+      "The model call failed: Overloaded (overloaded_error)",
+    ],
+  ])(
+    "%s: ModelCallError names the API's message (it read [object Object]), the run so far kept",
+    async (api, event, message) => {
+      const { error, log } = await play(api, "stream", [
+        { reply: call("openTickets", {}) },
+        { reply: call("lookup", { MARK: 1 }), rewrite: errorBefore(event) },
+      ]);
+      expect(error).toBeInstanceOf(ModelCallError);
+      expect(error?.message).toBe(message);
+      expect((error as ModelCallError).conversationHistory.map((m) => m.role)).toEqual([
+        "user",
+        "assistant",
+        "tool",
+      ]);
+      expect(log.problems).toEqual([]);
+      expect(log.records.at(-1)).toMatchObject({ type: "end", status: "failed" });
+    },
+  );
+});
+
+describe("W04 token counts that are not counts", () => {
+  it.each<[Api, "run" | "stream", string, string]>([
+    ["responses", "run", '"input_tokens":100', '"input_tokens":-5'],
+    ["chat", "stream", '"prompt_tokens":100', '"prompt_tokens":1.5'],
+  ])(
+    "%s %s: left out of usage (not subtracted), with a warning; the run log agrees",
+    async (api, how, from, to) => {
+      const { run, events, log } = await play(api, how, [
+        { reply: call("lookup", { order: 1 }), rewrite: (body) => body.replace(from, to) },
+        done,
+      ]);
+      // the second response's 100 input tokens only: before, 95 (the -5 subtracted) or 101.5
+      expect(run?.usage).toMatchObject({ inputTokens: 100, outputTokens: 14 });
+      expect(warnings(events)).toEqual([
+        `The provider reported inputTokens as ${to.split(":")[1]}, which is not a count of tokens: this response's ` +
+          "usage, the run's totals and its cost count it as 0.",
+      ]);
+      expect(log.problems).toEqual([]);
+      expect(log.records.find((r) => r.type === "end")).toMatchObject({ usage: { inputTokens: 100 } });
+    },
+  );
+});
+
+describe("W01 in an answer, W03 from a strategy", () => {
+  it("createObject: an integer field past 2^53 in the final answer is sent back for repair", async () => {
+    script = [{ reply: { text: '{"order":9007199254740993}' } }, { reply: { text: '{"order":42}' } }];
+    replies = fetches = 0;
+    const before = mocks.chat.requests.length;
+    const answer = await new PromptRunner({
+      model: models.chat(),
+      modelSettings: { maxRetries: 0 },
+    }).createObject(
+      { type: "object", properties: { order: { type: "integer" } }, required: ["order"] },
+      "go",
+    );
+    expect(answer).toEqual({ order: 42 });
+    const repair = JSON.stringify((mocks.chat.requests[before + 1] as unknown as { body: unknown }).body);
+    expect(repair).toContain(
+      'field \\"order\\" must be an integer from -9007199254740991 to 9007199254740991',
+    );
+  });
+
+  it("a strategy that throws a plain object: StrategyError quotes it as JSON (it read [object Object])", async () => {
+    script = [{ reply: call("lookup", { order: 1 }) }, done];
+    replies = fetches = 0;
+    const error = await new PromptRunner({ model: models.chat(), modelSettings: { maxRetries: 0 } })
+      .withTools(new Desk())
+      .withInjectionStrategy({
+        evaluateToolResult: () => {
+          throw { reason: "no quota left" };
+        },
+      })
+      .run("go")
+      .catch((e: unknown) => e as Error);
+    expect(error).toBeInstanceOf(StrategyError);
+    expect(error.message).toBe('An injection strategy failed after "lookup": {"reason":"no quota left"}');
+  });
+});
+
+describe("docs/reliability.md", () => {
+  it("states the behaviour of every W case", () => {
+    const doc = readFileSync("docs/reliability.md", "utf8");
+    for (const id of ["W01", "W02", "W03", "W04"]) expect(doc, `${id} missing`).toContain(`| ${id} |`);
+  });
+});
