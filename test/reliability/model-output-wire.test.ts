@@ -365,9 +365,36 @@ describe("W01 in an answer, W03 from a strategy", () => {
   });
 });
 
+describe("W05 made-up tools in the model's first message", () => {
+  const unknown = (n: number): MockReply => ({
+    toolCalls: Array.from({ length: n }, (_, i) => ({ name: `find_order_${i}`, input: {} })),
+  });
+
+  it.each<[Api, number]>([
+    ["responses", 3],
+    ["anthropic", 1000],
+  ])(
+    "%s, %i calls: each gets its unknown-tool result, the model answers after reading them",
+    async (api, n) => {
+      const { run, read } = await play(api, "stream", [{ reply: unknown(n) }, done]);
+      expect(run?.result).toBe("done");
+      const results = mocks[api].requests.at(-1)!.toolResults.map((r) => errorText(r.text));
+      expect(results).toHaveLength(n);
+      expect(read[0]).toBe(`Unknown tool "find_order_${n - 1}". Available tools: openTickets, lookup.`);
+    },
+  );
+
+  it("a message of unknown calls after the model read them ends the run", async () => {
+    const { error } = await play("chat", "run", [{ reply: unknown(3) }, { reply: unknown(1) }, done]);
+    expect(error?.message).toBe(
+      'The model called unknown tools 4 times in a row, last "find_order_0"; available: openTickets, lookup',
+    );
+  });
+});
+
 describe("docs/reliability.md", () => {
   it("states the behaviour of every W case", () => {
     const doc = readFileSync("docs/reliability.md", "utf8");
-    for (const id of ["W01", "W02", "W03", "W04"]) expect(doc, `${id} missing`).toContain(`| ${id} |`);
+    for (const id of ["W01", "W02", "W03", "W04", "W05"]) expect(doc, `${id} missing`).toContain(`| ${id} |`);
   });
 });
