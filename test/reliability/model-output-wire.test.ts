@@ -144,11 +144,18 @@ function errorText(text: string | undefined): string | undefined {
 
 const call = (name: string, input: unknown): MockReply => ({ toolCalls: [{ name, input }] });
 const done: { reply: MockReply } = { reply: { text: "done" } };
-/** The marked call's argument text (`{"MARK":1}`) replaced by `raw`, as it is written in a JSON string. */
+/**
+ * The marked call's arguments (`{"MARK":1}`) replaced by the JSON text `raw`: inside a JSON string (OpenAI's
+ * `arguments`, Anthropic's streamed `partial_json`), or as the value itself (Anthropic's whole `input`).
+ */
 const rawArguments =
   (raw: string): Rewrite =>
   (body) =>
-    body.split(String.raw`{\"MARK\":1}`).join(JSON.stringify(raw).slice(1, -1));
+    body
+      .split(String.raw`{\"MARK\":1}`)
+      .join(JSON.stringify(raw).slice(1, -1))
+      .split('{"MARK":1}')
+      .join(raw);
 const warnings = (events: readonly ToolLoopEvent[]) =>
   events.flatMap((e) => (e.type === "ModelWarning" ? [e.message] : []));
 
@@ -361,7 +368,9 @@ describe("W01 in an answer, W03 from a strategy", () => {
       .run("go")
       .catch((e: unknown) => e as Error);
     expect(error).toBeInstanceOf(StrategyError);
-    expect(error.message).toBe('An injection strategy failed after "lookup": {"reason":"no quota left"}');
+    expect((error as Error).message).toBe(
+      'An injection strategy failed after "lookup": {"reason":"no quota left"}',
+    );
   });
 });
 
@@ -392,9 +401,42 @@ describe("W05 made-up tools in the model's first message", () => {
   });
 });
 
+describe("W06 arguments that are JSON but no object, sent back to the provider", () => {
+  it.each<[Api, "run" | "stream", string]>([
+    ["anthropic", "run", "[1,2]"],
+    ["anthropic", "stream", "null"],
+    ["anthropic", "stream", '"order 1"'],
+    ["responses", "run", "42"],
+  ])(
+    "%s %s %s: the model reads what was wrong; the next request carries the call with {}",
+    async (api, how, raw) => {
+      const { run, read, events } = await play(api, how, [
+        { reply: call("openTickets", {}) },
+        { reply: call("lookup", { MARK: 1 }), rewrite: rawArguments(raw) },
+        done,
+      ]);
+      expect(run?.result).toBe("done");
+      expect(read[1]).toMatch(
+        /^Invalid arguments for "lookup": expected a JSON object keyed by parameter name, got /,
+      );
+      // what the provider was sent: the Messages API refuses a tool_use whose input is not an object
+      const sent = JSON.stringify(mocks[api].requests.at(-1)) as string;
+      expect(sent).toMatch(
+        api === "anthropic" ? /"name":"lookup","input":\{\}/ : /"name":"lookup","arguments":"\{\}"/,
+      );
+      // what the model sent stays in the events (and so in the run log)
+      const responded = events.filter((e) => e.type === "ModelResponded");
+      expect(responded[1]).toMatchObject({
+        toolCalls: [{ toolName: "lookup", input: JSON.parse(raw) as unknown }],
+      });
+    },
+  );
+});
+
 describe("docs/reliability.md", () => {
   it("states the behaviour of every W case", () => {
     const doc = readFileSync("docs/reliability.md", "utf8");
-    for (const id of ["W01", "W02", "W03", "W04", "W05"]) expect(doc, `${id} missing`).toContain(`| ${id} |`);
+    for (const id of ["W01", "W02", "W03", "W04", "W05", "W06"])
+      expect(doc, `${id} missing`).toContain(`| ${id} |`);
   });
 });

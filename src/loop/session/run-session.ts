@@ -12,9 +12,8 @@ import type { Run } from "../run/run.js";
 import { outputInstruction } from "./structured-output.js";
 import { untilAborted } from "../errors/until-aborted.js";
 import { CallBatches } from "./call-batch.js";
+import { recordedTurn } from "./recorded-turn.js";
 import type { RunSessionInit } from "./run-session-init.js";
-
-const EMPTY_TURN: ModelMessage = { role: "assistant", content: "(empty response)" };
 
 /**
  * The rules of one attempt of a {@link Run} (which holds its history, registry, totals, counters and
@@ -121,7 +120,7 @@ export class RunSession {
     durationMs = 0,
   ): void {
     const { events, iteration } = this.run;
-    this.run.append(...(response.responseMessages.length > 0 ? response.responseMessages : [EMPTY_TURN]));
+    this.run.append(...recordedTurn(response.responseMessages));
     for (const message of response.warnings ?? []) events.emit({ type: "ModelWarning", iteration, message });
     this.responded(response, durationMs);
   }
