@@ -433,10 +433,93 @@ describe("W06 arguments that are JSON but no object, sent back to the provider",
   );
 });
 
+describe("W07 call ids a provider would refuse to read back", () => {
+  /** The ids of the calls (Anthropic `tool_use`, OpenAI `function_call`) the last request carried back. */
+  const idsSent = (api: Api): string[] => {
+    const body = (mocks[api].requests.at(-1) as unknown as { body: Record<string, unknown> }).body;
+    const items = (api === "anthropic" ? body.messages : body.input) as { content?: unknown }[];
+    const parts = items.flatMap((m) => (Array.isArray(m.content) ? (m.content as object[]) : [m]));
+    return parts.flatMap((p) => {
+      const part = p as { type?: string; id?: string; call_id?: string };
+      if (part.type === "tool_use") return [part.id!];
+      return part.type === "function_call" ? [part.call_id!] : [];
+    });
+  };
+  const unique = (ids: (string | undefined)[]) => new Set(ids).size === ids.length;
+
+  it.each<[Api, "run" | "stream"]>([
+    ["anthropic", "run"],
+    ["anthropic", "stream"],
+  ])(
+    "%s %s: two calls with one id in one message: one runs, the other is answered, each id its own",
+    async (api, how) => {
+      const { run, read } = await play(api, how, [
+        {
+          reply: {
+            toolCalls: [
+              { name: "lookup", input: { order: 1 } },
+              { name: "lookup", input: { order: 2 } },
+            ],
+          },
+          rewrite: (body) => body.replace(/(call|toolu)_(\d+)_1/g, "$1_$2_0"),
+        },
+        done,
+      ]);
+      expect(run?.result).toBe("done");
+      expect(ran).toEqual(["lookup 1 "]);
+      const results = mocks[api].requests.at(-1)!.toolResults.map((r) => errorText(r.text));
+      expect(results[1]).toMatch(
+        /^Not run: another call in this message already has the id "(call|toolu)_\d+_0"\.$/,
+      );
+      expect(read).toHaveLength(1);
+      // the Anthropic Messages API refuses a request whose tool_use ids repeat (`tool_use ids must be unique`)
+      const sent = idsSent(api);
+      expect(sent.length).toBeGreaterThanOrEqual(2);
+      expect(unique(api === "anthropic" ? sent : sent.filter((_, i) => i % 2 === 0))).toBe(true);
+    },
+  );
+
+  it("an id an earlier message used: a new call, run under an id of its own", async () => {
+    const { run } = await play("anthropic", "stream", [
+      { reply: call("lookup", { order: 1 }) },
+      {
+        reply: call("lookup", { order: 2 }),
+        rewrite: (body) => body.replace(/toolu_(\d+)_0/g, (_m, n: string) => `toolu_${Number(n) - 1}_0`),
+      },
+      done,
+    ]);
+    expect(run?.result).toBe("done");
+    expect(ran).toEqual(["lookup 1 ", "lookup 2 "]);
+    const sent = idsSent("anthropic");
+    expect(sent).toEqual([sent[0], `${sent[0]}_2`]);
+  });
+});
+
+describe("W08 a made-up tool name no provider accepts", () => {
+  it.each<[Api, "run" | "stream", string, string]>([
+    ["chat", "run", "open/tickets", "invalid_name_open_tickets"],
+    ["chat", "stream", "öpen tickets", "invalid_name__pen_tickets"],
+    ["responses", "stream", "x".repeat(10_000), `invalid_name_${"x".repeat(51)}`],
+    ["anthropic", "run", "lookup.v2", "invalid_name_lookup_v2"],
+  ])(
+    "%s %s (case %#): the model reads the name it sent; the next request carries a name the API accepts",
+    async (api, how, name, sent) => {
+      const { run, read, events } = await play(api, how, [{ reply: call(name, {}) }, done]);
+      expect(run?.result).toBe("done");
+      expect(read[0]).toMatch(/^Unknown tool "/);
+      expect(read[0]).toContain(name.slice(0, 80));
+      const body = JSON.stringify((mocks[api].requests.at(-1) as unknown as { body: unknown }).body);
+      expect(body).toContain(`"name":"${sent}"`);
+      expect(body).not.toContain(JSON.stringify(name).slice(0, 90));
+      expect(events.find((e) => e.type === "ToolFailed")).toMatchObject({ toolName: name });
+    },
+  );
+});
+
 describe("docs/reliability.md", () => {
   it("states the behaviour of every W case", () => {
     const doc = readFileSync("docs/reliability.md", "utf8");
-    for (const id of ["W01", "W02", "W03", "W04", "W05", "W06"])
+    for (const id of ["W01", "W02", "W03", "W04", "W05", "W06", "W07", "W08"])
       expect(doc, `${id} missing`).toContain(`| ${id} |`);
   });
 });

@@ -1,4 +1,4 @@
-import type { ModelMessage, ToolResultPart } from "ai";
+import type { ToolResultPart } from "ai";
 import { addUsage, countedUsage, emptyUsage } from "../../events/token-usage.js";
 import type { JsonSchema } from "../../schema/json-schema.js";
 import type { AnyTool } from "../../tools/tool.js";
@@ -164,11 +164,17 @@ export class RunSession {
    *
    * @throws ToolNotFoundError after too many unknown tools in a row; the cancellation; a strategy's failure
    */
-  async handleToolCalls(calls: readonly ModelToolCall[]): Promise<ToolCallsOutcome> {
+  async handleToolCalls(
+    calls: readonly ModelToolCall[],
+    /** Calls that repeat an id of an earlier call of the response (new id → that id): answered, not run. */
+    repeats?: ReadonlyMap<string, string>,
+  ): Promise<ToolCallsOutcome> {
     const results: ToolResultPart[] = [];
     this.run.append({ role: "tool", content: results });
     const iteration = this.run.iteration;
-    return this.stepDone(await this.batches.execute({ calls, results, start: 0, iteration, closed: false }));
+    return this.stepDone(
+      await this.batches.execute({ calls, results, start: 0, iteration, closed: false, repeats }),
+    );
   }
 
   /**
