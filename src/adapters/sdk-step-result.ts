@@ -102,7 +102,9 @@ export function withFinishReason(result: ModelStepResult, reason: string | undef
   const why = STOPPED.get(reason);
   if (why === undefined) return result;
   const cut = (call: ModelToolCall): ModelToolCall =>
-    call.inputError === NOT_JSON ? { ...call, inputError: `${NOT_JSON}: ${why} before they were complete` } : call;
+    call.inputError === NOT_JSON
+      ? { ...call, inputError: `${NOT_JSON}: ${why} before they were complete` }
+      : call;
   const warning = `The model's response was cut short: ${why}. What it sent before is used as it is.`;
   return {
     ...result,

@@ -127,12 +127,9 @@ export class StrategyError extends ToolLoopError {
   static override readonly errorName: string = "StrategyError";
 
   constructor(toolName: string, cause: unknown) {
-    super(
-      `An injection strategy failed after "${toolName}": ${failureMessage(cause)}`,
-      {
-        cause,
-      },
-    );
+    super(`An injection strategy failed after "${toolName}": ${failureMessage(cause)}`, {
+      cause,
+    });
   }
 }
 
