@@ -479,6 +479,25 @@ describe("W07 call ids a provider would refuse to read back", () => {
     },
   );
 
+  it("ids another provider makes (`functions.lookup:0`, reused every turn): sent back in a form every API takes", async () => {
+    const kimi = (body: string) => body.replace(/call_\d+_0/g, "functions.lookup:0");
+    const { run } = await play("chat", "run", [
+      { reply: call("lookup", { order: 1 }), rewrite: kimi },
+      { reply: call("lookup", { order: 2 }), rewrite: kimi },
+      done,
+    ]);
+    expect(run?.result).toBe("done");
+    expect(ran).toEqual(["lookup 1 ", "lookup 2 "]);
+    const body = (mocks.chat.requests.at(-1) as unknown as { body: { messages: Record<string, unknown>[] } })
+      .body;
+    const callIds = body.messages.flatMap((m) =>
+      ((m.tool_calls as { id: string }[] | undefined) ?? []).map((c) => c.id),
+    );
+    const resultIds = body.messages.flatMap((m) => (m.role === "tool" ? [m.tool_call_id] : []));
+    expect(callIds).toEqual(["functions_lookup_0", "functions_lookup_0_2"]);
+    expect(resultIds).toEqual(callIds);
+  });
+
   it("an id an earlier message used: a new call, run under an id of its own", async () => {
     const { run } = await play("anthropic", "stream", [
       { reply: call("lookup", { order: 1 }) },

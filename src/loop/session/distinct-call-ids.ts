@@ -13,7 +13,8 @@ export interface DistinctCalls {
  * conversation goes back to the provider at the next step, and the Anthropic Messages API refuses a request
  * in which two `tool_use` blocks share an id (`tool_use ids must be unique`), so a model (or a provider in
  * front of it, or an earlier model of a continued conversation) that repeats an id would end the run there.
- * A call whose id an earlier response used is a new call: it gets `<id>_<n>` and runs. A call that repeats
+ * A call whose id an earlier response used is a new call: it gets `<id>_<n>` and runs. An id a provider
+ * would refuse (see `SENDABLE_ID`) is written with `_` for what it may not hold, cut to 34 characters. A call that repeats
  * an id of the same response gets one too, and is named in `repeats`: it is not run (the same call sent twice
  * must not run twice), and its result says so. One per attempt: it reads the ids of the attempt's history
  * once, as the history grows (it is appended to only), so a step costs the same at step 400 as at step 2.
@@ -35,6 +36,12 @@ export class DistinctCallIds {
   }
 }
 
+/**
+ * An id every provider takes back: Anthropic's `tool_use` id pattern, and at most the 40 characters OpenAI
+ * takes for a call's id. Other providers' ids (`functions.lookup:0`, `""`) reach a continued conversation.
+ */
+const SENDABLE_ID = /^[a-zA-Z0-9_-]{1,40}$/;
+
 function renamedCalls(response: ModelStepResult, used: ReadonlySet<string>): DistinctCalls {
   const taken = new Set([...used, ...response.toolCalls.map((c) => c.toolCallId)]);
   const next = new Map<string, number>(); // per id, the first n of `<id>_<n>` still to try
@@ -44,11 +51,15 @@ function renamedCalls(response: ModelStepResult, used: ReadonlySet<string>): Dis
   for (const { toolCallId: id } of response.toolCalls) {
     const occurrence = (seen.get(id) ?? 0) + 1;
     seen.set(id, occurrence);
-    if (occurrence === 1 && !used.has(id)) continue;
-    let n = next.get(id) ?? 2;
-    while (taken.has(`${id}_${n}`)) n++;
-    next.set(id, n + 1);
-    const fresh = `${id}_${n}`;
+    if (occurrence === 1 && !used.has(id) && SENDABLE_ID.test(id)) continue;
+    const base = (id.replace(/[^a-zA-Z0-9_-]/g, "_") || "call").slice(0, 34);
+    let fresh = base;
+    if (base === id || taken.has(base)) {
+      let n = next.get(base) ?? 2;
+      while (taken.has(`${base}_${n}`)) n++;
+      next.set(base, n + 1);
+      fresh = `${base}_${n}`;
+    }
     taken.add(fresh);
     renamed.set(`${id}#${occurrence}`, fresh);
     if (occurrence > 1) repeats.set(fresh, id);
