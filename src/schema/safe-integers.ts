@@ -23,7 +23,7 @@ export function withSafeIntegers(schema: JsonSchema): JsonSchema {
   while (stack.length > 0) {
     const node = stack.pop();
     if (Array.isArray(node)) {
-      stack.push(...node);
+      for (const item of node as unknown[]) stack.push(item);
       continue;
     }
     if (typeof node !== "object" || node === null) continue;
