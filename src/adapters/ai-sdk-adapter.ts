@@ -15,7 +15,7 @@ import { gatherStream } from "./provider-stream.js";
 import { parseToolCall, type SdkToolCall } from "./step-content.js";
 import { DeferredDelivery, type DeliveredStep } from "./deferred-delivery/deferred-delivery.js";
 import { sdkStepTools } from "./deferred-delivery/sdk-step-tools.js";
-import { stampedResult, stepResult, toolCallOf } from "./sdk-step-result.js";
+import { stampedResult, stepResult, toolCallOf, withFinishReason } from "./sdk-step-result.js";
 import { stepModel } from "./step-model.js";
 import { readDirectResult, type DirectCall } from "./direct-step-result.js";
 import { directCallOf } from "./direct-call.js";
@@ -119,7 +119,8 @@ export class AiSdkAdapter implements ModelAdapter {
         return readDirectResult(request, direct, guardedResult(result, tooDeep), tooDeep);
       }
       const result = await generateText(await this.call(request, slice, delivered, tooDeep, model));
-      return stepResult(result.content, result.response, result.text, result.usage, tooDeep);
+      const read = stepResult(result.content, result.response, result.text, result.usage, tooDeep);
+      return withFinishReason(read, result.finishReason);
     });
   }
 
@@ -171,13 +172,14 @@ export class AiSdkAdapter implements ModelAdapter {
       if (part.type === "text-delta") onPart({ type: "text-delta", text: part.text });
       if (part.type === "tool-call") onPart({ type: "tool-call", call: toolCallOf(part, tooDeep) });
     }
-    const [content, response, text, usage] = await Promise.all([
+    const [content, response, text, usage, finishReason] = await Promise.all([
       result.content,
       result.response,
       result.text,
       result.usage,
+      result.finishReason,
     ]);
-    return stepResult(content, response, text, usage, tooDeep);
+    return withFinishReason(stepResult(content, response, text, usage, tooDeep), finishReason);
   }
 
   /**

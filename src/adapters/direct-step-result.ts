@@ -7,7 +7,7 @@ import type {
 import { generateText, wrapLanguageModel } from "ai";
 import type { ModelStepRequest, ModelStepResult } from "../loop/ports/model-port.js";
 import type { SdkInternals } from "./sdk-internals.js";
-import { stepResult, toolCallOf } from "./sdk-step-result.js";
+import { stepResult, toolCallOf, withFinishReason } from "./sdk-step-result.js";
 import { readStepContent, type SdkToolCall } from "./step-content.js";
 import { toSdkTools, type ProviderTools } from "./tool-definitions.js";
 
@@ -32,6 +32,18 @@ type DirectResult = Pick<
  * streamed step's tool calls were parsed as they arrived: `parsed` has them, by their content part.
  */
 export async function readDirectResult(
+  request: ModelStepRequest,
+  direct: DirectCall,
+  result: DirectResult,
+  tooDeep: ReadonlySet<string>,
+  parsed?: ReadonlyMap<object, SdkToolCall>,
+): Promise<ModelStepResult> {
+  const read = await readContent(request, direct, result, tooDeep, parsed);
+  const reason: unknown = result.finishReason; // `{ unified, raw }` (spec V3 and V4)
+  return withFinishReason(read, typeof reason === "string" ? reason : result.finishReason?.unified);
+}
+
+async function readContent(
   request: ModelStepRequest,
   direct: DirectCall,
   result: DirectResult,

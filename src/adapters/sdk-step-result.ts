@@ -3,6 +3,8 @@ import { MAX_INPUT_DEPTH } from "../loop/execution/input-shape.js";
 import type { ModelStepResult, ModelToolCall } from "../loop/ports/model-port.js";
 import type { SdkToolCall } from "./step-content.js";
 
+const NOT_JSON = "the arguments are not valid JSON";
+
 /** The SDK's usage of a call, as ai 6 and ai 7 report it (the flat counts are ai 6's older names). */
 interface SdkUsage {
   readonly inputTokens?: number;
@@ -59,7 +61,8 @@ export function stampedResult(
     answered === undefined || answered === asked
       ? { modelId: asked, ...result }
       : { ...result, modelId: asked, responseModelId: answered };
-  return warnings.length > 0 ? { ...stamped, warnings } : stamped;
+  const all = [...warnings, ...(result.warnings ?? [])]; // the step's own (a cut response) after the adapter's
+  return all.length > 0 ? { ...stamped, warnings: all } : stamped;
 }
 
 /** A tool call as the loop reads it: arguments too deep or refused by the SDK become an input error. */
@@ -84,6 +87,34 @@ function readInput(input: unknown, rejected: boolean): { input: unknown; inputEr
   try {
     return { input: JSON.parse(input) as unknown };
   } catch {
-    return { input, inputError: "the arguments are not valid JSON" };
+    return { input, inputError: NOT_JSON };
   }
 }
+
+/**
+ * What a step's finish reason (the SDK's unified one) adds to its result: a response the model's output
+ * token limit cut off (`length`) or a content filter stopped (`content-filter`) is used as far as it goes,
+ * and the caller hears of it by a warning (a final text cut short would otherwise pass for a whole answer);
+ * a call cut inside its arguments tells the model why they are not JSON, so it can send a shorter call
+ * instead of the same one again.
+ */
+export function withFinishReason(result: ModelStepResult, reason: string | undefined): ModelStepResult {
+  const why = STOPPED.get(reason);
+  if (why === undefined) return result;
+  const cut = (call: ModelToolCall): ModelToolCall =>
+    call.inputError === NOT_JSON
+      ? { ...call, inputError: `${NOT_JSON}: ${why} before they were complete` }
+      : call;
+  const warning = `The model's response was cut short: ${why}. What it sent before is used as it is.`;
+  return {
+    ...result,
+    toolCalls: result.toolCalls.map(cut),
+    warnings: [...(result.warnings ?? []), warning],
+  };
+}
+
+/** Why a response with this finish reason stopped where it did. */
+const STOPPED: ReadonlyMap<string | undefined, string> = new Map([
+  ["length", 'the response reached the model\'s output token limit (finish reason "length")'],
+  ["content-filter", 'the provider\'s content filter stopped the response (finish reason "content-filter")'],
+]);

@@ -28,3 +28,31 @@ export function addUsage(a: Partial<TokenUsage>, b: Partial<TokenUsage> | undefi
     reasoningTokens: (a.reasoningTokens ?? 0) + (b?.reasoningTokens ?? 0),
   };
 }
+
+/**
+ * `usage` with only counts of tokens in it: a count that is not a whole number from 0 to
+ * `Number.MAX_SAFE_INTEGER` (a provider's `-5`, `1.5`, `1e300`, `"100"`) is left out, so it counts as not
+ * reported (0) and a run's totals and cost never go down or become nonsense. Each one left out is named in
+ * `problems`, for a `ModelWarning`.
+ */
+export function countedUsage(usage: Partial<TokenUsage> | undefined): {
+  readonly usage: Partial<TokenUsage> | undefined;
+  readonly problems: readonly string[];
+} {
+  if (usage === undefined) return { usage, problems: [] };
+  const problems: string[] = [];
+  const counted: Partial<Record<keyof TokenUsage, number>> = {};
+  for (const key of USAGE_KEYS) {
+    const value: unknown = usage[key];
+    if (value === undefined) continue;
+    if (typeof value === "number" && Number.isSafeInteger(value) && value >= 0) counted[key] = value;
+    else
+      problems.push(
+        `The provider reported ${key} as ${typeof value === "string" ? JSON.stringify(value) : String(value)}, ` +
+          "which is not a count of tokens: this response's usage, the run's totals and its cost count it as 0.",
+      );
+  }
+  return { usage: problems.length === 0 ? usage : counted, problems };
+}
+
+const USAGE_KEYS = ["inputTokens", "outputTokens", "cachedInputTokens", "reasoningTokens"] as const;

@@ -2,6 +2,7 @@ import type { Ajv, ErrorObject, ValidateFunction } from "ajv";
 import type { JsonSchema } from "./json-schema.js";
 import { LazyDependency } from "../lazy/lazy-dependency.js";
 import { describeGrouped } from "./union-errors.js";
+import { describeSafeIntegerBound, withSafeIntegers } from "./safe-integers.js";
 
 type AjvModule = { Ajv: typeof Ajv };
 type FormatsPlugin = (ajv: Ajv) => Ajv;
@@ -120,7 +121,7 @@ function compile(schema: JsonSchema): ValidateFunction {
   // (generators stamp one `$id` on every schema, at the root or on a definition) is refused as a clash.
   // ajv still registers the ids in its own, which a schema's references to itself need.
   const generation = hasSchemaId(schema) ? { ajv: newAjv(), compiled: 0, cached: 0 } : current;
-  const validator = ajvOf(generation).compile(schema);
+  const validator = ajvOf(generation).compile(withSafeIntegers(schema));
   generation.compiled++;
   generationOf.set(validator, generation);
   return validator;
@@ -167,6 +168,12 @@ function describeError(error: ErrorObject): string {
       return `field "${path || "(input)"}" must be ${formatName(String(params.format))}`;
     case "const":
       return `field "${path || "(input)"}" must be ${JSON.stringify(params.allowedValue)}`;
+    case "maximum":
+    case "minimum":
+      return (
+        describeSafeIntegerBound(path || "(input)", params.limit) ??
+        `field "${path || "(input)"}" ${error.message ?? "is invalid"}`
+      );
     default:
       return `field "${path || "(input)"}" ${error.message ?? "is invalid"}`;
   }

@@ -115,7 +115,8 @@ describe("approvals: a decision approves the call a person saw, once", () => {
     });
     expect(issued).toEqual(["o1: 40"]);
     expect(run.status).toBe("awaiting-approval");
-    expect(run.pendingApprovals).toMatchObject([{ approvalId: "refund-1", input: { amount: 4000 } }]);
+    // a new call under an id of its own in the conversation (W07): the decision given for refund-1 cannot reach it
+    expect(run.pendingApprovals).toMatchObject([{ approvalId: "refund-1_2", input: { amount: 4000 } }]);
   });
 
   it("A02 a decision for an id that was never pending pre-approves nothing", async () => {

@@ -2,6 +2,7 @@ import { callBackend } from "./call-backend.js";
 import type { ModelAdapter, ModelStreamPart } from "../ports/model-port.js";
 import type { RunSession } from "../session/run-session.js";
 import type { RunEnd } from "../session/step-outcome.js";
+import { DistinctCallIds } from "../session/distinct-call-ids.js";
 
 /**
  * Who hears a streamed run's model parts (step backends stream them) and step ends (the run session tells
@@ -24,6 +25,7 @@ export async function driveSteps(
   try {
     const start = await session.resumeStart();
     if (start.type !== "continue") return session.end(start);
+    const ids = new DistinctCallIds();
     for (;;) {
       await session.refreshSources();
       const tools = session.beginIteration();
@@ -37,12 +39,14 @@ export async function driveSteps(
       const ask =
         onPart && adapter.stream ? () => adapter.stream!(request, onPart) : () => adapter.step(request);
       const started = performance.now();
-      const response = await session.untilAborted(callBackend(() => session.inStep(ask), session.signal));
+      const answer = await session.untilAborted(callBackend(() => session.inStep(ask), session.signal));
+      // The conversation goes back to the provider: no two of its calls may share an id.
+      const { response, repeats } = ids.distinct(answer, session.run.history);
       session.recordResponse(response, performance.now() - started);
       const next =
         response.toolCalls.length === 0
           ? session.handleFinalAnswer(response.text)
-          : (await session.handleToolCalls(response.toolCalls)).next;
+          : (await session.handleToolCalls(response.toolCalls, repeats)).next;
       if (next.type !== "continue") return session.end(next);
     }
   } catch (error) {

@@ -1,6 +1,7 @@
 import type { ModelMessage } from "ai";
 import { EntityToolsError } from "../../errors/entity-tools-error.js";
 import type { RunSnapshot } from "../snapshot/run-snapshot.js";
+import { failureMessage } from "./failure-message.js";
 
 /** What a run had when it failed: attached to its error once, when the run fails (see `Run.fail`). */
 export interface RunFailure {
@@ -116,7 +117,7 @@ export class ModelCallError extends ToolLoopError {
   static override readonly errorName: string = "ModelCallError";
 
   constructor(cause: unknown) {
-    super(`The model call failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    super(`The model call failed: ${failureMessage(cause)}`, { cause });
   }
 }
 
@@ -126,12 +127,9 @@ export class StrategyError extends ToolLoopError {
   static override readonly errorName: string = "StrategyError";
 
   constructor(toolName: string, cause: unknown) {
-    super(
-      `An injection strategy failed after "${toolName}": ${cause instanceof Error ? cause.message : String(cause)}`,
-      {
-        cause,
-      },
-    );
+    super(`An injection strategy failed after "${toolName}": ${failureMessage(cause)}`, {
+      cause,
+    });
   }
 }
 

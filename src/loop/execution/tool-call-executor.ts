@@ -9,6 +9,7 @@ import type { ToolNotFoundError } from "../errors/errors.js";
 import type { ModelToolCall } from "../ports/model-port.js";
 import type { RunSettings } from "../settings/run-settings.js";
 import { describeThrown } from "../../tools/describe-thrown.js";
+import { sendableToolName } from "../../tools/tool-name-rules.js";
 import { ToolInjector } from "./inject-tools.js";
 import { invokeTool, isToolTimeout, releaseRunSignal } from "./invoke-tool.js";
 import type { ResolvedCall } from "./check-tool-input.js";
@@ -290,6 +291,9 @@ export class ToolCallExecutor {
   }
 }
 
-function resultPart(call: ModelToolCall, output: ToolResultPart["output"]): ToolResultPart {
-  return { type: "tool-result", toolCallId: call.toolCallId, toolName: call.toolName, output };
+function resultPart(
+  { toolCallId, toolName }: ModelToolCall,
+  output: ToolResultPart["output"],
+): ToolResultPart {
+  return { type: "tool-result", toolCallId, toolName: sendableToolName(toolName), output };
 }

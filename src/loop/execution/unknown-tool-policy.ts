@@ -9,10 +9,14 @@ const MAX_MATCHED_NAME = 128;
 /**
  * What happens when the model calls a tool that does not exist: each such call gets an error result with
  * the closest names (or, for a tool of an earlier turn whose provider could not be bound again, how to get
- * it back), and a streak of `limit` unknown calls in a row ends the run. A known call resets the streak.
+ * it back), and a streak of `limit` unknown calls in a row ends the run once the model has read an error
+ * result of that streak: unknown calls in one message alone never end it (a model that names three
+ * made-up tools at once has not been told yet which there are). A known call resets the streak.
  */
 export class UnknownToolPolicy {
   private streak = 0;
+  /** How much of the streak the model has read: its length when the previous message's calls ended. */
+  private read = 0;
   private last = "";
 
   /**
@@ -28,15 +32,21 @@ export class UnknownToolPolicy {
   record(toolName: string, found: boolean): void {
     if (found) {
       this.streak = 0;
+      this.read = 0;
       return;
     }
     this.streak++;
     this.last = toolName;
   }
 
-  /** The error that ends the run once the streak reaches the limit. */
+  /**
+   * Called when a message's calls have ended: the error that ends the run once the streak reaches the limit
+   * and began before this message.
+   */
   verdict(availableTools: readonly string[]): ToolNotFoundError | undefined {
-    if (this.streak < this.limit) return undefined;
+    const told = this.read > 0;
+    this.read = this.streak;
+    if (this.streak < this.limit || !told) return undefined;
     return new ToolNotFoundError(echo(this.last), availableTools, this.streak);
   }
 

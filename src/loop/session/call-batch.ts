@@ -21,6 +21,8 @@ export interface OpenCalls {
   closed: boolean;
   /** Why a call that still needs a decision is not run instead of pausing the run (a continued conversation). */
   readonly undecided?: string;
+  /** Calls given a new id because they repeat an earlier call's of the response: new id → that id. */
+  readonly repeats?: ReadonlyMap<string, string>;
 }
 
 /**
@@ -58,6 +60,16 @@ export class CallBatches {
     });
   }
 
+  /** The result of a call that repeats the id `id` of an earlier call of its response: it is not run. */
+  repeated(call: ModelToolCall, iteration: number, id: string): ToolResultPart {
+    return this.executor.fail(
+      call,
+      iteration,
+      "invalid-input",
+      `Not run: another call in this message already has the id "${id}".`,
+    );
+  }
+
   /**
    * Runs the calls of one response through the pipeline, in order, and gives each a result: a repeated id,
    * or a call a cancellation or restart stops, gets an error result; a held call pauses the batch.
@@ -70,15 +82,10 @@ export class CallBatches {
     try {
       for (const [index, call] of open.calls.entries()) {
         throwIfAborted(this.signal);
-        if (seen.has(call.toolCallId)) {
-          open.results.push(
-            this.executor.fail(
-              call,
-              open.iteration,
-              "invalid-input",
-              `Not run: another call in this message already has the id "${call.toolCallId}".`,
-            ),
-          );
+        const repeated =
+          open.repeats?.get(call.toolCallId) ?? (seen.has(call.toolCallId) ? call.toolCallId : undefined);
+        if (repeated !== undefined) {
+          open.results.push(this.repeated(call, open.iteration, repeated));
           continue;
         }
         seen.add(call.toolCallId);
@@ -86,7 +93,13 @@ export class CallBatches {
           this.approval(resolved, open),
         );
         if (outcome.held) {
-          const waiting = open.calls.slice(index);
+          // A repeated call behind the held one is answered now: a resumed run no longer knows it repeats.
+          const rest = open.calls.slice(index);
+          const waiting = rest.filter((c) => !open.repeats?.has(c.toolCallId));
+          for (const c of rest) {
+            const repeatedId = open.repeats?.get(c.toolCallId);
+            if (repeatedId !== undefined) open.results.push(this.repeated(c, open.iteration, repeatedId));
+          }
           this.run.hold({ iteration: open.iteration, calls: waiting });
           open.closed = true; // the waiting calls get their results on resume, not now
           this.open.delete(open);

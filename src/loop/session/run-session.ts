@@ -1,5 +1,5 @@
-import type { ModelMessage, ToolResultPart } from "ai";
-import { addUsage, emptyUsage } from "../../events/token-usage.js";
+import type { ToolResultPart } from "ai";
+import { addUsage, countedUsage, emptyUsage } from "../../events/token-usage.js";
 import type { JsonSchema } from "../../schema/json-schema.js";
 import type { AnyTool } from "../../tools/tool.js";
 import { MaxIterationsExceededError, type ToolLoopError, throwIfAborted } from "../errors/errors.js";
@@ -12,9 +12,8 @@ import type { Run } from "../run/run.js";
 import { outputInstruction } from "./structured-output.js";
 import { untilAborted } from "../errors/until-aborted.js";
 import { CallBatches } from "./call-batch.js";
+import { recordedTurn } from "./recorded-turn.js";
 import type { RunSessionInit } from "./run-session-init.js";
-
-const EMPTY_TURN: ModelMessage = { role: "assistant", content: "(empty response)" };
 
 /**
  * The rules of one attempt of a {@link Run} (which holds its history, registry, totals, counters and
@@ -121,7 +120,7 @@ export class RunSession {
     durationMs = 0,
   ): void {
     const { events, iteration } = this.run;
-    this.run.append(...(response.responseMessages.length > 0 ? response.responseMessages : [EMPTY_TURN]));
+    this.run.append(...recordedTurn(response.responseMessages));
     for (const message of response.warnings ?? []) events.emit({ type: "ModelWarning", iteration, message });
     this.responded(response, durationMs);
   }
@@ -143,13 +142,15 @@ export class RunSession {
     durationMs: number,
   ): void {
     const { events, iteration } = this.run;
-    this.run.totals.addUsage(response.usage);
+    const { usage, problems } = countedUsage(response.usage);
+    for (const message of problems) events.emit({ type: "ModelWarning", iteration, message });
+    this.run.totals.addUsage(usage);
     events.emit({
       type: "ModelResponded",
       iteration,
       text: response.text,
       toolCalls: response.toolCalls.map((c) => ({ toolName: c.toolName, input: c.input })),
-      usage: addUsage(emptyUsage(), response.usage),
+      usage: addUsage(emptyUsage(), usage),
       durationMs,
       ...(response.modelId === undefined ? {} : { modelId: response.modelId }),
       ...(response.responseModelId === undefined ? {} : { responseModelId: response.responseModelId }),
@@ -163,11 +164,17 @@ export class RunSession {
    *
    * @throws ToolNotFoundError after too many unknown tools in a row; the cancellation; a strategy's failure
    */
-  async handleToolCalls(calls: readonly ModelToolCall[]): Promise<ToolCallsOutcome> {
+  async handleToolCalls(
+    calls: readonly ModelToolCall[],
+    /** Calls that repeat an id of an earlier call of the response (new id → that id): answered, not run. */
+    repeats?: ReadonlyMap<string, string>,
+  ): Promise<ToolCallsOutcome> {
     const results: ToolResultPart[] = [];
     this.run.append({ role: "tool", content: results });
     const iteration = this.run.iteration;
-    return this.stepDone(await this.batches.execute({ calls, results, start: 0, iteration, closed: false }));
+    return this.stepDone(
+      await this.batches.execute({ calls, results, start: 0, iteration, closed: false, repeats }),
+    );
   }
 
   /**

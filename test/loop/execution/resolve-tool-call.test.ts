@@ -34,6 +34,8 @@ describe("resolveToolCall", () => {
       ok: false,
       reason: "unknown-tool",
     });
+    expect(policy.verdict(["echo"])).toBeUndefined(); // the model has not read a result of the streak yet
+    resolveToolCall(call, new ToolRegistry([echo]), policy);
     expect(policy.verdict(["echo"])).toBeDefined();
     expect(resolve("echo", "raw", "the arguments are not valid JSON")).toEqual({
       ok: false,

@@ -10,6 +10,29 @@ describe("UnknownToolPolicy", () => {
     expect(policy.verdict(["echo"])).toMatchObject({ requestedTool: "b", availableTools: ["echo"] });
   });
 
+  it("never ends the run on one message's calls alone: the model has not read a result of the streak yet", () => {
+    const policy = new UnknownToolPolicy(2);
+    policy.record("a", false);
+    policy.record("b", false);
+    policy.record("c", false);
+    expect(policy.verdict(["echo"])).toBeUndefined();
+    policy.record("d", false);
+    expect(policy.verdict(["echo"])).toMatchObject({
+      requestedTool: "d",
+      message: expect.stringMatching(/4 times/),
+    });
+  });
+
+  it("a streak that a known call restarted in this message has not been read either", () => {
+    const policy = new UnknownToolPolicy(2);
+    policy.record("a", false);
+    expect(policy.verdict(["echo"])).toBeUndefined();
+    policy.record("echo", true);
+    policy.record("b", false);
+    policy.record("c", false);
+    expect(policy.verdict(["echo"])).toBeUndefined();
+  });
+
   it("a known call resets the streak", () => {
     const policy = new UnknownToolPolicy(2);
     policy.record("a", false);
