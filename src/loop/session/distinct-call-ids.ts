@@ -31,7 +31,7 @@ export class DistinctCallIds {
       if (message.role === "assistant" && Array.isArray(message.content))
         for (const part of message.content) if (part.type === "tool-call") used.add(part.toolCallId);
     }
-    if (response.toolCalls.length === 0) return { response, repeats: new Map() };
+    if (allFresh(response, used)) return { response, repeats: NO_REPEATS };
     return renamedCalls(response, used);
   }
 }
@@ -42,8 +42,25 @@ export class DistinctCallIds {
  */
 const SENDABLE_ID = /^[a-zA-Z0-9_-]{1,40}$/;
 
+const NO_REPEATS: ReadonlyMap<string, string> = new Map();
+
+/**
+ * Whether every call's id is sendable, unused before and once in its response: the common case, checked
+ * without copying the ids used so far, which grow with the run.
+ */
+function allFresh(response: ModelStepResult, used: ReadonlySet<string>): boolean {
+  const own = new Set<string>();
+  for (const { toolCallId: id } of response.toolCalls) {
+    if (used.has(id) || own.has(id) || !SENDABLE_ID.test(id)) return false;
+    own.add(id);
+  }
+  return true;
+}
+
 function renamedCalls(response: ModelStepResult, used: ReadonlySet<string>): DistinctCalls {
-  const taken = new Set([...used, ...response.toolCalls.map((c) => c.toolCallId)]);
+  // The ids no new one may take: the conversation's (`used`, not copied) and this response's own.
+  const own = new Set(response.toolCalls.map((c) => c.toolCallId));
+  const taken = { has: (id: string) => used.has(id) || own.has(id), add: (id: string) => own.add(id) };
   const next = new Map<string, number>(); // per id, the first n of `<id>_<n>` still to try
   const renamed = new Map<string, string>(); // `${id}#${occurrence}` → new id
   const repeats = new Map<string, string>();
