@@ -259,3 +259,66 @@ describe("CodexAppServerAdapter against the real codex app-server", () => {
     });
   });
 });
+
+describe("approvals of calls Codex runs at once", () => {
+  // Both calls of one response need a decision, and each is asked while the other is asked too (the rule
+  // waits for both), so they surely overlap: the run pauses with both pending, and resume decides each.
+  it("two calls of one response that both need approval: the run pauses with both, resume runs one and refuses the other, the model reads both", async () => {
+    const refunds: string[] = [];
+    const refund = defineTool<{ order: string }>({
+      name: "refund",
+      description: "Refund an order",
+      inputSchema: { type: "object", properties: { order: { type: "string" } }, required: ["order"] },
+      execute: ({ order }) => (refunds.push(order), `refunded ${order}`),
+    });
+    let asked = 0;
+    let bothAsked!: () => void;
+    const both = new Promise<void>((resolve) => (bothAsked = resolve));
+    const askBoth = async () => {
+      if (++asked === 2) bothAsked();
+      await both;
+      return true;
+    };
+    // The resumed run's new thread is told what was done, as a transcript: then it answers.
+    const { runner, mock } = await codexRunner(({ calledTools, text }) =>
+      calledTools.length > 0 || text.includes("You already made these tool calls")
+        ? { text: "done" }
+        : {
+            toolCalls: [
+              { name: "refund", input: { order: "a" } },
+              { name: "refund", input: { order: "b" } },
+            ],
+          },
+    );
+    const requested: string[] = [];
+    const paused = await runner
+      .withTools(refund)
+      .withApproval(askBoth)
+      .withObserver((e: ToolLoopEvent) => {
+        if (e.type === "ApprovalRequested") requested.push(JSON.stringify(e.input));
+      })
+      .run("Refund a and b");
+    expect(paused.status).toBe("awaiting-approval");
+    const pending = paused.pendingApprovals.map((p) => (p.input as { order: string }).order).sort();
+    expect(pending).toEqual(["a", "b"]);
+    expect(requested.sort()).toEqual(['{"order":"a"}', '{"order":"b"}']);
+    expect(refunds).toEqual([]);
+    const snapshot = paused.snapshot!;
+    const waiting = [snapshot.paused!, ...(snapshot.paused!.more ?? [])].flatMap((g) => g.calls);
+    expect(waiting.map((c) => c.input)).toEqual(paused.pendingApprovals.map((p) => p.input));
+    const id = (order: string) =>
+      paused.pendingApprovals.find((p) => (p.input as { order: string }).order === order)!.approvalId;
+    const resumed = await runner
+      .withTools(refund)
+      .withApproval(askBoth)
+      .resume(JSON.parse(JSON.stringify(paused.snapshot)), {
+        approvals: { [id("a")]: { approved: true }, [id("b")]: { approved: false, reason: "not b" } },
+      });
+    expect(resumed.status).toBe("completed");
+    expect(resumed.result).toBe("done");
+    expect(refunds).toEqual(["a"]);
+    const read = mock.requests.at(-1)!.text;
+    expect(read).toContain("refunded a");
+    expect(read).toContain("Not run: a person denied this call: not b.");
+  });
+});

@@ -39,7 +39,20 @@ export async function driveConversation(adapter: ConversationAdapter, session: R
   let conversation: Conversation | undefined;
   let stop: Exclude<StepOutcome, { type: "continue" } | { type: "final" }> | undefined;
 
-  const callTool = async (raw: ModelToolCall): Promise<ConversationToolResult> => {
+  // Calls still running when a turn ends (a backend that runs a response's calls at once may end a turn it
+  // stopped before all of them answered): the turn is handled once they ended, so a pause lists every call
+  // they held and the history (the snapshot, a new thread's transcript) has every result.
+  const running = new Set<Promise<unknown>>();
+  const callTool = (raw: ModelToolCall): Promise<ConversationToolResult> => {
+    const answer = answerCall(raw);
+    const ended: Promise<unknown> = answer.then(
+      () => running.delete(ended),
+      () => running.delete(ended),
+    );
+    running.add(ended);
+    return answer;
+  };
+  const answerCall = async (raw: ModelToolCall): Promise<ConversationToolResult> => {
     session.beginIteration();
     // Where the dispatcher is offered, a call of it stands for the tool it names, or is refused as the MCP
     // server refuses it; elsewhere it is a call like any other (an unknown tool).
@@ -114,6 +127,7 @@ export async function driveConversation(adapter: ConversationAdapter, session: R
       }
       const current = conversation;
       const turn = await session.untilAborted(callBackend(() => current.send(input), session.signal));
+      await session.untilAborted(Promise.all(running));
       // The backend counts tokens per turn: they are reported on the turn's last step, priced as its model.
       const spent = { usage: turn.usage, ...(turn.modelId === undefined ? {} : { modelId: turn.modelId }) };
       if (turn.stopped) {

@@ -10,7 +10,8 @@ import { ToolLoopError, type RunFailure } from "../errors/errors.js";
 import { RunAdditions } from "./run-additions.js";
 import { markRunHistory } from "./run-history.js";
 import type { RunSettings } from "../settings/run-settings.js";
-import type { PausedCalls, RunSnapshot } from "../snapshot/run-snapshot.js";
+import type { RunSnapshot } from "../snapshot/run-snapshot.js";
+import { answerIndexOf, pausedGroups, pausedOf, type WaitingCalls } from "../snapshot/paused-groups.js";
 import { failureOf } from "./run-failure.js";
 import { promptOrigin, snapshotOrigin, type ResumedRun, type RunOrigin } from "./run-reader.js";
 import { RunTotals } from "./run-totals.js";
@@ -71,7 +72,7 @@ export class Run {
   readonly totals: RunTotals;
   private readonly writing: Pick<RunInit, "keys" | "log">;
   private readonly origin: RunOrigin;
-  private waiting: PausedCalls | undefined;
+  private waiting: readonly WaitingCalls[];
   private attempt: Attempt | undefined;
   /** A resumed run's discovered tools, re-bound from its snapshot (see `startAttempt`). */
   private restored: readonly AnyTool[] = [];
@@ -90,8 +91,12 @@ export class Run {
     this.resumed = origin.resumed;
     this.totals = new RunTotals(origin.before);
     this.visibility = new VisibilityStore(origin.visibility);
-    this.waiting = origin.paused;
-    this.approvals = new ApprovalGate(init.approval, decisions, origin.paused?.calls);
+    this.waiting = pausedGroups(origin.paused);
+    this.approvals = new ApprovalGate(
+      init.approval,
+      decisions,
+      this.waiting.flatMap((g) => g.calls),
+    );
     this.additions = new RunAdditions(init.events.counters);
     if (origin.counters) restoreCounters(this.events.counters, origin.counters);
     if (origin.cost) this.events.restoreCost(origin.cost);
@@ -135,7 +140,7 @@ export class Run {
     const kept = this.restored.length > 0 ? registry.add(this.restored) : undefined;
     if (first && kept && !this.origin.resumed?.followUp) this.additions.restore(kept.added);
     this.additions.newAttempt();
-    if (!first) this.waiting = undefined;
+    if (!first) this.waiting = [];
     this.attempt = { history, registry };
   }
 
@@ -203,14 +208,14 @@ export class Run {
     return this.additions.list();
   }
 
-  /** The calls that wait for a person's decision (a resumed snapshot's, or a batch's that paused). */
-  get pending(): PausedCalls | undefined {
+  /** The calls that wait for a decision, by message (a resumed snapshot's, or the batches' that paused). */
+  get pending(): readonly WaitingCalls[] {
     return this.waiting;
   }
 
-  /** Records the calls a batch paused before; `undefined` once a resume answered them. */
-  hold(pending: PausedCalls | undefined): void {
-    this.waiting = pending;
+  /** Adds the calls a batch paused before to those held so far; `undefined`: a resume answers all now. */
+  hold(pending: WaitingCalls | undefined): void {
+    this.waiting = pending ? [...this.waiting, pending] : [];
   }
 
   /**
@@ -230,7 +235,7 @@ export class Run {
       cost: this.events.savedCost,
       settings: this.settings,
       visibility: this.visibility.snapshot(),
-      paused: this.waiting,
+      paused: pausedOf(this.waiting),
       ...this.writing,
       handles: this.discoveries?.find((d) => d.handles)?.handles?.bindings.liveProviders(),
     });
@@ -281,8 +286,8 @@ export class Run {
    */
   private restartHistory(): ModelMessage[] {
     const history = [...this.origin.restartHistory];
-    if (this.origin.paused) {
-      const answered = this.origin.history.length - 1; // the tool message the resume completed in place
+    for (const group of pausedGroups(this.origin.paused)) {
+      const answered = answerIndexOf(this.origin.history, group)!;
       history[answered] = this.current.history[answered]!;
     }
     return history;

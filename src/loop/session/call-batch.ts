@@ -4,7 +4,8 @@ import type { ResolvedCall } from "../execution/check-tool-input.js";
 import type { ApprovalAnswer, ToolCallExecutor } from "../execution/tool-call-executor.js";
 import type { ModelToolCall } from "../ports/model-port.js";
 import type { Run } from "../run/run.js";
-import type { PausedCalls } from "../snapshot/run-snapshot.js";
+import { answerIndexOf, type WaitingCalls } from "../snapshot/paused-groups.js";
+import type { PendingApproval } from "../execution/approval-gate.js";
 import type { ToolCallsOutcome } from "./step-outcome.js";
 
 const CANCELLED_TEXT = "The run was cancelled before this tool finished";
@@ -34,6 +35,12 @@ export interface OpenCalls {
  */
 export class CallBatches {
   private readonly open = new Set<OpenCalls>();
+  /**
+   * The calls of every batch held in this attempt that wait for a person, in the order they were held:
+   * a conversation backend can hold several batches before its turn stops (Codex runs a response's
+   * calls at once, each its own batch), and the run pauses with all of them.
+   */
+  private readonly held: PendingApproval[] = [];
 
   constructor(
     private readonly run: Run,
@@ -41,23 +48,29 @@ export class CallBatches {
     private readonly signal: AbortSignal | undefined,
   ) {}
 
-  /** Answers the calls a resumed snapshot left waiting (`undecided`: why one still undecided is not run). */
-  async resume(paused: PausedCalls, undecided: string | undefined): Promise<ToolCallsOutcome> {
+  /**
+   * Answers the calls a resumed snapshot left waiting, message by message (`undecided`: why one still
+   * undecided is not run): each message's results go in its tool message. After a restart, the later
+   * messages' calls are not run; the run pauses again with every call still undecided.
+   */
+  async resume(paused: readonly WaitingCalls[], undecided: string | undefined): Promise<ToolCallsOutcome> {
     const { history } = this.run;
     this.run.hold(undefined); // answered now, or held again below
-    const last = history.at(-1);
-    if (last?.role !== "tool")
-      throw new ToolLoopError("The snapshot's paused calls do not follow their model message");
-    const results = [...(last.content as ToolResultPart[])];
-    history[history.length - 1] = { role: "tool", content: results };
-    return this.execute({
-      calls: paused.calls,
-      results,
-      start: results.length,
-      iteration: paused.iteration,
-      closed: false,
-      undecided,
-    });
+    let outcome: ToolCallsOutcome = { next: { type: "continue" }, results: [] };
+    for (const group of paused) {
+      const at = answerIndexOf(history, group);
+      if (at === undefined)
+        throw new ToolLoopError("The snapshot's paused calls do not follow their model message");
+      const results = [...(history[at]!.content as ToolResultPart[])];
+      history[at] = { role: "tool", content: results };
+      const open = { ...group, results, start: results.length, closed: false, undecided };
+      if (outcome.next.type === "restart") this.close(open, "the run restarts with an updated prompt");
+      else {
+        const next = await this.execute(open);
+        if (outcome.next.type !== "pause" || next.next.type === "pause") outcome = next;
+      }
+    }
+    return outcome;
   }
 
   /** The result of a call that repeats the id `id` of an earlier call of its response: it is not run. */
@@ -109,7 +122,9 @@ export class CallBatches {
             (name) => this.run.registry.get(name),
             this.signal,
           );
-          return { next: { type: "pause", pending }, results: open.results };
+          // Every batch held so far waits: the pause lists them all (see `held`).
+          this.held.push(...pending);
+          return { next: { type: "pause", pending: [...this.held] }, results: open.results };
         }
         const { part, restart } = outcome;
         if (open.closed) break; // the run ended while this call ran; its result came too late

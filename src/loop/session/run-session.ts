@@ -199,9 +199,10 @@ export class RunSession {
       ? "the conversation went on without a decision on this call (a new message came instead)"
       : undefined;
     const waiting = this.run.pending;
-    const next = waiting
-      ? (await this.batches.resume(waiting, undecided)).next
-      : ({ type: "continue" } as const);
+    const next =
+      waiting.length > 0
+        ? (await this.batches.resume(waiting, undecided)).next
+        : ({ type: "continue" } as const);
     if (next.type !== "continue") return next;
     if (this.init.notices && this.init.notices.length > 0)
       this.run.append({ role: "user", content: this.init.notices.map((n) => `[${n}]`).join("\n") });

@@ -14,6 +14,7 @@ import {
 } from "./run-snapshot.js";
 import { SectionVisibility } from "./section-visibility.js";
 import { SnapshotError } from "./snapshot-error.js";
+import { answerIndexOf, pausedGroups } from "./paused-groups.js";
 
 /** Keys that would reach an object's prototype when used to index a plain object. */
 const SAFE_KEYS = { not: { enum: ["__proto__", "constructor", "prototype"] } } as const;
@@ -52,6 +53,17 @@ const counts = (required: readonly string[], each: object = COUNT, further: obje
   additionalProperties: further,
 });
 
+/** The calls of one model message that wait for a decision (`PausedCalls`, and each of its `more`). */
+const WAITING = {
+  type: "object",
+  required: ["iteration", "calls"],
+  additionalProperties: false,
+  properties: {
+    iteration: COUNT,
+    calls: { type: "array", minItems: 1, items: { $ref: "#/definitions/call" } },
+  },
+} as const;
+
 /** The JSON schema of a run snapshot of every readable version (see `RunSnapshot`). */
 export const RUN_SNAPSHOT_SCHEMA: JsonSchema = {
   type: "object",
@@ -72,13 +84,8 @@ export const RUN_SNAPSHOT_SCHEMA: JsonSchema = {
     history: { type: "array", items: { $ref: "#/definitions/message" } },
     tools: { type: "array", items: { $ref: "#/definitions/tool" } },
     paused: {
-      type: "object",
-      required: ["iteration", "calls"],
-      additionalProperties: false,
-      properties: {
-        iteration: COUNT,
-        calls: { type: "array", minItems: 1, items: { $ref: "#/definitions/call" } },
-      },
+      ...WAITING,
+      properties: { ...WAITING.properties, more: { type: "array", minItems: 1, items: WAITING } },
     },
     visibility: {
       type: "object",
@@ -232,9 +239,16 @@ export function checkRunSnapshot(value: unknown): asserts value is RunSnapshot {
   // An `if`/`then` failure repeats, less precisely, the problem reported inside its branch.
   const problems = outcome.ok ? [] : outcome.problems.filter((p) => !BRANCH_FAILURE.test(p));
   const history = (value as RunSnapshot).history;
-  if (outcome.ok && (value as RunSnapshot).paused && history.at(-1)?.role !== "tool")
+  const paused = outcome.ok ? pausedGroups((value as RunSnapshot).paused) : [];
+  if (paused.length > 0 && history.at(-1)?.role !== "tool")
     problems.push(
       "the paused calls do not follow their model message (the last message is not a tool message)",
+    );
+  // Each message's waiting calls (a Codex pause can hold several) are answered in its own tool message.
+  const unanswerable = paused.find((g) => answerIndexOf(history, g) === undefined);
+  if (unanswerable)
+    problems.push(
+      `the paused calls do not follow their model message (no tool message answers the call "${unanswerable.calls[0]!.toolCallId}")`,
     );
   const cost = (value as RunSnapshot).cost;
   if (

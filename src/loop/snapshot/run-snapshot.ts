@@ -44,6 +44,12 @@ export interface PausedCalls {
   readonly iteration: number;
   /** The first call that waits for a decision, then the later calls of its message, in order. */
   readonly calls: readonly ModelToolCall[];
+  /**
+   * Calls of other model messages that were held while the run paused, each message's as above: a backend
+   * that runs a response's calls at once, each call its own step (Codex), can hold several. Absent when
+   * one message holds them all (always, on a step backend).
+   */
+  readonly more?: readonly { readonly iteration: number; readonly calls: readonly ModelToolCall[] }[];
 }
 
 /**

@@ -46,7 +46,7 @@ describe("Run", () => {
     const resumed = Run.fromSnapshot(init(), { snapshot: structuredClone(snapshot), approvals: {} });
     resumed.startAttempt([lookup]);
     expect(resumed.history).toEqual(run.history);
-    expect(resumed.pending).toEqual({ iteration: 2, calls: [call] });
+    expect(resumed.pending).toEqual([{ iteration: 2, calls: [call] }]);
     expect(resumed.events.counters.toolCalls).toBe(3);
     expect(resumed.visibility.snapshot()).toEqual({ orders: "FULL" });
     expect(resumed.toSnapshot()).toEqual(snapshot);
@@ -62,7 +62,7 @@ describe("Run", () => {
     expect(resumed.totals.callUsage).toMatchObject({ inputTokens: 1, outputTokens: 0 });
 
     resumed.startAttempt([lookup]); // a restart: the prompt again, nothing waiting, the totals kept
-    expect(resumed.pending).toBeUndefined();
+    expect(resumed.pending).toEqual([]);
     expect([resumed.iteration, resumed.totals.iterations]).toEqual([3, 3]); // the next step is the 4th
   });
 

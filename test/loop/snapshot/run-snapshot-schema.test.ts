@@ -63,4 +63,23 @@ describe("run snapshot schema", () => {
     const history = (paused.history as unknown[]).slice(0, -1);
     expect(refusal({ ...paused, history })).toContain("the paused calls do not follow their model message");
   });
+
+  // Codex runs a response's calls at once, each its own step: a pause can hold calls of several messages.
+  it("reads waiting calls of several model messages (paused.more), each answered in the tool message after its own", () => {
+    const base = fixture("v1-paused");
+    const held = { toolCallId: "close-1", toolName: "order_o1_close", input: {} };
+    const history = [
+      ...(base.history as unknown[]),
+      { role: "assistant", content: [{ type: "tool-call", ...held }] },
+      { role: "tool", content: [] },
+    ];
+    const paused = { ...(base.paused as object), more: [{ iteration: 3, calls: [held] }] };
+    expect(refusal({ ...base, history, paused })).toBe("accepted");
+    expect(refusal({ ...base, history: history.slice(0, -2), paused })).toContain(
+      'no tool message answers the call "close-1"',
+    );
+    expect(refusal({ ...base, history, paused: { ...paused, more: [{ iteration: 3 }] } })).toContain(
+      'missing required field "paused.more.0.calls"',
+    );
+  });
 });
