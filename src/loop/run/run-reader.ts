@@ -29,7 +29,7 @@ export interface RunOrigin {
   readonly history: readonly ModelMessage[];
   /** The conversation a restart starts again from (a continued conversation's includes its new messages). */
   readonly restartHistory: readonly ModelMessage[];
-  /** The calls the conversation's last message left waiting for a decision. */
+  /** The calls the conversation's messages left waiting for a decision (see `paused-groups.ts`). */
   readonly paused: PausedCalls | undefined;
   readonly visibility: SectionOverrides;
   /** Iterations, tokens and restarts from the prompt the run had before this call. */

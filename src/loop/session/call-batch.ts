@@ -50,8 +50,8 @@ export class CallBatches {
 
   /**
    * Answers the calls a resumed snapshot left waiting, message by message (`undecided`: why one still
-   * undecided is not run): each message's results go in its tool message. After a restart, the later
-   * messages' calls are not run; the run pauses again with every call still undecided.
+   * undecided is not run), each message's results in its own tool message. A pause lists every call still
+   * undecided; after a restart (a call asked for one), the later messages' calls are not run.
    */
   async resume(paused: readonly WaitingCalls[], undecided: string | undefined): Promise<ToolCallsOutcome> {
     const { history } = this.run;

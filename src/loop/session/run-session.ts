@@ -189,7 +189,7 @@ export class RunSession {
   }
 
   /**
-   * Where a resumed run starts: the calls its last message left waiting are answered first (approved
+   * Where a resumed run starts: the calls its messages left waiting are answered first (approved
    * ones run, once; denied ones get an error result with the reason; undecided ones pause the run
    * again, or in a continued conversation are not run), then the model is told about providers that
    * could not be restored, then a continued conversation's new messages follow. A fresh run: continue.
