@@ -49,10 +49,11 @@ const NO_REPEATS: ReadonlyMap<string, string> = new Map();
  * without copying the ids used so far, which grow with the run.
  */
 function allFresh(response: ModelStepResult, used: ReadonlySet<string>): boolean {
-  const own = new Set<string>();
-  for (const { toolCallId: id } of response.toolCalls) {
-    if (used.has(id) || own.has(id) || !SENDABLE_ID.test(id)) return false;
-    own.add(id);
+  const calls = response.toolCalls;
+  const own = calls.length > 1 ? new Set<string>() : undefined; // most steps make one call
+  for (const { toolCallId: id } of calls) {
+    if (used.has(id) || own?.has(id) || !SENDABLE_ID.test(id)) return false;
+    own?.add(id);
   }
   return true;
 }
