@@ -20,11 +20,11 @@ export interface LlmToolOptions {
   /** What the tool does, for the model. Required and non-empty. */
   description: string;
   /** Tool name (method part of the name for providers); defaults to the method name. */
-  name?: string;
+  name?: string | undefined;
   /** Explicit input schema; wins over the generated one. */
-  parameters?: ParametersSchema;
+  parameters?: ParametersSchema | undefined;
   /** The run stops before each call of this tool until a person approves it (see `runner.resume`). */
-  needsApproval?: boolean;
+  needsApproval?: boolean | undefined;
 }
 
 /** One `@LlmTool` method as recorded on its class. */

@@ -6,9 +6,9 @@ import "./standard-decorators.js";
 /** Options of {@link ToolProvider}. */
 export interface ToolProviderOptions {
   /** First part of every tool name; defaults to the decorated class's name in lower case. */
-  prefix?: string;
+  prefix?: string | undefined;
   /** Property holding the instance id (second part of every tool name); defaults to `"id"`. */
-  instanceIdProperty?: string;
+  instanceIdProperty?: string | undefined;
 }
 
 /** Options of a provider class with the defaults applied. */

@@ -72,7 +72,7 @@ export interface McpClientOptions {
    * Put before every tool name of this server (`<prefix>_<name>`), so two servers offering one name can
    * join the same run. Default: none.
    */
-  readonly prefix?: string;
+  readonly prefix?: string | undefined;
 }
 
 /** Most `tools/list` pages one listing reads: a server that always sends a `nextCursor` is cut here. */

@@ -6,29 +6,32 @@ import { EntityToolsError } from "../errors/entity-tools-error.js";
  * first, which goes through the SDK, and the later ones, which call the provider directly with the options
  * the SDK built): sampling, limits, headers, provider options, retries, the per-step `timeout`, and the
  * SDK's own `experimental_telemetry`. What the run owns (prompt, tools, tool choice, stop conditions,
- * callbacks) is not among them.
+ * callbacks) is not among them. A setting given as `undefined` is the SDK's default, as if left out.
  */
-export type AiSdkAdapterSettings = Pick<
-  Parameters<typeof generateText>[0],
-  | "maxOutputTokens"
-  | "temperature"
-  | "topP"
-  | "topK"
-  | "presencePenalty"
-  | "frequencyPenalty"
-  | "stopSequences"
-  | "seed"
-  | "maxRetries"
-  | "headers"
-  | "providerOptions"
-  | "experimental_telemetry"
-> & {
+export type AiSdkAdapterSettings = {
+  readonly [
+    K in
+      | "maxOutputTokens"
+      | "temperature"
+      | "topP"
+      | "topK"
+      | "presencePenalty"
+      | "frequencyPenalty"
+      | "stopSequences"
+      | "seed"
+      | "maxRetries"
+      | "headers"
+      | "providerOptions"
+      | "experimental_telemetry"
+  ]?: Parameters<typeof generateText>[0][K] | undefined;
+} & {
   /**
    * Time limit of each step's model call (retries included), in milliseconds: a number, or
    * `{ totalMs, stepMs }` (both mean the same here, since the run calls the SDK one step at a time; the
    * smaller wins). Past it the call is aborted and the run fails with the timeout as its cause.
    */
-  readonly timeout?: number | { readonly totalMs?: number; readonly stepMs?: number };
+  readonly timeout?:
+    number | { readonly totalMs?: number | undefined; readonly stepMs?: number | undefined } | undefined;
 };
 
 const ACCEPTED: ReadonlySet<string> = new Set<keyof AiSdkAdapterSettings>([

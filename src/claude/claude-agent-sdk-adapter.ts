@@ -1,4 +1,5 @@
 import { InvalidSettingError } from "../errors/entity-tools-error.js";
+import { childEnvironment } from "../local/child-environment.js";
 import type {
   Conversation,
   ConversationAdapter,
@@ -38,44 +39,44 @@ export interface ClaudeAgentSdkOptions {
    * `process.env`'s are: a variable given as `undefined` is not set by it, and keeps this process's value
    * (`{ ANTHROPIC_API_KEY: process.env.ANTHROPIC_API_KEY }` is the same as leaving it out).
    */
-  readonly env?: Readonly<Record<string, string | undefined>>;
+  readonly env?: Readonly<Record<string, string | undefined>> | undefined;
   /** The Claude model; default Claude Code's. */
-  readonly model?: string;
+  readonly model?: string | undefined;
   /**
    * When tools appear during a call (discovery, a section read): `"dynamic"` (default) offers them in the
    * running process from its next model request; `"restart"` stops the turn and continues in a new process
    * that has them; `"dispatch"` keeps the process and reaches them through `call_discovered_tool`.
    */
-  readonly newTools?: NewToolsMode;
+  readonly newTools?: NewToolsMode | undefined;
   /**
    * Longest wait, in milliseconds, for Claude Code to list the tools again after a call changed them
    * (dynamic mode). Past it the run continues in a new process, as in restart mode, and observers get a
    * `DynamicToolsFallback` event. Default 10 000.
    */
-  readonly relistTimeoutMs?: number;
+  readonly relistTimeoutMs?: number | undefined;
   /**
    * Longest wait, in milliseconds, for one turn (Claude Code's model requests and our tool calls until its
    * answer). Past it the turn is interrupted and the run fails with a `ModelCallError`. Default 600 000.
    */
-  readonly turnTimeoutMs?: number;
+  readonly turnTimeoutMs?: number | undefined;
   /**
    * Claude Code's built-in tools to offer besides ours (`["Read", "Grep"]`), or its whole preset. Default
    * none. Claude Code runs them itself, outside our executor; each must also be in `allowedTools`.
    */
-  readonly builtInTools?: Options["tools"];
+  readonly builtInTools?: Options["tools"] | undefined;
   /**
    * Tools Claude Code may run without asking, besides ours (which it always may: our own approval gate
    * decides on them). Anything not allowed is denied; there is no interactive prompt.
    */
-  readonly allowedTools?: readonly string[];
+  readonly allowedTools?: readonly string[] | undefined;
   /** Settings files Claude Code reads (`"user"`, `"project"`, `"local"`). Default none. */
-  readonly settingSources?: readonly SettingSource[];
+  readonly settingSources?: readonly SettingSource[] | undefined;
   /** The name of our in-process MCP server; the model sees `mcp__<serverName>__<tool>`. Default `"tools"`. */
-  readonly serverName?: string;
+  readonly serverName?: string | undefined;
   /** Claude Code's working directory. Default this process's. */
-  readonly cwd?: string;
+  readonly cwd?: string | undefined;
   /** Any other option of the SDK's `query()` (`maxBudgetUsd`, `pathToClaudeCodeExecutable`, `stderr`...). */
-  readonly sdkOptions?: Omit<Options, ClaudeAgentSdkOwnedOption>;
+  readonly sdkOptions?: Omit<Options, ClaudeAgentSdkOwnedOption> | undefined;
 }
 
 const SERVER_NAME = /^[a-zA-Z0-9_-]{1,20}$/;
@@ -127,7 +128,7 @@ export class ClaudeAgentSdkAdapter implements ConversationAdapter {
       turnTimeoutMs: this.turnTimeoutMs,
       queryOptions: {
         ...o.sdkOptions,
-        env: environment(o.env),
+        env: childEnvironment(o.env),
         ...(o.model ? { model: o.model } : {}),
         ...(o.cwd ? { cwd: o.cwd } : {}),
         tools: o.builtInTools ?? [],
@@ -146,13 +147,4 @@ function positiveMs(setting: string, value: number): number {
   if (!Number.isFinite(value) || value <= 0)
     throw new InvalidSettingError(setting, value, "a positive number of milliseconds");
   return value;
-}
-
-/** This process's environment with `extra`'s variables set on top; one `extra` leaves undefined is not set. */
-function environment(
-  extra: Readonly<Record<string, string | undefined>> = {},
-): Record<string, string | undefined> {
-  const env = { ...process.env };
-  for (const [name, value] of Object.entries(extra)) if (value !== undefined) env[name] = value;
-  return env;
 }

@@ -7,6 +7,7 @@ import type {
   FixedToolsMode,
 } from "../loop/ports/conversation-port.js";
 import { InvalidSettingError } from "../errors/entity-tools-error.js";
+import { childEnvironment } from "../local/child-environment.js";
 import { CODEX_RESULT_MEDIA_TYPES } from "./codex-content-items.js";
 import { CodexConversation } from "./codex-conversation.js";
 import { DEFAULT_CODEX_ARGS, type CodexAppServerOptions } from "./codex-options.js";
@@ -53,11 +54,8 @@ export class CodexAppServerAdapter implements ConversationAdapter {
     const [command, commandArgs] = this.options.command
       ? [this.options.command, args]
       : [process.execPath, [createRequire(import.meta.url).resolve("@openai/codex/bin/codex.js"), ...args]];
-    const env = {
-      ...process.env,
-      ...(this.options.codexHome ? { CODEX_HOME: this.options.codexHome } : {}),
-      ...this.options.env,
-    };
+    const { codexHome } = this.options;
+    const env = childEnvironment(codexHome ? { CODEX_HOME: codexHome } : {}, this.options.env);
     return spawn(command, commandArgs, { env, stdio: ["pipe", "pipe", "pipe"] });
   }
 }

@@ -97,9 +97,9 @@ export interface ConversationTurnOptions {
    * without `renewTurn` cannot renew: its claim lasts `leaseMs`, which must then outlast a turn (default
    * 120 000).
    */
-  readonly leaseMs?: number;
+  readonly leaseMs?: number | undefined;
   /** The clock claims are timed by, in ms since the epoch. Default `Date.now`; tests move it. */
-  readonly clock?: () => number;
+  readonly clock?: (() => number) | undefined;
 }
 
 /** The default `leaseMs` of a conversation turn: 15 s, renewed while the turn's process lives. */

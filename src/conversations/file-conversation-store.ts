@@ -26,7 +26,7 @@ const STALE_TEMPORARY_MS = 10 * 60_000;
 /** Options of {@link FileConversationStore}. */
 export interface FileConversationStoreOptions {
   /** A snapshot whose JSON is larger is refused (`ConversationTooLargeError`). Default 32 MiB. */
-  readonly maxSnapshotBytes?: number;
+  readonly maxSnapshotBytes?: number | undefined;
 }
 
 /**

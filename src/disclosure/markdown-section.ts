@@ -12,15 +12,15 @@ export interface MarkdownSectionOptions {
   /** The full content; `${name}` placeholders are filled from the template parameters. */
   readonly template: string;
   /** Shown instead of the content while the section is summarized. Required for a `SUMMARY` section. */
-  readonly summary?: string;
+  readonly summary?: string | undefined;
   /** Default `FULL`. */
-  readonly visibility?: VisibilityRule;
+  readonly visibility?: VisibilityRule | undefined;
   /** Tools offered only while this section is shown in full: `defineTool` tools or `@LlmTool` objects. */
-  readonly tools?: readonly ToolSource[];
+  readonly tools?: readonly ToolSource[] | undefined;
   /** Nested sections, in order (keyed `parent.child`); hidden while this one is summarized. */
-  readonly children?: readonly MarkdownSection[];
+  readonly children?: readonly MarkdownSection[] | undefined;
   /** Replaces the standard "this section is summarized" suffix; `${section_key}` is substituted. */
-  readonly summarySuffix?: string;
+  readonly summarySuffix?: string | undefined;
 }
 
 const KEY = /^[a-zA-Z0-9_-]+$/;

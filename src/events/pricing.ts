@@ -5,7 +5,7 @@ export interface PriceTable {
   /** USD per million input tokens (uncached). */
   readonly input: number;
   /** USD per million input tokens read from the prompt cache; default `input`. */
-  readonly cachedInput?: number;
+  readonly cachedInput?: number | undefined;
   /** USD per million output tokens, reasoning tokens included. */
   readonly output: number;
 }

@@ -19,7 +19,7 @@ export interface LocalRequestGuardOptions {
    * it by when it listens on another interface on purpose (`["chat.internal", "192.168.1.20"]`). Host
    * names only, no scheme or port; an IPv6 address in brackets (`[fd00::1]`).
    */
-  readonly allowedHosts?: readonly string[];
+  readonly allowedHosts?: readonly string[] | undefined;
   /**
    * Refuse an `Origin` that is not this server's own: its scheme, name and port must be those the
    * request's `Host` names (a page of another local server, `http://localhost:3000`, is refused too, not
@@ -27,7 +27,7 @@ export interface LocalRequestGuardOptions {
    * viewer): a browser sends no `Origin` on their requests. Leave it off for a server that pages served
    * elsewhere use on purpose (an MCP server and the MCP Inspector's page). Default false.
    */
-  readonly sameOrigin?: boolean;
+  readonly sameOrigin?: boolean | undefined;
 }
 
 /**

@@ -30,14 +30,14 @@ export interface McpServerOptions {
    * 2025-11-25: `@ToolProvider` instances returned by a call add their tools to that session. On
    * 2026-07-28, providers are reached through the handle tools of `classes` instead.
    */
-  readonly discovery?: boolean;
+  readonly discovery?: boolean | undefined;
   /**
    * The `@ToolProvider` classes whose handle tools the 2026-07-28 list offers (`customer_getAverageSpend`
    * with a `handle` argument); a call's result names the handle of every provider it returned. Default,
    * with `discovery`: the classes the generated schema module says the tools can return; else none. A
    * class not listed cannot be reached on 2026-07-28 (the list never changes).
    */
-  readonly classes?: readonly Function[];
+  readonly classes?: readonly Function[] | undefined;
   /**
    * The key handles (and approval questions) are signed with, or a list for rotation (the first signs, any
    * verifies); at least 16 bytes each. Default: one random key per process, so handles work across the
@@ -51,37 +51,37 @@ export interface McpServerOptions {
    * Finds a provider again by class (source name) and id, for a handle minted by another call: required
    * for handles over HTTP, where every request is served by a fresh server.
    */
-  readonly resolveProvider?: ProviderResolver;
+  readonly resolveProvider?: ProviderResolver | undefined;
   /** Calls this picks (besides tools marked `needsApproval`) need a person's approval. */
-  readonly approval?: ApprovalPredicate;
+  readonly approval?: ApprovalPredicate | undefined;
   /** How long a client may keep the 2026-07-28 tool list, in milliseconds. Default 300 000 (5 minutes). */
-  readonly listTtlMs?: number;
+  readonly listTtlMs?: number | undefined;
   /** Most discovered tools a 2025-11-25 session holds (least recently used go first). Default 64. */
-  readonly maxInjectedTools?: number;
+  readonly maxInjectedTools?: number | undefined;
   /** More strategies, run after discovery, after every call, failed ones included (the runner's `withInjectionStrategy`). */
-  readonly injectionStrategies?: readonly ToolInjectionStrategy[];
+  readonly injectionStrategies?: readonly ToolInjectionStrategy[] | undefined;
   /**
    * The earlier name of `injectionStrategies`.
    *
    * @deprecated Use `injectionStrategies` (the runner's `withInjectionStrategy`); still accepted.
    */
-  readonly strategies?: readonly ToolInjectionStrategy[];
+  readonly strategies?: readonly ToolInjectionStrategy[] | undefined;
   /** Wraps every tool call, in the order given (the runner's `withToolMiddleware`). */
-  readonly toolMiddleware?: readonly ToolMiddleware[];
+  readonly toolMiddleware?: readonly ToolMiddleware[] | undefined;
   /**
    * The earlier name of `toolMiddleware`.
    *
    * @deprecated Use `toolMiddleware` (the runner's `withToolMiddleware`); still accepted.
    */
-  readonly middleware?: readonly ToolMiddleware[];
+  readonly middleware?: readonly ToolMiddleware[] | undefined;
   /** Per-call time limit in milliseconds. */
-  readonly toolTimeoutMs?: number;
+  readonly toolTimeoutMs?: number | undefined;
   /** Longest result text sent back. Default 16 000. */
-  readonly maxResultChars?: number;
+  readonly maxResultChars?: number | undefined;
   /** Most bytes of media (decoded) in one result; past it, a part is described in text. Default 20 000 000. */
-  readonly maxResultMediaBytes?: number;
+  readonly maxResultMediaBytes?: number | undefined;
   /** Receive every event of the server (tool calls, discoveries, injections); the runner's `withObserver`. */
-  readonly observers?: readonly ToolLoopObserver[];
+  readonly observers?: readonly ToolLoopObserver[] | undefined;
   /**
    * Log the calls this server serves, as the runner's `withRunLog` does: a folder, or the folder with
    * options. One file per server instance (a 2025-11-25 session; each request on 2026-07-28 over HTTP),
@@ -89,7 +89,7 @@ export interface McpServerOptions {
    *
    * @throws RunLogError from `createMcpServer` when the folder cannot be written
    */
-  readonly runLog?: string | RunLogTarget;
+  readonly runLog?: string | RunLogTarget | undefined;
   /**
    * What a 2025-11-25 session does with tools a call discovers, as the runner's `newTools`: `"dynamic"`
    * (default: they join the session's list, announced by `list_changed`) or `"dispatch"`, for clients that
@@ -97,13 +97,13 @@ export interface McpServerOptions {
    * `call_discovered_tool { tool_name, arguments }`, and describe newly discovered tools in the result of
    * the call that found them.
    */
-  readonly newTools?: McpNewToolsMode;
+  readonly newTools?: McpNewToolsMode | undefined;
   /**
    * True: the same as `newTools: "dispatch"`.
    *
    * @deprecated Use `newTools: "dispatch"`; still accepted.
    */
-  readonly dispatch?: boolean;
+  readonly dispatch?: boolean | undefined;
 }
 
 /** The new-tools modes an MCP server has (a server cannot restart its client's thread). */

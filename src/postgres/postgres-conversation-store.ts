@@ -21,29 +21,29 @@ import { PostgresTable } from "./postgres-table.js";
 /** Options of {@link PostgresConversationStore}: a pool of yours, or a connection string. */
 export interface PostgresConversationStoreOptions {
   /** A `pg.Pool` (yours: `close()` leaves it open). Exactly one of `pool` and `connectionString`. */
-  readonly pool?: PostgresPool;
+  readonly pool?: PostgresPool | undefined;
   /**
    * `postgres://user:password@host:5432/db`: the store opens its own `pg.Pool`, which `close()` ends.
    * `undefined` (an unset `process.env.DATABASE_URL`) counts as not given.
    */
   readonly connectionString?: string | undefined;
   /** The schema of the table (created when missing). Default `public`. */
-  readonly schema?: string;
+  readonly schema?: string | undefined;
   /** The table's name. Default `entity_tools_conversations`. */
-  readonly table?: string;
+  readonly table?: string | undefined;
   /**
    * Create the table on first use when it is missing (safe with several processes at once). Default
    * true; false when it was made by docs/postgres-conversation-store.sql and the store may not create tables.
    */
-  readonly createTable?: boolean;
+  readonly createTable?: boolean | undefined;
   /** With `connectionString`: how long a connection may take before the call fails. Default 5 000 ms. */
-  readonly connectTimeoutMs?: number;
+  readonly connectTimeoutMs?: number | undefined;
   /** With `connectionString`: how long one statement may take. Default 30 000 ms. */
-  readonly queryTimeoutMs?: number;
+  readonly queryTimeoutMs?: number | undefined;
   /** With `connectionString`: the pool's size. Default 10. */
-  readonly maxConnections?: number;
+  readonly maxConnections?: number | undefined;
   /** A snapshot whose JSON is larger is refused (`ConversationTooLargeError`). Default 32 MiB. */
-  readonly maxSnapshotBytes?: number;
+  readonly maxSnapshotBytes?: number | undefined;
 }
 
 interface VersionRow {

@@ -214,7 +214,7 @@ export class PromptRunner extends RunnerLimits {
   async createObject<T>(
     target: OutputTarget<T>,
     prompt: string | readonly ModelMessage[],
-    options: { signal?: AbortSignal } = {},
+    options: { signal?: AbortSignal | undefined } = {},
   ): Promise<T> {
     return completed(await this.run(prompt, { ...options, output: target }));
   }
@@ -222,7 +222,7 @@ export class PromptRunner extends RunnerLimits {
   /** Runs the prompt and returns the model's final text. */
   async generateText(
     prompt: string | readonly ModelMessage[],
-    options: { signal?: AbortSignal } = {},
+    options: { signal?: AbortSignal | undefined } = {},
   ): Promise<string> {
     return completed(await this.run<string>(prompt, options));
   }

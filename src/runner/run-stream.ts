@@ -156,13 +156,13 @@ export interface UIStreamOptions {
    * message (a paused run the page answered with `addToolApprovalResponse`), the stream continues that
    * message, under its id, instead of starting a new one.
    */
-  readonly originalMessages?: readonly UIMessage[];
+  readonly originalMessages?: readonly UIMessage[] | undefined;
   /**
    * The text the client reads (an `error` chunk) when the run fails. Default: `"An error occurred."`,
    * as in the AI SDK, because a failure's message can hold what must not reach a browser (an upstream
    * error with a key in it). Return `error.message` here to show it.
    */
-  readonly onError?: (error: unknown) => string;
+  readonly onError?: ((error: unknown) => string) | undefined;
 }
 
 /** What a run hands its drivers and events to feed a stream. */

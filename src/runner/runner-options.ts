@@ -27,7 +27,7 @@ import type { OutputTarget } from "./output-target.js";
 
 /** How a runner reaches its model: an AI SDK model, or any adapter. */
 export type PromptRunnerOptions =
-  | { readonly model: LanguageModel; readonly modelSettings?: AiSdkAdapterSettings }
+  | { readonly model: LanguageModel; readonly modelSettings?: AiSdkAdapterSettings | undefined }
   | { readonly adapter: ModelAdapter | ConversationAdapter };
 
 /**
@@ -36,22 +36,22 @@ export type PromptRunnerOptions =
  */
 export interface DiscoveryOptions extends ProviderBindingOptions {
   /** Most injected tools offered at once (least recently used go first). Default 64. */
-  readonly maxInjectedTools?: number;
+  readonly maxInjectedTools?: number | undefined;
   /**
    * Most definition tokens (estimated: characters / 4 of name, description and schema) the injected tools
    * may add to each request; least recently used go first, as for `maxInjectedTools`. Unlimited by default.
    */
-  readonly maxInjectedTokens?: number;
+  readonly maxInjectedTokens?: number | undefined;
 }
 
 /** Options of one run. */
 export interface RunOptions<T> {
   /** Ask for a structured answer: a class (result is an instance) or a JSON Schema. */
-  readonly output?: OutputTarget<T>;
+  readonly output?: OutputTarget<T> | undefined;
   /** Cancels the run; the error thrown carries the conversation so far. */
-  readonly signal?: AbortSignal;
+  readonly signal?: AbortSignal | undefined;
   /** Section visibility to resume from (the `visibility` of an earlier result). */
-  readonly visibility?: VisibilitySnapshot;
+  readonly visibility?: VisibilitySnapshot | undefined;
   /**
    * Continue this conversation (the `snapshot` of a completed or paused run, from this process or
    * another) with the prompt as the next user message: its history, discovered tools, section visibility
@@ -64,7 +64,7 @@ export interface RunOptions<T> {
    * With `continueFrom`: returns the provider of a discovered tool, by class (source name) and id, sync or
    * async. Not needed for a snapshot of a run of this process: its providers are re-bound as they are.
    */
-  readonly resolveProvider?: ProviderResolver;
+  readonly resolveProvider?: ProviderResolver | undefined;
 }
 
 /** Options of {@link PromptRunner.resume}. */
@@ -74,13 +74,13 @@ export interface ResumeOptions<T> extends Omit<RunOptions<T>, "visibility" | "co
    * snapshot left waiting with that id (same tool, same input); an id that was not waiting decides
    * nothing. Undecided calls pause the run again.
    */
-  readonly approvals?: Readonly<Record<string, ApprovalDecision>>;
+  readonly approvals?: Readonly<Record<string, ApprovalDecision>> | undefined;
   /**
    * Returns the provider of a discovered tool, by class (source name) and id (with its own type); sync
    * or async. Not needed for a snapshot of a run of this process: its providers are re-bound as they
    * are. Another class's object, or one with another id, is refused (the model is told).
    */
-  readonly resolveProvider?: ProviderResolver;
+  readonly resolveProvider?: ProviderResolver | undefined;
 }
 
 /** The runner's configuration; every `with*` makes a changed copy. */

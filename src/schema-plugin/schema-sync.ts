@@ -7,11 +7,11 @@ import type { SchemaWatch, WatchOutcome } from "../schema/watch-schemas.js";
 /** Options of the schema plugins: the CLI's `--project`, `--out` and `--type`s. */
 export interface SchemaPluginOptions {
   /** The tsconfig.json whose files are scanned, from the working directory. Default `tsconfig.json`. */
-  readonly project?: string;
+  readonly project?: string | undefined;
   /** The module to write, from the working directory (as the CLI's `--out`). */
   readonly out: string;
   /** Output classes to include besides those passed to `createObject(...)` (the CLI's `--type`). */
-  readonly types?: readonly string[];
+  readonly types?: readonly string[] | undefined;
 }
 
 /** The schema module kept in step with the sources, for one project. */

@@ -20,7 +20,7 @@ export interface HandleDiscoveryInit {
   /** Mints and reads the run's handles (with the signing key). */
   readonly codec: EntityHandleCodec;
   /** Re-binds a handle minted elsewhere (same key) that this run has not seen. */
-  readonly resolveProvider?: ProviderResolver;
+  readonly resolveProvider?: ProviderResolver | undefined;
   /** Classes whose tools are offered from the first step, in this order. */
   readonly classes: readonly Function[];
   /**

@@ -24,18 +24,18 @@ export type ProviderBinding = "per-instance" | "handles";
 /** Options of {@link ToolProviderStrategy} (and of `withToolProviderDiscovery`). */
 export interface ProviderBindingOptions {
   /** Default `"per-instance"`. */
-  readonly binding?: ProviderBinding;
+  readonly binding?: ProviderBinding | undefined;
   /**
    * Per-instance mode: how the discovered tools reach the model (default `"inline"`; see {@link ToolDelivery}).
    * `"deferred"` keeps the request's tool list, and so the provider's cached prefix, unchanged on discovery.
    */
-  readonly delivery?: ToolDelivery;
+  readonly delivery?: ToolDelivery | undefined;
   /**
    * Handles mode: classes whose tools are offered from the first step, so the tool list never changes.
    * Default: the classes the generated schema module says the run's tools can return (transitively);
    * a class known neither way has its tools added once, at its first discovery.
    */
-  readonly classes?: readonly Function[];
+  readonly classes?: readonly Function[] | undefined;
   /**
    * Handles mode: the key handles are signed with. Default: a random key per runner, so handles are
    * then valid only within that runner (and process). Give every process that must accept another's
@@ -47,7 +47,7 @@ export interface ProviderBindingOptions {
    * runner or process, or before a resume), by class source name and id; sync or async. Default: the
    * `resolveProvider` given to `resume`, else such handles are refused.
    */
-  readonly resolveProvider?: ProviderResolver;
+  readonly resolveProvider?: ProviderResolver | undefined;
 }
 
 /** What discovery contributes to one run: the strategy that sees its tool results, and tools from the start. */

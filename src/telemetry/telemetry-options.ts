@@ -10,10 +10,10 @@ export interface TelemetryTracer {
 /** Options of `PromptRunner.withTelemetry`. */
 export interface TelemetryOptions {
   /** The tracer spans go to; by default `@opentelemetry/api`'s global tracer provider's `entity-tools` tracer. */
-  readonly tracer?: TelemetryTracer;
+  readonly tracer?: TelemetryTracer | undefined;
   /**
    * Record tool arguments and results, and the model's text, on the spans. Off by default: they may hold
    * personal or secret data.
    */
-  readonly recordContent?: boolean;
+  readonly recordContent?: boolean | undefined;
 }

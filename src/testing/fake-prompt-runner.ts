@@ -114,7 +114,7 @@ export class FakePromptRunner extends PromptRunner {
    *
    * @throws CassetteError when `cassette` is not one this version of entity-tools replays.
    */
-  playCassette(cassette: Cassette, options?: ReplayOptions & { readonly file?: string }): this {
+  playCassette(cassette: Cassette, options?: ReplayOptions & { readonly file?: string | undefined }): this {
     this.state.model.playCassette(cassette, options);
     return this;
   }

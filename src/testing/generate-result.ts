@@ -8,22 +8,24 @@ export interface ScriptedToolCall {
   /** The input it gives (a string is sent as raw argument text); default `{}`. */
   readonly input?: unknown;
   /** The id the model gives the call. Default `call_<n>`, unique in the process. */
-  readonly toolCallId?: string;
+  readonly toolCallId?: string | undefined;
 }
 
 /** One model turn: text, tool calls, or both; `usage` is the tokens it reports (0 when absent). */
 export interface ScriptedTurn {
   /** The model's text; default none. */
-  readonly text?: string;
+  readonly text?: string | undefined;
   /** The tools the model calls, in order; default none. */
-  readonly toolCalls?: readonly ScriptedToolCall[];
+  readonly toolCalls?: readonly ScriptedToolCall[] | undefined;
   /** `cachedInputTokens` are part of `inputTokens`, `reasoningTokens` part of `outputTokens`, as providers report them. */
-  readonly usage?: {
-    readonly inputTokens: number;
-    readonly outputTokens: number;
-    readonly cachedInputTokens?: number;
-    readonly reasoningTokens?: number;
-  };
+  readonly usage?:
+    | {
+        readonly inputTokens: number;
+        readonly outputTokens: number;
+        readonly cachedInputTokens?: number | undefined;
+        readonly reasoningTokens?: number | undefined;
+      }
+    | undefined;
 }
 
 let nextCallId = 1;

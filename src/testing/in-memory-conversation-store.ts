@@ -10,7 +10,7 @@ import { snapshotFromText, snapshotText } from "../conversations/stored-snapshot
 /** Options of {@link InMemoryConversationStore}. */
 export interface InMemoryConversationStoreOptions {
   /** A snapshot whose JSON is larger is refused (`ConversationTooLargeError`). Default 32 MiB. */
-  readonly maxSnapshotBytes?: number;
+  readonly maxSnapshotBytes?: number | undefined;
 }
 
 interface Kept {

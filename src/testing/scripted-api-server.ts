@@ -22,7 +22,7 @@ export interface MockErrorReply {
    * Seconds the client should wait before it retries, sent as the `retry-after` header (as both APIs send it
    * with a 429), which the AI SDK's retries wait for: `0` retries at once. Default: no header.
    */
-  readonly retryAfter?: number;
+  readonly retryAfter?: number | undefined;
 }
 
 /**

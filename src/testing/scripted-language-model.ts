@@ -134,7 +134,10 @@ export class ScriptedLanguageModel implements LanguageModelV3 {
    *
    * @throws CassetteError when `cassette` is not one this version of entity-tools replays.
    */
-  playCassette(cassette: Cassette, options: ReplayOptions & { readonly file?: string } = {}): this {
+  playCassette(
+    cassette: Cassette,
+    options: ReplayOptions & { readonly file?: string | undefined } = {},
+  ): this {
     const read = checkedOnce(cassette, options.file ?? "(in memory)");
     const file = options.file ?? read.file ?? "(in memory)";
     const onMismatch = options.onMismatch ?? "fail";

@@ -8,11 +8,11 @@ export interface ToolDefinition<Input, Output> {
   /** What the tool does and when to use it, for the model. */
   description: string;
   /** Defaults to an object with no properties. */
-  inputSchema?: ToolInputSchema;
+  inputSchema?: ToolInputSchema | undefined;
   /** Runs the tool with validated input; what it returns is serialized for the model. */
   execute(input: Input, context: ToolExecutionContext): Output | Promise<Output>;
   /** The run stops before each call until it is approved. */
-  needsApproval?: boolean;
+  needsApproval?: boolean | undefined;
 }
 
 /**

@@ -9,7 +9,7 @@ export type MediaSource = Uint8Array | ArrayBuffer | string | URL;
 /** Options of {@link toolFile}. */
 export interface ToolFileOptions {
   /** The file's name, for providers that show it. */
-  readonly filename?: string;
+  readonly filename?: string | undefined;
 }
 
 /**

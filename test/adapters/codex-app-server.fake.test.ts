@@ -212,6 +212,17 @@ describe("CodexAppServerAdapter against a fake app-server", () => {
     expect(error?.cause).toBeInstanceOf(CodexAppServerError);
   });
 
+  it("env: a variable given as undefined keeps this process's value, as leaving it out does (and as on Claude)", async () => {
+    // `{ OPENAI_API_KEY: process.env.OPENAI_API_KEY }`: the child started without the variable.
+    process.env.FAKE_APP_SERVER = JSON.stringify({ answer: "the script this process holds" });
+    try {
+      const run = await fakeRunner({}, { env: { FAKE_APP_SERVER: undefined } }).run("q");
+      expect(run.result).toMatch(/^the script this process holds/);
+    } finally {
+      delete process.env.FAKE_APP_SERVER;
+    }
+  });
+
   it("the unknown-tool limit ends a Codex run too, with every call answered", async () => {
     const error = await failure(
       fakeRunner({

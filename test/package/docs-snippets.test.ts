@@ -4,7 +4,9 @@
 // takes as given (the domain classes, a `runner`, a `model`) is declared once in
 // test/fixtures/docs-snippets/context.d.ts; its imports are checked as written. Skipped: the README's
 // quick start (quick-start.test.ts compiles and runs it) and blocks marked `<!-- snippet: partial (why) -->`
-// (docs/contributing.md). Type-checking does not depend on the Node that runs tsc: the first lane only.
+// (docs/contributing.md). Beside them, test/fixtures/docs-snippets/options-given-undefined.ts gives every
+// optional option a user passes in `undefined`. Type-checking does not depend on the Node that runs tsc:
+// the first lane only.
 import { execFile } from "node:child_process";
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -80,6 +82,11 @@ beforeAll(async () => {
   expect(config).toContain('"types": ["node"]');
   writeFileSync(tsconfig, config);
   copyFileSync("test/fixtures/docs-snippets/context.d.ts", path.join(project, "snippets/context.d.ts"));
+  // Not a snippet: every optional input option given `undefined`, checked by the same tsc runs.
+  copyFileSync(
+    "test/fixtures/docs-snippets/options-given-undefined.ts",
+    path.join(project, "snippets/options-given-undefined.ts"),
+  );
 }, 300_000);
 
 afterAll(() => {
@@ -111,7 +118,8 @@ describe.runIf(nodeMajor < 22)("the docs' TypeScript snippets", () => {
       const byFile = new Map(checked.map((s) => [s.file, s.where]));
       const errors = result.replace(
         /^snippets\/([\w.-]+\.ts)\((\d+),\d+\)/gm,
-        (_all, file: string, line: string) => `${byFile.get(file) ?? file} (+${Number(line) - 1} lines)`,
+        (all, file: string, line: string) =>
+          byFile.has(file) ? `${byFile.get(file)} (+${Number(line) - 1} lines)` : all,
       );
       expect(errors).toBe("");
     },

@@ -37,7 +37,7 @@ export interface PendingApproval {
 
 /** A person's decision on a pending call. */
 export type ApprovalDecision =
-  { readonly approved: true } | { readonly approved: false; readonly reason?: string };
+  { readonly approved: true } | { readonly approved: false; readonly reason?: string | undefined };
 
 /** Decides which calls need approval, besides tools marked `needsApproval`. */
 export type ApprovalPredicate = (call: PendingApproval) => boolean | Promise<boolean>;

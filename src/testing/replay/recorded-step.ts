@@ -24,7 +24,7 @@ export interface ReplayOptions {
    * played anyway (the run then answers the call as it answers any unknown tool). A step past the end of
    * the recording always throws: there is no answer to play.
    */
-  readonly onMismatch?: OnReplayMismatch;
+  readonly onMismatch?: OnReplayMismatch | undefined;
 }
 
 /** A step of a cassette, where it comes from, and what to do on a difference. */

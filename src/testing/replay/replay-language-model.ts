@@ -56,7 +56,7 @@ export class ReplayLanguageModel implements LanguageModelV3 {
   constructor(
     /** The cassette played. */
     readonly cassette: Cassette,
-    options: ReplayOptions & { readonly file?: string } = {},
+    options: ReplayOptions & { readonly file?: string | undefined } = {},
   ) {
     const read = checkedOnce(cassette, options.file ?? "(in memory)");
     this.file = options.file ?? read.file ?? "(in memory)";

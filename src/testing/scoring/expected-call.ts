@@ -7,11 +7,11 @@ import type { ToolUseCall, ToolUseRun, ToolUseStep } from "./tool-use-run.js";
 /** The provider (entity) an expected call must run on: its class's source name, its id, or both. */
 export interface ExpectedProvider {
   /** The provider class's source name (`Customer`). */
-  readonly providerClass?: string;
+  readonly providerClass?: string | undefined;
   /** Compared as text: `42` and `"42"` both match either (give `idType` to tell them apart). */
-  readonly id?: string | number;
+  readonly id?: string | number | undefined;
   /** The id's type, to tell `42` from `"42"`. */
-  readonly idType?: ProviderIdentity["idType"];
+  readonly idType?: ProviderIdentity["idType"] | undefined;
 }
 
 /**
@@ -21,13 +21,13 @@ export interface ExpectedProvider {
  */
 export interface ExpectedCall {
   /** The tool's name, or a pattern its name matches (default: any tool). */
-  readonly tool?: ToolNameMatcher;
+  readonly tool?: ToolNameMatcher | undefined;
   /** The provider the call must run on (default: any, or none). */
-  readonly provider?: ExpectedProvider;
+  readonly provider?: ExpectedProvider | undefined;
   /** What the input must hold: these fields with these values (compared as JSON), or a test of it. */
-  readonly input?: Readonly<Record<string, unknown>> | ((input: unknown) => boolean);
+  readonly input?: Readonly<Record<string, unknown>> | ((input: unknown) => boolean) | undefined;
   /** How verdicts name it (default: made of `tool` and `provider`). */
-  readonly label?: string;
+  readonly label?: string | undefined;
 }
 
 /** An expected call: a tool name, a pattern, or an {@link ExpectedCall}. */

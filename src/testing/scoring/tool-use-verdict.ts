@@ -7,12 +7,12 @@ export interface ScoreToolUseOptions {
    * `"in-order"` (default): each expected call must come after the call matched by the one before it;
    * `"any"`: in any order. Each call of the run matches at most one expected call.
    */
-  readonly order?: "in-order" | "any";
+  readonly order?: "in-order" | "any" | undefined;
   /**
    * `"subset"` (default): the expected calls must be among the run's calls, which may make others too;
    * `"exact"`: every other call counts against the score as well.
    */
-  readonly match?: "subset" | "exact";
+  readonly match?: "subset" | "exact" | undefined;
 }
 
 /**
@@ -64,7 +64,9 @@ export interface ToolUseScore {
   /** The run's calls that matched no expected call. */
   readonly otherCalls: readonly ToolUseCall[];
   /** The options it was scored with, defaults filled in. */
-  readonly options: Required<ScoreToolUseOptions>;
+  readonly options: {
+    readonly [K in keyof ScoreToolUseOptions]-?: Exclude<ScoreToolUseOptions[K], undefined>;
+  };
 }
 
 /** Every verdict kind, best first. */
