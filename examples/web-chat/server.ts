@@ -134,7 +134,12 @@ async function chat(
   try {
     if (last?.role === "assistant") {
       const approvals = approvalsIn(last);
-      const waiting = new Set(turn.snapshot?.paused?.calls.map((c) => c.toolCallId));
+      // Every call that waits: its message's (`paused.calls`), and other messages' on a backend that runs a
+      // response's calls at once (Codex: `paused.more`).
+      const paused = turn.snapshot?.paused;
+      const waiting = new Set(
+        [paused?.calls ?? [], ...(paused?.more ?? []).map((g) => g.calls)].flat().map((c) => c.toolCallId),
+      );
       if (Object.keys(approvals).length === 0 || !Object.keys(approvals).every((a) => waiting.has(a)))
         throw new HttpError(
           409,
