@@ -63,7 +63,7 @@ const live = new WeakMap<object, ReadonlyMap<string, object>>();
  * @throws SnapshotError when the history holds a value JSON cannot hold (a model of the caller's own made it)
  */
 export function writeSnapshot(run: RunView): RunSnapshot {
-  checkPlainJson(run, "snapshot");
+  checkPlainJson({ history: run.history }, "snapshot");
   const snapshot = signSnapshot(
     {
       format: SNAPSHOT_FORMAT,
