@@ -1,6 +1,6 @@
 // A run's history is plain JSON, with or without a snapshot key: a provider is sent it and a snapshot holds
 // it (JSON.stringify, a ConversationStore, the key's signature). A value JSON has no form for (a cycle, a
-// bigint, nesting past 256 levels) gets a SnapshotError naming its place and the message or call it is in:
+// bigint, nesting past 512 levels) gets a SnapshotError naming its place and the message or call it is in:
 // before anything runs when it is in the messages the caller gave, when the snapshot is written when a
 // model of the caller's own made it. Never a raw TypeError or a stack overflow.
 import type { ModelMessage } from "ai";
@@ -78,18 +78,18 @@ describe("a run's history JSON has no form for", () => {
     expect(model.doGenerateCalls).toHaveLength(0);
   });
 
-  it("providerOptions nested 100 000 levels: refused before any model call; 200 levels reach the provider and the snapshot", async () => {
+  it("providerOptions nested 100 000 levels: refused before any model call; 400 levels reach the provider and the snapshot", async () => {
     const model = mockModel({ text: "hi" });
     const runner = new PromptRunner({ model });
     const error = await failure(runner.run([userMessage({ providerOptions: nested(100_000) })]));
     expect(error.message).toContain(
-      "history[0].providerOptions.acme.d.d.d.d.d.d.d.d… is nested more than 256 levels deep, in message 0 (user). Nothing ran",
+      "history[0].providerOptions.acme.d.d.d.d.d.d.d.d… is nested more than 512 levels deep, in message 0 (user). Nothing ran",
     );
     expect(model.doGenerateCalls).toHaveLength(0);
-    const run = await runner.run([userMessage({ providerOptions: nested(200) })]);
-    expect(model.doGenerateCalls[0]!.prompt[0]!.providerOptions).toEqual(nested(200));
+    const run = await runner.run([userMessage({ providerOptions: nested(400) })]);
+    expect(model.doGenerateCalls[0]!.prompt[0]!.providerOptions).toEqual(nested(400));
     const stored = JSON.parse(JSON.stringify(run.snapshot)) as typeof run.snapshot;
-    expect(stored.history[0]).toEqual(userMessage({ providerOptions: nested(200) }));
+    expect(stored.history[0]).toEqual(userMessage({ providerOptions: nested(400) }));
   });
 
   it("a bigint in the caller's messages, without a key and with one: the same error before any model call (was a TypeError at JSON.stringify)", async () => {
@@ -144,7 +144,7 @@ describe("a run's history JSON has no form for", () => {
   it("a model's own cyclic or 100 000-deep metadata reaches its next step (was a stack overflow copying it), then stops the run at its end", async () => {
     for (const [metadata, what] of [
       [cyclic, "refers back to history[1].content[0].providerOptions.acme (a cycle)"],
-      [() => nested(100_000), "is nested more than 256 levels deep"],
+      [() => nested(100_000), "is nested more than 512 levels deep"],
     ] as const) {
       const model = modelWithMetadata("lookup", metadata);
       const error = await failure(new PromptRunner({ model }).withTools(lookup).run("q"));

@@ -1,6 +1,6 @@
 // A file's bytes and a URL in a cassette: written as a snapshot's JSON writes them (one rule,
 // src/loop/snapshot/json-data.ts: bytes base64, a URL its text), and a recorded file answer replays as the
-// same bytes. A cycle or a value nested past 256 levels (a model of the caller's own) is refused by the
+// same bytes. A cycle or a value nested past 512 levels (a model of the caller's own) is refused by the
 // same rule as a run's history, naming its place: not a stack overflow.
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -71,7 +71,7 @@ describe("a model answer a cassette cannot hold", () => {
       [
         "deep",
         { acme: deep },
-        "providerMetadata.acme.d.d.d.d.d.d.d.d.d.d… is nested more than 256 levels deep",
+        "providerMetadata.acme.d.d.d.d.d.d.d.d.d.d… is nested more than 512 levels deep",
       ],
     ] as const) {
       const model = new NewestMockModel({

@@ -14,7 +14,7 @@ export type ValuePath = readonly (string | number)[];
  * The deepest nesting a value may have, in keys from its root: far more than real data has (a provider's
  * metadata is a few levels deep), and far from where a reader overflows, whatever stack the caller has.
  */
-export const MAX_JSON_DEPTH = 256;
+export const MAX_JSON_DEPTH = 512;
 
 /** What JSON cannot hold, and where. */
 export interface JsonFormProblem {
