@@ -92,6 +92,17 @@ describe("a run's history JSON has no form for", () => {
     expect(stored.history[0]).toEqual(userMessage({ providerOptions: nested(400) }));
   });
 
+  it("the same object in two messages, or twice in one, is no cycle: the run goes on", async () => {
+    const shared = { acme: { note: "x" } };
+    const model = mockModel({ text: "hi" });
+    const run = await new PromptRunner({ model }).run([
+      userMessage({ providerOptions: shared, metadata: { again: shared } }),
+      userMessage({ providerOptions: shared }),
+    ]);
+    expect(run.result).toBe("hi");
+    expect(JSON.parse(JSON.stringify(run.snapshot.history[1])).providerOptions).toEqual(shared);
+  });
+
   it("a bigint in the caller's messages, without a key and with one: the same error before any model call (was a TypeError at JSON.stringify)", async () => {
     const model = mockModel({ text: "hi" });
     const message = userMessage({ metadata: { acme: { budget: 10n ** 20n } } });

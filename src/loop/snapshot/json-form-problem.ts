@@ -1,4 +1,4 @@
-// Where a value has no JSON form: the first place `JSON.stringify` would refuse (a cycle, a bigint) or
+// Where a value has no JSON form: a place `JSON.stringify` would refuse (a cycle, a bigint) or
 // that is nested deeper than every reader of it can go (`JSON.stringify` and `JSON.parse` overflow the
 // stack a few thousand levels down, the AI SDK's prompt validation near 1 500), found by a walk that keeps
 // no stack of its own calls, so that the error can name it. The one rule for a run's history (what a
@@ -36,53 +36,52 @@ export interface JsonFormOptions {
   readonly at?: ValuePath;
 }
 
-/** A place the walk visits: its value, and the place it is in (the path is made only for a problem). */
+/** An object the walk visits, and the place it is in (the path is made only for a problem). */
 interface Place {
-  readonly value: unknown;
+  readonly value: object;
   readonly parent: Place | undefined;
   readonly key: string | number;
   readonly depth: number;
-  /** Set on the entry that closes an object: its children are all visited, it no longer encloses. */
-  readonly exit?: true;
 }
 
-/** The first place in `value` that JSON has no form for, or undefined when it has one. */
+/**
+ * A place in `value` that JSON has no form for, or undefined when it has one. A cycle is an
+ * object met again among the objects enclosing it (its place's parents, at most `MAX_JSON_DEPTH`): no
+ * set to keep, and what a history is made of (objects a few levels deep) costs about what copying it does.
+ */
 export function jsonFormProblem(value: unknown, options: JsonFormOptions = {}): JsonFormProblem | undefined {
   const at = options.at ?? [];
+  if (typeof value === "bigint") return options.bigints ? undefined : { path: at, kind: "bigint" };
+  if (!goesInto(value, options)) return undefined;
   const stack: Place[] = [{ value, parent: undefined, key: "", depth: 0 }];
-  const enclosing = new Map<object, Place>();
   while (stack.length > 0) {
     const place = stack.pop()!;
     const item = place.value;
-    if (place.exit) {
-      enclosing.delete(item as object);
-      continue;
-    }
-    if (typeof item === "bigint") {
-      if (options.bigints) continue;
-      return { path: pathOf(place, at), kind: "bigint" };
-    }
-    if (typeof item !== "object" || item === null || writesItself(item, options)) continue;
-    const cycleTo = enclosing.get(item);
-    if (cycleTo) return { path: pathOf(place, at), kind: "cycle", cycleTo: pathOf(cycleTo, at) };
+    for (let up = place.parent; up; up = up.parent)
+      if (up.value === item) return { path: pathOf(place, at), kind: "cycle", cycleTo: pathOf(up, at) };
     if (place.depth > MAX_JSON_DEPTH) return { path: pathOf(place, at), kind: "depth" };
-    enclosing.set(item, place);
-    stack.push({ ...place, exit: true });
-    const keys = Array.isArray(item) ? [...item.keys()] : Object.keys(item);
     const depth = place.depth + 1;
+    const keys: readonly (string | number)[] = Array.isArray(item) ? [...item.keys()] : Object.keys(item);
+    // Last key first: the stack then gives the first key's part first, as JSON writes them.
     for (let i = keys.length - 1; i >= 0; i--) {
       const key = keys[i]!;
-      stack.push({ value: (item as Record<string | number, unknown>)[key], parent: place, key, depth });
+      const child = (item as Record<string | number, unknown>)[key];
+      if (typeof child === "bigint" && !options.bigints)
+        return { path: pathOf({ value: item, parent: place, key, depth }, at), kind: "bigint" };
+      if (goesInto(child, options)) stack.push({ value: child, parent: place, key, depth });
     }
   }
   return undefined;
 }
 
-function writesItself(value: object, options: JsonFormOptions): boolean {
+/** Whether the walk goes into `value`: an object that does not write itself in a form of its own. */
+function goesInto(value: unknown, options: JsonFormOptions): value is object {
   return (
-    typeof (value as { toJSON?: unknown }).toJSON === "function" ||
-    isJsonData(value) ||
-    options.leaf?.(value) === true
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as { toJSON?: unknown }).toJSON !== "function" &&
+    !isJsonData(value) &&
+    options.leaf?.(value) !== true
   );
 }
 
