@@ -72,7 +72,7 @@ describe("a run's history JSON has no form for", () => {
     expect(error.message).toBe(
       "The run's history is not plain JSON: history[0].providerOptions.acme.self refers back to " +
         "history[0].providerOptions.acme (a cycle), in message 0 (user). Nothing ran: remove it from the " +
-        "messages given to the run. A provider is sent the history and a snapshot holds it (JSON.stringify, " +
+        "messages (or the snapshot) given to the run. A provider is sent the history and a snapshot holds it (JSON.stringify, " +
         "a ConversationStore, withSnapshotKey's signature): it must be plain JSON.",
     );
     expect(model.doGenerateCalls).toHaveLength(0);
@@ -128,6 +128,22 @@ describe("a run's history JSON has no form for", () => {
       "history[2].metadata.acme.self refers back to history[2].metadata.acme (a cycle), in message 2 (user)",
     );
     expect(model.doGenerateCalls).toHaveLength(0);
+  });
+
+  it("a snapshot given to resume with a bigint (not through JSON): refused before the approved call or the model runs", async () => {
+    refunds.length = 0;
+    const model = mockModel({ toolCalls: [{ toolName: "refund" }] }, { text: "done" });
+    const runner = new PromptRunner({ model }).withTools(refund);
+    const paused = await runner.run("q");
+    const [first, ...rest] = paused.snapshot.history;
+    const snapshot = { ...paused.snapshot, history: [{ ...first!, metadata: { acme: { n: 1n } } }, ...rest] };
+    const approvals = { [paused.pendingApprovals[0]!.approvalId]: { approved: true } };
+    const error = await failure(runner.resume(snapshot as typeof paused.snapshot, { approvals }));
+    expect(error.message).toContain(
+      "history[0].metadata.acme.n is a bigint, in message 0 (user). Nothing ran",
+    );
+    expect(refunds).toEqual([]);
+    expect(model.doGenerateCalls).toHaveLength(1);
   });
 
   it("a model's own metadata with a cycle or a bigint stops the run at the pause, naming the call, and runs nothing (keyed or not)", async () => {

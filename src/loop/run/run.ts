@@ -84,10 +84,9 @@ export class Run {
     this.settings = init.settings;
     this.events = init.events;
     this.writing = { keys: init.keys, log: init.log };
-    // The caller's messages JSON cannot hold (no provider could be sent them, no snapshot hold them), refused
-    // before anything runs. A resumed snapshot's history was checked when it was written.
-    if (!origin.resumed || origin.resumed.followUp)
-      checkPlainJson({ history: origin.restartHistory }, "start");
+    // The caller's messages or snapshot JSON cannot hold (no provider could be sent them, no snapshot hold
+    // them), refused before anything runs: no approved call of a resumed snapshot runs either.
+    checkPlainJson({ history: origin.restartHistory }, "start");
     this.origin = origin;
     this.resumed = origin.resumed;
     this.totals = new RunTotals(origin.before);

@@ -20,7 +20,7 @@ export function checkPlainJson(content: { readonly history: readonly unknown[] }
   const what = `${problemText(problem)}${partOf(content, problem.path)}`;
   const outcome =
     stage === "start"
-      ? "Nothing ran: remove it from the messages given to the run"
+      ? "Nothing ran: remove it from the messages (or the snapshot) given to the run"
       : "The run stopped without a snapshot: remove it from the messages or the model's response metadata";
   throw new SnapshotError(
     `The run's history is not plain JSON: ${what}. ${outcome}. A provider is sent the history and a snapshot ` +
