@@ -210,6 +210,7 @@ export type {
   ModelStepResult,
   ModelStreamPart,
   ModelToolCall,
+  ReportedTokenUsage,
   TokenUsage,
 } from "./loop/ports/model-port.js";
 export type {
