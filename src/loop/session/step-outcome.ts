@@ -12,8 +12,9 @@ export type StepOutcome =
   | { readonly type: "final"; readonly answer: unknown }
   | { readonly type: "restart"; readonly request: RestartRequest }
   /**
-   * Calls wait for a person's decision: the run stops before them (resume with a snapshot). `restart`: the
-   * restart a call answered with them asked for, which the run applies before it pauses (see {@link laterStop}).
+   * Calls wait for a person's decision: the run stops before them (resume with a snapshot). `restart`: one
+   * that another call of the same turn asked for and the pause won over, applied before the run pauses
+   * (see {@link laterStop}).
    */
   | {
       readonly type: "pause";
