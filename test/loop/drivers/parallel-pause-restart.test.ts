@@ -140,7 +140,7 @@ describe.each(cases)("a call waits for approval while $name asks for a new threa
       const snapshot = JSON.parse(JSON.stringify(paused.snapshot)) as RunSnapshot;
       const done = await runner.resume(snapshot, {
         approvals: { r: { approved: true } },
-        ...(c.resolveProvider ? { resolveProvider: c.resolveProvider } : {}),
+        resolveProvider: c.resolveProvider,
       });
       expect(done.status).toBe("completed");
       expect(done.result).toBe("done");
