@@ -178,6 +178,9 @@ export type {
   CutRecord,
   CostsRecord,
   EndRecord,
+  CutValue,
+  CutValues,
+  MayHoldCutValues,
 } from "./run-log/run-log-format.js";
 export { readRunLog } from "./run-log/read-run-log.js";
 export type { RunLogRead, RunLogProblem } from "./run-log/read-run-log.js";
