@@ -54,26 +54,27 @@ function field(name: string, value: unknown): string {
   return text === undefined ? "" : `,"${name}":${text}`;
 }
 
-/** The members of a record's `cut` made so far (`"input":{"length":…,"kept":…}`), empty when none. */
-interface Cuts {
-  json: string;
-}
+/**
+ * The members of the `cut` of the line being made (`"input":{"length":…,"kept":…}`), empty when none: one
+ * line is made at a time (synchronously), and each starts it empty. Not an object per line: most have none.
+ */
+let cuts = "";
 
 /**
  * `,"name":"text"`; a text longer than `max` characters written cut (cut-value.ts), its entry added to
- * `cuts`. `json` is the text's JSON when the caller has it (a value's, written as its JSON: a string of it
+ * {@link cuts}. `json` is the text's JSON when the caller has it (a value's, written as its JSON: a string of it
  * when cut). Only a length is checked for a text within the limit, which every normal one is.
  */
-function kept(name: string, text: string, max: number, cuts: Cuts, json?: string): string {
+function kept(name: string, text: string, max: number, json?: string): string {
   if (text.length <= max) return `,"${name}":${json ?? str(text)}`;
   const length = keptLength(text, max);
-  cuts.json += `${cuts.json === "" ? "" : ","}"${name}":{"length":${text.length},"kept":${length}}`;
+  cuts += `${cuts === "" ? "" : ","}"${name}":{"length":${text.length},"kept":${length}}`;
   return `,"${name}":${str(cutText(text, length))}`;
 }
 
-/** `,"cut":{…}` for the values cut, or nothing. */
-function cutMember(cuts: Cuts): string {
-  return cuts.json === "" ? "" : `,"cut":{${cuts.json}}`;
+/** `,"cut":{…}` for the values cut in the line being made, or nothing. */
+function cutMember(): string {
+  return cuts === "" ? "" : `,"cut":{${cuts}}`;
 }
 
 /** A step whose tool set is the step before's: `{"type":"step",…}` without `tools`, `added` or `removed`. */
@@ -105,12 +106,12 @@ export function responseLine(r: ResponseLine): string {
   const u = r.usage;
   line += `,"usage":{"inputTokens":${num(u.inputTokens)},"outputTokens":${num(u.outputTokens)},"cachedInputTokens":${num(u.cachedInputTokens)},"reasoningTokens":${num(u.reasoningTokens)}}`;
   if (r.cost !== undefined) line += `,"cost":${num(r.cost)}`;
-  const cuts: Cuts = { json: "" };
-  if (r.text !== undefined) line += r.text === "" ? ',"text":""' : kept("text", r.text, r.maxChars, cuts);
+  cuts = "";
+  if (r.text !== undefined) line += r.text === "" ? ',"text":""' : kept("text", r.text, r.maxChars);
   line += ',"calls":[';
   for (let i = 0; i < r.calls.length; i++)
     line += `${i === 0 ? "" : ","}{"tool":${name(r.calls[i]!.toolName)}}`;
-  return `${line}]${cutMember(cuts)}}`;
+  return `${line}]${cutMember()}}`;
 }
 
 /** What a `call` record holds (an undefined field is left out). */
@@ -141,18 +142,18 @@ export function callLine(c: CallLine): string {
   let line = `{"type":"call","step":${c.step},"ms":${c.ms},"id":${str(c.id)},"tool":${name(c.tool)},"ok":${c.ok}`;
   if (c.durationMs !== undefined) line += `,"durationMs":${num(Math.round(c.durationMs))}`;
   if (c.reason !== undefined) line += `,"reason":${str(c.reason)}`;
-  const cuts: Cuts = { json: "" };
+  cuts = "";
   if (c.content) {
     // The input's JSON, made once: cut as text, not as the object.
     const input = jsonValue(c.input);
-    if (input !== undefined) line += kept("input", input, c.maxChars, cuts, input);
-    if (c.result !== undefined) line += kept("result", c.result, c.maxChars, cuts);
+    if (input !== undefined) line += kept("input", input, c.maxChars, input);
+    if (c.result !== undefined) line += kept("result", c.result, c.maxChars);
     if (c.cause !== undefined)
-      line += kept("cause", describeCause(c.cause, DEFAULT_MAX_RESULT_CHARS), c.maxChars, cuts);
+      line += kept("cause", describeCause(c.cause, DEFAULT_MAX_RESULT_CHARS), c.maxChars);
   }
   if (c.media !== undefined && c.media.length > 0) line += field("media", c.media);
   if (c.provider !== undefined) line += field("provider", c.provider);
-  return `${line}${cutMember(cuts)}}`;
+  return `${line}${cutMember()}}`;
 }
 
 /** The same names in the same order (the registry hands out one frozen list until its tools change). */
