@@ -178,10 +178,8 @@ export type {
   CutRecord,
   CostsRecord,
   EndRecord,
-  CutValue,
-  CutValues,
-  MayHoldCutValues,
 } from "./run-log/run-log-format.js";
+export type { CutValue, CutValues, MayHoldCutValues } from "./run-log/cut-value.js";
 export { readRunLog } from "./run-log/read-run-log.js";
 export type { RunLogRead, RunLogProblem } from "./run-log/read-run-log.js";
 export { runView } from "./run-log/run-log-steps.js";

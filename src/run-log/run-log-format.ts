@@ -15,7 +15,6 @@ import type { MayHoldCutValues } from "./cut-value.js";
 // In files of their own (the run log's format in three files); exported from here with the others.
 export type { ApprovalAskedRecord, ApprovalDecidedRecord } from "./run-log-approval-records.js";
 export type { RestartRecord } from "./run-log-restart-record.js";
-export type { CutValue, CutValues, MayHoldCutValues } from "./cut-value.js";
 
 /** The `format` of a run log's header. */
 export const RUN_LOG_FORMAT = "entity-tools/run-log";
