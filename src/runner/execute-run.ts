@@ -31,6 +31,7 @@ import type { AnyTool } from "../tools/tool.js";
 import { checkToolSchemas } from "../tools/tool-methods.js";
 import { toolsFrom } from "../tools/tool-sources.js";
 import { ExpansionLimitError } from "./expansion-limit-error.js";
+import { applyBeforePause, applyExpansion } from "./apply-expansion.js";
 import { listSources } from "./list-sources.js";
 import { resumeState, type ResumeFrom } from "../loop/run/run-resume.js";
 
@@ -164,6 +165,7 @@ async function runAttempts(setup: RunSetup, run: Run): Promise<RunOutcome> {
       ? await driveConversation(setup.adapter, session)
       : await driveSteps(setup.adapter, session, setup.listener);
     if (end.type !== "restart") {
+      if (end.type === "pause" && end.restart) applyBeforePause(run, end.restart, disclosure);
       for (const { approvalId, toolName, input, provider } of end.type === "pause" ? end.pending : [])
         setup.events.emit({
           type: "ApprovalRequested",
@@ -200,16 +202,7 @@ async function runAttempts(setup: RunSetup, run: Run): Promise<RunOutcome> {
         ? { cause: "expansion", sections: expansion.sectionKeys, toolNames: expansion.unlockedTools }
         : { cause: "strategy" }),
     });
-    for (const [sectionKey, visibility] of Object.entries(expansion?.requestedOverrides ?? {})) {
-      run.visibility.dispatch({ type: "SetVisibilityOverride", sectionKey, visibility });
-    }
-    for (const sectionKey of expansion?.sectionKeys ?? [])
-      run.events.emit({
-        type: "VisibilityExpanded",
-        sectionKey,
-        mode: "restart",
-        unlockedTools: expansion!.unlockedTools,
-      });
+    applyExpansion(run, request);
   }
 }
 

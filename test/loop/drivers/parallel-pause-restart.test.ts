@@ -1,0 +1,191 @@
+// A conversation backend that runs a response's calls at once (as Codex does): when one call waits for a
+// person and another of the same turn changes the tools the thread cannot take (a section read in restart
+// mode, a discovery), the pause wins whichever call ends last; the resume runs the approved call once and
+// its new thread offers the tools the other call unlocked, told what was done.
+import "../../fixtures/store/register.js";
+import { describe, expect, it } from "vitest";
+import {
+  defineTool,
+  MarkdownSection,
+  PromptRunner,
+  PromptTemplate,
+  SectionVisibility,
+  type Conversation,
+  type ConversationAdapter,
+  type ConversationSetup,
+  type ConversationTurn,
+  type ModelToolCall,
+  type RunSnapshot,
+  type ToolLoopEvent,
+} from "entity-tools";
+import { CustomerSearchTools } from "../../fixtures/store/customer-search-tools.js";
+
+/**
+ * A backend with fixed tools whose first thread makes `calls` in one turn, each answered before the next
+ * ends (the order in which parallel calls may end), and stops the turn when one asked for it; a later
+ * thread answers at once. It records the tools each thread was opened with and what it was sent.
+ */
+class OneTurnBackend implements ConversationAdapter {
+  readonly supportsDynamicTools = false;
+  readonly newTools = "restart" as const;
+  readonly opened: string[][] = [];
+  readonly sent: string[] = [];
+  constructor(private readonly calls: readonly ModelToolCall[]) {}
+
+  async openConversation(setup: ConversationSetup): Promise<Conversation> {
+    this.opened.push(setup.tools.map((t) => t.name));
+    const first = this.opened.length === 1;
+    return {
+      send: async (input: string): Promise<ConversationTurn> => {
+        this.sent.push(input);
+        if (!first) return { text: "done", stopped: false };
+        let stopped = false;
+        for (const call of this.calls) stopped = (await setup.callTool(call)).stopTurn || stopped;
+        return { text: "", stopped };
+      },
+      close: async () => {},
+    };
+  }
+}
+
+const refunded: string[] = [];
+const refund = defineTool<{ order: string }>({
+  name: "refund",
+  description: "Refund an order",
+  inputSchema: { type: "object", properties: { order: { type: "string" } }, required: ["order"] },
+  needsApproval: true,
+  execute: ({ order }) => (refunded.push(order), `refunded ${order}`),
+});
+const checkEligibility = defineTool({
+  name: "check_eligibility",
+  description: "Check that an order may be refunded",
+  execute: () => "eligible",
+});
+/** Instructions whose summarized refund policy unlocks `check_eligibility` when read. */
+const policies = new PromptTemplate({
+  ns: "test",
+  key: "desk",
+  sections: [
+    new MarkdownSection({
+      key: "refunds",
+      title: "Refunds",
+      template: "Check eligibility before a refund.",
+      summary: "How refunds work.",
+      visibility: SectionVisibility.SUMMARY,
+      tools: [checkEligibility],
+    }),
+  ],
+});
+
+const search = new CustomerSearchTools();
+const refundCall: ModelToolCall = { toolCallId: "r", toolName: "refund", input: { order: "a" } };
+const readCall: ModelToolCall = {
+  toolCallId: "s",
+  toolName: "read_section",
+  input: { section_key: "refunds" },
+};
+const searchCall: ModelToolCall = {
+  toolCallId: "s",
+  toolName: "searchCustomer",
+  input: { name: "John Smith" },
+};
+
+/** A runner of `backend` with the refund tool and `setup`'s own, and the events of all its runs. */
+function runnerOf(backend: OneTurnBackend, setup: (runner: PromptRunner) => PromptRunner) {
+  const events: ToolLoopEvent[] = [];
+  const runner = setup(new PromptRunner({ adapter: backend }).withTools(refund)).withObserver((e) =>
+    events.push(e),
+  );
+  return { runner, events };
+}
+
+const cases = [
+  {
+    name: "a section read in restart mode",
+    other: readCall,
+    setup: (r: PromptRunner) => r.withSystemPrompt(policies),
+    resolveProvider: undefined,
+    unlocked: ["check_eligibility"],
+    told: '- read_section({"section_key":"refunds"}) → ',
+  },
+  {
+    name: "a discovery",
+    other: searchCall,
+    setup: (r: PromptRunner) => r.withTools(search).withToolProviderDiscovery(),
+    // As another process would, the customer is found again by its id.
+    resolveProvider: (_cls: string, id: unknown) => search.findCustomers("").find((c) => c.id === id),
+    unlocked: ["customer_c123_getAverageSpend"],
+    told: '- searchCustomer({"name":"John Smith"}) → ',
+  },
+];
+const orders = [
+  { order: "the pause ends first", calls: (other: ModelToolCall) => [refundCall, other] },
+  { order: "the other call ends first", calls: (other: ModelToolCall) => [other, refundCall] },
+];
+
+describe.each(cases)("a call waits for approval while $name asks for a new thread", (c) => {
+  it.each(orders)(
+    "$order: the run pauses; resume runs the approved call once, and the new thread offers the new tools",
+    async ({ calls }) => {
+      refunded.length = 0;
+      const backend = new OneTurnBackend(calls(c.other));
+      const { runner, events } = runnerOf(backend, c.setup);
+
+      const paused = await runner.run("Refund order a");
+      expect(paused.status).toBe("awaiting-approval");
+      expect(paused.pendingApprovals.map((p) => [p.toolName, p.input])).toEqual([["refund", { order: "a" }]]);
+      expect(refunded).toEqual([]);
+      expect(backend.opened).toHaveLength(1);
+
+      const snapshot = JSON.parse(JSON.stringify(paused.snapshot)) as RunSnapshot;
+      const done = await runner.resume(snapshot, {
+        approvals: { r: { approved: true } },
+        resolveProvider: c.resolveProvider,
+      });
+      expect(done.status).toBe("completed");
+      expect(done.result).toBe("done");
+      expect(refunded).toEqual(["a"]);
+      // The resumed thread has the tools the other call unlocked, and is told both calls' results.
+      expect(backend.opened).toHaveLength(2);
+      expect(backend.opened[1]).toEqual(expect.arrayContaining(["refund", ...c.unlocked]));
+      const told = backend.sent.at(-1)!;
+      expect(told).toContain(c.told);
+      expect(told).toContain('- refund({"order":"a"}) → refunded a');
+      // Each call ran once, across the pause.
+      const ran = events.filter((e) => e.type === "ToolInvoked").map((e) => e.toolName);
+      expect(ran.sort()).toEqual([c.other.toolName, "refund"].sort());
+    },
+  );
+});
+
+describe("a resume whose decided call asks for a new thread while another call is still undecided", () => {
+  it("pauses again for the undecided call, the section read kept: the last resume's thread offers its tools", async () => {
+    refunded.length = 0;
+    const backend = new OneTurnBackend([readCall, refundCall]);
+    const { runner, events } = runnerOf(backend, (r) =>
+      r.withSystemPrompt(policies).withApproval((call) => call.toolName === "read_section"),
+    );
+    const paused = await runner.run("Refund order a");
+    expect(paused.pendingApprovals.map((p) => p.approvalId)).toEqual(["s", "r"]);
+
+    // The read is approved and runs; the refund, undecided, is asked about again rather than dropped.
+    const again = await runner.resume(JSON.parse(JSON.stringify(paused.snapshot)) as RunSnapshot, {
+      approvals: { s: { approved: true } },
+    });
+    expect(again.status).toBe("awaiting-approval");
+    expect(again.pendingApprovals.map((p) => p.approvalId)).toEqual(["r"]);
+    expect(refunded).toEqual([]);
+
+    const done = await runner.resume(JSON.parse(JSON.stringify(again.snapshot)) as RunSnapshot, {
+      approvals: { r: { approved: true } },
+    });
+    expect(done.result).toBe("done");
+    expect(refunded).toEqual(["a"]);
+    expect(backend.opened).toEqual([
+      ["refund", "read_section"],
+      ["refund", "check_eligibility"],
+    ]);
+    const ran = events.filter((e) => e.type === "ToolInvoked").map((e) => e.toolName);
+    expect(ran).toEqual(["read_section", "refund"]);
+  });
+});
