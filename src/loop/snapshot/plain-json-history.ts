@@ -11,7 +11,7 @@ import { SnapshotError } from "./snapshot-error.js";
 export type HistoryStage = "start" | "snapshot";
 
 /**
- * @throws SnapshotError naming the first value of `content.history` (a run's history, from the messages
+ * @throws SnapshotError naming a value of `content.history` (a run's history, from the messages
  * a run starts from or when its snapshot is written) that JSON has no form for.
  */
 export function checkPlainJson(content: { readonly history: readonly unknown[] }, stage: HistoryStage): void {
