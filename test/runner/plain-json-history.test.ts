@@ -181,6 +181,17 @@ describe("a run's history JSON has no form for", () => {
     }
   });
 
+  it("a model's own metadata with a class instance holding a bigint stops the run at its end, naming it", async () => {
+    class Budget {
+      readonly limit = 10n;
+    }
+    const model = modelWithMetadata("lookup", () => ({ acme: new Budget() }));
+    const error = await failure(new PromptRunner({ model }).withTools(lookup).run("q"));
+    expect(error.message).toContain(
+      "history[1].content[0].providerOptions.acme.limit is a bigint, in the call c1 (lookup). The run stopped",
+    );
+  });
+
   it("a run that fails for its own reason then gives the history's error, with the run's own error as its cause", async () => {
     const error = await failure(
       new PromptRunner({ model: modelWithMetadata("lookup", cyclic) })

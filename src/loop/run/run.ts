@@ -18,7 +18,6 @@ import { RunTotals } from "./run-totals.js";
 import { writeSnapshot } from "./run-writer.js";
 import { VisibilityStore, type SectionOverrides } from "./visibility-store.js";
 import { SnapshotError } from "../snapshot/snapshot-error.js";
-import { checkPlainJson } from "../snapshot/plain-json-history.js";
 
 /** What every run is made with: the runner's configuration for it. */
 export interface RunInit {
@@ -84,9 +83,6 @@ export class Run {
     this.settings = init.settings;
     this.events = init.events;
     this.writing = { keys: init.keys, log: init.log };
-    // The caller's messages or snapshot JSON cannot hold (no provider could be sent them, no snapshot hold
-    // them), refused before anything runs: no approved call of a resumed snapshot runs either.
-    checkPlainJson({ history: origin.restartHistory }, "start");
     this.origin = origin;
     this.resumed = origin.resumed;
     this.totals = new RunTotals(origin.before);

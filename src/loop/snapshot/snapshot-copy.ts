@@ -10,8 +10,11 @@
 // value that is not plain data (a class instance) is copied by `structuredClone`. The walk keeps no stack
 // of its own calls, so no history is too deep for it, and it copies an object met twice once, as
 // structuredClone does: a shared part stays shared and a cycle is copied as a cycle (a snapshot never holds
-// one: `plain-json-history.ts` refuses it first).
+// one: `plain-json-history.ts` refuses it). The same walk notes, at next to no cost, whatever may make a
+// value not plain JSON (`watchedCopy`): a bigint, an object met twice, nesting near `MAX_JSON_DEPTH`, a
+// class instance it does not go into; only then does `plain-json-history.ts` look for the exact place.
 import { isJsonData, jsonDataText } from "./json-data.js";
+import { MAX_JSON_DEPTH } from "./json-form-problem.js";
 
 /**
  * A deep copy of `value` with what `structuredClone` would give for it, a URL kept a URL and a file's
@@ -19,6 +22,32 @@ import { isJsonData, jsonDataText } from "./json-data.js";
  */
 export function snapshotCopy<T>(value: T): T {
   return dataCopy(value, SNAPSHOT);
+}
+
+/** A snapshot copy, and whether its walk met anything that may not be plain JSON. */
+export interface WatchedCopy<T> {
+  readonly copy: T;
+  /**
+   * False when the value is surely plain JSON; true when it may not be (`jsonFormProblem` decides): it
+   * holds a bigint, an object met twice (shared, which JSON allows, or a cycle), an object nested more
+   * than `WATCHED_DEPTH` levels deep, or a value the walk copies whole (a class instance, a Map).
+   */
+  readonly suspect: boolean;
+}
+
+/**
+ * The nesting, from the copied value, past which a watched copy is suspect: short of `MAX_JSON_DEPTH` by
+ * a margin for where the value sits in what is checked (a history is `{ history }`'s, one level down).
+ */
+const WATCHED_DEPTH = MAX_JSON_DEPTH - 8;
+
+/** {@link snapshotCopy}, and whether the value may not be plain JSON (see {@link WatchedCopy}). */
+export function watchedCopy<T>(value: T): WatchedCopy<T> {
+  if (typeof value !== "object" || value === null)
+    return { copy: leafCopy(value) as T, suspect: typeof value === "bigint" };
+  const walk = newWalk(SNAPSHOT);
+  const copy = fill(value, walk);
+  return { copy, suspect: walk.suspect };
 }
 
 /**
@@ -33,7 +62,7 @@ export function frozenDataCopy<T>(value: T): T {
 /** How a copy treats what is not a plain array or object, and whether its copies are frozen. */
 interface Copier {
   readonly leaf: (value: unknown) => unknown;
-  readonly other: (value: object) => unknown;
+  readonly other: (value: object, walk: Walk) => unknown;
   readonly freeze: boolean;
 }
 
@@ -42,11 +71,30 @@ const FROZEN: Copier = { leaf: (value) => value, other: (value) => value, freeze
 
 function dataCopy<T>(value: T, copier: Copier): T {
   if (typeof value !== "object" || value === null) return copier.leaf(value) as T;
-  const walk: Walk = { copier, copies: new Map(), sources: [], targets: [], filled: [] };
+  return fill(value, newWalk(copier));
+}
+
+function newWalk(copier: Copier): Walk {
+  return {
+    copier,
+    copies: new Map(),
+    sources: [],
+    targets: [],
+    depths: [],
+    depth: 0,
+    filled: [],
+    suspect: false,
+  };
+}
+
+/** The copy of `value`, filled: every plain array and object in it, copied. */
+function fill<T extends object>(value: T, walk: Walk): T {
   const copy = objectCopy(value, walk);
   while (walk.sources.length > 0) {
     const source = walk.sources.pop()!;
     const target = walk.targets.pop()!;
+    walk.depth = walk.depths.pop()! + 1;
+    if (walk.depth > WATCHED_DEPTH) walk.suspect = true;
     if (Array.isArray(source)) {
       const array = target as unknown[];
       for (let i = 0; i < source.length; i++) array[i] = itemCopy(source[i], walk);
@@ -58,27 +106,38 @@ function dataCopy<T>(value: T, copier: Copier): T {
           itemCopy((source as Record<string, unknown>)[key], walk),
         );
     }
-    if (copier.freeze) walk.filled.push(target);
+    if (walk.copier.freeze) walk.filled.push(target);
   }
   for (const target of walk.filled) Object.freeze(target);
   return copy as T;
 }
 
-/** A walk's state: the copy of each object met, and the arrays and objects still to fill. */
+/** A walk's state: the copy of each object met, the arrays and objects still to fill, what it noted. */
 interface Walk {
   readonly copier: Copier;
   readonly copies: Map<object, unknown>;
-  /** Plain arrays and objects whose copies are still empty, and those copies, at the same index. */
+  /** Plain arrays and objects whose copies are still empty, those copies, and their nesting, at one index. */
   readonly sources: object[];
   readonly targets: object[];
+  readonly depths: number[];
+  /** The nesting of the objects met now: the children of the source being filled. */
+  depth: number;
   /** The copies filled, to freeze once all are (a frozen one could not be filled). */
   readonly filled: object[];
+  /** Whether it met what may not be plain JSON (see `WatchedCopy`). */
+  suspect: boolean;
 }
 
 function itemCopy(item: unknown, walk: Walk): unknown {
-  if (typeof item !== "object" || item === null) return walk.copier.leaf(item);
-  // (an object's copy is never undefined)
-  return walk.copies.get(item) ?? objectCopy(item, walk);
+  if (typeof item !== "object" || item === null) {
+    if (typeof item === "bigint") walk.suspect = true;
+    return walk.copier.leaf(item);
+  }
+  const copy = walk.copies.get(item);
+  if (copy === undefined) return objectCopy(item, walk);
+  // Met twice: shared, or a cycle.
+  walk.suspect = true;
+  return copy;
 }
 
 /** A primitive as it is; a function or a symbol refused as `structuredClone` refuses it. */
@@ -97,14 +156,19 @@ function objectCopy(value: object, walk: Walk): unknown {
     copy = Array.isArray(value) ? new Array<unknown>(value.length) : {};
     walk.sources.push(value);
     walk.targets.push(copy as object);
-  } else copy = walk.copier.other(value);
+    walk.depths.push(walk.depth);
+  } else copy = walk.copier.other(value, walk);
   walk.copies.set(value, copy);
   return copy;
 }
 
-/** A snapshot's copy of what is not plain: a URL as a URL; bytes as bytes with a JSON form; else `structuredClone`. */
-function otherCopy(value: object): unknown {
+/**
+ * A snapshot's copy of what is not plain: a URL as a URL; bytes as bytes with a JSON form; else
+ * `structuredClone`, which the walk does not go into (suspect, unless the value writes its own JSON form).
+ */
+function otherCopy(value: object, walk: Walk): unknown {
   if (isJsonData(value)) return value instanceof URL ? new URL(value.href) : jsonBytes(value);
+  if (typeof (value as { toJSON?: unknown }).toJSON !== "function") walk.suspect = true;
   return structuredClone(value);
 }
 
