@@ -128,7 +128,7 @@ export class CallBatches {
         open.results.push(part);
         if (restart) {
           this.close(open, "the run restarts with an updated prompt");
-          return { next: { type: "restart", request: restart }, results: open.results };
+          return { next: { type: "restart", requests: [restart] }, results: open.results };
         }
       }
     } finally {
