@@ -74,7 +74,7 @@ export async function driveConversation(adapter: ConversationAdapter, session: R
       "problem" in opened
         ? session.refuseToolCall(call, opened.problem)
         : await session.handleToolCalls([call]);
-    // Calls end in any order: a pause wins over a restart, whichever ended last (see `laterStop`).
+    // Calls end in any order: restarts add up, and a pause wins over them whatever ended last (`laterStop`).
     stop = laterStop(stop, next);
     // A paused call has no result yet: Codex is told so, and its turn is stopped.
     const output = results[0]?.output ?? {

@@ -52,7 +52,7 @@ export class CallBatches {
    * Answers the calls a resumed snapshot left waiting, message by message (`undecided`: why one still
    * undecided is not run), each message's results in its own tool message. Every message's calls are
    * answered, as their calls were made together (a conversation backend's, at once): a pause lists every
-   * call still undecided, and wins over a restart one of them asked for (see `laterStop`).
+   * call still undecided, and wins over the restarts they asked for, which add up (see `laterStop`).
    */
   async resume(paused: readonly WaitingCalls[], undecided: string | undefined): Promise<StepOutcome> {
     const { history } = this.run;
@@ -128,7 +128,7 @@ export class CallBatches {
         open.results.push(part);
         if (restart) {
           this.close(open, "the run restarts with an updated prompt");
-          return { next: { type: "restart", request: restart }, results: open.results };
+          return { next: { type: "restart", requests: [restart] }, results: open.results };
         }
       }
     } finally {

@@ -1,7 +1,8 @@
 // A conversation backend that runs a response's calls at once (as Codex does): when one call waits for a
 // person and another of the same turn changes the tools the thread cannot take (a section read in restart
 // mode, a discovery), the pause wins whichever call ends last; the resume runs the approved call once and
-// its new thread offers the tools the other call unlocked, told what was done.
+// its new thread offers the tools the other call unlocked, told what was done. Restarts that several calls of
+// the turn ask for add up to one that keeps what each asked for.
 import "../../fixtures/store/register.js";
 import { describe, expect, it } from "vitest";
 import {
@@ -187,5 +188,141 @@ describe("a resume whose decided call asks for a new thread while another call i
     ]);
     const ran = events.filter((e) => e.type === "ToolInvoked").map((e) => e.toolName);
     expect(ran).toEqual(["read_section", "refund"]);
+  });
+});
+
+const openReturn = defineTool({ name: "open_return", description: "Open a return", execute: () => "opened" });
+const summarized = (
+  key: string,
+  template: string,
+  more: Partial<ConstructorParameters<typeof MarkdownSection>[0]>,
+) =>
+  new MarkdownSection({
+    key,
+    title: key,
+    template,
+    summary: `About ${key}.`,
+    visibility: SectionVisibility.SUMMARY,
+    ...more,
+  });
+/** Summarized refund policies whose refund rules, summarized too, unlock `check_eligibility`; and returns. */
+const manual = (withReturns: boolean) =>
+  new PromptTemplate({
+    ns: "test",
+    key: "manual",
+    sections: [
+      summarized("policies", "Refund policies.", {
+        children: [summarized("refunds", "Check eligibility first.", { tools: [checkEligibility] })],
+      }),
+      ...(withReturns ? [summarized("returns", "Open a return first.", { tools: [openReturn] })] : []),
+    ],
+  });
+const read = (toolCallId: string, section_key: string): ModelToolCall => ({
+  toolCallId,
+  toolName: "read_section",
+  input: { section_key },
+});
+const restartsOf = (events: readonly ToolLoopEvent[]) => events.filter((e) => e.type === "RunRestarted");
+
+describe("restarts that calls of one turn ask for are one restart, which keeps what each asked for", () => {
+  const reads = [read("s1", "policies.refunds"), read("s2", "returns")];
+
+  it("two section reads: every section they read is expanded, every tool they unlock offered", async () => {
+    const backend = new OneTurnBackend(reads);
+    const { runner, events } = runnerOf(backend, (r) =>
+      r.withSystemPrompt(manual(true)).withMaxExpansions(1),
+    );
+
+    const done = await runner.run("Refund order a");
+    expect(done.result).toBe("done");
+    expect(backend.opened).toEqual([
+      ["refund", "read_section"],
+      ["refund", "check_eligibility", "open_return"],
+    ]);
+    expect(restartsOf(events)).toMatchObject([
+      {
+        cause: "expansion",
+        sections: ["policies.refunds", "policies", "returns"],
+        toolNames: ["check_eligibility", "open_return"],
+      },
+    ]);
+  });
+
+  it("two section reads beside a call that waits: the resume's thread offers every tool they unlock", async () => {
+    const backend = new OneTurnBackend([reads[0]!, refundCall, reads[1]!]);
+    const { runner } = runnerOf(backend, (r) => r.withSystemPrompt(manual(true)));
+
+    const paused = await runner.run("Refund order a");
+    expect(paused.status).toBe("awaiting-approval");
+    const snapshot = JSON.parse(JSON.stringify(paused.snapshot)) as RunSnapshot;
+    await runner.resume(snapshot, { approvals: { r: { approved: true } } });
+    expect(backend.opened[1]).toEqual(["refund", "check_eligibility", "open_return"]);
+  });
+
+  it("two section reads approved on resume: the resume's restart expands both", async () => {
+    const backend = new OneTurnBackend(reads);
+    const { runner, events } = runnerOf(backend, (r) =>
+      r.withSystemPrompt(manual(true)).withApproval((c) => c.toolName === "read_section"),
+    );
+
+    const paused = await runner.run("Refund order a");
+    expect(paused.pendingApprovals.map((p) => p.approvalId)).toEqual(["s1", "s2"]);
+    const snapshot = JSON.parse(JSON.stringify(paused.snapshot)) as RunSnapshot;
+    await runner.resume(snapshot, { approvals: { s1: { approved: true }, s2: { approved: true } } });
+    expect(backend.opened[1]).toEqual(["refund", "check_eligibility", "open_return"]);
+    expect(restartsOf(events)).toHaveLength(1);
+  });
+
+  const reset = defineTool({ name: "reset", description: "Start over", execute: () => "reset" });
+  const resetCall: ModelToolCall = { toolCallId: "x", toolName: "reset", input: {} };
+  it.each([
+    { order: "the strategy's restart ends last", calls: [reads[0]!, resetCall] },
+    { order: "the section read ends last", calls: [resetCall, reads[0]!] },
+  ])(
+    "a strategy's restart and a section read ($order): the section is expanded, both reasons told",
+    async ({ calls }) => {
+      const backend = new OneTurnBackend(calls);
+      const { runner, events } = runnerOf(backend, (r) =>
+        r
+          .withSystemPrompt(manual(false))
+          .withTools(reset)
+          .withInjectionStrategy({
+            evaluateToolResult: (c) =>
+              c.lastToolCall.toolName === "reset" ? { restart: { reason: "the cart was reset" } } : {},
+          }),
+      );
+
+      await runner.run("Refund order a");
+      expect(backend.opened[1]).toEqual(["refund", "reset", "check_eligibility"]);
+      const [restart, ...more] = restartsOf(events);
+      expect(more).toEqual([]);
+      expect(restart).toMatchObject({ cause: "expansion", sections: ["policies.refunds", "policies"] });
+      expect(restart).toHaveProperty("reason", expect.stringContaining("the cart was reset"));
+      expect(restart).toHaveProperty("reason", expect.stringContaining('section "policies.refunds" unlocks'));
+    },
+  );
+});
+
+describe("a section read that waits while another read of the turn expands everything", () => {
+  it("is answered on resume with the section's text, though nothing is left summarized", async () => {
+    const backend = new OneTurnBackend([read("s1", "policies"), read("s2", "policies.refunds")]);
+    const { runner } = runnerOf(backend, (r) =>
+      r
+        .withSystemPrompt(manual(false))
+        .withApproval((c) => (c.input as { section_key?: string }).section_key === "policies"),
+    );
+
+    const paused = await runner.run("Refund order a");
+    expect(paused.pendingApprovals.map((p) => p.approvalId)).toEqual(["s1"]);
+    const snapshot = JSON.parse(JSON.stringify(paused.snapshot)) as RunSnapshot;
+    const done = await runner.resume(snapshot, { approvals: { s1: { approved: true } } });
+
+    expect(done.result).toBe("done");
+    const told = backend.sent.at(-1)!;
+    expect(told).toContain(
+      '- read_section({"section_key":"policies"}) → # 1 policies (policies)\n\nRefund policies.',
+    );
+    // Nothing is summarized: the new thread offers no read_section.
+    expect(backend.opened[1]).toEqual(["refund", "check_eligibility"]);
   });
 });
