@@ -181,9 +181,14 @@ describe("a run's history JSON has no form for", () => {
     }
   });
 
-  it("a model's own metadata with a class instance holding a bigint stops the run at its end, naming it", async () => {
+  // The snapshot's copy of a class instance is a plain object (structuredClone's), without its toJSON: a
+  // snapshot holding `{ limit: 10n }` that JSON.stringify refused.
+  it("a model's own metadata with a class instance holding a bigint stops the run at its end, naming it (also with a toJSON of its own)", async () => {
     class Budget {
       readonly limit = 10n;
+      toJSON(): string {
+        return String(this.limit);
+      }
     }
     const model = modelWithMetadata("lookup", () => ({ acme: new Budget() }));
     const error = await failure(new PromptRunner({ model }).withTools(lookup).run("q"));

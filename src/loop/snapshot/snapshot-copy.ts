@@ -30,7 +30,7 @@ export interface WatchedCopy<T> {
   /**
    * False when the value is surely plain JSON; true when it may not be (`jsonFormProblem` decides): it
    * holds a bigint, an object met twice (shared, which JSON allows, or a cycle), an object nested more
-   * than `WATCHED_DEPTH` levels deep, or a value the walk copies whole (a class instance, a Map).
+   * than `WATCHED_DEPTH` levels deep, or a value the walk copies whole but a Date (a class instance, a Map).
    */
   readonly suspect: boolean;
 }
@@ -164,11 +164,12 @@ function objectCopy(value: object, walk: Walk): unknown {
 
 /**
  * A snapshot's copy of what is not plain: a URL as a URL; bytes as bytes with a JSON form; else
- * `structuredClone`, which the walk does not go into (suspect, unless the value writes its own JSON form).
+ * `structuredClone`, which the walk does not go into: suspect, unless a Date (kept a Date, which writes
+ * itself); a class instance's copy is a plain object, without the class's `toJSON`, what the check goes into.
  */
 function otherCopy(value: object, walk: Walk): unknown {
   if (isJsonData(value)) return value instanceof URL ? new URL(value.href) : jsonBytes(value);
-  if (typeof (value as { toJSON?: unknown }).toJSON !== "function") walk.suspect = true;
+  if (!(value instanceof Date)) walk.suspect = true;
   return structuredClone(value);
 }
 

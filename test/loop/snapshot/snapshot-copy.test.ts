@@ -91,13 +91,18 @@ describe("snapshotCopy", () => {
       { role: "user", content: [{ type: "image", image: new URL("https://a.example") }] },
     ];
     expect(watchedCopy([...plain, { at: new Date(0) }, 1, "x", null])).toMatchObject({ suspect: false });
+    class Note {
+      toJSON(): string {
+        return "n";
+      }
+    }
     const shared = { n: 1 };
     const deep = (levels: number) => {
       let value: unknown = {};
       for (let i = 0; i < levels; i++) value = { d: value };
       return value;
     };
-    for (const odd of [{ n: 1n }, { a: shared, b: shared }, deep(510), new (class Budget {})()])
+    for (const odd of [{ n: 1n }, { a: shared, b: shared }, deep(510), new (class Budget {})(), new Note()])
       expect(watchedCopy([...plain, odd]).suspect).toBe(true);
     expect(watchedCopy([...plain, deep(400)]).suspect).toBe(false);
     expect(watchedCopy(plain).copy).toStrictEqual(snapshotCopy(plain));
