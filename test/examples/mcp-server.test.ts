@@ -86,6 +86,26 @@ describe("examples/mcp-server", () => {
     expect(await client.listTools().catch((e: unknown) => String(e))).toMatch(/404|Session not found/);
   });
 
+  it("over Streamable HTTP: past maxSessions, a new session closes the least recently used one (404 to its client), not the others", async () => {
+    const served = await serveHttp(0, { maxSessions: 2 });
+    closers.push(served.close);
+    const connect = async () => {
+      const client = new Client({ name: "many", version: "1.0.0" });
+      await client.connect(new StreamableHTTPClientTransport(new URL(served.url)));
+      closers.unshift(() => client.close());
+      return client;
+    };
+    const oldest = await connect();
+    const used = await connect();
+    await oldest.listTools();
+    await used.callTool({ name: "searchCustomer", arguments: { name: "John Smith" } }); // used last
+    const newest = await connect();
+    expect(served.sessions()).toBe(2);
+    expect(await oldest.listTools().catch((e: unknown) => String(e))).toMatch(/404|Session not found/);
+    expect((await used.listTools()).tools.map((t) => t.name)).toContain("customer_c123_getAverageSpend");
+    expect((await newest.listTools()).tools.map((t) => t.name)).toEqual(["searchCustomer", "findCustomers"]);
+  });
+
   it("starts when launched through a symlink", async () => {
     const link = path.join(mkdtempSync(path.join(tmpdir(), "mcp-link-")), "shop-server.ts");
     symlinkSync(path.resolve("examples/mcp-server/server.ts"), link);
