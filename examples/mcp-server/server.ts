@@ -19,8 +19,10 @@ import { pathToFileURL } from "node:url";
 import { hostHeaderValidation, originValidation, toNodeHandler } from "@modelcontextprotocol/node";
 import {
   createMcpHandler,
+  isInitializeRequest,
   isLegacyRequest,
   localhostAllowedHostnames,
+  readRequestBody,
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
@@ -108,6 +110,7 @@ export async function serveHttp(
       sessions.set(id, session);
       return session.transport.handleRequest(request);
     }
+    if (!(await mayOpenSession(request))) return sessionIdMissing();
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (sessionId) => {
@@ -156,6 +159,35 @@ export async function serveHttp(
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },
   };
+}
+
+/**
+ * Whether a request without a session id may start one: an `initialize`, or a body the transport refuses
+ * itself (no JSON: Parse error; past the SDK's size limit, read no further than it: 413). Anything else
+ * would reach a server that was never initialized ("Server not initialized", which misleads).
+ */
+async function mayOpenSession(request: Request): Promise<boolean> {
+  if (request.method !== "POST") return false;
+  const read = await readRequestBody(request.clone());
+  if (read.tooLarge) return true;
+  try {
+    const body: unknown = JSON.parse(read.text);
+    return Array.isArray(body) ? body.some(isInitializeRequest) : isInitializeRequest(body);
+  } catch {
+    return true;
+  }
+}
+
+/** The Streamable HTTP answer to a request that needs a session and names none: 400, as the spec says. */
+function sessionIdMissing(): Response {
+  return Response.json(
+    {
+      jsonrpc: "2.0",
+      error: { code: -32000, message: "Bad Request: Mcp-Session-Id header is required" },
+      id: null,
+    },
+    { status: 400 },
+  );
 }
 
 /** The Streamable HTTP answer to an unknown session id: 404, so the client starts a new session. */

@@ -73,6 +73,24 @@ describe("examples/mcp-server", () => {
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
     });
     expect(response.status).toBe(404);
+    // A request that is no initialize and names no session: 400, saying what is missing (M08).
+    const sessionless = await fetch(url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2025-11-25",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
+    expect([sessionless.status, await sessionless.json()]).toEqual([
+      400,
+      {
+        jsonrpc: "2.0",
+        error: { code: -32000, message: "Bad Request: Mcp-Session-Id header is required" },
+        id: null,
+      },
+    ]);
   });
 
   it("over Streamable HTTP: a legacy session unused past sessionIdleMs is closed", async () => {
