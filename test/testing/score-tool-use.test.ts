@@ -251,6 +251,36 @@ describe("matching and summaries", () => {
     expect(scoreToolUse(fake, []).score).toBe(1);
   });
 
+  it("in order: calls the model made together, in one step, count in either order", async () => {
+    // Parallel calls of one model message: their order in the message (a re-recording may list them the
+    // other way) and the order they ended (which a slower tool changes) say nothing about the model's plan.
+    const scored = async (first: string, second: string) => {
+      const { fake, runner } = perInstance();
+      fake
+        .callTool("searchCustomer", { name: "John Smith" })
+        .callTools([[first], [second]])
+        .respondWithText("?");
+      await runner.run("?");
+      return scoreToolUse(fake, ["searchCustomer", /getAverageSpend$/, /recentOrders$/]);
+    };
+    for (const made of [
+      await scored("customer_c123_getAverageSpend", "customer_c123_recentOrders"),
+      await scored("customer_c123_recentOrders", "customer_c123_getAverageSpend"),
+    ]) {
+      expect(made.verdicts.map((v) => [v.verdict, v.step])).toEqual([
+        ["called", 1],
+        ["called", 2],
+        ["called", 2],
+      ]);
+      expect(made).toMatchObject({ score: 1, passed: true, otherCalls: [] });
+    }
+    // A call of an earlier step than the one matched before it is still out of order.
+    const fake = await searchedThenListed();
+    expect(scoreToolUse(fake, ["findCustomers", "searchCustomer"]).verdicts[1]?.verdict).toBe(
+      "called-out-of-order",
+    );
+  });
+
   it("summarizes many runs, per expected call, and prints verdicts readably", async () => {
     const good = await searchedThenListed();
     const { fake: bad, runner } = perInstance();
