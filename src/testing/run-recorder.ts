@@ -36,9 +36,11 @@ export interface RecordedDiscovery {
 /** One model step of a run. Steps are numbered from 1. */
 export interface RecordedStep {
   /**
-   * The step's place among the steps recorded for this call of `run`/`resume`, from 1 (a restart's steps
-   * go on counting), as `toolsOfferedAt(step)` takes it. A resumed run's steps start at 1 here, while
-   * events number them on from the snapshot's (`ToolLoopIteration.iteration`).
+   * The step's place among the steps recorded for the run, from 1 (a restart's steps go on counting), as
+   * `toolsOfferedAt(step)` takes it. A resume of a run this recorder saw pause (known by the waiting calls
+   * it decides) goes on in that run's steps, as events number them (`ToolLoopIteration.iteration`); the
+   * calls it runs before its first model call are the paused step's. A resume this recorder did not see
+   * pause (another process, or one that decides nothing) starts at 1 here, and those calls are not kept.
    */
   readonly step: number;
   /** The tools offered to the model at this step, by name. */
@@ -58,10 +60,16 @@ export interface RecordedStep {
   text: string;
 }
 
-/** A run's steps, and the provider of each per-instance tool its discoveries bound so far. */
+/**
+ * A run's steps, the provider of each per-instance tool its discoveries bound so far, and the calls it left
+ * waiting for a person (by approval id), by which a resume of it is known.
+ */
 interface RunBindings {
   readonly steps: RecordedStep[];
   readonly byTool: Map<string, ProviderIdentity>;
+  readonly waiting: Set<string>;
+  /** A resume not yet known to go on from a run recorded here: its first decision tells. */
+  resumed: boolean;
 }
 
 /**
@@ -77,10 +85,13 @@ export class RunRecorder {
   readonly observe = (event: ToolLoopEvent): void => {
     let run = this.runs.get(event.runId);
     if (!run) {
-      run = { steps: [], byTool: new Map() };
+      run = { steps: [], byTool: new Map(), waiting: new Set(), resumed: false };
       this.runs.set(event.runId, run);
       this.latest = event.runId;
     }
+    if (event.type === "RunStarted") run.resumed = event.resumed && run.steps.length === 0;
+    else if (event.type === "ApprovalRequested") run.waiting.add(event.approvalId);
+    else if (event.type === "ApprovalDecided" && run.resumed) run = this.goOn(event.runId, event.approvalId);
     const { steps } = run;
     if (event.type === "ToolLoopIteration") {
       steps.push({
@@ -137,9 +148,25 @@ export class RunRecorder {
     return (this.latest && this.runs.get(this.latest)?.steps) || [];
   }
 
-  /** The steps of every run, oldest first. */
+  /** The steps of every run, oldest first (a resumed run is one run with the part before its pause). */
   get allRuns(): readonly (readonly RecordedStep[])[] {
-    return [...this.runs.values()].map((run) => run.steps);
+    return [...new Set(this.runs.values())].map((run) => run.steps);
+  }
+
+  /**
+   * A resume's first decision, for `approvalId`: when the newest run recorded here that left that call
+   * waiting is found, the resume is that run going on, and its events join that run's steps (the decided
+   * calls the step that made them, its model calls the steps after).
+   */
+  private goOn(runId: string, approvalId: string): RunBindings {
+    const resume = this.runs.get(runId)!;
+    resume.resumed = false;
+    const paused = [...this.runs.values()].reverse().find((r) => r !== resume && r.waiting.has(approvalId));
+    if (!paused) return resume;
+    paused.waiting.clear(); // its waiting calls are this resume's now: a second resume of it is its own run
+    this.runs.delete(runId); // re-added last, so that `allRuns` keeps the paused run's place
+    this.runs.set(runId, paused);
+    return paused;
   }
 }
 
