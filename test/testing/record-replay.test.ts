@@ -7,7 +7,7 @@ import path from "node:path";
 import { createOpenAI } from "@ai-sdk/openai";
 import { customProvider } from "ai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ModelCallError } from "entity-tools";
+import { ModelCallError, type RunSnapshot } from "entity-tools";
 import {
   CassetteError,
   FakePromptRunner,
@@ -231,6 +231,68 @@ describe("ReplayLanguageModel", () => {
     expect(() => changed.verifyExpectations()).toThrow(
       /1 scripted turn\(s\) were not played; Replay of .*fake\.json, step 2: the recording calls customer_c123_getAverageSpend/,
     );
+  });
+});
+
+describe("a run paused for a person and resumed, replayed", () => {
+  const resolveProvider = (_: string, id: unknown) => new CustomerSearchTools().byId(String(id));
+  const approving = (model: Parameters<typeof spendRunner>[0]) =>
+    spendRunner(model).withApproval((call) => call.toolName.endsWith("_getAverageSpend"));
+  const approved = (run: { pendingApprovals: readonly { approvalId: string }[] }) =>
+    Object.fromEntries(run.pendingApprovals.map((p) => [p.approvalId, { approved: true }]));
+
+  it("a resume on a replay of its own (another test, another process) goes on at the recording's next step", async () => {
+    const file = path.join(dir, "approval.json");
+    const recording = approving(recordModel(openaiModel(), file));
+    const pausedWhenRecorded = await recording.run(QUESTION);
+    const recorded = await recording.resume(pausedWhenRecorded.snapshot!, {
+      approvals: approved(pausedWhenRecorded),
+      resolveProvider,
+    });
+    expect(recorded.result).toBe("John Smith spends 46.83 USD a month on average.");
+
+    const first = await ReplayLanguageModel.fromFile(file);
+    const paused = await approving(first).run(QUESTION);
+    expect(paused.status).toBe("awaiting-approval");
+    const later = await ReplayLanguageModel.fromFile(file);
+    const resumed = await approving(later).resume(
+      JSON.parse(JSON.stringify(paused.snapshot)) as RunSnapshot,
+      {
+        approvals: approved(paused),
+        resolveProvider,
+      },
+    );
+    // It played the recording's step 3, not its step 1 again (a search at the run's step 3, and a second pause).
+    expect(resumed).toMatchObject({ status: "completed", result: recorded.result, totalIterations: 3 });
+    expect(later.calls).toHaveLength(1);
+    expect(later.remainingSteps).toBe(0);
+  });
+
+  it("a resume recorded on a recording of its own (another process) goes on in the paused run's file", async () => {
+    const file = path.join(dir, "approval-two-processes.json");
+    writeFileSync(file, "an older recording, replaced by the run's first call");
+    const recording = approving(recordModel(openaiModel(), file));
+    const paused = await recording.run(QUESTION);
+    expect((await readCassette(file)).steps).toHaveLength(2);
+    const resumed = await approving(recordModel(openaiModel(), file)).resume(
+      JSON.parse(JSON.stringify(paused.snapshot)) as RunSnapshot,
+      { approvals: approved(paused), resolveProvider },
+    );
+    const cassette = await readCassette(file);
+    expect(cassette.steps.map((s) => s.step)).toEqual([1, 2, 3]);
+    expect(cassette.steps[1]!.response).toMatchObject({
+      content: [{ type: "tool-call", toolName: "customer_c123_getAverageSpend" }],
+    });
+
+    // The whole run replays from the file, in one go or paused and resumed.
+    const replayed = approving(await ReplayLanguageModel.fromFile(file));
+    const again = await replayed.run(QUESTION);
+    const done = await replayed.resume(again.snapshot!, { approvals: approved(again), resolveProvider });
+    expect(done).toMatchObject({ status: "completed", result: resumed.result, totalIterations: 3 });
+
+    // A new run (no recorded call in its prompt) records a new file, as before.
+    await onNewMock(() => approving(recordModel(openaiModel(), file)).run(QUESTION));
+    expect((await readCassette(file)).steps).toHaveLength(2);
   });
 });
 

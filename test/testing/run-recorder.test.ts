@@ -67,7 +67,7 @@ describe("RunRecorder: a run paused for a person and resumed", () => {
     });
     expect(resumed.result).toBe("46.83 a month.");
 
-    const c123 = { providerClass: "Customer", id: "c123", idType: "string" };
+    const c123 = { providerClass: "Customer", id: "c123", idType: "string" } as const;
     expect(
       fake.steps.map((s) => ({
         step: s.step,

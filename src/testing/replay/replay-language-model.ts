@@ -9,6 +9,7 @@ import type { ReplayMismatchError } from "./cassette-errors.js";
 import { readCassette } from "./cassette-file.js";
 import type { CassetteCut } from "./cassette-text.js";
 import { checkedOnce } from "./checked-cassettes.js";
+import { RecordedCallIndex } from "./replay-position.js";
 import {
   pastEnd,
   playGenerate,
@@ -46,6 +47,10 @@ export class ReplayLanguageModel implements LanguageModelV3 {
   private readonly onMismatch: OnReplayMismatch;
   /** What a cut at the end of the cassette's file left out (see `readCassette`). */
   private readonly cut: CassetteCut | undefined;
+  /** Where a call's prompt says the run stands in the recording. */
+  private readonly index: RecordedCallIndex;
+  /** The recorded step the next call plays, unless its prompt says otherwise. */
+  private next = 1;
 
   /**
    * Plays `cassette`, checked first unless `readCassette` or `parseCassette` gave it (they checked it).
@@ -64,6 +69,7 @@ export class ReplayLanguageModel implements LanguageModelV3 {
     this.provider = cassette.model.provider;
     this.modelId = cassette.model.modelId;
     this.onMismatch = options.onMismatch ?? "fail";
+    this.index = new RecordedCallIndex(cassette.steps);
   }
 
   /**
@@ -76,21 +82,32 @@ export class ReplayLanguageModel implements LanguageModelV3 {
     return new ReplayLanguageModel(await readCassette(file), { ...options, file });
   }
 
-  /** Recorded calls not played yet. */
+  /** Recorded calls after the last one played. */
   get remainingSteps(): number {
-    return Math.max(0, this.cassette.steps.length - this.calls.length);
+    return Math.max(0, this.cassette.steps.length - (this.next - 1));
   }
 
   /** Plays the next recorded call, after checking the run offers every tool it calls. */
   async doGenerate(options: LanguageModelV3CallOptions): Promise<LanguageModelV3GenerateResult> {
-    const step = this.calls.push(options);
+    const step = this.stepOf(options);
     return playGenerate(this.turn(step, options), step, options);
   }
 
   /** Plays the next recorded call as a stream, after the same check. */
   async doStream(options: LanguageModelV3CallOptions): Promise<LanguageModelV3StreamResult> {
-    const step = this.calls.push(options);
+    const step = this.stepOf(options);
     return { stream: playStream(this.turn(step, options), step, options) };
+  }
+
+  /**
+   * The recorded step a call plays: the one after the recorded calls its prompt holds last (a run resumed
+   * from a snapshot on this replay goes on where it paused), else the one after the step played last.
+   */
+  private stepOf(options: LanguageModelV3CallOptions): number {
+    this.calls.push(options);
+    const step = this.index.stepAfter(options.prompt) ?? this.next;
+    this.next = step + 1;
+    return step;
   }
 
   private turn(step: number, options: LanguageModelV3CallOptions): RecordedTurn {
