@@ -23,6 +23,18 @@ export interface RecordedCall {
   readonly provider?: ProviderIdentity;
 }
 
+/** A call the model made that waits for a person's decision: the run paused before it ran. */
+export interface RecordedWaitingCall {
+  /** The id a decision names (`resume(snapshot, { approvals: { [approvalId]: … } })`). */
+  readonly approvalId: string;
+  /** The tool the model called, by name. */
+  readonly toolName: string;
+  /** The input it gave. */
+  readonly input: unknown;
+  /** The provider the call is for: a per-instance tool's, or the one its handle names. */
+  readonly provider?: ProviderIdentity;
+}
+
 /** A provider a step's calls discovered. */
 export interface RecordedDiscovery {
   /** Which provider (class, id). */
@@ -47,6 +59,11 @@ export interface RecordedStep {
   readonly toolsOffered: string[];
   /** The step's tool calls, in the order they ended. */
   readonly calls: RecordedCall[];
+  /**
+   * The step's calls that wait for a person's decision (the run paused before them). A resume of the run
+   * on this recorder moves each to `calls` when it ends.
+   */
+  readonly waiting: RecordedWaitingCall[];
   /** Tools this step's calls added, by name (offered from the next step). */
   readonly injected: string[];
   /** Tools taken away during this step, by name. */
@@ -68,6 +85,8 @@ interface RunBindings {
   readonly steps: RecordedStep[];
   readonly byTool: Map<string, ProviderIdentity>;
   readonly waiting: Set<string>;
+  /** The step each call still waiting for a person was made at, by approval id. */
+  readonly waitingAt: Map<string, RecordedStep>;
   /** A resume not yet known to go on from a run recorded here: its first decision tells. */
   resumed: boolean;
 }
@@ -85,12 +104,11 @@ export class RunRecorder {
   readonly observe = (event: ToolLoopEvent): void => {
     let run = this.runs.get(event.runId);
     if (!run) {
-      run = { steps: [], byTool: new Map(), waiting: new Set(), resumed: false };
+      run = { steps: [], byTool: new Map(), waiting: new Set(), waitingAt: new Map(), resumed: false };
       this.runs.set(event.runId, run);
       this.latest = event.runId;
     }
     if (event.type === "RunStarted") run.resumed = event.resumed && run.steps.length === 0;
-    else if (event.type === "ApprovalRequested") run.waiting.add(event.approvalId);
     else if (event.type === "ApprovalDecided" && run.resumed) run = this.goOn(event.runId, event.approvalId);
     const { steps } = run;
     if (event.type === "ToolLoopIteration") {
@@ -98,6 +116,7 @@ export class RunRecorder {
         step: steps.length + 1,
         toolsOffered: [...event.toolNames],
         calls: [],
+        waiting: [],
         injected: [],
         removed: [],
         discovered: [],
@@ -112,9 +131,20 @@ export class RunRecorder {
         // A turn a stop ended reports its text in a second response of its last step: it joins, never replaces.
         current.text = joinedStepText(current.text, event.text);
         break;
+      case "ApprovalRequested": {
+        run.waiting.add(event.approvalId);
+        // Asked again (a resume that left it undecided): it waits where it was made.
+        if (run.waitingAt.has(event.approvalId)) break;
+        const provider = providerOfCall(run, event.toolName, event.input);
+        const { approvalId, toolName, input } = event;
+        current.waiting.push({ approvalId, toolName, input, ...(provider ? { provider } : {}) });
+        run.waitingAt.set(approvalId, current);
+        break;
+      }
       case "ToolInvoked":
       case "ToolFailed": {
         const failed = event.type === "ToolFailed";
+        endWaiting(run, event.toolCallId); // a decided call, now run (or refused)
         const provider = providerOfCall(run, event.toolName, event.input);
         current.calls.push({
           toolName: event.toolName,
@@ -177,6 +207,17 @@ function discoveryOf(event: ToolProviderDiscoveredEvent): RecordedDiscovery {
     ...(event.handle ? { handle: event.handle } : {}),
     tools: { ...event.methods },
   };
+}
+
+/** A waiting call that ended: it leaves its step's `waiting` (its `ToolInvoked` or `ToolFailed` is a call). */
+function endWaiting(run: RunBindings, approvalId: string): void {
+  const step = run.waitingAt.get(approvalId);
+  if (!step) return;
+  run.waitingAt.delete(approvalId);
+  step.waiting.splice(
+    step.waiting.findIndex((w) => w.approvalId === approvalId),
+    1,
+  );
 }
 
 /** A per-instance tool's provider, or the provider the handle in the input names. */

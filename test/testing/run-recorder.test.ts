@@ -86,6 +86,7 @@ describe("RunRecorder: a run paused for a person and resumed", () => {
       { step: 4, calls: [] },
     ]);
     expect(fake.runs).toHaveLength(1);
+    expect(fake.steps.flatMap((s) => s.waiting)).toEqual([]); // the approved call ran: no longer waiting
     expect(fake.callsAt(3)[0]?.provider).toEqual(c123);
     const score = scoreToolUse(fake, [
       "searchCustomer",

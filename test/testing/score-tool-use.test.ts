@@ -4,7 +4,10 @@
 import "../../examples/register-schemas.js";
 import { createOpenAI } from "@ai-sdk/openai";
 import { describe, expect, it } from "vitest";
-import { EntityHandleCodec, EntityToolsError, PromptRunner } from "entity-tools";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { EntityHandleCodec, EntityToolsError, PromptRunner, readRunLog } from "entity-tools";
 import {
   FakePromptRunner,
   RunRecorder,
@@ -279,6 +282,39 @@ describe("matching and summaries", () => {
     expect(scoreToolUse(fake, ["findCustomers", "searchCustomer"]).verdicts[1]?.verdict).toBe(
       "called-out-of-order",
     );
+  });
+
+  it("a call waiting for a person is a call the model made: called, waiting, from every source", async () => {
+    const { fake, runner } = perInstance();
+    const logs = mkdtempSync(path.join(tmpdir(), "score-waiting-"));
+    fake
+      .callTool("searchCustomer", { name: "John Smith" })
+      .callTools([["customer_c123_getAverageSpend"], ["customer_c123_recentOrders"]]);
+    const paused = await runner
+      .withApproval((call) => call.toolName.endsWith("_recentOrders"))
+      .withRunLog(logs)
+      .run("?");
+    expect(paused.status).toBe("awaiting-approval");
+    const log = readFileSync(
+      path.join(
+        logs,
+        readdirSync(logs).find((f) => f.endsWith(".jsonl"))!,
+      ),
+      "utf8",
+    );
+    const expected = ["searchCustomer", spend, { tool: /recentOrders$/, provider: c123 }];
+    for (const source of [fake, paused, readRunLog(log)]) {
+      const score = scoreToolUse(source, expected);
+      expect(score.verdicts.map((v) => [v.verdict, v.step, v.call?.waiting])).toEqual([
+        ["called", 1, undefined],
+        ["called", 2, undefined],
+        ["called", 2, true],
+      ]);
+      expect(score.passed).toBe(true);
+      expect(formatToolUseScore(score)).toContain(
+        "✓ /recentOrders$/ on Customer c123: called at step 2 (waiting for a person's decision)",
+      );
+    }
   });
 
   it("summarizes many runs, per expected call, and prints verdicts readably", async () => {
