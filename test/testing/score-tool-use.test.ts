@@ -317,6 +317,39 @@ describe("matching and summaries", () => {
     }
   });
 
+  it("a run log of a run paused and resumed: its files, given together, are scored as the one run", async () => {
+    const { fake, runner } = perInstance();
+    const logs = mkdtempSync(path.join(tmpdir(), "score-resumed-"));
+    fake
+      .callTool("searchCustomer", { name: "John Smith" })
+      .callTools([["customer_c123_getAverageSpend"], ["customer_c123_recentOrders"]])
+      .respondWithText("46.83 a month; orders o1, o2.");
+    const logged = runner.withApproval((call) => call.toolName.endsWith("_recentOrders")).withRunLog(logs);
+    const paused = await logged.run("?");
+    await logged.resume(paused.snapshot!, {
+      approvals: { [paused.pendingApprovals[0]!.approvalId]: { approved: true } },
+      resolveProvider: (_, id) => new CustomerSearchTools().byId(String(id)),
+    });
+    const [first, resumed] = ["run", "resume"].map((kind) =>
+      readdirSync(logs)
+        .filter((f) => f.endsWith(".jsonl"))
+        .map((f) => readRunLog(readFileSync(path.join(logs, f), "utf8")))
+        .find((read) => read.header?.kind === kind),
+    );
+    const expected = ["searchCustomer", spend, { tool: /recentOrders$/, provider: c123 }];
+    const whole = scoreToolUse([first!, resumed!], expected);
+    expect(whole.verdicts.map((v) => [v.verdict, v.step, v.call?.waiting])).toEqual([
+      ["called", 1, undefined],
+      ["called", 2, undefined],
+      ["called", 2, undefined], // decided at the resume, run then: a call of the step that made it
+    ]);
+    expect(whole).toMatchObject({ score: 1, passed: true, otherCalls: [] });
+    // The resume's file alone is numbered by the run's steps too: its decided call is step 2's, its model call step 3.
+    // (Alone, it does not know the providers of tools it re-bound from the snapshot: the paused file does.)
+    const part = scoreToolUse(resumed!, [/recentOrders$/]);
+    expect(part.verdicts.map((v) => [v.verdict, v.step])).toEqual([["called", 2]]);
+  });
+
   it("summarizes many runs, per expected call, and prints verdicts readably", async () => {
     const good = await searchedThenListed();
     const { fake: bad, runner } = perInstance();
@@ -385,7 +418,8 @@ describe("matching and summaries", () => {
   it("anything it cannot read is a clear error naming what it reads", () => {
     const shapes =
       "a run's result (ToolLoopResult), a RunRecorder or FakePromptRunner (or their steps), a run log " +
-      "(readRunLog(text), or runView of it), or a ToolUseRun ({ steps: [{ step, offered?, calls }] })";
+      "(readRunLog(text), or runView of it; a run paused and resumed: its files' reads in order, in an array), " +
+      "or a ToolUseRun ({ steps: [{ step, offered?, calls }] })";
     const refused = (source: unknown) => () => scoreToolUse(source as never, ["searchCustomer"]);
     expect(refused('{"type":"run"}')).toThrow(
       `scoreToolUse cannot read a string: pass ${shapes}. A run log's text is read with readRunLog(text) first.`,
@@ -395,6 +429,10 @@ describe("matching and summaries", () => {
     );
     expect(refused(undefined)).toThrow(EntityToolsError);
     expect(refused({ steps: [{ step: 1 }] })).toThrow(EntityToolsError);
+    // An array of neither steps nor run logs (it threw a bare TypeError).
+    expect(refused([{ step: 1 }])).toThrow(
+      `scoreToolUse cannot read an array of other things: pass ${shapes}.`,
+    );
     expect(() => scoreToolUse.many(["{}" as never], ["searchCustomer"])).toThrow(/cannot read a string/);
   });
 });
