@@ -179,14 +179,39 @@ describe("ReplayLanguageModel", () => {
     expect((failure as Error).message).toContain("step 2: the recording calls customer_c123_getAverageSpend");
   });
 
+  it("fails naming the call whose result is an error now, where it succeeded when recorded", async () => {
+    // A tool that throws now (or a handle this runner cannot verify, a parameter renamed): the recorded
+    // answers after it would still play, and the run would end with the recorded text.
+    const file = path.join(dir, "replay-result.json");
+    await record(file, "run");
+    expect((await readCassette(file)).steps.map((s) => s.request.failed)).toEqual([undefined, [], []]);
+    const model = await ReplayLanguageModel.fromFile(file);
+    const failure = await spendRunner(model)
+      .withToolMiddleware((call, next) =>
+        call.tool.name.endsWith("_getAverageSpend")
+          ? Promise.reject(new Error("orders service down"))
+          : next(),
+      )
+      .run(QUESTION)
+      .catch((e: unknown) => e);
+    const cause = (failure as Error).cause as ReplayMismatchError;
+    expect(cause).toBeInstanceOf(ReplayMismatchError);
+    expect(cause).toMatchObject({ problem: "result-differs", step: 3, file });
+    expect(cause.message).toContain(`Replay of ${file}, step 3: customer_c123_getAverageSpend (call call_`);
+    expect(cause.message).toContain("got an error, where it succeeded when recorded: ");
+    expect(cause.message).toContain("orders service down");
+  });
+
   it("goes on when told to, keeping each difference", async () => {
     const file = path.join(dir, "replay-continue.json");
     await record(file, "run");
     const model = await ReplayLanguageModel.fromFile(file, { onMismatch: "continue" });
     const recorder = new RunRecorder();
     const run = await spendRunner(model, { discovery: false, observer: recorder.observe }).run(QUESTION);
-    expect(model.mismatches.map((m) => [m.step, m.missingTools])).toEqual([
-      [2, ["customer_c123_getAverageSpend"]],
+    expect(model.mismatches.map((m) => [m.step, m.problem, m.missingTools])).toEqual([
+      [2, "tool-not-offered", ["customer_c123_getAverageSpend"]],
+      // Its consequence: the call the run does not have got an error, where the recorded one succeeded.
+      [3, "result-differs", []],
     ]);
     // The recorded call was played; this run answered it as a call to a tool it does not have.
     expect(recorder.steps[1]!.calls[0]).toMatchObject({

@@ -45,7 +45,7 @@ export const CASSETTE_SCHEMA: JsonSchema = {
         request: {
           type: "object",
           required: ["tools"],
-          properties: { tools: { type: "array", items: TEXT } },
+          properties: { tools: { type: "array", items: TEXT }, failed: { type: "array", items: TEXT } },
         },
         response: { $ref: "#/definitions/response" },
       },

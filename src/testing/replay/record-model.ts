@@ -7,7 +7,7 @@ import type {
 import { wrapLanguageModel, type LanguageModel } from "ai";
 import { InvalidSettingError } from "../../errors/entity-tools-error.js";
 import { stepModel } from "../../adapters/step-model.js";
-import { offeredToolNames } from "../step-matching.js";
+import { carriedResults, offeredToolNames } from "../step-matching.js";
 import { CASSETTE_FORMAT, CASSETTE_VERSION, type CassetteResponse } from "./cassette.js";
 import { cassetteObject } from "./cassette-json.js";
 import { CassetteRecording } from "./cassette-recording.js";
@@ -50,7 +50,10 @@ export function recordModel(model: LanguageModel, file: string): LanguageModel {
   });
   const record = async (params: LanguageModelV3CallOptions, response: CassetteResponse): Promise<void> => {
     await recording.begin(params.prompt);
-    await recording.add({ request: { tools: offeredToolNames(params) }, response });
+    const results = carriedResults(params.prompt);
+    const failed = results.flatMap((r) => (r.failed ? [r.toolCallId] : []));
+    const tools = offeredToolNames(params);
+    await recording.add({ request: results.length > 0 ? { tools, failed } : { tools }, response });
   };
   return wrapLanguageModel({
     model: resolved as LanguageModelV3,

@@ -6,7 +6,7 @@ import type {
   LanguageModelV3GenerateResult,
   LanguageModelV3StreamPart,
 } from "@ai-sdk/provider";
-import { lastMessage, listNames, offeredToolNames } from "../step-matching.js";
+import { carriedResults, lastMessage, listNames, offeredToolNames } from "../step-matching.js";
 import { resultOfParts, streamOf, streamOfParts } from "../stream-parts.js";
 import type { CassetteJson, CassetteResponse, CassetteStep } from "./cassette.js";
 import { ReplayMismatchError } from "./cassette-errors.js";
@@ -90,6 +90,7 @@ export function pastEnd(
 }
 
 function check(turn: RecordedTurn, step: number, options: LanguageModelV3CallOptions): void {
+  checkResults(turn, step, options);
   const offered = offeredToolNames(options);
   const missing = calledTools(turn.recorded.response).filter((name) => !offered.includes(name));
   if (missing.length === 0) return;
@@ -110,6 +111,41 @@ function check(turn: RecordedTurn, step: number, options: LanguageModelV3CallOpt
   );
   if (turn.onMismatch === "fail") throw error;
   turn.mismatches.push(error);
+}
+
+/**
+ * The results the request carries against the recorded request's: a call whose result is an error now
+ * and was not when recorded (a tool that throws now, a handle this runner cannot verify, a parameter
+ * renamed), or the other way round. The recorded answers after it would play on as if nothing changed.
+ */
+function checkResults(turn: RecordedTurn, step: number, options: LanguageModelV3CallOptions): void {
+  const recordedFailed = turn.recorded.request.failed;
+  if (recordedFailed === undefined) return; // a first step, or a cassette recorded before it was written
+  const differing = carriedResults(options.prompt).filter(
+    (r) => r.failed !== recordedFailed.includes(r.toolCallId),
+  );
+  if (differing.length === 0) return;
+  const said = differing.map((r) =>
+    r.failed
+      ? `${r.toolName} (call ${r.toolCallId}) got an error, where it succeeded when recorded: ${abbreviated(r.text)}`
+      : `${r.toolName} (call ${r.toolCallId}) succeeded, where it got an error when recorded: ${abbreviated(r.text)}`,
+  );
+  const itsStep = turn.recorded.step === step ? "" : ` (the recording's step ${turn.recorded.step})`;
+  const error = new ReplayMismatchError(
+    turn.file,
+    step,
+    "result-differs",
+    [],
+    offeredToolNames(options),
+    `Replay of ${turn.file}, step ${step}${itsStep}: ${said.join("; ")}. The recorded answers after it ` +
+      'no longer fit the run: fix the difference, record the run again, or replay with { onMismatch: "continue" } to go on',
+  );
+  if (turn.onMismatch === "fail") throw error;
+  turn.mismatches.push(error);
+}
+
+function abbreviated(text: string): string {
+  return text.length > 300 ? `${text.slice(0, 300)}…` : text;
 }
 
 /** The tools a recorded answer calls (provider-executed tools are the provider's, not offered by the run). */
