@@ -144,8 +144,9 @@ function checkResults(turn: RecordedTurn, step: number, options: LanguageModelV3
   turn.mismatches.push(error);
 }
 
+/** A result's text for a message: cut at 300 characters, without its closing full stop (the message adds one). */
 function abbreviated(text: string): string {
-  return text.length > 300 ? `${text.slice(0, 300)}…` : text;
+  return text.length > 300 ? `${text.slice(0, 300)}…` : text.replace(/\.$/, "");
 }
 
 /** The tools a recorded answer calls (provider-executed tools are the provider's, not offered by the run). */
