@@ -293,6 +293,26 @@ describe("a run paused for a person and resumed, replayed", () => {
     expect(later.remainingSteps).toBe(0);
   });
 
+  it("a resume whose recorded calls the cassette does not hold fails, naming it, instead of replaying from step 1", async () => {
+    const [a, b] = [path.join(dir, "approval-a.json"), path.join(dir, "approval-b.json")];
+    for (const file of [a, b]) {
+      const recording = approving(recordModel(openaiModel(), file)); // each with ids of its own
+      const paused = await recording.run(QUESTION);
+      await recording.resume(paused.snapshot!, { approvals: approved(paused), resolveProvider });
+    }
+    const paused = await approving(await ReplayLanguageModel.fromFile(a)).run(QUESTION);
+    const failure = await approving(await ReplayLanguageModel.fromFile(b))
+      .resume(paused.snapshot!, { approvals: approved(paused), resolveProvider })
+      .catch((e: unknown) => e);
+    const cause = (failure as Error).cause as ReplayMismatchError;
+    expect(cause).toBeInstanceOf(ReplayMismatchError);
+    expect(cause).toMatchObject({ problem: "result-differs", step: 1, file: b });
+    expect(cause.message).toContain(
+      `Replay of ${b}, step 1: this run's request carries the results of customer_c123_getAverageSpend (call call_`,
+    );
+    expect(cause.message).toContain("where the recording's step 1 began a run");
+  });
+
   it("a resume recorded on a recording of its own (another process) goes on in the paused run's file", async () => {
     const file = path.join(dir, "approval-two-processes.json");
     writeFileSync(file, "an older recording, replaced by the run's first call");

@@ -6,7 +6,13 @@ import type {
   LanguageModelV3GenerateResult,
   LanguageModelV3StreamPart,
 } from "@ai-sdk/provider";
-import { carriedResults, lastMessage, listNames, offeredToolNames } from "../step-matching.js";
+import {
+  carriedResults,
+  lastMessage,
+  listNames,
+  offeredToolNames,
+  type CarriedResult,
+} from "../step-matching.js";
 import { resultOfParts, streamOf, streamOfParts } from "../stream-parts.js";
 import type { CassetteJson, CassetteResponse, CassetteStep } from "./cassette.js";
 import { ReplayMismatchError } from "./cassette-errors.js";
@@ -35,6 +41,13 @@ export interface RecordedTurn {
   readonly onMismatch: OnReplayMismatch;
   /** Where `"continue"` keeps the differences. */
   readonly mismatches: ReplayMismatchError[];
+  /**
+   * The cassette says which results each request carried (it has `failed`), and its steps are the run's
+   * from the first: a step that carried none began a run, so a request that carries results there is not
+   * this recording's (a `ReplayLanguageModel`'s turns; a scripted model may play a cassette after turns of
+   * its own).
+   */
+  readonly startsRuns?: boolean;
 }
 
 /** Checks a recorded step against the run's call `step`, then gives its answer as a whole result. */
@@ -120,28 +133,40 @@ function check(turn: RecordedTurn, step: number, options: LanguageModelV3CallOpt
  */
 function checkResults(turn: RecordedTurn, step: number, options: LanguageModelV3CallOptions): void {
   const recordedFailed = turn.recorded.request.failed;
-  if (recordedFailed === undefined) return; // a first step, or a cassette recorded before it was written
-  const differing = carriedResults(options.prompt).filter(
-    (r) => r.failed !== recordedFailed.includes(r.toolCallId),
-  );
-  if (differing.length === 0) return;
-  const said = differing.map((r) =>
-    r.failed
-      ? `${r.toolName} (call ${r.toolCallId}) got an error, where it succeeded when recorded: ${abbreviated(r.text)}`
-      : `${r.toolName} (call ${r.toolCallId}) succeeded, where it got an error when recorded: ${abbreviated(r.text)}`,
-  );
+  const carried = carriedResults(options.prompt);
   const itsStep = turn.recorded.step === step ? "" : ` (the recording's step ${turn.recorded.step})`;
+  let said: string;
+  if (recordedFailed === undefined) {
+    // A first step (or a cassette recorded before `failed` was written): only a run's start is known.
+    if (!turn.startsRuns || carried.length === 0) return;
+    const calls = carried.map((r) => `${r.toolName} (call ${r.toolCallId})`).join(", ");
+    said =
+      `this run's request carries the results of ${calls} (a resumed run), where the recording's step ` +
+      `${turn.recorded.step} began a run: those calls are not this recording's, so it cannot tell where the ` +
+      "run stands. Replay a resumed run on the cassette that recorded its first part";
+  } else {
+    const differing = carried.filter((r) => r.failed !== recordedFailed.includes(r.toolCallId));
+    if (differing.length === 0) return;
+    said = differing.map((r) => resultDifference(r)).join("; ");
+  }
   const error = new ReplayMismatchError(
     turn.file,
     step,
     "result-differs",
     [],
     offeredToolNames(options),
-    `Replay of ${turn.file}, step ${step}${itsStep}: ${said.join("; ")}. The recorded answers after it ` +
-      'no longer fit the run: fix the difference, record the run again, or replay with { onMismatch: "continue" } to go on',
+    `Replay of ${turn.file}, step ${step}${itsStep}: ${said}. The recorded answers after it no longer fit ` +
+      'the run: fix the difference, record the run again, or replay with { onMismatch: "continue" } to go on',
   );
   if (turn.onMismatch === "fail") throw error;
   turn.mismatches.push(error);
+}
+
+function resultDifference(r: CarriedResult): string {
+  const call = `${r.toolName} (call ${r.toolCallId})`;
+  return r.failed
+    ? `${call} got an error, where it succeeded when recorded: ${abbreviated(r.text)}`
+    : `${call} succeeded, where it got an error when recorded: ${abbreviated(r.text)}`;
 }
 
 /** A result's text for a message: cut at 300 characters, without its closing full stop (the message adds one). */

@@ -51,6 +51,8 @@ export class ReplayLanguageModel implements LanguageModelV3 {
   private readonly index: RecordedCallIndex;
   /** The recorded step the next call plays, unless its prompt says otherwise. */
   private next = 1;
+  /** The cassette says which results each request carried: a step that carried none began a run. */
+  private readonly startsRuns: boolean;
 
   /**
    * Plays `cassette`, checked first unless `readCassette` or `parseCassette` gave it (they checked it).
@@ -70,6 +72,7 @@ export class ReplayLanguageModel implements LanguageModelV3 {
     this.modelId = cassette.model.modelId;
     this.onMismatch = options.onMismatch ?? "fail";
     this.index = new RecordedCallIndex(cassette.steps);
+    this.startsRuns = cassette.steps.some((s) => s.request.failed !== undefined);
   }
 
   /**
@@ -113,6 +116,7 @@ export class ReplayLanguageModel implements LanguageModelV3 {
   private turn(step: number, options: LanguageModelV3CallOptions): RecordedTurn {
     const recorded = this.cassette.steps[step - 1];
     if (!recorded) throw pastEnd(this.file, step, this.cassette.steps.length, options, this.cut);
-    return { recorded, file: this.file, onMismatch: this.onMismatch, mismatches: this.mismatches };
+    const { file, onMismatch, mismatches, startsRuns } = this;
+    return { recorded, file, onMismatch, mismatches, startsRuns };
   }
 }
