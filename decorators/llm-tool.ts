@@ -10,7 +10,7 @@ export interface ParametersSchema {
   /** Each parameter's JSON Schema, by parameter name. */
   properties: Record<string, object>;
   /** The parameters the input must have; absent: none. */
-  required?: string[];
+  required?: string[] | undefined;
   /** Any other JSON Schema keyword (`additionalProperties`, `$defs`, …). */
   [keyword: string]: unknown;
 }

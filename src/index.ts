@@ -179,8 +179,8 @@ export type {
   CostsRecord,
   EndRecord,
 } from "./run-log/run-log-format.js";
-export { readRunLog } from "./run-log/read-run-log.js";
-export type { RunLogRead, RunLogProblem } from "./run-log/read-run-log.js";
+export type { CutValue, CutValues, MayHoldCutValues } from "./run-log/cut-value.js";
+export { readRunLog, type RunLogRead, type RunLogProblem } from "./run-log/read-run-log.js";
 export { runView } from "./run-log/run-log-steps.js";
 export type { RunView, StepView, ToolChange, ToolChangeCause } from "./run-log/run-log-steps.js";
 
@@ -210,6 +210,7 @@ export type {
   ModelStepResult,
   ModelStreamPart,
   ModelToolCall,
+  ReportedTokenUsage,
   TokenUsage,
 } from "./loop/ports/model-port.js";
 export type {
@@ -289,8 +290,7 @@ export type { TemplatePrompt } from "./runner/execute-run.js";
 // Progressive disclosure
 export { SectionVisibility } from "./disclosure/section-visibility.js";
 export type { PromptParams, VisibilityRule, VisibilityOverrides } from "./disclosure/section-visibility.js";
-export { MarkdownSection } from "./disclosure/markdown-section.js";
-export type { MarkdownSectionOptions } from "./disclosure/markdown-section.js";
+export { MarkdownSection, type MarkdownSectionOptions } from "./disclosure/markdown-section.js";
 export { PromptTemplate } from "./disclosure/prompt-template.js";
 export type { PromptTemplateOptions, VisibilityOf } from "./disclosure/prompt-template.js";
 export type { SectionNode } from "./disclosure/section-node.js";

@@ -16,11 +16,14 @@ export interface McpListedTool {
   /** The tool's name on the server. */
   readonly name: string;
   /** What the model reads about the tool. */
-  readonly description?: string;
+  readonly description?: string | undefined;
   /** The JSON Schema of the tool's arguments: an object schema. */
-  readonly inputSchema: { readonly type: "object"; readonly properties?: Record<string, unknown> };
+  readonly inputSchema: {
+    readonly type: "object";
+    readonly properties?: Record<string, unknown> | undefined;
+  };
   /** `taskSupport: "required"`: the tool runs only as an MCP task. */
-  readonly execution?: { readonly taskSupport?: unknown };
+  readonly execution?: { readonly taskSupport?: unknown } | undefined;
 }
 
 /** One page of an MCP server's `tools/list`, as {@link McpClientLike.listTools} returns it. */
@@ -28,9 +31,9 @@ export interface McpToolPage {
   /** The tools of this page. */
   readonly tools: readonly McpListedTool[];
   /** Where the next page starts (passed back as `cursor`); absent on the last page. */
-  readonly nextCursor?: string;
+  readonly nextCursor?: string | undefined;
   /** 2026-07-28: how long, in milliseconds, the list stays valid. */
-  readonly ttlMs?: number;
+  readonly ttlMs?: number | undefined;
 }
 
 /**
@@ -61,9 +64,9 @@ export interface McpClientLike {
     close(): Promise<void>;
   }>;
   /** What the server said it can do (whether it announces tool-list changes). */
-  getServerCapabilities?(): { tools?: { listChanged?: boolean } } | undefined;
+  getServerCapabilities?(): { tools?: { listChanged?: boolean | undefined } | undefined } | undefined;
   /** v1 keeps the negotiated revision on its HTTP transport (`protocolVersion`). */
-  readonly transport?: object;
+  readonly transport?: object | undefined;
 }
 
 /** Options of `runner.withMcpClient(client, options)`. */
@@ -147,7 +150,9 @@ export class McpClientToolSource implements DynamicToolSource {
       // Schemas are validated with ajv's default dialect, as ours are: the declared one (2026-07-28
       // servers declare JSON Schema 2020-12) is dropped, as `$schema` is before anything reaches a model.
       const { $schema: _dialect, ...declared } = listed.inputSchema as Record<string, unknown>;
-      const inputSchema = { properties: {}, ...declared } as McpListedTool["inputSchema"];
+      const schema: Record<string, unknown> = { properties: {}, ...declared };
+      schema.properties ??= {}; // `properties: undefined` (a client of the user's own) is a missing one
+      const inputSchema = schema as McpListedTool["inputSchema"];
       const tool = { ...listed, inputSchema };
       // Checked, not compiled: the validator is compiled when the tool is first called (issue 46).
       const problem =

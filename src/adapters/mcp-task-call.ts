@@ -28,7 +28,9 @@ export function taskApiOf(client: object): McpTaskApi | undefined {
 }
 
 /** Whether a listed tool can only run as a task. */
-export function requiresTask(tool: { readonly execution?: { readonly taskSupport?: unknown } }): boolean {
+export function requiresTask(tool: {
+  readonly execution?: { readonly taskSupport?: unknown } | undefined;
+}): boolean {
   return tool.execution?.taskSupport === "required";
 }
 

@@ -3,7 +3,11 @@ export interface OpenAiFunctionTool {
   /** Always `"function"`. */
   readonly type: "function";
   /** The function's name, description and JSON Schema of its parameters. */
-  readonly function: { readonly name: string; readonly description?: string; readonly parameters?: object };
+  readonly function: {
+    readonly name: string;
+    readonly description?: string | undefined;
+    readonly parameters?: object | undefined;
+  };
 }
 
 /** OpenAI-style `tool_choice`. */

@@ -13,7 +13,7 @@ export interface StoredConversation {
    * until then (ms since the epoch) another turn is refused. A store that does not keep it only loses that
    * refusal.
    */
-  readonly busyUntil?: number;
+  readonly busyUntil?: number | undefined;
 }
 
 /**

@@ -60,11 +60,16 @@ export class DisclosureSession implements ToolInjectionStrategy {
     return this.template.render(this.params, this.visibility());
   }
 
-  /** The section tools offered at the start, plus `read_section` while anything is summarized. */
-  initialTools(): AnyTool[] {
+  /**
+   * The section tools offered at the start, plus `read_section` while anything is summarized, or while one
+   * of the `waiting` calls (a resumed run's, a person approved) reads a section: it gets the section's text,
+   * as any read of a section shown in full does, not an unknown tool's error.
+   */
+  initialTools(waiting: readonly { readonly toolName: string }[] = []): AnyTool[] {
     const visibility = this.visibility();
     const tools = this.template.openTools(visibility);
-    return this.template.hasSummarized(visibility) ? [...tools, this.readSectionTool] : tools;
+    const reading = waiting.some((c) => c.toolName === READ_SECTION);
+    return this.template.hasSummarized(visibility) || reading ? [...tools, this.readSectionTool] : tools;
   }
 
   evaluateToolResult(context: ToolInjectionContext): ToolInjectionResult {
@@ -77,7 +82,8 @@ export class DisclosureSession implements ToolInjectionStrategy {
     const expand = selfAndAncestors(node)
       .filter((n) => before(n) === SectionVisibility.SUMMARY)
       .map((n) => n.key);
-    if (expand.length === 0) return {};
+    // Read again, or answered after a pause when nothing is summarized any more: withdrawn once unneeded.
+    if (expand.length === 0) return this.template.hasSummarized(before) ? {} : { remove: [READ_SECTION] };
     const overrides = Object.fromEntries(expand.map((key) => [key, SectionVisibility.FULL]));
     const after = this.visibility(overrides);
     const offered = new Set(this.template.openTools(before).map((t) => t.name));

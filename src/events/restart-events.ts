@@ -8,7 +8,9 @@ import type { RunEvent } from "./run-event.js";
  * `ToolInjectionStrategy` asked for it (`restart`; again from the prompt); `new-thread`, a conversation
  * backend with fixed tools (Codex, Claude Code in `restart` mode) went on in a new thread to offer tools that
  * appeared; `fallback`, a conversation backend in `dynamic` mode could not offer them in time and went on in
- * a new thread (`DynamicToolsFallback`).
+ * a new thread (`DynamicToolsFallback`). Calls of one turn that each ask for a restart (a conversation
+ * backend runs them at once) make one: an `expansion` of every section they read, or, with none read, a
+ * `strategy`; the `reason` joins theirs with "; ".
  */
 export type RestartCause = "expansion" | "strategy" | "new-thread" | "fallback";
 
@@ -28,7 +30,10 @@ export interface RunRestartedEvent extends RunEvent {
   readonly reason: string;
   /** What asked for the restart. */
   readonly cause: RestartCause;
-  /** `expansion` only: the sections it expands, by dotted key (the one read, then its summarized ancestors). */
+  /**
+   * `expansion` only: the sections it expands, by dotted key (the one read, then its summarized ancestors;
+   * for each read in turn when calls of one turn read several).
+   */
   readonly sections?: readonly string[];
   /**
    * The tools the restart is for, by name: those the sections unlock (`expansion`), those that appeared and

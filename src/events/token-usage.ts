@@ -14,13 +14,20 @@ export interface TokenUsage {
   readonly reasoningTokens: number;
 }
 
+/**
+ * Tokens as a backend reports them (a custom `ModelAdapter`'s `ModelStepResult.usage`, a `ConversationTurn`'s):
+ * a count left out, or given as `undefined` (a provider's field it did not send), was not reported and counts
+ * as 0.
+ */
+export type ReportedTokenUsage = { readonly [K in keyof TokenUsage]?: TokenUsage[K] | undefined };
+
 /** No tokens. */
 export function emptyUsage(): TokenUsage {
   return { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 };
 }
 
 /** `a + b`; a count missing from `b` (or from an older snapshot's `a`) counts as 0. */
-export function addUsage(a: Partial<TokenUsage>, b: Partial<TokenUsage> | undefined): TokenUsage {
+export function addUsage(a: ReportedTokenUsage, b: ReportedTokenUsage | undefined): TokenUsage {
   return {
     inputTokens: (a.inputTokens ?? 0) + (b?.inputTokens ?? 0),
     outputTokens: (a.outputTokens ?? 0) + (b?.outputTokens ?? 0),
@@ -35,8 +42,8 @@ export function addUsage(a: Partial<TokenUsage>, b: Partial<TokenUsage> | undefi
  * reported (0) and a run's totals and cost never go down or become nonsense. Each one left out is named in
  * `problems`, for a `ModelWarning`.
  */
-export function countedUsage(usage: Partial<TokenUsage> | undefined): {
-  readonly usage: Partial<TokenUsage> | undefined;
+export function countedUsage(usage: ReportedTokenUsage | undefined): {
+  readonly usage: ReportedTokenUsage | undefined;
   readonly problems: readonly string[];
 } {
   if (usage === undefined) return { usage, problems: [] };

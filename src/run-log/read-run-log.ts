@@ -62,6 +62,7 @@ export const SHAPES: Readonly<Record<string, Readonly<Record<string, `${Shape}${
     text: "string",
     modelId: "string",
     responseModelId: "string",
+    cut: "object",
   },
   call: {
     id: "string",
@@ -72,18 +73,19 @@ export const SHAPES: Readonly<Record<string, Readonly<Record<string, `${Shape}${
     cause: "string",
     media: "objects",
     provider: "object",
+    cut: "object",
   },
   discovered: { provider: "object!", tools: "names!", by: "string", handle: "string" },
   added: { tools: "names!", byTool: "string", by: "string" },
   removed: { tools: "names!", by: "string" },
-  restart: { reason: "string", sections: "names", tools: "names" },
+  restart: { reason: "string", sections: "names", tools: "names", cut: "object" },
   expanded: { section: "string", tools: "names" },
-  "approval-asked": { id: "string", tool: "string", provider: "object" },
-  "approval-decided": { id: "string", tool: "string", approved: "boolean", reason: "string" },
-  note: { message: "string" },
+  "approval-asked": { id: "string", tool: "string", provider: "object", cut: "object" },
+  "approval-decided": { id: "string", tool: "string", approved: "boolean", reason: "string", cut: "object" },
+  note: { message: "string", cut: "object" },
   cut: { note: "string" },
   costs: { perProvider: "objects!" },
-  end: { usage: "usage!", cost: "number", error: "object" },
+  end: { usage: "usage!", cost: "number", error: "object", cut: "object" },
 };
 
 /**

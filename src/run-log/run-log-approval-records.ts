@@ -1,8 +1,9 @@
 // A call's approval records in the run log's format (run-log-format.ts): browser-safe types only.
 import type { ProviderToolIdentity } from "../tools/provider-identity.js";
+import type { MayHoldCutValues } from "./cut-value.js";
 
 /** A call waits for a person's decision (the run pauses). */
-export interface ApprovalAskedRecord {
+export interface ApprovalAskedRecord extends MayHoldCutValues {
   /** `"approval-asked"`: a call waits for a person. */ readonly type: "approval-asked";
   /** The step whose model response asked for the call. */
   readonly step: number;
@@ -17,7 +18,7 @@ export interface ApprovalAskedRecord {
 }
 
 /** A resumed run received a decision on a waiting call. */
-export interface ApprovalDecidedRecord {
+export interface ApprovalDecidedRecord extends MayHoldCutValues {
   /** `"approval-decided"`: a decision on a waiting call arrived. */ readonly type: "approval-decided";
   /** The step it arrived at (0: at a resume, before the first model call). */
   readonly step: number;

@@ -8,7 +8,7 @@ import path from "node:path";
 import type { ToolMediaPart } from "../tools/tool-content.js";
 import { mediaExtensionOf } from "./media-extensions.js";
 import type { MediaRecord, RunLogRecord } from "./run-log-format.js";
-import { toJson } from "./run-log-lines.js";
+import { toJson } from "./json-text.js";
 import { createPrivateFileSync, makePrivateFolderSync } from "../local/private-files.js";
 
 /** The shortest time between two writes of a run's steps (see {@link RunLogFile.flushStep}). */

@@ -10,6 +10,7 @@ import type { TokenUsage } from "../events/token-usage.js";
 import type { ProviderIdentity } from "../tools/provider-identity.js";
 import type { ApprovalAskedRecord, ApprovalDecidedRecord } from "./run-log-approval-records.js";
 import type { RestartRecord } from "./run-log-restart-record.js";
+import type { MayHoldCutValues } from "./cut-value.js";
 
 // In files of their own (the run log's format in three files); exported from here with the others.
 export type { ApprovalAskedRecord, ApprovalDecidedRecord } from "./run-log-approval-records.js";
@@ -26,7 +27,7 @@ export const TOOL_SET_CHECKPOINT = 100;
 export type RunLogKind = "run" | "resume" | "continue" | "mcp";
 
 /** Line 1 of a run's file. */
-export interface RunHeaderRecord {
+export interface RunHeaderRecord extends MayHoldCutValues {
   /** `"run"`: the header, line 1. */ readonly type: "run";
   /** Always `"entity-tools/run-log"` (`RUN_LOG_FORMAT`): a reader skips a file of another format. */
   readonly format: typeof RUN_LOG_FORMAT;
@@ -74,7 +75,7 @@ export interface StepRecord {
 }
 
 /** The model answered a step. */
-export interface ResponseRecord {
+export interface ResponseRecord extends MayHoldCutValues {
   /** `"response"`: the model answered. */ readonly type: "response";
   /** The step the model answered. */
   readonly step: number;
@@ -113,7 +114,7 @@ export interface MediaRecord {
 }
 
 /** A tool call ended: with a result, or with an error result the model read. */
-export interface CallRecord {
+export interface CallRecord extends MayHoldCutValues {
   /** `"call"`: a tool call ended. */ readonly type: "call";
   /** The step whose model response asked for the call (0: a resumed run's decided call). */
   readonly step: number;
@@ -208,7 +209,7 @@ export interface ExpandedRecord {
 }
 
 /** Something worth knowing: a backend's warning, a source's skipped tool, rejected output, the log's own trouble. */
-export interface NoteRecord {
+export interface NoteRecord extends MayHoldCutValues {
   /** `"note"`: something worth knowing. */ readonly type: "note";
   /** The step it happened at. */
   readonly step: number;
@@ -243,7 +244,7 @@ export interface CostsRecord {
 }
 
 /** The run ended. */
-export interface EndRecord {
+export interface EndRecord extends MayHoldCutValues {
   /** `"end"`: the run ended; the last line. */ readonly type: "end";
   /** Milliseconds since the run began, when it ended. */
   readonly ms: number;

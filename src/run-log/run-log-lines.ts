@@ -7,6 +7,8 @@
 import type { TokenUsage } from "../events/token-usage.js";
 import { describeCause } from "../tools/describe-thrown.js";
 import { DEFAULT_MAX_RESULT_CHARS } from "../tools/serialize-result.js";
+import { cutText, keptLength } from "./cut-value.js";
+import { toJson } from "./json-text.js";
 
 /** A number as JSON writes it (`null` for NaN and the infinities). */
 function num(value: number): string {
@@ -37,23 +39,6 @@ function name(value: string): string {
   return json;
 }
 
-/**
- * `value` as JSON text (undefined where JSON leaves a field out: undefined, a function), a bigint written
- * as its digits.
- *
- * @throws TypeError for what JSON cannot hold at all (a cycle)
- */
-export function toJson(value: unknown): string | undefined {
-  try {
-    return JSON.stringify(value);
-  } catch {
-    // The rare value JSON refuses: again, with bigints as text (a cycle fails again).
-  }
-  return JSON.stringify(value, (_key, inner: unknown) =>
-    typeof inner === "bigint" ? inner.toString() : inner,
-  );
-}
-
 /** {@link toJson}, with what JSON cannot hold written as a string saying why it is not logged. */
 function jsonValue(value: unknown): string | undefined {
   try {
@@ -67,6 +52,29 @@ function jsonValue(value: unknown): string | undefined {
 function field(name: string, value: unknown): string {
   const text = jsonValue(value);
   return text === undefined ? "" : `,"${name}":${text}`;
+}
+
+/**
+ * The members of the `cut` of the line being made (`"input":{"length":…,"kept":…}`), empty when none: one
+ * line is made at a time (synchronously), and each starts it empty. Not an object per line: most have none.
+ */
+let cuts = "";
+
+/**
+ * `,"name":"text"`; a text longer than `max` characters written cut (cut-value.ts), its entry added to
+ * {@link cuts}. `json` is the text's JSON when the caller has it (a value's, written as its JSON: a string of it
+ * when cut). Only a length is checked for a text within the limit, which every normal one is.
+ */
+function kept(name: string, text: string, max: number, json?: string): string {
+  if (text.length <= max) return `,"${name}":${json ?? str(text)}`;
+  const length = keptLength(text, max);
+  cuts += `${cuts === "" ? "" : ","}"${name}":{"length":${text.length},"kept":${length}}`;
+  return `,"${name}":${str(cutText(text, length))}`;
+}
+
+/** `,"cut":{…}` for the values cut in the line being made, or nothing. */
+function cutMember(): string {
+  return cuts === "" ? "" : `,"cut":{${cuts}}`;
 }
 
 /** A step whose tool set is the step before's: `{"type":"step",…}` without `tools`, `added` or `removed`. */
@@ -86,6 +94,8 @@ export interface ResponseLine {
   /** Undefined without recorded content. */
   readonly text: string | undefined;
   readonly calls: readonly { readonly toolName: string }[];
+  /** The longest text written whole (`maxValueChars`): a longer one is cut. */
+  readonly maxChars: number;
 }
 
 /** A `response` record's line. */
@@ -96,11 +106,12 @@ export function responseLine(r: ResponseLine): string {
   const u = r.usage;
   line += `,"usage":{"inputTokens":${num(u.inputTokens)},"outputTokens":${num(u.outputTokens)},"cachedInputTokens":${num(u.cachedInputTokens)},"reasoningTokens":${num(u.reasoningTokens)}}`;
   if (r.cost !== undefined) line += `,"cost":${num(r.cost)}`;
-  if (r.text !== undefined) line += `,"text":${r.text === "" ? '""' : str(r.text)}`;
+  cuts = "";
+  if (r.text !== undefined) line += r.text === "" ? ',"text":""' : kept("text", r.text, r.maxChars);
   line += ',"calls":[';
   for (let i = 0; i < r.calls.length; i++)
     line += `${i === 0 ? "" : ","}{"tool":${name(r.calls[i]!.toolName)}}`;
-  return `${line}]}`;
+  return `${line}]${cutMember()}}`;
 }
 
 /** What a `call` record holds (an undefined field is left out). */
@@ -122,6 +133,8 @@ export interface CallLine {
   readonly cause: unknown;
   readonly media: readonly unknown[] | undefined;
   readonly provider: unknown;
+  /** The longest input, result or cause written whole (`maxValueChars`): a longer one is cut. */
+  readonly maxChars: number;
 }
 
 /** A `call` record's line. */
@@ -129,14 +142,18 @@ export function callLine(c: CallLine): string {
   let line = `{"type":"call","step":${c.step},"ms":${c.ms},"id":${str(c.id)},"tool":${name(c.tool)},"ok":${c.ok}`;
   if (c.durationMs !== undefined) line += `,"durationMs":${num(Math.round(c.durationMs))}`;
   if (c.reason !== undefined) line += `,"reason":${str(c.reason)}`;
+  cuts = "";
   if (c.content) {
-    line += field("input", c.input);
-    if (c.result !== undefined) line += `,"result":${str(c.result)}`;
-    if (c.cause !== undefined) line += `,"cause":${str(describeCause(c.cause, DEFAULT_MAX_RESULT_CHARS))}`;
+    // The input's JSON, made once: cut as text, not as the object.
+    const input = jsonValue(c.input);
+    if (input !== undefined) line += kept("input", input, c.maxChars, input);
+    if (c.result !== undefined) line += kept("result", c.result, c.maxChars);
+    if (c.cause !== undefined)
+      line += kept("cause", describeCause(c.cause, DEFAULT_MAX_RESULT_CHARS), c.maxChars);
   }
   if (c.media !== undefined && c.media.length > 0) line += field("media", c.media);
   if (c.provider !== undefined) line += field("provider", c.provider);
-  return `${line}}`;
+  return `${line}${cutMember()}}`;
 }
 
 /** The same names in the same order (the registry hands out one frozen list until its tools change). */

@@ -10,6 +10,14 @@ export interface RunLogOptions {
    * saying so (and the run's end); the run goes on. Default 50 000 000.
    */
   readonly maxFileBytes?: number | undefined;
+  /**
+   * Longest value a record keeps whole, in characters: a tool call's input (its JSON), its result, a
+   * failure's cause, the model's text, the prompt, the system prompt, an approval's input, a reason, a
+   * message. A longer one is cut to its first characters and the record says so, with its whole length
+   * (`cut`), so one huge value does not fill `maxFileBytes` and lose the steps after it. Default: a
+   * fiftieth of `maxFileBytes` (1 000 000 at its default).
+   */
+  readonly maxValueChars?: number | undefined;
 }
 
 /** Where and how runs are logged: a folder, and the options. */
@@ -20,3 +28,8 @@ export interface RunLogTarget extends RunLogOptions {
 
 /** Default of `maxFileBytes`: 50 MB per run. */
 export const DEFAULT_RUN_LOG_MAX_BYTES = 50_000_000;
+
+/** Default of `maxValueChars`: a fiftieth of the run's `maxFileBytes` (1 000 000 at its default), at least 1. */
+export function defaultMaxValueChars(maxFileBytes: number): number {
+  return Math.max(1, Math.floor(maxFileBytes / 50));
+}

@@ -9,6 +9,7 @@ import { isMediaPart } from "../tools/tool-content.js";
 import type { RunLogFile } from "./run-log-file.js";
 import { callLine, responseLine, sameList, stepLine, toolSetChange } from "./run-log-lines.js";
 import { callIdOf, endsCall, sessionEnd } from "./mcp-call-events.js";
+import { withCutValues } from "./cut-value.js";
 import { runEnd } from "./run-end.js";
 import {
   TOOL_SET_CHECKPOINT,
@@ -22,6 +23,8 @@ import {
 export interface RunLogRecorderOptions {
   readonly header: RunHeaderRecord;
   readonly pricing?: Pricing;
+  /** The longest value (an input, a result, a prompt, a text) a record holds whole (`maxValueChars`). */
+  readonly maxValueChars: number;
   /**
    * An MCP server's: the tools it lists, read at each call. Each call is a step of its own, opened by the
    * call's first event (its start, its approval asked or decided, or its refusal) and closed by its last.
@@ -94,6 +97,7 @@ export class RunLogRecorder {
             text: this.content ? event.text : undefined,
             // By name: each call's own record (or its approval's) holds its input, written once.
             calls: event.toolCalls,
+            maxChars: this.options.maxValueChars,
           }),
         );
         break;
@@ -232,7 +236,7 @@ export class RunLogRecorder {
   }
 
   private add(record: RunLogRecord): void {
-    this.file.add(record, this.step);
+    this.file.add(withCutValues(record, this.options.maxValueChars), this.step);
   }
 
   private line(text: string): void {
@@ -270,6 +274,7 @@ export class RunLogRecorder {
             : { type: part.type, mediaType: part.mediaType, skipped: "content is not recorded" },
         ),
         provider: byPassedHandle(event.input, this.handles),
+        maxChars: this.options.maxValueChars,
       }),
     );
   }

@@ -1,11 +1,12 @@
 // A restart's record in the run log's format (run-log-format.ts): browser-safe types only.
 import type { RestartCause } from "../events/restart-events.js";
+import type { MayHoldCutValues } from "./cut-value.js";
 
 /**
  * The run restarted, one record each restart whatever asked for it (`cause`): again from its prompt (a
  * section read on a backend without dynamic tools, a strategy), or a conversation backend in a new thread.
  */
-export interface RestartRecord {
+export interface RestartRecord extends MayHoldCutValues {
   /** `"restart"`: the run started again. */ readonly type: "restart";
   /** The step after which it started again. */
   readonly step: number;

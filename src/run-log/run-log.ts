@@ -9,7 +9,12 @@ import { RUN_LOG_FORMAT, RUN_LOG_VERSION, type RunLogKind } from "./run-log-form
 import { RunLogError } from "./run-log-error.js";
 import { RunLogFile } from "./run-log-file.js";
 import { loggedPrompt } from "./run-log-prompt.js";
-import { DEFAULT_RUN_LOG_MAX_BYTES, type RunLogOptions, type RunLogTarget } from "./run-log-options.js";
+import {
+  DEFAULT_RUN_LOG_MAX_BYTES,
+  defaultMaxValueChars,
+  type RunLogOptions,
+  type RunLogTarget,
+} from "./run-log-options.js";
 
 export type { RunLogOptions, RunLogTarget };
 import { RunLogRecorder } from "./run-log-recorder.js";
@@ -25,7 +30,8 @@ const checked = new Set<string>();
  * The run log's settings with `dir` made absolute, after checking that the folder can be written (it is
  * created for its owner only when missing).
  *
- * @throws RunLogError for a folder that cannot be created or written; InvalidSettingError for a bad `maxFileBytes`
+ * @throws RunLogError for a folder that cannot be created or written; InvalidSettingError for a bad
+ * `maxFileBytes` or `maxValueChars`
  */
 export function runLogTarget(dir: string, options: RunLogOptions = {}): RunLogTarget {
   const { maxFileBytes = DEFAULT_RUN_LOG_MAX_BYTES, recordContent = true } = options;
@@ -35,9 +41,17 @@ export function runLogTarget(dir: string, options: RunLogOptions = {}): RunLogTa
       maxFileBytes,
       "a positive whole number of bytes",
     );
+  const { maxValueChars = defaultMaxValueChars(maxFileBytes) } = options;
+  if (!(Number.isSafeInteger(maxValueChars) && maxValueChars > 0))
+    throw new InvalidSettingError(
+      "withRunLog maxValueChars",
+      maxValueChars,
+      "a positive whole number of characters",
+    );
   if (typeof dir !== "string" || dir.length === 0) throw new RunLogError(String(dir), "no folder was given");
   const resolved = path.resolve(dir);
-  if (checked.has(resolved)) return { dir: resolved, recordContent, maxFileBytes };
+  const target = { dir: resolved, recordContent, maxFileBytes, maxValueChars };
+  if (checked.has(resolved)) return target;
   try {
     makePrivateFolderSync(resolved);
     if (!statSync(resolved).isDirectory()) throw new RunLogError(resolved, "it is not a folder");
@@ -55,7 +69,7 @@ export function runLogTarget(dir: string, options: RunLogOptions = {}): RunLogTa
   }
   checked.add(resolved);
   void warnIfShared(resolved, "run logs (what users told the model)");
-  return { dir: resolved, recordContent, maxFileBytes };
+  return target;
 }
 
 /** How one logged run starts. */
@@ -77,10 +91,11 @@ export interface RunLogStart {
 export function startRunLog(target: RunLogTarget, start: RunLogStart): RunLogRecorder {
   const now = new Date();
   const id = `${now.toISOString().replace(/[:.]/g, "-")}-${nodeCrypto().randomBytes(3).toString("hex")}`;
+  const limitBytes = target.maxFileBytes ?? DEFAULT_RUN_LOG_MAX_BYTES;
   const file = new RunLogFile({
     dir: target.dir,
     id,
-    limitBytes: target.maxFileBytes ?? DEFAULT_RUN_LOG_MAX_BYTES,
+    limitBytes,
     keepOpen: start.kind !== "mcp",
     onFailure: (message) => start.onFailure(file.path, message),
   });
@@ -98,6 +113,7 @@ export function startRunLog(target: RunLogTarget, start: RunLogStart): RunLogRec
       ...(content && start.prompt !== undefined ? { prompt: loggedPrompt(start.prompt, file) } : {}),
       ...(content && start.system !== undefined ? { system: start.system } : {}),
     },
+    maxValueChars: target.maxValueChars ?? defaultMaxValueChars(limitBytes),
     ...(start.pricing ? { pricing: start.pricing } : {}),
     ...(start.offered ? { offered: start.offered } : {}),
   });

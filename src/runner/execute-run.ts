@@ -31,6 +31,7 @@ import type { AnyTool } from "../tools/tool.js";
 import { checkToolSchemas } from "../tools/tool-methods.js";
 import { toolsFrom } from "../tools/tool-sources.js";
 import { ExpansionLimitError } from "./expansion-limit-error.js";
+import { applyBeforePause, applyExpansion, oneRestart } from "./apply-expansion.js";
 import { listSources } from "./list-sources.js";
 import { resumeState, type ResumeFrom } from "../loop/run/run-resume.js";
 
@@ -164,6 +165,7 @@ async function runAttempts(setup: RunSetup, run: Run): Promise<RunOutcome> {
       ? await driveConversation(setup.adapter, session)
       : await driveSteps(setup.adapter, session, setup.listener);
     if (end.type !== "restart") {
+      if (end.type === "pause" && end.restarts) applyBeforePause(run, end.restarts, disclosure);
       for (const { approvalId, toolName, input, provider } of end.type === "pause" ? end.pending : [])
         setup.events.emit({
           type: "ApprovalRequested",
@@ -184,7 +186,7 @@ async function runAttempts(setup: RunSetup, run: Run): Promise<RunOutcome> {
         visibility: run.visibility.snapshot(),
       };
     }
-    const request = end.request;
+    const request = oneRestart(end.requests);
     const expansion = request instanceof VisibilityExpansionRequired ? request : undefined;
     // The run's restarts, a resumed run's before its pause included (see `TotalsBefore.expansions`).
     if (run.totals.expansions >= setup.settings.maxExpansions) {
@@ -200,16 +202,7 @@ async function runAttempts(setup: RunSetup, run: Run): Promise<RunOutcome> {
         ? { cause: "expansion", sections: expansion.sectionKeys, toolNames: expansion.unlockedTools }
         : { cause: "strategy" }),
     });
-    for (const [sectionKey, visibility] of Object.entries(expansion?.requestedOverrides ?? {})) {
-      run.visibility.dispatch({ type: "SetVisibilityOverride", sectionKey, visibility });
-    }
-    for (const sectionKey of expansion?.sectionKeys ?? [])
-      run.events.emit({
-        type: "VisibilityExpanded",
-        sectionKey,
-        mode: "restart",
-        unlockedTools: expansion!.unlockedTools,
-      });
+    applyExpansion(run, request);
   }
 }
 
@@ -226,7 +219,9 @@ async function startAttempt(
   disclosure: DisclosureSession | undefined,
   first: boolean,
 ) {
-  const ownTools = disclosure ? toolsFrom(disclosure.initialTools(), setup.tools) : setup.tools;
+  // A resumed run's waiting calls are answered in this attempt (a `read_section` among them too).
+  const waiting = run.pending.flatMap((g) => g.calls);
+  const ownTools = disclosure ? toolsFrom(disclosure.initialTools(waiting), setup.tools) : setup.tools;
   const sources = await listSources(setup.sources, ownTools, setup.signal, setup.events);
   const listed = [...ownTools, ...sources.flatMap((s) => s.tools)];
   const discoveries = run.discover(() => startDiscovery(setup, run, listed));

@@ -11,9 +11,9 @@ export interface SchemaPluginContext {
 /** The part of Vite's dev server the plugin uses: its module graphs, to drop the module's old transform. */
 export interface SchemaDevServer {
   /** Vite 6 and later: a module graph per environment. */
-  readonly environments?: Readonly<Record<string, { readonly moduleGraph: SchemaModuleGraph }>>;
+  readonly environments?: Readonly<Record<string, { readonly moduleGraph: SchemaModuleGraph }>> | undefined;
   /** Vite before 6: one module graph. */
-  readonly moduleGraph?: SchemaModuleGraph;
+  readonly moduleGraph?: SchemaModuleGraph | undefined;
 }
 
 /** A Vite module graph, as far as the plugin uses it. */

@@ -9,14 +9,18 @@ import type { JsonSchema } from "./json-schema.js";
  */
 export type InputType =
   | { readonly kind: "date" }
-  | { readonly kind: "class"; readonly name: string; readonly fields?: Readonly<Record<string, InputType>> }
+  | {
+      readonly kind: "class";
+      readonly name: string;
+      readonly fields?: Readonly<Record<string, InputType>> | undefined;
+    }
   | { readonly kind: "object"; readonly fields: Readonly<Record<string, InputType>> }
   | { readonly kind: "array"; readonly items: InputType }
   | {
       readonly kind: "union";
       readonly members: readonly UnionMember[];
       /** The field whose value tells the members apart (each member types it with its own literals). */
-      readonly discriminator?: string;
+      readonly discriminator?: string | undefined;
     };
 
 /** A literal a discriminator field can hold. */
@@ -31,11 +35,11 @@ export interface UnionMember {
   /** The class, by its name in {@link GeneratedSchemas.classes}. */
   readonly name: string;
   /** Its fields to convert, as a class {@link InputType} has them. */
-  readonly fields?: Readonly<Record<string, InputType>>;
+  readonly fields?: Readonly<Record<string, InputType>> | undefined;
   /** The discriminator's values that select this member (a union with a discriminator). */
-  readonly tags?: readonly DiscriminatorValue[];
+  readonly tags?: readonly DiscriminatorValue[] | undefined;
   /** The member's own schema (a union without a discriminator). */
-  readonly schema?: JsonSchema;
+  readonly schema?: JsonSchema | undefined;
 }
 
 /** The generated input schema of one `@LlmTool` method. */
@@ -45,7 +49,7 @@ export interface GeneratedToolSchema {
   /** The JSON Schema of the method's input object: one property per parameter. */
   readonly inputSchema: ToolInputSchema;
   /** Parameters whose JSON is converted before the call (see `InputType`), by name. */
-  readonly types?: Readonly<Record<string, InputType>>;
+  readonly types?: Readonly<Record<string, InputType>> | undefined;
 }
 
 /** A class as the generated module imports it (a value of {@link GeneratedSchemas.classes}). */
@@ -63,22 +67,22 @@ export interface GeneratedSchemas {
   /** Each structured-output class's JSON Schema, keyed by class name. */
   readonly outputs: Readonly<Record<string, JsonSchema>>;
   /** The classes themselves, by the names the other keys use; lookups by constructor go through it. */
-  readonly classes?: Readonly<Record<string, GeneratedClass>>;
+  readonly classes?: Readonly<Record<string, GeneratedClass>> | undefined;
   /**
    * How an output class's JSON becomes an instance (dates, nested classes, arrays of them), by class name;
    * only classes with something to convert have an entry.
    */
-  readonly outputTypes?: Readonly<Record<string, InputType>>;
+  readonly outputTypes?: Readonly<Record<string, InputType>> | undefined;
   /**
    * Fields TypeScript marks `private` or `protected`, by class name: registering the module hides them from
    * the model, as `@Hidden()` does.
    */
-  readonly hiddenFields?: Readonly<Record<string, readonly string[]>>;
+  readonly hiddenFields?: Readonly<Record<string, readonly string[]>> | undefined;
   /** The command that wrote the module (its own paths), quoted by every "schema missing or stale" error. */
-  readonly command?: string;
+  readonly command?: string | undefined;
   /**
    * The `@ToolProvider` classes (names in `classes`) each tool method (`Class.method`) can return, alone
    * or in a collection: what handles mode offers from a run's first step.
    */
-  readonly returns?: Readonly<Record<string, readonly string[]>>;
+  readonly returns?: Readonly<Record<string, readonly string[]>> | undefined;
 }

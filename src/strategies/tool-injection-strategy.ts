@@ -30,7 +30,7 @@ export interface LastToolCall {
    * stream's `tool-result` part's). The run always sets it; it is optional so that a context built by
    * hand (a strategy's own unit test) need not.
    */
-  readonly isError?: boolean;
+  readonly isError?: boolean | undefined;
 }
 
 /** What a strategy sees after a tool call. */
@@ -53,7 +53,7 @@ export interface ToolInjectionContext {
    * {@link ToolInjectionResult.unbound}. Absent where no budget applies; a strategy may ignore it (the
    * budget still skips what does not fit).
    */
-  readonly toolBudget?: ToolBudgetCheck;
+  readonly toolBudget?: ToolBudgetCheck | undefined;
 }
 
 /**
@@ -80,7 +80,7 @@ export interface DiscoveredProvider {
    * Its identity, as its handle names it (optional for strategies written before it existed: the run then
    * reads it from `instance`).
    */
-  readonly identity?: ProviderIdentity;
+  readonly identity?: ProviderIdentity | undefined;
   /** Its handle, as the model reads it. */
   readonly handle: string;
   /** The handle tools that run on it. */
@@ -96,21 +96,21 @@ export interface DiscoveredProvider {
  */
 export interface ToolInjectionResult {
   /** Tools to offer from the next step. */
-  readonly add?: readonly AnyTool[];
+  readonly add?: readonly AnyTool[] | undefined;
   /** Names of tools to stop offering. */
-  readonly remove?: readonly string[];
+  readonly remove?: readonly string[] | undefined;
   /** Lines appended to the result the model reads, each in brackets. */
-  readonly notices?: readonly string[];
+  readonly notices?: readonly string[] | undefined;
   /** Asks to start the run again from its prompt instead of going on. */
-  readonly restart?: RestartRequest;
+  readonly restart?: RestartRequest | undefined;
   /** Providers made live through handles (their tools are already offered). */
-  readonly discovered?: readonly DiscoveredProvider[];
+  readonly discovered?: readonly DiscoveredProvider[] | undefined;
   /**
    * Entities (providers) of the result after those in `add` for which no tools were built, because
    * `toolBudget` said they would not fit; each entity once (a later instance of an identity in `add`, or
    * of one already counted, is not another). The model's notice counts them with the skipped ones.
    */
-  readonly unbound?: number;
+  readonly unbound?: number | undefined;
 }
 
 /**

@@ -105,10 +105,10 @@ export class ToolProviderStrategy implements ToolInjectionStrategy {
    * which answer before either resolver.
    */
   forRun(run: {
-    readonly classes?: () => readonly Function[];
+    readonly classes?: (() => readonly Function[]) | undefined;
     readonly takenNames: Iterable<string>;
-    readonly resolveProvider?: ProviderResolver;
-    readonly live?: ReadonlyMap<string, object>;
+    readonly resolveProvider?: ProviderResolver | undefined;
+    readonly live?: ReadonlyMap<string, object> | undefined;
   }): RunDiscovery {
     if (!this.codec)
       return { strategy: new ToolProviderStrategy(this.options), tools: [], delivery: this.options.delivery };

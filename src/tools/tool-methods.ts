@@ -124,7 +124,8 @@ function withParamDescriptions(
   parameters.forEach((name, index) => {
     const description = descriptions[index];
     const property = properties[name];
-    if (description && property && !("description" in property))
+    // An explicit schema's `description: undefined` is left out too, as everywhere a user writes a field.
+    if (description && property && (property as { description?: unknown }).description === undefined)
       properties[name] = { ...property, description };
   });
   return { ...schema, properties };

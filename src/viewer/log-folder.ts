@@ -17,7 +17,7 @@ import {
 
 /**
  * A run log file as the page's run list needs it: its header's fields that say which run it is (not its
- * prompt), a fingerprint of its first line, and its last whole line.
+ * prompt), a fingerprint of its first line, and its end record.
  */
 export interface RunFileEntry extends RunFileHead {
   readonly name: string;
@@ -27,6 +27,7 @@ export interface RunFileEntry extends RunFileHead {
    * rewritten, not grown.
    */
   readonly stamp: string;
+  /** Its last whole line when that is its end record; empty for a run with no end record (yet). */
   readonly tail: string;
   /** When the file was last written, in ms since 1970 (its modification time). */
   readonly modifiedMs: number;

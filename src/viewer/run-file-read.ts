@@ -8,6 +8,7 @@ import { closeSync, readSync } from "node:fs";
 import { nodeCrypto } from "../lazy/node-builtins.js";
 import { NotRegularFileError, openRegularFileSync } from "../local/regular-file.js";
 import { listedHeader } from "../run-log/listed-header.js";
+import { isEndLine } from "../run-log/run-tally.js";
 import { unreadLine } from "../run-log/unread-line.js";
 
 /** The most one read of a run file holds, in bytes. */
@@ -102,8 +103,10 @@ export interface RunFileHead {
 }
 
 /**
- * A file's first line as the list reads it and its last whole line (looked for near each end, then
- * further); a file that cannot be opened has, as its first line, a stand-in that says why.
+ * A file's first line as the list reads it and its end record (its last whole line when that is one,
+ * looked for near each end, then further; else empty: a run with no end record yet, whose last line can be
+ * a call's result of megabytes, which the list never sends nor keeps); a file that cannot be opened has,
+ * as its first line, a stand-in that says why.
  */
 export function edges(file: string, listed: number): RunFileHead & { size: number; tail: string } {
   const opened = openRun(file);
@@ -125,7 +128,7 @@ export function edges(file: string, listed: number): RunFileHead & { size: numbe
       if (last !== -1 && (before !== -1 || length === size)) tail = end.toString("utf8", before + 1, last);
       if (tail || length === size) break;
     }
-    return { size, head, headHash: headHashOf(first), tail };
+    return { size, head, headHash: headHashOf(first), tail: isEndLine(tail) ? tail : "" };
   } finally {
     closeSync(fd);
   }

@@ -2,15 +2,13 @@
 // and cost, added up from its lines (RunTally), and whether it has gone quiet (nothing written for
 // QUIET_MS: its process stopped, or a call is slow). A run that ended has its end record's figures, and is
 // not read here. A file is read from where the last listing's read ended, checked as the page checks it
-// (log-folder.ts), so a run that grows is read once, not at every listing. Its last line is not listed:
-// the list reads only an end record of it (a last call's result can be megabytes).
-import { isEndLine, RunTally, type RunSoFar } from "../run-log/run-tally.js";
+// (log-folder.ts), so a run that grows is read once, not at every listing. Its last line is neither
+// listed nor kept: the folder's entries hold only an end record (a last call's result can be megabytes).
+import { RunTally, type RunSoFar } from "../run-log/run-tally.js";
 import type { LogFolder, RunFileEntry } from "./log-folder.js";
 
 /** A run file as the page's run list reads it. */
 export interface ListedRun extends RunFileEntry {
-  /** Its last whole line when that is its end record; empty for a run with no end record. */
-  readonly tail: string;
   /** For a run with no end record: its steps, tokens and cost so far. */
   readonly soFar?: RunSoFar;
   /** For a run with no end record: true when nothing was written to it for `QUIET_MS` or more. */
@@ -37,12 +35,12 @@ export class RunsSoFar {
   list(): ListedRun[] {
     const known = new Map<string, Tallied>();
     const listed = this.folder.runs().map((entry): ListedRun => {
-      if (isEndLine(entry.tail)) return entry;
+      if (entry.tail !== "") return entry; // its end record
       const tallied = this.tally(entry);
-      if (!tallied) return { ...entry, tail: "" };
+      if (!tallied) return entry;
       known.set(entry.name, tallied);
       const quiet = this.folder.quiet(entry.modifiedMs);
-      return { ...entry, tail: "", soFar: tallied.tally.soFar, quiet };
+      return { ...entry, soFar: tallied.tally.soFar, quiet };
     });
     this.known = known; // files gone, or ended, are forgotten
     return listed;

@@ -111,6 +111,28 @@ describe("runner.withMcpClient: untrusted lists", () => {
     expect(model.doGenerateCalls).toHaveLength(0);
   });
 
+  it("a client of your own may give a listing's optional fields as undefined: they count as left out", async () => {
+    const own: McpClientLike = {
+      listTools: async () => ({
+        tools: [
+          { name: "ping", description: undefined, inputSchema: { type: "object", properties: undefined } },
+        ],
+        nextCursor: undefined,
+        ttlMs: undefined,
+      }),
+      callTool: async () => ({ content: [{ type: "text", text: "pong" }] }),
+      setNotificationHandler: () => {},
+      getServerVersion: () => ({ name: "own" }),
+      getServerCapabilities: () => ({ tools: { listChanged: undefined } }),
+      transport: undefined,
+    };
+    const model = mockModel(call("ping"), text("ok"));
+    await new PromptRunner({ model }).withMcpClient(own).run("q");
+    const offered = model.doGenerateCalls[0]!.tools!.map((t) => t.type === "function" && t.inputSchema);
+    expect(offered).toEqual([{ type: "object", properties: {} }]);
+    expect(toolResultsSeenAt(model, 1)).toEqual(["pong"]);
+  });
+
   it("a tool whose schema does not compile, or whose pattern could backtrack exponentially, is skipped by name; the others stay", async () => {
     const { client } = await rawServer("odd", [
       { name: "broken", inputSchema: objectSchema({ x: { type: "nope" } }) },

@@ -5,7 +5,7 @@
 // test/fixtures/docs-snippets/context.d.ts; its imports are checked as written. Skipped: the README's
 // quick start (quick-start.test.ts compiles and runs it) and blocks marked `<!-- snippet: partial (why) -->`
 // (docs/contributing.md). Beside them, test/fixtures/docs-snippets/options-given-undefined.ts gives every
-// optional option a user passes in `undefined`. Type-checking does not depend on the Node that runs tsc:
+// optional option a user passes in, and every optional field of a value a user writes for us, `undefined`. Type-checking does not depend on the Node that runs tsc:
 // the first lane only.
 import { execFile } from "node:child_process";
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";

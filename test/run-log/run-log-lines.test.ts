@@ -56,6 +56,7 @@ describe("each line is JSON.stringify of its record", () => {
       cost,
       text,
       calls: calls.map((toolName) => ({ toolName })),
+      maxChars: 1_000_000,
     });
     expect(line).toBe(JSON.stringify(record));
   });
@@ -96,6 +97,7 @@ describe("each line is JSON.stringify of its record", () => {
       cause: ok ? undefined : new TypeError(awkward),
       media: ok ? media : undefined,
       provider: ok ? provider : undefined,
+      maxChars: 1_000_000,
     });
     expect(line).toBe(JSON.stringify(record));
   });
@@ -119,6 +121,7 @@ describe("a failed call's cause names what it wraps", () => {
           cause,
           media: undefined,
           provider: undefined,
+          maxChars: 1_000_000,
         }),
       ) as CallRecord
     ).cause;
@@ -165,6 +168,7 @@ describe("what JSON cannot hold", () => {
         cause: undefined,
         media: undefined,
         provider: undefined,
+        maxChars: 1_000_000,
       }),
     ) as CallRecord;
 
@@ -184,5 +188,75 @@ describe("what JSON cannot hold", () => {
     const record = call(undefined, Number.NaN);
     expect("input" in record).toBe(false);
     expect(record.durationMs).toBeNull();
+  });
+});
+
+describe("a value longer than maxValueChars is cut, and its record says how long it was", () => {
+  const line = (input: unknown, result: string, cause?: unknown, maxChars = 10) =>
+    callLine({
+      step: 1,
+      ms: 1,
+      id: "c",
+      tool: "t",
+      ok: cause === undefined,
+      durationMs: undefined,
+      reason: cause === undefined ? undefined : "threw",
+      content: true,
+      input,
+      result,
+      cause,
+      media: undefined,
+      provider: undefined,
+      maxChars,
+    });
+
+  it("a call's input (its JSON text), result and cause: each the first characters, a note, and the record's cut", () => {
+    const text = line({ query: "x".repeat(40) }, "r".repeat(25), new Error("e".repeat(30)));
+    const record = JSON.parse(text) as CallRecord;
+    expect(record.input).toBe(`{"query":"\n[cut: the run log keeps the first 10 of 52 characters]`);
+    expect(record.result).toBe(`${"r".repeat(10)}\n[cut: the run log keeps the first 10 of 25 characters]`);
+    expect(record.cause).toBe(`Error: eee\n[cut: the run log keeps the first 10 of 37 characters]`);
+    expect(record.cut).toEqual({
+      input: { length: 52, kept: 10 },
+      result: { length: 25, kept: 10 },
+      cause: { length: 37, kept: 10 },
+    });
+    // Made directly as text, still JSON.stringify of its record (`cut` last).
+    expect(text).toBe(JSON.stringify(record));
+  });
+
+  it("a value within the limit is written as it is, with no cut; one at the limit too", () => {
+    const record = JSON.parse(line({ q: "ab" }, "r".repeat(10))) as CallRecord; // {"q":"ab"}: 10
+    expect([record.input, record.result, "cut" in record]).toEqual([{ q: "ab" }, "r".repeat(10), false]);
+  });
+
+  it("never splits a character written as two units (an emoji) in half", () => {
+    const record = JSON.parse(line({}, `${"r".repeat(9)}🎉🎉`)) as CallRecord;
+    expect(record.result!.startsWith(`${"r".repeat(9)}\n[cut: the run log keeps the first 9 of 13`)).toBe(
+      true,
+    );
+    expect(record.cut).toEqual({ result: { length: 13, kept: 9 } });
+  });
+
+  it("the model's text", () => {
+    const text = responseLine({
+      step: 1,
+      ms: 1,
+      durationMs: 1,
+      modelId: undefined,
+      responseModelId: undefined,
+      usage,
+      cost: undefined,
+      text: "t".repeat(12),
+      calls: [{ toolName: "a" }],
+      maxChars: 5,
+    });
+    const record = JSON.parse(text) as ResponseRecord;
+    expect([record.text, record.cut, record.calls]).toEqual([
+      `ttttt\n[cut: the run log keeps the first 5 of 12 characters]`,
+      { text: { length: 12, kept: 5 } },
+      [{ tool: "a" }],
+    ]);
+    expect(text).toBe(JSON.stringify(record));
   });
 });

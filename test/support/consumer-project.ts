@@ -196,6 +196,7 @@ export const README_PROJECT_DEPENDENCIES: readonly string[] = [
   "pg@^8",
   "@types/pg@^8",
   "@modelcontextprotocol/server@^2.4",
+  "@modelcontextprotocol/client@^2.4",
   "@modelcontextprotocol/node@^2.1",
   "@ai-sdk/devtools@0.0",
 ];

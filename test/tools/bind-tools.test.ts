@@ -119,6 +119,22 @@ describe("binding a plain tool object", () => {
     expect(await run(tools[0], { a: 1 })).toBe(101);
   });
 
+  it("fills a @ToolParam description where an explicit schema gives `description: undefined`", () => {
+    const described: string | undefined = undefined; // a description the code may not have
+    class Scaler {
+      @LlmTool({
+        description: "Scale",
+        parameters: { type: "object", properties: { factor: { type: "number", description: described } } },
+      })
+      scale(@ToolParam("The factor") factor: number): number {
+        return factor;
+      }
+    }
+    expect(bindObjectTools(new Scaler())[0]!.inputSchema.properties).toEqual({
+      factor: { type: "number", description: "The factor" },
+    });
+  });
+
   it("fails with the method and the command when a method with parameters has no schema", () => {
     class Unregistered {
       @LlmTool("Needs a schema")

@@ -643,6 +643,40 @@ describe.skipIf(!present)("the run viewer in headless Chromium", () => {
     expect(errors).toEqual([]);
     await page.close();
   });
+
+  it("a value the log holds cut (an argument larger than the run's whole limit) says so with its size; every step after it is there", async () => {
+    const before = new Set(readdirSync(dir));
+    const store = defineTool({
+      name: "store",
+      description: "Stores a document",
+      inputSchema: { type: "object", properties: { doc: { type: "string" } }, required: ["doc"] },
+      execute: (input: { doc: string }) => `stored ${input.doc.length}`,
+    });
+    const fake = new FakePromptRunner();
+    fake.callTool("store", { doc: "d".repeat(300_000) });
+    fake.callTool("store", { doc: "small" }).callTool("store", { doc: "small" }).respondWithText("done");
+    // 200 kB a run: values are kept up to a fiftieth of it, 4 000 characters.
+    await fake
+      .withTools(store)
+      .withRunLog(dir, { maxFileBytes: 200_000 })
+      .run(`Store it. ${"p".repeat(10_000)}`);
+    const name = readdirSync(dir).find((f) => !before.has(f) && f.endsWith(".jsonl"))!;
+    const { page, errors } = await openPage(browser, `${viewer.url}#${name}`);
+    await page.waitForSelector(`section.run[aria-label="run ${name}"] li[data-step="4"]`);
+    expect(await page.$$eval(".step", (steps) => steps.length)).toBe(4);
+    await page.click('li[data-step="1"] .step-head');
+    const input = `{"doc":"${"d".repeat(300_000)}"}`.length;
+    expect(await texts(page, 'li[data-step="1"] .call-detail .cut-value')).toEqual([
+      `✂ cut by the run log: the first 4,000 of ${input.toLocaleString("en-US")} characters kept`,
+    ]);
+    await page.click(`section.run[aria-label="run ${name}"] details summary`);
+    expect(await texts(page, "section.run details .cut-value")).toEqual([
+      expect.stringMatching(/^✂ cut by the run log: the first 4,000 of 10,\d{3} characters kept$/),
+    ]);
+    expect(await texts(page, 'li[data-step="2"] .cut-value')).toEqual([]);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
 });
 
 /** A PNG's width, from its header (the IHDR chunk's first field). */

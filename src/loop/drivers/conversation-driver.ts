@@ -12,7 +12,7 @@ import { partsOfOutput } from "../results/content-output.js";
 import type { ModelToolCall } from "../ports/model-port.js";
 import type { Run } from "../run/run.js";
 import type { RunSession } from "../session/run-session.js";
-import type { RunEnd, StepOutcome } from "../session/step-outcome.js";
+import { laterStop, type RunEnd, type RunStop } from "../session/step-outcome.js";
 
 const MAX_TRANSCRIPT_RESULT = 2_000;
 
@@ -37,7 +37,7 @@ export async function driveConversation(adapter: ConversationAdapter, session: R
     adapter.newTools === "dispatch" && !run.tools().some((t) => t.handleTarget !== undefined);
   let offered = new Set<string>();
   let conversation: Conversation | undefined;
-  let stop: Exclude<StepOutcome, { type: "continue" } | { type: "final" }> | undefined;
+  let stop: RunStop | undefined;
 
   // Calls still running when a turn ends (a backend that runs a response's calls at once may end a turn it
   // stopped before all of them answered): the turn is handled once they ended, so a pause lists every call
@@ -74,7 +74,8 @@ export async function driveConversation(adapter: ConversationAdapter, session: R
       "problem" in opened
         ? session.refuseToolCall(call, opened.problem)
         : await session.handleToolCalls([call]);
-    if (next.type === "restart" || next.type === "pause") stop = next;
+    // Calls end in any order: restarts add up, and a pause wins over them whatever ended last (`laterStop`).
+    stop = laterStop(stop, next);
     // A paused call has no result yet: Codex is told so, and its turn is stopped.
     const output = results[0]?.output ?? {
       type: "error-text" as const,

@@ -2,7 +2,7 @@ import type { JsonSchema } from "../../schema/json-schema.js";
 import type { AnyTool } from "../../tools/tool.js";
 import type { ToolContentPart } from "../../tools/tool-content.js";
 import type { ToolResultMediaTypes } from "../results/media-types.js";
-import type { ModelToolCall, TokenUsage } from "./model-port.js";
+import type { ModelToolCall, ReportedTokenUsage } from "./model-port.js";
 
 /** What the backend gets back for one tool call it asked us to run. */
 export interface ConversationToolResult {
@@ -53,20 +53,20 @@ export interface ConversationTurn {
   /** The turn was stopped because a tool result asked for it (see `ConversationToolResult.stopTurn`). */
   readonly stopped: boolean;
   /** Tokens the backend reported for this turn, when it reports them. */
-  readonly usage?: Partial<TokenUsage>;
+  readonly usage?: ReportedTokenUsage | undefined;
   /** The model the backend names for this turn (what pricing looks up), when it names one. */
-  readonly modelId?: string;
+  readonly modelId?: string | undefined;
   /**
    * Tokens of the turn's calls of other models than `modelId`, one entry per model, when the backend
    * reports them (Claude Code's subagents and helper calls on a smaller model). Each is reported on the
    * turn's last step as a response of its own, priced as its own model.
    */
-  readonly otherModels?: readonly ConversationModelUsage[];
+  readonly otherModels?: readonly ConversationModelUsage[] | undefined;
   /**
    * The turn was stopped because the backend could not offer tools a call added (`dynamic` mode): which
    * tools, and why. The run continues in a new conversation that has them, as in `restart` mode.
    */
-  readonly toolsNotOffered?: { readonly toolNames: readonly string[]; readonly reason: string };
+  readonly toolsNotOffered?: { readonly toolNames: readonly string[]; readonly reason: string } | undefined;
 }
 
 /** The tokens one model spent during a conversation turn. */
@@ -74,7 +74,7 @@ export interface ConversationModelUsage {
   /** The model, as pricing looks it up. */
   readonly modelId: string;
   /** Its tokens during the turn. */
-  readonly usage: Partial<TokenUsage>;
+  readonly usage: ReportedTokenUsage;
 }
 
 /** One conversation (a thread) with a fixed tool set. */
@@ -117,7 +117,7 @@ export interface ConversationAdapter {
   /** What it does when tools appear during a turn: the thread takes them, a new thread, or a dispatcher. */
   readonly newTools: NewToolsMode;
   /** The media its agent takes inside a tool result, as on `ModelAdapter`. Undefined: every part is sent. */
-  readonly toolResultMediaTypes?: ToolResultMediaTypes;
+  readonly toolResultMediaTypes?: ToolResultMediaTypes | undefined;
   /** Starts a thread on the backend with the run's tools and instructions. */
   openConversation(setup: ConversationSetup): Promise<Conversation>;
 }

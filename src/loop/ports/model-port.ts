@@ -1,5 +1,5 @@
 import type { ModelMessage } from "ai";
-import type { TokenUsage } from "../../events/token-usage.js";
+import type { ReportedTokenUsage } from "../../events/token-usage.js";
 import type { AnyTool } from "../../tools/tool.js";
 import type { ToolResultMediaTypes } from "../results/media-types.js";
 
@@ -12,10 +12,10 @@ export interface ModelToolCall {
   /** The parsed arguments, or the raw text when they were not JSON (see `inputError`). */
   readonly input: unknown;
   /** Set when the arguments could not be parsed. */
-  readonly inputError?: string;
+  readonly inputError?: string | undefined;
 }
 
-export type { TokenUsage } from "../../events/token-usage.js";
+export type { ReportedTokenUsage, TokenUsage } from "../../events/token-usage.js";
 
 /** One model call: everything the model sees at this step. */
 export interface ModelStepRequest {
@@ -38,16 +38,16 @@ export interface ModelStepResult {
   /** The model's text (empty when it only called tools). */
   readonly text: string;
   /** Tokens of this call; fields the provider did not report count as 0. */
-  readonly usage?: Partial<TokenUsage>;
+  readonly usage?: ReportedTokenUsage | undefined;
   /** The model the call asked for (the provider's model id), for events, spans and pricing. */
-  readonly modelId?: string;
+  readonly modelId?: string | undefined;
   /**
    * The model the provider's response names, when it is another than `modelId` (say a dated snapshot of
    * it); absent when they are the same.
    */
-  readonly responseModelId?: string;
+  readonly responseModelId?: string | undefined;
   /** Something the run's observers should know about this call (a degraded path); one event each. */
-  readonly warnings?: readonly string[];
+  readonly warnings?: readonly string[] | undefined;
 }
 
 /** What a streaming model call reports while it is still running. */
@@ -68,7 +68,7 @@ export interface ModelAdapter {
    * The media its model takes inside a tool result (`["image/*", "application/pdf"]`; `[]`: text only);
    * other media parts reach it as a text description, with a `ModelWarning`. Undefined: every part is sent.
    */
-  readonly toolResultMediaTypes?: ToolResultMediaTypes;
+  readonly toolResultMediaTypes?: ToolResultMediaTypes | undefined;
   /** One model call: the conversation and tools so far in, the model's text or tool calls out. */
   step(request: ModelStepRequest): Promise<ModelStepResult>;
   /** The same step, streamed: `onPart` hears text and tool calls as they arrive. Optional. */

@@ -3,7 +3,7 @@
 // Two of them are the limits' (`withMaxToolIterations`, `withMaxExpansions`), which bound the run that
 // answers one prompt: a continued conversation's turn starts them from none, while `iterations` and `usage`
 // go on with the conversation's.
-import { addUsage, emptyUsage, type TokenUsage } from "../../events/token-usage.js";
+import { addUsage, emptyUsage, type ReportedTokenUsage, type TokenUsage } from "../../events/token-usage.js";
 
 /** What a run had totalled before this call: nothing for a new run; a resumed snapshot's totals. */
 export interface TotalsBefore {
@@ -71,7 +71,7 @@ export class RunTotals {
   }
 
   /** Adds tokens a response or a backend's turn reported. */
-  addUsage(usage: Partial<TokenUsage> | undefined): void {
+  addUsage(usage: ReportedTokenUsage | undefined): void {
     this.ownUsage = addUsage(this.ownUsage, usage);
   }
 

@@ -6,7 +6,7 @@ import type { ModelToolCall } from "../ports/model-port.js";
 import type { Run } from "../run/run.js";
 import { answerIndexOf, type WaitingCalls } from "../snapshot/paused-groups.js";
 import type { PendingApproval } from "../execution/approval-gate.js";
-import type { ToolCallsOutcome } from "./step-outcome.js";
+import { laterStop, type RunStop, type StepOutcome, type ToolCallsOutcome } from "./step-outcome.js";
 
 const CANCELLED_TEXT = "The run was cancelled before this tool finished";
 
@@ -50,13 +50,14 @@ export class CallBatches {
 
   /**
    * Answers the calls a resumed snapshot left waiting, message by message (`undecided`: why one still
-   * undecided is not run), each message's results in its own tool message. A pause lists every call still
-   * undecided; after a restart (a call asked for one), the later messages' calls are not run.
+   * undecided is not run), each message's results in its own tool message. Every message's calls are
+   * answered, as their calls were made together (a conversation backend's, at once): a pause lists every
+   * call still undecided, and wins over the restarts they asked for, which add up (see `laterStop`).
    */
-  async resume(paused: readonly WaitingCalls[], undecided: string | undefined): Promise<ToolCallsOutcome> {
+  async resume(paused: readonly WaitingCalls[], undecided: string | undefined): Promise<StepOutcome> {
     const { history } = this.run;
     this.run.hold(undefined); // answered now, or held again below
-    let outcome: ToolCallsOutcome = { next: { type: "continue" }, results: [] };
+    let stop: RunStop | undefined;
     for (const group of paused) {
       const at = answerIndexOf(history, group);
       if (at === undefined)
@@ -64,13 +65,9 @@ export class CallBatches {
       const results = [...(history[at]!.content as ToolResultPart[])];
       history[at] = { role: "tool", content: results };
       const open = { ...group, results, start: results.length, closed: false, undecided };
-      if (outcome.next.type === "restart") this.close(open, "the run restarts with an updated prompt");
-      else {
-        const next = await this.execute(open);
-        if (outcome.next.type !== "pause" || next.next.type === "pause") outcome = next;
-      }
+      stop = laterStop(stop, (await this.execute(open)).next);
     }
-    return outcome;
+    return stop ?? { type: "continue" };
   }
 
   /** The result of a call that repeats the id `id` of an earlier call of its response: it is not run. */
@@ -131,7 +128,7 @@ export class CallBatches {
         open.results.push(part);
         if (restart) {
           this.close(open, "the run restarts with an updated prompt");
-          return { next: { type: "restart", request: restart }, results: open.results };
+          return { next: { type: "restart", requests: [restart] }, results: open.results };
         }
       }
     } finally {

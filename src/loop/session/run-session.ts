@@ -199,10 +199,8 @@ export class RunSession {
       ? "the conversation went on without a decision on this call (a new message came instead)"
       : undefined;
     const waiting = this.run.pending;
-    const next =
-      waiting.length > 0
-        ? (await this.batches.resume(waiting, undecided)).next
-        : ({ type: "continue" } as const);
+    const next: StepOutcome =
+      waiting.length > 0 ? await this.batches.resume(waiting, undecided) : { type: "continue" };
     if (next.type !== "continue") return next;
     if (this.init.notices && this.init.notices.length > 0)
       this.run.append({ role: "user", content: this.init.notices.map((n) => `[${n}]`).join("\n") });

@@ -1,5 +1,6 @@
 // The page's few DOM helpers. Everything a log holds reaches the page as text nodes, never as HTML: a tool
 // result can be markup, and it is shown, not run.
+import { cutOf, type MayHoldCutValues } from "../../run-log/cut-value.js";
 import { keyedChildren, type KeyedOptions } from "./keyed-children.js";
 
 /** What `h` takes as children: nodes, text, nested lists; `false`, `null` and `undefined` add nothing. */
@@ -64,6 +65,21 @@ export function pretty(value: unknown): string {
   } catch {
     return String(value);
   }
+}
+
+/**
+ * `✂ cut by the run log: the first 1,000,000 of 52,428,814 characters kept`, for a value the log holds
+ * cut (its record's `cut` names the field); undefined for a value held whole.
+ */
+export function cutWords(record: MayHoldCutValues, field: string): string | undefined {
+  const cut = cutOf(record, field);
+  return cut && `✂ cut by the run log: the first ${count(cut.kept)} of ${count(cut.length)} characters kept`;
+}
+
+/** {@link cutWords} as a line under the value; nothing for a value held whole. */
+export function cutNote(record: MayHoldCutValues, field: string): Child {
+  const words = cutWords(record, field);
+  return words !== undefined && h("p", { className: "cut-value" }, words);
 }
 
 /** Text cut to `max` characters, with a button that shows the rest. */

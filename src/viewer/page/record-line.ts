@@ -2,7 +2,7 @@
 // cause, sections expanded, notes and the size limit's cut (its tool-set records are shown as changes).
 import type { RestartCause } from "../../events/restart-events.js";
 import type { RestartRecord, RunLogRecord } from "../../run-log/run-log-format.js";
-import { h, pretty, type Child } from "./dom.js";
+import { cutWords, h, pretty, type Child } from "./dom.js";
 
 /** What asked for a restart, in words (a file written before `cause` was recorded: the reason alone). */
 const RESTART_CAUSES: Record<RestartCause, (sections: readonly string[]) => string> = {
@@ -29,6 +29,7 @@ export function otherLine(record: RunLogRecord): Child {
         { className: "approval asked" },
         `… waits for approval: ${record.tool}`,
         record.input !== undefined && ` ${pretty(record.input)}`,
+        cutWords(record, "input") && ` (${cutWords(record, "input")})`,
       );
     case "approval-decided":
       return h(

@@ -6,7 +6,7 @@ import type { EndRecord } from "../../run-log/run-log-format.js";
 import type { RunView } from "../../run-log/run-log-steps.js";
 import type { ProviderCost } from "../../events/run-cost.js";
 import { RunTally, type RunSoFar } from "../../run-log/run-tally.js";
-import { count, counted, h, paged, pagedList, part, percent, pretty, usd } from "./dom.js";
+import { count, counted, cutNote, h, paged, pagedList, part, percent, pretty, usd } from "./dom.js";
 import { mediaView, promptMedia } from "./media-view.js";
 import { stateLabel, unfinishedNote, type RunState } from "./run-state.js";
 import { sameStep, stepItem, stepShift } from "./step-item.js";
@@ -86,6 +86,7 @@ export function runPanel(
           {},
           h("summary", {}, "Prompt"),
           h("pre", {}, pretty(header.prompt)),
+          cutNote(header, "prompt"),
           promptMedia(header.prompt).map((m) => mediaView(m, mediaUrl, "the prompt")),
         ),
     );

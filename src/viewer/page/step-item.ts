@@ -3,7 +3,18 @@
 // call's input and result with its pictures, the tools offered, the providers discovered).
 import type { RunView, StepView, ToolChange, ToolChangeCause } from "../../run-log/run-log-steps.js";
 import type { CallRecord, DiscoveredRecord, ResponseRecord } from "../../run-log/run-log-format.js";
-import { changeCounts, count, counted, h, longText, paged, percent, usd, type Child } from "./dom.js";
+import {
+  changeCounts,
+  count,
+  counted,
+  cutNote,
+  h,
+  longText,
+  paged,
+  percent,
+  usd,
+  type Child,
+} from "./dom.js";
 import { callDetail } from "./call-detail.js";
 import { otherLine } from "./record-line.js";
 
@@ -175,6 +186,7 @@ function detail(step: StepView, context: StepContext): HTMLElement {
         response.modelId && h("p", { className: "model-id" }, modelLine(response)),
         step.otherModels?.map((r) => h("p", { className: "model-id other" }, otherModelLine(r))),
         response.text && longText("text", response.text),
+        response.text && cutNote(response, "text"),
       ),
     step.calls.length > 0 &&
       h(
