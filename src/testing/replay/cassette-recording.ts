@@ -13,8 +13,7 @@
 import type { LanguageModelV3Prompt } from "@ai-sdk/provider";
 import { nodeFs } from "../../lazy/node-builtins.js";
 import type { Cassette, CassetteStep } from "./cassette.js";
-import { writeCassetteFile } from "./cassette-file.js";
-import { checkCassette } from "./cassette-schema.js";
+import { readCassette, writeCassetteFile } from "./cassette-file.js";
 import { RecordedCallIndex } from "./replay-position.js";
 import { asStepItem, CASSETTE_CLOSE } from "./cassette-text.js";
 
@@ -52,12 +51,15 @@ export class CassetteRecording {
 
   /** The file's steps when the run of `prompt` goes on from them; none when it does not, or cannot be read. */
   private async earlierSteps(prompt: LanguageModelV3Prompt): Promise<readonly CassetteStep[]> {
-    let cassette: unknown;
+    const calledBefore = prompt.some(
+      (m) => m.role === "assistant" && m.content.some((p) => p.type === "tool-call"),
+    );
+    if (!calledBefore) return []; // a run's first call: nothing to go on from, and no file to read
+    let cassette: Cassette;
     try {
-      cassette = JSON.parse(await nodeFs().readFile(this.file, "utf8")) as unknown;
-      checkCassette(cassette, this.file);
+      cassette = await readCassette(this.file); // a regular file only: a FIFO there would block the read
     } catch {
-      return []; // no file, or not a whole cassette: the recording replaces it
+      return []; // no file, or not a cassette: the recording replaces it
     }
     const { provider, modelId } = this.header.model;
     if (cassette.model.provider !== provider || cassette.model.modelId !== modelId) return [];
