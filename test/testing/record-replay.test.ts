@@ -7,7 +7,7 @@ import path from "node:path";
 import { createOpenAI } from "@ai-sdk/openai";
 import { customProvider } from "ai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ModelCallError, type RunSnapshot } from "entity-tools";
+import { ModelCallError, PromptRunner, defineTool, type RunSnapshot } from "entity-tools";
 import {
   CassetteError,
   FakePromptRunner,
@@ -200,6 +200,21 @@ describe("ReplayLanguageModel", () => {
     expect(cause.message).toContain(`Replay of ${file}, step 3: customer_c123_getAverageSpend (call call_`);
     expect(cause.message).toContain("got an error, where it succeeded when recorded: ");
     expect(cause.message).toContain("orders service down");
+  });
+
+  it("names the tools offered since the recording beside those no longer offered: a tool renamed", async () => {
+    const file = path.join(dir, "replay-renamed.json");
+    await record(file, "run");
+    const tool = (name: string) => defineTool({ name, description: "Find customers", execute: () => "?" });
+    const failure = await new PromptRunner({ model: await ReplayLanguageModel.fromFile(file) })
+      .withTools(tool("lookupCustomer"), tool("findCustomers")) // searchCustomer, renamed
+      .run(QUESTION)
+      .catch((e: unknown) => e);
+    expect(((failure as Error).cause as Error).message).toContain(
+      "step 1: the recording calls searchCustomer, which this run does not offer at step 1. Offered now: " +
+        "lookupCustomer, findCustomers. Offered when recorded: searchCustomer, findCustomers (no longer " +
+        "offered: searchCustomer; offered since: lookupCustomer).",
+    );
   });
 
   it("goes on when told to, keeping each difference", async () => {

@@ -109,6 +109,11 @@ function check(turn: RecordedTurn, step: number, options: LanguageModelV3CallOpt
   if (missing.length === 0) return;
   const recordedOffered = turn.recorded.request.tools;
   const lost = recordedOffered.filter((name) => !offered.includes(name));
+  const since = offered.filter((name) => !recordedOffered.includes(name)); // a renamed tool's new name
+  const changes = [
+    ...(lost.length > 0 ? [`no longer offered: ${lost.join(", ")}`] : []),
+    ...(since.length > 0 ? [`offered since: ${since.join(", ")}`] : []),
+  ];
   // Played after turns scripted before it, the recording's steps are not the run's: both are named.
   const itsStep = turn.recorded.step === step ? "" : ` (the recording's step ${turn.recorded.step})`;
   const error = new ReplayMismatchError(
@@ -119,7 +124,7 @@ function check(turn: RecordedTurn, step: number, options: LanguageModelV3CallOpt
     offered,
     `Replay of ${turn.file}, step ${step}${itsStep}: the recording calls ${missing.join(", ")}, which this run does ` +
       `not offer at step ${step}. Offered now: ${listNames(offered)}. Offered when recorded: ` +
-      `${listNames(recordedOffered)}${lost.length > 0 ? ` (no longer offered: ${lost.join(", ")})` : ""}. ` +
+      `${listNames(recordedOffered)}${changes.length > 0 ? ` (${changes.join("; ")})` : ""}. ` +
       'Record the run again, or replay with { onMismatch: "continue" } to go on',
   );
   if (turn.onMismatch === "fail") throw error;
