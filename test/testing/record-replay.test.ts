@@ -492,6 +492,17 @@ describe("a cassette that cannot be replayed", () => {
       return c;
     }, "retyped.json");
     expect((retyped as Error).message).toContain('field "steps.0.step" must be integer');
+    // A part type misspelled (the provider's own spelling, `tool_call`): the call would vanish from the replay.
+    const misspelled = await refusal((c) => {
+      const steps = c.steps as { response: { content: { type: string }[] } }[];
+      steps[1]!.response.content[0]!.type = "tool_call";
+      steps[2]!.response.content[0]!.type = "Text";
+      return c;
+    }, "misspelled.json");
+    expect((misspelled as CassetteError).problems).toEqual([
+      'field "steps.1.response.content.0.type" is "tool_call": did you mean "tool-call"?',
+      'field "steps.2.response.content.0.type" is "Text": did you mean "text"?',
+    ]);
   });
 
   it("not JSON, not a cassette, or not there", async () => {
