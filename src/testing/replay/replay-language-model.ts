@@ -26,8 +26,11 @@ import {
  * same form. At each step it checks that the run offers every tool the recorded answer calls; a call past
  * the end of the recording, or a recorded call to a tool the run does not offer at that step, throws
  * `ReplayMismatchError` naming the step and the difference (the run fails with it as its cause), unless
- * `onMismatch: "continue"` (see {@link ReplayOptions}). A recording made with `run` replays under `stream`
- * and the other way round.
+ * `onMismatch: "continue"` (see {@link ReplayOptions}); so does a call whose result is an error where the
+ * recorded one was not, or the other way round. A recording made with `run` replays under `stream` and
+ * the other way round. Each call plays the step after the recorded calls its prompt holds last (their ids
+ * stay in the conversation), so a run resumed from a snapshot on a replay of its own goes on where it
+ * paused; a prompt with none plays the step after the one played last.
  */
 export class ReplayLanguageModel implements LanguageModelV3 {
   /** The AI SDK model spec it implements: `"v3"`. */
