@@ -8,9 +8,9 @@
 // as the recording left it (deleted, replaced, cut by a write that failed) is written whole again at the
 // next call. A recording's first call may go on in the file instead, when its prompt holds the file's
 // recorded calls up to its last step (a paused run resumed in another process: `begin`). What the rename
-// gave and this does not: a process killed inside the one write that adds a
-// call (a few kilobytes, microseconds) can leave that call cut off. A reader then reads the calls before
-// it and says what was cut (cassette-text.ts), and a replay that needs the cut call fails saying so.
+// gave and this does not: a process killed inside the one write that adds a call (a few kilobytes,
+// microseconds) can leave that call cut off. A reader then reads the calls before it and says what was
+// cut (cassette-text.ts), and a replay that needs the cut call fails saying so.
 import type { LanguageModelV3Prompt } from "@ai-sdk/provider";
 import { nodeFs } from "../../lazy/node-builtins.js";
 import type { Cassette, CassetteStep } from "./cassette.js";
