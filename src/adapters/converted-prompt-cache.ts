@@ -1,7 +1,7 @@
 import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3Message } from "@ai-sdk/provider";
 import { wrapLanguageModel, type LanguageModel, type ModelMessage } from "ai";
 import { isRunHistory } from "../loop/run/run-history.js";
-import { setData, snapshotCopy } from "../loop/snapshot/snapshot-copy.js";
+import { frozenDataCopy, snapshotCopy } from "../loop/snapshot/snapshot-copy.js";
 
 /** The options of a provider call other than what changes at every step. */
 export type StepCallOptions = Omit<
@@ -136,7 +136,7 @@ export class ConvertedPromptCache {
       // cached pointers per step, as a block (concat copies them wholesale), not two.
       const prompt = sliced.slice(0, systemCount).concat(run.prompt, sliced.slice(systemCount));
       for (const message of messages) run.sources.push(message);
-      for (let i = systemCount; i < sliced.length; i++) run.prompt.push(frozenCopy(sliced[i]!));
+      for (let i = systemCount; i < sliced.length; i++) run.prompt.push(frozenDataCopy(sliced[i]!));
       run.options = options;
       runs.set(history, run);
       if (learning) learn(learning, options);
@@ -267,19 +267,4 @@ function extends_(history: readonly ModelMessage[], sources: readonly ModelMessa
   if (isRunHistory(history)) return true;
   for (let i = 0; i < count - 1; i++) if (history[i] !== sources[i]) return false;
   return true;
-}
-
-/**
- * A frozen deep copy of a converted message's plain data (objects and arrays; anything else, such as a
- * file's bytes or URL, is kept as it is). The cache hands it to the provider at every later step.
- */
-function frozenCopy<T>(value: T): T {
-  if (typeof value !== "object" || value === null) return value;
-  if (Array.isArray(value)) return Object.freeze(value.map(frozenCopy)) as T;
-  const proto: unknown = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== null) return value;
-  const copy: Record<string, unknown> = {};
-  for (const key of Object.keys(value))
-    setData(copy, key, frozenCopy((value as Record<string, unknown>)[key]));
-  return Object.freeze(copy) as T;
 }

@@ -1,11 +1,13 @@
 // A file's bytes and a URL in a cassette: written as a snapshot's JSON writes them (one rule,
 // src/loop/snapshot/json-data.ts: bytes base64, a URL its text), and a recorded file answer replays as the
-// same bytes.
-import { mkdtempSync, readFileSync } from "node:fs";
+// same bytes. A cycle or a value nested past 512 levels (a model of the caller's own) is refused by the
+// same rule as a run's history, naming its place: not a stack overflow.
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { generateText } from "ai";
 import { describe, expect, it } from "vitest";
+import { PromptRunner } from "entity-tools";
 import { ReplayLanguageModel, generateResult, recordModel } from "entity-tools/testing";
 import { cassetteJson } from "../../src/testing/replay/cassette-json.js";
 import { snapshotCopy } from "../../src/loop/snapshot/snapshot-copy.js";
@@ -54,5 +56,37 @@ describe("bytes and URLs in a cassette", () => {
       prompt: "Draw it",
     });
     expect(replayed.files[0]?.uint8Array).toEqual(png);
+  });
+});
+
+describe("a model answer a cassette cannot hold", () => {
+  it("a cycle or 100 000 levels in its metadata: the run's model call fails naming the place; nothing is written", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "cassette-data-"));
+    const self: Record<string, unknown> = { note: "x" };
+    self.self = self;
+    let deep: unknown = 1;
+    for (let i = 0; i < 100_000; i++) deep = { d: deep };
+    for (const [name, metadata, what] of [
+      ["cycle", { acme: self }, "providerMetadata.acme.self refers back to providerMetadata.acme (a cycle)"],
+      [
+        "deep",
+        { acme: deep },
+        "providerMetadata.acme.d.d.d.d.d.d.d.d.d.d… is nested more than 512 levels deep",
+      ],
+    ] as const) {
+      const model = new NewestMockModel({
+        doGenerate: async () => ({ ...generateResult({ text: "hi" }), providerMetadata: metadata as never }),
+      });
+      const file = path.join(dir, `${name}.json`);
+      const error = await new PromptRunner({ model: recordModel(model, file) }).run("q").then(
+        () => undefined,
+        (e: unknown) => e as Error,
+      );
+      expect(error?.message).toBe(
+        `The model call failed: recordModel cannot write the model's answer to the cassette: ${what}, ` +
+          "which a cassette, plain JSON, cannot hold. The call was not recorded.",
+      );
+      expect(existsSync(file)).toBe(false);
+    }
   });
 });

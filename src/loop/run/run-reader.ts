@@ -1,6 +1,10 @@
 // How a run is read back: the one place a snapshot given to `resume` or `continueFrom` becomes what a run
 // starts from. It is checked (signature, then shape) before anything reads it, and copied: nothing the
-// caller holds is what runs, and nothing the run changes is what the caller holds.
+// caller holds is what runs, and nothing the run changes is what the caller holds. A run's messages (a
+// prompt's, a snapshot's history, a continued conversation's new ones) are refused here, before anything
+// runs, when JSON cannot hold them (no provider could be sent them, no snapshot hold them; no approved call
+// of a resumed snapshot runs either): a snapshot's history by the copy's own walk (`plainHistoryCopy`), the
+// messages no copy is made of by a walk of their own (`checkPlainJson`).
 import type { ModelMessage } from "ai";
 import type { RunCounters } from "../../events/run-counters.js";
 import type { SnapshotCost } from "../../events/run-cost.js";
@@ -8,6 +12,7 @@ import { addUsage, emptyUsage } from "../../events/token-usage.js";
 import type { KeyRing } from "../../tools/signing-key.js";
 import type { PausedCalls, RunSnapshot } from "../snapshot/run-snapshot.js";
 import { readSnapshot } from "../snapshot/snapshot-codec.js";
+import { checkPlainJson, plainHistoryCopy } from "../snapshot/plain-json-history.js";
 import { snapshotCopy } from "../snapshot/snapshot-copy.js";
 import { NOTHING_BEFORE, type TotalsBefore } from "./run-totals.js";
 import { liveProvidersOf } from "./run-writer.js";
@@ -41,11 +46,16 @@ export interface RunOrigin {
   readonly resumed: ResumedRun | undefined;
 }
 
-/** A new run's origin: the prompt, and the section visibility the caller gave. */
+/**
+ * A new run's origin: the prompt, and the section visibility the caller gave.
+ *
+ * @throws SnapshotError when the messages hold a value JSON cannot hold, before anything of the run happens
+ */
 export function promptOrigin(
   messages: readonly ModelMessage[],
   visibility: SectionOverrides = {},
 ): RunOrigin {
+  checkPlainJson({ history: messages }, "start");
   return {
     history: messages,
     restartHistory: messages,
@@ -69,10 +79,15 @@ export function snapshotOrigin(
   keys: KeyRing | undefined,
   followUp: readonly ModelMessage[] | undefined,
 ): RunOrigin {
-  const snapshot = snapshotCopy(readSnapshot(value, keys));
+  const read = readSnapshot(value, keys);
+  // The history by a copy of its own, which checks it; the rest (no history, a run's messages) by another.
+  const history = plainHistoryCopy(read.history, "start");
+  const snapshot: RunSnapshot = { ...snapshotCopy({ ...read, history: [] }), history };
+  const restartHistory = [...history, ...(followUp ?? [])];
+  checkPlainJson({ history: restartHistory }, "start", history.length);
   return {
-    history: snapshot.history,
-    restartHistory: [...snapshot.history, ...(followUp ?? [])],
+    history,
+    restartHistory,
     paused: snapshot.paused,
     visibility: snapshot.visibility,
     before: {

@@ -17,6 +17,7 @@ import {
   type SnapshotTool,
 } from "../snapshot/run-snapshot.js";
 import type { RunSettings } from "../settings/run-settings.js";
+import { plainHistoryCopy } from "../snapshot/plain-json-history.js";
 import { signSnapshot } from "../snapshot/snapshot-codec.js";
 import { snapshotCopy } from "../snapshot/snapshot-copy.js";
 import type { SectionOverrides } from "./visibility-store.js";
@@ -56,13 +57,17 @@ export interface RunView {
  */
 const live = new WeakMap<object, ReadonlyMap<string, object>>();
 
-/** The snapshot of a run now (signed when the run has keys); its live providers are remembered. */
+/**
+ * The snapshot of a run now (signed when the run has keys); its live providers are remembered.
+ *
+ * @throws SnapshotError when the history holds a value JSON cannot hold (a model of the caller's own made it)
+ */
 export function writeSnapshot(run: RunView): RunSnapshot {
   const snapshot = signSnapshot(
     {
       format: SNAPSHOT_FORMAT,
       version: SNAPSHOT_VERSION,
-      history: snapshotCopy(run.history),
+      history: plainHistoryCopy(run.history, "snapshot"),
       tools: run.tools.map(snapshotTool),
       ...(run.paused ? { paused: snapshotCopy(run.paused) } : {}),
       visibility: run.visibility,

@@ -18,7 +18,6 @@ import { RunTotals } from "./run-totals.js";
 import { writeSnapshot } from "./run-writer.js";
 import { VisibilityStore, type SectionOverrides } from "./visibility-store.js";
 import { SnapshotError } from "../snapshot/snapshot-error.js";
-import { checkSignable } from "../snapshot/unsignable-snapshot.js";
 
 /** What every run is made with: the runner's configuration for it. */
 export interface RunInit {
@@ -84,9 +83,6 @@ export class Run {
     this.settings = init.settings;
     this.events = init.events;
     this.writing = { keys: init.keys, log: init.log };
-    // A keyed run refuses, before anything runs, the caller's messages it could never sign.
-    if (init.keys && (!origin.resumed || origin.resumed.followUp))
-      checkSignable({ history: origin.restartHistory }, "start");
     this.origin = origin;
     this.resumed = origin.resumed;
     this.totals = new RunTotals(origin.before);
@@ -248,7 +244,7 @@ export class Run {
    * run stood: by default the attempt's history, every call with its result (the session closes open calls
    * first), and a snapshot of the run now; before an attempt's first step, see {@link Run.failBeforeStep}.
    *
-   * @throws SnapshotError, its cause the run's own error (without a snapshot), when the key cannot sign it
+   * @throws SnapshotError, its cause the run's own error (without a snapshot), when the history is not plain JSON
    */
   fail(cause: unknown, signal?: AbortSignal, at?: RunPoint): ToolLoopError {
     const iterations = this.totals.iterations;
@@ -256,11 +252,11 @@ export class Run {
     let snapshot: RunSnapshot;
     try {
       snapshot = this.toSnapshot();
-    } catch (unsignable) {
-      // A history the snapshot key cannot sign: that error, with the run's own (its conversation) as cause.
-      if (!SnapshotError.isInstance(unsignable)) throw unsignable;
+    } catch (notPlain) {
+      // A history JSON cannot hold: that error, with the run's own (its conversation) as cause.
+      if (!SnapshotError.isInstance(notPlain)) throw notPlain;
       const failure = failureOf(cause, { history: this.history, iterations }, signal);
-      throw new SnapshotError(unsignable.message, { cause: failure });
+      throw new SnapshotError(notPlain.message, { cause: failure });
     }
     return failureOf(cause, { history: this.history, snapshot, iterations }, signal);
   }

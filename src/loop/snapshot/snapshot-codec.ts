@@ -7,7 +7,6 @@ import { KeyRing, type SigningKey, type SigningKeys } from "../../tools/signing-
 import type { RunSnapshot } from "./run-snapshot.js";
 import { checkRunSnapshot } from "./run-snapshot-schema.js";
 import { SnapshotIntegrityError } from "./snapshot-integrity-error.js";
-import { checkSignable } from "./unsignable-snapshot.js";
 
 /** A secret that signs snapshots: the one signing-key type (text or bytes, at least 16 bytes). */
 export type SnapshotKey = SigningKey;
@@ -24,21 +23,13 @@ export function snapshotKeys(keys: SigningKeys | undefined): KeyRing {
 }
 
 /**
- * `snapshot` with its signature (made with the first key); unchanged without keys.
- *
- * @throws SnapshotError naming a value JSON has no form for (a cycle, a bigint), which nothing can sign
+ * `snapshot` with its signature (made with the first key); unchanged without keys. Its history is plain
+ * JSON (`plain-json-history.ts`, checked when it is written), so it has a JSON form to sign.
  */
 export function signSnapshot(snapshot: RunSnapshot, keys: KeyRing | undefined): RunSnapshot {
   if (!keys) return snapshot;
   const { signature: _old, ...content } = snapshot;
-  let json: string;
-  try {
-    json = canonicalJson(content);
-  } catch (error) {
-    checkSignable(content, "snapshot", error);
-    throw error;
-  }
-  return { ...content, signature: SCHEME + keys.sign(json) };
+  return { ...content, signature: SCHEME + keys.sign(canonicalJson(content)) };
 }
 
 /**

@@ -75,7 +75,11 @@ export function recordModel(model: LanguageModel, file: string): LanguageModel {
             else if (part.type !== "raw") parts.push(part);
             controller.enqueue(part);
           },
-          flush: () => record(params, { kind: "stream", parts: parts.map(cassetteObject) }),
+          flush: () =>
+            record(params, {
+              kind: "stream",
+              parts: parts.map((part, i) => cassetteObject(part, ["parts", i])),
+            }),
         });
         // Only the stream: the result's request (its body) and response (its headers) are not kept.
         return { ...rest, stream: stream.pipeThrough(tap) };
@@ -87,15 +91,18 @@ export function recordModel(model: LanguageModel, file: string): LanguageModel {
 /** What a cassette keeps of a generate result: never the request body, nor the response's headers or body. */
 function generated(result: LanguageModelV3GenerateResult): CassetteResponse {
   const { id, modelId, timestamp } = result.response ?? {};
-  const response = (id ?? modelId ?? timestamp) ? cassetteObject({ id, modelId, timestamp }) : undefined;
+  const response =
+    (id ?? modelId ?? timestamp) ? cassetteObject({ id, modelId, timestamp }, ["response"]) : undefined;
   return {
     kind: "generate",
-    content: result.content.map(cassetteObject),
-    finishReason: cassetteObject(result.finishReason),
-    usage: cassetteObject(result.usage),
-    ...(result.providerMetadata ? { providerMetadata: cassetteObject(result.providerMetadata) } : {}),
+    content: result.content.map((part, i) => cassetteObject(part, ["content", i])),
+    finishReason: cassetteObject(result.finishReason, ["finishReason"]),
+    usage: cassetteObject(result.usage, ["usage"]),
+    ...(result.providerMetadata
+      ? { providerMetadata: cassetteObject(result.providerMetadata, ["providerMetadata"]) }
+      : {}),
     ...(response ? { response } : {}),
-    warnings: result.warnings.map(cassetteObject),
+    warnings: result.warnings.map((warning, i) => cassetteObject(warning, ["warnings", i])),
   };
 }
 

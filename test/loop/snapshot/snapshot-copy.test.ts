@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { ModelMessage } from "ai";
 import { PromptRunner } from "entity-tools";
 import { generateResult } from "entity-tools/testing";
-import { snapshotCopy } from "../../../src/loop/snapshot/snapshot-copy.js";
+import { snapshotCopy, watchedCopy } from "../../../src/loop/snapshot/snapshot-copy.js";
 
 const history: ModelMessage[] = [
   { role: "user", content: [{ type: "file", data: new Uint8Array([1, 2, 3]), mediaType: "image/png" }] },
@@ -81,6 +81,31 @@ describe("snapshotCopy", () => {
     expect(first).not.toBe(image);
     expect(first!.image).toBeInstanceOf(URL);
     expect(first!.image.href).toBe("https://images.example.com/a.png");
+  });
+
+  // What makes a written snapshot cost its copy and no more: only a history its walk finds something odd
+  // in is looked into again (`plain-json-history.ts`).
+  it("says whether the value may not be plain JSON: a plain history surely is, with bytes, a URL and a date", () => {
+    const plain = [
+      ...history,
+      { role: "user", content: [{ type: "image", image: new URL("https://a.example") }] },
+    ];
+    expect(watchedCopy([...plain, { at: new Date(0) }, 1, "x", null])).toMatchObject({ suspect: false });
+    class Note {
+      toJSON(): string {
+        return "n";
+      }
+    }
+    const shared = { n: 1 };
+    const deep = (levels: number) => {
+      let value: unknown = {};
+      for (let i = 0; i < levels; i++) value = { d: value };
+      return value;
+    };
+    for (const odd of [{ n: 1n }, { a: shared, b: shared }, deep(510), new (class Budget {})(), new Note()])
+      expect(watchedCopy([...plain, odd]).suspect).toBe(true);
+    expect(watchedCopy([...plain, deep(400)]).suspect).toBe(false);
+    expect(watchedCopy(plain).copy).toStrictEqual(snapshotCopy(plain));
   });
 
   it("refuses a function as structuredClone does", () => {
