@@ -7,7 +7,7 @@ export type { ToolNameMatcher, ScriptedRequest } from "./scripted-language-model
 export { generateResult } from "./generate-result.js";
 export type { ScriptedTurn, ScriptedToolCall } from "./generate-result.js";
 export { RunRecorder } from "./run-recorder.js";
-export type { RecordedStep, RecordedCall, RecordedDiscovery } from "./run-recorder.js";
+export type { RecordedStep, RecordedCall, RecordedDiscovery, RecordedWaitingCall } from "./run-recorder.js";
 export { startAnthropicMessagesMock, MESSAGES_MOCK_USAGE } from "./anthropic-messages-mock.js";
 export type { AnthropicMessagesMock, MessagesRequest } from "./anthropic-messages-mock.js";
 export { InMemoryConversationStore } from "./in-memory-conversation-store.js";

@@ -23,6 +23,18 @@ export interface RecordedCall {
   readonly provider?: ProviderIdentity;
 }
 
+/** A call the model made that waits for a person's decision: the run paused before it ran. */
+export interface RecordedWaitingCall {
+  /** The id a decision names (`resume(snapshot, { approvals: { [approvalId]: … } })`). */
+  readonly approvalId: string;
+  /** The tool the model called, by name. */
+  readonly toolName: string;
+  /** The input it gave. */
+  readonly input: unknown;
+  /** The provider the call is for: a per-instance tool's, or the one its handle names. */
+  readonly provider?: ProviderIdentity;
+}
+
 /** A provider a step's calls discovered. */
 export interface RecordedDiscovery {
   /** Which provider (class, id). */
@@ -36,15 +48,22 @@ export interface RecordedDiscovery {
 /** One model step of a run. Steps are numbered from 1. */
 export interface RecordedStep {
   /**
-   * The step's place among the steps recorded for this call of `run`/`resume`, from 1 (a restart's steps
-   * go on counting), as `toolsOfferedAt(step)` takes it. A resumed run's steps start at 1 here, while
-   * events number them on from the snapshot's (`ToolLoopIteration.iteration`).
+   * The step's place among the steps recorded for the run, from 1 (a restart's steps go on counting), as
+   * `toolsOfferedAt(step)` takes it. A resume of a run this recorder saw pause (known by the waiting calls
+   * it decides) goes on in that run's steps, as events number them (`ToolLoopIteration.iteration`); the
+   * calls it runs before its first model call are the paused step's. A resume this recorder did not see
+   * pause (another process, or one that decides nothing) starts at 1 here, and those calls are not kept.
    */
   readonly step: number;
   /** The tools offered to the model at this step, by name. */
   readonly toolsOffered: string[];
   /** The step's tool calls, in the order they ended. */
   readonly calls: RecordedCall[];
+  /**
+   * The step's calls that wait for a person's decision (the run paused before them). A resume of the run
+   * on this recorder moves each to `calls` when it ends.
+   */
+  readonly waiting: RecordedWaitingCall[];
   /** Tools this step's calls added, by name (offered from the next step). */
   readonly injected: string[];
   /** Tools taken away during this step, by name. */
@@ -58,10 +77,18 @@ export interface RecordedStep {
   text: string;
 }
 
-/** A run's steps, and the provider of each per-instance tool its discoveries bound so far. */
+/**
+ * A run's steps, the provider of each per-instance tool its discoveries bound so far, and the calls it left
+ * waiting for a person (by approval id), by which a resume of it is known.
+ */
 interface RunBindings {
   readonly steps: RecordedStep[];
   readonly byTool: Map<string, ProviderIdentity>;
+  readonly waiting: Set<string>;
+  /** The step each call still waiting for a person was made at, by approval id. */
+  readonly waitingAt: Map<string, RecordedStep>;
+  /** A resume not yet known to go on from a run recorded here: its first decision tells. */
+  resumed: boolean;
 }
 
 /**
@@ -77,16 +104,19 @@ export class RunRecorder {
   readonly observe = (event: ToolLoopEvent): void => {
     let run = this.runs.get(event.runId);
     if (!run) {
-      run = { steps: [], byTool: new Map() };
+      run = { steps: [], byTool: new Map(), waiting: new Set(), waitingAt: new Map(), resumed: false };
       this.runs.set(event.runId, run);
       this.latest = event.runId;
     }
+    if (event.type === "RunStarted") run.resumed = event.resumed && run.steps.length === 0;
+    else if (event.type === "ApprovalDecided" && run.resumed) run = this.goOn(event.runId, event.approvalId);
     const { steps } = run;
     if (event.type === "ToolLoopIteration") {
       steps.push({
         step: steps.length + 1,
         toolsOffered: [...event.toolNames],
         calls: [],
+        waiting: [],
         injected: [],
         removed: [],
         discovered: [],
@@ -101,9 +131,20 @@ export class RunRecorder {
         // A turn a stop ended reports its text in a second response of its last step: it joins, never replaces.
         current.text = joinedStepText(current.text, event.text);
         break;
+      case "ApprovalRequested": {
+        run.waiting.add(event.approvalId);
+        // Asked again (a resume that left it undecided): it waits where it was made.
+        if (run.waitingAt.has(event.approvalId)) break;
+        const provider = providerOfCall(run, event.toolName, event.input);
+        const { approvalId, toolName, input } = event;
+        current.waiting.push({ approvalId, toolName, input, ...(provider ? { provider } : {}) });
+        run.waitingAt.set(approvalId, current);
+        break;
+      }
       case "ToolInvoked":
       case "ToolFailed": {
         const failed = event.type === "ToolFailed";
+        endWaiting(run, event.toolCallId); // a decided call, now run (or refused)
         const provider = providerOfCall(run, event.toolName, event.input);
         current.calls.push({
           toolName: event.toolName,
@@ -137,9 +178,25 @@ export class RunRecorder {
     return (this.latest && this.runs.get(this.latest)?.steps) || [];
   }
 
-  /** The steps of every run, oldest first. */
+  /** The steps of every run, oldest first (a resumed run is one run with the part before its pause). */
   get allRuns(): readonly (readonly RecordedStep[])[] {
-    return [...this.runs.values()].map((run) => run.steps);
+    return [...new Set(this.runs.values())].map((run) => run.steps);
+  }
+
+  /**
+   * A resume's first decision, for `approvalId`: when the newest run recorded here that left that call
+   * waiting is found, the resume is that run going on, and its events join that run's steps (the decided
+   * calls the step that made them, its model calls the steps after).
+   */
+  private goOn(runId: string, approvalId: string): RunBindings {
+    const resume = this.runs.get(runId)!;
+    resume.resumed = false;
+    const paused = [...this.runs.values()].reverse().find((r) => r !== resume && r.waiting.has(approvalId));
+    if (!paused) return resume;
+    paused.waiting.clear(); // its waiting calls are this resume's now: a second resume of it is its own run
+    this.runs.delete(runId); // re-added last, so that `allRuns` keeps the paused run's place
+    this.runs.set(runId, paused);
+    return paused;
   }
 }
 
@@ -150,6 +207,17 @@ function discoveryOf(event: ToolProviderDiscoveredEvent): RecordedDiscovery {
     ...(event.handle ? { handle: event.handle } : {}),
     tools: { ...event.methods },
   };
+}
+
+/** A waiting call that ended: it leaves its step's `waiting` (its `ToolInvoked` or `ToolFailed` is a call). */
+function endWaiting(run: RunBindings, approvalId: string): void {
+  const step = run.waitingAt.get(approvalId);
+  if (!step) return;
+  run.waitingAt.delete(approvalId);
+  step.waiting.splice(
+    step.waiting.findIndex((w) => w.approvalId === approvalId),
+    1,
+  );
 }
 
 /** A per-instance tool's provider, or the provider the handle in the input names. */

@@ -1,7 +1,7 @@
 // What a scripted or replayed model checks at each step, in one place: the tools the request offers (its
 // tool list and, under deferred delivery, the tools its prompt delivered), and how a step is described
 // when it cannot be played.
-import type { LanguageModelV3CallOptions } from "@ai-sdk/provider";
+import type { LanguageModelV3CallOptions, LanguageModelV3Prompt } from "@ai-sdk/provider";
 import { deliveredToolNames } from "../adapters/deferred-delivery/delivered-tool-names.js";
 
 /**
@@ -26,4 +26,34 @@ export function lastMessage(options: LanguageModelV3CallOptions): string {
   if (!last) return "(none)";
   const text = JSON.stringify(last.content);
   return `${last.role}: ${text.length > 300 ? `${text.slice(0, 300)}…` : text}`;
+}
+
+/** A tool result a request carries: the call's id and tool, whether it was an error, and its text. */
+export interface CarriedResult {
+  readonly toolCallId: string;
+  readonly toolName: string;
+  readonly failed: boolean;
+  readonly text: string;
+}
+
+/**
+ * The tool results a request carries after its last assistant message: those of the calls the step before
+ * made (and a resumed run's decided calls). None on a run's first step or a conversation's next turn.
+ */
+export function carriedResults(prompt: LanguageModelV3Prompt): CarriedResult[] {
+  const results: CarriedResult[] = [];
+  for (let i = prompt.length - 1; i >= 0; i--) {
+    const message = prompt[i]!;
+    if (message.role === "assistant") break;
+    if (message.role !== "tool") continue;
+    for (const part of message.content) {
+      if (part.type !== "tool-result") continue;
+      const { output } = part;
+      const failed = /^(error-|execution-denied)/.test(output.type);
+      const value: unknown = "value" in output ? output.value : "reason" in output ? output.reason : "";
+      const text = typeof value === "string" ? value : JSON.stringify(value);
+      results.unshift({ toolCallId: part.toolCallId, toolName: part.toolName, failed, text: text ?? "" });
+    }
+  }
+  return results;
 }

@@ -7,7 +7,7 @@ import path from "node:path";
 import { createOpenAI } from "@ai-sdk/openai";
 import { customProvider } from "ai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ModelCallError } from "entity-tools";
+import { ModelCallError, PromptRunner, defineTool, type RunSnapshot } from "entity-tools";
 import {
   CassetteError,
   FakePromptRunner,
@@ -179,14 +179,54 @@ describe("ReplayLanguageModel", () => {
     expect((failure as Error).message).toContain("step 2: the recording calls customer_c123_getAverageSpend");
   });
 
+  it("fails naming the call whose result is an error now, where it succeeded when recorded", async () => {
+    // A tool that throws now (or a handle this runner cannot verify, a parameter renamed): the recorded
+    // answers after it would still play, and the run would end with the recorded text.
+    const file = path.join(dir, "replay-result.json");
+    await record(file, "run");
+    expect((await readCassette(file)).steps.map((s) => s.request.failed)).toEqual([undefined, [], []]);
+    const model = await ReplayLanguageModel.fromFile(file);
+    const failure = await spendRunner(model)
+      .withToolMiddleware((call, next) =>
+        call.tool.name.endsWith("_getAverageSpend")
+          ? Promise.reject(new Error("orders service down"))
+          : next(),
+      )
+      .run(QUESTION)
+      .catch((e: unknown) => e);
+    const cause = (failure as Error).cause as ReplayMismatchError;
+    expect(cause).toBeInstanceOf(ReplayMismatchError);
+    expect(cause).toMatchObject({ problem: "result-differs", step: 3, file });
+    expect(cause.message).toContain(`Replay of ${file}, step 3: customer_c123_getAverageSpend (call call_`);
+    expect(cause.message).toContain("got an error, where it succeeded when recorded: ");
+    expect(cause.message).toContain("orders service down");
+  });
+
+  it("names the tools offered since the recording beside those no longer offered: a tool renamed", async () => {
+    const file = path.join(dir, "replay-renamed.json");
+    await record(file, "run");
+    const tool = (name: string) => defineTool({ name, description: "Find customers", execute: () => "?" });
+    const failure = await new PromptRunner({ model: await ReplayLanguageModel.fromFile(file) })
+      .withTools(tool("lookupCustomer"), tool("findCustomers")) // searchCustomer, renamed
+      .run(QUESTION)
+      .catch((e: unknown) => e);
+    expect(((failure as Error).cause as Error).message).toContain(
+      "step 1: the recording calls searchCustomer, which this run does not offer at step 1. Offered now: " +
+        "lookupCustomer, findCustomers. Offered when recorded: searchCustomer, findCustomers (no longer " +
+        "offered: searchCustomer; offered since: lookupCustomer).",
+    );
+  });
+
   it("goes on when told to, keeping each difference", async () => {
     const file = path.join(dir, "replay-continue.json");
     await record(file, "run");
     const model = await ReplayLanguageModel.fromFile(file, { onMismatch: "continue" });
     const recorder = new RunRecorder();
     const run = await spendRunner(model, { discovery: false, observer: recorder.observe }).run(QUESTION);
-    expect(model.mismatches.map((m) => [m.step, m.missingTools])).toEqual([
-      [2, ["customer_c123_getAverageSpend"]],
+    expect(model.mismatches.map((m) => [m.step, m.problem, m.missingTools])).toEqual([
+      [2, "tool-not-offered", ["customer_c123_getAverageSpend"]],
+      // Its consequence: the call the run does not have got an error, where the recorded one succeeded.
+      [3, "result-differs", []],
     ]);
     // The recorded call was played; this run answered it as a call to a tool it does not have.
     expect(recorder.steps[1]!.calls[0]).toMatchObject({
@@ -231,6 +271,88 @@ describe("ReplayLanguageModel", () => {
     expect(() => changed.verifyExpectations()).toThrow(
       /1 scripted turn\(s\) were not played; Replay of .*fake\.json, step 2: the recording calls customer_c123_getAverageSpend/,
     );
+  });
+});
+
+describe("a run paused for a person and resumed, replayed", () => {
+  const resolveProvider = (_: string, id: unknown) => new CustomerSearchTools().byId(String(id));
+  const approving = (model: Parameters<typeof spendRunner>[0]) =>
+    spendRunner(model).withApproval((call) => call.toolName.endsWith("_getAverageSpend"));
+  const approved = (run: { pendingApprovals: readonly { approvalId: string }[] }) =>
+    Object.fromEntries(run.pendingApprovals.map((p) => [p.approvalId, { approved: true }]));
+
+  it("a resume on a replay of its own (another test, another process) goes on at the recording's next step", async () => {
+    const file = path.join(dir, "approval.json");
+    const recording = approving(recordModel(openaiModel(), file));
+    const pausedWhenRecorded = await recording.run(QUESTION);
+    const recorded = await recording.resume(pausedWhenRecorded.snapshot!, {
+      approvals: approved(pausedWhenRecorded),
+      resolveProvider,
+    });
+    expect(recorded.result).toBe("John Smith spends 46.83 USD a month on average.");
+
+    const first = await ReplayLanguageModel.fromFile(file);
+    const paused = await approving(first).run(QUESTION);
+    expect(paused.status).toBe("awaiting-approval");
+    const later = await ReplayLanguageModel.fromFile(file);
+    const resumed = await approving(later).resume(
+      JSON.parse(JSON.stringify(paused.snapshot)) as RunSnapshot,
+      {
+        approvals: approved(paused),
+        resolveProvider,
+      },
+    );
+    // It played the recording's step 3, not its step 1 again (a search at the run's step 3, and a second pause).
+    expect(resumed).toMatchObject({ status: "completed", result: recorded.result, totalIterations: 3 });
+    expect(later.calls).toHaveLength(1);
+    expect(later.remainingSteps).toBe(0);
+  });
+
+  it("a resume whose recorded calls the cassette does not hold fails, naming it, instead of replaying from step 1", async () => {
+    const [a, b] = [path.join(dir, "approval-a.json"), path.join(dir, "approval-b.json")];
+    for (const file of [a, b]) {
+      const recording = approving(recordModel(openaiModel(), file)); // each with ids of its own
+      const paused = await recording.run(QUESTION);
+      await recording.resume(paused.snapshot!, { approvals: approved(paused), resolveProvider });
+    }
+    const paused = await approving(await ReplayLanguageModel.fromFile(a)).run(QUESTION);
+    const failure = await approving(await ReplayLanguageModel.fromFile(b))
+      .resume(paused.snapshot!, { approvals: approved(paused), resolveProvider })
+      .catch((e: unknown) => e);
+    const cause = (failure as Error).cause as ReplayMismatchError;
+    expect(cause).toBeInstanceOf(ReplayMismatchError);
+    expect(cause).toMatchObject({ problem: "result-differs", step: 1, file: b });
+    expect(cause.message).toContain(
+      `Replay of ${b}, step 1: this run's request carries the results of customer_c123_getAverageSpend (call call_`,
+    );
+    expect(cause.message).toContain("where the recording's step 1 began a run");
+  });
+
+  it("a resume recorded on a recording of its own (another process) goes on in the paused run's file", async () => {
+    const file = path.join(dir, "approval-two-processes.json");
+    writeFileSync(file, "an older recording, replaced by the run's first call");
+    const recording = approving(recordModel(openaiModel(), file));
+    const paused = await recording.run(QUESTION);
+    expect((await readCassette(file)).steps).toHaveLength(2);
+    const resumed = await approving(recordModel(openaiModel(), file)).resume(
+      JSON.parse(JSON.stringify(paused.snapshot)) as RunSnapshot,
+      { approvals: approved(paused), resolveProvider },
+    );
+    const cassette = await readCassette(file);
+    expect(cassette.steps.map((s) => s.step)).toEqual([1, 2, 3]);
+    expect(cassette.steps[1]!.response).toMatchObject({
+      content: [{ type: "tool-call", toolName: "customer_c123_getAverageSpend" }],
+    });
+
+    // The whole run replays from the file, in one go or paused and resumed.
+    const replayed = approving(await ReplayLanguageModel.fromFile(file));
+    const again = await replayed.run(QUESTION);
+    const done = await replayed.resume(again.snapshot!, { approvals: approved(again), resolveProvider });
+    expect(done).toMatchObject({ status: "completed", result: resumed.result, totalIterations: 3 });
+
+    // A new run (no recorded call in its prompt) records a new file, as before.
+    await onNewMock(() => approving(recordModel(openaiModel(), file)).run(QUESTION));
+    expect((await readCassette(file)).steps).toHaveLength(2);
   });
 });
 
@@ -370,6 +492,17 @@ describe("a cassette that cannot be replayed", () => {
       return c;
     }, "retyped.json");
     expect((retyped as Error).message).toContain('field "steps.0.step" must be integer');
+    // A part type misspelled (the provider's own spelling, `tool_call`): the call would vanish from the replay.
+    const misspelled = await refusal((c) => {
+      const steps = c.steps as { response: { content: { type: string }[] } }[];
+      steps[1]!.response.content[0]!.type = "tool_call";
+      steps[2]!.response.content[0]!.type = "Text";
+      return c;
+    }, "misspelled.json");
+    expect((misspelled as CassetteError).problems).toEqual([
+      'field "steps.1.response.content.0.type" is "tool_call": did you mean "tool-call"?',
+      'field "steps.2.response.content.0.type" is "Text": did you mean "text"?',
+    ]);
   });
 
   it("not JSON, not a cassette, or not there", async () => {

@@ -4,7 +4,10 @@
 import "../../examples/register-schemas.js";
 import { createOpenAI } from "@ai-sdk/openai";
 import { describe, expect, it } from "vitest";
-import { EntityHandleCodec, EntityToolsError, PromptRunner } from "entity-tools";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { EntityHandleCodec, EntityToolsError, PromptRunner, readRunLog } from "entity-tools";
 import {
   FakePromptRunner,
   RunRecorder,
@@ -251,6 +254,102 @@ describe("matching and summaries", () => {
     expect(scoreToolUse(fake, []).score).toBe(1);
   });
 
+  it("in order: calls the model made together, in one step, count in either order", async () => {
+    // Parallel calls of one model message: their order in the message (a re-recording may list them the
+    // other way) and the order they ended (which a slower tool changes) say nothing about the model's plan.
+    const scored = async (first: string, second: string) => {
+      const { fake, runner } = perInstance();
+      fake
+        .callTool("searchCustomer", { name: "John Smith" })
+        .callTools([[first], [second]])
+        .respondWithText("?");
+      await runner.run("?");
+      return scoreToolUse(fake, ["searchCustomer", /getAverageSpend$/, /recentOrders$/]);
+    };
+    for (const made of [
+      await scored("customer_c123_getAverageSpend", "customer_c123_recentOrders"),
+      await scored("customer_c123_recentOrders", "customer_c123_getAverageSpend"),
+    ]) {
+      expect(made.verdicts.map((v) => [v.verdict, v.step])).toEqual([
+        ["called", 1],
+        ["called", 2],
+        ["called", 2],
+      ]);
+      expect(made).toMatchObject({ score: 1, passed: true, otherCalls: [] });
+    }
+    // A call of an earlier step than the one matched before it is still out of order.
+    const fake = await searchedThenListed();
+    expect(scoreToolUse(fake, ["findCustomers", "searchCustomer"]).verdicts[1]?.verdict).toBe(
+      "called-out-of-order",
+    );
+  });
+
+  it("a call waiting for a person is a call the model made: called, waiting, from every source", async () => {
+    const { fake, runner } = perInstance();
+    const logs = mkdtempSync(path.join(tmpdir(), "score-waiting-"));
+    fake
+      .callTool("searchCustomer", { name: "John Smith" })
+      .callTools([["customer_c123_getAverageSpend"], ["customer_c123_recentOrders"]]);
+    const paused = await runner
+      .withApproval((call) => call.toolName.endsWith("_recentOrders"))
+      .withRunLog(logs)
+      .run("?");
+    expect(paused.status).toBe("awaiting-approval");
+    const log = readFileSync(
+      path.join(
+        logs,
+        readdirSync(logs).find((f) => f.endsWith(".jsonl"))!,
+      ),
+      "utf8",
+    );
+    const expected = ["searchCustomer", spend, { tool: /recentOrders$/, provider: c123 }];
+    for (const source of [fake, paused, readRunLog(log)]) {
+      const score = scoreToolUse(source, expected);
+      expect(score.verdicts.map((v) => [v.verdict, v.step, v.call?.waiting])).toEqual([
+        ["called", 1, undefined],
+        ["called", 2, undefined],
+        ["called", 2, true],
+      ]);
+      expect(score.passed).toBe(true);
+      expect(formatToolUseScore(score)).toContain(
+        "✓ /recentOrders$/ on Customer c123: called at step 2 (waiting for a person's decision)",
+      );
+    }
+  });
+
+  it("a run log of a run paused and resumed: its files, given together, are scored as the one run", async () => {
+    const { fake, runner } = perInstance();
+    const logs = mkdtempSync(path.join(tmpdir(), "score-resumed-"));
+    fake
+      .callTool("searchCustomer", { name: "John Smith" })
+      .callTools([["customer_c123_getAverageSpend"], ["customer_c123_recentOrders"]])
+      .respondWithText("46.83 a month; orders o1, o2.");
+    const logged = runner.withApproval((call) => call.toolName.endsWith("_recentOrders")).withRunLog(logs);
+    const paused = await logged.run("?");
+    await logged.resume(paused.snapshot!, {
+      approvals: { [paused.pendingApprovals[0]!.approvalId]: { approved: true } },
+      resolveProvider: (_, id) => new CustomerSearchTools().byId(String(id)),
+    });
+    const [first, resumed] = ["run", "resume"].map((kind) =>
+      readdirSync(logs)
+        .filter((f) => f.endsWith(".jsonl"))
+        .map((f) => readRunLog(readFileSync(path.join(logs, f), "utf8")))
+        .find((read) => read.header?.kind === kind),
+    );
+    const expected = ["searchCustomer", spend, { tool: /recentOrders$/, provider: c123 }];
+    const whole = scoreToolUse([first!, resumed!], expected);
+    expect(whole.verdicts.map((v) => [v.verdict, v.step, v.call?.waiting])).toEqual([
+      ["called", 1, undefined],
+      ["called", 2, undefined],
+      ["called", 2, undefined], // decided at the resume, run then: a call of the step that made it
+    ]);
+    expect(whole).toMatchObject({ score: 1, passed: true, otherCalls: [] });
+    // The resume's file alone is numbered by the run's steps too: its decided call is step 2's, its model call step 3.
+    // (Alone, it does not know the providers of tools it re-bound from the snapshot: the paused file does.)
+    const part = scoreToolUse(resumed!, [/recentOrders$/]);
+    expect(part.verdicts.map((v) => [v.verdict, v.step])).toEqual([["called", 2]]);
+  });
+
   it("summarizes many runs, per expected call, and prints verdicts readably", async () => {
     const good = await searchedThenListed();
     const { fake: bad, runner } = perInstance();
@@ -319,7 +418,8 @@ describe("matching and summaries", () => {
   it("anything it cannot read is a clear error naming what it reads", () => {
     const shapes =
       "a run's result (ToolLoopResult), a RunRecorder or FakePromptRunner (or their steps), a run log " +
-      "(readRunLog(text), or runView of it), or a ToolUseRun ({ steps: [{ step, offered?, calls }] })";
+      "(readRunLog(text), or runView of it; a run paused and resumed: its files' reads in order, in an array), " +
+      "or a ToolUseRun ({ steps: [{ step, offered?, calls }] })";
     const refused = (source: unknown) => () => scoreToolUse(source as never, ["searchCustomer"]);
     expect(refused('{"type":"run"}')).toThrow(
       `scoreToolUse cannot read a string: pass ${shapes}. A run log's text is read with readRunLog(text) first.`,
@@ -329,6 +429,10 @@ describe("matching and summaries", () => {
     );
     expect(refused(undefined)).toThrow(EntityToolsError);
     expect(refused({ steps: [{ step: 1 }] })).toThrow(EntityToolsError);
+    // An array of neither steps nor run logs (it threw a bare TypeError).
+    expect(refused([{ step: 1 }])).toThrow(
+      `scoreToolUse cannot read an array of other things: pass ${shapes}.`,
+    );
     expect(() => scoreToolUse.many(["{}" as never], ["searchCustomer"])).toThrow(/cannot read a string/);
   });
 });

@@ -21,13 +21,17 @@ export class CassetteError extends EntityToolsError {
   }
 }
 
-/** How a replayed run differs from its recording: it asked for a step past the end, or did not offer a recorded call's tool. */
-export type ReplayProblem = "past-end" | "tool-not-offered";
+/**
+ * How a replayed run differs from its recording: it asked for a step past the end, did not offer a recorded
+ * call's tool, or a call's result was an error where the recording's was not (or the other way round).
+ */
+export type ReplayProblem = "past-end" | "tool-not-offered" | "result-differs";
 
 /**
- * A replayed run asked what its recording does not have: a step past the end of the recording, or a
- * step whose recorded answer calls a tool this run does not offer at that step. Names the step and the
- * difference.
+ * A replayed run asked what its recording does not have: a step past the end of the recording, a step
+ * whose recorded answer calls a tool this run does not offer at that step, or a step whose request carries
+ * a call's result that is an error where the recorded one was not (or the other way round). Names the step
+ * and the difference.
  */
 export class ReplayMismatchError extends EntityToolsError {
   /** This class's name, written out so that a minified bundle keeps it. */

@@ -5,6 +5,7 @@ import type { JsonSchema } from "../../schema/json-schema.js";
 import { validateAgainst } from "../../schema/validate.js";
 import { CASSETTE_FORMAT, CASSETTE_VERSION, READABLE_CASSETTE_VERSIONS, type Cassette } from "./cassette.js";
 import { CassetteError } from "./cassette-errors.js";
+import { misspelledPartType } from "./cassette-part-types.js";
 
 const TEXT = { type: "string" } as const;
 const OBJECT = { type: "object" } as const;
@@ -45,7 +46,7 @@ export const CASSETTE_SCHEMA: JsonSchema = {
         request: {
           type: "object",
           required: ["tools"],
-          properties: { tools: { type: "array", items: TEXT } },
+          properties: { tools: { type: "array", items: TEXT }, failed: { type: "array", items: TEXT } },
         },
         response: { $ref: "#/definitions/response" },
       },
@@ -96,11 +97,22 @@ export function checkCassette(value: unknown, file: string): asserts value is Ca
   const problems = outcome.ok ? [] : outcome.problems.filter((p) => !BRANCH_FAILURE.test(p));
   if (problems.length === 0) {
     const steps = (value as Cassette).steps;
-    for (const [index, step] of steps.entries())
+    for (const [index, step] of steps.entries()) {
       if (step.step !== index + 1)
         problems.push(
           `field "steps.${index}.step" is ${step.step}, but steps are numbered 1, 2, 3… in order`,
         );
+      const { response } = step;
+      const [key, parts] =
+        response.kind === "generate" ? ["content", response.content] : ["parts", response.parts];
+      for (const [at, part] of parts.entries()) {
+        const meant = misspelledPartType(String(part.type));
+        if (meant)
+          problems.push(
+            `field "steps.${index}.response.${key}.${at}.type" is "${String(part.type)}": did you mean "${meant}"?`,
+          );
+      }
+    }
   }
   if (problems.length === 0) return;
   const shown = problems.slice(0, MAX_PROBLEMS);

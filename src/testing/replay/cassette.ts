@@ -43,6 +43,12 @@ export interface CassetteStep {
   readonly request: {
     /** The tools the model could call: the request's tool list, and tools delivered deferred in its prompt. */
     readonly tools: readonly string[];
+    /**
+     * When the request carried tool results (those of the step before, a resume's decided calls): the
+     * calls whose result was an error, by call id (`[]`: none). A replay checks the run's results against
+     * it. Absent on a first step, and in cassettes recorded before it was written.
+     */
+    readonly failed?: readonly string[];
   };
   /** What the model answered. */
   readonly response: CassetteResponse;

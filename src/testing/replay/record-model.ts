@@ -7,7 +7,7 @@ import type {
 import { wrapLanguageModel, type LanguageModel } from "ai";
 import { InvalidSettingError } from "../../errors/entity-tools-error.js";
 import { stepModel } from "../../adapters/step-model.js";
-import { offeredToolNames } from "../step-matching.js";
+import { carriedResults, offeredToolNames } from "../step-matching.js";
 import { CASSETTE_FORMAT, CASSETTE_VERSION, type CassetteResponse } from "./cassette.js";
 import { cassetteObject } from "./cassette-json.js";
 import { CassetteRecording } from "./cassette-recording.js";
@@ -21,7 +21,10 @@ import { CassetteRecording } from "./cassette-recording.js";
  * complete whenever a run has finished, and a process that dies keeps the calls that had returned.
  * Request headers, API keys, the request body, the prompt and response headers are never written.
  * Calls that fail, and streams the caller cancels, are not recorded. Record one run at a time per file:
- * a replay plays the calls in the order they were recorded.
+ * a replay plays the calls in the order they were recorded. A run resumed from a snapshot (or a
+ * conversation's next turn) recorded on a new `recordModel` of the same file and model, in another
+ * process, goes on in the file when the file ends where the run paused (its prompt holds the file's
+ * recorded calls up to its last step); any other first call replaces the file.
  *
  * A model given by id (`recordModel("openai/gpt-5-mini", file)`) is the model the id names when
  * `recordModel` is called, resolved as a runner resolves one at each step: through the process's default
@@ -45,8 +48,13 @@ export function recordModel(model: LanguageModel, file: string): LanguageModel {
     version: CASSETTE_VERSION,
     model: { provider: resolved.provider, modelId: resolved.modelId, specificationVersion: version },
   });
-  const record = (params: LanguageModelV3CallOptions, response: CassetteResponse): Promise<void> =>
-    recording.add({ request: { tools: offeredToolNames(params) }, response });
+  const record = async (params: LanguageModelV3CallOptions, response: CassetteResponse): Promise<void> => {
+    await recording.begin(params.prompt);
+    const results = carriedResults(params.prompt);
+    const failed = results.flatMap((r) => (r.failed ? [r.toolCallId] : []));
+    const tools = offeredToolNames(params);
+    await recording.add({ request: results.length > 0 ? { tools, failed } : { tools }, response });
+  };
   return wrapLanguageModel({
     model: resolved as LanguageModelV3,
     middleware: {

@@ -6,7 +6,13 @@ import type {
   LanguageModelV3GenerateResult,
   LanguageModelV3StreamPart,
 } from "@ai-sdk/provider";
-import { lastMessage, listNames, offeredToolNames } from "../step-matching.js";
+import {
+  carriedResults,
+  lastMessage,
+  listNames,
+  offeredToolNames,
+  type CarriedResult,
+} from "../step-matching.js";
 import { resultOfParts, streamOf, streamOfParts } from "../stream-parts.js";
 import type { CassetteJson, CassetteResponse, CassetteStep } from "./cassette.js";
 import { ReplayMismatchError } from "./cassette-errors.js";
@@ -35,6 +41,13 @@ export interface RecordedTurn {
   readonly onMismatch: OnReplayMismatch;
   /** Where `"continue"` keeps the differences. */
   readonly mismatches: ReplayMismatchError[];
+  /**
+   * The cassette says which results each request carried (it has `failed`), and its steps are the run's
+   * from the first: a step that carried none began a run, so a request that carries results there is not
+   * this recording's (a `ReplayLanguageModel`'s turns; a scripted model may play a cassette after turns of
+   * its own).
+   */
+  readonly startsRuns?: boolean;
 }
 
 /** Checks a recorded step against the run's call `step`, then gives its answer as a whole result. */
@@ -90,11 +103,17 @@ export function pastEnd(
 }
 
 function check(turn: RecordedTurn, step: number, options: LanguageModelV3CallOptions): void {
+  checkResults(turn, step, options);
   const offered = offeredToolNames(options);
   const missing = calledTools(turn.recorded.response).filter((name) => !offered.includes(name));
   if (missing.length === 0) return;
   const recordedOffered = turn.recorded.request.tools;
   const lost = recordedOffered.filter((name) => !offered.includes(name));
+  const since = offered.filter((name) => !recordedOffered.includes(name)); // a renamed tool's new name
+  const changes = [
+    ...(lost.length > 0 ? [`no longer offered: ${lost.join(", ")}`] : []),
+    ...(since.length > 0 ? [`offered since: ${since.join(", ")}`] : []),
+  ];
   // Played after turns scripted before it, the recording's steps are not the run's: both are named.
   const itsStep = turn.recorded.step === step ? "" : ` (the recording's step ${turn.recorded.step})`;
   const error = new ReplayMismatchError(
@@ -105,11 +124,59 @@ function check(turn: RecordedTurn, step: number, options: LanguageModelV3CallOpt
     offered,
     `Replay of ${turn.file}, step ${step}${itsStep}: the recording calls ${missing.join(", ")}, which this run does ` +
       `not offer at step ${step}. Offered now: ${listNames(offered)}. Offered when recorded: ` +
-      `${listNames(recordedOffered)}${lost.length > 0 ? ` (no longer offered: ${lost.join(", ")})` : ""}. ` +
+      `${listNames(recordedOffered)}${changes.length > 0 ? ` (${changes.join("; ")})` : ""}. ` +
       'Record the run again, or replay with { onMismatch: "continue" } to go on',
   );
   if (turn.onMismatch === "fail") throw error;
   turn.mismatches.push(error);
+}
+
+/**
+ * The results the request carries against the recorded request's: a call whose result is an error now
+ * and was not when recorded (a tool that throws now, a handle this runner cannot verify, a parameter
+ * renamed), or the other way round. The recorded answers after it would play on as if nothing changed.
+ */
+function checkResults(turn: RecordedTurn, step: number, options: LanguageModelV3CallOptions): void {
+  const recordedFailed = turn.recorded.request.failed;
+  const carried = carriedResults(options.prompt);
+  const itsStep = turn.recorded.step === step ? "" : ` (the recording's step ${turn.recorded.step})`;
+  let said: string;
+  if (recordedFailed === undefined) {
+    // A first step (or a cassette recorded before `failed` was written): only a run's start is known.
+    if (!turn.startsRuns || carried.length === 0) return;
+    const calls = carried.map((r) => `${r.toolName} (call ${r.toolCallId})`).join(", ");
+    said =
+      `this run's request carries the results of ${calls} (a resumed run), where the recording's step ` +
+      `${turn.recorded.step} began a run: those calls are not this recording's, so it cannot tell where the ` +
+      "run stands. Replay a resumed run on the cassette that recorded its first part";
+  } else {
+    const differing = carried.filter((r) => r.failed !== recordedFailed.includes(r.toolCallId));
+    if (differing.length === 0) return;
+    said = differing.map((r) => resultDifference(r)).join("; ");
+  }
+  const error = new ReplayMismatchError(
+    turn.file,
+    step,
+    "result-differs",
+    [],
+    offeredToolNames(options),
+    `Replay of ${turn.file}, step ${step}${itsStep}: ${said}. The recorded answers after it no longer fit ` +
+      'the run: fix the difference, record the run again, or replay with { onMismatch: "continue" } to go on',
+  );
+  if (turn.onMismatch === "fail") throw error;
+  turn.mismatches.push(error);
+}
+
+function resultDifference(r: CarriedResult): string {
+  const call = `${r.toolName} (call ${r.toolCallId})`;
+  return r.failed
+    ? `${call} got an error, where it succeeded when recorded: ${abbreviated(r.text)}`
+    : `${call} succeeded, where it got an error when recorded: ${abbreviated(r.text)}`;
+}
+
+/** A result's text for a message: cut at 300 characters, without its closing full stop (the message adds one). */
+function abbreviated(text: string): string {
+  return text.length > 300 ? `${text.slice(0, 300)}…` : text.replace(/\.$/, "");
 }
 
 /** The tools a recorded answer calls (provider-executed tools are the provider's, not offered by the run). */

@@ -35,7 +35,7 @@ function explain(v: ToolUseVerdict): string {
   const at = v.step === undefined ? "" : ` at step ${v.step}`;
   switch (v.verdict) {
     case "called":
-      return `called${at}${v.call?.failed ? " (it got an error result)" : ""}`;
+      return `called${at}${v.call?.failed ? " (it got an error result)" : v.call?.waiting ? " (waiting for a person's decision)" : ""}`;
     case "called-out-of-order":
       return `called${at}, but not after the call expected before it`;
     case "called-on-another-entity":

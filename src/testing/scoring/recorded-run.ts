@@ -20,13 +20,23 @@ export function recordedToolUse(steps: readonly RecordedStep[]): ToolUseRun {
     steps: steps.map((s) => ({
       step: s.step,
       offered: s.toolsOffered,
-      calls: s.calls.map((c) => ({
-        step: s.step,
-        toolName: c.toolName,
-        input: c.input,
-        ...(c.provider ? { provider: c.provider } : {}),
-        ...(c.isError ? { failed: true } : {}),
-      })),
+      calls: [
+        ...s.calls.map((c) => ({
+          step: s.step,
+          toolName: c.toolName,
+          input: c.input,
+          ...(c.provider ? { provider: c.provider } : {}),
+          ...(c.isError ? { failed: true } : {}),
+        })),
+        // Calls the model made that wait for a person (steps built by hand may not list any).
+        ...(s.waiting ?? []).map((c) => ({
+          step: s.step,
+          toolName: c.toolName,
+          input: c.input,
+          ...(c.provider ? { provider: c.provider } : {}),
+          waiting: true,
+        })),
+      ],
     })),
     tools,
     handles,

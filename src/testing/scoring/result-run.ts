@@ -38,11 +38,14 @@ function stepsOf(
   tools: Readonly<Record<string, ToolBinding>>,
 ): ToolUseStep[] {
   const failed = new Set<string>();
+  const answered = new Set<string>(); // a call with no result waits for a person: the run paused before it
   for (const message of history) {
     if (message.role !== "tool") continue;
-    for (const part of message.content)
-      if (part.type === "tool-result" && /^(error-|execution-denied)/.test(part.output.type))
-        failed.add(part.toolCallId);
+    for (const part of message.content) {
+      if (part.type !== "tool-result") continue;
+      answered.add(part.toolCallId);
+      if (/^(error-|execution-denied)/.test(part.output.type)) failed.add(part.toolCallId);
+    }
   }
   const steps: ToolUseStep[] = [];
   for (const message of history) {
@@ -58,6 +61,7 @@ function stepsOf(
         input: part.input,
         ...(provider ? { provider } : {}),
         ...(failed.has(part.toolCallId) ? { failed: true } : {}),
+        ...(answered.has(part.toolCallId) ? {} : { waiting: true }),
       });
     }
     steps.push({ step, calls });

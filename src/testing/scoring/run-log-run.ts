@@ -1,40 +1,92 @@
-import type { RunView } from "../../run-log/run-log-steps.js";
-import type { ToolBinding, ToolUseRun, ToolUseStep } from "./tool-use-run.js";
+import type { CallRecord, ApprovalAskedRecord } from "../../run-log/run-log-format.js";
+import type { RunView, StepView } from "../../run-log/run-log-steps.js";
+import type { ProviderIdentity } from "../../tools/provider-identity.js";
+import type { ToolBinding, ToolUseCall, ToolUseRun, ToolUseStep } from "./tool-use-run.js";
 
 /**
  * A run log, read (`runView(readRunLog(text))`), as the scorer reads it: each step's tools (the log has
  * them all), the calls with the providers they ran on (per-instance tools by their binding, handle calls by
  * the provider their handle names), and when each handle reached the model. Without `recordContent` the
- * calls have no input, so expected inputs do not match. Calls a resumed run made before its first step (the
- * decided ones) are step 0.
+ * calls have no input, so expected inputs do not match. Steps are numbered as the run numbers them (a
+ * resumed run's file goes on from the paused part's: its `iteration`), and the calls a resumed run made
+ * before its first step (the decided ones) are the step before it: the paused step, which made them. A
+ * call asked of a person that has no call record after it waits (the run paused before it): it counts as
+ * made, `waiting`. The files of one run paused and resumed, given in order, are read as that one run.
  */
-export function runLogToolUse(view: RunView): ToolUseRun {
+export function runLogToolUse(views: readonly RunView[]): ToolUseRun {
   const tools: Record<string, ToolBinding> = {};
-  const handles: { provider: NonNullable<ToolBinding["provider"]>; fromStep: number }[] = [];
-  for (const step of view.steps)
-    for (const found of step.discovered) {
-      const { provider } = found;
-      for (const [name, method] of Object.entries(found.methods ?? {}))
-        tools[name] = { providerClass: provider.providerClass, method, provider };
-      // A handle read in a tool result is the model's to use from the next step.
-      if (found.handle !== undefined) handles.push({ provider, fromStep: step.step + 1 });
+  const handles: { provider: ProviderIdentity; fromStep: number }[] = [];
+  const ended = new Set(views.flatMap((view) => view.steps.flatMap((step) => step.calls.map((c) => c.id))));
+  const steps = new Map<number, { offered?: readonly string[]; calls: ToolUseCall[] }>();
+  for (const view of views) {
+    const runStep = runStepOf(view);
+    for (const step of view.steps) {
+      const at = runStep(step);
+      for (const found of step.discovered) {
+        const { provider } = found;
+        for (const [name, method] of Object.entries(found.methods ?? {}))
+          tools[name] = { providerClass: provider.providerClass, method, provider };
+        // A handle read in a tool result is the model's to use from the next step.
+        if (found.handle !== undefined) handles.push({ provider, fromStep: at + 1 });
+      }
     }
-  const steps: ToolUseStep[] = view.steps.map((step) => {
-    const offered = step.step === 0 ? undefined : view.toolsAt(step.step);
-    return {
-      step: step.step,
-      ...(offered ? { offered } : {}),
-      calls: step.calls.map((call) => {
-        const provider = call.provider ?? tools[call.tool]?.provider;
-        return {
-          step: step.step,
-          toolName: call.tool,
-          input: call.input,
-          ...(provider ? { provider } : {}),
-          ...(call.ok ? {} : { failed: true }),
-        };
-      }),
-    };
-  });
-  return { steps, tools, handles };
+    for (const step of view.steps) {
+      const at = runStep(step);
+      const into = steps.get(at) ?? { calls: [] };
+      if (step.step !== 0) steps.set(at, { ...into, offered: view.toolsAt(step.step) });
+      else steps.set(at, into);
+      const calls = steps.get(at)!.calls;
+      for (const call of step.calls) calls.push(callOf(call, at, tools));
+      // A call asked of a person with no call record after it waits: the run paused before it ran.
+      for (const record of step.other)
+        if (record.type === "approval-asked" && !ended.has(record.id))
+          calls.push(waitingOf(record, at, tools));
+    }
+  }
+  const ordered: ToolUseStep[] = [...steps.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([step, { offered, calls }]) => ({ step, ...(offered ? { offered } : {}), calls }));
+  return { steps: ordered, tools, handles };
+}
+
+/**
+ * A file's step as the run numbers it: its `iteration`; step 0 (what a resumed run did before its first
+ * model call) is the step before the file's first one, or 0 in a file with no step.
+ */
+function runStepOf(view: RunView): (step: StepView) => number {
+  const first = view.steps.find((s) => s.step !== 0);
+  const before = first ? (first.record?.iteration ?? first.step) - 1 : 0;
+  return (step) => (step.step === 0 ? before : (step.record?.iteration ?? step.step));
+}
+
+function callOf(call: CallRecord, step: number, tools: Readonly<Record<string, ToolBinding>>): ToolUseCall {
+  const provider = call.provider ?? tools[call.tool]?.provider;
+  return {
+    step,
+    toolName: call.tool,
+    input: call.input,
+    ...(provider ? { provider } : {}),
+    ...(call.ok ? {} : { failed: true }),
+  };
+}
+
+function waitingOf(
+  asked: ApprovalAskedRecord,
+  step: number,
+  tools: Readonly<Record<string, ToolBinding>>,
+): ToolUseCall {
+  const provider = asked.provider ?? tools[asked.tool]?.provider;
+  return {
+    step,
+    toolName: asked.tool,
+    input: asked.input,
+    ...(provider ? { provider: identityOnly(provider) } : {}),
+    waiting: true,
+  };
+}
+
+/** A provider's identity without the method an approval record adds to it. */
+function identityOnly(provider: ProviderIdentity): ProviderIdentity {
+  const { providerClass, id, idType } = provider;
+  return { providerClass, id, idType };
 }

@@ -53,18 +53,20 @@ function score(
   const read = toolUseRunOf(run);
   const calls = read.steps.flatMap((s) => s.calls);
   const used = new Set<number>();
-  let cursor = 0; // in order: where the next expected call is looked for
+  // In order: the step of the call matched before, from which the next expected call is looked for. By
+  // step, not by place: the calls of one step came in one model message, made together, so their order
+  // there (or the order they ended in) says nothing of the model's plan.
+  let dueStep = 1;
   const verdicts = expected.map((item) => {
     const expectation = expectationOf(item);
-    const from = settings.order === "in-order" ? cursor : 0;
-    const dueStep = from > 0 ? calls[from - 1]!.step : 1;
-    const found = calls.findIndex((c, i) => i >= from && !used.has(i) && matchesCall(expectation, c));
+    const from = settings.order === "in-order" ? dueStep : 1;
+    const found = calls.findIndex((c, i) => c.step >= from && !used.has(i) && matchesCall(expectation, c));
     if (found >= 0) {
       used.add(found);
-      if (settings.order === "in-order") cursor = found + 1;
+      if (settings.order === "in-order") dueStep = calls[found]!.step;
       return verdict(item, expectation, "called", calls[found]!.step, calls[found]);
     }
-    return missed(item, expectation, read, calls, used, from, dueStep);
+    return missed(item, expectation, read, calls, used, from);
   });
   const otherCalls = calls.filter((_, i) => !used.has(i));
   const made = verdicts.filter((v) => v.verdict === "called").length;
@@ -93,12 +95,13 @@ function missed(
   run: ToolUseRun,
   calls: readonly ToolUseCall[],
   used: ReadonlySet<number>,
-  from: number,
   dueStep: number,
 ): ToolUseVerdict {
-  const early = calls.findIndex((c, i) => i < from && !used.has(i) && matchesCall(expectation, c));
+  const early = calls.findIndex((c, i) => c.step < dueStep && !used.has(i) && matchesCall(expectation, c));
   if (early >= 0) return verdict(item, expectation, "called-out-of-order", calls[early]!.step, calls[early]);
-  const wrong = calls.find((c, i) => i >= from && !used.has(i) && onAnotherEntity(expectation, c, run));
+  const wrong = calls.find(
+    (c, i) => c.step >= dueStep && !used.has(i) && onAnotherEntity(expectation, c, run),
+  );
   if (wrong) return verdict(item, expectation, "called-on-another-entity", wrong.step, wrong);
   const due = run.steps.filter((s) => s.step >= dueStep);
   if (due.some((s) => s.offered !== undefined)) {

@@ -15,6 +15,11 @@ export interface ToolUseCall {
   readonly provider?: ProviderIdentity | undefined;
   /** True when the call got an error result (unknown tool, invalid input, it threw, was denied…). */
   readonly failed?: boolean | undefined;
+  /**
+   * True when the call waits for a person's decision: the model made it, and the run paused before it ran
+   * (`awaiting-approval`). It counts as made: the model chose the tool.
+   */
+  readonly waiting?: boolean | undefined;
 }
 
 /** One model step of a run, as the scorer reads it. */
