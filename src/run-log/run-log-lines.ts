@@ -62,8 +62,9 @@ let cuts = "";
 
 /**
  * `,"name":"text"`; a text longer than `max` characters written cut (cut-value.ts), its entry added to
- * {@link cuts}. `json` is the text's JSON when the caller has it (a value's, written as its JSON: a string of it
- * when cut). Only a length is checked for a text within the limit, which every normal one is.
+ * {@link cuts}. `json`: what to write for a text within the limit when it is not `str(text)` (a value's JSON
+ * text, written as it is; cut, it is written as a string). Only a length is checked for a text within the
+ * limit, which every normal one is.
  */
 function kept(name: string, text: string, max: number, json?: string): string {
   if (text.length <= max) return `,"${name}":${json ?? str(text)}`;
@@ -74,7 +75,10 @@ function kept(name: string, text: string, max: number, json?: string): string {
 
 /** `,"cut":{…}` for the values cut in the line being made, or nothing. */
 function cutMember(): string {
-  return cuts === "" ? "" : `,"cut":{${cuts}}`;
+  if (cuts === "") return "";
+  const member = `,"cut":{${cuts}}`;
+  cuts = ""; // read out: no later line holds this one's entries
+  return member;
 }
 
 /** A step whose tool set is the step before's: `{"type":"step",…}` without `tools`, `added` or `removed`. */

@@ -317,6 +317,30 @@ describe("matching and summaries", () => {
     }
   });
 
+  it("a run log that cut a call's input (maxValueChars) gives that call no input: its start and note are not one", async () => {
+    const { fake, runner } = perInstance();
+    const logs = mkdtempSync(path.join(tmpdir(), "score-cut-"));
+    fake
+      .callTool("searchCustomer", { name: "John Smith of the very long name" })
+      .callTool("searchCustomer", { name: "Jo" })
+      .respondWithText("?");
+    await runner.withRunLog(logs, { maxValueChars: 20 }).run("?");
+    const log = readFileSync(
+      path.join(
+        logs,
+        readdirSync(logs).find((f) => f.endsWith(".jsonl"))!,
+      ),
+      "utf8",
+    );
+    const seen: unknown[] = [];
+    const looked = (input: unknown) => (seen.push(input), true);
+    scoreToolUse(readRunLog(log), [
+      { tool: "searchCustomer", input: looked },
+      { tool: "searchCustomer", input: looked },
+    ]);
+    expect(seen).toEqual([undefined, { name: "Jo" }]);
+  });
+
   it("a run log of a run paused and resumed: its files, given together, are scored as the one run", async () => {
     const { fake, runner } = perInstance();
     const logs = mkdtempSync(path.join(tmpdir(), "score-resumed-"));

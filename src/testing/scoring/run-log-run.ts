@@ -1,5 +1,6 @@
 import type { CallRecord, ApprovalAskedRecord } from "../../run-log/run-log-format.js";
 import type { RunView, StepView } from "../../run-log/run-log-steps.js";
+import { cutOf } from "../../run-log/cut-value.js";
 import type { ProviderIdentity } from "../../tools/provider-identity.js";
 import type { ToolBinding, ToolUseCall, ToolUseRun, ToolUseStep } from "./tool-use-run.js";
 
@@ -7,7 +8,8 @@ import type { ToolBinding, ToolUseCall, ToolUseRun, ToolUseStep } from "./tool-u
  * A run log, read (`runView(readRunLog(text))`), as the scorer reads it: each step's tools (the log has
  * them all), the calls with the providers they ran on (per-instance tools by their binding, handle calls by
  * the provider their handle names), and when each handle reached the model. Without `recordContent` the
- * calls have no input, so expected inputs do not match. Steps are numbered as the run numbers them (a
+ * calls have no input, so expected inputs do not match; nor has a call whose input the log cut
+ * (`maxValueChars`): its start and a note are no input a call was made with. Steps are numbered as the run numbers them (a
  * resumed run's file goes on from the paused part's: its `iteration`), and the calls a resumed run made
  * before its first step (the decided ones) are the step before it: the paused step, which made them. A
  * call asked of a person that has no call record after it waits (the run paused before it): it counts as
@@ -64,7 +66,7 @@ function callOf(call: CallRecord, step: number, tools: Readonly<Record<string, T
   return {
     step,
     toolName: call.tool,
-    input: call.input,
+    input: cutOf(call, "input") ? undefined : call.input,
     ...(provider ? { provider } : {}),
     ...(call.ok ? {} : { failed: true }),
   };
@@ -79,7 +81,7 @@ function waitingOf(
   return {
     step,
     toolName: asked.tool,
-    input: asked.input,
+    input: cutOf(asked, "input") ? undefined : asked.input,
     ...(provider ? { provider: identityOnly(provider) } : {}),
     waiting: true,
   };
