@@ -19,8 +19,10 @@ import { pathToFileURL } from "node:url";
 import { hostHeaderValidation, originValidation, toNodeHandler } from "@modelcontextprotocol/node";
 import {
   createMcpHandler,
+  isInitializeRequest,
   isLegacyRequest,
   localhostAllowedHostnames,
+  readRequestBody,
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
@@ -49,6 +51,11 @@ export function shopServer(dispatch = false) {
 export interface HttpOptions {
   /** A legacy session unused this long is closed and forgotten, in milliseconds. Default 30 minutes. */
   readonly sessionIdleMs?: number;
+  /**
+   * Most legacy sessions held at once. A new session past it closes the least recently used one (its
+   * client's next request is answered 404, so it starts a new session, as the spec says). Default 1 000.
+   */
+  readonly maxSessions?: number;
   /** The address to listen on. Default 127.0.0.1 (this machine only). */
   readonly host?: string;
   /**
@@ -63,9 +70,17 @@ export interface HttpOptions {
 export const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
 
 /**
+ * Most legacy sessions held at once by default. Clients that never close theirs (no DELETE) would
+ * otherwise hold a server each (about 20 kB, more with discoveries) until they go idle: 2 000 initialize
+ * requests held 43 MB for 30 minutes, and memory grew with every one.
+ */
+export const DEFAULT_MAX_SESSIONS = 1_000;
+
+/**
  * Serves MCP over Streamable HTTP at `/mcp` on 127.0.0.1: 2026-07-28 requests through the SDK's stateless
  * handler (a fresh server per request), 2025-11-25 traffic through sessions (a server per session, closed
- * when idle; an unknown or expired session id is answered 404, so the client starts a new one). Requests
+ * when idle or, past `maxSessions`, least recently used; an unknown or closed session id is answered 404, so
+ * the client starts a new one). Requests
  * for another host name, or from a web page of another origin, are refused first (403).
  */
 export async function serveHttp(
@@ -73,22 +88,38 @@ export async function serveHttp(
   options: HttpOptions = {},
 ): Promise<{ url: string; sessions: () => number; close: () => Promise<void> }> {
   const idleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
+  const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
   const allowed = [...localhostAllowedHostnames(), ...(options.allowedHosts ?? [])];
   const validHost = hostHeaderValidation(allowed);
   const validOrigin = originValidation(allowed);
   const modern = createMcpHandler(() => shopServer(), { legacy: "reject" });
+  // In order of last use (a request moves its session to the end), so the first is the one to close.
   const sessions = new Map<string, { transport: WebStandardStreamableHTTPServerTransport; used: number }>();
+  const closeSession = (id: string) => {
+    const session = sessions.get(id);
+    sessions.delete(id);
+    void session?.transport.close();
+  };
   const legacy = async (request: Request): Promise<Response> => {
     const id = request.headers.get("mcp-session-id");
     if (id !== null) {
       const session = sessions.get(id);
       if (!session) return sessionNotFound();
       session.used = Date.now();
+      sessions.delete(id);
+      sessions.set(id, session);
       return session.transport.handleRequest(request);
     }
+    if (!(await mayOpenSession(request))) return sessionIdMissing();
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (sessionId) => void sessions.set(sessionId, { transport, used: Date.now() }),
+      onsessioninitialized: (sessionId) => {
+        for (const oldest of sessions.keys()) {
+          if (sessions.size < maxSessions) break;
+          closeSession(oldest);
+        }
+        sessions.set(sessionId, { transport, used: Date.now() });
+      },
       onsessionclosed: (sessionId) => void sessions.delete(sessionId),
     });
     transport.onclose = () => void (transport.sessionId && sessions.delete(transport.sessionId));
@@ -101,11 +132,7 @@ export async function serveHttp(
   const sweep = setInterval(
     () => {
       const now = Date.now();
-      for (const [id, session] of sessions)
-        if (now - session.used > idleMs) {
-          sessions.delete(id);
-          void session.transport.close();
-        }
+      for (const [id, session] of sessions) if (now - session.used > idleMs) closeSession(id);
     },
     Math.min(idleMs, 60_000),
   );
@@ -132,6 +159,35 @@ export async function serveHttp(
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },
   };
+}
+
+/**
+ * Whether a request without a session id may start one: an `initialize`, or a body the transport refuses
+ * itself (no JSON: Parse error; past the SDK's size limit, read no further than it: 413). Anything else
+ * would reach a server that was never initialized ("Server not initialized", which misleads).
+ */
+async function mayOpenSession(request: Request): Promise<boolean> {
+  if (request.method !== "POST") return false;
+  const read = await readRequestBody(request.clone());
+  if (read.tooLarge) return true;
+  try {
+    const body: unknown = JSON.parse(read.text);
+    return Array.isArray(body) ? body.some(isInitializeRequest) : isInitializeRequest(body);
+  } catch {
+    return true;
+  }
+}
+
+/** The Streamable HTTP answer to a request that needs a session and names none: 400, as the spec says. */
+function sessionIdMissing(): Response {
+  return Response.json(
+    {
+      jsonrpc: "2.0",
+      error: { code: -32000, message: "Bad Request: Mcp-Session-Id header is required" },
+      id: null,
+    },
+    { status: 400 },
+  );
 }
 
 /** The Streamable HTTP answer to an unknown session id: 404, so the client starts a new session. */

@@ -73,6 +73,24 @@ describe("examples/mcp-server", () => {
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
     });
     expect(response.status).toBe(404);
+    // A request that is no initialize and names no session: 400, saying what is missing (M08).
+    const sessionless = await fetch(url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2025-11-25",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
+    expect([sessionless.status, await sessionless.json()]).toEqual([
+      400,
+      {
+        jsonrpc: "2.0",
+        error: { code: -32000, message: "Bad Request: Mcp-Session-Id header is required" },
+        id: null,
+      },
+    ]);
   });
 
   it("over Streamable HTTP: a legacy session unused past sessionIdleMs is closed", async () => {
@@ -84,6 +102,26 @@ describe("examples/mcp-server", () => {
     await new Promise((resolve) => setTimeout(resolve, 150));
     expect(served.sessions()).toBe(0);
     expect(await client.listTools().catch((e: unknown) => String(e))).toMatch(/404|Session not found/);
+  });
+
+  it("over Streamable HTTP: past maxSessions, a new session closes the least recently used one (404 to its client), not the others", async () => {
+    const served = await serveHttp(0, { maxSessions: 2 });
+    closers.push(served.close);
+    const connect = async () => {
+      const client = new Client({ name: "many", version: "1.0.0" });
+      await client.connect(new StreamableHTTPClientTransport(new URL(served.url)));
+      closers.unshift(() => client.close());
+      return client;
+    };
+    const oldest = await connect();
+    const used = await connect();
+    await oldest.listTools();
+    await used.callTool({ name: "searchCustomer", arguments: { name: "John Smith" } }); // used last
+    const newest = await connect();
+    expect(served.sessions()).toBe(2);
+    expect(await oldest.listTools().catch((e: unknown) => String(e))).toMatch(/404|Session not found/);
+    expect((await used.listTools()).tools.map((t) => t.name)).toContain("customer_c123_getAverageSpend");
+    expect((await newest.listTools()).tools.map((t) => t.name)).toEqual(["searchCustomer", "findCustomers"]);
   });
 
   it("starts when launched through a symlink", async () => {
