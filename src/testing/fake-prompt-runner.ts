@@ -110,7 +110,9 @@ export class FakePromptRunner extends PromptRunner {
   /**
    * Scripts the next turns from a cassette (what `recordModel` wrote): one turn per recorded model call,
    * played as `ReplayLanguageModel` plays it, so a recorded real run drives this runner's real loop, with
-   * stubs and step records as usual. Further scripted turns may follow it.
+   * stubs and step records as usual. Further scripted turns may follow it. A call whose prompt holds the
+   * cassette's recorded tool calls plays the turn after them, so a run resumed from a snapshot on a new fake
+   * that loaded the same cassette goes on where it paused.
    *
    * @throws CassetteError when `cassette` is not one this version of entity-tools replays.
    */

@@ -8,6 +8,7 @@ import { argumentText, generateResult, type ScriptedToolCall, type ScriptedTurn 
 import type { Cassette } from "./replay/cassette.js";
 import type { ReplayMismatchError } from "./replay/cassette-errors.js";
 import { checkedOnce } from "./replay/checked-cassettes.js";
+import { RecordedCallIndex } from "./replay/replay-position.js";
 import {
   pastEnd,
   playGenerate,
@@ -65,6 +66,10 @@ export class ScriptedLanguageModel implements LanguageModelV3 {
   /** Differences between the run and the cassettes played with `onMismatch: "continue"`. */
   readonly mismatches: ReplayMismatchError[] = [];
   private readonly steps: Step[] = [];
+  /** Each cassette played: where its recorded calls are (by id), and the script's index of its first turn. */
+  private readonly cassettes: { readonly index: RecordedCallIndex; readonly at: number }[] = [];
+  /** The script's index of the turn the next call plays, unless its prompt says otherwise. */
+  private next = 0;
 
   /**
    * The next turn calls one tool. `input` is the tool's arguments, sent as JSON; a string is sent as raw
@@ -130,7 +135,8 @@ export class ScriptedLanguageModel implements LanguageModelV3 {
    * The next turns are a cassette's recorded answers, one per recorded call, each checked against the
    * run as `ReplayLanguageModel` checks it (`ReplayMismatchError` when a recorded call's tool is not offered).
    * The cassette is checked first unless `readCassette` or `parseCassette` gave it. One whose file was cut
-   * while a call was being added ends with a turn that fails as a step past its end does, saying so.
+   * while a call was being added ends with a turn that fails as a step past its end does, saying so. A call
+   * whose prompt holds its recorded tool calls plays the turn after them, as `ReplayLanguageModel` does.
    *
    * @throws CassetteError when `cassette` is not one this version of entity-tools replays.
    */
@@ -142,6 +148,7 @@ export class ScriptedLanguageModel implements LanguageModelV3 {
     const file = options.file ?? read.file ?? "(in memory)";
     const onMismatch = options.onMismatch ?? "fail";
     const from = this.steps.length + 1; // the run's step that plays the cassette's first
+    this.cassettes.push({ index: new RecordedCallIndex(cassette.steps), at: this.steps.length });
     for (const recorded of cassette.steps)
       this.steps.push({
         kind: "recorded",
@@ -155,15 +162,37 @@ export class ScriptedLanguageModel implements LanguageModelV3 {
     return this;
   }
 
-  /** Scripted turns not played yet. */
+  /** Scripted turns after the one played last. */
   get remainingTurns(): number {
-    return this.steps.length - this.calls.length;
+    return Math.max(0, this.steps.length - this.next);
+  }
+
+  /**
+   * The script's turn a call plays, from 1: after a cassette's recorded calls its prompt holds last, the
+   * turn after them (by `ReplayLanguageModel`'s rule, so a run resumed from a snapshot on a new fake goes on
+   * where it paused; of a cassette played twice, the first); else the turn after the one played last.
+   */
+  private turnOf(options: LanguageModelV3CallOptions): number {
+    this.calls.push(options);
+    const next = this.next + 1;
+    const placed = this.cassettes.flatMap(({ index, at }) => {
+      const recorded = index.stepAfter(options.prompt);
+      return recorded === undefined ? [] : [at + recorded];
+    });
+    // A cassette played twice holds the same ids twice: the turn after the last one played is one of them.
+    this.next = placed.length === 0 || placed.includes(next) ? next : placed[0]!;
+    return this.next;
   }
 
   /** Plays the next scripted turn against the tools offered. */
   async doGenerate(options: LanguageModelV3CallOptions): Promise<LanguageModelV3GenerateResult> {
-    this.calls.push(options);
-    const step = this.calls.length;
+    return this.play(this.turnOf(options), options);
+  }
+
+  private async play(
+    step: number,
+    options: LanguageModelV3CallOptions,
+  ): Promise<LanguageModelV3GenerateResult> {
     const offeredTools = offeredToolNames(options);
     const planned = this.steps[step - 1];
     if (!planned) {
@@ -182,12 +211,10 @@ export class ScriptedLanguageModel implements LanguageModelV3 {
    * recorded stream as it was recorded).
    */
   async doStream(options: LanguageModelV3CallOptions): Promise<LanguageModelV3StreamResult> {
-    const planned = this.steps[this.calls.length];
-    if (planned?.kind === "recorded") {
-      const step = this.calls.push(options);
-      return { stream: playStream(planned.turn, step, options) };
-    }
-    return { stream: streamOf(await this.doGenerate(options)) };
+    const step = this.turnOf(options);
+    const planned = this.steps[step - 1];
+    if (planned?.kind === "recorded") return { stream: playStream(planned.turn, step, options) };
+    return { stream: streamOf(await this.play(step, options)) };
   }
 }
 

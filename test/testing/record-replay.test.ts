@@ -306,6 +306,20 @@ describe("a run paused for a person and resumed, replayed", () => {
     expect(resumed).toMatchObject({ status: "completed", result: recorded.result, totalIterations: 3 });
     expect(later.calls).toHaveLength(1);
     expect(later.remainingSteps).toBe(0);
+
+    // A new FakePromptRunner that loaded the same cassette finds its place by the same rule.
+    const fake = await new FakePromptRunner().loadCassette(file);
+    const onFake = await fake
+      .withTools(new CustomerSearchTools())
+      .withToolProviderDiscovery()
+      .withApproval((call) => call.toolName.endsWith("_getAverageSpend"))
+      .resume(JSON.parse(JSON.stringify(paused.snapshot)) as RunSnapshot, {
+        approvals: approved(paused),
+        resolveProvider,
+      });
+    expect(onFake).toMatchObject({ status: "completed", result: recorded.result, totalIterations: 3 });
+    expect(fake.modelCalls).toHaveLength(1);
+    fake.verifyExpectations();
   });
 
   it("a resume whose recorded calls the cassette does not hold fails, naming it, instead of replaying from step 1", async () => {
