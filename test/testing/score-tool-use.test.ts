@@ -43,6 +43,16 @@ function handles() {
   return { fake, runner };
 }
 
+/** The text of the one run log file a run wrote in `dir`. */
+const onlyLogText = (dir: string) =>
+  readFileSync(
+    path.join(
+      dir,
+      readdirSync(dir).find((f) => f.endsWith(".jsonl"))!,
+    ),
+    "utf8",
+  );
+
 const verdicts = (score: ReturnType<typeof scoreToolUse>) =>
   score.verdicts.map((v) => [v.label, v.verdict, v.step]);
 
@@ -295,13 +305,7 @@ describe("matching and summaries", () => {
       .withRunLog(logs)
       .run("?");
     expect(paused.status).toBe("awaiting-approval");
-    const log = readFileSync(
-      path.join(
-        logs,
-        readdirSync(logs).find((f) => f.endsWith(".jsonl"))!,
-      ),
-      "utf8",
-    );
+    const log = onlyLogText(logs);
     const expected = ["searchCustomer", spend, { tool: /recentOrders$/, provider: c123 }];
     for (const source of [fake, paused, readRunLog(log)]) {
       const score = scoreToolUse(source, expected);
@@ -325,13 +329,7 @@ describe("matching and summaries", () => {
       .callTool("searchCustomer", { name: "Jo" })
       .respondWithText("?");
     await runner.withRunLog(logs, { maxValueChars: 20 }).run("?");
-    const log = readFileSync(
-      path.join(
-        logs,
-        readdirSync(logs).find((f) => f.endsWith(".jsonl"))!,
-      ),
-      "utf8",
-    );
+    const log = onlyLogText(logs);
     const seen: unknown[] = [];
     const looked = (input: unknown) => (seen.push(input), true);
     scoreToolUse(readRunLog(log), [
