@@ -1,7 +1,11 @@
 // What a scripted or replayed model checks at each step, in one place: the tools the request offers (its
 // tool list and, under deferred delivery, the tools its prompt delivered), and how a step is described
 // when it cannot be played.
-import type { LanguageModelV3CallOptions, LanguageModelV3Prompt } from "@ai-sdk/provider";
+import type {
+  LanguageModelV3CallOptions,
+  LanguageModelV3Prompt,
+  LanguageModelV3ToolResultOutput,
+} from "@ai-sdk/provider";
 import { deliveredToolNames } from "../adapters/deferred-delivery/delivered-tool-names.js";
 
 /**
@@ -28,12 +32,12 @@ export function lastMessage(options: LanguageModelV3CallOptions): string {
   return `${last.role}: ${text.length > 300 ? `${text.slice(0, 300)}…` : text}`;
 }
 
-/** A tool result a request carries: the call's id and tool, whether it was an error, and its text. */
+/** A tool result a request carries: the call's id and tool, whether it was an error, and its output. */
 export interface CarriedResult {
   readonly toolCallId: string;
   readonly toolName: string;
   readonly failed: boolean;
-  readonly text: string;
+  readonly output: LanguageModelV3ToolResultOutput;
 }
 
 /**
@@ -48,12 +52,16 @@ export function carriedResults(prompt: LanguageModelV3Prompt): CarriedResult[] {
     if (message.role !== "tool") continue;
     for (const part of message.content) {
       if (part.type !== "tool-result") continue;
-      const { output } = part;
+      const { toolCallId, toolName, output } = part;
       const failed = /^(error-|execution-denied)/.test(output.type);
-      const value: unknown = "value" in output ? output.value : "reason" in output ? output.reason : "";
-      const text = typeof value === "string" ? value : JSON.stringify(value);
-      results.unshift({ toolCallId: part.toolCallId, toolName: part.toolName, failed, text: text ?? "" });
+      results.unshift({ toolCallId, toolName, failed, output });
     }
   }
   return results;
+}
+
+/** A carried result's text, for a message: made only when one is written (a recording needs `failed` alone). */
+export function carriedText({ output }: CarriedResult): string {
+  const value: unknown = "value" in output ? output.value : "reason" in output ? output.reason : "";
+  return (typeof value === "string" ? value : JSON.stringify(value)) ?? "";
 }

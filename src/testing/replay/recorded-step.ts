@@ -8,6 +8,7 @@ import type {
 } from "@ai-sdk/provider";
 import {
   carriedResults,
+  carriedText,
   lastMessage,
   listNames,
   offeredToolNames,
@@ -170,8 +171,8 @@ function checkResults(turn: RecordedTurn, step: number, options: LanguageModelV3
 function resultDifference(r: CarriedResult): string {
   const call = `${r.toolName} (call ${r.toolCallId})`;
   return r.failed
-    ? `${call} got an error, where it succeeded when recorded: ${abbreviated(r.text)}`
-    : `${call} succeeded, where it got an error when recorded: ${abbreviated(r.text)}`;
+    ? `${call} got an error, where it succeeded when recorded: ${abbreviated(carriedText(r))}`
+    : `${call} succeeded, where it got an error when recorded: ${abbreviated(carriedText(r))}`;
 }
 
 /** A result's text for a message: cut at 300 characters, without its closing full stop (the message adds one). */
