@@ -9,11 +9,12 @@ import type { ToolBinding, ToolUseCall, ToolUseRun, ToolUseStep } from "./tool-u
  * them all), the calls with the providers they ran on (per-instance tools by their binding, handle calls by
  * the provider their handle names), and when each handle reached the model. Without `recordContent` the
  * calls have no input, so expected inputs do not match; nor has a call whose input the log cut
- * (`maxValueChars`): its start and a note are no input a call was made with. Steps are numbered as the run numbers them (a
- * resumed run's file goes on from the paused part's: its `iteration`), and the calls a resumed run made
- * before its first step (the decided ones) are the step before it: the paused step, which made them. A
- * call asked of a person that has no call record after it waits (the run paused before it): it counts as
- * made, `waiting`. The files of one run paused and resumed, given in order, are read as that one run.
+ * (`maxValueChars`): its start and a note are no input a call was made with. Steps are numbered as the run
+ * numbers them (a resumed run's file goes on from the paused part's: its `iteration`), and the calls a
+ * resumed run made before its first step (the decided ones) are the step before it: the paused step, which
+ * made them. A call asked of a person that has no call record after it waits (the run paused before it): it
+ * counts as made, `waiting`. The files of one run paused and resumed, given in order, are read as that one
+ * run.
  */
 export function runLogToolUse(views: readonly RunView[]): ToolUseRun {
   const tools: Record<string, ToolBinding> = {};
@@ -34,10 +35,10 @@ export function runLogToolUse(views: readonly RunView[]): ToolUseRun {
     }
     for (const step of view.steps) {
       const at = runStep(step);
-      const into = steps.get(at) ?? { calls: [] };
-      if (step.step !== 0) steps.set(at, { ...into, offered: view.toolsAt(step.step) });
-      else steps.set(at, into);
-      const calls = steps.get(at)!.calls;
+      let into = steps.get(at);
+      if (!into) steps.set(at, (into = { calls: [] }));
+      if (step.step !== 0) into.offered = view.toolsAt(step.step);
+      const { calls } = into;
       for (const call of step.calls) calls.push(callOf(call, at, tools));
       // A call asked of a person with no call record after it waits: the run paused before it ran.
       for (const record of step.other)
