@@ -18,6 +18,9 @@
 // - Concurrent files and runs need no lock: each packs or installs into a folder of its own and renames it
 //   into place; the loser of a race removes its copy and uses the winner's. Entries of this checkout not
 //   used for an hour are removed when a new one is made (a run in progress touches the ones it uses).
+// - Each cache names its checkout (a file `checkout` holding the path). A clone that is deleted leaves its
+//   cache behind (0.5–1.3 GB: the installs), and no run of it will ever prune it: the first new entry
+//   made by any checkout removes the caches whose checkout is gone.
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import {
@@ -45,8 +48,12 @@ const hash = (...parts: (string | Buffer)[]) => {
   for (const part of parts) digest.update(part).update("\0");
   return digest.digest("hex").slice(0, 16);
 };
+/** Where every checkout's cache is, each in a folder named by this prefix and its checkout's hash. */
+const CACHE_PREFIX = "entity-tools-tests-";
 /** This checkout's cache (another checkout on the machine has its own, so neither prunes the other's). */
-const cache = path.join(tmpdir(), `entity-tools-tests-${hash(root)}`);
+const cache = path.join(tmpdir(), `${CACHE_PREFIX}${hash(root)}`);
+/** The file in a cache that names its checkout (see {@link pruneCachesOfGoneCheckouts}). */
+const CHECKOUT_FILE = "checkout";
 const UNUSED_MS = 60 * 60 * 1000;
 
 /** Every file under `target` (a file or a folder), repository-relative and sorted. */
@@ -93,6 +100,24 @@ function prune(folder: string, keep: string): void {
 }
 
 /**
+ * Removes the caches of checkouts that no longer exist (their `package.json` is gone), so that deleted
+ * clones do not keep gigabytes in the temporary folder. A cache without its {@link CHECKOUT_FILE} (made
+ * before it existed, or being made) is left alone.
+ */
+function pruneCachesOfGoneCheckouts(): void {
+  for (const name of readdirSync(tmpdir())) {
+    if (!name.startsWith(CACHE_PREFIX)) continue;
+    const folder = path.join(tmpdir(), name);
+    try {
+      const checkout = readFileSync(path.join(folder, CHECKOUT_FILE), "utf8");
+      if (!existsSync(path.join(checkout, "package.json"))) rmSync(folder, { recursive: true, force: true });
+    } catch {
+      // no checkout named (or removed by another run meanwhile)
+    }
+  }
+}
+
+/**
  * Makes `entry` with `make(scratch)` (which fills a new folder) unless it exists; returns it. A concurrent
  * maker of the same entry is harmless: the first rename wins, the other copy is removed.
  */
@@ -103,6 +128,8 @@ async function cached(entry: string, make: (scratch: string) => Promise<void>): 
   }
   const folder = path.dirname(entry);
   mkdirSync(folder, { recursive: true });
+  writeFileSync(path.join(cache, CHECKOUT_FILE), root);
+  pruneCachesOfGoneCheckouts();
   const scratch = mkdtempSync(`${entry}.partial-`);
   try {
     await make(scratch);
