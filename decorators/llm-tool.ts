@@ -132,7 +132,8 @@ function toolEntry(
     methodName,
     name,
     description: options.description.trim(),
-    parameters: options.parameters,
+    // Absent when not given, as the type says (not a key holding `undefined`: `"parameters" in`, `Object.keys`).
+    ...(options.parameters === undefined ? {} : { parameters: options.parameters }),
     needsApproval: options.needsApproval === true,
   };
 }

@@ -20,6 +20,17 @@ interface ProviderEntry {
   heldResultTokens: number;
 }
 
+/** The discovered tools one request offered: their definition tokens by provider, and the sum of them. */
+interface Offered {
+  readonly byProvider: Map<ProviderEntry, number>;
+  tokens: number;
+}
+
+/** A request that offered no discovered tool (yet). */
+function noneOffered(): Offered {
+  return { byProvider: new Map(), tokens: 0 };
+}
+
 /**
  * Builds a run's {@link RunCost} from its events, so it is the same on every backend: step costs from
  * `ModelResponded` usage, and attribution from which discovered tools each request offered (the
@@ -31,9 +42,14 @@ export class CostLedger {
   private readonly owners = new Map<string, { entry: ProviderEntry; tokens: number }>();
   /** Handles mode: a class tool's call belongs to the provider whose handle it passes. */
   private readonly byHandle = new Map<string, ProviderEntry>();
-  private offered = new Map<ProviderEntry, number>();
+  private offered = noneOffered();
   /** What the last reported step offered: a step reported again shares its cost out by it. */
-  private stepOffered = new Map<ProviderEntry, number>();
+  private stepOffered = noneOffered();
+  /**
+   * The providers' `heldResultTokens` added up, kept as they grow: a step reads the sum before it shares
+   * out its cost, so the providers are walked once a step, not twice.
+   */
+  private heldResultTokens = 0;
 
   /** Steps a resumed snapshot carried: a step of this call is never merged into one of them. */
   private carried = 0;
@@ -53,6 +69,7 @@ export class CostLedger {
       entry.calls = provider.calls;
       entry.resultTokens = provider.resultTokens;
       entry.cost = provider.cost;
+      this.heldResultTokens += provider.heldResultTokens - entry.heldResultTokens;
       entry.heldResultTokens = provider.heldResultTokens;
       for (const handle of provider.handles ?? []) this.byHandle.set(handle, entry);
     }
@@ -104,13 +121,16 @@ export class CostLedger {
         }
         break;
       }
-      case "ToolLoopIteration":
-        this.offered = new Map();
+      case "ToolLoopIteration": {
+        const offered = (this.offered = noneOffered());
         for (const name of event.toolNames) {
           const owner = this.owners.get(name);
-          if (owner) this.offered.set(owner.entry, (this.offered.get(owner.entry) ?? 0) + owner.tokens);
+          if (!owner) continue;
+          offered.byProvider.set(owner.entry, (offered.byProvider.get(owner.entry) ?? 0) + owner.tokens);
+          offered.tokens += owner.tokens;
         }
         break;
+      }
       case "ModelResponded":
         this.step(event.iteration, event.usage, event.modelId);
         break;
@@ -119,9 +139,9 @@ export class CostLedger {
         const entry = this.owners.get(event.toolName)?.entry ?? byPassedHandle(event.input, this.byHandle);
         if (!entry) break;
         entry.calls++;
-        entry.heldResultTokens += estimateTextTokens(
-          event.type === "ToolInvoked" ? event.resultText : event.message,
-        );
+        const tokens = estimateTextTokens(event.type === "ToolInvoked" ? event.resultText : event.message);
+        entry.heldResultTokens += tokens;
+        this.heldResultTokens += tokens;
         break;
       }
       default:
@@ -185,17 +205,9 @@ export class CostLedger {
     } else {
       this.steps.push({ iteration, ...(modelId === undefined ? {} : { modelId }), usage, cost });
       this.stepOffered = this.offered;
-      this.offered = new Map();
+      this.offered = noneOffered();
     }
-    let estimated = 0;
-    for (const [entry, tokens] of this.stepOffered) {
-      if (!again) entry.definitionTokens += tokens;
-      estimated += tokens;
-    }
-    for (const entry of this.providers.values()) {
-      if (!again) entry.resultTokens += entry.heldResultTokens;
-      estimated += entry.heldResultTokens;
-    }
+    const estimated = this.stepOffered.tokens + this.heldResultTokens;
     // The providers share what this request's input cost (cached tokens at their price), never more: each
     // estimated token is priced at the request's own input price per token, and when the estimates add up
     // to more than the input tokens the provider reported, they are scaled down to that count. A request
@@ -204,7 +216,13 @@ export class CostLedger {
       usage.inputTokens > 0
         ? costOf({ ...usage, outputTokens: 0 }, prices) / Math.max(estimated, usage.inputTokens)
         : 0;
-    for (const [entry, tokens] of this.stepOffered) entry.cost += tokens * perToken;
-    for (const entry of this.providers.values()) entry.cost += entry.heldResultTokens * perToken;
+    for (const [entry, tokens] of this.stepOffered.byProvider) {
+      if (!again) entry.definitionTokens += tokens;
+      entry.cost += tokens * perToken;
+    }
+    for (const entry of this.providers.values()) {
+      if (!again) entry.resultTokens += entry.heldResultTokens;
+      entry.cost += entry.heldResultTokens * perToken;
+    }
   }
 }

@@ -37,10 +37,12 @@ export function cutText(text: string, kept: number): string {
   return `${text.slice(0, kept)}\n[cut: the run log keeps the first ${kept} of ${text.length} characters]`;
 }
 
-/** The fields that hold content, by record type (the call's and the response's are cut by run-log-lines.ts). */
+/**
+ * The fields that hold content, by record type (the call's, the response's and the approval asked's are cut
+ * by run-log-lines.ts).
+ */
 const CONTENT: Readonly<Record<string, readonly string[]>> = {
   run: ["prompt", "system"],
-  "approval-asked": ["input"],
   "approval-decided": ["reason"],
   restart: ["reason"],
   note: ["message"],

@@ -1,4 +1,5 @@
 // A value as the run log writes it: JSON text, with a bigint (which JSON.stringify refuses) as its digits.
+import { bigintAsDigits } from "../tools/bigint-as-digits.js";
 
 /**
  * `value` as JSON text (undefined where JSON leaves a field out: undefined, a function), a bigint written
@@ -12,7 +13,5 @@ export function toJson(value: unknown): string | undefined {
   } catch {
     // The rare value JSON refuses: again, with bigints as text (a cycle fails again).
   }
-  return JSON.stringify(value, (_key, inner: unknown) =>
-    typeof inner === "bigint" ? inner.toString() : inner,
-  );
+  return JSON.stringify(value, (_key, inner: unknown) => bigintAsDigits(inner));
 }

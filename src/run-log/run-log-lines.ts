@@ -1,9 +1,11 @@
-// The records every step writes (its `step`, the model's `response`, each `call`) as their JSON text, made
-// directly: the text JSON.stringify makes of the record (fields in the order of run-log-format.ts, absent
-// ones left out), without building the record first. Building and serializing those objects was about
-// half of what the log cost a step (docs/performance.md, "Round 6 (issue 44)"). Rarer records stay
-// objects (`jsonText`). A value a caller gave that JSON cannot hold is written as a string saying so, and
-// the rest of its record is kept.
+// The records every step writes (its `step`, the model's `response`, each `call`), and an approval asked
+// (which holds a call's input too), as their JSON text, made directly: the text JSON.stringify makes of the
+// record (fields in the order of run-log-format.ts, absent ones left out), without building the record
+// first. Building and serializing those objects was about half of what the log cost a step
+// (docs/performance.md, "Round 6 (issue 44)"); an approval's input was turned into JSON twice, to measure it
+// and to write it. Rarer records stay objects (`jsonText`). A value a caller gave that JSON cannot hold is
+// written as a string saying so, and the rest of its record is kept.
+import type { ApprovalRequestedEvent } from "../events/approval-events.js";
 import type { TokenUsage } from "../events/token-usage.js";
 import { describeCause } from "../tools/describe-thrown.js";
 import { DEFAULT_MAX_RESULT_CHARS } from "../tools/serialize-result.js";
@@ -141,6 +143,15 @@ export interface CallLine {
   readonly maxChars: number;
 }
 
+/**
+ * `,"input":…`: a call's input as its JSON text, made once and cut as text, not as the object (nothing
+ * for an input JSON leaves out). The one rule of a `call`'s input and an `approval-asked`'s.
+ */
+function inputMember(input: unknown, max: number): string {
+  const json = jsonValue(input);
+  return json === undefined ? "" : kept("input", json, max, json);
+}
+
 /** A `call` record's line. */
 export function callLine(c: CallLine): string {
   let line = `{"type":"call","step":${c.step},"ms":${c.ms},"id":${str(c.id)},"tool":${name(c.tool)},"ok":${c.ok}`;
@@ -148,15 +159,30 @@ export function callLine(c: CallLine): string {
   if (c.reason !== undefined) line += `,"reason":${str(c.reason)}`;
   cuts = "";
   if (c.content) {
-    // The input's JSON, made once: cut as text, not as the object.
-    const input = jsonValue(c.input);
-    if (input !== undefined) line += kept("input", input, c.maxChars, input);
+    line += inputMember(c.input, c.maxChars);
     if (c.result !== undefined) line += kept("result", c.result, c.maxChars);
     if (c.cause !== undefined)
       line += kept("cause", describeCause(c.cause, DEFAULT_MAX_RESULT_CHARS), c.maxChars);
   }
   if (c.media !== undefined && c.media.length > 0) line += field("media", c.media);
   if (c.provider !== undefined) line += field("provider", c.provider);
+  return `${line}${cutMember()}}`;
+}
+
+/**
+ * An `approval-asked` record's line, at `step`: the input with recorded `content` only, cut past `maxChars`
+ * (`maxValueChars`).
+ */
+export function approvalAskedLine(
+  event: ApprovalRequestedEvent,
+  step: number,
+  content: boolean,
+  maxChars: number,
+): string {
+  let line = `{"type":"approval-asked","step":${step},"id":${str(event.approvalId)},"tool":${name(event.toolName)}`;
+  cuts = "";
+  if (content) line += inputMember(event.input, maxChars);
+  if (event.provider !== undefined) line += field("provider", event.provider);
   return `${line}${cutMember()}}`;
 }
 

@@ -26,6 +26,16 @@ export interface RunLogTarget extends RunLogOptions {
   readonly dir: string;
 }
 
+/**
+ * A target as `runLogTarget` checked it, with every default filled in: what a run's log reads, so each
+ * default is applied in that one place. Not exported from the package: `RunnerConfig.runLog` spells it out.
+ */
+export interface ResolvedRunLogTarget extends RunLogTarget {
+  readonly recordContent: boolean;
+  readonly maxFileBytes: number;
+  readonly maxValueChars: number;
+}
+
 /** Default of `maxFileBytes`: 50 MB per run. */
 export const DEFAULT_RUN_LOG_MAX_BYTES = 50_000_000;
 

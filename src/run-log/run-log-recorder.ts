@@ -7,7 +7,14 @@ import type { ToolLoopEvent } from "../events/tool-loop-event.js";
 import type { ProviderIdentity } from "../tools/provider-identity.js";
 import { isMediaPart } from "../tools/tool-content.js";
 import type { RunLogFile } from "./run-log-file.js";
-import { callLine, responseLine, sameList, stepLine, toolSetChange } from "./run-log-lines.js";
+import {
+  approvalAskedLine,
+  callLine,
+  responseLine,
+  sameList,
+  stepLine,
+  toolSetChange,
+} from "./run-log-lines.js";
 import { callIdOf, endsCall, sessionEnd } from "./mcp-call-events.js";
 import { withCutValues } from "./cut-value.js";
 import { runEnd } from "./run-end.js";
@@ -164,14 +171,7 @@ export class RunLogRecorder {
         break;
       case "ApprovalRequested":
         this.asked.add(event.approvalId);
-        this.add({
-          type: "approval-asked",
-          step: this.step,
-          id: event.approvalId,
-          tool: event.toolName,
-          ...(this.content ? { input: event.input } : {}),
-          ...(event.provider ? { provider: event.provider } : {}),
-        });
+        this.line(approvalAskedLine(event, this.step, this.content, this.options.maxValueChars));
         break;
       case "ApprovalDecided":
         this.asked.delete(event.approvalId);

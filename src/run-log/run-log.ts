@@ -12,11 +12,11 @@ import { loggedPrompt } from "./run-log-prompt.js";
 import {
   DEFAULT_RUN_LOG_MAX_BYTES,
   defaultMaxValueChars,
+  type ResolvedRunLogTarget,
   type RunLogOptions,
-  type RunLogTarget,
 } from "./run-log-options.js";
 
-export type { RunLogOptions, RunLogTarget };
+export type { RunLogOptions };
 import { RunLogRecorder } from "./run-log-recorder.js";
 import { createPrivateFileSync, makePrivateFolderSync, warnIfShared } from "../local/private-files.js";
 
@@ -27,13 +27,13 @@ import { createPrivateFileSync, makePrivateFolderSync, warnIfShared } from "../l
 const checked = new Set<string>();
 
 /**
- * The run log's settings with `dir` made absolute, after checking that the folder can be written (it is
- * created for its owner only when missing).
+ * The run log's settings with `dir` made absolute and every default filled in (the one place they are),
+ * after checking that the folder can be written (it is created for its owner only when missing).
  *
  * @throws RunLogError for a folder that cannot be created or written; InvalidSettingError for a bad
  * `maxFileBytes` or `maxValueChars`
  */
-export function runLogTarget(dir: string, options: RunLogOptions = {}): RunLogTarget {
+export function runLogTarget(dir: string, options: RunLogOptions = {}): ResolvedRunLogTarget {
   const { maxFileBytes = DEFAULT_RUN_LOG_MAX_BYTES, recordContent = true } = options;
   if (!(Number.isSafeInteger(maxFileBytes) && maxFileBytes > 0))
     throw new InvalidSettingError(
@@ -88,18 +88,17 @@ export interface RunLogStart {
 }
 
 /** Starts the file of one run in `target.dir`, named by the time it began (so names sort by time). */
-export function startRunLog(target: RunLogTarget, start: RunLogStart): RunLogRecorder {
+export function startRunLog(target: ResolvedRunLogTarget, start: RunLogStart): RunLogRecorder {
   const now = new Date();
   const id = `${now.toISOString().replace(/[:.]/g, "-")}-${nodeCrypto().randomBytes(3).toString("hex")}`;
-  const limitBytes = target.maxFileBytes ?? DEFAULT_RUN_LOG_MAX_BYTES;
   const file = new RunLogFile({
     dir: target.dir,
     id,
-    limitBytes,
+    limitBytes: target.maxFileBytes,
     keepOpen: start.kind !== "mcp",
     onFailure: (message) => start.onFailure(file.path, message),
   });
-  const content = target.recordContent !== false;
+  const content = target.recordContent;
   return new RunLogRecorder(file, {
     header: {
       type: "run",
@@ -113,7 +112,7 @@ export function startRunLog(target: RunLogTarget, start: RunLogStart): RunLogRec
       ...(content && start.prompt !== undefined ? { prompt: loggedPrompt(start.prompt, file) } : {}),
       ...(content && start.system !== undefined ? { system: start.system } : {}),
     },
-    maxValueChars: target.maxValueChars ?? defaultMaxValueChars(limitBytes),
+    maxValueChars: target.maxValueChars,
     ...(start.pricing ? { pricing: start.pricing } : {}),
     ...(start.offered ? { offered: start.offered } : {}),
   });

@@ -107,8 +107,12 @@ export interface RunnerConfig {
   readonly approval?: ApprovalPredicate;
   /** OpenTelemetry spans for each run (`withTelemetry`); absent: none. */
   readonly telemetry?: TelemetryOptions;
-  /** Where each run is logged (`withRunLog`), its folder checked. */
-  readonly runLog?: RunLogTarget;
+  /** Where each run is logged (`withRunLog`): its folder checked, every option's default filled in. */
+  readonly runLog?: RunLogTarget & {
+    readonly recordContent: boolean;
+    readonly maxFileBytes: number;
+    readonly maxValueChars: number;
+  };
   /** Prices that turn tokens into USD (`withPricing`); absent: no cost is reported. */
   readonly pricing?: Pricing;
   /** Receives the debug log, one line per step, change or error (`withLogger`); absent: none. */

@@ -20,6 +20,9 @@ import { lastMessage, listNames as list, offeredToolNames } from "./step-matchin
 import { ScriptError } from "./script-error.js";
 import { streamOf } from "./stream-parts.js";
 
+/** No cassette's turn found: what most calls get (no cassette played), one value rather than one per call. */
+const NOT_PLACED: readonly number[] = Object.freeze([]);
+
 /** A tool to call: its exact name, or a pattern matched against the tools offered at that step. */
 export type ToolNameMatcher = string | RegExp;
 
@@ -175,10 +178,13 @@ export class ScriptedLanguageModel implements LanguageModelV3 {
   private turnOf(options: LanguageModelV3CallOptions): number {
     this.calls.push(options);
     const next = this.next + 1;
-    const placed = this.cassettes.flatMap(({ index, at }) => {
-      const recorded = index.stepAfter(options.prompt);
-      return recorded === undefined ? [] : [at + recorded];
-    });
+    const placed =
+      this.cassettes.length === 0
+        ? NOT_PLACED
+        : this.cassettes.flatMap(({ index, at }) => {
+            const recorded = index.stepAfter(options.prompt);
+            return recorded === undefined ? NOT_PLACED : [at + recorded];
+          });
     // A cassette played twice holds the same ids twice: the turn after the last one played is one of them.
     this.next = placed.length === 0 || placed.includes(next) ? next : placed[0]!;
     return this.next;

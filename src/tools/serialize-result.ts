@@ -1,4 +1,5 @@
 import { classTransformer } from "../lazy/class-transformer.js";
+import { bigintAsDigits } from "./bigint-as-digits.js";
 
 /** Options of {@link serializeToolResult}. */
 export interface SerializeOptions {
@@ -56,9 +57,8 @@ class BoundedWalk {
       this.stopped = true;
       return undefined;
     }
-    if (typeof value === "bigint") return this.leaf(value.toString());
     if (typeof value === "function" || typeof value === "symbol" || value === undefined) return undefined;
-    if (typeof value !== "object" || value === null) return this.leaf(value);
+    if (typeof value !== "object" || value === null) return this.leaf(bigintAsDigits(value));
     if (value instanceof Date) return this.leaf(Number.isNaN(value.getTime()) ? null : value.toISOString());
     const binary = binarySummary(value);
     if (binary) return this.leaf(binary);

@@ -115,6 +115,36 @@ describe("@LlmTool misuse fails at class definition, naming class and member", (
   });
 });
 
+describe("@LlmTool metadata", () => {
+  it("has no parameters key when none were given (legacy and TC39 standard decorators); given ones are kept", () => {
+    const parameters = { type: "object" as const, properties: { q: { type: "string" } } };
+    class Tools {
+      @LlmTool("Lists everything")
+      all(): void {}
+      @LlmTool({ description: "Finds one", parameters })
+      find(): void {}
+    }
+    const metadata: Record<PropertyKey, unknown> = {};
+    const standard = { kind: "method", name: "all", static: false, private: false, metadata };
+    (LlmTool("Lists everything") as unknown as (v: unknown, c: object) => void)(() => {}, standard);
+    class Standard {}
+    // Where a TC39 class keeps its decorators' metadata (entity-tools defines `Symbol.metadata` where Node lacks it).
+    Object.defineProperty(Standard, (Symbol as { metadata?: symbol }).metadata!, { value: metadata });
+    const [all, find] = getLlmTools(Tools);
+    for (const meta of [all!, getLlmTools(Standard)[0]!]) {
+      expect("parameters" in meta).toBe(false);
+      expect(Object.keys(meta)).toEqual([
+        "methodName",
+        "name",
+        "description",
+        "needsApproval",
+        "declaringClass",
+      ]);
+    }
+    expect(find!.parameters).toBe(parameters);
+  });
+});
+
 describe("inheritance", () => {
   class Base {
     @LlmTool("Say hello")

@@ -115,19 +115,36 @@ describe("maxValueChars", () => {
     expect(() => new FakePromptRunner().withRunLog(dir, { maxValueChars: 0 })).toThrow(InvalidSettingError);
   });
 
-  it("cuts the other records' content too: an approval's input, a denial's reason, a failed run's message", () => {
-    const asked = withCutValues(
-      { type: "approval-asked", step: 1, id: "a", tool: "t", input: { q: "x".repeat(20) } },
-      8,
+  it("cuts an approval's input as its call's: its JSON's first characters, a note, and the record's cut", async () => {
+    const dir = path.join(root, "approval");
+    const refund = defineTool({
+      name: "refund",
+      description: "Refunds an order",
+      inputSchema: { type: "object", properties: { note: { type: "string" } }, required: ["note"] },
+      needsApproval: true,
+      execute: () => "refunded",
+    });
+    const runner = new FakePromptRunner()
+      .callTool("refund", { note: "n".repeat(100) })
+      .withTools(refund)
+      .withRunLog(dir, { maxValueChars: 30 });
+    expect((await runner.run("Refund it")).status).toBe("awaiting-approval");
+    const [file] = readdirSync(dir).filter((f) => f.endsWith(".jsonl"));
+    const asked = readRunLog(readFileSync(path.join(dir, file!), "utf8")).records.find(
+      (r) => r.type === "approval-asked",
     );
+    // {"note":"nnn…"}: 111 characters.
     expect(asked).toEqual({
       type: "approval-asked",
       step: 1,
-      id: "a",
-      tool: "t",
-      input: '{"q":"xx\n[cut: the run log keeps the first 8 of 28 characters]',
-      cut: { input: { length: 28, kept: 8 } },
+      id: expect.any(String) as string,
+      tool: "refund",
+      input: `{"note":"${"n".repeat(21)}\n[cut: the run log keeps the first 30 of 111 characters]`,
+      cut: { input: { length: 111, kept: 30 } },
     });
+  });
+
+  it("cuts the other records' content too: a denial's reason, a failed run's message", () => {
     const decided = {
       type: "approval-decided",
       step: 1,

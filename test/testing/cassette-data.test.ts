@@ -59,6 +59,27 @@ describe("bytes and URLs in a cassette", () => {
   });
 });
 
+describe("a bigint in a model answer", () => {
+  it("is recorded as its digits (the rule tool results and the run log follow) and replays as that text", async () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), "cassette-data-")), "bigint.json");
+    const model = new NewestMockModel({
+      doGenerate: async () => ({
+        ...generateResult({ text: "hi" }),
+        providerMetadata: { acme: { requestId: 12345678901234567890n } } as never,
+      }),
+    });
+    const recorded = await generateText({ model: recordModel(model, file), prompt: "q" });
+    expect(recorded.text).toBe("hi");
+    const cassette = JSON.parse(readFileSync(file, "utf8")) as {
+      steps: { response: { providerMetadata?: unknown } }[];
+    };
+    const digits = { acme: { requestId: "12345678901234567890" } };
+    expect(cassette.steps[0]?.response.providerMetadata).toEqual(digits);
+    const replayed = await generateText({ model: await ReplayLanguageModel.fromFile(file), prompt: "q" });
+    expect(replayed.providerMetadata).toEqual(digits);
+  });
+});
+
 describe("a model answer a cassette cannot hold", () => {
   it("a cycle or 100 000 levels in its metadata: the run's model call fails naming the place; nothing is written", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "cassette-data-"));

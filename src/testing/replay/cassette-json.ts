@@ -7,6 +7,7 @@
 // depth bound keeps from overflowing the stack) starts.
 import type { LanguageModelV3Content, LanguageModelV3StreamPart } from "@ai-sdk/provider";
 import { EntityToolsError } from "../../errors/entity-tools-error.js";
+import { bigintAsDigits } from "../../tools/bigint-as-digits.js";
 import { isJsonData, jsonDataText } from "../../loop/snapshot/json-data.js";
 import { jsonFormProblem, problemText, type ValuePath } from "../../loop/snapshot/json-form-problem.js";
 import type { CassetteJson } from "./cassette.js";
@@ -32,7 +33,7 @@ function writtenAsText(value: object): boolean {
 }
 
 function converted(value: unknown): unknown {
-  if (value === null || typeof value !== "object") return typeof value === "bigint" ? String(value) : value;
+  if (value === null || typeof value !== "object") return bigintAsDigits(value);
   if (value instanceof Date) return value.toISOString();
   if (isJsonData(value)) return jsonDataText(value);
   if (value instanceof Error) return { message: value.message, name: value.name };
