@@ -23,12 +23,13 @@ import {
   isLegacyRequest,
   localhostAllowedHostnames,
   readRequestBody,
-  WebStandardStreamableHTTPServerTransport,
+  type Server,
 } from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { createMcpServer } from "entity-tools/mcp";
 import { Customer } from "../domain/customer.js";
 import { CustomerSearchTools } from "../domain/customer-search-tools.js";
+import { SessionTransport } from "./session-transport.js";
 
 const search = new CustomerSearchTools();
 
@@ -64,6 +65,8 @@ export interface HttpOptions {
    * another `Origin`, is answered 403 (the SDK's DNS rebinding protection).
    */
   readonly allowedHosts?: readonly string[];
+  /** The MCP server each 2025-11-25 session and each 2026-07-28 request gets. Default: the shop's. */
+  readonly server?: () => Server;
 }
 
 /** Idle legacy sessions are closed after this long by default (each holds a server and its discoveries). */
@@ -92,9 +95,10 @@ export async function serveHttp(
   const allowed = [...localhostAllowedHostnames(), ...(options.allowedHosts ?? [])];
   const validHost = hostHeaderValidation(allowed);
   const validOrigin = originValidation(allowed);
-  const modern = createMcpHandler(() => shopServer(), { legacy: "reject" });
+  const makeServer = options.server ?? (() => shopServer());
+  const modern = createMcpHandler(makeServer, { legacy: "reject" });
   // In order of last use (a request moves its session to the end), so the first is the one to close.
-  const sessions = new Map<string, { transport: WebStandardStreamableHTTPServerTransport; used: number }>();
+  const sessions = new Map<string, { transport: SessionTransport; used: number }>();
   const closeSession = (id: string) => {
     const session = sessions.get(id);
     sessions.delete(id);
@@ -111,7 +115,8 @@ export async function serveHttp(
       return session.transport.handleRequest(request);
     }
     if (!(await mayOpenSession(request))) return sessionIdMissing();
-    const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
+    const server = makeServer();
+    const transport: SessionTransport = new SessionTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (sessionId) => {
         for (const oldest of sessions.keys()) {
@@ -123,7 +128,7 @@ export async function serveHttp(
       onsessionclosed: (sessionId) => void sessions.delete(sessionId),
     });
     transport.onclose = () => void (transport.sessionId && sessions.delete(transport.sessionId));
-    await shopServer().connect(transport);
+    await server.connect(transport);
     return transport.handleRequest(request);
   };
   const handler = toNodeHandler({
