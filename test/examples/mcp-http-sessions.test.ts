@@ -1,5 +1,6 @@
-// The example's HTTP host against what 2025-11-25 clients do with their sessions (docs/reliability.md, M10):
-// a session ended (DELETE) while one of its calls runs, by the SDK clients v1 and v2 and by a raw fetch.
+// The example's HTTP host against what 2025-11-25 clients do with their sessions (docs/reliability.md, M10,
+// M11): a session ended (DELETE) while one of its calls runs, by the SDK clients v1 and v2 and by a raw
+// fetch; a JSON-RPC batch in a session whose protocol version has none.
 import {
   Client as ClientV2,
   StreamableHTTPClientTransport as TransportV2,
@@ -28,6 +29,17 @@ const waiting = defineTool({
     return result;
   },
 });
+let measured = 0;
+const measure = defineTool({
+  name: "measure",
+  description: "The length of a text",
+  inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
+  execute: ({ text }: { text: string }) => {
+    measured++;
+    return text.length;
+  },
+});
+
 const runLogs = mkdtempSync(path.join(tmpdir(), "mcp-http-sessions-"));
 const unhandled: unknown[] = [];
 const onUnhandled = (reason: unknown) => void unhandled.push(reason);
@@ -35,7 +47,8 @@ let served: Awaited<ReturnType<typeof serveHttp>>;
 beforeAll(async () => {
   process.on("unhandledRejection", onUnhandled);
   served = await serveHttp(0, {
-    server: () => createMcpServer({ name: "shop", version: "1.0.0", tools: [waiting], runLog: runLogs }),
+    server: () =>
+      createMcpServer({ name: "shop", version: "1.0.0", tools: [waiting, measure], runLog: runLogs }),
   });
 });
 afterAll(async () => {
@@ -182,4 +195,57 @@ describe("the example's HTTP host: a session ended (DELETE) while one of its cal
       ]);
       expect(unhandled).toEqual([]);
     });
+});
+
+describe("the example's HTTP host: a JSON-RPC batch in a 2025-11-25 session", () => {
+  const call = (id: number, text: string) => ({
+    jsonrpc: "2.0",
+    id,
+    method: "tools/call",
+    params: { name: "measure", arguments: { text } },
+  });
+
+  it("M11: at 2025-06-18 or later (no batches), refused 400 Invalid Request saying why; nothing runs; the session goes on", async () => {
+    const client = new Client({ name: "v1", version: "1.0.0" });
+    const transport = new StreamableHTTPClientTransport(new URL(served.url));
+    await client.connect(transport);
+    const before = measured;
+    const batch = await fetch(served.url, {
+      method: "POST",
+      headers: headers(transport.sessionId),
+      body: ` \n${JSON.stringify([call(1, "ab"), call(2, "abc")])}`,
+    });
+    expect([batch.status, await batch.json()]).toEqual([
+      400,
+      {
+        jsonrpc: "2.0",
+        error: {
+          code: -32600,
+          message:
+            "Invalid Request: this session speaks protocol 2025-11-25, which has no JSON-RPC batches (removed in 2025-06-18): send each message in a POST of its own",
+        },
+        id: null,
+      },
+    ]);
+    expect(measured).toBe(before);
+    expect((await client.callTool({ name: "measure", arguments: { text: "abcd" } })).content).toEqual([
+      { type: "text", text: "4" },
+    ]);
+    await client.close();
+  });
+
+  it("M11: in a session negotiated at 2025-03-26 (which had batches), a batch is served: both answered", async () => {
+    const sessionId = await rawSession("2025-03-26");
+    const batch = await fetch(served.url, {
+      method: "POST",
+      headers: { ...headers(sessionId), "mcp-protocol-version": "2025-03-26" },
+      body: JSON.stringify([call(1, "ab"), call(2, "abc")]),
+    });
+    expect(batch.status).toBe(200);
+    const answers = (await batch.text()).split("\n").filter((line) => line.startsWith("data: {"));
+    expect(answers.map((line) => JSON.parse(line.slice(6)) as unknown)).toEqual([
+      { jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "2" }], isError: false } },
+      { jsonrpc: "2.0", id: 2, result: { content: [{ type: "text", text: "3" }], isError: false } },
+    ]);
+  });
 });
