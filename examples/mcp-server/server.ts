@@ -29,6 +29,7 @@ import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { createMcpServer } from "entity-tools/mcp";
 import { Customer } from "../domain/customer.js";
 import { CustomerSearchTools } from "../domain/customer-search-tools.js";
+import { AnsweringStdioTransport } from "./answering-stdio-transport.js";
 import { SessionTransport } from "./session-transport.js";
 
 const search = new CustomerSearchTools();
@@ -260,7 +261,8 @@ async function main(argv: readonly string[]): Promise<void> {
     console.error(`MCP server "shop" listening on ${url}`);
     return;
   }
-  serveStdio(() => shopServer(argv.includes("--dispatch")));
+  // Our transport: it answers a line that is no message (the SDK's drops it without a word).
+  serveStdio(() => shopServer(argv.includes("--dispatch")), { transport: new AnsweringStdioTransport() });
 }
 
 // Started as a program (also through a symlink, which argv[1] keeps and import.meta.url resolves).
