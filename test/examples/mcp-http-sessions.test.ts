@@ -1,6 +1,6 @@
-// The example's HTTP host against what 2025-11-25 clients do with their sessions (docs/reliability.md, M10,
-// M11): a session ended (DELETE) while one of its calls runs, by the SDK clients v1 and v2 and by a raw
-// fetch; a JSON-RPC batch in a session whose protocol version has none.
+// The example's HTTP host against what 2025-11-25 clients do with their sessions (docs/reliability.md,
+// hardening round 8, M10 and M11): a session ended (DELETE) while one of its calls runs, by the SDK clients
+// v1 and v2 and by a raw fetch; a JSON-RPC batch in a session whose protocol version has none.
 import {
   Client as ClientV2,
   StreamableHTTPClientTransport as TransportV2,

@@ -1,5 +1,5 @@
 // The example MCP server over stdio, a real child process, against lines that are no MCP message
-// (docs/reliability.md, M12): each is answered on stdout, as JSON-RPC 2.0 says, and said on stderr; nothing
+// (docs/reliability.md, hardening round 8, M12): each is answered on stdout, as JSON-RPC 2.0 says, and said on stderr; nothing
 // runs, and the session goes on. The SDK's transport dropped them without a word: the client waited.
 import { ReadBuffer as ReadBufferV2 } from "@modelcontextprotocol/client";
 import { ReadBuffer } from "@modelcontextprotocol/sdk/shared/stdio.js";
