@@ -19,13 +19,19 @@ function readByClients(line: string): unknown[] {
   });
 }
 
-it("M12: a line that is not JSON, JSON that is no message, a batch: answered -32700 / -32600 (by id when it has one), told on stderr; nothing runs; the session goes on", async () => {
+/** The example server over stdio, as an MCP client starts it: the process, what it wrote to stderr, its exit. */
+function startServer() {
   const child = spawn(process.execPath, ["--import", "tsx", "examples/mcp-server/server.ts"], {
     stdio: ["pipe", "pipe", "pipe"],
   });
-  let stderr = "";
-  child.stderr.setEncoding("utf8").on("data", (text: string) => (stderr += text));
+  let written = "";
+  child.stderr.setEncoding("utf8").on("data", (text: string) => (written += text));
   const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
+  return { child, stderr: () => written, exited };
+}
+
+it("M12: a line that is not JSON, JSON that is no message, a batch: answered -32700 / -32600 (by id when it has one), told on stderr; nothing runs; the session goes on", async () => {
+  const { child, stderr, exited } = startServer();
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
   /** The server's next line on stdout, as the SDK clients read it (v1 and v2 alike: checked). */
   const answer = async (): Promise<unknown> => {
@@ -84,7 +90,7 @@ it("M12: a line that is not JSON, JSON that is no message, a batch: answered -32
 
   child.stdin.end();
   expect(await exited).toBe(0);
-  expect(stderr.trim().split("\n")).toEqual([
+  expect(stderr().trim().split("\n")).toEqual([
     expect.stringMatching(
       /^MCP stdio: a line of stdin \(8 characters\) was not served, answered -32700 Parse error/,
     ),
@@ -94,18 +100,13 @@ it("M12: a line that is not JSON, JSON that is no message, a batch: answered -32
 }, 60_000);
 
 it("M12: a line longer than the SDK's 10 MiB a message may have closes the connection (the server exits), and stderr says why", async () => {
-  const child = spawn(process.execPath, ["--import", "tsx", "examples/mcp-server/server.ts"], {
-    stdio: ["pipe", "pipe", "pipe"],
-  });
-  let stderr = "";
-  child.stderr.setEncoding("utf8").on("data", (text: string) => (stderr += text));
-  const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
+  const { child, stderr, exited } = startServer();
   child.stdin.on("error", () => {}); // the server stops reading: what is left of the line is not taken
   child.stdin.write(
     `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"_meta":{"x":"${"x".repeat(11_000_000)}"}}}\n`,
   );
   expect(await exited).toBe(0);
-  expect(stderr).toContain(
+  expect(stderr()).toContain(
     "MCP stdio: a line of stdin is longer than 10485760 bytes, the most a message may have: the connection is closed",
   );
 }, 60_000);
