@@ -14,7 +14,7 @@ import {
 } from "@modelcontextprotocol/server";
 
 /** What a request still running when its session closed is answered (JSON-RPC's implementation-defined range). */
-export const SESSION_CLOSED = {
+const SESSION_CLOSED = {
   code: -32000,
   message: "Session closed: the session ended while this request ran, and its result will not be sent",
 } as const;
