@@ -23,12 +23,14 @@ import {
   isLegacyRequest,
   localhostAllowedHostnames,
   readRequestBody,
-  WebStandardStreamableHTTPServerTransport,
+  type Server,
 } from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { createMcpServer } from "entity-tools/mcp";
 import { Customer } from "../domain/customer.js";
 import { CustomerSearchTools } from "../domain/customer-search-tools.js";
+import { AnsweringStdioTransport } from "./answering-stdio-transport.js";
+import { SessionTransport } from "./session-transport.js";
 
 const search = new CustomerSearchTools();
 
@@ -64,6 +66,8 @@ export interface HttpOptions {
    * another `Origin`, is answered 403 (the SDK's DNS rebinding protection).
    */
   readonly allowedHosts?: readonly string[];
+  /** The MCP server each 2025-11-25 session and each 2026-07-28 request gets. Default: the shop's. */
+  readonly server?: () => Server;
 }
 
 /** Idle legacy sessions are closed after this long by default (each holds a server and its discoveries). */
@@ -92,9 +96,10 @@ export async function serveHttp(
   const allowed = [...localhostAllowedHostnames(), ...(options.allowedHosts ?? [])];
   const validHost = hostHeaderValidation(allowed);
   const validOrigin = originValidation(allowed);
-  const modern = createMcpHandler(() => shopServer(), { legacy: "reject" });
+  const makeServer = options.server ?? (() => shopServer());
+  const modern = createMcpHandler(makeServer, { legacy: "reject" });
   // In order of last use (a request moves its session to the end), so the first is the one to close.
-  const sessions = new Map<string, { transport: WebStandardStreamableHTTPServerTransport; used: number }>();
+  const sessions = new Map<string, { transport: SessionTransport; server: Server; used: number }>();
   const closeSession = (id: string) => {
     const session = sessions.get(id);
     sessions.delete(id);
@@ -108,22 +113,25 @@ export async function serveHttp(
       session.used = Date.now();
       sessions.delete(id);
       sessions.set(id, session);
+      const version = session.server.getNegotiatedProtocolVersion() ?? "";
+      if (version >= BATCHES_REMOVED && (await isBatch(request))) return batchRefused(version);
       return session.transport.handleRequest(request);
     }
     if (!(await mayOpenSession(request))) return sessionIdMissing();
-    const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
+    const server = makeServer();
+    const transport: SessionTransport = new SessionTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (sessionId) => {
         for (const oldest of sessions.keys()) {
           if (sessions.size < maxSessions) break;
           closeSession(oldest);
         }
-        sessions.set(sessionId, { transport, used: Date.now() });
+        sessions.set(sessionId, { transport, server, used: Date.now() });
       },
       onsessionclosed: (sessionId) => void sessions.delete(sessionId),
     });
     transport.onclose = () => void (transport.sessionId && sessions.delete(transport.sessionId));
-    await shopServer().connect(transport);
+    await server.connect(transport);
     return transport.handleRequest(request);
   };
   const handler = toNodeHandler({
@@ -178,6 +186,49 @@ async function mayOpenSession(request: Request): Promise<boolean> {
   }
 }
 
+/**
+ * The protocol version that removed JSON-RPC batches: a session at it or later is sent single messages. The
+ * SDK's session transport serves a batch whatever the session's version.
+ */
+const BATCHES_REMOVED = "2025-06-18";
+
+/** Whether a POST's body is a JSON array (a JSON-RPC batch): the first of its bytes that is no white space is `[`. */
+async function isBatch(request: Request): Promise<boolean> {
+  if (request.method !== "POST") return false;
+  const reader: ReadableStreamDefaultReader<Uint8Array> | undefined = request.clone().body?.getReader();
+  if (!reader) return false;
+  try {
+    // Only the body's first bytes are read: the transport reads it again, whole, from the original.
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+      const first = chunk.value.find((byte) => !JSON_WHITE_SPACE.includes(byte));
+      if (first !== undefined) return first === 0x5b; // [
+    }
+    return false;
+  } finally {
+    void reader.cancel();
+  }
+}
+/** JSON's white space (RFC 8259): space, tab, line feed, carriage return. */
+const JSON_WHITE_SPACE = [0x20, 0x09, 0x0a, 0x0d];
+
+/**
+ * The answer to a batch in a session of protocol `version` 2025-06-18 or later, which removed batches (the
+ * SDK's transport would serve it): 400 Invalid Request, as the 2026-07-28 handler answers one. Nothing runs.
+ */
+function batchRefused(version: string): Response {
+  return Response.json(
+    {
+      jsonrpc: "2.0",
+      error: {
+        code: -32600,
+        message: `Invalid Request: this session speaks protocol ${version}, which has no JSON-RPC batches (removed in ${BATCHES_REMOVED}): send each message in a POST of its own`,
+      },
+      id: null,
+    },
+    { status: 400 },
+  );
+}
+
 /** The Streamable HTTP answer to a request that needs a session and names none: 400, as the spec says. */
 function sessionIdMissing(): Response {
   return Response.json(
@@ -210,7 +261,8 @@ async function main(argv: readonly string[]): Promise<void> {
     console.error(`MCP server "shop" listening on ${url}`);
     return;
   }
-  serveStdio(() => shopServer(argv.includes("--dispatch")));
+  // Our transport: it answers a line that is no message (the SDK's drops it without a word).
+  serveStdio(() => shopServer(argv.includes("--dispatch")), { transport: new AnsweringStdioTransport() });
 }
 
 // Started as a program (also through a symlink, which argv[1] keeps and import.meta.url resolves).

@@ -11,6 +11,7 @@ import {
   Server,
   inputRequired,
   inputResponse,
+  type CallToolRequest,
   type CallToolResult,
   type ServerContext,
 } from "@modelcontextprotocol/server";
@@ -29,6 +30,7 @@ import { ToolProviderStrategy } from "../strategies/tool-provider-strategy.js";
 import type { AnyTool } from "../tools/tool.js";
 import { mcpServerParts, type McpServerOptions } from "./mcp-server-options.js";
 import { currentServerTools } from "./server-tools.js";
+import { SessionEnd } from "./session-end.js";
 import { SessionTools } from "./session-tools.js";
 import { toolListResult } from "./tool-list-result.js";
 import { APPROVAL_INPUT, approvalEvent, approvalForm, McpApprovals } from "./mcp-approval.js";
@@ -72,6 +74,7 @@ export function createMcpServer(options: McpServerOptions): Server {
   );
   const events = new RunEvents([...(options.observers ?? []), ...(logged ? [logged.observe] : [])]);
   const approvals = new McpApprovals(options.approval, current().keys);
+  const sessionEnd = new SessionEnd(() => logged?.endSession());
   const server = new SessionServer(
     { name: options.name, version: options.version },
     {
@@ -80,7 +83,7 @@ export function createMcpServer(options: McpServerOptions): Server {
     },
     () => {
       sessionTools.release();
-      logged?.endSession();
+      sessionEnd.close();
     },
   );
   server.setRequestHandler("tools/list", (request) => {
@@ -97,7 +100,7 @@ export function createMcpServer(options: McpServerOptions): Server {
   // A 2025-11-25 session's discovery: one for the session (this server), so the provider class names its
   // calls claim are the session's (two same-named classes no module told apart are refused across calls).
   const sessionDiscovery = options.discovery ? new ToolProviderStrategy() : undefined;
-  server.setRequestHandler("tools/call", async (request, ctx): Promise<CallToolResult> => {
+  const callTool = async (request: CallToolRequest, ctx: ServerContext): Promise<CallToolResult> => {
     await loadRuntimeDependencies(); // validation and class-transformer are not loaded at import
     const stateless = modern();
     const fork = stateless ? current().forCall() : undefined;
@@ -203,7 +206,8 @@ export function createMcpServer(options: McpServerOptions): Server {
         await server.sendToolListChanged().catch(() => {});
     }
     return { content: parts ? mcpContentBlocks(parts) : [{ type: "text", text }], isError };
-  });
+  };
+  server.setRequestHandler("tools/call", (request, ctx) => sessionEnd.during(() => callTool(request, ctx)));
   return server;
 }
 

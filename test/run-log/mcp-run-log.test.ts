@@ -201,3 +201,43 @@ it("on 2026-07-28 the question and the answer come in two requests, each a serve
   ]);
   await client.close();
 });
+
+it("a session closed while a call runs: the call's record (cancelled) comes before the file's end, which is last", async () => {
+  const folder = path.join(dir, "closed-mid-call");
+  let started!: () => void;
+  const running = new Promise<void>((resolve) => (started = resolve));
+  const waiting = defineTool({
+    name: "waiting",
+    description: "Runs until its call is stopped",
+    execute: (_input: Record<string, never>, { signal }) => {
+      started();
+      return new Promise<never>((_resolve, reject) =>
+        signal.addEventListener("abort", () => reject(signal.reason)),
+      );
+    },
+  });
+  const server = createMcpServer({ name: "shop", version: "1.0.0", tools: [waiting], runLog: folder });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = new Client({ name: "test", version: "1.0.0" });
+  await client.connect(clientSide);
+  const pending = client.callTool({ name: "waiting", arguments: {} }).catch((e: unknown) => String(e));
+  await running;
+  await client.close();
+  expect(await pending).toMatch(/Connection closed/);
+  const [file] = readdirSync(folder).filter((f) => f.endsWith(".jsonl"));
+  const records = () => readFileSync(path.join(folder, file!), "utf8").trim().split("\n");
+  // The cancelled call ends a few turns of the event loop after the close; the file waits for it.
+  while (records().length < 4) await new Promise((resolve) => setImmediate(resolve));
+  expect(records().map((line) => (JSON.parse(line) as { type: string }).type)).toEqual([
+    "run",
+    "step",
+    "call",
+    "end",
+  ]);
+  const view = runView(readRunLog(records().join("\n")));
+  expect(view.steps[0]!.calls.map((c) => [c.tool, c.ok, c.reason])).toEqual([
+    ["waiting", false, "cancelled"],
+  ]);
+  expect(view.end).toMatchObject({ status: "completed", steps: 1 });
+});
