@@ -11,6 +11,7 @@ import {
   EntityToolsError,
   InvalidSettingError,
   StoredConversationUnreadableError,
+  beginConversationTurn,
   type ConversationStore,
 } from "entity-tools";
 import { PostgresConversationStore } from "entity-tools/postgres";
@@ -164,6 +165,33 @@ describe.skipIf(!postgresPresent)("PostgresConversationStore when the database i
     silent.close();
     expect(error).toBeInstanceOf(ConversationStoreUnavailableError);
     expect((error as Error).message).toMatch(/is unavailable: .*timeout/i);
+  });
+
+  it("a save slower than queryTimeoutMs (its row locked by another session): refused, and it does not land later", async () => {
+    const store = own({ table: "late_write", queryTimeoutMs: 300 });
+    const first = await beginConversationTurn(store, "c-1");
+    await first.save(snapshotSaying("turn 1"));
+    const turn = await beginConversationTurn(store, "c-1");
+    const row = `SELECT 1 FROM "public"."late_write" WHERE conversation_id = 'c-1' FOR UPDATE`;
+    const locker = await pool.connect();
+    try {
+      await locker.query("BEGIN");
+      await locker.query(row);
+      const error = await turn.save(snapshotSaying("turn 2")).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ConversationStoreUnavailableError);
+      expect((error as Error).message).toMatch(
+        /statement timeout\. Nothing was written; retry when it is back\.$/,
+      );
+      await locker.query("COMMIT");
+      // Locking the row again waits for every write queued on it: a write the caller was told failed
+      // would land before this returns.
+      await locker.query("BEGIN");
+      await locker.query(row);
+      await locker.query("COMMIT");
+    } finally {
+      locker.release();
+    }
+    expect((await store.get("c-1"))?.snapshot).toEqual(snapshotSaying("turn 1"));
   });
 
   it("down between two turns: the write fails clearly and changes nothing; back up, the conversation goes on from where it was", async () => {
