@@ -84,6 +84,8 @@ export interface StoredConversationTurn {
   /**
    * Ends the turn without saving (it produced no snapshot): the conversation stays as it was and the next
    * turn may start at once. A `save` that fails (too large, the store down) releases too, when it can.
+   * After a `save` that landed, a release, or when another turn took the conversation over, it does
+   * nothing: call it in a `finally`.
    */
   release(): Promise<void>;
 }
@@ -144,9 +146,18 @@ export async function beginConversationTurn(
   let version = await store.put(conversationId, stored?.snapshot, stored?.version, now + leaseMs);
   const claim = version;
   const heartbeat = renew && beat(() => renew(conversationId, claim, clock() + leaseMs), leaseMs / 3);
+  // Saved, released, or taken over by another turn: the conversation is no longer this turn's to free.
+  // A release after that does nothing (it would write the snapshot the turn began with over its save).
+  let ended = false;
   const release = async () => {
+    if (ended) return;
     await heartbeat?.stop();
-    version = await store.put(conversationId, stored?.snapshot, version);
+    try {
+      version = await store.put(conversationId, stored?.snapshot, version);
+    } catch (error) {
+      if (!ConversationConflictError.isInstance(error)) throw error;
+    }
+    ended = true;
   };
   return {
     snapshot: stored?.snapshot,
@@ -154,9 +165,10 @@ export async function beginConversationTurn(
       await heartbeat?.stop();
       try {
         version = await store.put(conversationId, snapshot, version);
+        ended = true;
       } catch (error) {
-        // Another turn took over: the conversation is not ours to release.
-        if (!ConversationConflictError.isInstance(error)) await release().catch(() => {});
+        ended ||= ConversationConflictError.isInstance(error);
+        await release().catch(() => {});
         throw error;
       }
     },
