@@ -135,15 +135,17 @@ export async function beginConversationTurn(
   const clock = options.clock ?? Date.now;
   const stored = await store.get(conversationId);
   const now = clock();
-  if (stored?.busyUntil !== undefined && stored.busyUntil > now)
-    throw new ConversationConflictError(
-      conversationId,
-      stored.version,
-      stored.version,
-      stored.busyUntil,
-      Math.ceil(stored.busyUntil - now),
-    );
-  let version = await store.put(conversationId, stored?.snapshot, stored?.version, now + leaseMs);
+  refuseIfBusy(conversationId, stored, now);
+  let version: number;
+  try {
+    version = await store.put(conversationId, stored?.snapshot, stored?.version, now + leaseMs);
+  } catch (error) {
+    // Another turn claimed it between our read and our claim: say that a turn is in progress, and until
+    // when, as to a turn that read its claim (a lost write's "retry now" would only be refused again).
+    if (ConversationConflictError.isInstance(error))
+      refuseIfBusy(conversationId, await store.get(conversationId).catch(() => undefined), clock());
+    throw error;
+  }
   const claim = version;
   const heartbeat = renew && beat(() => renew(conversationId, claim, clock() + leaseMs), leaseMs / 3);
   // Saved, released, or taken over by another turn: the conversation is no longer this turn's to free.
@@ -174,6 +176,18 @@ export async function beginConversationTurn(
     },
     release,
   };
+}
+
+/** Throws the conflict of a turn refused at its start when another turn's claim on the conversation holds at `now`. */
+function refuseIfBusy(conversationId: string, stored: StoredConversation | undefined, now: number): void {
+  if (stored?.busyUntil !== undefined && stored.busyUntil > now)
+    throw new ConversationConflictError(
+      conversationId,
+      stored.version,
+      stored.version,
+      stored.busyUntil,
+      Math.ceil(stored.busyUntil - now),
+    );
 }
 
 /**
