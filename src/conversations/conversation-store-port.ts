@@ -170,12 +170,36 @@ export async function beginConversationTurn(
         ended = true;
       } catch (error) {
         ended ||= ConversationConflictError.isInstance(error);
+        if (!ended && (await landed(store, conversationId, version, snapshot))) {
+          [version, ended] = [version + 1, true];
+          return;
+        }
         await release().catch(() => {});
         throw error;
       }
     },
     release,
   };
+}
+
+/**
+ * Whether a write of `snapshot` based on `version` landed although the store reported a failure (the
+ * connection cut after the database committed it): the conversation is one version on, free, and holds
+ * exactly that snapshot. Read again, so that a caller told "not saved" does not send the turn twice; false
+ * when the store cannot tell (still down).
+ */
+async function landed(
+  store: ConversationStore,
+  conversationId: string,
+  version: number,
+  snapshot: RunSnapshot,
+): Promise<boolean> {
+  const now = await store.get(conversationId).catch(() => undefined);
+  return (
+    now?.version === version + 1 &&
+    now.busyUntil === undefined &&
+    JSON.stringify(now.snapshot) === JSON.stringify(snapshot)
+  );
 }
 
 /** Throws the conflict of a turn refused at its start when another turn's claim on the conversation holds at `now`. */

@@ -15,7 +15,9 @@ import {
   type ConversationStore,
 } from "entity-tools";
 import { PostgresConversationStore } from "entity-tools/postgres";
+import { FakePromptRunner } from "entity-tools/testing";
 import { conversationStoreContract, snapshotSaying } from "../support/conversation-store-contract.js";
+import { startCuttingProxy } from "../support/postgres-cutting-proxy.js";
 import { postgresPresent, startPostgres, type PostgresServer } from "../support/postgres-server.js";
 
 let server: PostgresServer;
@@ -192,6 +194,32 @@ describe.skipIf(!postgresPresent)("PostgresConversationStore when the database i
       locker.release();
     }
     expect((await store.get("c-1"))?.snapshot).toEqual(snapshotSaying("turn 1"));
+  });
+
+  it("a save whose answer is lost (the connection cut after the commit): the turn is saved once, and the caller is told so", async () => {
+    const proxy = await startCuttingProxy(server.port);
+    try {
+      const store = own({
+        table: "lost_answer",
+        connectionString: server.url.replace(`:${server.port}/`, `:${proxy.port}/`),
+      });
+      const fake = new FakePromptRunner();
+      fake.respondWithText("Hello.").respondWithText("Still here.").respondWithText("Yes.");
+      for (const [i, prompt] of ["Hi", "Are you there?", "Sure?"].entries()) {
+        const turn = await beginConversationTurn(store, "c-1");
+        const run = await fake.run(prompt, { continueFrom: turn.snapshot });
+        if (i === 1) proxy.cutNextAnswer("UPDATE");
+        await turn.save(run.snapshot);
+      }
+      const history = (await store.get("c-1"))?.snapshot?.history.map((m) => m.content);
+      expect(history?.filter((content) => typeof content === "string")).toEqual([
+        "Hi",
+        "Are you there?",
+        "Sure?",
+      ]);
+    } finally {
+      await proxy.close();
+    }
   });
 
   it("down between two turns: the write fails clearly and changes nothing; back up, the conversation goes on from where it was", async () => {
