@@ -19,6 +19,7 @@ import type { ModelMessage } from "ai";
 import { afterAll, describe, expect, it } from "vitest";
 import {
   ConversationConflictError,
+  ConversationStoreUnavailableError,
   EntityToolsError,
   FileConversationStore,
   StoredConversationUnreadableError,
@@ -49,10 +50,19 @@ conversationStoreContract("FileConversationStore", {
 
 // procfs answers ENOENT to a mkdir whose parent exists, where Node's recursive mkdir never settles.
 it.runIf(process.platform === "linux")(
-  "a FileConversationStore its folder cannot be made in rejects, not hangs",
+  "a FileConversationStore its folder cannot be made in: the turn is refused as the store being unavailable, naming it, not hangs",
   async () => {
     const store = new FileConversationStore("/proc/entity-tools-store");
-    await expect(store.put("c1", undefined, undefined)).rejects.toThrow(/ENOENT/);
+    for (const attempt of [
+      () => store.put("c1", undefined, undefined),
+      () => beginConversationTurn(store, "c1"),
+    ]) {
+      const error = await attempt().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ConversationStoreUnavailableError);
+      expect((error as Error).message).toMatch(
+        /^The conversation store \(files in \/proc\/entity-tools-store\) is unavailable: ENOENT.*\. Nothing was written; retry when it is back\.$/,
+      );
+    }
   },
 );
 
