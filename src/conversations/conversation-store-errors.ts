@@ -126,3 +126,17 @@ export class ConversationStoreUnavailableError extends EntityToolsError {
     );
   }
 }
+
+/**
+ * What a store throws for a failure of what it keeps conversations in (a database, a disk): an
+ * `EntityToolsError` as it is (a conflict, an id refused, a stored conversation unreadable), anything else
+ * as {@link ConversationStoreUnavailableError} naming `store`.
+ */
+export function storeFailure(store: string, error: unknown): Error {
+  if (EntityToolsError.isInstance(error)) return error;
+  return new ConversationStoreUnavailableError(
+    store,
+    error instanceof Error ? error.message || error.name : String(error),
+    { cause: error },
+  );
+}

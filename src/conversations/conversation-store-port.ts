@@ -84,6 +84,8 @@ export interface StoredConversationTurn {
   /**
    * Ends the turn without saving (it produced no snapshot): the conversation stays as it was and the next
    * turn may start at once. A `save` that fails (too large, the store down) releases too, when it can.
+   * After a `save` that landed, a release, or when another turn took the conversation over, it does
+   * nothing: call it in a `finally`.
    */
   release(): Promise<void>;
 }
@@ -133,6 +135,75 @@ export async function beginConversationTurn(
   const clock = options.clock ?? Date.now;
   const stored = await store.get(conversationId);
   const now = clock();
+  refuseIfBusy(conversationId, stored, now);
+  let version: number;
+  try {
+    version = await store.put(conversationId, stored?.snapshot, stored?.version, now + leaseMs);
+  } catch (error) {
+    // Another turn claimed it between our read and our claim: say that a turn is in progress, and until
+    // when, as to a turn that read its claim (a lost write's "retry now" would only be refused again).
+    if (ConversationConflictError.isInstance(error))
+      refuseIfBusy(conversationId, await store.get(conversationId).catch(() => undefined), clock());
+    throw error;
+  }
+  const claim = version;
+  const heartbeat = renew && beat(() => renew(conversationId, claim, clock() + leaseMs), leaseMs / 3);
+  // Saved, released, or taken over by another turn: the conversation is no longer this turn's to free.
+  // A release after that does nothing (it would write the snapshot the turn began with over its save).
+  let ended = false;
+  const release = async () => {
+    if (ended) return;
+    await heartbeat?.stop();
+    try {
+      version = await store.put(conversationId, stored?.snapshot, version);
+    } catch (error) {
+      if (!ConversationConflictError.isInstance(error)) throw error;
+    }
+    ended = true;
+  };
+  return {
+    snapshot: stored?.snapshot,
+    save: async (snapshot) => {
+      await heartbeat?.stop();
+      try {
+        version = await store.put(conversationId, snapshot, version);
+        ended = true;
+      } catch (error) {
+        ended ||= ConversationConflictError.isInstance(error);
+        if (!ended && (await landed(store, conversationId, version, snapshot))) {
+          [version, ended] = [version + 1, true];
+          return;
+        }
+        await release().catch(() => {});
+        throw error;
+      }
+    },
+    release,
+  };
+}
+
+/**
+ * Whether a write of `snapshot` based on `version` landed although the store reported a failure (the
+ * connection cut after the database committed it): the conversation is one version on, free, and holds
+ * exactly that snapshot. Read again, so that a caller told "not saved" does not send the turn twice; false
+ * when the store cannot tell (still down).
+ */
+async function landed(
+  store: ConversationStore,
+  conversationId: string,
+  version: number,
+  snapshot: RunSnapshot,
+): Promise<boolean> {
+  const now = await store.get(conversationId).catch(() => undefined);
+  return (
+    now?.version === version + 1 &&
+    now.busyUntil === undefined &&
+    JSON.stringify(now.snapshot) === JSON.stringify(snapshot)
+  );
+}
+
+/** Throws the conflict of a turn refused at its start when another turn's claim on the conversation holds at `now`. */
+function refuseIfBusy(conversationId: string, stored: StoredConversation | undefined, now: number): void {
   if (stored?.busyUntil !== undefined && stored.busyUntil > now)
     throw new ConversationConflictError(
       conversationId,
@@ -141,27 +212,6 @@ export async function beginConversationTurn(
       stored.busyUntil,
       Math.ceil(stored.busyUntil - now),
     );
-  let version = await store.put(conversationId, stored?.snapshot, stored?.version, now + leaseMs);
-  const claim = version;
-  const heartbeat = renew && beat(() => renew(conversationId, claim, clock() + leaseMs), leaseMs / 3);
-  const release = async () => {
-    await heartbeat?.stop();
-    version = await store.put(conversationId, stored?.snapshot, version);
-  };
-  return {
-    snapshot: stored?.snapshot,
-    save: async (snapshot) => {
-      await heartbeat?.stop();
-      try {
-        version = await store.put(conversationId, snapshot, version);
-      } catch (error) {
-        // Another turn took over: the conversation is not ours to release.
-        if (!ConversationConflictError.isInstance(error)) await release().catch(() => {});
-        throw error;
-      }
-    },
-    release,
-  };
 }
 
 /**

@@ -7,7 +7,7 @@
 import path from "node:path";
 import { nodeCrypto, nodeFs } from "../lazy/node-builtins.js";
 import { createPrivateFile, makePrivateFolder, warnIfShared } from "../local/private-files.js";
-import { ConversationConflictError } from "./conversation-store-errors.js";
+import { ConversationConflictError, storeFailure } from "./conversation-store-errors.js";
 import {
   checkConversationId,
   checkVersion,
@@ -47,7 +47,33 @@ export class FileConversationStore implements ConversationStore {
   ) {}
 
   /** The conversation, or undefined when nothing was written under this id. */
-  async get(conversationId: string): Promise<StoredConversation | undefined> {
+  get(conversationId: string): Promise<StoredConversation | undefined> {
+    return this.guarded(this.read(conversationId));
+  }
+
+  /** Writes `snapshot` as the next version if the store is at `expectedVersion`; returns the new one. */
+  put(
+    conversationId: string,
+    snapshot: RunSnapshot | undefined,
+    expectedVersion: number | undefined,
+    busyUntil?: number,
+  ): Promise<number> {
+    return this.guarded(this.write(conversationId, snapshot, expectedVersion, busyUntil));
+  }
+
+  /** Moves a turn's claim to end at `busyUntil` if the conversation is still at `version` (else false). */
+  renewTurn(conversationId: string, version: number, busyUntil: number): Promise<boolean> {
+    return this.guarded(this.renew(conversationId, version, busyUntil));
+  }
+
+  /** A failure of the disk (full, gone, not ours) is ConversationStoreUnavailableError naming the directory. */
+  private guarded<T>(work: Promise<T>): Promise<T> {
+    return work.catch((error: unknown) => {
+      throw storeFailure(`files in ${this.directory}`, error);
+    });
+  }
+
+  private async read(conversationId: string): Promise<StoredConversation | undefined> {
     const folder = this.folderOf(conversationId);
     await this.open();
     for (;;) {
@@ -67,8 +93,7 @@ export class FileConversationStore implements ConversationStore {
     }
   }
 
-  /** Writes `snapshot` as the next version if the store is at `expectedVersion`; returns the new one. */
-  async put(
+  private async write(
     conversationId: string,
     snapshot: RunSnapshot | undefined,
     expectedVersion: number | undefined,
@@ -89,7 +114,10 @@ export class FileConversationStore implements ConversationStore {
         throw new ConversationConflictError(conversationId, expectedVersion, await latestVersion(folder));
       throw error;
     } finally {
-      await nodeFs().unlink(temporary);
+      // Best effort: once linked the write has landed, and a leftover is swept on a later first use.
+      await nodeFs()
+        .unlink(temporary)
+        .catch(() => {});
     }
     // Older versions' leases are over (a turn's, or one a lapsed turn renewed late); the version before
     // the one this write replaced goes too (the one before is kept).
@@ -104,8 +132,7 @@ export class FileConversationStore implements ConversationStore {
     return version;
   }
 
-  /** Moves a turn's claim to end at `busyUntil` if the conversation is still at `version` (else false). */
-  async renewTurn(conversationId: string, version: number, busyUntil: number): Promise<boolean> {
+  private async renew(conversationId: string, version: number, busyUntil: number): Promise<boolean> {
     const folder = this.folderOf(conversationId);
     await this.open();
     if ((await latestVersion(folder)) !== version) return false;

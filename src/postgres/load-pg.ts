@@ -12,7 +12,11 @@ export interface OwnPoolSettings {
 }
 
 /**
- * A `pg.Pool` of the store's own, with bounded connect and query times. An idle connection the server
+ * A `pg.Pool` of the store's own, with bounded connect and query times. The query time is the server's
+ * (`statement_timeout`): it cancels a statement that runs longer, so a write the caller was told failed
+ * cannot land later (node-postgres's own `query_timeout` only stops waiting, and a write queued behind a
+ * row lock then commits after the caller heard "nothing was written"). `query_timeout` stays as a
+ * backstop for a server that stops answering, a connect time later. An idle connection the server
  * drops (a restart) emits `error` on the pool: handled here, so it cannot end the process; the next
  * query opens a new connection.
  *
@@ -38,7 +42,8 @@ export async function openPool(settings: OwnPoolSettings): Promise<PostgresPool 
   const pool = new Pool({
     connectionString: settings.connectionString,
     connectionTimeoutMillis: settings.connectTimeoutMs,
-    query_timeout: settings.queryTimeoutMs,
+    statement_timeout: settings.queryTimeoutMs,
+    query_timeout: settings.queryTimeoutMs + settings.connectTimeoutMs,
     max: settings.maxConnections,
   });
   pool.on("error", () => {});

@@ -2,11 +2,8 @@
 // compare-and-set statement (INSERT … ON CONFLICT DO NOTHING for the first, UPDATE … WHERE version = N
 // after), so of two writers of one version exactly one row changes; the other gets the conflict. Snapshots
 // are stored as their JSON text in a `text` column: `jsonb` refuses a NUL character, text keeps any content.
-import { EntityToolsError, InvalidSettingError } from "../errors/entity-tools-error.js";
-import {
-  ConversationConflictError,
-  ConversationStoreUnavailableError,
-} from "../conversations/conversation-store-errors.js";
+import { InvalidSettingError } from "../errors/entity-tools-error.js";
+import { ConversationConflictError, storeFailure } from "../conversations/conversation-store-errors.js";
 import {
   checkConversationId,
   type ConversationStore,
@@ -153,12 +150,7 @@ export class PostgresConversationStore implements ConversationStore {
       await this.ready;
       return (await pool.query(text, values)).rows as Row[];
     } catch (error) {
-      if (EntityToolsError.isInstance(error)) throw error;
-      throw new ConversationStoreUnavailableError(
-        `PostgreSQL, table ${this.table.qualified}`,
-        error instanceof Error ? error.message || error.name : String(error),
-        { cause: error },
-      );
+      throw storeFailure(`PostgreSQL, table ${this.table.qualified}`, error);
     }
   }
 

@@ -15,9 +15,11 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import type { ModelMessage } from "ai";
 import { afterAll, describe, expect, it } from "vitest";
 import {
   ConversationConflictError,
+  ConversationStoreUnavailableError,
   EntityToolsError,
   FileConversationStore,
   StoredConversationUnreadableError,
@@ -48,10 +50,19 @@ conversationStoreContract("FileConversationStore", {
 
 // procfs answers ENOENT to a mkdir whose parent exists, where Node's recursive mkdir never settles.
 it.runIf(process.platform === "linux")(
-  "a FileConversationStore its folder cannot be made in rejects, not hangs",
+  "a FileConversationStore its folder cannot be made in: the turn is refused as the store being unavailable, naming it, not hangs",
   async () => {
     const store = new FileConversationStore("/proc/entity-tools-store");
-    await expect(store.put("c1", undefined, undefined)).rejects.toThrow(/ENOENT/);
+    for (const attempt of [
+      () => store.put("c1", undefined, undefined),
+      () => beginConversationTurn(store, "c1"),
+    ]) {
+      const error = await attempt().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ConversationStoreUnavailableError);
+      expect((error as Error).message).toMatch(
+        /^The conversation store \(files in \/proc\/entity-tools-store\) is unavailable: ENOENT.*\. Nothing was written; retry when it is back\.$/,
+      );
+    }
   },
 );
 
@@ -188,6 +199,9 @@ describe("a stored conversation's turn", () => {
     await later.release();
   });
 
+  const textOf = (m: ModelMessage) =>
+    typeof m.content === "string" ? m.content : m.content.map((p) => ("text" in p ? p.text : "")).join("");
+
   it("a new conversation starts with no snapshot; its turns continue one another", async () => {
     const store = new FileConversationStore(scratch());
     const fake = new FakePromptRunner();
@@ -198,11 +212,39 @@ describe("a stored conversation's turn", () => {
     const turn2 = await beginConversationTurn(new FileConversationStore(store.directory), "chat-9");
     const run = await fake.run("Are you there?", { continueFrom: turn2.snapshot });
     await turn2.save(run.snapshot);
-    const said = run.conversationHistory.map((m) =>
-      typeof m.content === "string" ? m.content : m.content.map((p) => ("text" in p ? p.text : "")).join(""),
-    );
+    const said = run.conversationHistory.map(textOf);
     expect(said).toEqual(["Hi", "Hello.", "Are you there?", "Still here."]);
     expect((await store.get("chat-9"))?.version).toBe(4); // each turn's claim and save
+  });
+
+  it("a turn ended in a finally (release after save, as the docs say): the next turn's model reads every saved turn", async () => {
+    for (const store of [new InMemoryConversationStore(), new FileConversationStore(scratch())]) {
+      const fake = new FakePromptRunner();
+      fake.respondWithText("Hello.").respondWithText("Still here.").respondWithText("Yes.");
+      const said: string[][] = [];
+      for (const prompt of ["Hi", "Are you there?", "Sure?"]) {
+        const turn = await beginConversationTurn(store, "c-1");
+        try {
+          const run = await fake.run(prompt, { continueFrom: turn.snapshot });
+          await turn.save(run.snapshot);
+          said.push(run.conversationHistory.map(textOf));
+        } finally {
+          await turn.release();
+        }
+      }
+      expect(said.at(-1)).toEqual(["Hi", "Hello.", "Are you there?", "Still here.", "Sure?", "Yes."]);
+      expect((await store.get("c-1"))?.snapshot?.history.map(textOf)).toEqual(said.at(-1));
+    }
+  });
+
+  it("a turn whose claim another turn took over (its lease ran out): its release is quiet and leaves the other's turn", async () => {
+    const store = new InMemoryConversationStore();
+    const start = Date.now();
+    const stalled = await beginConversationTurn(store, "c-1", { leaseMs: 100, clock: () => start });
+    const next = await beginConversationTurn(store, "c-1", { clock: () => start + 100 });
+    await next.save(snapshotSaying("the next turn"));
+    await expect(stalled.release()).resolves.toBeUndefined();
+    expect(await store.get("c-1")).toEqual({ snapshot: snapshotSaying("the next turn"), version: 3 });
   });
 
   it("a deploy renamed a tool: the stored conversation continues with the runner's own tools; a call to the old name is an unknown tool", async () => {

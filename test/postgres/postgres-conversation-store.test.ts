@@ -11,10 +11,13 @@ import {
   EntityToolsError,
   InvalidSettingError,
   StoredConversationUnreadableError,
+  beginConversationTurn,
   type ConversationStore,
 } from "entity-tools";
 import { PostgresConversationStore } from "entity-tools/postgres";
+import { FakePromptRunner } from "entity-tools/testing";
 import { conversationStoreContract, snapshotSaying } from "../support/conversation-store-contract.js";
+import { startCuttingProxy } from "../support/postgres-cutting-proxy.js";
 import { postgresPresent, startPostgres, type PostgresServer } from "../support/postgres-server.js";
 
 let server: PostgresServer;
@@ -164,6 +167,59 @@ describe.skipIf(!postgresPresent)("PostgresConversationStore when the database i
     silent.close();
     expect(error).toBeInstanceOf(ConversationStoreUnavailableError);
     expect((error as Error).message).toMatch(/is unavailable: .*timeout/i);
+  });
+
+  it("a save slower than queryTimeoutMs (its row locked by another session): refused, and it does not land later", async () => {
+    const store = own({ table: "late_write", queryTimeoutMs: 300 });
+    const first = await beginConversationTurn(store, "c-1");
+    await first.save(snapshotSaying("turn 1"));
+    const turn = await beginConversationTurn(store, "c-1");
+    const row = `SELECT 1 FROM "public"."late_write" WHERE conversation_id = 'c-1' FOR UPDATE`;
+    const locker = await pool.connect();
+    try {
+      await locker.query("BEGIN");
+      await locker.query(row);
+      const error = await turn.save(snapshotSaying("turn 2")).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ConversationStoreUnavailableError);
+      expect((error as Error).message).toMatch(
+        /statement timeout\. Nothing was written; retry when it is back\.$/,
+      );
+      await locker.query("COMMIT");
+      // Locking the row again waits for every write queued on it: a write the caller was told failed
+      // would land before this returns.
+      await locker.query("BEGIN");
+      await locker.query(row);
+      await locker.query("COMMIT");
+    } finally {
+      locker.release();
+    }
+    expect((await store.get("c-1"))?.snapshot).toEqual(snapshotSaying("turn 1"));
+  });
+
+  it("a save whose answer is lost (the connection cut after the commit): the turn is saved once, and the caller is told so", async () => {
+    const proxy = await startCuttingProxy(server.port);
+    try {
+      const store = own({
+        table: "lost_answer",
+        connectionString: server.url.replace(`:${server.port}/`, `:${proxy.port}/`),
+      });
+      const fake = new FakePromptRunner();
+      fake.respondWithText("Hello.").respondWithText("Still here.").respondWithText("Yes.");
+      for (const [i, prompt] of ["Hi", "Are you there?", "Sure?"].entries()) {
+        const turn = await beginConversationTurn(store, "c-1");
+        const run = await fake.run(prompt, { continueFrom: turn.snapshot });
+        if (i === 1) proxy.cutNextAnswer("UPDATE");
+        await turn.save(run.snapshot);
+      }
+      const history = (await store.get("c-1"))?.snapshot?.history.map((m) => m.content);
+      expect(history?.filter((content) => typeof content === "string")).toEqual([
+        "Hi",
+        "Are you there?",
+        "Sure?",
+      ]);
+    } finally {
+      await proxy.close();
+    }
   });
 
   it("down between two turns: the write fails clearly and changes nothing; back up, the conversation goes on from where it was", async () => {

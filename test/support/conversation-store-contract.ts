@@ -95,6 +95,18 @@ export const snapshotSaying = (text: string) =>
     history: [{ role: "user", content: text }],
   }) as unknown as RunSnapshot;
 
+/** A turn refused because another holds the conversation: said so, with when to retry (within a lease). */
+function expectBusy(refused: ConversationConflictError, id: string): void {
+  expect(refused).toBeInstanceOf(ConversationConflictError);
+  expect(refused.message).toMatch(
+    new RegExp(
+      `^Conversation "${id}" has a turn in progress \\(.*\\); this turn did not start\\. Retry in \\d+ s`,
+    ),
+  );
+  expect(refused.retryAfterMs).toBeGreaterThan(0);
+  expect(refused.retryAfterMs).toBeLessThanOrEqual(DEFAULT_TURN_LEASE_MS);
+}
+
 const KEY = "a snapshot key of 32 bytes......";
 
 /** Defines the contract's tests for one kind of store. */
@@ -167,9 +179,8 @@ export function conversationStoreContract(name: string, factory: StoreFactory): 
         beginConversationTurn(store, "new-1"),
       ]);
       expect(outcomes.map((o) => o.status).sort()).toEqual(["fulfilled", "rejected"]);
-      expect(outcomes.find((o) => o.status === "rejected")).toMatchObject({
-        reason: expect.any(ConversationConflictError),
-      });
+      const refused = outcomes.find((o) => o.status === "rejected")!.reason as ConversationConflictError;
+      expectBusy(refused, "new-1");
       const turn = outcomes.find((o) => o.status === "fulfilled")!.value;
       expect(turn.snapshot).toBeUndefined(); // the claim is empty: the turn starts a new conversation
       const fake = new FakePromptRunner().respondWithText("Hello.");
@@ -177,6 +188,22 @@ export function conversationStoreContract(name: string, factory: StoreFactory): 
       const next = await beginConversationTurn(store, "new-1");
       expect(next.snapshot?.history.map((m) => m.content)).toEqual(["Hi", expect.anything()]);
       await next.release();
+    });
+
+    it("two turns of one conversation at once: the second is told a turn is in progress and when to retry, and runs nothing", async () => {
+      const store = make();
+      const first = await beginConversationTurn(store, "both");
+      await first.save(snapshotSaying("turn 1"));
+      const outcomes = await Promise.allSettled([
+        beginConversationTurn(store, "both"),
+        beginConversationTurn(store, "both"),
+      ]);
+      expect(outcomes.map((o) => o.status).sort()).toEqual(["fulfilled", "rejected"]);
+      expectBusy(outcomes.find((o) => o.status === "rejected")!.reason as ConversationConflictError, "both");
+      const turn = outcomes.find((o) => o.status === "fulfilled")!.value;
+      expect(turn.snapshot).toEqual(snapshotSaying("turn 1"));
+      await turn.save(snapshotSaying("turn 2"));
+      expect((await store.get("both"))?.snapshot).toEqual(snapshotSaying("turn 2"));
     });
 
     it("a turn in progress holds the conversation: a second turn is refused at its start (busy) until the first saves", async () => {
