@@ -340,6 +340,24 @@ describe("a run paused for a person and resumed, replayed", () => {
       `Replay of ${b}, step 1: this run's request carries the results of customer_c123_getAverageSpend (call call_`,
     );
     expect(cause.message).toContain("where the recording's step 1 began a run");
+    // What the cassette holds instead: its recorded calls, by step.
+    expect(cause.message).toMatch(
+      /\(it holds call_\w+ \(searchCustomer, step 1\), call_\w+ \(customer_c123_getAverageSpend, step 2\)\)/,
+    );
+
+    // A new FakePromptRunner that loaded that cassette fails the same way: it played the recording's step 1
+    // again (the search, a second pause), and `verifyExpectations()` said nothing.
+    const fake = await new FakePromptRunner().loadCassette(b);
+    const onFake = await fake
+      .withTools(new CustomerSearchTools())
+      .withToolProviderDiscovery()
+      .withApproval((call) => call.toolName.endsWith("_getAverageSpend"))
+      .resume(paused.snapshot!, { approvals: approved(paused), resolveProvider })
+      .catch((e: unknown) => e);
+    const fakeCause = (onFake as Error).cause as ReplayMismatchError;
+    expect(fakeCause).toBeInstanceOf(ReplayMismatchError);
+    expect(fakeCause).toMatchObject({ problem: "result-differs", step: 1, file: b });
+    expect(fakeCause.message).toBe(cause.message);
   });
 
   it("a resume recorded on a recording of its own (another process) goes on in the paused run's file", async () => {
