@@ -5,15 +5,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { PromptRunner } from "entity-tools";
 import { CassetteError, ReplayLanguageModel, parseCassette, type Cassette } from "entity-tools/testing";
+import { warnings } from "./support/node-warnings.js";
 
-/** Each Node warning emitted from now on, as `code: message`. */
-function warnings(): string[] {
-  const seen: string[] = [];
-  vi.spyOn(process, "emitWarning").mockImplementation(((message: string, options?: { code?: string }) => {
-    seen.push(`${options?.code}: ${message}`);
-  }) as typeof process.emitWarning);
-  return seen;
-}
 afterEach(() => vi.restoreAllMocks());
 
 const USAGE = {
