@@ -16,6 +16,7 @@ import {
   RunRecorder,
   readCassette,
   recordModel,
+  scoreToolUse,
   startOpenAiResponsesMock,
   type Cassette,
   type OpenAiResponsesMock,
@@ -358,6 +359,55 @@ describe("a run paused for a person and resumed, replayed", () => {
     expect(fakeCause).toBeInstanceOf(ReplayMismatchError);
     expect(fakeCause).toMatchObject({ problem: "result-differs", step: 1, file: b });
     expect(fakeCause.message).toBe(cause.message);
+  });
+
+  it("a run paused and resumed on new runners is one run of one recorder, recorded and replayed", async () => {
+    // Each part on a runner of its own (a request handler makes one per request), one recorder watching
+    // them all. It knows each part by the run its snapshot names (`RunStarted.continues`), so a resume that
+    // decides nothing (the person has not answered yet: the run pauses again) is the run too, and so is
+    // the resume after it, which decides. A conversation's next turn is a run of its own (a new prompt,
+    // its steps counted from 1), after it.
+    const file = path.join(dir, "approval-continued.json");
+    async function parts(model: () => Promise<Parameters<typeof spendRunner>[0]>) {
+      const recorder = new RunRecorder();
+      const part = async () => approving(await model()).withObserver(recorder.observe);
+      const asJson = (snapshot: RunSnapshot) => JSON.parse(JSON.stringify(snapshot)) as RunSnapshot;
+      const paused = await (await part()).run(QUESTION);
+      const undecided = await (await part()).resume(asJson(paused.snapshot), { resolveProvider });
+      expect(undecided.status).toBe("awaiting-approval");
+      const resumed = await (
+        await part()
+      ).resume(asJson(undecided.snapshot), { approvals: approved(undecided), resolveProvider });
+      const next = await (await part()).run("And the month before?", { continueFrom: resumed.snapshot });
+      const steps = recorder.allRuns.map((run) =>
+        run.map((s) => ({ step: s.step, calls: s.calls.map((c) => c.toolName), text: s.text })),
+      );
+      const score = scoreToolUse(recorder.allRuns[0]!, ["searchCustomer", /_getAverageSpend$/]);
+      return {
+        results: [resumed.result, next.result],
+        steps,
+        score: score.verdicts.map((v) => [v.verdict, v.step]),
+      };
+    }
+    const recorded = await onNewMock(() => parts(async () => recordModel(openaiModel(), file)));
+    const answer = "John Smith spends 46.83 USD a month on average.";
+    expect(recorded.steps).toEqual([
+      [
+        { step: 1, calls: ["searchCustomer"], text: "" },
+        { step: 2, calls: ["customer_c123_getAverageSpend"], text: "" }, // the approved call, run at the resume
+        { step: 3, calls: [], text: answer },
+      ],
+      [{ step: 1, calls: [], text: answer }], // the next turn
+    ]);
+    expect(recorded.score).toEqual([
+      ["called", 1],
+      ["called", 2],
+    ]);
+    expect((await readCassette(file)).steps).toHaveLength(4); // one recording of all four parts
+
+    // Replayed part by part, each on a replay of its own: the same runs, the same score.
+    const replayed = await parts(() => ReplayLanguageModel.fromFile(file));
+    expect(replayed).toEqual(recorded);
   });
 
   it("a resume recorded on a recording of its own (another process) goes on in the paused run's file", async () => {
