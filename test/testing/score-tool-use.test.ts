@@ -264,6 +264,30 @@ describe("matching and summaries", () => {
     expect(scoreToolUse(fake, []).score).toBe(1);
   });
 
+  it("an input field holding an object matches it in whatever key order the model wrote", () => {
+    // JSON objects have no order, and a model writes keys in any: `{ status, customer }` is the same filter
+    // as `{ customer, status }`. A field is still compared whole (an object with fewer keys is another one).
+    const run = {
+      steps: [
+        {
+          step: 1,
+          calls: [
+            {
+              step: 1,
+              toolName: "findOrders",
+              input: { filter: { status: "open", customer: { id: "c123", type: "b2b" } }, limit: 5 },
+            },
+          ],
+        },
+      ],
+    };
+    const expecting = (filter: unknown) =>
+      scoreToolUse(run, [{ tool: "findOrders", input: { filter } }]).verdicts[0]!.verdict;
+    expect(expecting({ customer: { type: "b2b", id: "c123" }, status: "open" })).toBe("called");
+    expect(expecting({ customer: { id: "c123" }, status: "open" })).toBe("not-called");
+    expect(expecting([{ status: "open" }])).toBe("not-called");
+  });
+
   it("in order: calls the model made together, in one step, count in either order", async () => {
     // Parallel calls of one model message: their order in the message (a re-recording may list them the
     // other way) and the order they ended (which a slower tool changes) say nothing about the model's plan.
