@@ -251,8 +251,29 @@ describe("ReplayLanguageModel", () => {
     const cause = (failure as Error).cause as ReplayMismatchError;
     expect(cause).toMatchObject({ problem: "past-end", step: 3, file: "(in memory)" });
     expect(cause.message).toMatch(
-      /^Replay of \(in memory\): the run asks the model for step 3, past the end of the recording \(2 steps\)\. Offered at step 3: searchCustomer, findCustomers, customer_c123_getAverageSpend, customer_c123_recentOrders\. Last message: tool: /,
+      /^Replay of \(in memory\): the run asks the model for step 3, past the end of the recording \(2 steps\)\. Offered at step 3: searchCustomer, findCustomers, customer_c123_getAverageSpend, customer_c123_recentOrders\. Last message: tool: .*\. The run no longer goes as recorded: record it again$/,
     );
+  });
+
+  it("a second run on one replay fails saying the replay was played, not that the recording is stale", async () => {
+    // A replay made once for several tests: the first run played the recording whole.
+    const file = path.join(dir, "replay-twice.json");
+    await record(file, "run");
+    const model = await ReplayLanguageModel.fromFile(file);
+    expect((await spendRunner(model).run(QUESTION)).result).toBe(
+      "John Smith spends 46.83 USD a month on average.",
+    );
+    const failure = await spendRunner(model)
+      .run(QUESTION)
+      .catch((e: unknown) => e);
+    const cause = (failure as Error).cause as ReplayMismatchError;
+    expect(cause).toMatchObject({ problem: "past-end", step: 4 });
+    expect(cause.message).toContain(
+      "This call begins a run (its prompt holds no answer of the model's), after the recording was played to " +
+        "its end: a replay plays its recording once, so give each run a replay of its own " +
+        "(ReplayLanguageModel.fromFile, or a FakePromptRunner that loaded the cassette)",
+    );
+    expect(cause.message).not.toContain("record it again");
   });
 
   it("plays a cassette inside a FakePromptRunner, with its step records and further scripted turns", async () => {

@@ -105,6 +105,13 @@ export function pastEnd(
   const cutNote = cut ? `; ${describeCut(cut)}, so the recording may have had more` : "";
   const itsStep =
     from === 1 ? "" : `, the recording's step ${step - from + 1} (it began at the run's step ${from})`;
+  // A prompt the model never answered begins a run: one more run on a replay whose recording was played.
+  const anotherRun = !options.prompt.some((m) => m.role === "assistant") && step > from;
+  const why = anotherRun
+    ? "This call begins a run (its prompt holds no answer of the model's), after the recording was played " +
+      "to its end: a replay plays its recording once, so give each run a replay of its own " +
+      "(ReplayLanguageModel.fromFile, or a FakePromptRunner that loaded the cassette)"
+    : "The run no longer goes as recorded: record it again";
   return new ReplayMismatchError(
     file,
     step,
@@ -113,7 +120,7 @@ export function pastEnd(
     offered,
     `Replay of ${file}: the run asks the model for step ${step}${itsStep}, past the end of the recording ` +
       `(${recorded} step${recorded === 1 ? "" : "s"}${cutNote}). Offered at step ${step}: ${listNames(offered)}. ` +
-      `Last message: ${lastMessage(options)}. The run no longer goes as recorded: record it again`,
+      `Last message: ${lastMessage(options)}. ${why}`,
   );
 }
 
