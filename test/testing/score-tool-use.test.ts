@@ -459,6 +459,11 @@ describe("matching and summaries", () => {
     expect(() => assert().toUseTools(["customer_c123_getAverageSpend"])).toThrow(
       /expected the run to make every expected tool call\ntool use: 0 of 1 expected call\(s\) made/,
     );
+    // A minimum no score reaches (a percentage) is refused: it would always fail, and under `not` always pass.
+    for (const minimum of [80, -1, Number.NaN])
+      expect(() => assert().toScoreToolUseAtLeast(["searchCustomer"], minimum)).toThrow(
+        `toScoreToolUseAtLeast's minimum must be a score from 0 to 1 (0.8 for 80 %), got ${minimum}`,
+      );
   });
 
   it("anything it cannot read is a clear error naming what it reads", () => {
