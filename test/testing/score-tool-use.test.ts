@@ -369,14 +369,16 @@ describe("matching and summaries", () => {
     fake
       .callTool("searchCustomer", { name: "John Smith" })
       .callTools([["customer_c123_getAverageSpend"], ["customer_c123_recentOrders"]])
-      .respondWithText("46.83 a month; orders o1, o2.");
+      .respondWithText("46.83 a month; orders o1, o2.")
+      .respondWithText("Still 46.83.");
     const logged = runner.withApproval((call) => call.toolName.endsWith("_recentOrders")).withRunLog(logs);
     const paused = await logged.run("?");
-    await logged.resume(paused.snapshot!, {
+    const done = await logged.resume(paused.snapshot!, {
       approvals: { [paused.pendingApprovals[0]!.approvalId]: { approved: true } },
       resolveProvider: (_, id) => new CustomerSearchTools().byId(String(id)),
     });
-    const [first, resumed] = ["run", "resume"].map((kind) =>
+    await logged.run("And now?", { continueFrom: done.snapshot });
+    const [first, resumed, next] = ["run", "resume", "continue"].map((kind) =>
       readdirSync(logs)
         .filter((f) => f.endsWith(".jsonl"))
         .map((f) => readRunLog(readFileSync(path.join(logs, f), "utf8")))
@@ -394,6 +396,17 @@ describe("matching and summaries", () => {
     // (Alone, it does not know the providers of tools it re-bound from the snapshot: the paused file does.)
     const part = scoreToolUse(resumed!, [/recentOrders$/]);
     expect(part.verdicts.map((v) => [v.verdict, v.step])).toEqual([["called", 2]]);
+
+    // Files that are not one run's, in order, would mix their steps: each must go on from the one before.
+    const [runId, resumeId, nextId] = [first, resumed, next].map((read) => read!.header!.id);
+    expect(() => scoreToolUse([resumed!, first!], expected)).toThrow(
+      `scoreToolUse reads the run logs of one run paused and resumed, in order: the run log ${runId} ` +
+        `(number 2 of 2) begins a run (it goes on from none), so it cannot follow the run ${resumeId}.`,
+    );
+    expect(() => scoreToolUse([first!, resumed!, next!], expected)).toThrow(
+      `the run log ${nextId} (number 3 of 3) is a conversation's next turn (kind "continue"): a run of its ` +
+        "own, whose steps count from 1 again; score it alone.",
+    );
   });
 
   it("summarizes many runs, per expected call, and prints verdicts readably", async () => {
