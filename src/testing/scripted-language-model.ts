@@ -180,6 +180,14 @@ export class ScriptedLanguageModel implements LanguageModelV3 {
   }
 
   /**
+   * The scripted turns after the one played last, each as the script made it: `a call of "searchCustomer"`,
+   * `text "46.83 a month."`, `step 3 of the cassette spend.json`.
+   */
+  get unplayedTurns(): string[] {
+    return this.steps.slice(this.next).map(turnName);
+  }
+
+  /**
    * The script's turn a call plays, from 1: after a cassette's recorded calls its prompt holds last, the
    * turn after them (by `ReplayLanguageModel`'s rule, so a run resumed from a snapshot on a new fake goes on
    * where it paused; of a cassette played twice, the first); else the turn after the one played last.
@@ -258,6 +266,14 @@ function resolveCall(call: PlannedCall, step: number, offered: readonly string[]
     );
   }
   return { toolName: matches[0]!, input };
+}
+
+/** A turn for a message: what the script made it of. */
+function turnName(step: Step): string {
+  if (step.kind === "turn") return step.describe;
+  if (step.kind === "recorded") return `step ${step.turn.recorded.step} of the cassette ${step.turn.file}`;
+  const names = step.calls.map((call) => nameOf(call.matcher)).join(" and ");
+  return step.calls.length === 1 ? `a call of ${names}` : `calls of ${names}`;
 }
 
 /** A matcher as the script wrote it: `"name"` or `/pattern/`. */

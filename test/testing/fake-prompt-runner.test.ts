@@ -161,7 +161,28 @@ describe("FakePromptRunner", () => {
       .expectToolProviderReturn("never", 1);
     await fake.generateText("q");
     expect(() => fake.verifyExpectations()).toThrow(
-      "FakePromptRunner expectations not met: 1 scripted turn(s) were not played; the stubbed tool never was never called",
+      'FakePromptRunner expectations not met: 1 scripted turn(s) were not played: text "b"; the stubbed tool never was never called',
+    );
+  });
+
+  it("verifyExpectations names each unplayed turn as it was scripted (the first five)", () => {
+    const parts = [{ type: "text", text: "recorded" }];
+    const cassette = {
+      format: "entity-tools/cassette",
+      version: 1,
+      model: { provider: "p", modelId: "m", specificationVersion: "v3" },
+      steps: [1, 2].map((step) => ({ step, request: { tools: [] }, response: { kind: "stream", parts } })),
+    } as const;
+    const fake = new FakePromptRunner()
+      .callTool("searchCustomer")
+      .callTools([["findCustomers"], [/_getAverageSpend$/]])
+      .playCassette(cassette, { file: "spend.json" })
+      .respondWithText("done")
+      .respondWithObject({ done: true });
+    expect(() => fake.verifyExpectations()).toThrow(
+      '6 scripted turn(s) were not played: a call of "searchCustomer", calls of "findCustomers" and ' +
+        "/_getAverageSpend$/, step 1 of the cassette spend.json, step 2 of the cassette spend.json, " +
+        'text "done", and 1 more',
     );
   });
 

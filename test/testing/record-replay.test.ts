@@ -291,7 +291,7 @@ describe("ReplayLanguageModel", () => {
     changed.respondWithText("(a turn the run never reached)");
     await changed.withTools(new CustomerSearchTools()).run(QUESTION);
     expect(() => changed.verifyExpectations()).toThrow(
-      /1 scripted turn\(s\) were not played; Replay of .*fake\.json, step 2: the recording calls customer_c123_getAverageSpend/,
+      /1 scripted turn\(s\) were not played: text "\(a turn the run never reached\)"; Replay of .*fake\.json, step 2: the recording calls customer_c123_getAverageSpend/,
     );
   });
 });
