@@ -19,6 +19,7 @@ import {
 } from "./scripted-language-model.js";
 import type { ScriptedTurn } from "./generate-result.js";
 import { UnmetExpectationsError } from "./unmet-expectations-error.js";
+import { toolNameMatches } from "./tool-name-matcher.js";
 
 /** How many unplayed turns `verifyExpectations` names (a cassette left unplayed has hundreds). */
 const MAX_NAMED_TURNS = 5;
@@ -224,9 +225,7 @@ export class FakePromptRunner extends PromptRunner {
 
 function stubMiddleware(stubs: Stub[]): ToolMiddleware {
   return (call, next) => {
-    const stub = stubs.find((s) =>
-      typeof s.matcher === "string" ? s.matcher === call.tool.name : s.matcher.test(call.tool.name),
-    );
+    const stub = stubs.find((s) => toolNameMatches(s.matcher, call.tool.name));
     if (!stub) return next();
     stub.uses++;
     return Promise.resolve(

@@ -19,10 +19,10 @@ import {
 } from "./replay/recorded-step.js";
 import { lastMessage, listNames as list, offeredToolNames } from "./step-matching.js";
 import { ScriptError } from "./script-error.js";
+import { toolNameMatches, type ToolNameMatcher } from "./tool-name-matcher.js";
 import { streamOf } from "./stream-parts.js";
 
-/** A tool to call: its exact name, or a pattern matched against the tools offered at that step. */
-export type ToolNameMatcher = string | RegExp;
+export type { ToolNameMatcher } from "./tool-name-matcher.js";
 
 /** What a dynamic scripted turn sees: the step number, the tools offered, and the full call. */
 export interface ScriptedRequest {
@@ -258,7 +258,7 @@ function resolveCall(call: PlannedCall, step: number, offered: readonly string[]
     }
     return { toolName: matcher, input };
   }
-  const matches = offered.filter((name) => matcher.test(name));
+  const matches = offered.filter((name) => toolNameMatches(matcher, name));
   if (matches.length !== 1) {
     throw new ScriptError(
       `Step ${step}: the pattern ${String(matcher)} matched ${matches.length === 0 ? "no offered tool" : `${matches.length} tools (${matches.join(", ")}); make it match one`}. ` +

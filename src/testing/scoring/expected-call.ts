@@ -1,6 +1,6 @@
 // What a test or an eval expects a run to call, and the rules that compare it with the run: one call
 // matches, is the same method on another entity, or the tool was offered at a step.
-import type { ToolNameMatcher } from "../scripted-language-model.js";
+import { toolNameMatches, type ToolNameMatcher } from "../tool-name-matcher.js";
 import { canonicalJson } from "../../loop/snapshot/canonical-json.js";
 import type { ProviderIdentity } from "../../tools/provider-identity.js";
 import type { ToolUseCall, ToolUseRun, ToolUseStep } from "./tool-use-run.js";
@@ -120,10 +120,7 @@ export function offeredAt(expected: Expectation, step: ToolUseStep, run: ToolUse
 }
 
 function nameMatches(tool: ToolNameMatcher | undefined, name: string): boolean {
-  if (tool === undefined) return true;
-  if (typeof tool === "string") return tool === name;
-  tool.lastIndex = 0; // a /g or /y pattern keeps its place between tests otherwise
-  return tool.test(name);
+  return tool === undefined || toolNameMatches(tool, name);
 }
 
 function providerMatches(
