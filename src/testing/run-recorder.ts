@@ -195,12 +195,13 @@ export class RunRecorder {
   /**
    * A part that goes on from a run recorded here, at its first step (numbered `iteration` by the events):
    * a resume goes on counting the run's steps, and is that run going on; a conversation's next turn, a new
-   * prompt, counts from 1, and is a run of its own that knows the providers the earlier turns bound.
+   * prompt, counts from 1 again, and is a run of its own that knows the providers the earlier turns bound.
+   * (The run's steps here may be fewer than the events': a run whose pause this recorder did not see.)
    */
   private goOn(runId: string, earlier: RunBindings, iteration: number): RunBindings {
     const from = this.goingOn.get(runId)!;
     this.goingOn.delete(runId);
-    if (iteration === earlier.steps.length + 1) {
+    if (iteration > 1 || earlier.steps.length === 0) {
       this.continued.add(from); // a second resume of the same snapshot is another branch: its own run
       return earlier;
     }

@@ -176,6 +176,35 @@ describe("RunRecorder: a run paused for a person and resumed", () => {
     expect(scoreToolUse(fake, [{ tool: /_getAverageSpend$/, provider: c123 }]).score).toBe(1);
   });
 
+  it("a resume of a resume it saw goes on in that resume's steps, though it did not see the run pause first", async () => {
+    const model = new ScriptedLanguageModel()
+      .callTool("searchCustomer", { name: "John Smith" })
+      .callTool("customer_c123_getAverageSpend")
+      .callTool("customer_c123_recentOrders")
+      .respondWithText("46.83 a month; orders o1, o2.");
+    const runner = new PromptRunner({ model })
+      .withTools(new CustomerSearchTools())
+      .withToolProviderDiscovery()
+      .withApproval((call) => call.toolName.startsWith("customer_"));
+    const resolveProvider = (_: string, id: unknown) => new CustomerSearchTools().byId(String(id));
+    const approved = (run: { pendingApprovals: readonly { approvalId: string }[] }) => ({
+      approvals: Object.fromEntries(run.pendingApprovals.map((p) => [p.approvalId, { approved: true }])),
+      resolveProvider,
+    });
+    const paused = await runner.run("John Smith's spend and orders?"); // before the recorder was attached
+    const recorder = new RunRecorder();
+    const watched = runner.withObserver(recorder.observe);
+    const again = await watched.resume(paused.snapshot, approved(paused)); // its step 3 pauses again
+    const done = await watched.resume(again.snapshot, approved(again));
+    expect(done.result).toBe("46.83 a month; orders o1, o2.");
+    // One run from the first resume on (its step 1 being the run's step 3; the call it ran before it, decided
+    // on a pause the recorder did not see, not kept): the second resume goes on in it, its decided call
+    // the step that made it.
+    expect(
+      recorder.allRuns.map((run) => run.map((s) => [s.step, ...s.calls.map((c) => c.toolName)])),
+    ).toEqual([[[1, "customer_c123_recentOrders"], [2]]]);
+  });
+
   it("a resume it did not see paused (another recorder, another process) starts steps of its own", async () => {
     const fake = new FakePromptRunner();
     const runner = fake
