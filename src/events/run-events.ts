@@ -4,9 +4,8 @@ import type { AnyTool } from "../tools/tool.js";
 import type { Pricing } from "./pricing.js";
 import { providerKeyOf, type ProviderIdentity } from "../tools/provider-identity.js";
 import { countEvent, emptyCounters, type RunCounters } from "./run-counters.js";
+import { newRunId } from "./run-id.js";
 import type { RunEventInit, ToolLoopEvent, ToolLoopObserver } from "./tool-loop-event.js";
-
-let nextRunId = 1;
 
 /** What a run is doing while an observer's scope is active: a step's model call, or one tool call. */
 export type ScopeTarget = { readonly kind: "step" } | { readonly kind: "tool"; readonly toolCallId: string };
@@ -22,11 +21,14 @@ export interface RunEventsOptions {
   /** Prices: the run keeps its cost (see `cost`). */
   readonly pricing?: Pricing;
   readonly scope?: RunScope;
+  /** The run's id, when it was made before the channel (a run log names its file by it); else a new one. */
+  readonly runId?: string;
 }
 
 /** The event channel of one run: stamps the run id, keeps the counters (and the cost), and notifies observers. */
 export class RunEvents {
-  readonly runId = `run-${nextRunId++}`;
+  /** The run's one identity (see run-id.ts): its events', its snapshots' and its run log file's. */
+  readonly runId: string;
   readonly counters: RunCounters = emptyCounters();
   /** The providers `counters.providersDiscovered` counted, by `providerKeyOf` (see `discovered`). */
   private readonly found = new Set<string>();
@@ -37,6 +39,7 @@ export class RunEvents {
     private readonly options: RunEventsOptions = {},
   ) {
     this.ledger = options.pricing && new CostLedger(options.pricing);
+    this.runId = options.runId ?? newRunId();
   }
 
   /** `work` (a model call, a tool call) inside the observers' scope for it, if one was given. */

@@ -30,8 +30,14 @@ export type {
 /** A run (or a resumed run) begins; every other event of the run comes after it. */
 export interface RunStartedEvent extends RunEvent {
   /** The event's kind. */ readonly type: "RunStarted";
-  /** True when the run goes on from a snapshot (`resume`). */
+  /** True when the run goes on from a snapshot (`resume`, or a conversation's next turn, `continueFrom`). */
   readonly resumed: boolean;
+  /**
+   * The run this one goes on from (`resume`, `continueFrom`): the `runId` of the run that wrote its snapshot
+   * (the snapshot's `log`), as the run log's `continues` names it. Absent for a new run, and for a
+   * snapshot that names no run (one an earlier release wrote of a run it did not log).
+   */
+  readonly continues?: string;
 }
 
 /** A run ended: completed, paused for approval, or failed (`error` is what the caller got). */

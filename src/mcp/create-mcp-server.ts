@@ -17,7 +17,8 @@ import {
 } from "@modelcontextprotocol/server";
 import { RunEvents } from "../events/run-events.js";
 import type { RunEventInit } from "../events/tool-loop-event.js";
-import { runLogTarget, startRunLog } from "../run-log/run-log.js";
+import { runLogTarget, startRunLog, type RunLogStart } from "../run-log/run-log.js";
+import { newRunId } from "../events/run-id.js";
 import { DISPATCHER_TOOL, dispatchNotice, unwrapDispatch } from "../loop/drivers/dispatcher-tool.js";
 import { loadRuntimeDependencies } from "../tools/runtime-dependencies.js";
 import { ToolCallExecutor } from "../loop/execution/tool-call-executor.js";
@@ -67,12 +68,15 @@ export function createMcpServer(options: McpServerOptions): Server {
   const modern = () => (server.getNegotiatedProtocolVersion() ?? "") >= "2026";
   const listing = () =>
     modern() ? toolListResult(current().listed) : toolListResult(session().registry.all(), dispatch);
+  const runId = newRunId(); // the server's one run: its events', and its run log file's
   const logged = serverRunLog(
     options.runLog,
-    () => listing().tools.map((t) => t.name),
+    { id: runId, offered: () => listing().tools.map((t) => t.name) },
     (e) => events.emit(e),
   );
-  const events = new RunEvents([...(options.observers ?? []), ...(logged ? [logged.observe] : [])]);
+  const events = new RunEvents([...(options.observers ?? []), ...(logged ? [logged.observe] : [])], {
+    runId,
+  });
   const approvals = new McpApprovals(options.approval, current().keys);
   const sessionEnd = new SessionEnd(() => logged?.endSession());
   const server = new SessionServer(
@@ -246,14 +250,14 @@ function askForApproval(message: string, requestState: string): CallToolResult {
 /** The run log of a server's calls (its file is written when the first call ends), if it has one. */
 function serverRunLog(
   runLog: McpServerOptions["runLog"],
-  offered: () => readonly string[],
+  run: Pick<RunLogStart, "id" | "offered">,
   emit: (event: RunEventInit) => void,
 ) {
   if (runLog === undefined) return undefined;
   const target = typeof runLog === "string" ? runLogTarget(runLog) : runLogTarget(runLog.dir, runLog);
   return startRunLog(target, {
+    ...run,
     kind: "mcp",
-    offered,
     onFailure: (file, message) => emit({ type: "RunLogWarning", file, message }),
   });
 }

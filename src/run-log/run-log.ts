@@ -74,6 +74,8 @@ export function runLogTarget(dir: string, options: RunLogOptions = {}): Resolved
 
 /** How one logged run starts. */
 export interface RunLogStart {
+  /** The run's id (its events' `runId`, what its snapshots name): the file's name and its header's `id`. */
+  readonly id: string;
   readonly kind: RunLogKind;
   /** The messages the run starts with. */
   readonly prompt?: unknown;
@@ -87,10 +89,10 @@ export interface RunLogStart {
   readonly onFailure: (file: string, message: string) => void;
 }
 
-/** Starts the file of one run in `target.dir`, named by the time it began (so names sort by time). */
+/** Starts the file of one run in `target.dir`, named by its id (which begins with the time: names sort by time). */
 export function startRunLog(target: ResolvedRunLogTarget, start: RunLogStart): RunLogRecorder {
   const now = new Date();
-  const id = `${now.toISOString().replace(/[:.]/g, "-")}-${nodeCrypto().randomBytes(3).toString("hex")}`;
+  const { id } = start;
   const file = new RunLogFile({
     dir: target.dir,
     id,

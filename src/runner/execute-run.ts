@@ -34,6 +34,7 @@ import { ExpansionLimitError } from "./expansion-limit-error.js";
 import { applyBeforePause, applyExpansion, oneRestart } from "./apply-expansion.js";
 import { listSources } from "./list-sources.js";
 import { resumeState, type ResumeFrom } from "../loop/run/run-resume.js";
+import { continuedRun } from "../loop/snapshot/continued-run.js";
 
 /** A sectioned system prompt and its parameters. */
 export interface TemplatePrompt {
@@ -67,8 +68,6 @@ export interface RunSetup {
   readonly listener?: StepListener;
   /** Keys that sign every snapshot and that a snapshot read back must verify against (first one signs). */
   readonly snapshotKeys?: KeyRing;
-  /** The id of the run log file this run writes (`withRunLog`), which its snapshots name. */
-  readonly runLogId?: string;
   /** The media the model takes in a tool result, in place of the adapter's `toolResultMediaTypes`. */
   readonly toolResultMediaTypes?: ToolResultMediaTypes;
 }
@@ -101,7 +100,12 @@ export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
   await loadRuntimeDependencies(); // validation and class-transformer are not loaded at import
   const started = performance.now();
   const run = runOf(setup);
-  setup.events.emit({ type: "RunStarted", resumed: setup.resume !== undefined });
+  const continues = setup.resume && continuedRun(setup.resume.snapshot);
+  setup.events.emit({
+    type: "RunStarted",
+    resumed: setup.resume !== undefined,
+    ...(continues === undefined ? {} : { continues }),
+  });
   const finish = (status: "completed" | "awaiting-approval" | "failed", error?: Error) =>
     setup.events.emit({
       type: "RunFinished",
@@ -134,7 +138,6 @@ function runOf(setup: RunSetup): Run {
     events: setup.events,
     approval: setup.approval,
     keys: setup.snapshotKeys,
-    log: setup.runLogId,
   };
   return setup.resume
     ? Run.fromSnapshot(init, setup.resume)

@@ -2,6 +2,8 @@
 // around the run, and the result the caller gets.
 import { debugLogObserver, STDERR_LOGGER } from "../events/debug-log.js";
 import { RunEvents } from "../events/run-events.js";
+import { newRunId } from "../events/run-id.js";
+import { continuedRun } from "../loop/snapshot/continued-run.js";
 import { startRunLog } from "../run-log/run-log.js";
 import { runTelemetry } from "../telemetry/run-telemetry.js";
 import { executeRun } from "./execute-run.js";
@@ -24,13 +26,15 @@ export async function runPrompt<T>(
   const traced = telemetry && (await runTelemetry(telemetry));
   const log = logger ?? (process.env["ENTITY_TOOLS_DEBUG"] === "1" ? STDERR_LOGGER : undefined);
   const { resume } = start;
+  const runId = newRunId(); // made first: the run log names its file by it
   const logged =
     runLog &&
     startRunLog(runLog, {
+      id: runId,
       kind: resume === undefined ? "run" : resume.followUp ? "continue" : "resume",
       prompt: resume === undefined ? start.messages : resume.followUp,
       system: typeof config.system === "string" ? config.system : undefined,
-      continues: resume && logOf(resume.snapshot),
+      continues: resume && continuedRun(resume.snapshot),
       pricing,
       onFailure: (file, message) => events.emit({ type: "RunLogWarning", file, message }),
     });
@@ -43,7 +47,7 @@ export async function runPrompt<T>(
       ...(log ? [debugLogObserver(log)] : []),
       ...(stream ? [stream.observe] : []),
     ],
-    { pricing, scope: traced?.scope },
+    { pricing, scope: traced?.scope, runId },
   );
   const { observers: _observers, ...setup } = config;
   const outcome = await executeRun({
@@ -53,7 +57,6 @@ export async function runPrompt<T>(
     outputSchema: output?.schema,
     signal: options.signal,
     events,
-    runLogId: logged?.id,
   }).catch((error: unknown) => {
     logged?.finish();
     throw error;
@@ -78,10 +81,4 @@ export async function runPrompt<T>(
     status: "completed",
     result: (output ? output.build(outcome.answer) : outcome.answer) as T,
   };
-}
-
-/** The run log file a snapshot names as its run's (a run that goes on from it `continues` that run). */
-function logOf(snapshot: unknown): string | undefined {
-  const log = (snapshot as { log?: unknown } | undefined)?.log;
-  return typeof log === "string" ? log : undefined;
 }

@@ -19,6 +19,10 @@ import {
 } from "./scripted-language-model.js";
 import type { ScriptedTurn } from "./generate-result.js";
 import { UnmetExpectationsError } from "./unmet-expectations-error.js";
+import { toolNameMatches } from "./tool-name-matcher.js";
+
+/** How many unplayed turns `verifyExpectations` names (a cassette left unplayed has hundreds). */
+const MAX_NAMED_TURNS = 5;
 
 /** What a stubbed tool returns instead of running: a value, or a function of the call's input. */
 export type StubbedReturn = unknown;
@@ -180,15 +184,19 @@ export class FakePromptRunner extends PromptRunner {
   }
 
   /**
-   * Throws if scripted turns were not played, stubs never used, or a cassette played with
+   * Throws if scripted turns were not played (naming the first five), stubs never used, or a cassette played with
    * `onMismatch: "continue"` differed from the run.
    *
    * @throws UnmetExpectationsError listing every problem found
    */
   verifyExpectations(): void {
     const problems: string[] = [];
-    if (this.state.model.remainingTurns > 0)
-      problems.push(`${this.state.model.remainingTurns} scripted turn(s) were not played`);
+    const unplayed = this.state.model.unplayedTurns;
+    if (unplayed.length > 0) {
+      const named = unplayed.slice(0, MAX_NAMED_TURNS).join(", ");
+      const more = unplayed.length > MAX_NAMED_TURNS ? `, and ${unplayed.length - MAX_NAMED_TURNS} more` : "";
+      problems.push(`${unplayed.length} scripted turn(s) were not played: ${named}${more}`);
+    }
     for (const mismatch of this.state.model.mismatches) problems.push(mismatch.message);
     for (const stub of this.state.stubs) {
       if (stub.uses === 0) problems.push(`the stubbed tool ${String(stub.matcher)} was never called`);
@@ -217,9 +225,7 @@ export class FakePromptRunner extends PromptRunner {
 
 function stubMiddleware(stubs: Stub[]): ToolMiddleware {
   return (call, next) => {
-    const stub = stubs.find((s) =>
-      typeof s.matcher === "string" ? s.matcher === call.tool.name : s.matcher.test(call.tool.name),
-    );
+    const stub = stubs.find((s) => toolNameMatches(s.matcher, call.tool.name));
     if (!stub) return next();
     stub.uses++;
     return Promise.resolve(

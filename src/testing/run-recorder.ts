@@ -49,10 +49,11 @@ export interface RecordedDiscovery {
 export interface RecordedStep {
   /**
    * The step's place among the steps recorded for the run, from 1 (a restart's steps go on counting), as
-   * `toolsOfferedAt(step)` takes it. A resume of a run this recorder saw pause (known by the waiting calls
-   * it decides) goes on in that run's steps, as events number them (`ToolLoopIteration.iteration`); the
-   * calls it runs before its first model call are the paused step's. A resume this recorder did not see
-   * pause (another process, or one that decides nothing) starts at 1 here, and those calls are not kept.
+   * `toolsOfferedAt(step)` takes it. A run that goes on from a snapshot of a run this recorder saw (a
+   * resume, a conversation's next turn: `RunStarted.continues` names it) goes on in that run's steps, as
+   * events number them (`ToolLoopIteration.iteration`); the calls it runs before its first model call are
+   * the paused step's. One this recorder did not see (another process, another recorder) starts at 1
+   * here, and those calls are not kept.
    */
   readonly step: number;
   /** The tools offered to the model at this step, by name. */
@@ -77,18 +78,12 @@ export interface RecordedStep {
   text: string;
 }
 
-/**
- * A run's steps, the provider of each per-instance tool its discoveries bound so far, and the calls it left
- * waiting for a person (by approval id), by which a resume of it is known.
- */
+/** A run's steps, and the provider of each per-instance tool its discoveries bound so far. */
 interface RunBindings {
   readonly steps: RecordedStep[];
   readonly byTool: Map<string, ProviderIdentity>;
-  readonly waiting: Set<string>;
   /** The step each call still waiting for a person was made at, by approval id. */
   readonly waitingAt: Map<string, RecordedStep>;
-  /** A resume not yet known to go on from a run recorded here: its first decision tells. */
-  resumed: boolean;
 }
 
 /**
@@ -97,19 +92,19 @@ interface RunBindings {
  * `scoreToolUse` reads best: the tools offered at every step, and which provider each call ran on.
  */
 export class RunRecorder {
+  /** Each run by the `runId` of each of its parts (a resumed run's parts share one). */
   private readonly runs = new Map<string, RunBindings>();
+  /** The parts a resume went on from: a second resume of one snapshot is a run of its own. */
+  private readonly continued = new Set<string>();
+  /** Parts that go on from a run recorded here, until their first step says how (see `goOn`). */
+  private readonly goingOn = new Map<string, string>();
   private latest: string | undefined;
 
   /** The observer to attach: `runner.withObserver(recorder.observe)`. */
   readonly observe = (event: ToolLoopEvent): void => {
-    let run = this.runs.get(event.runId);
-    if (!run) {
-      run = { steps: [], byTool: new Map(), waiting: new Set(), waitingAt: new Map(), resumed: false };
-      this.runs.set(event.runId, run);
-      this.latest = event.runId;
-    }
-    if (event.type === "RunStarted") run.resumed = event.resumed && run.steps.length === 0;
-    else if (event.type === "ApprovalDecided" && run.resumed) run = this.goOn(event.runId, event.approvalId);
+    let run = this.runs.get(event.runId) ?? this.begin(event);
+    if (event.type === "ToolLoopIteration" && this.goingOn.has(event.runId))
+      run = this.goOn(event.runId, run, event.iteration);
     const { steps } = run;
     if (event.type === "ToolLoopIteration") {
       steps.push({
@@ -132,7 +127,6 @@ export class RunRecorder {
         current.text = joinedStepText(current.text, event.text);
         break;
       case "ApprovalRequested": {
-        run.waiting.add(event.approvalId);
         // Asked again (a resume that left it undecided): it waits where it was made.
         if (run.waitingAt.has(event.approvalId)) break;
         const provider = providerOfCall(run, event.toolName, event.input);
@@ -184,20 +178,42 @@ export class RunRecorder {
   }
 
   /**
-   * A resume's first decision, for `approvalId`: when the newest run recorded here that left that call
-   * waiting is found, the resume is that run going on, and its events join that run's steps (the decided
-   * calls the step that made them, its model calls the steps after).
+   * The run of a part's first event (its `RunStarted`): the run recorded here that the part `continues`
+   * (its snapshot's run), unless a resume went on from that snapshot already; else a run of its own. The
+   * calls a resume runs before its first model call (the decided ones) are that run's last step's.
    */
-  private goOn(runId: string, approvalId: string): RunBindings {
-    const resume = this.runs.get(runId)!;
-    resume.resumed = false;
-    const paused = [...this.runs.values()].reverse().find((r) => r !== resume && r.waiting.has(approvalId));
-    if (!paused) return resume;
-    paused.waiting.clear(); // its waiting calls are this resume's now: a second resume of it is its own run
-    this.runs.delete(runId); // re-added last, so that `allRuns` keeps the paused run's place
-    this.runs.set(runId, paused);
-    return paused;
+  private begin(event: ToolLoopEvent): RunBindings {
+    const from = event.type === "RunStarted" ? event.continues : undefined;
+    const earlier = from === undefined || this.continued.has(from) ? undefined : this.runs.get(from);
+    if (earlier) this.goingOn.set(event.runId, from!);
+    const run = earlier ?? newRun();
+    this.runs.set(event.runId, run);
+    this.latest = event.runId;
+    return run;
   }
+
+  /**
+   * A part that goes on from a run recorded here, at its first step (numbered `iteration` by the events):
+   * a resume goes on counting the run's steps, and is that run going on; a conversation's next turn, a new
+   * prompt, counts from 1 again, and is a run of its own that knows the providers the earlier turns bound.
+   * (The run's steps here may be fewer than the events': a run whose pause this recorder did not see.)
+   */
+  private goOn(runId: string, earlier: RunBindings, iteration: number): RunBindings {
+    const from = this.goingOn.get(runId)!;
+    this.goingOn.delete(runId);
+    if (iteration > 1 || earlier.steps.length === 0) {
+      this.continued.add(from); // a second resume of the same snapshot is another branch: its own run
+      return earlier;
+    }
+    const turn = { ...newRun(), byTool: new Map(earlier.byTool) };
+    this.runs.delete(runId); // re-added last, so that `allRuns` lists it after the earlier turns
+    this.runs.set(runId, turn);
+    return turn;
+  }
+}
+
+function newRun(): RunBindings {
+  return { steps: [], byTool: new Map(), waitingAt: new Map() };
 }
 
 function discoveryOf(event: ToolProviderDiscoveredEvent): RecordedDiscovery {

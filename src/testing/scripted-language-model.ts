@@ -8,23 +8,24 @@ import { argumentText, generateResult, type ScriptedToolCall, type ScriptedTurn 
 import type { Cassette } from "./replay/cassette.js";
 import type { ReplayMismatchError } from "./replay/cassette-errors.js";
 import { checkedOnce } from "./replay/checked-cassettes.js";
-import { RecordedCallIndex } from "./replay/replay-position.js";
+import { callIdsOf, RecordedCallIndex } from "./replay/replay-position.js";
 import {
   pastEnd,
   playGenerate,
   playStream,
+  recordsRunStarts,
   type RecordedTurn,
   type ReplayOptions,
 } from "./replay/recorded-step.js";
 import { lastMessage, listNames as list, offeredToolNames } from "./step-matching.js";
 import { ScriptError } from "./script-error.js";
+import { toolNameMatches, type ToolNameMatcher } from "./tool-name-matcher.js";
 import { streamOf } from "./stream-parts.js";
 
 /** No cassette's turn found: what most calls get (no cassette played), one value rather than one per call. */
 const NOT_PLACED: readonly number[] = Object.freeze([]);
 
-/** A tool to call: its exact name, or a pattern matched against the tools offered at that step. */
-export type ToolNameMatcher = string | RegExp;
+export type { ToolNameMatcher } from "./tool-name-matcher.js";
 
 /** What a dynamic scripted turn sees: the step number, the tools offered, and the full call. */
 export interface ScriptedRequest {
@@ -73,6 +74,11 @@ export class ScriptedLanguageModel implements LanguageModelV3 {
   private readonly cassettes: { readonly index: RecordedCallIndex; readonly at: number }[] = [];
   /** The script's index of the turn the next call plays, unless its prompt says otherwise. */
   private next = 0;
+  /**
+   * The tool calls this model answered, by id: a cassette's step that began a run, played after turns
+   * scripted before it, carries their results, where a resume whose calls came from elsewhere is an error.
+   */
+  private readonly answered = new Set<string>();
 
   /**
    * The next turn calls one tool. `input` is the tool's arguments, sent as JSON; a string is sent as raw
@@ -139,7 +145,10 @@ export class ScriptedLanguageModel implements LanguageModelV3 {
    * run as `ReplayLanguageModel` checks it (`ReplayMismatchError` when a recorded call's tool is not offered).
    * The cassette is checked first unless `readCassette` or `parseCassette` gave it. One whose file was cut
    * while a call was being added ends with a turn that fails as a step past its end does, saying so. A call
-   * whose prompt holds its recorded tool calls plays the turn after them, as `ReplayLanguageModel` does.
+   * whose prompt holds its recorded tool calls plays the turn after them, as `ReplayLanguageModel` does; a
+   * call that reaches a recorded step that began a run carrying results of calls this model did not answer
+   * (a resume whose first part the cassette does not hold) fails with `ReplayMismatchError`
+   * (`result-differs`), naming those calls and what the cassette holds.
    *
    * @throws CassetteError when `cassette` is not one this version of entity-tools replays.
    */
@@ -151,11 +160,14 @@ export class ScriptedLanguageModel implements LanguageModelV3 {
     const file = options.file ?? read.file ?? "(in memory)";
     const onMismatch = options.onMismatch ?? "fail";
     const from = this.steps.length + 1; // the run's step that plays the cassette's first
-    this.cassettes.push({ index: new RecordedCallIndex(cassette.steps), at: this.steps.length });
+    const index = new RecordedCallIndex(cassette.steps);
+    this.cassettes.push({ index, at: this.steps.length });
+    const { mismatches, answered } = this;
+    const startsRuns = recordsRunStarts(cassette);
     for (const recorded of cassette.steps)
       this.steps.push({
         kind: "recorded",
-        turn: { recorded, file, onMismatch, mismatches: this.mismatches },
+        turn: { recorded, file, onMismatch, mismatches, startsRuns, index, answered },
       });
     const { cut } = read;
     if (cut)
@@ -168,6 +180,14 @@ export class ScriptedLanguageModel implements LanguageModelV3 {
   /** Scripted turns after the one played last. */
   get remainingTurns(): number {
     return Math.max(0, this.steps.length - this.next);
+  }
+
+  /**
+   * The scripted turns after the one played last, each as the script made it: `a call of "searchCustomer"`,
+   * `text "46.83 a month."`, `step 3 of the cassette spend.json`.
+   */
+  get unplayedTurns(): string[] {
+    return this.steps.slice(this.next).map(turnName);
   }
 
   /**
@@ -207,9 +227,16 @@ export class ScriptedLanguageModel implements LanguageModelV3 {
           `(${this.steps.length} scripted). Offered: ${list(offeredTools)}. Last message: ${lastMessage(options)}`,
       );
     }
-    if (planned.kind === "recorded") return playGenerate(planned.turn, step, options);
-    if (planned.kind === "turn") return generateResult(planned.turn({ step, offeredTools, options }));
-    return generateResult({ toolCalls: planned.calls.map((c) => resolveCall(c, step, offeredTools)) });
+    const result =
+      planned.kind === "recorded"
+        ? playGenerate(planned.turn, step, options)
+        : generateResult(
+            planned.kind === "turn"
+              ? planned.turn({ step, offeredTools, options })
+              : { toolCalls: planned.calls.map((c) => resolveCall(c, step, offeredTools)) },
+          );
+    for (const part of result.content) if (part.type === "tool-call") this.answered.add(part.toolCallId);
+    return result;
   }
 
   /**
@@ -219,8 +246,10 @@ export class ScriptedLanguageModel implements LanguageModelV3 {
   async doStream(options: LanguageModelV3CallOptions): Promise<LanguageModelV3StreamResult> {
     const step = this.turnOf(options);
     const planned = this.steps[step - 1];
-    if (planned?.kind === "recorded") return { stream: playStream(planned.turn, step, options) };
-    return { stream: streamOf(await this.play(step, options)) };
+    if (planned?.kind !== "recorded") return { stream: streamOf(await this.play(step, options)) };
+    const stream = playStream(planned.turn, step, options);
+    for (const id of callIdsOf(planned.turn.recorded.response)) this.answered.add(id);
+    return { stream };
   }
 }
 
@@ -235,7 +264,7 @@ function resolveCall(call: PlannedCall, step: number, offered: readonly string[]
     }
     return { toolName: matcher, input };
   }
-  const matches = offered.filter((name) => matcher.test(name));
+  const matches = offered.filter((name) => toolNameMatches(matcher, name));
   if (matches.length !== 1) {
     throw new ScriptError(
       `Step ${step}: the pattern ${String(matcher)} matched ${matches.length === 0 ? "no offered tool" : `${matches.length} tools (${matches.join(", ")}); make it match one`}. ` +
@@ -243,6 +272,14 @@ function resolveCall(call: PlannedCall, step: number, offered: readonly string[]
     );
   }
   return { toolName: matches[0]!, input };
+}
+
+/** A turn for a message: what the script made it of. */
+function turnName(step: Step): string {
+  if (step.kind === "turn") return step.describe;
+  if (step.kind === "recorded") return `step ${step.turn.recorded.step} of the cassette ${step.turn.file}`;
+  const names = step.calls.map((call) => nameOf(call.matcher)).join(" and ");
+  return step.calls.length === 1 ? `a call of ${names}` : `calls of ${names}`;
 }
 
 /** A matcher as the script wrote it: `"name"` or `/pattern/`. */

@@ -58,6 +58,8 @@ describe("FakePromptRunner.verifyExpectations", () => {
     expect(EntityToolsError.isInstance(error)).toBe(true);
     expect(error).toBeInstanceOf(UnmetExpectationsError);
     expect((error as UnmetExpectationsError).name).toBe("UnmetExpectationsError");
-    expect((error as UnmetExpectationsError).problems).toEqual(["1 scripted turn(s) were not played"]);
+    expect((error as UnmetExpectationsError).problems).toEqual([
+      '1 scripted turn(s) were not played: text "never played"',
+    ]);
   });
 });

@@ -47,7 +47,9 @@ describe("the debug log", () => {
     const lines: string[] = [];
     const log = (line: string) => lines.push(line);
     await discoveryRun().withLogger({ info: log, warn: log, error: log }).run("q");
-    const text = lines.map((l) => l.replace(/^\[entity-tools run-\d+\] /, "").replace(/\d+ ms/g, "N ms"));
+    const text = lines.map((l) =>
+      l.replace(/^\[entity-tools [\dTZ-]+-[0-9a-f]{6}\] /, "").replace(/\d+ ms/g, "N ms"),
+    );
     expect(text).toEqual([
       "run started",
       "step 1 (mock-model-id): N ms, tokens in 0 (cached 0) out 0 (reasoning 0), tool calls: searchCustomer",
@@ -72,7 +74,7 @@ describe("the debug log", () => {
     await runner.resume(paused.snapshot, {
       approvals: { [id]: { approved: false, reason: "secret words" } },
     });
-    const logged = lines.map((l) => l.replace(/^\[entity-tools run-\d+\] /, ""));
+    const logged = lines.map((l) => l.replace(/^\[entity-tools [\dTZ-]+-[0-9a-f]{6}\] /, ""));
     expect(logged).toContain(`searchCustomer (${id}) waits for approval`);
     expect(logged).toContain(`searchCustomer (${id}) denied`);
     expect(lines.join("\n")).not.toContain("secret words");
@@ -87,7 +89,9 @@ describe("the debug log", () => {
       .withLogger({ info: log, warn: log, error: log })
       .run("q");
     const id = paused.pendingApprovals[0]!.approvalId;
-    const text = lines.map((l) => l.replace(/^\[entity-tools run-\d+\] /, "").replace(/\d+ ms/g, "N ms"));
+    const text = lines.map((l) =>
+      l.replace(/^\[entity-tools [\dTZ-]+-[0-9a-f]{6}\] /, "").replace(/\d+ ms/g, "N ms"),
+    );
     expect(text).toEqual([
       "run started",
       "step 1: N ms, tokens in 0 (cached 0) out 0 (reasoning 0), tool calls: searchCustomer",
@@ -121,7 +125,9 @@ describe("the debug log", () => {
       }),
     };
     await new PromptRunner({ adapter: subagents }).withLogger({ info: log, warn: log, error: log }).run("q");
-    const text = lines.map((l) => l.replace(/^\[entity-tools run-\d+\] /, "").replace(/\d+ ms/g, "N ms"));
+    const text = lines.map((l) =>
+      l.replace(/^\[entity-tools [\dTZ-]+-[0-9a-f]{6}\] /, "").replace(/\d+ ms/g, "N ms"),
+    );
     expect(text).toEqual([
       "run started",
       "step 1 (claude-sonnet-4-5): N ms, tokens in 300 (cached 0) out 21 (reasoning 0), tool calls: none",

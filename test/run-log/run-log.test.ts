@@ -171,6 +171,16 @@ describe("a discovery conversation with pricing, a picture and an approval", () 
     expect(paused!.header?.continues).toBeUndefined();
     expect(resumed!.header?.continues).toBe(paused!.header!.id);
     expect(next!.header?.continues).toBe(resumed!.header!.id);
+    // One identity: each part's snapshot names its file. The fake's recorder keeps the resume the paused
+    // run's (one run of steps 1 to 4), and the next turn, a new prompt, a run of its own.
+    expect([conversation.paused, conversation.resumed].map((r) => r.snapshot.log)).toEqual([
+      paused!.header!.id,
+      resumed!.header!.id,
+    ]);
+    expect(conversation.runs).toEqual([
+      [1, 2, 3, 4],
+      [1, 2],
+    ]);
     const summaries = files.map((f) => summarizeRun(f.file, f.read));
     expect(groupConversations(summaries).map((g) => g.runs.map((r) => [r.run.file, r.turn]))).toEqual([
       [

@@ -4,6 +4,7 @@
 // every tenth step (its tools added, the oldest removed by the budget).
 import path from "node:path";
 import type { RunEventInit, ToolLoopEvent } from "../../src/events/tool-loop-event.js";
+import { newRunId } from "../../src/events/run-id.js";
 import { runLogTarget, startRunLog } from "../../src/run-log/run-log.js";
 
 class Customer {}
@@ -11,6 +12,7 @@ class Customer {}
 /** Writes the run into `dir`; returns its file name. */
 export function writeLongRun(dir: string, steps = 2_000, providers = 10_000): string {
   const recorder = startRunLog(runLogTarget(dir), {
+    id: newRunId(),
     kind: "run",
     prompt: [{ role: "user", content: "Which customer spends most?" }],
     onFailure: (file, message) => {

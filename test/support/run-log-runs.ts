@@ -123,7 +123,8 @@ export async function discoveryConversation(dir: string, options?: RunLogOptions
   const approvalId = paused.pendingApprovals[0]!.approvalId;
   const resumed = await runner.resume(paused.snapshot, { approvals: { [approvalId]: { approved: true } } });
   const next = await runner.run("And his spend now?", { continueFrom: resumed.snapshot });
-  return { paused, resumed, next, approvalId };
+  const runs = fake.runs.map((steps) => steps.map((s) => s.step));
+  return { paused, resumed, next, approvalId, runs };
 }
 
 /** Handles mode: findCustomers finds two Smiths, and the model asks for John's spend through his handle. */

@@ -16,19 +16,12 @@ import {
   readCassette,
   recordModel,
 } from "entity-tools/testing";
+import { warnings } from "./support/node-warnings.js";
 
 const dir = mkdtempSync(path.join(tmpdir(), "cassette-cut-"));
 const call = (model: LanguageModel, i: number) =>
   generateText({ model, prompt: `Question ${i}`, maxRetries: 0 });
 
-/** Each Node warning emitted from now on, as `code: message`. */
-function warnings(): string[] {
-  const seen: string[] = [];
-  vi.spyOn(process, "emitWarning").mockImplementation(((message: string, options?: { code?: string }) => {
-    seen.push(`${options?.code}: ${message}`);
-  }) as typeof process.emitWarning);
-  return seen;
-}
 afterEach(() => vi.restoreAllMocks());
 
 /** The file after two calls and after three: what the third call's one write turned one into the other. */

@@ -1,7 +1,7 @@
 import "../fixtures/store/register.js";
 import { describe, expect, it } from "vitest";
 import { InvalidSettingError, ModelCallError, PromptRunner } from "entity-tools";
-import { FakePromptRunner, ScriptedLanguageModel } from "entity-tools/testing";
+import { FakePromptRunner, ScriptedLanguageModel, scoreToolUse, type Cassette } from "entity-tools/testing";
 import { SpendAnswer } from "../fixtures/store/answers.js";
 import { Customer } from "../fixtures/store/customer.js";
 import { CustomerSearchTools } from "../fixtures/store/customer-search-tools.js";
@@ -63,6 +63,34 @@ describe("FakePromptRunner", () => {
     expect(fake.calls[0]!.resultText).toBe(
       '[{"id":"","name":"No Id","email":"n@example.com"}]\n\n[Cannot expose tools of Customer: its id property "id" is empty; no tools were added for it.]',
     );
+  });
+
+  it("a pattern with the g or y flag matches every time, as a scripted call, a stub and an expected call", async () => {
+    // RegExp.test of a /g pattern goes on from where it last matched: the next name was tested from there.
+    const fake = new FakePromptRunner();
+    const runner = fake.withTools(new CustomerSearchTools()).withToolProviderDiscovery();
+    fake
+      .expectToolProviderReturn(/^find/g, [])
+      .callTool(/^findCustomers$/g, { text: "Smith" })
+      .callTools([
+        [/^findCustomers$/g, { text: "Khan" }],
+        [/^search/y, { name: "John Smith" }],
+      ])
+      .callTool(/^findCustomers$/g, { text: "Ahmed" })
+      .respondWithText("none");
+    await runner.run("Smith, Khan, Ahmed?");
+    expect(fake.calls.map((c) => [c.toolName, c.resultText])).toEqual([
+      ["findCustomers", "[]"],
+      ["findCustomers", "[]"],
+      ["searchCustomer", expect.stringContaining('"name":"John Smith"') as unknown],
+      ["findCustomers", "[]"],
+    ]);
+    const finds = /^findCustomers$/g;
+    expect(scoreToolUse(fake, [finds, finds, finds]).verdicts.map((v) => v.verdict)).toEqual([
+      "called",
+      "called",
+      "called",
+    ]);
   });
 
   it("expectToolProviderReturn hands the loop a provider without a repository behind the search", async () => {
@@ -161,7 +189,28 @@ describe("FakePromptRunner", () => {
       .expectToolProviderReturn("never", 1);
     await fake.generateText("q");
     expect(() => fake.verifyExpectations()).toThrow(
-      "FakePromptRunner expectations not met: 1 scripted turn(s) were not played; the stubbed tool never was never called",
+      'FakePromptRunner expectations not met: 1 scripted turn(s) were not played: text "b"; the stubbed tool never was never called',
+    );
+  });
+
+  it("verifyExpectations names each unplayed turn as it was scripted (the first five)", () => {
+    const parts = [{ type: "text", text: "recorded" }];
+    const cassette: Cassette = {
+      format: "entity-tools/cassette",
+      version: 1,
+      model: { provider: "p", modelId: "m", specificationVersion: "v3" },
+      steps: [1, 2].map((step) => ({ step, request: { tools: [] }, response: { kind: "stream", parts } })),
+    };
+    const fake = new FakePromptRunner()
+      .callTool("searchCustomer")
+      .callTools([["findCustomers"], [/_getAverageSpend$/]])
+      .playCassette(cassette, { file: "spend.json" })
+      .respondWithText("done")
+      .respondWithObject({ done: true });
+    expect(() => fake.verifyExpectations()).toThrow(
+      '6 scripted turn(s) were not played: a call of "searchCustomer", calls of "findCustomers" and ' +
+        "/_getAverageSpend$/, step 1 of the cassette spend.json, step 2 of the cassette spend.json, " +
+        'text "done", and 1 more',
     );
   });
 

@@ -16,6 +16,7 @@ import {
   RunRecorder,
   readCassette,
   recordModel,
+  scoreToolUse,
   startOpenAiResponsesMock,
   type Cassette,
   type OpenAiResponsesMock,
@@ -250,8 +251,29 @@ describe("ReplayLanguageModel", () => {
     const cause = (failure as Error).cause as ReplayMismatchError;
     expect(cause).toMatchObject({ problem: "past-end", step: 3, file: "(in memory)" });
     expect(cause.message).toMatch(
-      /^Replay of \(in memory\): the run asks the model for step 3, past the end of the recording \(2 steps\)\. Offered at step 3: searchCustomer, findCustomers, customer_c123_getAverageSpend, customer_c123_recentOrders\. Last message: tool: /,
+      /^Replay of \(in memory\): the run asks the model for step 3, past the end of the recording \(2 steps\)\. Offered at step 3: searchCustomer, findCustomers, customer_c123_getAverageSpend, customer_c123_recentOrders\. Last message: tool: .*\. The run no longer goes as recorded: record it again$/,
     );
+  });
+
+  it("a second run on one replay fails saying the replay was played, not that the recording is stale", async () => {
+    // A replay made once for several tests: the first run played the recording whole.
+    const file = path.join(dir, "replay-twice.json");
+    await record(file, "run");
+    const model = await ReplayLanguageModel.fromFile(file);
+    expect((await spendRunner(model).run(QUESTION)).result).toBe(
+      "John Smith spends 46.83 USD a month on average.",
+    );
+    const failure = await spendRunner(model)
+      .run(QUESTION)
+      .catch((e: unknown) => e);
+    const cause = (failure as Error).cause as ReplayMismatchError;
+    expect(cause).toMatchObject({ problem: "past-end", step: 4 });
+    expect(cause.message).toContain(
+      "This call begins a run (its prompt holds no answer of the model's), after the recording was played to " +
+        "its end: a replay plays its recording once, so give each run a replay of its own " +
+        "(ReplayLanguageModel.fromFile, or a FakePromptRunner that loaded the cassette)",
+    );
+    expect(cause.message).not.toContain("record it again");
   });
 
   it("plays a cassette inside a FakePromptRunner, with its step records and further scripted turns", async () => {
@@ -269,7 +291,7 @@ describe("ReplayLanguageModel", () => {
     changed.respondWithText("(a turn the run never reached)");
     await changed.withTools(new CustomerSearchTools()).run(QUESTION);
     expect(() => changed.verifyExpectations()).toThrow(
-      /1 scripted turn\(s\) were not played; Replay of .*fake\.json, step 2: the recording calls customer_c123_getAverageSpend/,
+      /1 scripted turn\(s\) were not played: text "\(a turn the run never reached\)"; Replay of .*fake\.json, step 2: the recording calls customer_c123_getAverageSpend/,
     );
   });
 });
@@ -340,6 +362,73 @@ describe("a run paused for a person and resumed, replayed", () => {
       `Replay of ${b}, step 1: this run's request carries the results of customer_c123_getAverageSpend (call call_`,
     );
     expect(cause.message).toContain("where the recording's step 1 began a run");
+    // What the cassette holds instead: its recorded calls, by step.
+    expect(cause.message).toMatch(
+      /\(it holds call_\w+ \(searchCustomer, step 1\), call_\w+ \(customer_c123_getAverageSpend, step 2\)\)/,
+    );
+
+    // A new FakePromptRunner that loaded that cassette fails the same way: it played the recording's step 1
+    // again (the search, a second pause), and `verifyExpectations()` said nothing.
+    const fake = await new FakePromptRunner().loadCassette(b);
+    const onFake = await fake
+      .withTools(new CustomerSearchTools())
+      .withToolProviderDiscovery()
+      .withApproval((call) => call.toolName.endsWith("_getAverageSpend"))
+      .resume(paused.snapshot!, { approvals: approved(paused), resolveProvider })
+      .catch((e: unknown) => e);
+    const fakeCause = (onFake as Error).cause as ReplayMismatchError;
+    expect(fakeCause).toBeInstanceOf(ReplayMismatchError);
+    expect(fakeCause).toMatchObject({ problem: "result-differs", step: 1, file: b });
+    expect(fakeCause.message).toBe(cause.message);
+  });
+
+  it("a run paused and resumed on new runners is one run of one recorder, recorded and replayed", async () => {
+    // Each part on a runner of its own (a request handler makes one per request), one recorder watching
+    // them all. It knows each part by the run its snapshot names (`RunStarted.continues`), so a resume that
+    // decides nothing (the person has not answered yet: the run pauses again) is the run too, and so is
+    // the resume after it, which decides. A conversation's next turn is a run of its own (a new prompt,
+    // its steps counted from 1), after it.
+    const file = path.join(dir, "approval-continued.json");
+    async function parts(model: () => Promise<Parameters<typeof spendRunner>[0]>) {
+      const recorder = new RunRecorder();
+      const part = async () => approving(await model()).withObserver(recorder.observe);
+      const asJson = (snapshot: RunSnapshot) => JSON.parse(JSON.stringify(snapshot)) as RunSnapshot;
+      const paused = await (await part()).run(QUESTION);
+      const undecided = await (await part()).resume(asJson(paused.snapshot), { resolveProvider });
+      expect(undecided.status).toBe("awaiting-approval");
+      const resumed = await (
+        await part()
+      ).resume(asJson(undecided.snapshot), { approvals: approved(undecided), resolveProvider });
+      const next = await (await part()).run("And the month before?", { continueFrom: resumed.snapshot });
+      const steps = recorder.allRuns.map((run) =>
+        run.map((s) => ({ step: s.step, calls: s.calls.map((c) => c.toolName), text: s.text })),
+      );
+      const score = scoreToolUse(recorder.allRuns[0]!, ["searchCustomer", /_getAverageSpend$/]);
+      return {
+        results: [resumed.result, next.result],
+        steps,
+        score: score.verdicts.map((v) => [v.verdict, v.step]),
+      };
+    }
+    const recorded = await onNewMock(() => parts(async () => recordModel(openaiModel(), file)));
+    const answer = "John Smith spends 46.83 USD a month on average.";
+    expect(recorded.steps).toEqual([
+      [
+        { step: 1, calls: ["searchCustomer"], text: "" },
+        { step: 2, calls: ["customer_c123_getAverageSpend"], text: "" }, // the approved call, run at the resume
+        { step: 3, calls: [], text: answer },
+      ],
+      [{ step: 1, calls: [], text: answer }], // the next turn
+    ]);
+    expect(recorded.score).toEqual([
+      ["called", 1],
+      ["called", 2],
+    ]);
+    expect((await readCassette(file)).steps).toHaveLength(4); // one recording of all four parts
+
+    // Replayed part by part, each on a replay of its own: the same runs, the same score.
+    const replayed = await parts(() => ReplayLanguageModel.fromFile(file));
+    expect(replayed).toEqual(recorded);
   });
 
   it("a resume recorded on a recording of its own (another process) goes on in the paused run's file", async () => {

@@ -3,8 +3,14 @@
 // person and resumed, which it records as one run.
 import { describe, expect, it } from "vitest";
 import "../../examples/register-schemas.js";
-import type { RunSnapshot, ToolLoopEvent } from "entity-tools";
-import { FakePromptRunner, RunRecorder, scoreToolUse } from "entity-tools/testing";
+import { ModelCallError, PromptRunner, type RunSnapshot, type ToolLoopEvent } from "entity-tools";
+import {
+  FakePromptRunner,
+  RunRecorder,
+  ScriptedLanguageModel,
+  scoreToolUse,
+  type RecordedStep,
+} from "entity-tools/testing";
 import { CustomerSearchTools } from "../../examples/domain/customer-search-tools.js";
 
 const usage = (inputTokens: number) => ({
@@ -98,6 +104,105 @@ describe("RunRecorder: a run paused for a person and resumed", () => {
       ["called", 2], // the approved call, run at the resume
       ["called", 2],
     ]);
+  });
+
+  it("a failed run resumed from its error's snapshot on a new runner goes on in the run's steps", async () => {
+    // A resume that decides nothing (the run did not pause for a person): the recorder knows it by the run
+    // its snapshot names. A second resume of the same snapshot is a run of its own (another branch).
+    const recorder = new RunRecorder();
+    const model = new ScriptedLanguageModel()
+      .callTool("searchCustomer", { name: "John Smith" })
+      .respondWith("an overloaded provider", () => {
+        throw new Error("overloaded");
+      })
+      .callTool("customer_c123_getAverageSpend")
+      .respondWithText("46.83 a month.")
+      .respondWithText("Again: 46.83 a month.");
+    const started: ToolLoopEvent[] = [];
+    const runner = () =>
+      new PromptRunner({ model, modelSettings: { maxRetries: 0 } })
+        .withTools(new CustomerSearchTools())
+        .withToolProviderDiscovery()
+        .withObserver(recorder.observe)
+        .withObserver((e) => (e.type === "RunStarted" ? started.push(e) : undefined));
+    const failure = (await runner()
+      .run("John Smith's spend?")
+      .catch((e: unknown) => e)) as ModelCallError;
+    expect(failure).toBeInstanceOf(ModelCallError);
+    const snapshot = JSON.parse(JSON.stringify(failure.snapshot)) as RunSnapshot;
+    const resolveProvider = (_: string, id: unknown) => new CustomerSearchTools().byId(String(id));
+    const resumed = await runner().resume(snapshot, { resolveProvider });
+    expect(resumed.result).toBe("46.83 a month.");
+    // One identity: the failed run's events' id is what its snapshot names and what the resume continues.
+    expect(started).toEqual([
+      { type: "RunStarted", runId: snapshot.log, resumed: false },
+      { type: "RunStarted", runId: resumed.snapshot.log, resumed: true, continues: snapshot.log },
+    ]);
+    expect(snapshot.log).toMatch(/^\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z-[0-9a-f]{6}$/);
+    const seen = (steps: readonly RecordedStep[]) =>
+      steps.map((s) => [s.step, ...s.calls.map((c) => `${c.toolName} on ${c.provider?.id ?? "-"}`)]);
+    expect(recorder.allRuns.map(seen)).toEqual([
+      [[1, "searchCustomer on -"], [2], [3, "customer_c123_getAverageSpend on c123"], [4]],
+    ]);
+    expect(scoreToolUse(recorder, ["searchCustomer", /_getAverageSpend$/]).score).toBe(1);
+
+    await runner().resume(snapshot, { resolveProvider }); // the failed run again, from the same point
+    expect(recorder.allRuns.map(seen)).toEqual([
+      [[1, "searchCustomer on -"], [2], [3, "customer_c123_getAverageSpend on c123"], [4]],
+      [[1]],
+    ]);
+  });
+
+  it("a conversation's next turn is a run of its own whose calls keep the providers earlier turns found", async () => {
+    const fake = new FakePromptRunner();
+    const runner = fake.withTools(new CustomerSearchTools()).withToolProviderDiscovery();
+    fake
+      .callTool("searchCustomer", { name: "John Smith" })
+      .respondWithText("Found John Smith (c123).")
+      .callTool("customer_c123_getAverageSpend")
+      .respondWithText("46.83 USD a month.");
+    const turn1 = await runner.run("Find John Smith");
+    await runner.run("What does he spend?", { continueFrom: turn1.snapshot });
+    // Its steps are its own, counted from 1 as its events count them (a new prompt).
+    expect(fake.runs.map((run) => run.map((s) => s.step))).toEqual([
+      [1, 2],
+      [1, 2],
+    ]);
+    // The customer's tool was bound in turn 1 (re-bound from the snapshot, with no discovery event).
+    const c123 = { providerClass: "Customer", id: "c123", idType: "string" } as const;
+    expect(fake.callsAt(1).map((c) => [c.toolName, c.provider])).toEqual([
+      ["customer_c123_getAverageSpend", c123],
+    ]);
+    expect(scoreToolUse(fake, [{ tool: /_getAverageSpend$/, provider: c123 }]).score).toBe(1);
+  });
+
+  it("a resume of a resume it saw goes on in that resume's steps, though it did not see the run pause first", async () => {
+    const model = new ScriptedLanguageModel()
+      .callTool("searchCustomer", { name: "John Smith" })
+      .callTool("customer_c123_getAverageSpend")
+      .callTool("customer_c123_recentOrders")
+      .respondWithText("46.83 a month; orders o1, o2.");
+    const runner = new PromptRunner({ model })
+      .withTools(new CustomerSearchTools())
+      .withToolProviderDiscovery()
+      .withApproval((call) => call.toolName.startsWith("customer_"));
+    const resolveProvider = (_: string, id: unknown) => new CustomerSearchTools().byId(String(id));
+    const approved = (run: { pendingApprovals: readonly { approvalId: string }[] }) => ({
+      approvals: Object.fromEntries(run.pendingApprovals.map((p) => [p.approvalId, { approved: true }])),
+      resolveProvider,
+    });
+    const paused = await runner.run("John Smith's spend and orders?"); // before the recorder was attached
+    const recorder = new RunRecorder();
+    const watched = runner.withObserver(recorder.observe);
+    const again = await watched.resume(paused.snapshot, approved(paused)); // its step 3 pauses again
+    const done = await watched.resume(again.snapshot, approved(again));
+    expect(done.result).toBe("46.83 a month; orders o1, o2.");
+    // One run from the first resume on (its step 1 being the run's step 3; the call it ran before it, decided
+    // on a pause the recorder did not see, not kept): the second resume goes on in it, its decided call
+    // the step that made it.
+    expect(
+      recorder.allRuns.map((run) => run.map((s) => [s.step, ...s.calls.map((c) => c.toolName)])),
+    ).toEqual([[[1, "customer_c123_recentOrders"], [2]]]);
   });
 
   it("a resume it did not see paused (another recorder, another process) starts steps of its own", async () => {

@@ -264,6 +264,30 @@ describe("matching and summaries", () => {
     expect(scoreToolUse(fake, []).score).toBe(1);
   });
 
+  it("an input field holding an object matches it in whatever key order the model wrote", () => {
+    // JSON objects have no order, and a model writes keys in any: `{ status, customer }` is the same filter
+    // as `{ customer, status }`. A field is still compared whole (an object with fewer keys is another one).
+    const run = {
+      steps: [
+        {
+          step: 1,
+          calls: [
+            {
+              step: 1,
+              toolName: "findOrders",
+              input: { filter: { status: "open", customer: { id: "c123", type: "b2b" } }, limit: 5 },
+            },
+          ],
+        },
+      ],
+    };
+    const expecting = (filter: unknown) =>
+      scoreToolUse(run, [{ tool: "findOrders", input: { filter } }]).verdicts[0]!.verdict;
+    expect(expecting({ customer: { type: "b2b", id: "c123" }, status: "open" })).toBe("called");
+    expect(expecting({ customer: { id: "c123" }, status: "open" })).toBe("not-called");
+    expect(expecting([{ status: "open" }])).toBe("not-called");
+  });
+
   it("in order: calls the model made together, in one step, count in either order", async () => {
     // Parallel calls of one model message: their order in the message (a re-recording may list them the
     // other way) and the order they ended (which a slower tool changes) say nothing about the model's plan.
@@ -345,14 +369,16 @@ describe("matching and summaries", () => {
     fake
       .callTool("searchCustomer", { name: "John Smith" })
       .callTools([["customer_c123_getAverageSpend"], ["customer_c123_recentOrders"]])
-      .respondWithText("46.83 a month; orders o1, o2.");
+      .respondWithText("46.83 a month; orders o1, o2.")
+      .respondWithText("Still 46.83.");
     const logged = runner.withApproval((call) => call.toolName.endsWith("_recentOrders")).withRunLog(logs);
     const paused = await logged.run("?");
-    await logged.resume(paused.snapshot!, {
+    const done = await logged.resume(paused.snapshot!, {
       approvals: { [paused.pendingApprovals[0]!.approvalId]: { approved: true } },
       resolveProvider: (_, id) => new CustomerSearchTools().byId(String(id)),
     });
-    const [first, resumed] = ["run", "resume"].map((kind) =>
+    await logged.run("And now?", { continueFrom: done.snapshot });
+    const [first, resumed, next] = ["run", "resume", "continue"].map((kind) =>
       readdirSync(logs)
         .filter((f) => f.endsWith(".jsonl"))
         .map((f) => readRunLog(readFileSync(path.join(logs, f), "utf8")))
@@ -370,6 +396,17 @@ describe("matching and summaries", () => {
     // (Alone, it does not know the providers of tools it re-bound from the snapshot: the paused file does.)
     const part = scoreToolUse(resumed!, [/recentOrders$/]);
     expect(part.verdicts.map((v) => [v.verdict, v.step])).toEqual([["called", 2]]);
+
+    // Files that are not one run's, in order, would mix their steps: each must go on from the one before.
+    const [runId, resumeId, nextId] = [first, resumed, next].map((read) => read!.header!.id);
+    expect(() => scoreToolUse([resumed!, first!], expected)).toThrow(
+      `scoreToolUse reads the run logs of one run paused and resumed, in order: the run log ${runId} ` +
+        `(number 2 of 2) begins a run (it goes on from none), so it cannot follow the run ${resumeId}.`,
+    );
+    expect(() => scoreToolUse([first!, resumed!, next!], expected)).toThrow(
+      `the run log ${nextId} (number 3 of 3) is a conversation's next turn (kind "continue"): a run of its ` +
+        "own, whose steps count from 1 again; score it alone.",
+    );
   });
 
   it("summarizes many runs, per expected call, and prints verdicts readably", async () => {
@@ -435,6 +472,11 @@ describe("matching and summaries", () => {
     expect(() => assert().toUseTools(["customer_c123_getAverageSpend"])).toThrow(
       /expected the run to make every expected tool call\ntool use: 0 of 1 expected call\(s\) made/,
     );
+    // A minimum no score reaches (a percentage) is refused: it would always fail, and under `not` always pass.
+    for (const minimum of [80, -1, Number.NaN])
+      expect(() => assert().toScoreToolUseAtLeast(["searchCustomer"], minimum)).toThrow(
+        `toScoreToolUseAtLeast's minimum must be a score from 0 to 1 (0.8 for 80 %), got ${minimum}`,
+      );
   });
 
   it("anything it cannot read is a clear error naming what it reads", () => {

@@ -43,8 +43,8 @@ export interface RunView {
   readonly paused: PausedCalls | undefined;
   /** Keys that sign every snapshot (the first one signs). */
   readonly keys?: KeyRing;
-  /** The run log file the run writes, by id. */
-  readonly log?: string;
+  /** The run's id (its events' `runId`), which a run going on from the snapshot `continues`. */
+  readonly log: string;
   /** The providers live behind handles now (handles mode), by `providerKeyOf(identity)`. */
   readonly handles: ReadonlyMap<string, object> | undefined;
 }
@@ -78,7 +78,7 @@ export function writeSnapshot(run: RunView): RunSnapshot {
       counters: { ...run.counters },
       ...(run.cost ? { cost: run.cost } : {}),
       settings: { ...run.settings },
-      ...(run.log === undefined ? {} : { log: run.log }),
+      log: run.log,
     },
     run.keys,
   );

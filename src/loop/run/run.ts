@@ -28,8 +28,6 @@ export interface RunInit {
   readonly approval?: ApprovalPredicate;
   /** Keys that sign every snapshot and that a snapshot read back must verify against (first one signs). */
   readonly keys?: KeyRing;
-  /** The id of the run log file the run writes (`withRunLog`), which its snapshots name. */
-  readonly log?: string;
 }
 
 /** Where a resumed or continued run goes on from. */
@@ -69,7 +67,7 @@ export class Run {
   readonly resumed: ResumedRun | undefined;
   /** Iterations, tokens and restarts from the prompt of the whole run, and this call's tokens. */
   readonly totals: RunTotals;
-  private readonly writing: Pick<RunInit, "keys" | "log">;
+  private readonly keys: KeyRing | undefined;
   private readonly origin: RunOrigin;
   private waiting: readonly WaitingCalls[];
   private attempt: Attempt | undefined;
@@ -82,7 +80,7 @@ export class Run {
   private constructor(init: RunInit, origin: RunOrigin, decisions?: RunResume["approvals"]) {
     this.settings = init.settings;
     this.events = init.events;
-    this.writing = { keys: init.keys, log: init.log };
+    this.keys = init.keys;
     this.origin = origin;
     this.resumed = origin.resumed;
     this.totals = new RunTotals(origin.before);
@@ -232,7 +230,8 @@ export class Run {
       settings: this.settings,
       visibility: this.visibility.snapshot(),
       paused: pausedOf(this.waiting),
-      ...this.writing,
+      keys: this.keys,
+      log: this.events.runId,
       handles: this.discoveries?.find((d) => d.handles)?.handles?.bindings.liveProviders(),
     });
   }

@@ -105,9 +105,11 @@ export interface RunSnapshot {
   /** The settings the run used, for the record: `resume` runs with the resuming runner's own. */
   readonly settings: RunSettings;
   /**
-   * The run log file of the run that wrote it (its `id`), when that run was logged (`withRunLog`): a run
-   * that goes on from this snapshot names it as the run it `continues`, which is how the viewer puts a
-   * conversation's turns together.
+   * The id of the run that wrote it: its events' `runId`, and its run log file's `id` when it was logged
+   * (`withRunLog`). A run that goes on from this snapshot names it as the run it `continues`
+   * (`RunStarted.continues`, the run log's `continues`), which is how a `RunRecorder` keeps a resumed run
+   * one run and the viewer puts a conversation's turns together. Absent in snapshots an earlier release
+   * wrote of a run it did not log.
    */
   readonly log?: string;
   /** With a snapshot key (`withSnapshotKey`): `hmac-sha256:` and the MAC of everything else, base64url. */

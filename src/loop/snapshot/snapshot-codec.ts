@@ -4,6 +4,7 @@
 // signature itself left out. Several keys may verify (rotation); the first one signs. Any other check of
 // a snapshot read back (its shape, its fields) belongs in `readSnapshot` too, after the signature.
 import { KeyRing, type SigningKey, type SigningKeys } from "../../tools/signing-key.js";
+import { canonicalJson } from "./canonical-json.js";
 import type { RunSnapshot } from "./run-snapshot.js";
 import { checkRunSnapshot } from "./run-snapshot-schema.js";
 import { SnapshotIntegrityError } from "./snapshot-integrity-error.js";
@@ -55,20 +56,4 @@ function checkSignature(value: unknown, keys: KeyRing): void {
     throw new SnapshotIntegrityError("unsigned");
   if (!keys.verify(canonicalJson(content), signature.slice(SCHEME.length)))
     throw new SnapshotIntegrityError("altered");
-}
-
-/** The JSON form of `value` with every object's keys sorted: the same text for the same content. */
-function canonicalJson(value: unknown): string {
-  return JSON.stringify(sorted(JSON.parse(JSON.stringify(value)) as unknown));
-}
-
-function sorted(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sorted);
-  if (typeof value !== "object" || value === null) return value;
-  // fromEntries defines own properties: a "__proto__" key stays data, covered by the signature.
-  return Object.fromEntries(
-    Object.keys(value)
-      .sort()
-      .map((key) => [key, sorted((value as Record<string, unknown>)[key])]),
-  );
 }

@@ -1,5 +1,7 @@
-// A cassette's parts are the provider spec's, and the spec adds types (V4 has more than V3), so a part
-// type a replay does not know is played as recorded: the AI SDK reads a newer spec's parts itself. What a
+// A cassette's parts are the provider spec's, and the spec adds types (V4 has more than V3). A type a
+// replay does not know at all is played as recorded, and said (a Node warning, `checkCassette`): refused,
+// a cassette of a newer `ai` would not replay at all until entity-tools knew its types, though the AI SDK
+// that recorded it reads them; played without a word, a part the loop mishandles would pass unseen. What a
 // hand edit can get wrong is the spelling of a known type (`tool_call`, `Text`, `toolCall`): the AI SDK
 // drops a part it does not know, so a misspelled tool call would vanish from the replay without a word.
 // Such a spelling is refused, naming the type meant.
@@ -35,8 +37,12 @@ const PART_TYPES: readonly string[] = [
 const bare = (type: string) => type.toLowerCase().replace(/[-_\s]/g, "");
 const BY_BARE = new Map(PART_TYPES.map((type) => [bare(type), type]));
 
-/** The known part type `type` misspells (another case or separator), or undefined (known, or another type). */
-export function misspelledPartType(type: string): string | undefined {
+/**
+ * What a part's `type` is to a replay: a type it knows, a known one misspelled (another case or
+ * separator: `meant` is the type), or one it does not know (a newer provider spec's, played as recorded).
+ */
+export function partType(type: string): "known" | "unknown" | { readonly meant: string } {
   const meant = BY_BARE.get(bare(type));
-  return meant !== undefined && meant !== type ? meant : undefined;
+  if (meant === undefined) return "unknown";
+  return meant === type ? "known" : { meant };
 }

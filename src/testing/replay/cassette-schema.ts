@@ -5,7 +5,7 @@ import type { JsonSchema } from "../../schema/json-schema.js";
 import { validateAgainst } from "../../schema/validate.js";
 import { CASSETTE_FORMAT, CASSETTE_VERSION, READABLE_CASSETTE_VERSIONS, type Cassette } from "./cassette.js";
 import { CassetteError } from "./cassette-errors.js";
-import { misspelledPartType } from "./cassette-part-types.js";
+import { partType } from "./cassette-part-types.js";
 
 const TEXT = { type: "string" } as const;
 const OBJECT = { type: "object" } as const;
@@ -77,10 +77,14 @@ export const CASSETTE_SCHEMA: JsonSchema = {
 };
 
 const MAX_PROBLEMS = 5;
+/** The `process.emitWarning` code of a cassette with part types a replay does not know (see `checkCassette`). */
+const UNKNOWN_PART_WARNING = "ENTITY_TOOLS_CASSETTE_UNKNOWN_PART";
 const BRANCH_FAILURE = /must match "(then|else)" schema$/;
 
 /**
  * Checks that `value` is a cassette this version of entity-tools replays, whole, before any of it is used.
+ * Part types it does not know (a newer provider spec's) are played as recorded, with a Node warning
+ * (`ENTITY_TOOLS_CASSETTE_UNKNOWN_PART`) naming each and where it first is.
  *
  * @throws CassetteError naming `file` and the format, the version, or up to five paths that do not fit.
  */
@@ -95,6 +99,8 @@ export function checkCassette(value: unknown, file: string): asserts value is Ca
     ]);
   const outcome = validateAgainst(CASSETTE_SCHEMA, value);
   const problems = outcome.ok ? [] : outcome.problems.filter((p) => !BRANCH_FAILURE.test(p));
+  /** Each part type a replay does not know, with where it first is. */
+  const unknown = new Map<string, string>();
   if (problems.length === 0) {
     const steps = (value as Cassette).steps;
     for (const [index, step] of steps.entries()) {
@@ -106,16 +112,39 @@ export function checkCassette(value: unknown, file: string): asserts value is Ca
       const [key, parts] =
         response.kind === "generate" ? ["content", response.content] : ["parts", response.parts];
       for (const [at, part] of parts.entries()) {
-        const meant = misspelledPartType(String(part.type));
-        if (meant)
-          problems.push(
-            `field "steps.${index}.response.${key}.${at}.type" is "${String(part.type)}": did you mean "${meant}"?`,
-          );
+        const type = String(part.type);
+        const read = partType(type);
+        const place = `steps.${index}.response.${key}.${at}`;
+        if (read === "unknown") {
+          if (!unknown.has(type)) unknown.set(type, place);
+        } else if (read !== "known")
+          problems.push(`field "${place}.type" is "${type}": did you mean "${read.meant}"?`);
       }
     }
   }
-  if (problems.length === 0) return;
-  const shown = problems.slice(0, MAX_PROBLEMS);
-  const more = problems.length - shown.length;
-  throw new CassetteError(file, more > 0 ? [...shown, `and ${more} more`] : shown);
+  if (problems.length === 0) return warnOfUnknownParts(file, unknown);
+  throw new CassetteError(file, atMost(problems));
+}
+
+/**
+ * Says which part types of a cassette this version does not know: they are played as recorded (see
+ * cassette-part-types.ts), so a test that replays one can see that the AI SDK reads them, not us.
+ */
+function warnOfUnknownParts(file: string, unknown: ReadonlyMap<string, string>): void {
+  if (unknown.size === 0) return;
+  const named = atMost([...unknown].map(([type, place]) => `"${type}" (first at ${place})`));
+  process.emitWarning(
+    `The cassette ${file} has parts of a type this entity-tools does not know: ${named.join(", ")}. ` +
+      "They are played as recorded, for the AI SDK to read (a newer provider spec's types); an AI SDK " +
+      "that does not know one either drops it, and the run may not go as recorded. Update entity-tools, " +
+      "or check that the replayed run is the recorded one.",
+    { code: UNKNOWN_PART_WARNING },
+  );
+}
+
+/** The first five of `lines`, and how many more there are. */
+function atMost(lines: readonly string[]): string[] {
+  const shown = lines.slice(0, MAX_PROBLEMS);
+  const more = lines.length - shown.length;
+  return more > 0 ? [...shown, `and ${more} more`] : shown;
 }

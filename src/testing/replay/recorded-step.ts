@@ -15,10 +15,11 @@ import {
   type CarriedResult,
 } from "../step-matching.js";
 import { resultOfParts, streamOf, streamOfParts } from "../stream-parts.js";
-import type { CassetteJson, CassetteResponse, CassetteStep } from "./cassette.js";
+import type { Cassette, CassetteJson, CassetteResponse, CassetteStep } from "./cassette.js";
 import { ReplayMismatchError } from "./cassette-errors.js";
 import { revivedPart, revivedResponse } from "./cassette-json.js";
 import { describeCut, type CassetteCut } from "./cassette-text.js";
+import type { RecordedCallIndex } from "./replay-position.js";
 
 /** What a difference between a replayed run and its recording does. */
 export type OnReplayMismatch = "fail" | "continue";
@@ -43,12 +44,25 @@ export interface RecordedTurn {
   /** Where `"continue"` keeps the differences. */
   readonly mismatches: ReplayMismatchError[];
   /**
-   * The cassette says which results each request carried (it has `failed`), and its steps are the run's
-   * from the first: a step that carried none began a run, so a request that carries results there is not
-   * this recording's (a `ReplayLanguageModel`'s turns; a scripted model may play a cassette after turns of
-   * its own).
+   * The cassette says which results each request carried (it has `failed`: see {@link recordsRunStarts}), so a
+   * step that carried none began a run, and a request that carries results there is not this recording's.
    */
-  readonly startsRuns?: boolean;
+  readonly startsRuns: boolean;
+  /** Where the cassette's recorded calls are: what a message says the recording holds. */
+  readonly index: RecordedCallIndex;
+  /**
+   * Calls the model playing the turn answered itself (a scripted model's turns before a cassette): their
+   * results going on to a step that began a run are the same run's, not a resumed one's.
+   */
+  readonly answered?: ReadonlySet<string>;
+}
+
+/**
+ * Whether a cassette's steps that carried no results began a run: it records which results each request
+ * carried (`failed`), which cassettes recorded before that field cannot say.
+ */
+export function recordsRunStarts(cassette: Cassette): boolean {
+  return cassette.steps.some((s) => s.request.failed !== undefined);
 }
 
 /** Checks a recorded step against the run's call `step`, then gives its answer as a whole result. */
@@ -91,6 +105,13 @@ export function pastEnd(
   const cutNote = cut ? `; ${describeCut(cut)}, so the recording may have had more` : "";
   const itsStep =
     from === 1 ? "" : `, the recording's step ${step - from + 1} (it began at the run's step ${from})`;
+  // A prompt the model never answered begins a run: one more run on a replay whose recording was played.
+  const anotherRun = !options.prompt.some((m) => m.role === "assistant") && step > from;
+  const why = anotherRun
+    ? "This call begins a run (its prompt holds no answer of the model's), after the recording was played " +
+      "to its end: a replay plays its recording once, so give each run a replay of its own " +
+      "(ReplayLanguageModel.fromFile, or a FakePromptRunner that loaded the cassette)"
+    : "The run no longer goes as recorded: record it again";
   return new ReplayMismatchError(
     file,
     step,
@@ -99,7 +120,7 @@ export function pastEnd(
     offered,
     `Replay of ${file}: the run asks the model for step ${step}${itsStep}, past the end of the recording ` +
       `(${recorded} step${recorded === 1 ? "" : "s"}${cutNote}). Offered at step ${step}: ${listNames(offered)}. ` +
-      `Last message: ${lastMessage(options)}. The run no longer goes as recorded: record it again`,
+      `Last message: ${lastMessage(options)}. ${why}`,
   );
 }
 
@@ -144,12 +165,13 @@ function checkResults(turn: RecordedTurn, step: number, options: LanguageModelV3
   let said: string;
   if (recordedFailed === undefined) {
     // A first step (or a cassette recorded before `failed` was written): only a run's start is known.
-    if (!turn.startsRuns || carried.length === 0) return;
-    const calls = carried.map((r) => `${r.toolName} (call ${r.toolCallId})`).join(", ");
+    const foreign = carried.filter((r) => !turn.answered?.has(r.toolCallId));
+    if (!turn.startsRuns || foreign.length === 0) return;
+    const calls = foreign.map((r) => `${r.toolName} (call ${r.toolCallId})`).join(", ");
     said =
       `this run's request carries the results of ${calls} (a resumed run), where the recording's step ` +
-      `${turn.recorded.step} began a run: those calls are not this recording's, so it cannot tell where the ` +
-      "run stands. Replay a resumed run on the cassette that recorded its first part";
+      `${turn.recorded.step} began a run: those calls are not this recording's (${turn.index.held()}), so ` +
+      "it cannot tell where the run stands. Replay a resumed run on the cassette that recorded its first part";
   } else {
     const differing = carried.filter((r) => r.failed !== recordedFailed.includes(r.toolCallId));
     if (differing.length === 0) return;

@@ -15,6 +15,7 @@ import {
   playGenerate,
   playStream,
   type OnReplayMismatch,
+  recordsRunStarts,
   type RecordedTurn,
   type ReplayOptions,
 } from "./recorded-step.js";
@@ -75,7 +76,7 @@ export class ReplayLanguageModel implements LanguageModelV3 {
     this.modelId = cassette.model.modelId;
     this.onMismatch = options.onMismatch ?? "fail";
     this.index = new RecordedCallIndex(cassette.steps);
-    this.startsRuns = cassette.steps.some((s) => s.request.failed !== undefined);
+    this.startsRuns = recordsRunStarts(cassette);
   }
 
   /**
@@ -119,7 +120,7 @@ export class ReplayLanguageModel implements LanguageModelV3 {
   private turn(step: number, options: LanguageModelV3CallOptions): RecordedTurn {
     const recorded = this.cassette.steps[step - 1];
     if (!recorded) throw pastEnd(this.file, step, this.cassette.steps.length, options, this.cut);
-    const { file, onMismatch, mismatches, startsRuns } = this;
-    return { recorded, file, onMismatch, mismatches, startsRuns };
+    const { file, onMismatch, mismatches, startsRuns, index } = this;
+    return { recorded, file, onMismatch, mismatches, startsRuns, index };
   }
 }

@@ -8,14 +8,27 @@ import type { CassetteResponse, CassetteStep } from "./cassette.js";
 /** The recorded steps by the ids of the tool calls their answers made. */
 export class RecordedCallIndex {
   private readonly stepsById = new Map<string, number[]>();
+  /** Each recorded call's tool, by id, for messages. */
+  private readonly toolById = new Map<string, string>();
 
   constructor(steps: readonly CassetteStep[]) {
     for (const step of steps)
-      for (const id of callIdsOf(step.response)) {
+      for (const { toolCallId: id, toolName } of callsOf(step.response)) {
         const holding = this.stepsById.get(id);
         if (!holding) this.stepsById.set(id, [step.step]);
         else if (!holding.includes(step.step)) holding.push(step.step);
+        if (!this.toolById.has(id)) this.toolById.set(id, toolName);
       }
+  }
+
+  /** What the recording holds, for a message: `it holds call_1 (searchCustomer, step 1), …` (at most five). */
+  held(): string {
+    const calls = [...this.stepsById].map(
+      ([id, steps]) => `${id} (${this.toolById.get(id)!}, step ${steps.join(", ")})`,
+    );
+    if (calls.length === 0) return "it holds no tool call";
+    const more = calls.length > MAX_NAMED ? `, and ${calls.length - MAX_NAMED} more` : "";
+    return `it holds ${calls.slice(0, MAX_NAMED).join(", ")}${more}`;
   }
 
   /**
@@ -42,9 +55,19 @@ export class RecordedCallIndex {
   }
 }
 
-function callIdsOf(response: CassetteResponse): string[] {
+/** How many recorded calls a message names. */
+const MAX_NAMED = 5;
+
+/** The ids of the tool calls a recorded answer made. */
+export function callIdsOf(response: CassetteResponse): string[] {
+  return callsOf(response).map((call) => call.toolCallId);
+}
+
+function callsOf(response: CassetteResponse): { toolCallId: string; toolName: string }[] {
   const parts = response.kind === "generate" ? response.content : response.parts;
   return parts.flatMap((p) =>
-    p.type === "tool-call" && typeof p.toolCallId === "string" ? [p.toolCallId] : [],
+    p.type === "tool-call" && typeof p.toolCallId === "string"
+      ? [{ toolCallId: p.toolCallId, toolName: String(p.toolName) }]
+      : [],
   );
 }

@@ -1,6 +1,7 @@
 // What a test or an eval expects a run to call, and the rules that compare it with the run: one call
 // matches, is the same method on another entity, or the tool was offered at a step.
-import type { ToolNameMatcher } from "../scripted-language-model.js";
+import { toolNameMatches, type ToolNameMatcher } from "../tool-name-matcher.js";
+import { canonicalJson } from "../../loop/snapshot/canonical-json.js";
 import type { ProviderIdentity } from "../../tools/provider-identity.js";
 import type { ToolUseCall, ToolUseRun, ToolUseStep } from "./tool-use-run.js";
 
@@ -24,7 +25,10 @@ export interface ExpectedCall {
   readonly tool?: ToolNameMatcher | undefined;
   /** The provider the call must run on (default: any, or none). */
   readonly provider?: ExpectedProvider | undefined;
-  /** What the input must hold: these fields with these values (compared as JSON), or a test of it. */
+  /**
+   * What the input must hold: these fields with these values (compared as JSON: an object's keys in any
+   * order), or a test of it.
+   */
   readonly input?: Readonly<Record<string, unknown>> | ((input: unknown) => boolean) | undefined;
   /** How verdicts name it (default: made of `tool` and `provider`). */
   readonly label?: string | undefined;
@@ -116,10 +120,7 @@ export function offeredAt(expected: Expectation, step: ToolUseStep, run: ToolUse
 }
 
 function nameMatches(tool: ToolNameMatcher | undefined, name: string): boolean {
-  if (tool === undefined) return true;
-  if (typeof tool === "string") return tool === name;
-  tool.lastIndex = 0; // a /g or /y pattern keeps its place between tests otherwise
-  return tool.test(name);
+  return tool === undefined || toolNameMatches(tool, name);
 }
 
 function providerMatches(
@@ -140,7 +141,10 @@ function inputMatches(expected: Expectation["input"], input: unknown): boolean {
   if (typeof expected === "function") return expected(input);
   if (typeof input !== "object" || input === null) return false;
   const fields = input as Record<string, unknown>;
-  return Object.entries(expected).every(
-    ([key, value]) => JSON.stringify(fields[key]) === JSON.stringify(value),
-  );
+  return Object.entries(expected).every(([key, value]) => jsonOf(fields[key]) === jsonOf(value));
+}
+
+/** A field's value as JSON, its objects' keys in one order (a model writes them in any); none for `undefined`. */
+function jsonOf(value: unknown): string | undefined {
+  return JSON.stringify(value) === undefined ? undefined : canonicalJson(value);
 }

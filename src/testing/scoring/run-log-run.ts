@@ -1,3 +1,4 @@
+import { EntityToolsError } from "../../errors/entity-tools-error.js";
 import type { CallRecord, ApprovalAskedRecord } from "../../run-log/run-log-format.js";
 import type { RunView, StepView } from "../../run-log/run-log-steps.js";
 import { cutOf } from "../../run-log/cut-value.js";
@@ -15,8 +16,12 @@ import type { ToolBinding, ToolUseCall, ToolUseRun, ToolUseStep } from "./tool-u
  * made them. A call asked of a person that has no call record after it waits (the run paused before it): it
  * counts as made, `waiting`. The files of one run paused and resumed, given in order, are read as that one
  * run.
+ *
+ * @throws EntityToolsError when a file after the first does not go on from the one before it (another run,
+ * the files out of order, or a conversation's next turn, whose steps count from 1 again)
  */
 export function runLogToolUse(views: readonly RunView[]): ToolUseRun {
+  checkOneRun(views);
   const tools: Record<string, ToolBinding> = {};
   const handles: { provider: ProviderIdentity; fromStep: number }[] = [];
   const ended = new Set(views.flatMap((view) => view.steps.flatMap((step) => step.calls.map((c) => c.id))));
@@ -50,6 +55,31 @@ export function runLogToolUse(views: readonly RunView[]): ToolUseRun {
     .sort(([a], [b]) => a - b)
     .map(([step, { offered, calls }]) => ({ step, ...(offered ? { offered } : {}), calls }));
   return { steps: ordered, tools, handles };
+}
+
+/**
+ * Checks that each file goes on from the one before it, by the run identity their headers name (`id`,
+ * `continues`): merged by step number, two runs' files (or one's out of order) would mix their steps.
+ * Files whose header is missing (a damaged first line) cannot say, and are taken as given.
+ */
+function checkOneRun(views: readonly RunView[]): void {
+  for (let i = 1; i < views.length; i++) {
+    const [before, file] = [views[i - 1]!.header, views[i]!.header];
+    if (!before || !file) continue;
+    const why =
+      file.kind === "continue"
+        ? `is a conversation's next turn (kind "continue"): a run of its own, whose steps count from 1 again; score it alone`
+        : file.continues === undefined
+          ? `begins a run (it goes on from none), so it cannot follow the run ${before.id}`
+          : file.continues !== before.id
+            ? `goes on from the run ${file.continues}, not from the run ${before.id} given before it`
+            : undefined;
+    if (why)
+      throw new EntityToolsError(
+        `scoreToolUse reads the run logs of one run paused and resumed, in order: the run log ${file.id} ` +
+          `(number ${i + 1} of ${views.length}) ${why}.`,
+      );
+  }
 }
 
 /**

@@ -1,6 +1,6 @@
 // Test helpers for scoreToolUse that need no test framework at run time: a plain assertion that throws
 // with the verdicts, and matchers in the shape vitest's (and jest's) `expect.extend` takes.
-import { EntityToolsError } from "../../errors/entity-tools-error.js";
+import { EntityToolsError, InvalidSettingError } from "../../errors/entity-tools-error.js";
 import type { ExpectedToolCall } from "./expected-call.js";
 import { formatToolUseScore } from "./format-tool-use.js";
 import { scoreToolUse } from "./score-tool-use.js";
@@ -69,7 +69,12 @@ export const toolUseMatchers = {
         `expected the run ${this.isNot ? "not " : ""}to make every expected tool call\n${formatToolUseScore(score)}`,
     };
   },
-  /** Passes when the score is at least `minimum` (0 to 1); fails listing every verdict. */
+  /**
+   * Passes when the score is at least `minimum` (0 to 1); fails listing every verdict.
+   *
+   * @throws InvalidSettingError for a `minimum` that is no number from 0 to 1 (`80` for 80 %): no score
+   * reaches it, so the matcher would always fail, and under `.not` always pass.
+   */
   toScoreToolUseAtLeast(
     this: ToolUseMatcherContext,
     received: ToolUseSource,
@@ -77,6 +82,12 @@ export const toolUseMatchers = {
     minimum: number,
     options?: ScoreToolUseOptions,
   ): ToolUseMatcherResult {
+    if (typeof minimum !== "number" || !(minimum >= 0 && minimum <= 1))
+      throw new InvalidSettingError(
+        "toScoreToolUseAtLeast's minimum",
+        minimum,
+        "a score from 0 to 1 (0.8 for 80 %)",
+      );
     const score = scoreToolUse(received, expected, options);
     return {
       pass: score.score >= minimum,
