@@ -53,6 +53,20 @@ export type RunStreamPart =
   | { readonly type: "finish"; readonly result: ToolLoopResult<unknown> };
 
 const MASKED_ERROR = "An error occurred.";
+/** Why a run whose reader stopped was cancelled (`ToolLoopAbortedError`'s message ends with it). */
+const READER_STOPPED = "the reader of stream.parts stopped before the end";
+
+/**
+ * A streamed run's options with its stream's `stopped` signal joined to the caller's `signal`: the run
+ * is cancelled when its reader stops reading (a `break` or a throw out of `for await` over `parts`), as
+ * when the caller aborts. Else it would go on, its model requests and tools, for no one.
+ */
+export function withStreamStop<O extends { readonly signal?: AbortSignal | undefined }>(
+  options: O,
+  stopped: AbortSignal,
+): O {
+  return { ...options, signal: options.signal ? AbortSignal.any([options.signal, stopped]) : stopped };
+}
 
 /**
  * A run in progress, as `runner.stream()` returns it. Read `parts` (or one of the UI message streams,
@@ -60,7 +74,11 @@ const MASKED_ERROR = "An error occurred.";
  * run rejects `result` and ends `parts` by throwing the same `ToolLoopError`.
  */
 export class RunStream<T> {
-  /** The run's parts as they happen. One reader: a second is refused with `StreamAlreadyReadError`. */
+  /**
+   * The run's parts as they happen. One reader: a second is refused with `StreamAlreadyReadError`. A
+   * reader that stops before the end (a `break` or a throw out of `for await`) cancels the run: `result`
+   * rejects with `ToolLoopAbortedError`.
+   */
   readonly parts: AsyncIterable<RunStreamPart>;
   /** The run's outcome, as `run()` returns it. */
   readonly result: Promise<ToolLoopResult<T>>;
@@ -68,12 +86,16 @@ export class RunStream<T> {
   /**
    * A stream of the run `start` makes, which hands each part to `emit` as it happens and resolves to the
    * run's result (`runner.stream()` and `resumeStream()` make them). The approval requests of a paused
-   * run and the `finish` part are added here, after the result.
+   * run and the `finish` part are added here, after the result. `stopped` fires when the reader of
+   * `parts` stops before the end: the run should end then, cancelled (`withStreamStop`).
    */
-  constructor(start: (emit: (part: RunStreamPart) => void) => Promise<ToolLoopResult<T>>) {
-    const channel = new PartChannel<RunStreamPart>();
+  constructor(
+    start: (emit: (part: RunStreamPart) => void, stopped: AbortSignal) => Promise<ToolLoopResult<T>>,
+  ) {
+    const stop = new AbortController();
+    const channel = new PartChannel<RunStreamPart>(() => stop.abort(new Error(READER_STOPPED)));
     this.parts = channel;
-    this.result = start((part) => channel.push(part)).then(
+    this.result = start((part) => channel.push(part), stop.signal).then(
       (result) => {
         for (const { approvalId, toolName, input } of result.pendingApprovals)
           channel.push({

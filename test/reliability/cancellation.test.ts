@@ -1,4 +1,4 @@
-// Cancelling a run every way a user does (docs/reliability.md, X01–X08, X13), each in a process of its own
+// Cancelling a run every way a user does (docs/reliability.md, X01–X10, X13), each in a process of its own
 // (support/cancellation-child.ts) that must exit by itself: a run that leaves a model request, a timer or
 // a socket behind keeps it up, and the test times out. The model is `@ai-sdk/openai` over HTTP; what the
 // caller got, the requests the client cancelled, the run log's last record, the spans left open, events
@@ -59,6 +59,7 @@ function expectStopped(report: Report, message: string): void {
 }
 
 const USER = "the user pressed stop";
+const READER_STOPPED = "the reader of stream.parts stopped before the end";
 const CANCELLED_CALL = { type: "error-text", value: "The run was cancelled before this tool finished" };
 
 describe("cancelling a run: each in a child process that exits by itself", () => {
@@ -116,6 +117,23 @@ describe("cancelling a run: each in a child process that exits by itself", () =>
     const report = await cancelled("a signal aborted before the run starts");
     expectStopped(report, USER);
     expect(report.requests).toBe(0);
+  });
+
+  it("X09 the reader breaks out of for await over parts: the run is cancelled, the model request too", async () => {
+    const report = await cancelled("the reader breaks out of for await");
+    expectStopped(report, READER_STOPPED);
+    expect(report.parts).toEqual({ types: ["text-delta"] });
+    expect(report.cancelled).toEqual([1]);
+  });
+
+  it("X10 the reader throws: it gets its own error; the run is cancelled, the model request too", async () => {
+    const report = await cancelled("the reader throws");
+    expectStopped(report, READER_STOPPED);
+    expect(report.parts).toEqual({
+      types: ["text-delta"],
+      threw: { name: "Error", message: "the reader's own bug" },
+    });
+    expect(report.cancelled).toEqual([1]);
   });
 
   it("X13 examples/web-chat: the page leaves mid-answer; the model request is cancelled and the next turn goes on", async () => {

@@ -99,6 +99,7 @@ async function read(parts: AsyncIterable<RunStreamPart>, each: (part: RunStreamP
 }
 
 const work = defineTool({ name: "work", description: "Works", execute: () => "done" });
+const firstText = (part: RunStreamPart) => part.type === "text-delta";
 
 /** A byte stream read until a chunk holds `text`. */
 async function readUntil(body: ReadableStream<Uint8Array>, text: string) {
@@ -242,6 +243,23 @@ const scenarios: Record<string, { readonly reply: (n: number) => HeldReply; read
     run: async (model) => {
       stop.abort(USER_STOP);
       return { caller: await outcome(runnerOn(model).run("hi", { signal: stop.signal })) };
+    },
+  },
+  "the reader breaks out of for await": {
+    reply: () => ({ text: "Hello there friend", hold: true }),
+    run: async (model) => {
+      const stream = runnerOn(model).stream("hi");
+      return { parts: await read(stream.parts, firstText), caller: await outcome(stream.result) };
+    },
+  },
+  "the reader throws": {
+    reply: () => ({ text: "Hello there friend", hold: true }),
+    run: async (model) => {
+      const stream = runnerOn(model).stream("hi");
+      const parts = await read(stream.parts, (part) => {
+        if (firstText(part)) throw new Error("the reader's own bug");
+      });
+      return { parts, caller: await outcome(stream.result) };
     },
   },
   "examples/web-chat: the page leaves while the answer streams": {
