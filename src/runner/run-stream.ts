@@ -8,6 +8,7 @@ import {
 } from "ai";
 import { mediaUrlOf, type ToolContentPart } from "../tools/tool-content.js";
 import { PartChannel } from "./part-channel.js";
+import { whenCancelled } from "./when-cancelled.js";
 import type { ToolLoopResult } from "./tool-loop-result.js";
 
 /** One thing a streamed run reports, in the order it happens. */
@@ -52,6 +53,7 @@ export type RunStreamPart =
 const MASKED_ERROR = "An error occurred.";
 /** Why a run whose reader stopped was cancelled (`ToolLoopAbortedError`'s message ends with it). */
 const READER_STOPPED = "the reader of stream.parts stopped before the end";
+const UI_CANCELLED = "the UI message stream was cancelled";
 
 /**
  * A streamed run's options with its stream's `stopped` signal joined to the caller's `signal`: the run
@@ -79,6 +81,8 @@ export class RunStream<T> {
   readonly parts: AsyncIterable<RunStreamPart>;
   /** The run's outcome, as `run()` returns it. */
   readonly result: Promise<ToolLoopResult<T>>;
+  /** Aborted when the stream's reader stops: the run is cancelled then. */
+  private readonly stop = new AbortController();
 
   /**
    * A stream of the run `start` makes, which hands each part to `emit` as it happens and resolves to the
@@ -89,10 +93,9 @@ export class RunStream<T> {
   constructor(
     start: (emit: (part: RunStreamPart) => void, stopped: AbortSignal) => Promise<ToolLoopResult<T>>,
   ) {
-    const stop = new AbortController();
-    const channel = new PartChannel<RunStreamPart>(() => stop.abort(new Error(READER_STOPPED)));
+    const channel = new PartChannel<RunStreamPart>(() => this.stop.abort(new Error(READER_STOPPED)));
     this.parts = channel;
-    this.result = start((part) => channel.push(part), stop.signal).then(
+    this.result = start((part) => channel.push(part), this.stop.signal).then(
       (result) => {
         for (const { approvalId, toolName, input } of result.pendingApprovals)
           channel.push({
@@ -120,14 +123,15 @@ export class RunStream<T> {
    * run's calls as tool approval requests (the part's `approval-requested` state; `useChat`'s
    * `addToolApprovalResponse` answers them). A resumed run's stream continues the paused assistant
    * message: decided calls' outputs (or `output-denied`) arrive first. A failed run ends with an `error`
-   * chunk whose text `options.onError` gives (masked by default).
+   * chunk whose text `options.onError` gives (masked by default). A reader that cancels the stream (a
+   * client that went away) cancels the run: `result` rejects with `ToolLoopAbortedError`.
    *
    * @throws StreamAlreadyReadError when the parts already have a reader.
    */
   toUIMessageStream(options: UIStreamOptions = {}): ReadableStream<UIMessageChunk> {
     const reader = this.parts[Symbol.asyncIterator](); // claimed now: a second reader fails here, not in the stream
     const parts = { [Symbol.asyncIterator]: () => reader };
-    return createUIMessageStream({
+    const ui = createUIMessageStream({
       originalMessages: options.originalMessages as UIMessage[] | undefined,
       execute: async ({ writer }) => {
         const text = { id: 0, open: false };
@@ -142,6 +146,11 @@ export class RunStream<T> {
         }
       },
       onError: options.onError ?? (() => MASKED_ERROR),
+    });
+    // Not the cancel's reason: through the SDK's transform streams, Node 20 can hand its own TypeError.
+    return whenCancelled(ui, () => {
+      this.stop.abort(new Error(UI_CANCELLED)); // first: the run's error names this, not the parts' end
+      void reader.return?.();
     });
   }
 

@@ -1,4 +1,4 @@
-// Cancelling a run every way a user does (docs/reliability.md, X01–X10, X13), each in a process of its own
+// Cancelling a run every way a user does (docs/reliability.md, X01–X13), each in a process of its own
 // (support/cancellation-child.ts) that must exit by itself: a run that leaves a model request, a timer or
 // a socket behind keeps it up, and the test times out. The model is `@ai-sdk/openai` over HTTP; what the
 // caller got, the requests the client cancelled, the run log's last record, the spans left open, events
@@ -60,6 +60,7 @@ function expectStopped(report: Report, message: string): void {
 
 const USER = "the user pressed stop";
 const READER_STOPPED = "the reader of stream.parts stopped before the end";
+const UI_CANCELLED = "the UI message stream was cancelled";
 const CANCELLED_CALL = { type: "error-text", value: "The run was cancelled before this tool finished" };
 
 describe("cancelling a run: each in a child process that exits by itself", () => {
@@ -133,6 +134,18 @@ describe("cancelling a run: each in a child process that exits by itself", () =>
       types: ["text-delta"],
       threw: { name: "Error", message: "the reader's own bug" },
     });
+    expect(report.cancelled).toEqual([1]);
+  });
+
+  it("X11 a UI message stream Response whose body is cancelled (a route handler's client left): the run is cancelled", async () => {
+    const report = await cancelled("the UI stream response's body is cancelled");
+    expectStopped(report, UI_CANCELLED);
+    expect(report.cancelled).toEqual([1]);
+  });
+
+  it("X12 pipeUIMessageStreamToResponse: the client disconnects; the run is cancelled", async () => {
+    const report = await cancelled("the client of pipeUIMessageStreamToResponse leaves");
+    expectStopped(report, UI_CANCELLED);
     expect(report.cancelled).toEqual([1]);
   });
 

@@ -6,7 +6,8 @@
 // cancelled, prints one JSON line: what each reader got, the requests the client cancelled, each run log
 // file's last record, spans started and never ended, events after a run's end, unhandled rejections.
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import type { Server } from "node:http";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createOpenAI } from "@ai-sdk/openai";
@@ -22,6 +23,7 @@ import {
   defineTool,
   type ConversationStore,
   type ModelAdapter,
+  type RunStream,
   type RunStreamPart,
 } from "entity-tools";
 import { startWebChat } from "../../../examples/web-chat/server.js";
@@ -113,7 +115,16 @@ async function readUntil(body: ReadableStream<Uint8Array>, text: string) {
   return reader;
 }
 
-const closed = (server: Server) => new Promise<void>((resolve) => server.close(() => resolve()));
+const listening = async (server: Server) => {
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+};
+/** Stops a server once its requests are answered (its clients' idle connections closed too). */
+const closed = (server: Server) =>
+  new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
 
 type Scenario = (model: HeldModelServer) => Promise<Record<string, unknown>>;
 
@@ -260,6 +271,32 @@ const scenarios: Record<string, { readonly reply: (n: number) => HeldReply; read
         if (firstText(part)) throw new Error("the reader's own bug");
       });
       return { parts, caller: await outcome(stream.result) };
+    },
+  },
+  "the UI stream response's body is cancelled": {
+    reply: () => ({ text: "Hello there friend", hold: true }),
+    run: async (model) => {
+      const stream = runnerOn(model).stream("hi");
+      const reader = await readUntil(stream.toUIMessageStreamResponse().body!, '"text-delta"');
+      await reader.cancel();
+      return { caller: await outcome(stream.result) };
+    },
+  },
+  "the client of pipeUIMessageStreamToResponse leaves": {
+    reply: () => ({ text: "Hello there friend", hold: true }),
+    run: async (model) => {
+      let stream!: RunStream<string>;
+      const page = createServer((_req, res) => {
+        stream = runnerOn(model).stream("hi");
+        stream.pipeUIMessageStreamToResponse(res);
+      });
+      const client = new AbortController();
+      const response = await fetch(await listening(page), { signal: client.signal });
+      await readUntil(response.body!, '"text-delta"');
+      client.abort();
+      const caller = await outcome(stream.result);
+      await closed(page);
+      return { caller };
     },
   },
   "examples/web-chat: the page leaves while the answer streams": {
