@@ -131,7 +131,7 @@ type Scenario = (model: HeldModelServer) => Promise<Record<string, unknown>>;
 /** Each scenario, and the model's reply to its n-th request. */
 const scenarios: Record<string, { readonly reply: (n: number) => HeldReply; readonly run: Scenario }> = {
   "abort while text streams": {
-    reply: () => ({ text: "Hello there friend", hold: true }),
+    reply: () => ({ text: "Hello there ", hold: true }), // the rest is still to come
     run: async (model) => {
       const stream = runnerOn(model).stream("hi", { signal: stop.signal });
       const parts = await read(stream.parts, (part) => {
