@@ -1,4 +1,4 @@
-// Cancelling a run every way a user does (docs/reliability.md, X01–X13), each in a process of its own
+// Cancelling a run every way a user does (docs/reliability.md, X01–X14), each in a process of its own
 // (support/cancellation-child.ts) that must exit by itself: a run that leaves a model request, a timer or
 // a socket behind keeps it up, and the test times out. The model is `@ai-sdk/openai` over HTTP; what the
 // caller got, the requests the client cancelled, the run log's last record, the spans left open, events
@@ -154,5 +154,11 @@ describe("cancelling a run: each in a child process that exits by itself", () =>
     expect(report.cancelled).toEqual([1]);
     expect(report.nextTurn).toEqual({ status: 200, answered: true });
     expect(report.unhandled).toEqual([]);
+  });
+
+  it("X14 abort(reason) with a string: the caller's error says it", async () => {
+    const report = await cancelled("abort with a string as the reason");
+    expectStopped(report, "the page went away");
+    expect(report.cancelled).toEqual([1]);
   });
 });

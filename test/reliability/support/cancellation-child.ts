@@ -147,6 +147,13 @@ const scenarios: Record<string, { readonly reply: (n: number) => HeldReply; read
     },
     run: async (model) => ({ caller: await outcome(runnerOn(model).run("hi", { signal: stop.signal })) }),
   },
+  "abort with a string as the reason": {
+    reply: () => {
+      stop.abort("the page went away");
+      return { text: "never sent", hold: true };
+    },
+    run: async (model) => ({ caller: await outcome(runnerOn(model).run("hi", { signal: stop.signal })) }),
+  },
   "abort during a tool call that honours its signal": {
     reply: () => ({ call: "wait" }),
     run: async (model) => {
