@@ -198,7 +198,9 @@ export class PromptRunner extends RunnerLimits {
    */
   resumeStream<T = string>(snapshot: RunSnapshot, options: ResumeOptions<T> = {}): RunStream<T> {
     return new RunStream<T>((emit, stopped) =>
-      runPrompt(this.config, withStreamStop(options, stopped), resumeOf(snapshot, options), emit),
+      withStreamStop(options, stopped, (joined) =>
+        runPrompt(this.config, joined, resumeOf(snapshot, options), emit),
+      ),
     );
   }
 
@@ -210,7 +212,9 @@ export class PromptRunner extends RunnerLimits {
    */
   stream<T = string>(prompt: string | readonly ModelMessage[], options: RunOptions<T> = {}): RunStream<T> {
     return new RunStream<T>((emit, stopped) =>
-      runPrompt(this.config, withStreamStop(options, stopped), startOf(prompt, options), emit),
+      withStreamStop(options, stopped, (joined) =>
+        runPrompt(this.config, joined, startOf(prompt, options), emit),
+      ),
     );
   }
 
