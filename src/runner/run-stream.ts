@@ -7,6 +7,7 @@ import {
   type UIMessageChunk,
 } from "ai";
 import { mediaUrlOf, type ToolContentPart } from "../tools/tool-content.js";
+import { joinSignals } from "../loop/errors/joined-signal.js";
 import { PartChannel } from "./part-channel.js";
 import { whenCancelled } from "./when-cancelled.js";
 import type { ToolLoopResult } from "./tool-loop-result.js";
@@ -58,9 +59,7 @@ const UI_CANCELLED = "the UI message stream was cancelled";
 /**
  * Runs `run` with a streamed run's options, its `signal` joined by its stream's `stopped`: the run is
  * cancelled when its reader stops reading (a `break` or a throw out of `for await` over `parts`), as when
- * the caller aborts; else it would go on, its model requests and tools, for no one. Joined by listeners
- * removed when the run ends, not by `AbortSignal.any`, of which Node 22 keeps something for each run
- * while a long-lived caller's signal that many runs share does not fire (0.6 kB a run).
+ * the caller aborts; else it would go on, its model requests and tools, for no one.
  */
 export async function withStreamStop<O extends { readonly signal?: AbortSignal | undefined }, R>(
   options: O,
@@ -68,15 +67,11 @@ export async function withStreamStop<O extends { readonly signal?: AbortSignal |
   run: (options: O) => Promise<R>,
 ): Promise<R> {
   if (!options.signal) return run({ ...options, signal: stopped });
-  const sources = [options.signal, stopped];
-  const joined = new AbortController();
-  const abort = () => joined.abort(sources.find((s) => s.aborted)!.reason);
-  if (sources.some((s) => s.aborted)) abort();
-  else for (const source of sources) source.addEventListener("abort", abort, { once: true });
+  const joined = joinSignals([options.signal, stopped]);
   try {
     return await run({ ...options, signal: joined.signal });
   } finally {
-    for (const source of sources) source.removeEventListener("abort", abort);
+    joined.release();
   }
 }
 
