@@ -49,9 +49,19 @@ const aborted = (message: string) => ({
   message: `The run was aborted: ${message}`,
 });
 
-/** A run that ended cancelled: the caller's error, the log's end record, no span left open, nothing after. */
-function expectStopped(report: Report, message: string): void {
+/**
+ * A run that ended cancelled: the caller's error, the log's end record, the model requests the client
+ * cancelled (numbered from 1: those in flight) and, when given, how many were made; no span left open,
+ * nothing after the end.
+ */
+function expectStopped(
+  report: Report,
+  message: string,
+  model: { cancelled: number[]; requests?: number },
+): void {
   expect(report.caller).toMatchObject(aborted(message));
+  expect(report.cancelled).toEqual(model.cancelled);
+  if (model.requests !== undefined) expect(report.requests).toBe(model.requests);
   expect(report.log.at(-1)).toEqual({ type: "end", status: "failed", error: aborted(message) });
   expect(report.openSpans).toBe(0);
   expect(report.lateEvents).toEqual([]);
@@ -66,20 +76,16 @@ const CANCELLED_CALL = { type: "error-text", value: "The run was cancelled befor
 describe("cancelling a run: each in a child process that exits by itself", () => {
   it("X01 abort while the text streams: parts and result end with the same error; the model request is cancelled", async () => {
     const report = await cancelled("abort while text streams");
-    expectStopped(report, USER);
+    expectStopped(report, USER, { cancelled: [1] });
     expect(report.parts).toEqual({ types: ["text-delta", "text-delta"], threw: aborted(USER) });
-    expect(report.cancelled).toEqual([1]);
   });
 
-  it("X02 abort while run() waits for the model: the request is cancelled", async () => {
-    const report = await cancelled("abort while run() waits for the model");
-    expectStopped(report, USER);
-    expect(report.cancelled).toEqual([1]);
-  });
+  it("X02 abort while run() waits for the model: the request is cancelled", async () =>
+    expectStopped(await cancelled("abort while run() waits for the model"), USER, { cancelled: [1] }));
 
   it("X03 abort during a tool call that honours its signal: the call's result says it was cancelled", async () => {
     const report = await cancelled("abort during a tool call that honours its signal");
-    expectStopped(report, USER);
+    expectStopped(report, USER, { cancelled: [] });
     expect(report.caller!.lastToolResult).toEqual(CANCELLED_CALL);
   });
 
@@ -87,19 +93,19 @@ describe("cancelling a run: each in a child process that exits by itself", () =>
     const report = await cancelled(
       "abort during a tool call that ignores its signal and resolves after the run ended",
     );
-    expectStopped(report, USER);
+    expectStopped(report, USER, { cancelled: [] });
     expect(report.caller!.lastToolResult).toEqual(CANCELLED_CALL);
   });
 
-  it("X05 abort while the approval predicate decides: the run does not wait for it", async () => {
-    const report = await cancelled("abort while the approval predicate decides");
-    expectStopped(report, USER);
-    expect(report.requests).toBe(1);
-  });
+  it("X05 abort while the approval predicate decides: the run does not wait for it", async () =>
+    expectStopped(await cancelled("abort while the approval predicate decides"), USER, {
+      cancelled: [],
+      requests: 1,
+    }));
 
   it("X06 a paused run resumed, aborted in its approved call: the resume's log file ends failed, the pause's paused", async () => {
     const report = await cancelled("abort a resumed run's approved call");
-    expectStopped(report, USER);
+    expectStopped(report, USER, { cancelled: [] });
     expect(report.paused).toBe("awaiting-approval");
     expect(report.log).toEqual([
       { type: "end", status: "awaiting-approval" },
@@ -108,46 +114,42 @@ describe("cancelling a run: each in a child process that exits by itself", () =>
     expect(report.parts).toEqual({ types: ["tool-result"], threw: aborted(USER) });
   });
 
-  it("X07 abort during the restart a read_section asks for: no new attempt calls the model", async () => {
-    const report = await cancelled("abort during the restart read_section asks for");
-    expectStopped(report, USER);
-    expect(report.requests).toBe(1);
-  });
+  it("X07 abort during the restart a read_section asks for: no new attempt calls the model", async () =>
+    expectStopped(await cancelled("abort during the restart read_section asks for"), USER, {
+      cancelled: [],
+      requests: 1,
+    }));
 
-  it("X08 a signal aborted before the run starts: no model request", async () => {
-    const report = await cancelled("a signal aborted before the run starts");
-    expectStopped(report, USER);
-    expect(report.requests).toBe(0);
-  });
+  it("X08 a signal aborted before the run starts: no model request", async () =>
+    expectStopped(await cancelled("a signal aborted before the run starts"), USER, {
+      cancelled: [],
+      requests: 0,
+    }));
 
   it("X09 the reader breaks out of for await over parts: the run is cancelled, the model request too", async () => {
     const report = await cancelled("the reader breaks out of for await");
-    expectStopped(report, READER_STOPPED);
+    expectStopped(report, READER_STOPPED, { cancelled: [1] });
     expect(report.parts).toEqual({ types: ["text-delta"] });
-    expect(report.cancelled).toEqual([1]);
   });
 
   it("X10 the reader throws: it gets its own error; the run is cancelled, the model request too", async () => {
     const report = await cancelled("the reader throws");
-    expectStopped(report, READER_STOPPED);
+    expectStopped(report, READER_STOPPED, { cancelled: [1] });
     expect(report.parts).toEqual({
       types: ["text-delta"],
       threw: { name: "Error", message: "the reader's own bug" },
     });
-    expect(report.cancelled).toEqual([1]);
   });
 
-  it("X11 a UI message stream Response whose body is cancelled (a route handler's client left): the run is cancelled", async () => {
-    const report = await cancelled("the UI stream response's body is cancelled");
-    expectStopped(report, UI_CANCELLED);
-    expect(report.cancelled).toEqual([1]);
-  });
+  it("X11 a UI message stream Response whose body is cancelled (a route handler's client left): the run is cancelled", async () =>
+    expectStopped(await cancelled("the UI stream response's body is cancelled"), UI_CANCELLED, {
+      cancelled: [1],
+    }));
 
-  it("X12 pipeUIMessageStreamToResponse: the client disconnects; the run is cancelled", async () => {
-    const report = await cancelled("the client of pipeUIMessageStreamToResponse leaves");
-    expectStopped(report, UI_CANCELLED);
-    expect(report.cancelled).toEqual([1]);
-  });
+  it("X12 pipeUIMessageStreamToResponse: the client disconnects; the run is cancelled", async () =>
+    expectStopped(await cancelled("the client of pipeUIMessageStreamToResponse leaves"), UI_CANCELLED, {
+      cancelled: [1],
+    }));
 
   it("X13 examples/web-chat: the page leaves mid-answer; the model request is cancelled and the next turn goes on", async () => {
     const report = await cancelled("examples/web-chat: the page leaves while the answer streams");
@@ -156,9 +158,8 @@ describe("cancelling a run: each in a child process that exits by itself", () =>
     expect(report.unhandled).toEqual([]);
   });
 
-  it("X14 abort(reason) with a string: the caller's error says it", async () => {
-    const report = await cancelled("abort with a string as the reason");
-    expectStopped(report, "the page went away");
-    expect(report.cancelled).toEqual([1]);
-  });
+  it("X14 abort(reason) with a string: the caller's error says it", async () =>
+    expectStopped(await cancelled("abort with a string as the reason"), "the page went away", {
+      cancelled: [1],
+    }));
 });

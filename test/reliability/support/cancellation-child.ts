@@ -25,6 +25,7 @@ import {
   type ModelAdapter,
   type RunStream,
   type RunStreamPart,
+  type ToolExecutionContext,
 } from "entity-tools";
 import { startWebChat } from "../../../examples/web-chat/server.js";
 import { startHeldModelServer, type HeldModelServer, type HeldReply } from "./held-model-server.js";
@@ -101,6 +102,12 @@ async function read(parts: AsyncIterable<RunStreamPart>, each: (part: RunStreamP
 }
 
 const work = defineTool({ name: "work", description: "Works", execute: () => "done" });
+/** A tool's work that the user stops: it stops the run, and ends when its own signal says so. */
+const stopsThenWaits = (_input: unknown, { signal }: ToolExecutionContext) =>
+  new Promise<never>((_, reject) => {
+    signal.addEventListener("abort", () => reject(signal.reason as Error));
+    stop.abort(USER_STOP);
+  });
 const firstText = (part: RunStreamPart) => part.type === "text-delta";
 
 /** A byte stream read until a chunk holds `text`. */
@@ -157,15 +164,7 @@ const scenarios: Record<string, { readonly reply: (n: number) => HeldReply; read
   "abort during a tool call that honours its signal": {
     reply: () => ({ call: "wait" }),
     run: async (model) => {
-      const wait = defineTool({
-        name: "wait",
-        description: "Waits until stopped",
-        execute: (_input, { signal }) =>
-          new Promise((_, reject) => {
-            signal.addEventListener("abort", () => reject(signal.reason as Error));
-            stop.abort(USER_STOP);
-          }),
-      });
+      const wait = defineTool({ name: "wait", description: "Waits until stopped", execute: stopsThenWaits });
       return { caller: await outcome(runnerOn(model).withTools(wait).run("hi", { signal: stop.signal })) };
     },
   },
@@ -206,11 +205,7 @@ const scenarios: Record<string, { readonly reply: (n: number) => HeldReply; read
         name: "refund",
         description: "Refunds, once approved",
         needsApproval: true,
-        execute: (_input, { signal }) =>
-          new Promise((_, reject) => {
-            signal.addEventListener("abort", () => reject(signal.reason as Error));
-            stop.abort(USER_STOP);
-          }),
+        execute: stopsThenWaits,
       });
       const runner = runnerOn(model).withTools(refund);
       const paused = await runner.run("hi");
