@@ -287,9 +287,10 @@ describe("CodexAppServerAdapter against a fake app-server", () => {
     expect(error?.conversationHistory.map((m) => m.role)).toEqual(["user", "assistant", "tool"]);
     const last = error!.conversationHistory.at(-1) as { content: { output: unknown }[] };
     expect(last.content).toHaveLength(1);
+    // It ran (the strategy failed after it): never "Not run", which invites the model to make it again.
     expect(last.content[0]!.output).toEqual({
       type: "error-text",
-      value: "Not run: the run ended before this call ran.",
+      value: "Not finished: the run ended after this call started. It may have run; its result was not kept.",
     });
   });
 
