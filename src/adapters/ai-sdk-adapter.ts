@@ -1,5 +1,6 @@
 import { generateText, streamText, type LanguageModel } from "ai";
 import { untilAborted } from "../loop/errors/until-aborted.js";
+import { joinSignals } from "../loop/errors/joined-signal.js";
 import type { ToolDelivery } from "../tools/tool-delivery.js";
 import { ConvertedPromptCache, learnedOptionsKey, type PromptSlice } from "./converted-prompt-cache.js";
 import { guardDeepArguments, guarded, guardedResult } from "./deep-arguments-guard.js";
@@ -208,9 +209,12 @@ export class AiSdkAdapter implements ModelAdapter {
     const signals = [request.signal, ms === undefined ? undefined : AbortSignal.timeout(ms)].filter(
       (s): s is AbortSignal => s !== undefined,
     );
-    const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
+    const joined = signals.length > 1 ? joinSignals(signals) : undefined;
+    const signal = joined ? joined.signal : signals[0];
     // A provider that ignores its signal is cut off all the same once the step's time is up.
-    const result = await untilAborted(step({ ...request, signal }, delivered, model, media), signal);
+    const result = await untilAborted(step({ ...request, signal }, delivered, model, media), signal).finally(
+      () => joined?.release(),
+    );
     const warnings = [this.unreported, delivered.warning].filter((w): w is string => w !== undefined);
     this.unreported = undefined;
     return stampedResult(result, model.modelId, [...warnings, ...(media?.warnings ?? [])]);

@@ -64,7 +64,7 @@ export interface RunSetup {
   readonly approval?: ApprovalPredicate;
   /** Go on from a snapshot instead of starting from `messages`. */
   readonly resume?: ResumeFrom;
-  /** A streamed run's listener: model parts as they arrive (step backends), and step ends (every backend). */
+  /** A streamed run's listener: model parts as they arrive, and step ends. */
   readonly listener?: StepListener;
   /** Keys that sign every snapshot and that a snapshot read back must verify against (first one signs). */
   readonly snapshotKeys?: KeyRing;
@@ -165,7 +165,7 @@ async function runAttempts(setup: RunSetup, run: Run): Promise<RunOutcome> {
       ...attempt.resumed,
     });
     const end = isConversationAdapter(setup.adapter)
-      ? await driveConversation(setup.adapter, session)
+      ? await driveConversation(setup.adapter, session, setup.listener?.onModelPart)
       : await driveSteps(setup.adapter, session, setup.listener);
     if (end.type !== "restart") {
       if (end.type === "pause" && end.restarts) applyBeforePause(run, end.restarts, disclosure);

@@ -3,7 +3,9 @@ import { StreamAlreadyReadError } from "./stream-read-error.js";
 /**
  * An async iterable fed by pushes: what a streamed run hands out as `parts`. One consumer; parts pushed
  * before it starts are kept. A failure ends the iteration by throwing it. A second consumer is refused
- * when it asks for an iterator (else it would wait for parts the first one took, for ever).
+ * when it asks for an iterator (else it would wait for parts the first one took, for ever). A consumer
+ * that stops before the end (a `break` or a throw out of `for await` calls the iterator's `return`) is
+ * told to `onStop`: nobody reads what would come, so its producer can stop making it.
  */
 export class PartChannel<T> implements AsyncIterable<T> {
   private readonly queue: T[] = [];
@@ -12,6 +14,8 @@ export class PartChannel<T> implements AsyncIterable<T> {
   private done = false;
   private failure: { error: unknown } | undefined;
   private claimed = false;
+
+  constructor(private readonly onStop: () => void) {}
 
   push(part: T): void {
     if (this.done) return;
@@ -46,6 +50,14 @@ export class PartChannel<T> implements AsyncIterable<T> {
           this.waiting = resolve;
           this.failWaiting = reject;
         });
+      },
+      return: () => {
+        this.queue.length = 0;
+        if (!this.done) {
+          this.end();
+          this.onStop();
+        }
+        return Promise.resolve({ value: undefined, done: true });
       },
     };
   }

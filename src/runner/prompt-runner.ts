@@ -19,7 +19,7 @@ import type { ToolInjectionStrategy } from "../strategies/tool-injection-strateg
 import { toolsFrom, type ToolSource } from "../tools/tool-sources.js";
 import type { TelemetryOptions } from "../telemetry/telemetry-options.js";
 import { runLogTarget, type RunLogOptions } from "../run-log/run-log.js";
-import { RunStream } from "./run-stream.js";
+import { RunStream, withStreamStop } from "./run-stream.js";
 import { type OutputTarget } from "./output-target.js";
 import type { ToolLoopResult } from "./tool-loop-result.js";
 import type { DiscoveryOptions, ResumeOptions, RunOptions } from "./runner-options.js";
@@ -197,7 +197,11 @@ export class PromptRunner extends RunnerLimits {
    * run), and the same `result`.
    */
   resumeStream<T = string>(snapshot: RunSnapshot, options: ResumeOptions<T> = {}): RunStream<T> {
-    return new RunStream<T>((emit) => runPrompt(this.config, options, resumeOf(snapshot, options), emit));
+    return new RunStream<T>((emit, stopped) =>
+      withStreamStop(options, stopped, (joined) =>
+        runPrompt(this.config, joined, resumeOf(snapshot, options), emit),
+      ),
+    );
   }
 
   /**
@@ -207,7 +211,11 @@ export class PromptRunner extends RunnerLimits {
    * stream protocol (`toUIMessageStreamResponse()`), so `useChat` can show a run as it goes.
    */
   stream<T = string>(prompt: string | readonly ModelMessage[], options: RunOptions<T> = {}): RunStream<T> {
-    return new RunStream<T>((emit) => runPrompt(this.config, options, startOf(prompt, options), emit));
+    return new RunStream<T>((emit, stopped) =>
+      withStreamStop(options, stopped, (joined) =>
+        runPrompt(this.config, joined, startOf(prompt, options), emit),
+      ),
+    );
   }
 
   /** Runs the prompt and returns the answer as an instance of `target` (or JSON of a schema). */

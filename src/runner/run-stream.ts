@@ -6,11 +6,10 @@ import {
   type UIMessage,
   type UIMessageChunk,
 } from "ai";
-import type { ToolLoopEvent } from "../events/tool-loop-event.js";
 import { mediaUrlOf, type ToolContentPart } from "../tools/tool-content.js";
-import type { ModelStreamPart } from "../loop/ports/model-port.js";
-import type { StepListener } from "../loop/drivers/step-driver.js";
+import { joinSignals } from "../loop/errors/joined-signal.js";
 import { PartChannel } from "./part-channel.js";
+import { whenCancelled } from "./when-cancelled.js";
 import type { ToolLoopResult } from "./tool-loop-result.js";
 
 /** One thing a streamed run reports, in the order it happens. */
@@ -53,6 +52,28 @@ export type RunStreamPart =
   | { readonly type: "finish"; readonly result: ToolLoopResult<unknown> };
 
 const MASKED_ERROR = "An error occurred.";
+/** Why a run whose reader stopped was cancelled (`ToolLoopAbortedError`'s message ends with it). */
+const READER_STOPPED = "the reader of stream.parts stopped before the end";
+const UI_CANCELLED = "the UI message stream was cancelled";
+
+/**
+ * Runs `run` with a streamed run's options, its `signal` joined by its stream's `stopped`: the run is
+ * cancelled when its reader stops reading (a `break` or a throw out of `for await` over `parts`), as when
+ * the caller aborts; else it would go on, its model requests and tools, for no one.
+ */
+export async function withStreamStop<O extends { readonly signal?: AbortSignal | undefined }, R>(
+  options: O,
+  stopped: AbortSignal,
+  run: (options: O) => Promise<R>,
+): Promise<R> {
+  if (!options.signal) return run({ ...options, signal: stopped });
+  const joined = joinSignals([options.signal, stopped]);
+  try {
+    return await run({ ...options, signal: joined.signal });
+  } finally {
+    joined.release();
+  }
+}
 
 /**
  * A run in progress, as `runner.stream()` returns it. Read `parts` (or one of the UI message streams,
@@ -60,20 +81,29 @@ const MASKED_ERROR = "An error occurred.";
  * run rejects `result` and ends `parts` by throwing the same `ToolLoopError`.
  */
 export class RunStream<T> {
-  /** The run's parts as they happen. One reader: a second is refused with `StreamAlreadyReadError`. */
+  /**
+   * The run's parts as they happen. One reader: a second is refused with `StreamAlreadyReadError`. A
+   * reader that stops before the end (a `break` or a throw out of `for await`) cancels the run: `result`
+   * rejects with `ToolLoopAbortedError`.
+   */
   readonly parts: AsyncIterable<RunStreamPart>;
   /** The run's outcome, as `run()` returns it. */
   readonly result: Promise<ToolLoopResult<T>>;
+  /** Aborted when the stream's reader stops: the run is cancelled then. */
+  private readonly stop = new AbortController();
 
   /**
    * A stream of the run `start` makes, which hands each part to `emit` as it happens and resolves to the
    * run's result (`runner.stream()` and `resumeStream()` make them). The approval requests of a paused
-   * run and the `finish` part are added here, after the result.
+   * run and the `finish` part are added here, after the result. `stopped` fires when the reader of
+   * `parts` stops before the end: the run should end then, cancelled (`withStreamStop`).
    */
-  constructor(start: (emit: (part: RunStreamPart) => void) => Promise<ToolLoopResult<T>>) {
-    const channel = new PartChannel<RunStreamPart>();
+  constructor(
+    start: (emit: (part: RunStreamPart) => void, stopped: AbortSignal) => Promise<ToolLoopResult<T>>,
+  ) {
+    const channel = new PartChannel<RunStreamPart>(() => this.stop.abort(new Error(READER_STOPPED)));
     this.parts = channel;
-    this.result = start((part) => channel.push(part)).then(
+    this.result = start((part) => channel.push(part), this.stop.signal).then(
       (result) => {
         for (const { approvalId, toolName, input } of result.pendingApprovals)
           channel.push({
@@ -101,14 +131,15 @@ export class RunStream<T> {
    * run's calls as tool approval requests (the part's `approval-requested` state; `useChat`'s
    * `addToolApprovalResponse` answers them). A resumed run's stream continues the paused assistant
    * message: decided calls' outputs (or `output-denied`) arrive first. A failed run ends with an `error`
-   * chunk whose text `options.onError` gives (masked by default).
+   * chunk whose text `options.onError` gives (masked by default). A reader that cancels the stream (a
+   * client that went away) cancels the run: `result` rejects with `ToolLoopAbortedError`.
    *
    * @throws StreamAlreadyReadError when the parts already have a reader.
    */
   toUIMessageStream(options: UIStreamOptions = {}): ReadableStream<UIMessageChunk> {
     const reader = this.parts[Symbol.asyncIterator](); // claimed now: a second reader fails here, not in the stream
     const parts = { [Symbol.asyncIterator]: () => reader };
-    return createUIMessageStream({
+    const ui = createUIMessageStream({
       originalMessages: options.originalMessages as UIMessage[] | undefined,
       execute: async ({ writer }) => {
         const text = { id: 0, open: false };
@@ -123,6 +154,11 @@ export class RunStream<T> {
         }
       },
       onError: options.onError ?? (() => MASKED_ERROR),
+    });
+    // Not the cancel's reason: through the SDK's transform streams, Node 20 can hand its own TypeError.
+    return whenCancelled(ui, () => {
+      this.stop.abort(new Error(UI_CANCELLED)); // first: the run's error names this, not the parts' end
+      void reader.return?.();
     });
   }
 
@@ -163,61 +199,6 @@ export interface UIStreamOptions {
    * error with a key in it). Return `error.message` here to show it.
    */
   readonly onError?: ((error: unknown) => string) | undefined;
-}
-
-/** What a run hands its drivers and events to feed a stream. */
-export interface StreamHooks {
-  readonly listener: StepListener;
-  readonly observe: (event: ToolLoopEvent) => void;
-}
-
-/** The hooks that turn a run's model parts, step ends and events into a stream's parts, given to `emit`. */
-export function streamHooks(emit: (part: RunStreamPart) => void): StreamHooks {
-  return {
-    listener: {
-      onModelPart: (part) => emit(modelPart(part)),
-      onStepFinish: (iteration) => emit({ type: "step-finish", iteration }),
-    },
-    observe: (event) => {
-      const part = eventPart(event);
-      if (part) emit(part);
-    },
-  };
-}
-
-function modelPart(part: ModelStreamPart): RunStreamPart {
-  if (part.type === "text-delta") return part;
-  const { toolCallId, toolName, input } = part.call;
-  return { type: "tool-call", toolCallId, toolName, input };
-}
-
-function eventPart(event: ToolLoopEvent): RunStreamPart | undefined {
-  switch (event.type) {
-    case "ToolInvoked":
-      return {
-        type: "tool-result",
-        toolCallId: event.toolCallId,
-        toolName: event.toolName,
-        output: event.resultText,
-        ...(event.parts ? { parts: event.parts } : {}),
-        isError: false,
-      };
-    case "ToolFailed":
-      return {
-        type: "tool-result",
-        toolCallId: event.toolCallId,
-        toolName: event.toolName,
-        output: event.message,
-        isError: true,
-        ...(event.reason === "denied" ? { denied: true } : {}),
-      };
-    case "ToolsInjected":
-      return { type: "tools-injected", names: event.toolNames };
-    case "ToolsRemoved":
-      return { type: "tools-removed", names: event.toolNames };
-    default:
-      return undefined;
-  }
 }
 
 function uiChunks(part: RunStreamPart, text: { id: number; open: boolean }): UIMessageChunk[] {

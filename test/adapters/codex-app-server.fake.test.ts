@@ -3,6 +3,7 @@ import "../fixtures/store/register.js";
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { readUIMessageStream, type UIMessage } from "ai";
 import { describe, expect, it } from "vitest";
 import {
   defineTool,
@@ -12,6 +13,7 @@ import {
   ToolLoopError,
   ToolNotFoundError,
   type LastToolCall,
+  type RunStreamPart,
   type ToolLoopEvent,
 } from "entity-tools";
 import { CodexAppServerAdapter, CodexAppServerError, type CodexAppServerOptions } from "entity-tools/codex";
@@ -51,6 +53,41 @@ describe("CodexAppServerAdapter against a fake app-server", () => {
     );
     expect(run.conversationHistory.map((m) => m.role)).toEqual(["user", "assistant", "tool", "assistant"]);
     expect(run.counters).toMatchObject({ toolCalls: 1, toolFailures: 0 });
+  });
+
+  it("streamed: each call comes before its result, and the final text as one part; useChat's reader shows both", async () => {
+    const script = {
+      toolCalls: [{ tool: "searchCustomer", arguments: { name: "Jane Smith" } }],
+      answer: "found",
+    };
+    const parts: RunStreamPart[] = [];
+    const stream = fakeRunner(script).stream("Find Jane");
+    for await (const part of stream.parts) parts.push(part);
+    const run = await stream.result;
+    expect(parts.map((p) => p.type)).toEqual([
+      "tool-call",
+      "tool-result",
+      "step-finish",
+      "text-delta",
+      "step-finish",
+      "finish",
+    ]);
+    expect(parts[0]).toEqual({
+      type: "tool-call",
+      toolCallId: "call-0",
+      toolName: "searchCustomer",
+      input: { name: "Jane Smith" },
+    });
+    expect(parts[3]).toEqual({ type: "text-delta", text: run.result });
+    let message: UIMessage | undefined;
+    for await (const m of readUIMessageStream({
+      stream: fakeRunner(script).stream("Find Jane").toUIMessageStream(),
+    }))
+      message = m;
+    expect(
+      message!.parts.flatMap((p) => (p.type === "dynamic-tool" ? [[p.toolName, p.state, p.input]] : [])),
+    ).toEqual([["searchCustomer", "output-available", { name: "Jane Smith" }]]);
+    expect(message!.parts.flatMap((p) => (p.type === "text" ? [p.text] : []))).toEqual([run.result]);
   });
 
   it("invalid arguments and unknown tools go back as unsuccessful results; strategies see the invalid call", async () => {
@@ -250,9 +287,10 @@ describe("CodexAppServerAdapter against a fake app-server", () => {
     expect(error?.conversationHistory.map((m) => m.role)).toEqual(["user", "assistant", "tool"]);
     const last = error!.conversationHistory.at(-1) as { content: { output: unknown }[] };
     expect(last.content).toHaveLength(1);
+    // It ran (the strategy failed after it): never "Not run", which invites the model to make it again.
     expect(last.content[0]!.output).toEqual({
       type: "error-text",
-      value: "Not run: the run ended before this call ran.",
+      value: "Not finished: the run ended after this call started. It may have run; its result was not kept.",
     });
   });
 

@@ -253,6 +253,9 @@ const textsOf = (history: readonly ModelMessage[]) =>
       : [],
   );
 
+const STARTED_NOT_FINISHED =
+  "Not finished: the run ended after this call started. It may have run; its result was not kept.";
+
 describe("reliability matrix", () => {
   it.each(CASES.map((c) => [`${c.id} ${c.name}`, c] as const))("%s", async (_label, c) => {
     const pollutedBefore = ({} as Record<string, unknown>).polluted;
@@ -318,6 +321,11 @@ describe("reliability matrix", () => {
       "user",
       "assistant",
       "tool",
+    ]);
+    // The call ran (the strategy failed after it): its result must not say it did not, or a resumed
+    // run's model would make it again.
+    expect((error as StrategyError).conversationHistory.at(-1)!.content).toMatchObject([
+      { toolName: "echo", output: { type: "error-text", value: STARTED_NOT_FINISHED } },
     ]);
   });
 

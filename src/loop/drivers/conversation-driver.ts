@@ -9,7 +9,7 @@ import { dispatcherTool, dispatchNotice, unwrapDispatch } from "./dispatcher-too
 import { callBackend } from "./call-backend.js";
 import { resultText } from "../results/result-text.js";
 import { partsOfOutput } from "../results/content-output.js";
-import type { ModelToolCall } from "../ports/model-port.js";
+import type { ModelStreamPart, ModelToolCall } from "../ports/model-port.js";
 import type { Run } from "../run/run.js";
 import type { RunSession } from "../session/run-session.js";
 import { laterStop, type RunEnd, type RunStop } from "../session/step-outcome.js";
@@ -27,8 +27,15 @@ const MAX_TRANSCRIPT_RESULT = 2_000;
  * nothing is done twice (a dynamic backend that could not offer the tools in time ends up here too). In
  * `dispatch` mode the thread goes on: the new tools are described in the result and reached through
  * `call_discovered_tool`.
+ *
+ * A streamed run hears each call (`onPart`) as it arrives, before its result, and a turn's text whole
+ * when the turn ends: the backend does not hand it over as it is written.
  */
-export async function driveConversation(adapter: ConversationAdapter, session: RunSession): Promise<RunEnd> {
+export async function driveConversation(
+  adapter: ConversationAdapter,
+  session: RunSession,
+  onPart?: (part: ModelStreamPart) => void,
+): Promise<RunEnd> {
   // Handles mode with its classes known up front offers every operation from the start: nothing is left
   // for a dispatcher to reach, so none is offered; a tool that still appears (a class not known up
   // front) restarts the thread once, as in restart mode.
@@ -70,6 +77,7 @@ export async function driveConversation(adapter: ConversationAdapter, session: R
       toolCalls: [call],
       text: "",
     });
+    onPart?.({ type: "tool-call", call });
     const { next, results } =
       "problem" in opened
         ? session.refuseToolCall(call, opened.problem)
@@ -131,6 +139,7 @@ export async function driveConversation(adapter: ConversationAdapter, session: R
       await session.untilAborted(Promise.all(running));
       // The backend counts tokens per turn: they are reported on the turn's last step, priced as its model.
       const spent = { usage: turn.usage, ...(turn.modelId === undefined ? {} : { modelId: turn.modelId }) };
+      if (turn.text) onPart?.({ type: "text-delta", text: turn.text });
       if (turn.stopped) {
         if (turn.text) run.append({ role: "assistant", content: turn.text });
         session.recordTurnTokens({ text: turn.text, ...spent });

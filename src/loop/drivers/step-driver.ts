@@ -5,8 +5,9 @@ import type { RunEnd } from "../session/step-outcome.js";
 import { DistinctCallIds } from "../session/distinct-call-ids.js";
 
 /**
- * Who hears a streamed run's model parts (step backends stream them) and step ends (the run session tells
- * them, on every backend); a run's events tell the rest.
+ * Who hears a streamed run's model parts (step backends stream them; conversation backends give each call
+ * and a turn's whole text) and step ends (the run session tells them, on every backend); a run's events
+ * tell the rest.
  */
 export interface StepListener {
   readonly onModelPart?: (part: ModelStreamPart) => void;

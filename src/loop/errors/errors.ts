@@ -101,13 +101,18 @@ export class OutputValidationError extends ToolLoopError {
   }
 }
 
-/** The run was cancelled through its AbortSignal. */
+/**
+ * The run was cancelled through its AbortSignal. The message says the signal's reason as a failure's is
+ * said (an error's message, a string as it is: `abort("the page went away")`); `cause` is the reason.
+ */
 export class ToolLoopAbortedError extends ToolLoopError {
   /** This class's name, written out so that a minified bundle keeps it. */
   static override readonly errorName: string = "ToolLoopAbortedError";
 
   constructor(reason: unknown) {
-    super(`The run was aborted${reason instanceof Error ? `: ${reason.message}` : ""}`, { cause: reason });
+    super(`The run was aborted${reason === undefined ? "" : `: ${failureMessage(reason)}`}`, {
+      cause: reason,
+    });
   }
 }
 

@@ -9,6 +9,9 @@ import type { PendingApproval } from "../execution/approval-gate.js";
 import { laterStop, type RunStop, type StepOutcome, type ToolCallsOutcome } from "./step-outcome.js";
 
 const CANCELLED_TEXT = "The run was cancelled before this tool finished";
+/** A call whose run ended (a strategy's failure after it, a backend's timeout) once it had started. */
+const STARTED_TEXT =
+  "Not finished: the run ended after this call started. It may have run; its result was not kept.";
 
 /** The calls of one model response whose results are still being written. */
 export interface OpenCalls {
@@ -20,6 +23,8 @@ export interface OpenCalls {
   readonly start: number;
   readonly iteration: number;
   closed: boolean;
+  /** The call let through to run last (approved or needing no approval): it may have run, or still runs. */
+  started?: string;
   /** Why a call that still needs a decision is not run instead of pausing the run (a continued conversation). */
   readonly undecided?: string;
   /** Calls given a new id because they repeat an earlier call's of the response: new id → that id. */
@@ -142,7 +147,10 @@ export class CallBatches {
   /** The approval step of a valid call: run, refused (denied, or undecided in a continued conversation), held. */
   private async approval(resolved: ResolvedCall, open: OpenCalls): Promise<ApprovalAnswer> {
     const verdict = await this.run.approvals.verdict(resolved, this.signal);
-    if (verdict.kind === "run") return verdict;
+    if (verdict.kind === "run") {
+      open.started = resolved.call.toolCallId;
+      return verdict;
+    }
     if (verdict.kind === "deny") {
       const why = verdict.reason ? `: ${verdict.reason}` : "";
       return { kind: "refuse", reason: "denied", text: `Not run: a person denied this call${why}.` };
@@ -162,9 +170,12 @@ export class CallBatches {
     open.closed = true;
     const cancelled = this.signal?.aborted === true;
     for (const call of open.calls.slice(open.results.length - open.start)) {
+      // "Not run" tells the model it may make the call again: never said of one that may have run.
       const part = cancelled
         ? this.executor.fail(call, open.iteration, "cancelled", CANCELLED_TEXT)
-        : this.executor.fail(call, open.iteration, "not-run", `Not run: ${why}.`);
+        : call.toolCallId === open.started
+          ? this.executor.fail(call, open.iteration, "cancelled", STARTED_TEXT)
+          : this.executor.fail(call, open.iteration, "not-run", `Not run: ${why}.`);
       open.results.push(part);
     }
   }

@@ -11,6 +11,7 @@ import { SourceWatch } from "../sources/source-watch.js";
 import type { Run } from "../run/run.js";
 import { outputInstruction } from "./structured-output.js";
 import { untilAborted } from "../errors/until-aborted.js";
+import { joinSignals, type JoinedSignal } from "../errors/joined-signal.js";
 import { CallBatches } from "./call-batch.js";
 import { recordedTurn } from "./recorded-turn.js";
 import type { RunSessionInit } from "./run-session-init.js";
@@ -36,6 +37,8 @@ export class RunSession {
   readonly signal: AbortSignal | undefined;
   /** Aborted when the run fails, so a tool still running then (a backend's turn timed out) can stop. */
   private readonly ended = new AbortController();
+  /** What stops the calls: the run's signal or the session's end, let go of when the session ends. */
+  private readonly callSignal: JoinedSignal;
   private readonly executor: ToolCallExecutor;
   private readonly answers: FinalAnswerCheck;
   private readonly batches: CallBatches;
@@ -44,6 +47,7 @@ export class RunSession {
   constructor(private readonly init: RunSessionInit) {
     const { run } = init;
     this.run = run;
+    this.callSignal = joinSignals(init.signal ? [init.signal, this.ended.signal] : [this.ended.signal]);
     this.signal = init.signal;
     this.outputSchema = init.outputSchema;
     this.system =
@@ -55,7 +59,7 @@ export class RunSession {
       settings: run.settings,
       strategies: init.strategies,
       middleware: init.middleware,
-      signal: init.signal ? AbortSignal.any([init.signal, this.ended.signal]) : this.ended.signal,
+      signal: this.callSignal.signal,
       lost: init.lost,
       mediaTypes: init.toolResultMediaTypes,
       added: (tools) => run.recordAdded(tools),
@@ -230,6 +234,7 @@ export class RunSession {
   end(outcome: RunEnd): RunEnd {
     this.stopWatching();
     this.executor.close();
+    this.callSignal.release();
     return outcome;
   }
 
@@ -243,6 +248,7 @@ export class RunSession {
     this.batches.closeOpen("the run ended before this call ran");
     const failure = this.run.fail(error, this.signal);
     this.ended.abort(failure);
+    this.callSignal.release();
     return failure;
   }
 

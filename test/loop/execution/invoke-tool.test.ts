@@ -108,12 +108,15 @@ describe("invokeTool", () => {
 
   it("runs that share the caller's signal leave no listener on their run's signal once they end (else Node keeps each run's signal, and what it holds, as long as the caller's lives)", async () => {
     const user = new AbortController();
-    const made: AbortSignal[] = [];
-    const any = AbortSignal.any.bind(AbortSignal);
-    const spy = vi.spyOn(AbortSignal, "any").mockImplementation((signals) => {
-      const signal = any(signals);
-      made.push(signal);
-      return signal;
+    // Every signal an abort listener was added to: the caller's, each run's, each session's end.
+    const listened = new Set<AbortSignal>();
+    const add = AbortSignal.prototype.addEventListener;
+    const spy = vi.spyOn(AbortSignal.prototype, "addEventListener").mockImplementation(function (
+      this: AbortSignal,
+      ...args: Parameters<AbortSignal["addEventListener"]>
+    ) {
+      if (args[0] === "abort") listened.add(this);
+      add.apply(this, args);
     });
     try {
       const tool = defineTool({ name: "t", description: "t", execute: () => "ok" });
@@ -125,8 +128,10 @@ describe("invokeTool", () => {
     } finally {
       spy.mockRestore();
     }
+    const made = [...listened].filter((signal) => signal !== user.signal);
     expect(made.length).toBeGreaterThanOrEqual(3);
     expect(made.map((signal) => getEventListeners(signal, "abort").length)).toEqual(made.map(() => 0));
+    expect(listened.has(user.signal)).toBe(true);
     expect(getEventListeners(user.signal, "abort")).toEqual([]);
   });
 

@@ -1,0 +1,60 @@
+// What feeds a streamed run's parts: the run's model parts, step ends and events, each made a part.
+import type { ToolLoopEvent } from "../events/tool-loop-event.js";
+import type { ModelStreamPart } from "../loop/ports/model-port.js";
+import type { StepListener } from "../loop/drivers/step-driver.js";
+import type { RunStreamPart } from "./run-stream.js";
+
+/** What a run hands its drivers and events to feed a stream. */
+export interface StreamHooks {
+  readonly listener: StepListener;
+  readonly observe: (event: ToolLoopEvent) => void;
+}
+
+/** The hooks that turn a run's model parts, step ends and events into a stream's parts, given to `emit`. */
+export function streamHooks(emit: (part: RunStreamPart) => void): StreamHooks {
+  return {
+    listener: {
+      onModelPart: (part) => emit(modelPart(part)),
+      onStepFinish: (iteration) => emit({ type: "step-finish", iteration }),
+    },
+    observe: (event) => {
+      const part = eventPart(event);
+      if (part) emit(part);
+    },
+  };
+}
+
+function modelPart(part: ModelStreamPart): RunStreamPart {
+  if (part.type === "text-delta") return part;
+  const { toolCallId, toolName, input } = part.call;
+  return { type: "tool-call", toolCallId, toolName, input };
+}
+
+function eventPart(event: ToolLoopEvent): RunStreamPart | undefined {
+  switch (event.type) {
+    case "ToolInvoked":
+      return {
+        type: "tool-result",
+        toolCallId: event.toolCallId,
+        toolName: event.toolName,
+        output: event.resultText,
+        ...(event.parts ? { parts: event.parts } : {}),
+        isError: false,
+      };
+    case "ToolFailed":
+      return {
+        type: "tool-result",
+        toolCallId: event.toolCallId,
+        toolName: event.toolName,
+        output: event.message,
+        isError: true,
+        ...(event.reason === "denied" ? { denied: true } : {}),
+      };
+    case "ToolsInjected":
+      return { type: "tools-injected", names: event.toolNames };
+    case "ToolsRemoved":
+      return { type: "tools-removed", names: event.toolNames };
+    default:
+      return undefined;
+  }
+}
