@@ -72,6 +72,15 @@ export class DisclosureSession implements ToolInjectionStrategy {
     return this.template.hasSummarized(visibility) || reading ? [...tools, this.readSectionTool] : tools;
   }
 
+  /**
+   * `read_section` and the tools of every section, as if all were shown in full: the names a run keeps apart
+   * from its own tools and from each other's before its first model call (a clash found when a read unlocked
+   * the tool replaced a tool of the run unseen, or, on a restart, ended the run midway).
+   */
+  everyTool(): AnyTool[] {
+    return [this.readSectionTool, ...this.template.openTools(() => SectionVisibility.FULL)];
+  }
+
   evaluateToolResult(context: ToolInjectionContext): ToolInjectionResult {
     // A failed `read_section` (its input refused: no `section_key`, or not an object) expands nothing.
     if (context.lastToolCall.toolName !== READ_SECTION || context.lastToolCall.isError) return {};

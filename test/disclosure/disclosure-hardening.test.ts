@@ -2,7 +2,16 @@
 // hardening round 9): what the model was offered and read back, and what the caller got.
 import "../fixtures/store/register.js";
 import { describe, expect, it } from "vitest";
-import { AiSdkAdapter, defineTool, PromptRunner, type ModelAdapter } from "entity-tools";
+import {
+  AiSdkAdapter,
+  defineTool,
+  DuplicateToolNameError,
+  MarkdownSection,
+  PromptRunner,
+  PromptTemplate,
+  type ModelAdapter,
+} from "entity-tools";
+import { CustomerSearchTools } from "../fixtures/store/customer-search-tools.js";
 import { supportPrompt } from "../fixtures/store/support-prompt.js";
 import { call, mockModel, offeredAt, text, toolResultsSeenAt } from "../support/mock-model.js";
 
@@ -55,5 +64,72 @@ describe("progressive disclosure, hardened", () => {
     ]);
     expect(toolResultsSeenAt(model, 1)[3]).toContain("Electronics carry a 2-year warranty");
     expect(run.result).toBe("done");
+  });
+
+  it.each([
+    ["dynamic", (model: ReturnType<typeof mockModel>) => new PromptRunner({ model })],
+    [
+      "fixed",
+      (model: ReturnType<typeof mockModel>) => new PromptRunner({ adapter: staticToolsAdapter(model) }),
+    ],
+  ])(
+    "a section tool named like one of the run's own is refused before the first model call (%s tools)",
+    async (_mode, runnerOf) => {
+      const shadow = defineTool({
+        name: "searchCustomer",
+        description: "Another search",
+        execute: () => "?",
+      });
+      const template = new PromptTemplate({
+        ns: "t",
+        key: "clash",
+        sections: [
+          new MarkdownSection({
+            key: "crm",
+            title: "CRM",
+            template: "Use the CRM search.",
+            summary: "The CRM.",
+            visibility: "SUMMARY",
+            tools: [shadow],
+          }),
+        ],
+      });
+      const model = mockModel(
+        call("read_section", { section_key: "crm" }),
+        call("searchCustomer", { name: "John Smith" }),
+        text("ok"),
+      );
+      const error = await runnerOf(model)
+        .withTools(new CustomerSearchTools())
+        .withSystemPrompt(template)
+        .run("q")
+        .catch((e: unknown) => e);
+      // Before: a dynamic backend replaced the run's search with the section's, telling the model nothing
+      // but "Tools now available: searchCustomer"; one with fixed tools threw this after a model call.
+      expect(error).toBeInstanceOf(DuplicateToolNameError);
+      expect((error as Error).message).toBe(
+        'Two tools are named "searchCustomer": give one of them another name with @LlmTool({ name })',
+      );
+      expect(model.doGenerateCalls).toHaveLength(0);
+    },
+  );
+
+  it("two sections' tools of one name are refused before the first model call", async () => {
+    const section = (key: string) =>
+      new MarkdownSection({
+        key,
+        title: key,
+        template: `${key} rules`,
+        summary: `${key} in short`,
+        visibility: "SUMMARY",
+        tools: [defineTool({ name: "lookup", description: key, execute: () => key })],
+      });
+    const model = mockModel(text("never"));
+    const error = await new PromptRunner({ adapter: staticToolsAdapter(model) })
+      .withSystemPrompt(new PromptTemplate({ ns: "t", key: "two", sections: [section("a"), section("b")] }))
+      .run("q")
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DuplicateToolNameError);
+    expect(model.doGenerateCalls).toHaveLength(0);
   });
 });
