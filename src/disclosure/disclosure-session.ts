@@ -27,6 +27,9 @@ export const READ_SECTION = "read_section";
  */
 export class DisclosureSession implements ToolInjectionStrategy {
   readonly readSectionTool: AnyTool;
+  // Whether the prompt the model reads (rendered once per attempt) shows a summarized section: it names
+  // `read_section`, so the tool stays offered in this attempt even once every section is read.
+  private promptSummarizes = false;
 
   constructor(
     private readonly template: PromptTemplate,
@@ -57,7 +60,9 @@ export class DisclosureSession implements ToolInjectionStrategy {
 
   /** The system prompt at the current visibility. */
   render(): string {
-    return this.template.render(this.params, this.visibility());
+    const visibility = this.visibility();
+    this.promptSummarizes = this.template.hasSummarized(visibility);
+    return this.template.render(this.params, visibility);
   }
 
   /**
@@ -91,8 +96,9 @@ export class DisclosureSession implements ToolInjectionStrategy {
     const expand = selfAndAncestors(node)
       .filter((n) => before(n) === SectionVisibility.SUMMARY)
       .map((n) => n.key);
-    // Read again, or answered after a pause when nothing is summarized any more: withdrawn once unneeded.
-    if (expand.length === 0) return this.template.hasSummarized(before) ? {} : { remove: [READ_SECTION] };
+    // Read again, or answered after a pause when nothing is summarized any more: withdrawn once unneeded
+    // (see `keepsReadSection`).
+    if (expand.length === 0) return this.keepsReadSection(before) ? {} : { remove: [READ_SECTION] };
     const overrides = Object.fromEntries(expand.map((key) => [key, SectionVisibility.FULL]));
     const after = this.visibility(overrides);
     const offered = new Set(this.template.openTools(before).map((t) => t.name));
@@ -117,9 +123,14 @@ export class DisclosureSession implements ToolInjectionStrategy {
     });
     return {
       add: unlocked,
-      remove: this.template.hasSummarized(after) ? [] : [READ_SECTION],
+      remove: this.keepsReadSection(after) ? [] : [READ_SECTION],
       notices: unlocked.length > 0 ? [`Tools now available: ${unlockedNames.join(", ")}`] : [],
     };
+  }
+
+  /** `read_section` is withdrawn only when neither the prompt the model reads nor the run has a summary left. */
+  private keepsReadSection(visibility: VisibilityOf): boolean {
+    return this.promptSummarizes || this.template.hasSummarized(visibility);
   }
 
   private read(sectionKey: string): string {

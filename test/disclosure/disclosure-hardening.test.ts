@@ -132,4 +132,33 @@ describe("progressive disclosure, hardened", () => {
     expect(error).toBeInstanceOf(DuplicateToolNameError);
     expect(model.doGenerateCalls).toHaveLength(0);
   });
+
+  it("reading the last summarized section keeps read_section offered while the prompt still points at it", async () => {
+    // The model reads the manual, then each subsection it lists (`[Subsections: "policies.refunds", …]`).
+    const model = mockModel(
+      call("read_section", { section_key: "policies" }),
+      call("read_section", { section_key: "policies.warranty" }),
+      call("read_section", { section_key: "policies.refunds" }),
+      call("read_section", { section_key: "policies.shipping" }),
+      call("read_section", { section_key: "policies" }),
+      text("ok"),
+    );
+    const run = await new PromptRunner({ model })
+      .withSystemPrompt(supportPrompt(), params)
+      .run("q")
+      .catch((e: unknown) => e);
+    // Before: read_section was withdrawn with the warranty read, each later read got `Unknown tool
+    // "read_section"`, and the third in a row ended the run with ToolNotFoundError.
+    expect(run).toMatchObject({ status: "completed", result: "ok" });
+    const [, warranty, refunds, shipping, manual] = toolResultsSeenAt(model, 5);
+    expect(warranty).toContain("Electronics carry a 2-year warranty");
+    expect(refunds).toContain("## 2.1 Refunds (policies.refunds)\n\n- Items arriving damaged");
+    expect(shipping).toContain("Standard shipping takes 3-5 business days");
+    expect(manual).toContain("## 2.3 Warranty (policies.warranty)\n\nElectronics carry");
+    // The prompt is rendered once per run: it still shows the manual summarized and names read_section.
+    expect(String(model.doGenerateCalls[5]!.prompt[0]!.content)).toContain(
+      'call `read_section` with key "policies".]',
+    );
+    expect(offeredAt(model, 5)).toEqual(["read_section", "checkRefundEligibility", "issueRefund"]);
+  });
 });
