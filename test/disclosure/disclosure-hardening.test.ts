@@ -1,6 +1,8 @@
 // Progressive disclosure as a misbehaving model and a demanding user would meet it (docs/reliability.md,
 // hardening round 9): what the model was offered and read back, and what the caller got.
 import "../fixtures/store/register.js";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { describe, expect, it } from "vitest";
 import {
   AiSdkAdapter,
@@ -9,8 +11,10 @@ import {
   MarkdownSection,
   PromptRunner,
   PromptTemplate,
+  ToolSourceClashError,
   type ModelAdapter,
 } from "entity-tools";
+import { createMcpServer } from "entity-tools/mcp";
 import { CustomerSearchTools } from "../fixtures/store/customer-search-tools.js";
 import { supportPrompt } from "../fixtures/store/support-prompt.js";
 import { call, mockModel, offeredAt, text, toolResultsSeenAt } from "../support/mock-model.js";
@@ -161,4 +165,48 @@ describe("progressive disclosure, hardened", () => {
     );
     expect(offeredAt(model, 5)).toEqual(["read_section", "checkRefundEligibility", "issueRefund"]);
   });
+
+  it.each([
+    ["dynamic", (model: ReturnType<typeof mockModel>) => new PromptRunner({ model })],
+    [
+      "fixed",
+      (model: ReturnType<typeof mockModel>) => new PromptRunner({ adapter: staticToolsAdapter(model) }),
+    ],
+  ])(
+    "a section tool named like an MCP server's tool is refused before the first model call (%s tools)",
+    async (_mode, runnerOf) => {
+      const lookup = (answer: string) =>
+        defineTool({ name: "lookup", description: `Looks up (${answer})`, execute: () => answer });
+      const server = createMcpServer({ name: "shop", version: "1.0.0", tools: [lookup("from the server")] });
+      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+      await server.connect(serverSide);
+      const client = new Client({ name: "runner", version: "1.0.0" });
+      await client.connect(clientSide);
+      const template = new PromptTemplate({
+        ns: "t",
+        key: "mcp",
+        sections: [
+          new MarkdownSection({
+            key: "local",
+            title: "Local lookups",
+            template: "Look things up locally.",
+            summary: "Local lookups.",
+            visibility: "SUMMARY",
+            tools: [lookup("from the section")],
+          }),
+        ],
+      });
+      const model = mockModel(call("read_section", { section_key: "local" }), call("lookup"), text("ok"));
+      const error = await runnerOf(model)
+        .withMcpClient(client)
+        .withSystemPrompt(template)
+        .run("q")
+        .catch((e: unknown) => e);
+      await client.close();
+      // Before: a dynamic backend replaced the server's tool with the section's when the section was read;
+      // one with fixed tools threw this at the restart, after a model call.
+      expect(error).toBeInstanceOf(ToolSourceClashError);
+      expect(model.doGenerateCalls).toHaveLength(0);
+    },
+  );
 });
