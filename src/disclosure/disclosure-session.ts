@@ -108,19 +108,21 @@ export class DisclosureSession implements ToolInjectionStrategy {
       const names = unlocked.map((t) => t.name);
       return { restart: new VisibilityExpansionRequired(overrides, reason, expand, names) };
     }
-    for (const key of expand)
+    const unlockedNames = unlocked.map((t) => t.name);
+    // One event per section shown in full, the summarized ancestors too, as a restart reports them.
+    for (const key of expand) {
       this.store.dispatch({
         type: "SetVisibilityOverride",
         sectionKey: key,
         visibility: SectionVisibility.FULL,
       });
-    const unlockedNames = unlocked.map((t) => t.name);
-    this.events.emit({
-      type: "VisibilityExpanded",
-      sectionKey,
-      mode: "dynamic",
-      unlockedTools: unlockedNames,
-    });
+      this.events.emit({
+        type: "VisibilityExpanded",
+        sectionKey: key,
+        mode: "dynamic",
+        unlockedTools: unlockedNames,
+      });
+    }
     return {
       add: unlocked,
       remove: this.keepsReadSection(after) ? [] : [READ_SECTION],

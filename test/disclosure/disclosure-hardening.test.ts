@@ -1,6 +1,9 @@
 // Progressive disclosure as a misbehaving model and a demanding user would meet it (docs/reliability.md,
 // hardening round 9): what the model was offered and read back, and what the caller got.
 import "../fixtures/store/register.js";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { describe, expect, it } from "vitest";
@@ -11,6 +14,7 @@ import {
   MarkdownSection,
   PromptRunner,
   PromptTemplate,
+  readRunLog,
   ToolSourceClashError,
   type ModelAdapter,
 } from "entity-tools";
@@ -207,6 +211,33 @@ describe("progressive disclosure, hardened", () => {
       // one with fixed tools threw this at the restart, after a model call.
       expect(error).toBeInstanceOf(ToolSourceClashError);
       expect(model.doGenerateCalls).toHaveLength(0);
+    },
+  );
+
+  it.each([
+    ["dynamic", (model: ReturnType<typeof mockModel>) => new PromptRunner({ model })],
+    [
+      "fixed",
+      (model: ReturnType<typeof mockModel>) => new PromptRunner({ adapter: staticToolsAdapter(model) }),
+    ],
+  ])(
+    "a nested read expands its summarized parent too, and the run log says so for each (%s tools)",
+    async (_mode, runnerOf) => {
+      const dir = mkdtempSync(join(tmpdir(), "disclosure-log-"));
+      try {
+        const model = mockModel(call("read_section", { section_key: "policies.warranty" }), text("ok"));
+        const run = await runnerOf(model).withSystemPrompt(supportPrompt(), params).withRunLog(dir).run("q");
+        expect(run.visibility).toEqual({ "policies.warranty": "FULL", policies: "FULL" });
+        const [file] = readdirSync(dir);
+        const { records } = readRunLog(readFileSync(join(dir, file!), "utf8"));
+        // Before, on a dynamic backend: one record, for the warranty, beside the refund tools it did not hold.
+        expect(records.flatMap((r) => (r.type === "expanded" ? [r.section] : []))).toEqual([
+          "policies.warranty",
+          "policies",
+        ]);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     },
   );
 });
