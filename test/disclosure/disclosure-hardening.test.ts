@@ -16,6 +16,7 @@ import {
   PromptTemplate,
   readRunLog,
   ToolSourceClashError,
+  type AnyTool,
   type ModelAdapter,
 } from "entity-tools";
 import { createMcpServer } from "entity-tools/mcp";
@@ -29,6 +30,31 @@ const staticToolsAdapter = (model: ReturnType<typeof mockModel>): ModelAdapter =
   return { supportsDynamicTools: false, step: (request) => inner.step(request) };
 };
 const params = { company: "Acme" };
+/** Each kind of backend: one that adds tools to the running conversation, and one with fixed tools. */
+const backends = [
+  ["dynamic", (model: ReturnType<typeof mockModel>) => new PromptRunner({ model })],
+  [
+    "fixed",
+    (model: ReturnType<typeof mockModel>) => new PromptRunner({ adapter: staticToolsAdapter(model) }),
+  ],
+] as const;
+/** A template of one section per key, each summarized and holding `tools`. */
+const summarized = (keys: readonly string[], tools: (key: string) => AnyTool[]) =>
+  new PromptTemplate({
+    ns: "t",
+    key: "hardening",
+    sections: keys.map(
+      (key) =>
+        new MarkdownSection({
+          key,
+          title: key,
+          template: `${key} rules`,
+          summary: `${key} in short`,
+          visibility: "SUMMARY",
+          tools: tools(key),
+        }),
+    ),
+  });
 
 describe("progressive disclosure, hardened", () => {
   it("a section read left unrun by its message's restart tells the model, after a resume, to call it again", async () => {
@@ -74,13 +100,7 @@ describe("progressive disclosure, hardened", () => {
     expect(run.result).toBe("done");
   });
 
-  it.each([
-    ["dynamic", (model: ReturnType<typeof mockModel>) => new PromptRunner({ model })],
-    [
-      "fixed",
-      (model: ReturnType<typeof mockModel>) => new PromptRunner({ adapter: staticToolsAdapter(model) }),
-    ],
-  ])(
+  it.each(backends)(
     "a section tool named like one of the run's own is refused before the first model call (%s tools)",
     async (_mode, runnerOf) => {
       const shadow = defineTool({
@@ -88,20 +108,7 @@ describe("progressive disclosure, hardened", () => {
         description: "Another search",
         execute: () => "?",
       });
-      const template = new PromptTemplate({
-        ns: "t",
-        key: "clash",
-        sections: [
-          new MarkdownSection({
-            key: "crm",
-            title: "CRM",
-            template: "Use the CRM search.",
-            summary: "The CRM.",
-            visibility: "SUMMARY",
-            tools: [shadow],
-          }),
-        ],
-      });
+      const template = summarized(["crm"], () => [shadow]);
       const model = mockModel(
         call("read_section", { section_key: "crm" }),
         call("searchCustomer", { name: "John Smith" }),
@@ -123,18 +130,13 @@ describe("progressive disclosure, hardened", () => {
   );
 
   it("two sections' tools of one name are refused before the first model call", async () => {
-    const section = (key: string) =>
-      new MarkdownSection({
-        key,
-        title: key,
-        template: `${key} rules`,
-        summary: `${key} in short`,
-        visibility: "SUMMARY",
-        tools: [defineTool({ name: "lookup", description: key, execute: () => key })],
-      });
     const model = mockModel(text("never"));
     const error = await new PromptRunner({ adapter: staticToolsAdapter(model) })
-      .withSystemPrompt(new PromptTemplate({ ns: "t", key: "two", sections: [section("a"), section("b")] }))
+      .withSystemPrompt(
+        summarized(["a", "b"], (key) => [
+          defineTool({ name: "lookup", description: key, execute: () => key }),
+        ]),
+      )
       .run("q")
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DuplicateToolNameError);
@@ -170,13 +172,7 @@ describe("progressive disclosure, hardened", () => {
     expect(offeredAt(model, 5)).toEqual(["read_section", "checkRefundEligibility", "issueRefund"]);
   });
 
-  it.each([
-    ["dynamic", (model: ReturnType<typeof mockModel>) => new PromptRunner({ model })],
-    [
-      "fixed",
-      (model: ReturnType<typeof mockModel>) => new PromptRunner({ adapter: staticToolsAdapter(model) }),
-    ],
-  ])(
+  it.each(backends)(
     "a section tool named like an MCP server's tool is refused before the first model call (%s tools)",
     async (_mode, runnerOf) => {
       const lookup = (answer: string) =>
@@ -186,20 +182,7 @@ describe("progressive disclosure, hardened", () => {
       await server.connect(serverSide);
       const client = new Client({ name: "runner", version: "1.0.0" });
       await client.connect(clientSide);
-      const template = new PromptTemplate({
-        ns: "t",
-        key: "mcp",
-        sections: [
-          new MarkdownSection({
-            key: "local",
-            title: "Local lookups",
-            template: "Look things up locally.",
-            summary: "Local lookups.",
-            visibility: "SUMMARY",
-            tools: [lookup("from the section")],
-          }),
-        ],
-      });
+      const template = summarized(["local"], () => [lookup("from the section")]);
       const model = mockModel(call("read_section", { section_key: "local" }), call("lookup"), text("ok"));
       const error = await runnerOf(model)
         .withMcpClient(client)
@@ -214,13 +197,7 @@ describe("progressive disclosure, hardened", () => {
     },
   );
 
-  it.each([
-    ["dynamic", (model: ReturnType<typeof mockModel>) => new PromptRunner({ model })],
-    [
-      "fixed",
-      (model: ReturnType<typeof mockModel>) => new PromptRunner({ adapter: staticToolsAdapter(model) }),
-    ],
-  ])(
+  it.each(backends)(
     "a nested read expands its summarized parent too, and the run log says so for each (%s tools)",
     async (_mode, runnerOf) => {
       const dir = mkdtempSync(join(tmpdir(), "disclosure-log-"));
