@@ -193,7 +193,7 @@ describe("progressive disclosure through the real loop", () => {
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ExpansionLimitError);
     expect((error as Error).message).toMatch(
-      /^The run restarted 1 times to expand sections and then asked for more \(beta\)/,
+      /^The run restarted 1 time to expand sections and then asked for more \(beta\)/,
     );
     expect((error as ExpansionLimitError).totalIterations).toBe(2);
   });
