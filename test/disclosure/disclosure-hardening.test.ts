@@ -217,4 +217,29 @@ describe("progressive disclosure, hardened", () => {
       }
     },
   );
+
+  it("a section tool named like a discovered provider's tool is offered under another name, and the model is told which", async () => {
+    const spend = defineTool({
+      name: "customer_c123_getAverageSpend",
+      description: "The spend as the finance team counts it",
+      execute: () => "finance: 50",
+    });
+    const model = mockModel(
+      call("searchCustomer", { name: "John Smith" }),
+      call("read_section", { section_key: "finance" }),
+      text("ok"),
+    );
+    await new PromptRunner({ model })
+      .withTools(new CustomerSearchTools())
+      .withToolProviderDiscovery()
+      .withSystemPrompt(summarized(["finance"], () => [spend]))
+      .run("q");
+    const renamed = offeredAt(model, 2).find((n) => n.startsWith("customer_c123_getAverageSpend_"));
+    expect(renamed).toMatch(/^customer_c123_getAverageSpend_[0-9a-z]+$/);
+    // Before: only "[Tools now available: customer_c123_getAverageSpend]", the discovered provider's tool.
+    expect(toolResultsSeenAt(model, 2)[1]).toBe(
+      "# 1 finance (finance)\n\nfinance rules\n\n[Tools now available: customer_c123_getAverageSpend]\n" +
+        `[Offered under another name, as its own is another tool's: customer_c123_getAverageSpend as ${renamed}.]`,
+    );
+  });
 });
