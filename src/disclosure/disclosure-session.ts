@@ -27,6 +27,9 @@ export const READ_SECTION = "read_section";
  */
 export class DisclosureSession implements ToolInjectionStrategy {
   readonly readSectionTool: AnyTool;
+  // Whether the prompt the model reads (rendered once per attempt) shows a summarized section: it names
+  // `read_section`, so the tool stays offered in this attempt even once every section is read.
+  private promptSummarizes = false;
 
   constructor(
     private readonly template: PromptTemplate,
@@ -57,7 +60,9 @@ export class DisclosureSession implements ToolInjectionStrategy {
 
   /** The system prompt at the current visibility. */
   render(): string {
-    return this.template.render(this.params, this.visibility());
+    const visibility = this.visibility();
+    this.promptSummarizes = this.template.hasSummarized(visibility);
+    return this.template.render(this.params, visibility);
   }
 
   /**
@@ -72,6 +77,15 @@ export class DisclosureSession implements ToolInjectionStrategy {
     return this.template.hasSummarized(visibility) || reading ? [...tools, this.readSectionTool] : tools;
   }
 
+  /**
+   * `read_section` and the tools of every section, as if all were shown in full: the names a run keeps apart
+   * from its own tools and from each other's before its first model call (a clash found when a read unlocked
+   * the tool replaced a tool of the run unseen, or, on a restart, ended the run midway).
+   */
+  everyTool(): AnyTool[] {
+    return [this.readSectionTool, ...this.template.openTools(() => SectionVisibility.FULL)];
+  }
+
   evaluateToolResult(context: ToolInjectionContext): ToolInjectionResult {
     // A failed `read_section` (its input refused: no `section_key`, or not an object) expands nothing.
     if (context.lastToolCall.toolName !== READ_SECTION || context.lastToolCall.isError) return {};
@@ -82,8 +96,9 @@ export class DisclosureSession implements ToolInjectionStrategy {
     const expand = selfAndAncestors(node)
       .filter((n) => before(n) === SectionVisibility.SUMMARY)
       .map((n) => n.key);
-    // Read again, or answered after a pause when nothing is summarized any more: withdrawn once unneeded.
-    if (expand.length === 0) return this.template.hasSummarized(before) ? {} : { remove: [READ_SECTION] };
+    // Read again, or answered after a pause when nothing is summarized any more: withdrawn once unneeded
+    // (see `keepsReadSection`).
+    if (expand.length === 0) return this.keepsReadSection(before) ? {} : { remove: [READ_SECTION] };
     const overrides = Object.fromEntries(expand.map((key) => [key, SectionVisibility.FULL]));
     const after = this.visibility(overrides);
     const offered = new Set(this.template.openTools(before).map((t) => t.name));
@@ -93,24 +108,31 @@ export class DisclosureSession implements ToolInjectionStrategy {
       const names = unlocked.map((t) => t.name);
       return { restart: new VisibilityExpansionRequired(overrides, reason, expand, names) };
     }
-    for (const key of expand)
+    const unlockedNames = unlocked.map((t) => t.name);
+    // One event per section shown in full, the summarized ancestors too, as a restart reports them.
+    for (const key of expand) {
       this.store.dispatch({
         type: "SetVisibilityOverride",
         sectionKey: key,
         visibility: SectionVisibility.FULL,
       });
-    const unlockedNames = unlocked.map((t) => t.name);
-    this.events.emit({
-      type: "VisibilityExpanded",
-      sectionKey,
-      mode: "dynamic",
-      unlockedTools: unlockedNames,
-    });
+      this.events.emit({
+        type: "VisibilityExpanded",
+        sectionKey: key,
+        mode: "dynamic",
+        unlockedTools: unlockedNames,
+      });
+    }
     return {
       add: unlocked,
-      remove: this.template.hasSummarized(after) ? [] : [READ_SECTION],
+      remove: this.keepsReadSection(after) ? [] : [READ_SECTION],
       notices: unlocked.length > 0 ? [`Tools now available: ${unlockedNames.join(", ")}`] : [],
     };
+  }
+
+  /** `read_section` is withdrawn only when neither the prompt the model reads nor the run has a summary left. */
+  private keepsReadSection(visibility: VisibilityOf): boolean {
+    return this.promptSummarizes || this.template.hasSummarized(visibility);
   }
 
   private read(sectionKey: string): string {

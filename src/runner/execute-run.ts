@@ -214,7 +214,9 @@ async function runAttempts(setup: RunSetup, run: Run): Promise<RunOutcome> {
  * first attempt), the attempt's tools in the run and, for a resumed run's first attempt, its discovered
  * tools restored.
  *
- * @throws ToolSourceError, ToolSourceClashError; SnapshotError when a resumed run lacks a tool it needs
+ * @throws ToolSourceError, ToolSourceClashError (a source's tool named like one of the run's, a section's
+ * included); DuplicateToolNameError when a section tool shares a name with a tool of the run or another
+ * section's; SnapshotError when a resumed run lacks a tool it needs
  */
 async function startAttempt(
   setup: RunSetup,
@@ -224,8 +226,10 @@ async function startAttempt(
 ) {
   // A resumed run's waiting calls are answered in this attempt (a `read_section` among them too).
   const waiting = run.pending.flatMap((g) => g.calls);
+  // Every tool a section can unlock is checked against the run's and the sources' now, before any step.
+  const sectionTools = disclosure ? toolsFrom(disclosure.everyTool(), setup.tools) : setup.tools;
   const ownTools = disclosure ? toolsFrom(disclosure.initialTools(waiting), setup.tools) : setup.tools;
-  const sources = await listSources(setup.sources, ownTools, setup.signal, setup.events);
+  const sources = await listSources(setup.sources, sectionTools, setup.signal, setup.events);
   const listed = [...ownTools, ...sources.flatMap((s) => s.tools)];
   const discoveries = run.discover(() => startDiscovery(setup, run, listed));
   const tools = [...listed, ...discoveries.flatMap((d) => d.tools)];

@@ -12,7 +12,7 @@ export class ExpansionLimitError extends ToolLoopError {
     readonly sectionKeys: readonly string[],
   ) {
     super(
-      `The run restarted ${maxExpansions} times to expand sections and then asked for more (${sectionKeys.join(", ")}); ` +
+      `The run restarted ${maxExpansions} ${maxExpansions === 1 ? "time" : "times"} to expand sections and then asked for more (${sectionKeys.join(", ")}); ` +
         "raise withMaxExpansions() or mark those sections FULL",
     );
   }

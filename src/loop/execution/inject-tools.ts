@@ -12,7 +12,7 @@ import { readProviderId } from "../../tools/read-provider-id.js";
 import type { AnyTool } from "../../tools/tool.js";
 import { refuseInvalidToolName } from "../../tools/errors.js";
 import { entityCount } from "../../tools/tool-budget.js";
-import type { ToolAddOutcome, ToolRegistry } from "../../tools/tool-registry.js";
+import type { ToolAddOutcome, ToolRegistry, ToolRename } from "../../tools/tool-registry.js";
 import { StrategyError } from "../errors/errors.js";
 import { untilAborted } from "../errors/until-aborted.js";
 
@@ -76,6 +76,10 @@ export class ToolInjector {
         if (outcome.skipped.length > 0 || unbound > 0)
           notices.push(skippedNotice(delta.add, outcome.skipped, unbound));
         if (outcome.evicted.length > 0) notices.push(evictionNotice(outcome.evicted));
+        // A provider's tools are listed by discovery under their bound names; any other tool (a section's)
+        // was announced by the strategy under the name it asked for.
+        const renamed = outcome.renamed.filter((r) => !this.registry.get(r.name)?.origin?.identity);
+        if (renamed.length > 0) notices.push(renameNotice(renamed));
       }
       if (delta.discovered && delta.discovered.length > 0)
         this.reportHandles(delta.discovered, trigger.toolCallId);
@@ -216,6 +220,11 @@ function counted(tools: readonly AnyTool[], unbound: number): string {
   if (tools.every((t) => t.origin?.identity !== undefined))
     return `${count} ${count === 1 ? "entity" : "entities"}`;
   return `${count} ${count === 1 ? "item" : "items"}`;
+}
+
+function renameNotice(renamed: readonly ToolRename[]): string {
+  const pairs = renamed.map((r) => `${r.requested} as ${r.name}`).join(", ");
+  return `Offered under another name, as its own is another tool's: ${pairs}.`;
 }
 
 function evictionNotice(evicted: readonly AnyTool[]): string {

@@ -132,7 +132,11 @@ export class CallBatches {
         if (open.closed) break; // the run ended while this call ran; its result came too late
         open.results.push(part);
         if (restart) {
-          this.close(open, "the run restarts with an updated prompt");
+          // The model reads this after a resume, where the run goes on in the same conversation.
+          this.close(
+            open,
+            "the run restarts with an updated prompt (an earlier call in this message changed it); call it again if you still need it",
+          );
           return { next: { type: "restart", requests: [restart] }, results: open.results };
         }
       }

@@ -62,7 +62,8 @@ describe("call batch", () => {
         type: "ToolFailed",
         toolName: "findCustomers",
         reason: "not-run",
-        message: "Not run: the run restarts with an updated prompt.",
+        message:
+          "Not run: the run restarts with an updated prompt (an earlier call in this message changed it); call it again if you still need it.",
       },
     ]);
     expect(run.result).toBe("done");
