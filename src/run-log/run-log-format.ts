@@ -142,7 +142,11 @@ export interface CallRecord extends MayHoldCutValues {
   readonly cause?: string;
   /** The result's pictures, sounds and files; absent when it had none. */
   readonly media?: readonly MediaRecord[];
-  /** In handles mode: the provider the call's handle names. */
+  /**
+   * The provider the call is for: a discovered provider's tool's, or the one the call's handle names when
+   * the handle is valid (one the run never found too); absent for a refused handle (see
+   * `ToolInvokedEvent.provider`).
+   */
   readonly provider?: ProviderIdentity;
 }
 
