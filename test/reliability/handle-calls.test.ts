@@ -8,8 +8,10 @@ import path from "node:path";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import {
   EntityHandleCodec,
+  LlmTool,
   PromptRunner,
   readRunLog,
+  ToolProvider,
   type ProviderResolver,
   type RunLogRecord,
 } from "entity-tools";
@@ -158,5 +160,49 @@ describe("our MCP server at 2026-07-28", () => {
     expect(callRecords(folder).map((r) => [r.tool, r.provider])).toEqual([
       ["customer_getAverageSpend", { providerClass: "Customer", id: "c123", idType: "string" }],
     ]);
+  });
+});
+
+/** A door whose label method has a parameter named handle: the door's own handle goes in `_handle`. */
+@ToolProvider({ prefix: "door" })
+class Door {
+  constructor(public id: string) {}
+  @LlmTool({
+    description: "Label the door's handle",
+    parameters: { type: "object", properties: { handle: { type: "string" } }, required: ["handle"] },
+  })
+  label(handle: string): string {
+    return `${this.id}: ${handle} handle`;
+  }
+  @LlmTool("Open this door")
+  open(): string {
+    return `${this.id} is open`;
+  }
+}
+
+class House {
+  @LlmTool("The house's doors")
+  doors(): Door[] {
+    return [new Door("d1")];
+  }
+}
+
+describe("the handles notice", () => {
+  it("of a class with an operation that takes its handle as _handle says where each goes, and the call runs", async () => {
+    const handle = codec.handleOf(new Door("d1"));
+    const model = mockModel(
+      call("doors"),
+      call("door_label", { _handle: handle, handle: "brass" }),
+      text("labelled"),
+    );
+    await new PromptRunner({ model })
+      .withTools(new House())
+      .withToolProviderDiscovery({ binding: "handles", handleKey: KEY })
+      .run("Label the door");
+    expect(toolResultsSeenAt(model, 1)).toEqual([
+      `[{"id":"d1"}]\n\n[Door handle ["${handle}"]; operations: door_label (as "_handle"), door_open; ` +
+        'pass a handle as "handle", or as the property an operation names.]',
+    ]);
+    expect(toolResultsSeenAt(model, 2).at(-1)).toBe("d1: brass handle");
   });
 });
