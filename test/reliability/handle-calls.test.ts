@@ -1,7 +1,7 @@
 // Handles mode as a hostile model and a demanding operator (docs/reliability.md, E rows): which provider a
 // call's handle names, in the run log and the cost, when the run did not find it itself (another process,
-// a conversation's next turn, a 2026-07-28 MCP request), and when the handle is refused.
-import "../fixtures/store/register.js";
+// a conversation's next turn, a 2026-07-28 MCP request), and when the handle is refused; what an MCP
+// client reads when the server's resolveProvider throws; where the handles notice says a handle goes.
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -16,9 +16,7 @@ import {
   type RunLogRecord,
 } from "entity-tools";
 import { Account, AccountNote, Bank, ran } from "../fixtures/bank.js";
-import { CustomerSearchTools } from "../fixtures/store/customer-search-tools.js";
-import { Customer } from "../fixtures/store/customer.js";
-import { modernEndpoint } from "../support/mcp-v2.js";
+import { search, shop } from "../support/shop-endpoint.js";
 import { call, mockModel, text, toolResultsSeenAt, type MockTurn } from "../support/mock-model.js";
 
 const KEY = "handle-calls-test-key-0123456789";
@@ -138,28 +136,46 @@ describe("a conversation's next turn in another process", () => {
 });
 
 describe("our MCP server at 2026-07-28", () => {
+  const c123 = search.findCustomers("").find((c) => c.id === "c123")!;
+  const mcpCodec = new EntityHandleCodec("test key of the shop");
+
   it("each request re-binds the handle: its call record names the provider", async () => {
     const folder = path.join(dir, "mcp");
-    const search = new CustomerSearchTools();
-    const c123 = search.findCustomers("").find((c) => c.id === "c123")!;
-    const client = await modernEndpoint({
-      name: "shop",
-      version: "1.0.0",
-      tools: [search],
-      discovery: true,
-      classes: [Customer],
-      handleKey: KEY,
-      resolveProvider: (_cls, id) => search.findCustomers("").find((c) => c.id === id),
-      runLog: folder,
-    }).connect();
+    const client = await shop({ runLog: folder }).connect();
     const spend = await client.callTool({
       name: "customer_getAverageSpend",
-      arguments: { handle: codec.handleOf(c123) },
+      arguments: { handle: mcpCodec.handleOf(c123) },
     });
     expect(spend.isError).toBe(false);
     expect(callRecords(folder).map((r) => [r.tool, r.provider])).toEqual([
       ["customer_getAverageSpend", { providerClass: "Customer", id: "c123", idType: "string" }],
     ]);
+  });
+  it("a resolveProvider that throws: the client reads that the lookup failed, not what it threw; the log's cause has it", async () => {
+    const folder = path.join(dir, "mcp-threw");
+    const client = await shop({
+      runLog: { dir: folder, recordContent: true },
+      resolveProvider: () => {
+        throw new Error("connect ECONNREFUSED postgres://shop:s3cret@db.internal/shop");
+      },
+    }).connect();
+    const spend = await client.callTool({
+      name: "customer_getAverageSpend",
+      arguments: { handle: mcpCodec.handleOf(c123) },
+    });
+    const said = (spend.content as { text: string }[])[0]!.text;
+    expect(spend.isError).toBe(true);
+    expect(said).not.toContain("s3cret");
+    expect(said).toMatch(
+      /^Tool "customer_getAverageSpend" failed: The handle "Customer:c123~[\w-]{22}" is valid, but Customer "c123" is not available: resolveProvider failed in the server \(its operator can see why\)\./,
+    );
+    const [record] = callRecords(folder);
+    expect(record).toMatchObject({
+      reason: "threw",
+      result: said,
+      provider: { providerClass: "Customer", id: "c123", idType: "string" },
+    });
+    expect(record!.cause).toContain("Error: connect ECONNREFUSED postgres://shop:s3cret@db.internal/shop");
   });
 });
 

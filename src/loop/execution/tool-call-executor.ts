@@ -9,6 +9,7 @@ import type { ToolRegistry } from "../../tools/tool-registry.js";
 import type { ToolNotFoundError } from "../errors/errors.js";
 import type { ModelToolCall } from "../ports/model-port.js";
 import type { RunSettings } from "../settings/run-settings.js";
+import { serverFailureIn } from "../../errors/server-failure.js";
 import { describeThrown } from "../../tools/describe-thrown.js";
 import { ToolInjector } from "./inject-tools.js";
 import { invokeTool, isToolTimeout, releaseRunSignal } from "./invoke-tool.js";
@@ -137,7 +138,8 @@ export class ToolCallExecutor {
       }
       if (signal?.aborted) throw signal.reason ?? error;
       const message = toolFailedText(tool.name, describeThrown(error, settings.maxResultChars));
-      return this.failed(call, iteration, history, input, "threw", message);
+      // What the server's own code threw (not told: see ServerFailure) is for observers.
+      return this.failed(call, iteration, history, input, "threw", message, serverFailureIn(error));
     }
     let built: BuiltToolOutput;
     try {
