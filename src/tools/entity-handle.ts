@@ -106,7 +106,10 @@ export class EntityHandleCodec {
         problem: "signature",
         message:
           `The handle "${echoed(String(handle))}" has a signature this runner did not make: it was changed, or minted with another ` +
-          "handleKey. Use a handle exactly as a tool result gave it",
+          // A conversation continued by a new runner without handleKey (a runner per request) lands here
+          // with a handle it was given: the way on is a fresh handle, from the tool that found the entity.
+          "handleKey (a runner without handleKey signs with a key of its own). Use a handle exactly as a tool " +
+          "result of this runner gave it: call again the tool that found the entity",
       };
     }
     // The deprecated fields stay set for readers of the old shape; the library reads the identity.

@@ -101,7 +101,7 @@ describe("a handle this run did not find", () => {
     );
     const seen = [1, 2, 3].map((i) => toolResultsSeenAt(model, i).at(-1)!);
     const signature =
-      / has a signature this runner did not make: it was changed, or minted with another handleKey\./;
+      / has a signature this runner did not make: it was changed, or minted with another handleKey /;
     expect(seen[0]).toMatch(signature);
     expect(seen[1]).toMatch(signature);
     expect(seen[2]).toMatch(/ is of class AccountNote, and this tool takes handles of class Account\./);
@@ -176,6 +176,34 @@ describe("our MCP server at 2026-07-28", () => {
       provider: { providerClass: "Customer", id: "c123", idType: "string" },
     });
     expect(record!.cause).toContain("Error: connect ECONNREFUSED postgres://shop:s3cret@db.internal/shop");
+  });
+});
+
+describe("a conversation continued by a new runner without handleKey (a runner per request)", () => {
+  it("the model reads how to get a handle this runner takes, and the call runs once it has one", async () => {
+    const runner = (model: ReturnType<typeof mockModel>) =>
+      new PromptRunner({ model }).withTools(new Bank()).withToolProviderDiscovery({ binding: "handles" });
+    const handleIn = (prompt: unknown) => /(Account#2~[\w-]{22})/.exec(JSON.stringify(prompt))![1]!;
+    let first = "";
+    const turn1 = await runner(
+      mockModel(call("findAccounts", { owner: "Bob" }), (options) => {
+        first = handleIn(options.prompt);
+        return { text: "found" };
+      }),
+    ).run("Bob's account?");
+    const model = mockModel(
+      () => call("account_getBalance", { handle: first }),
+      call("findAccounts", { owner: "Bob" }),
+      (options) => call("account_getBalance", { handle: handleIn(options.prompt.slice(-1)) }),
+      text("50"),
+    );
+    await runner(model).run("His balance?", { continueFrom: turn1.snapshot });
+    expect(toolResultsSeenAt(model, 1).at(-1)).toBe(
+      `Invalid arguments for "account_getBalance": The handle "${first}" has a signature this runner did not make: ` +
+        "it was changed, or minted with another handleKey (a runner without handleKey signs with a key of its own). " +
+        "Use a handle exactly as a tool result of this runner gave it: call again the tool that found the entity.",
+    );
+    expect(toolResultsSeenAt(model, 3).at(-1)).toBe("50");
   });
 });
 
