@@ -115,6 +115,19 @@ describe("a handle this run did not find", () => {
   });
 });
 
+describe("a handle with spaces or a line break around it (a model's or a wire's)", () => {
+  it("is the handle it holds: the call runs on its provider", async () => {
+    const folder = path.join(dir, "padded");
+    const { model } = await freshRun(
+      folder,
+      accounts,
+      call("account_getBalance", { handle: ` ${codec.handleOf(bob)}\n` }),
+    );
+    expect(toolResultsSeenAt(model, 1)).toEqual(["50"]);
+    expect(callRecords(folder).map((r) => r.provider)).toEqual([account(2)]);
+  });
+});
+
 describe("a conversation's next turn in another process", () => {
   it("the call through a handle of turn 1 names its provider in turn 2's run log", async () => {
     const folder = path.join(dir, "next-turn");
