@@ -1,11 +1,11 @@
 import { estimateDefinitionTokens, estimateTextTokens } from "../tools/definition-tokens.js";
+import { plainIdentity } from "../tools/provider-binding.js";
 import { providerKeyOf, type ProviderIdentity } from "../tools/provider-identity.js";
 import type { AnyTool } from "../tools/tool.js";
 import { costOf, pricesFor, type Pricing } from "./pricing.js";
 import type { RunCost, SnapshotCost, StepCost } from "./run-cost.js";
 import { addUsage, type TokenUsage } from "./token-usage.js";
 import type { ToolLoopEvent } from "./tool-loop-event.js";
-import { byPassedHandle } from "./passed-handle.js";
 import { isAnotherModel } from "./step-responses.js";
 
 interface ProviderEntry {
@@ -40,8 +40,6 @@ export class CostLedger {
   private readonly steps: StepCost[] = [];
   private readonly providers = new Map<string, ProviderEntry>();
   private readonly owners = new Map<string, { entry: ProviderEntry; tokens: number }>();
-  /** Handles mode: a class tool's call belongs to the provider whose handle it passes. */
-  private readonly byHandle = new Map<string, ProviderEntry>();
   private offered = noneOffered();
   /** What the last reported step offered: a step reported again shares its cost out by it. */
   private stepOffered = noneOffered();
@@ -71,7 +69,6 @@ export class CostLedger {
       entry.cost = provider.cost;
       this.heldResultTokens += provider.heldResultTokens - entry.heldResultTokens;
       entry.heldResultTokens = provider.heldResultTokens;
-      for (const handle of provider.handles ?? []) this.byHandle.set(handle, entry);
     }
   }
 
@@ -90,8 +87,6 @@ export class CostLedger {
 
   /** The cost so far as a snapshot carries it (see {@link SnapshotCost}). */
   saved(): SnapshotCost {
-    const handles = new Map<ProviderEntry, string[]>();
-    for (const [handle, entry] of this.byHandle) handles.set(entry, [...(handles.get(entry) ?? []), handle]);
     const { total, perStep } = this.result();
     return {
       total,
@@ -103,7 +98,6 @@ export class CostLedger {
         resultTokens: entry.resultTokens,
         cost: entry.cost,
         heldResultTokens: entry.heldResultTokens,
-        ...(handles.has(entry) ? { handles: handles.get(entry)! } : {}),
       })),
     };
   }
@@ -112,7 +106,6 @@ export class CostLedger {
     switch (event.type) {
       case "ToolProviderDiscovered": {
         const entry = this.entry(event.identity);
-        if (event.handle !== undefined) this.byHandle.set(event.handle, entry);
         // Tools of this provider alone (a handle tool serves every instance of its class: its definition is
         // not attributed, its calls are, by the handle they pass).
         for (const name of event.exposedTools) {
@@ -136,7 +129,10 @@ export class CostLedger {
         break;
       case "ToolInvoked":
       case "ToolFailed": {
-        const entry = this.owners.get(event.toolName)?.entry ?? byPassedHandle(event.input, this.byHandle);
+        // A class tool's call is the provider's its handle names (`provider`), one this run found or not.
+        const entry =
+          this.owners.get(event.toolName)?.entry ??
+          (event.provider && this.entry(plainIdentity(event.provider)));
         if (!entry) break;
         entry.calls++;
         const tokens = estimateTextTokens(event.type === "ToolInvoked" ? event.resultText : event.message);

@@ -73,7 +73,10 @@ export interface SnapshotProviderCost {
   readonly cost: number;
   /** Estimated tokens of its calls' results the conversation holds: every later request carries them. */
   readonly heldResultTokens: number;
-  /** Handles mode: the handles that name it, by which a later call of a handle tool is its. */
+  /**
+   * Handles mode, in snapshots of earlier versions: the handles that named it. No longer written or read: a
+   * handle tool's call names its provider itself (`ToolInvokedEvent.provider`).
+   */
   readonly handles?: readonly string[];
 }
 

@@ -1,5 +1,6 @@
 // The events of one tool call: it starts, then it returns a result or fails with an error result the model
 // reads. Every call that starts ends in one of the two; a call refused before it starts only fails.
+import type { ProviderToolIdentity } from "../tools/provider-identity.js";
 import type { ToolContentPart } from "../tools/tool-content.js";
 import type { RunEvent } from "./run-event.js";
 
@@ -54,6 +55,13 @@ export interface ToolInvokedEvent extends RunEvent {
   readonly parts?: readonly ToolContentPart[];
   /** How long the tool ran, in ms, reading its result included (the strategies after it not). */
   readonly durationMs: number;
+  /**
+   * For a discovered provider's tool, the provider and the method, as `ApprovalRequested` names them; for a
+   * handle tool, the provider its handle names when the handle is valid for the tool, one this run never
+   * found too (re-bound through `resolveProvider`, or not found). Absent for other tools and for a refused
+   * handle (not a handle, not signed with the key, another class's): it names no provider.
+   */
+  readonly provider?: ProviderToolIdentity;
 }
 
 /**
@@ -73,14 +81,21 @@ export interface ToolFailedEvent extends RunEvent {
   /** Why the call failed or never ran. */
   readonly reason: ToolFailureReason;
   /**
+   * For a discovered provider's tool, the provider and the method, as `ApprovalRequested` names them; for a
+   * handle tool, the provider its handle names when the handle is valid for the tool, one this run never
+   * found too (re-bound through `resolveProvider`, or not found). Absent for other tools and for a refused
+   * handle (not a handle, not signed with the key, another class's): it names no provider.
+   */
+  readonly provider?: ProviderToolIdentity;
+  /**
    * The error result the model reads: the error text capped at `maxResultChars`, then the notices
    * strategies appended (they run after a failed call of a known tool, too).
    */
   readonly message: string;
   /**
    * What was thrown, for observers only, when the failure is the server's own and its message is not
-   * told to the model or the client (it may hold anything, a credential): on an MCP server, a strategy or
-   * an `approval` rule that threw. Absent otherwise. The run log writes it (its name and message) on the
+   * told to the model or the client (it may hold anything, a credential): on an MCP server, a strategy,
+   * an `approval` rule or `resolveProvider` that threw. Absent otherwise. The run log writes it (its name and message) on the
    * operator's machine, with `recordContent` only.
    */
   readonly cause?: unknown;

@@ -136,13 +136,17 @@ export interface CallRecord extends MayHoldCutValues {
   readonly result?: string;
   /**
    * A failed call's cause, when the failure is the server's own and the model and the client read only
-   * that it failed (an MCP server's strategy or `approval` rule threw: `ToolFailedEvent.cause`): its name
+   * that it failed (an MCP server's strategy, `approval` rule or `resolveProvider` threw: `ToolFailedEvent.cause`): its name
    * and message (`Error: …`). Written with `recordContent` only: it may hold anything, a credential.
    */
   readonly cause?: string;
   /** The result's pictures, sounds and files; absent when it had none. */
   readonly media?: readonly MediaRecord[];
-  /** In handles mode: the provider the call's handle names. */
+  /**
+   * The provider the call is for: a discovered provider's tool's, or the one the call's handle names when
+   * the handle is valid (one the run never found too); absent for a refused handle (see
+   * `ToolInvokedEvent.provider`).
+   */
   readonly provider?: ProviderIdentity;
 }
 

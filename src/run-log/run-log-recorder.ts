@@ -1,10 +1,9 @@
 // The run log's observer: turns a run's events into the records of its file (run-log-format.ts), as
 // telemetry turns them into spans. Every record names the step it happened in; without `recordContent`
 // no input, result, text, prompt or reason is written.
-import { byPassedHandle } from "../events/passed-handle.js";
 import { costOf, pricesFor, type Pricing } from "../events/pricing.js";
 import type { ToolLoopEvent } from "../events/tool-loop-event.js";
-import type { ProviderIdentity } from "../tools/provider-identity.js";
+import { plainIdentity } from "../tools/provider-binding.js";
 import { isMediaPart } from "../tools/tool-content.js";
 import type { RunLogFile } from "./run-log-file.js";
 import {
@@ -47,7 +46,6 @@ export class RunLogRecorder {
   private begun = false;
   private offered: readonly string[] | undefined;
   private readonly began = performance.now();
-  private readonly handles = new Map<string, ProviderIdentity>();
   private end: EndRecord | undefined;
   /** USD, this file's responses (with pricing). */
   private cost: number | undefined;
@@ -114,7 +112,6 @@ export class RunLogRecorder {
         this.callRecord(event);
         break;
       case "ToolProviderDiscovered": {
-        if (event.handle !== undefined) this.handles.set(event.handle, event.identity);
         let tokens = 0;
         for (const name of event.exposedTools) tokens += event.definitionTokens[name] ?? 0;
         this.add({
@@ -273,7 +270,7 @@ export class RunLogRecorder {
             ? this.file.media(part)
             : { type: part.type, mediaType: part.mediaType, skipped: "content is not recorded" },
         ),
-        provider: byPassedHandle(event.input, this.handles),
+        provider: event.provider && plainIdentity(event.provider),
         maxChars: this.options.maxValueChars,
       }),
     );

@@ -3,7 +3,7 @@ import { HandleBindings, type ProviderResolver } from "../tools/entity-handle-bi
 import type { EntityHandleCodec } from "../tools/entity-handle.js";
 import { InvalidToolProviderError } from "../tools/errors.js";
 import { extractProviders, FirstOfEachIdentity } from "../tools/extract-providers.js";
-import { handleToolsOf } from "../tools/handle-tools.js";
+import { HANDLE_PARAMETER, handleToolsOf } from "../tools/handle-tools.js";
 import type { ProviderIdentity } from "../tools/provider-identity.js";
 import type { AnyTool } from "../tools/tool.js";
 import { toolMethodOf } from "../tools/tool-methods.js";
@@ -139,9 +139,16 @@ export class HandleDiscovery implements ToolInjectionStrategy {
 function handleNotice(className: string, handles: readonly string[], tools: readonly AnyTool[]): string {
   const operations = tools
     .map((t) =>
-      t.handleTarget!.parameter === "handle" ? t.name : `${t.name} (as "${t.handleTarget!.parameter}")`,
+      t.handleTarget!.parameter === HANDLE_PARAMETER
+        ? t.name
+        : `${t.name} (as "${t.handleTarget!.parameter}")`,
     )
     .join(", ");
   const noun = handles.length === 1 ? "handle" : "handles";
-  return `${className} ${noun} ${JSON.stringify(handles)}; operations: ${operations}; pass a handle as "handle".`;
+  // An operation with a parameter of its own named handle takes the handle in another property: saying
+  // only "handle" sent the handle into that parameter (and the call was refused for the missing one).
+  const where = tools.every((t) => t.handleTarget!.parameter === HANDLE_PARAMETER)
+    ? '"handle"'
+    : '"handle", or as the property an operation names';
+  return `${className} ${noun} ${JSON.stringify(handles)}; operations: ${operations}; pass a handle as ${where}.`;
 }

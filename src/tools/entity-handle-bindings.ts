@@ -1,3 +1,4 @@
+import { ServerFailure } from "../errors/server-failure.js";
 import { sourceNameOf } from "../schema/schema-store.js";
 import { closestNames } from "./did-you-mean.js";
 import { echoed } from "./echoed-text.js";
@@ -145,12 +146,13 @@ export class HandleBindings {
     reading: HandleIdentity & { readonly handle: string },
     providerClass: Function,
   ): Promise<object> {
-    const unresolved = (why: string) =>
+    const unresolved = (why: string, cause?: unknown) =>
       new EntityHandleError(
         reading.handle,
         "unresolved",
         `The handle "${echoed(reading.handle)}" is valid, but ${reading.providerClass} ${echoed(JSON.stringify(reading.id))} ` +
           `is not available: ${why}. Use a handle from a tool result of this run${this.suggestion(reading.handle, reading.providerClass)}`,
+        cause === undefined ? undefined : { cause },
       );
     if (!this.resolveProvider)
       throw unresolved("it was not found in this run and no resolveProvider was given");
@@ -159,7 +161,12 @@ export class HandleBindings {
     try {
       found = await this.resolveProvider(reading.providerClass, id);
     } catch (error) {
-      throw unresolved(`resolveProvider threw: ${error instanceof Error ? error.message : String(error)}`);
+      // A server's own failure (see ServerFailure) says only that it failed; any other, what it threw.
+      const why =
+        error instanceof ServerFailure
+          ? error.message
+          : `resolveProvider threw: ${error instanceof Error ? error.message : String(error)}`;
+      throw unresolved(why, error);
     }
     if (found === undefined || found === null) throw unresolved("resolveProvider returned nothing");
     try {

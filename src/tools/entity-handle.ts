@@ -37,8 +37,10 @@ export class EntityHandleError extends EntityToolsError {
     /** Malformed, not signed with this key, another class's handle, or its provider not found (`unresolved`). */
     readonly problem: HandleProblem | "wrong-class" | "unresolved",
     message: string,
+    /** `cause`: what made the provider unavailable (`resolveProvider` threw it). */
+    options?: { readonly cause?: unknown },
   ) {
-    super(message);
+    super(message, options);
   }
 }
 
@@ -103,13 +105,16 @@ export class EntityHandleCodec {
         ok: false,
         problem: "signature",
         message:
-          `The handle "${echoed(String(handle))}" has a signature this runner did not make: it was changed, or minted with another ` +
-          "handleKey. Use a handle exactly as a tool result gave it",
+          `The handle "${echoed(parsed.handle)}" has a signature this runner did not make: it was changed, or minted with another ` +
+          // A conversation continued by a new runner without handleKey (a runner per request) lands here
+          // with a handle it was given: the way on is a fresh handle, from the tool that found the entity.
+          "handleKey (a runner without handleKey signs with a key of its own). Use a handle exactly as a tool " +
+          "result of this runner gave it: call again the tool that found the entity",
       };
     }
     // The deprecated fields stay set for readers of the old shape; the library reads the identity.
     const old = { className: identity.providerClass, instanceKey: instanceKeyOf(identity) };
-    return { ok: true, handle: String(handle), ...identity, ...old };
+    return { ok: true, handle: parsed.handle, ...identity, ...old };
   }
 }
 
@@ -125,9 +130,14 @@ export function handleIdentityOf(handle: unknown): ProviderIdentity | undefined 
 
 /** A handle's identity and MAC, or why the text is not of a handle's form. */
 function parseHandle(
-  handle: unknown,
-): { ok: true; identity: ProviderIdentity; mac: string } | Extract<HandleReading, { ok: false }> {
-  if (typeof handle !== "string") return malformed(String(handle), `a handle is text, not ${kindOf(handle)}`);
+  given: unknown,
+):
+  | { ok: true; handle: string; identity: ProviderIdentity; mac: string }
+  | Extract<HandleReading, { ok: false }> {
+  if (typeof given !== "string") return malformed(String(given), `a handle is text, not ${kindOf(given)}`);
+  // A handle starts with a class name and ends with its MAC, so white space around it is never its own:
+  // a model (or a wire) that adds a space or a line break still means the handle inside.
+  const handle = given.trim();
   const macStart = handle.length - MAC_CHARS;
   const mac = handle.slice(macStart);
   if (handle[macStart - 1] !== MAC_SEPARATOR || !MAC_PATTERN.test(mac))
@@ -138,7 +148,7 @@ function parseHandle(
   const identity = identityIn(head[1]!, head[2] === ":", body.slice(head[0].length));
   if (typeof identity === "string")
     return malformed(handle, `"${echoed(identity)}" is not an id of that form`);
-  return { ok: true, identity, mac };
+  return { ok: true, handle, identity, mac };
 }
 
 /** What a handle's MAC covers: the purpose, the class's name and the typed id. */

@@ -40,8 +40,21 @@ export function providerBindingOf(tool: AnyTool, input?: unknown): ProviderToolI
   return named && target ? { ...plainIdentity(named), method: target.methodName } : undefined;
 }
 
+/**
+ * `{ provider }` of a call of `tool` with `input` ({@link providerBindingOf}), or nothing: what the events
+ * of a call that ended carry, so the run log and the cost name the provider a valid handle names, also one
+ * the run never found.
+ */
+export function callProvider(
+  tool: AnyTool | undefined,
+  input: unknown,
+): { readonly provider?: ProviderToolIdentity } {
+  const provider = tool && providerBindingOf(tool, input);
+  return provider ? { provider } : {};
+}
+
 /** Only the identity's own fields (a handle's reading carries more), as snapshots and approvals record it. */
-function plainIdentity({ providerClass, id, idType }: ProviderIdentity): ProviderIdentity {
+export function plainIdentity({ providerClass, id, idType }: ProviderIdentity): ProviderIdentity {
   return { providerClass, id, idType };
 }
 

@@ -3,24 +3,11 @@
 import "../fixtures/store/register.js";
 import { describe, expect, it } from "vitest";
 import { defineTool, type ToolSource } from "entity-tools";
-import type { McpServerOptions } from "entity-tools/mcp";
-import { CustomerSearchTools } from "../fixtures/store/customer-search-tools.js";
 import { Customer } from "../fixtures/store/customer.js";
 import { countingTool } from "../support/counting-tools.js";
+import { search, shop } from "../support/shop-endpoint.js";
 import { modernEndpoint } from "../support/mcp-v2.js";
 
-const search = new CustomerSearchTools();
-const shop = (more: Partial<McpServerOptions> = {}) =>
-  modernEndpoint({
-    name: "shop",
-    version: "1.0.0",
-    tools: [search],
-    discovery: true,
-    classes: [Customer],
-    handleKey: "test key of the shop",
-    resolveProvider: (_cls, id) => search.findCustomers("").find((c) => c.id === id),
-    ...more,
-  });
 const text = (result: Record<string, unknown>) => (result.content as { text: string }[])[0]!.text;
 const handleIn = (result: Record<string, unknown>) => /"(Customer:[^"]+)"/.exec(text(result))![1]!;
 

@@ -60,7 +60,19 @@ export function writeLongRun(dir: string, steps = 2_000, providers = 10_000): st
         emit({ type: "ToolsRemoved", toolNames: tools.splice(2, 1), reason: "budget", toolCallId });
     }
     const resultText = step === 1 ? `${providers} customers` : `{"amount":${step},"currency":"USD"}`;
-    emit({ type: "ToolInvoked", iteration: step, toolCallId, toolName, input, resultText, durationMs: 1 });
+    // A handle tool's call names the provider its handle names, as the executor's events do.
+    const provider = { providerClass: "Customer", id: `c${step % providers}`, idType: "string" as const };
+    const on = step === 1 ? {} : { provider: { ...provider, method: "getAverageSpend" } };
+    emit({
+      type: "ToolInvoked",
+      iteration: step,
+      toolCallId,
+      toolName,
+      input,
+      resultText,
+      durationMs: 1,
+      ...on,
+    });
   }
   emit({
     type: "RunFinished",

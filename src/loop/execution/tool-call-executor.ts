@@ -2,14 +2,15 @@ import type { ModelMessage, ToolResultPart } from "ai";
 import type { RunEvents } from "../../events/run-events.js";
 import type { ToolFailureReason } from "../../events/tool-loop-event.js";
 import type { RestartRequest, ToolInjectionStrategy } from "../../strategies/tool-injection-strategy.js";
+import { callProvider } from "../../tools/provider-binding.js";
 import { serializeToolResult } from "../../tools/serialize-result.js";
 import type { AnyTool } from "../../tools/tool.js";
 import type { ToolRegistry } from "../../tools/tool-registry.js";
 import type { ToolNotFoundError } from "../errors/errors.js";
 import type { ModelToolCall } from "../ports/model-port.js";
 import type { RunSettings } from "../settings/run-settings.js";
+import { serverFailureIn } from "../../errors/server-failure.js";
 import { describeThrown } from "../../tools/describe-thrown.js";
-import { sendableToolName } from "../../tools/tool-name-rules.js";
 import { ToolInjector } from "./inject-tools.js";
 import { invokeTool, isToolTimeout, releaseRunSignal } from "./invoke-tool.js";
 import type { ResolvedCall } from "./check-tool-input.js";
@@ -19,7 +20,7 @@ import { UnknownToolPolicy } from "./unknown-tool-policy.js";
 import { toolFailedText } from "./tool-failed.js";
 import type { ToolResultMediaTypes } from "../results/media-types.js";
 import { partsOfOutput } from "../results/content-output.js";
-import { appendToOutput, buildToolOutput, type BuiltToolOutput } from "../results/tool-output.js";
+import { appendToOutput, buildToolOutput, resultPart, type BuiltToolOutput } from "../results/tool-output.js";
 
 /** What the executor needs for every call of one run. */
 export interface ToolCallExecutorSetup {
@@ -137,7 +138,8 @@ export class ToolCallExecutor {
       }
       if (signal?.aborted) throw signal.reason ?? error;
       const message = toolFailedText(tool.name, describeThrown(error, settings.maxResultChars));
-      return this.failed(call, iteration, history, input, "threw", message);
+      // What the server's own code threw (not told: see ServerFailure) is for observers.
+      return this.failed(call, iteration, history, input, "threw", message, serverFailureIn(error));
     }
     let built: BuiltToolOutput;
     try {
@@ -178,6 +180,7 @@ export class ToolCallExecutor {
       resultText: text,
       ...(output.type === "content" ? { parts: partsOfOutput(output) } : {}),
       durationMs,
+      ...callProvider(tool, input),
     });
     return { part: resultPart(call, output), restart };
   }
@@ -274,6 +277,7 @@ export class ToolCallExecutor {
       input: call.input,
       reason,
       message: text,
+      ...callProvider(this.setup.registry.get(call.toolName), call.input),
       ...(cause === undefined ? {} : { cause }),
     });
     return resultPart(call, { type: "error-text", value: text });
@@ -289,11 +293,4 @@ export class ToolCallExecutor {
   private capped(text: string): string {
     return serializeToolResult(text, { maxChars: this.setup.settings.maxResultChars });
   }
-}
-
-function resultPart(
-  { toolCallId, toolName }: ModelToolCall,
-  output: ToolResultPart["output"],
-): ToolResultPart {
-  return { type: "tool-result", toolCallId, toolName: sendableToolName(toolName), output };
 }

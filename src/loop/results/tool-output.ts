@@ -1,7 +1,10 @@
+import type { ToolResultPart } from "ai";
 import { serializeToolResult } from "../../tools/serialize-result.js";
+import { sendableToolName } from "../../tools/tool-name-rules.js";
 import { isToolContent, type ToolContentPart, type ToolMediaPart } from "../../tools/tool-content.js";
 import { contentItemOf, mediaLabel, partsText, type ToolOutput } from "./content-output.js";
 import { acceptsMedia, type ToolResultMediaTypes } from "./media-types.js";
+import type { ModelToolCall } from "../ports/model-port.js";
 
 /** What decides how a tool's value reaches the model. */
 export interface ToolOutputLimits {
@@ -104,4 +107,9 @@ function byteLength(part: ToolMediaPart): number {
 function describe(part: ToolMediaPart, size: number): string {
   const article = part.type === "file" ? "a" : "an"; // an image, an audio clip
   return `${article} ${part.type === "audio" ? "audio clip" : part.type} (${part.mediaType}${part.data === undefined ? ", by URL" : `, ${size} bytes`})`;
+}
+
+/** The result part of a call as the model's history holds it: its output, under the call's id and name. */
+export function resultPart({ toolCallId, toolName }: ModelToolCall, output: ToolOutput): ToolResultPart {
+  return { type: "tool-result", toolCallId, toolName: sendableToolName(toolName), output };
 }
