@@ -4,7 +4,6 @@ import { sendableToolName } from "../../tools/tool-name-rules.js";
 import { isToolContent, type ToolContentPart, type ToolMediaPart } from "../../tools/tool-content.js";
 import { contentItemOf, mediaLabel, partsText, type ToolOutput } from "./content-output.js";
 import { acceptsMedia, type ToolResultMediaTypes } from "./media-types.js";
-import type { ModelToolCall } from "../ports/model-port.js";
 
 /** What decides how a tool's value reaches the model. */
 export interface ToolOutputLimits {
@@ -110,6 +109,9 @@ function describe(part: ToolMediaPart, size: number): string {
 }
 
 /** The result part of a call as the model's history holds it: its output, under the call's id and name. */
-export function resultPart({ toolCallId, toolName }: ModelToolCall, output: ToolOutput): ToolResultPart {
+export function resultPart(
+  { toolCallId, toolName }: { readonly toolCallId: string; readonly toolName: string },
+  output: ToolOutput,
+): ToolResultPart {
   return { type: "tool-result", toolCallId, toolName: sendableToolName(toolName), output };
 }
