@@ -205,15 +205,18 @@ export async function consumerProject(
 /**
  * What a user of the README installs (its Install lines, with today's majors: TypeScript 7 beside
  * typescript-json-schema, which brings its own TypeScript 5.9; vitest 5 and esbuild for its decorator
- * config), plus what the docs' snippets import (the optional peers, `@types/node`). One install serves
- * the quick start and the docs' snippets (test/package/quick-start.test.ts, docs-snippets.test.ts), on
- * both lanes. Not the Claude Agent SDK: it brings a 380 MB binary; its snippet type-checks without it.
+ * config), plus what the docs' snippets import (the optional peers, `@types/node`). One install per lane
+ * serves the quick start and the docs' snippets (test/package/quick-start.test.ts, docs-snippets.test.ts).
+ * The AI SDK is the one npm gives a user on the lane's Node: `npm install ai @ai-sdk/openai` takes the
+ * newest version whose `engines` that Node meets, so ai 6 (`@ai-sdk/openai` 3) on Node 20 and ai 7
+ * (`@ai-sdk/openai` 4, Node 22 or newer) on Node 22. Not the Claude Agent SDK: it brings a 380 MB binary;
+ * its snippet type-checks without it.
  */
 export const README_PROJECT_DEPENDENCIES: readonly string[] = [
   "class-transformer@^0.5.1",
-  "ai@^6",
-  "@ai-sdk/provider@^3",
-  "@ai-sdk/openai@^3",
+  ...(Number(process.versions.node.split(".")[0]) >= 22
+    ? ["ai@^7", "@ai-sdk/provider@^4", "@ai-sdk/openai@^4", "@ai-sdk/devtools@^1"]
+    : ["ai@^6", "@ai-sdk/provider@^3", "@ai-sdk/openai@^3", "@ai-sdk/devtools@0.0"]),
   "typescript@^7",
   "typescript-json-schema@0.68.0",
   "vitest@^5",
@@ -225,5 +228,4 @@ export const README_PROJECT_DEPENDENCIES: readonly string[] = [
   "@modelcontextprotocol/server@^2.4",
   "@modelcontextprotocol/client@^2.4",
   "@modelcontextprotocol/node@^2.1",
-  "@ai-sdk/devtools@0.0",
 ];
