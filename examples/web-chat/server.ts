@@ -129,7 +129,7 @@ async function chat(
   const text = last?.role === "assistant" ? "" : last ? textOf(last) : "";
   if (last?.role !== "assistant" && !text) throw new HttpError(400, "The last message has no text.");
   const turn = await beginConversationTurn(store, id, { leaseMs });
-  const common = { resolveProvider: resolveCustomer, signal: abort.signal };
+  const common = { resolveProvider: resolveCustomer, signal: abort.signal, conversationId: id };
   let stream: RunStream<string>;
   try {
     if (last?.role === "assistant") {

@@ -1,5 +1,6 @@
 import { InvalidSettingError } from "../errors/entity-tools-error.js";
 import { ConversationConflictError, InvalidConversationIdError } from "./conversation-store-errors.js";
+import { ConversationMismatchError } from "../loop/snapshot/conversation-mismatch-error.js";
 import type { RunSnapshot } from "../loop/snapshot/run-snapshot.js";
 
 /** A conversation as a store holds it: the latest snapshot and its version (1 for the first write). */
@@ -78,7 +79,9 @@ export interface StoredConversationTurn {
   /**
    * Saves the turn's snapshot (its result's, or a failed run's error's).
    *
-   * @throws ConversationConflictError when another turn of this conversation claimed it meanwhile
+   * @throws ConversationConflictError when another turn of this conversation claimed it meanwhile;
+   * ConversationMismatchError, saving nothing and ending the turn, for a snapshot that names another
+   * conversation (`RunSnapshot.conversationId`: a run that went on from another conversation's snapshot)
    */
   save(snapshot: RunSnapshot): Promise<void>;
   /**
@@ -164,6 +167,11 @@ export async function beginConversationTurn(
   return {
     snapshot: stored?.snapshot,
     save: async (snapshot) => {
+      const of = (snapshot as { conversationId?: unknown } | undefined)?.conversationId;
+      if (typeof of === "string" && of !== conversationId) {
+        await release(); // another conversation's snapshot: this one stays as it was, free for its next turn
+        throw new ConversationMismatchError(conversationId, of, "save");
+      }
       await heartbeat?.stop();
       try {
         version = await store.put(conversationId, snapshot, version);

@@ -1,5 +1,6 @@
 // One run of a runner's configuration: its observers (the runner's, telemetry, the debug log, a stream's)
 // around the run, and the result the caller gets.
+import { checkConversationId } from "../conversations/conversation-store-port.js";
 import { debugLogObserver, STDERR_LOGGER } from "../events/debug-log.js";
 import { RunEvents } from "../events/run-events.js";
 import { newRunId } from "../events/run-id.js";
@@ -21,6 +22,7 @@ export async function runPrompt<T>(
   start: RunStart,
   emit?: (part: RunStreamPart) => void,
 ): Promise<ToolLoopResult<T>> {
+  if (options.conversationId !== undefined) checkConversationId(options.conversationId);
   const stream = emit && streamHooks(emit);
   const output = options.output === undefined ? undefined : resolveOutput(options.output);
   const { telemetry, logger, observers, pricing, runLog } = config;
@@ -57,6 +59,7 @@ export async function runPrompt<T>(
     listener: stream?.listener,
     outputSchema: output?.schema,
     signal: options.signal,
+    conversationId: options.conversationId,
     events,
   }).catch((error: unknown) => {
     logged?.finish();
