@@ -1,5 +1,9 @@
 import { InvalidSettingError } from "../errors/entity-tools-error.js";
-import { ConversationConflictError, InvalidConversationIdError } from "./conversation-store-errors.js";
+import {
+  ConversationConflictError,
+  ConversationTooLargeError,
+  InvalidConversationIdError,
+} from "./conversation-store-errors.js";
 import { ConversationMismatchError } from "../loop/snapshot/conversation-mismatch-error.js";
 import type { RunSnapshot } from "../loop/snapshot/run-snapshot.js";
 
@@ -123,7 +127,8 @@ const FIXED_TURN_LEASE_MS = 120_000;
  * before `save` leaves the conversation as its last saved turn: the next turn starts from it once the
  * claim, no longer renewed, has run out. End every turn with `save` or `release`: until then it is held.
  *
- * @throws ConversationConflictError; InvalidConversationIdError before the store is touched
+ * @throws ConversationConflictError; InvalidConversationIdError before the store is touched;
+ * ConversationTooLargeError (`at: "start"`) when the stored conversation is over the store's limit
  */
 export async function beginConversationTurn(
   store: ConversationStore,
@@ -147,6 +152,9 @@ export async function beginConversationTurn(
     // when, as to a turn that read its claim (a lost write's "retry now" would only be refused again).
     if (ConversationConflictError.isInstance(error))
       refuseIfBusy(conversationId, await store.get(conversationId).catch(() => undefined), clock());
+    // The claim writes the stored snapshot again: refused, it is itself over the limit (lowered since).
+    if (ConversationTooLargeError.isInstance(error))
+      throw new ConversationTooLargeError(conversationId, error.bytes, error.maxBytes, "start");
     throw error;
   }
   const claim = version;

@@ -324,6 +324,21 @@ describe("examples/web-chat over HTTP", () => {
     expect(response.headers.get("retry-after")).toBe(String(Math.ceil(retryAfterMs / 1000)));
   });
 
+  it("a conversation over --max-snapshot-bytes (the limit lowered since): 413 saying to start a new one, before the model", async () => {
+    const data = scratch();
+    const { url: roomy, server } = await start(0, { ...OFFLINE, store: new FileConversationStore(data) });
+    await (await fetch(`${roomy}/api/chat`, { method: "POST", body: hi("big") })).text();
+    await stop(server);
+    const store = new FileConversationStore(data, { maxSnapshotBytes: 100 });
+    const { url } = await start(0, { ...OFFLINE, store });
+    const response = await fetch(`${url}/api/chat`, { method: "POST", body: hi("big") });
+    expect(response.status).toBe(413);
+    expect(((await response.json()) as { error: string }).error).toMatch(
+      /^Conversation "big" is over the store's limit: .* this turn did not start \(nothing ran\)\. Start a new conversation, or raise the limit\.$/,
+    );
+    expect((await store.get("big"))?.version).toBe(2); // its first turn's claim and save, nothing since
+  });
+
   it("without --store, conversations go to ~/.entity-tools/web-chat, never the shared temporary directory, for their owner only", async () => {
     const home = scratch();
     expect(defaultStoreDirectory({ HOME: "/home/ada" })).toBe("/home/ada/.entity-tools/web-chat");

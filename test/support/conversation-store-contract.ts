@@ -21,7 +21,7 @@ export interface StoreFactory {
   /** A fresh, empty store. */
   readonly make: (options?: { maxSnapshotBytes?: number }) => ConversationStore;
   /** A second store on the same place as `store` (another server process's), when the store has one. */
-  readonly sameAs?: (store: ConversationStore) => ConversationStore;
+  readonly sameAs?: (store: ConversationStore, options?: { maxSnapshotBytes?: number }) => ConversationStore;
   /** Where `store` lives, for another process to open it (test/support/conversation-store-child.ts). */
   readonly spec?: (store: ConversationStore) => ChildStoreSpec;
 }
@@ -442,6 +442,28 @@ export function conversationStoreContract(name: string, factory: StoreFactory): 
           expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(1);
           expect((await b.get("c-1"))?.version).toBe(round + 1);
         }
+      },
+    );
+
+    it.skipIf(!sameAs)(
+      "a conversation already over maxSnapshotBytes (the limit lowered since): its turn is refused at its start, before the model; the conversation stays",
+      async () => {
+        const roomy = make();
+        const fake = new FakePromptRunner().respondWithText("Noted.".repeat(3_000));
+        const first = await beginConversationTurn(roomy, "big");
+        await first.save((await fake.run("Remember this")).snapshot);
+        const stored = await roomy.get("big");
+        const tight = sameAs!(roomy, { maxSnapshotBytes: 10_000 });
+        const refused = await beginConversationTurn(tight, "big").catch((e: unknown) => e);
+        expect(refused).toBeInstanceOf(ConversationTooLargeError);
+        expect(refused).toMatchObject({ conversationId: "big", maxBytes: 10_000, at: "start" });
+        expect((refused as Error).message).toMatch(
+          /^Conversation "big" is over the store's limit: its stored snapshot is 1\d{4} bytes, over 10000 \(maxSnapshotBytes\), so no turn of it could be saved; this turn did not start \(nothing ran\)\. Start a new conversation, or raise the limit\.$/,
+        );
+        expect(fake.modelCalls).toHaveLength(1); // only the first turn's
+        expect(await tight.get("big")).toEqual(stored); // nothing written, not held
+        const roomyTurn = await beginConversationTurn(roomy, "big");
+        await roomyTurn.release();
       },
     );
 
