@@ -4,7 +4,7 @@ import { checkConversationId } from "../conversations/conversation-store-port.js
 import { debugLogObserver, STDERR_LOGGER } from "../events/debug-log.js";
 import { RunEvents } from "../events/run-events.js";
 import { newRunId } from "../events/run-id.js";
-import { continuedRun } from "../loop/snapshot/continued-run.js";
+import { continuedConversation, continuedRun } from "../loop/snapshot/continued-run.js";
 import { startRunLog } from "../run-log/run-log.js";
 import { runTelemetry } from "../telemetry/run-telemetry.js";
 import { executeRun } from "./execute-run.js";
@@ -38,6 +38,7 @@ export async function runPrompt<T>(
       prompt: resume === undefined ? start.messages : resume.followUp,
       system: typeof config.system === "string" ? config.system : undefined,
       continues: resume && continuedRun(resume.snapshot),
+      conversationId: options.conversationId ?? (resume && continuedConversation(resume.snapshot)),
       pricing,
       onFailure: (file, message) => events.emit({ type: "RunLogWarning", file, message }),
     });
