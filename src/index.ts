@@ -57,6 +57,7 @@ export { UnsupportedModelSettingError } from "./adapters/model-settings.js";
 export { TelemetryUnavailableError } from "./telemetry/telemetry-unavailable-error.js";
 export { RunLogError } from "./run-log/run-log-error.js";
 export { SnapshotIntegrityError } from "./loop/snapshot/snapshot-integrity-error.js";
+export { ConversationMismatchError } from "./loop/snapshot/conversation-mismatch-error.js";
 export type { SnapshotIntegrityProblem } from "./loop/snapshot/snapshot-integrity-error.js";
 export {
   ConversationConflictError,

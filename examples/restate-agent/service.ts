@@ -57,6 +57,7 @@ export const agentRun = restate.workflow({
         : undefined;
       let run = await runner.run(input.prompt, {
         continueFrom: turn?.snapshot,
+        conversationId: input.conversationId,
         resolveProvider: resolveAccount,
       });
       while (run.status === "awaiting-approval") {

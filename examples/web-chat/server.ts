@@ -22,6 +22,7 @@ import { pipeUIMessageStreamToResponse, type UIMessage, type UIMessageChunk } fr
 import {
   ConversationConflictError,
   ConversationStoreUnavailableError,
+  ConversationTooLargeError,
   FileConversationStore,
   InvalidConversationIdError,
   PromptRunner,
@@ -129,7 +130,7 @@ async function chat(
   const text = last?.role === "assistant" ? "" : last ? textOf(last) : "";
   if (last?.role !== "assistant" && !text) throw new HttpError(400, "The last message has no text.");
   const turn = await beginConversationTurn(store, id, { leaseMs });
-  const common = { resolveProvider: resolveCustomer, signal: abort.signal };
+  const common = { resolveProvider: resolveCustomer, signal: abort.signal, conversationId: id };
   let stream: RunStream<string>;
   try {
     if (last?.role === "assistant") {
@@ -242,9 +243,11 @@ function fail(res: ServerResponse, error: unknown): void {
         ? 409
         : InvalidConversationIdError.isInstance(error)
           ? 400
-          : ConversationStoreUnavailableError.isInstance(error)
-            ? 503
-            : 500;
+          : ConversationTooLargeError.isInstance(error) // over --max-snapshot-bytes: start a new one
+            ? 413
+            : ConversationStoreUnavailableError.isInstance(error)
+              ? 503
+              : 500;
   if (status >= 500) console.error(error);
   const message = status === 500 ? "Internal error" : (error as Error).message;
   // A turn in progress: when to try again, as the error says (whole seconds, rounded up).

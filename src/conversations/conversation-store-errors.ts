@@ -88,7 +88,11 @@ export class StoredConversationUnreadableError extends EntityToolsError {
   }
 }
 
-/** A snapshot over the store's size limit (`maxSnapshotBytes`): not written; the stored version stays. */
+/**
+ * A snapshot over the store's size limit (`maxSnapshotBytes`): not written; the stored version stays. At a
+ * turn's start (`at: "start"`, from `beginConversationTurn`): the stored conversation itself is over the limit
+ * (it was lowered since), so no turn of it could be saved, and this one did not start.
+ */
 export class ConversationTooLargeError extends EntityToolsError {
   /** This class's name, written out so that a minified bundle keeps it. */
   static override readonly errorName: string = "ConversationTooLargeError";
@@ -100,10 +104,15 @@ export class ConversationTooLargeError extends EntityToolsError {
     readonly bytes: number,
     /** The store's limit, in bytes (`maxSnapshotBytes`). */
     readonly maxBytes: number,
+    /** Where: a write (`"save"`, the default), or a turn's start, before anything ran (`"start"`). */
+    readonly at: "start" | "save" = "save",
   ) {
     super(
-      `Conversation "${conversationId}" was not saved: its snapshot is ${bytes} bytes, over the store's limit of ` +
-        `${maxBytes} (maxSnapshotBytes). Start a new conversation, or raise the limit.`,
+      (at === "start"
+        ? `Conversation "${conversationId}" is over the store's limit: its stored snapshot is ${bytes} bytes, over ` +
+          `${maxBytes} (maxSnapshotBytes), so no turn of it could be saved; this turn did not start (nothing ran). `
+        : `Conversation "${conversationId}" was not saved: its snapshot is ${bytes} bytes, over the store's limit of ` +
+          `${maxBytes} (maxSnapshotBytes). `) + "Start a new conversation, or raise the limit.",
     );
   }
 }

@@ -1,5 +1,10 @@
 import { InvalidSettingError } from "../errors/entity-tools-error.js";
-import { ConversationConflictError, InvalidConversationIdError } from "./conversation-store-errors.js";
+import {
+  ConversationConflictError,
+  ConversationTooLargeError,
+  InvalidConversationIdError,
+} from "./conversation-store-errors.js";
+import { ConversationMismatchError } from "../loop/snapshot/conversation-mismatch-error.js";
 import type { RunSnapshot } from "../loop/snapshot/run-snapshot.js";
 
 /** A conversation as a store holds it: the latest snapshot and its version (1 for the first write). */
@@ -78,7 +83,9 @@ export interface StoredConversationTurn {
   /**
    * Saves the turn's snapshot (its result's, or a failed run's error's).
    *
-   * @throws ConversationConflictError when another turn of this conversation claimed it meanwhile
+   * @throws ConversationConflictError when another turn of this conversation claimed it meanwhile;
+   * ConversationMismatchError, saving nothing and ending the turn, for a snapshot that names another
+   * conversation (`RunSnapshot.conversationId`: a run that went on from another conversation's snapshot)
    */
   save(snapshot: RunSnapshot): Promise<void>;
   /**
@@ -120,7 +127,8 @@ const FIXED_TURN_LEASE_MS = 120_000;
  * before `save` leaves the conversation as its last saved turn: the next turn starts from it once the
  * claim, no longer renewed, has run out. End every turn with `save` or `release`: until then it is held.
  *
- * @throws ConversationConflictError; InvalidConversationIdError before the store is touched
+ * @throws ConversationConflictError; InvalidConversationIdError before the store is touched;
+ * ConversationTooLargeError (`at: "start"`) when the stored conversation is over the store's limit
  */
 export async function beginConversationTurn(
   store: ConversationStore,
@@ -144,6 +152,9 @@ export async function beginConversationTurn(
     // when, as to a turn that read its claim (a lost write's "retry now" would only be refused again).
     if (ConversationConflictError.isInstance(error))
       refuseIfBusy(conversationId, await store.get(conversationId).catch(() => undefined), clock());
+    // The claim writes the stored snapshot again: refused, it is itself over the limit (lowered since).
+    if (ConversationTooLargeError.isInstance(error))
+      throw new ConversationTooLargeError(conversationId, error.bytes, error.maxBytes, "start");
     throw error;
   }
   const claim = version;
@@ -164,6 +175,11 @@ export async function beginConversationTurn(
   return {
     snapshot: stored?.snapshot,
     save: async (snapshot) => {
+      const of = (snapshot as { conversationId?: unknown } | undefined)?.conversationId;
+      if (typeof of === "string" && of !== conversationId) {
+        await release(); // another conversation's snapshot: this one stays as it was, free for its next turn
+        throw new ConversationMismatchError(conversationId, of, "save");
+      }
       await heartbeat?.stop();
       try {
         version = await store.put(conversationId, snapshot, version);

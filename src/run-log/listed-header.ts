@@ -17,6 +17,7 @@ const LISTED = [
   "startedAt",
   "recordContent",
   "continues",
+  "conversationId",
 ] as const satisfies readonly (keyof RunHeaderRecord)[];
 
 /** How much of a first line that is not a JSON object the list keeps: only its problem is shown. */

@@ -46,6 +46,11 @@ export interface RunHeaderRecord extends MayHoldCutValues {
    * snapshot names (`RunSnapshot.log`): how the viewer puts a conversation's turns together.
    */
   readonly continues?: string;
+  /**
+   * The stored conversation the run is a turn of (its `conversationId` option, else the one of the snapshot
+   * it goes on from: `RunSnapshot.conversationId`); absent when it has none, and in files written before it.
+   */
+  readonly conversationId?: string;
   /** The messages the run starts with (its prompt, or a continued conversation's new messages). */
   readonly prompt?: unknown;
   /** The system prompt, when it is plain text. */

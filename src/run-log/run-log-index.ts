@@ -37,6 +37,8 @@ export interface RunSummary {
   readonly cost?: number;
   /** The id of the run whose snapshot this run goes on from. */
   readonly continues?: string;
+  /** The stored conversation the run is a turn of (the caller's `conversationId`), when its header names one. */
+  readonly conversationId?: string;
   /** Why the file could not be read (another format version, no header). */
   readonly problem?: string;
 }
@@ -52,6 +54,8 @@ export interface ConversationGroup {
   readonly runs: readonly ConversationRun[];
   /** When its newest run started (groups are listed newest first). */
   readonly latest: string;
+  /** The stored conversation's id, as its newest run that names one names it; absent when none does. */
+  readonly conversationId?: string;
 }
 
 /** What the listing says of a file beside its lines (see `summarizeRun`). */
@@ -87,6 +91,7 @@ export function summarizeRun(file: string, read: RunLogRead, listing: RunListing
         }
       : soFar(listing)),
     ...(header?.continues === undefined ? {} : { continues: header.continues }),
+    ...(header?.conversationId === undefined ? {} : { conversationId: header.conversationId }),
     ...(problem === undefined ? {} : { problem }),
   };
 }
@@ -125,7 +130,14 @@ export function groupConversations(runs: readonly RunSummary[]): ConversationGro
     if (run.id !== undefined) byId.set(run.id, { root, turn });
   }
   return [...groups.values()]
-    .map((group) => ({ runs: group, latest: order(group[group.length - 1]!.run) }))
+    .map((group) => {
+      const id = [...group].reverse().find(({ run }) => run.conversationId !== undefined)?.run.conversationId;
+      return {
+        runs: group,
+        latest: order(group.at(-1)!.run),
+        ...(id === undefined ? {} : { conversationId: id }),
+      };
+    })
     .sort((a, b) => b.latest.localeCompare(a.latest));
 }
 

@@ -82,6 +82,8 @@ export interface RunLogStart {
   readonly system?: string;
   /** The run a resumed or continued run goes on from: the `id` its snapshot names. */
   readonly continues?: string;
+  /** The stored conversation the run is a turn of, when it has one. */
+  readonly conversationId?: string | undefined;
   readonly pricing?: Pricing;
   /** An MCP server's tool list, read at each call. */
   readonly offered?: () => readonly string[];
@@ -111,6 +113,7 @@ export function startRunLog(target: ResolvedRunLogTarget, start: RunLogStart): R
       startedAt: now.toISOString(),
       recordContent: content,
       ...(start.continues === undefined ? {} : { continues: start.continues }),
+      ...(start.conversationId === undefined ? {} : { conversationId: start.conversationId }),
       ...(content && start.prompt !== undefined ? { prompt: loggedPrompt(start.prompt, file) } : {}),
       ...(content && start.system !== undefined ? { system: start.system } : {}),
     },

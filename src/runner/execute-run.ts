@@ -70,6 +70,8 @@ export interface RunSetup {
   readonly snapshotKeys?: KeyRing;
   /** The media the model takes in a tool result, in place of the adapter's `toolResultMediaTypes`. */
   readonly toolResultMediaTypes?: ToolResultMediaTypes;
+  /** The stored conversation the run is a turn of (`RunOptions.conversationId`). */
+  readonly conversationId?: string | undefined;
 }
 
 /** A run's outcome across restarts: completed with an answer, or paused for approval. */
@@ -130,7 +132,7 @@ export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
 /**
  * The run a setup starts: a new one from the prompt, or the one its snapshot resumes.
  *
- * @throws SnapshotIntegrityError, SnapshotError for a snapshot that cannot be resumed
+ * @throws SnapshotIntegrityError, SnapshotError for a snapshot that cannot be resumed, ConversationMismatchError
  */
 function runOf(setup: RunSetup): Run {
   const init = {
@@ -138,6 +140,7 @@ function runOf(setup: RunSetup): Run {
     events: setup.events,
     approval: setup.approval,
     keys: setup.snapshotKeys,
+    conversationId: setup.conversationId,
   };
   return setup.resume
     ? Run.fromSnapshot(init, setup.resume)

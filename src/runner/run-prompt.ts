@@ -1,9 +1,10 @@
 // One run of a runner's configuration: its observers (the runner's, telemetry, the debug log, a stream's)
 // around the run, and the result the caller gets.
+import { checkConversationId } from "../conversations/conversation-store-port.js";
 import { debugLogObserver, STDERR_LOGGER } from "../events/debug-log.js";
 import { RunEvents } from "../events/run-events.js";
 import { newRunId } from "../events/run-id.js";
-import { continuedRun } from "../loop/snapshot/continued-run.js";
+import { continuedConversation, continuedRun } from "../loop/snapshot/continued-run.js";
 import { startRunLog } from "../run-log/run-log.js";
 import { runTelemetry } from "../telemetry/run-telemetry.js";
 import { executeRun } from "./execute-run.js";
@@ -21,6 +22,7 @@ export async function runPrompt<T>(
   start: RunStart,
   emit?: (part: RunStreamPart) => void,
 ): Promise<ToolLoopResult<T>> {
+  if (options.conversationId !== undefined) checkConversationId(options.conversationId);
   const stream = emit && streamHooks(emit);
   const output = options.output === undefined ? undefined : resolveOutput(options.output);
   const { telemetry, logger, observers, pricing, runLog } = config;
@@ -36,6 +38,7 @@ export async function runPrompt<T>(
       prompt: resume === undefined ? start.messages : resume.followUp,
       system: typeof config.system === "string" ? config.system : undefined,
       continues: resume && continuedRun(resume.snapshot),
+      conversationId: options.conversationId ?? (resume && continuedConversation(resume.snapshot)),
       pricing,
       onFailure: (file, message) => events.emit({ type: "RunLogWarning", file, message }),
     });
@@ -57,6 +60,7 @@ export async function runPrompt<T>(
     listener: stream?.listener,
     outputSchema: output?.schema,
     signal: options.signal,
+    conversationId: options.conversationId,
     events,
   }).catch((error: unknown) => {
     logged?.finish();

@@ -65,6 +65,14 @@ export interface RunOptions<T> {
    * async. Not needed for a snapshot of a run of this process: its providers are re-bound as they are.
    */
   readonly resolveProvider?: ProviderResolver | undefined;
+  /**
+   * The stored conversation this run is a turn of: the id given to `beginConversationTurn`. Its snapshots
+   * name it (`RunSnapshot.conversationId`), so another conversation's turn cannot save them, and its run log
+   * header too; a `continueFrom` (or resumed) snapshot of another conversation is refused with
+   * `ConversationMismatchError` before anything runs (a key mixed up never merges two conversations).
+   * Without it, a run's snapshots name the conversation of the snapshot it goes on from, if any.
+   */
+  readonly conversationId?: string | undefined;
 }
 
 /** Options of {@link PromptRunner.resume}. */

@@ -44,7 +44,7 @@ conversationStoreContract("InMemoryConversationStore", {
 });
 conversationStoreContract("FileConversationStore", {
   make: (options) => new FileConversationStore(scratch(), options),
-  sameAs: (store) => new FileConversationStore((store as FileConversationStore).directory),
+  sameAs: (store, options) => new FileConversationStore((store as FileConversationStore).directory, options),
   spec: (store) => ({ kind: "file", directory: (store as FileConversationStore).directory }),
 });
 

@@ -12,7 +12,7 @@ import path from "node:path";
 import { DefaultChatTransport, readUIMessageStream, type UIMessage } from "ai";
 import { chromium, type Browser } from "playwright-core";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { FileConversationStore } from "entity-tools";
+import { FileConversationStore, type ConversationStore } from "entity-tools";
 import { InMemoryConversationStore } from "entity-tools/testing";
 import { issuedCredit } from "../../examples/web-chat/chat-agent.js";
 import { defaultStoreDirectory, startWebChat } from "../../examples/web-chat/server.js";
@@ -52,24 +52,29 @@ const stop = (server: Server) =>
     server.close(() => resolve());
   });
 
+/** A page of the one headless Chromium the file launches. */
+async function newPage() {
+  browser ??= await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+  return browser.newPage();
+}
+
 describe.skipIf(!present)("examples/web-chat in headless Chromium", () => {
   it("turn 1 discovers, turn 2 calls the discovered tool, turn 3 waits for the Approve button and goes on after the click; a restart loses nothing", async () => {
     issuedCredit.length = 0;
     const data = scratch();
     const first = await start(0, { ...OFFLINE, store: new FileConversationStore(data) });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-    });
-    const page = await browser.newPage();
+    const page = await newPage();
     await page.goto(first.url);
     const say = async (text: string, turn: number) => {
       await page.fill("#question", text);
@@ -117,6 +122,34 @@ describe.skipIf(!present)("examples/web-chat in headless Chromium", () => {
     expect((await cards()).at(-1)).toEqual(["customer_c123_getAverageSpend", "output-available"]);
     expect((await cards()).filter(([name]) => name === "searchCustomer")).toHaveLength(1);
   }, 90_000);
+
+  it("a message refused because the conversation is busy (409) goes back into the input; sent again, the model reads it", async () => {
+    const store = new InMemoryConversationStore();
+    let busy = true; // another server's live turn holds every conversation, until it ends
+    const held: ConversationStore = {
+      get: async (id) =>
+        busy ? { snapshot: undefined, version: 1, busyUntil: Date.now() + 60_000 } : store.get(id),
+      put: (...write) => store.put(...write),
+      renewTurn: (...renewal) => store.renewTurn(...renewal),
+    };
+    const { url } = await start(0, { ...OFFLINE, store: held });
+    const page = await newPage();
+    await page.goto(url);
+    await page.fill("#question", "Find John Smith");
+    await page.click("#send");
+    await page.waitForSelector(".assistant.error");
+    expect(await page.textContent(".assistant.error")).toMatch(/has a turn in progress/);
+    expect(await page.inputValue("#question")).toBe("Find John Smith");
+    expect(await page.$$(".user")).toHaveLength(0);
+    busy = false;
+    await page.click("#send");
+    await page.waitForSelector('body[data-turns="1"]', { timeout: 20_000 });
+    expect(await page.$$eval(".user", (all) => all.map((d) => d.textContent))).toEqual(["Find John Smith"]);
+    expect(await page.textContent(".tools")).toBe(
+      "new tools: customer_c123_getAverageSpend, customer_c123_recentOrders",
+    ); // the model read the message and searched
+    await page.close();
+  }, 60_000);
 });
 
 describe("examples/web-chat over HTTP", () => {
@@ -322,6 +355,21 @@ describe("examples/web-chat over HTTP", () => {
     const retryAfterMs = Number(/\(retryAfterMs: (\d+)\)/.exec(error)![1]);
     expect(retryAfterMs).toBeGreaterThan(0);
     expect(response.headers.get("retry-after")).toBe(String(Math.ceil(retryAfterMs / 1000)));
+  });
+
+  it("a conversation over --max-snapshot-bytes (the limit lowered since): 413 saying to start a new one, before the model", async () => {
+    const data = scratch();
+    const { url: roomy, server } = await start(0, { ...OFFLINE, store: new FileConversationStore(data) });
+    await (await fetch(`${roomy}/api/chat`, { method: "POST", body: hi("big") })).text();
+    await stop(server);
+    const store = new FileConversationStore(data, { maxSnapshotBytes: 100 });
+    const { url } = await start(0, { ...OFFLINE, store });
+    const response = await fetch(`${url}/api/chat`, { method: "POST", body: hi("big") });
+    expect(response.status).toBe(413);
+    expect(((await response.json()) as { error: string }).error).toMatch(
+      /^Conversation "big" is over the store's limit: .* this turn did not start \(nothing ran\)\. Start a new conversation, or raise the limit\.$/,
+    );
+    expect((await store.get("big"))?.version).toBe(2); // its first turn's claim and save, nothing since
   });
 
   it("without --store, conversations go to ~/.entity-tools/web-chat, never the shared temporary directory, for their owner only", async () => {

@@ -49,7 +49,7 @@ describe.skipIf(!postgresPresent)("PostgresConversationStore", () => {
     // Each test its own table, so conversation ids never meet; a user's pg.Pool.
     make: (options) => new PostgresConversationStore({ pool, table: `contract_${++tables}`, ...options }),
     // Another process: its own pool (connection string) on the same table.
-    sameAs: (store) => own({ table: (store as PostgresConversationStore).table.table }),
+    sameAs: (store, options) => own({ table: (store as PostgresConversationStore).table.table, ...options }),
     spec: (store) => ({
       kind: "postgres",
       connectionString: server.url,

@@ -225,6 +225,29 @@ describe("a discovery conversation with pricing, a picture and an approval", () 
     expect(groups.map((g) => g.runs.map((r) => r.turn))).toEqual([[1, 2]]);
   });
 
+  it("names the caller's conversation in each turn's header: given, or carried from the snapshot; the list names it", async () => {
+    const dir = scratch();
+    const fake = new FakePromptRunner()
+      .respondWithText("one")
+      .respondWithText("two")
+      .respondWithText("three");
+    const runner = fake.withRunLog(dir);
+    const first = await runner.run("first", { conversationId: "chat-42" });
+    const second = await runner.run("second", { continueFrom: first.snapshot }); // not given: the snapshot's
+    await runner.run("other"); // another conversation, with no id
+    const reads = readdirSync(dir)
+      .filter((f) => f.endsWith(".jsonl"))
+      .sort()
+      .map((f) => ({ f, read: readRunLog(readFileSync(path.join(dir, f), "utf8")) }));
+    expect(reads.map((r) => r.read.header?.conversationId)).toEqual(["chat-42", "chat-42", undefined]);
+    expect(second.snapshot.conversationId).toBe("chat-42");
+    const groups = groupConversations(reads.map((r) => summarizeRun(r.f, r.read)));
+    expect(groups.map((g) => [g.conversationId, g.runs.length])).toEqual([
+      [undefined, 1],
+      ["chat-42", 2],
+    ]);
+  });
+
   it("keeps the folder, the files and the media readable by their owner only", () => {
     const mode = (p: string) => statSync(p).mode & 0o777;
     expect(mode(dir)).toBe(0o700);

@@ -5,6 +5,7 @@ import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import {
   ConversationConflictError,
+  ConversationMismatchError,
   ConversationTooLargeError,
   DEFAULT_TURN_LEASE_MS,
   InvalidConversationIdError,
@@ -20,7 +21,7 @@ export interface StoreFactory {
   /** A fresh, empty store. */
   readonly make: (options?: { maxSnapshotBytes?: number }) => ConversationStore;
   /** A second store on the same place as `store` (another server process's), when the store has one. */
-  readonly sameAs?: (store: ConversationStore) => ConversationStore;
+  readonly sameAs?: (store: ConversationStore, options?: { maxSnapshotBytes?: number }) => ConversationStore;
   /** Where `store` lives, for another process to open it (test/support/conversation-store-child.ts). */
   readonly spec?: (store: ConversationStore) => ChildStoreSpec;
 }
@@ -367,6 +368,66 @@ export function conversationStoreContract(name: string, factory: StoreFactory): 
       await second.save(run.snapshot);
     });
 
+    it("another conversation's snapshot never lands in this one: refused before the model with conversationId, else at save; both stay as they were", async () => {
+      const store = make();
+      const fake = new FakePromptRunner()
+        .respondWithText("Hello Ann.")
+        .respondWithText("Hello Bob.")
+        .respondWithText("Ann, your order shipped.");
+      for (const [id, message] of [
+        ["user-ann", "I am Ann"],
+        ["user-bob", "I am Bob"],
+      ] as const) {
+        const turn = await beginConversationTurn(store, id);
+        await turn.save(
+          (await fake.run(message, { continueFrom: turn.snapshot, conversationId: id })).snapshot,
+        );
+      }
+      const bob = (await store.get("user-bob"))!;
+      const ann = (await store.get("user-ann"))!;
+      expect(ann.snapshot?.conversationId).toBe("user-ann"); // kept by the store with the rest
+      // A key mixed up: Ann's turn goes on from Bob's snapshot.
+      const turn = await beginConversationTurn(store, "user-ann");
+      const refused = await fake
+        .run("Where is my order?", { continueFrom: bob.snapshot, conversationId: "user-ann" })
+        .catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(ConversationMismatchError);
+      expect((refused as Error).message).toBe(
+        'The snapshot belongs to conversation "user-bob", not to conversation "user-ann": this turn did not start ' +
+          '(nothing ran), and conversation "user-ann" is as it was. Continue a conversation from its own stored ' +
+          "snapshot (the turn's `snapshot` from beginConversationTurn with the same id).",
+      );
+      expect(fake.modelCalls).toHaveLength(2); // the model was not called
+      await turn.release();
+      // The same mix-up without conversationId: the run's snapshot names Bob's conversation, and Ann's save refuses it.
+      const again = await beginConversationTurn(store, "user-ann");
+      const run = await fake.run("Where is my order?", { continueFrom: bob.snapshot });
+      const unsaved = await again.save(run.snapshot).catch((e: unknown) => e);
+      expect(unsaved).toMatchObject({
+        conversationId: "user-ann",
+        snapshotConversationId: "user-bob",
+        at: "save",
+      });
+      expect((unsaved as Error).message).toContain("this turn was not saved");
+      // Nothing merged, and Ann's conversation is free at once: her next turn reads her own history.
+      expect((await store.get("user-bob"))?.snapshot).toEqual(bob.snapshot);
+      const next = await beginConversationTurn(store, "user-ann");
+      expect(next.snapshot).toEqual(ann.snapshot);
+      await next.release();
+    });
+
+    it("a snapshot without a conversation (written before conversationId existed) still goes on and saves", async () => {
+      const store = make();
+      const fake = new FakePromptRunner().respondWithText("One.").respondWithText("Two.");
+      const first = await beginConversationTurn(store, "old");
+      await first.save((await fake.run("Hi")).snapshot);
+      const second = await beginConversationTurn(store, "old");
+      expect(second.snapshot?.conversationId).toBeUndefined();
+      const run = await fake.run("Again", { continueFrom: second.snapshot, conversationId: "old" });
+      await second.save(run.snapshot);
+      expect((await store.get("old"))?.snapshot?.conversationId).toBe("old");
+    });
+
     it.skipIf(!sameAs)(
       "two stores on one place (two servers) racing on one version: exactly one write lands each round",
       async () => {
@@ -381,6 +442,28 @@ export function conversationStoreContract(name: string, factory: StoreFactory): 
           expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(1);
           expect((await b.get("c-1"))?.version).toBe(round + 1);
         }
+      },
+    );
+
+    it.skipIf(!sameAs)(
+      "a conversation already over maxSnapshotBytes (the limit lowered since): its turn is refused at its start, before the model; the conversation stays",
+      async () => {
+        const roomy = make();
+        const fake = new FakePromptRunner().respondWithText("Noted.".repeat(3_000));
+        const first = await beginConversationTurn(roomy, "big");
+        await first.save((await fake.run("Remember this")).snapshot);
+        const stored = await roomy.get("big");
+        const tight = sameAs!(roomy, { maxSnapshotBytes: 10_000 });
+        const refused = await beginConversationTurn(tight, "big").catch((e: unknown) => e);
+        expect(refused).toBeInstanceOf(ConversationTooLargeError);
+        expect(refused).toMatchObject({ conversationId: "big", maxBytes: 10_000, at: "start" });
+        expect((refused as Error).message).toMatch(
+          /^Conversation "big" is over the store's limit: its stored snapshot is 1\d{4} bytes, over 10000 \(maxSnapshotBytes\), so no turn of it could be saved; this turn did not start \(nothing ran\)\. Start a new conversation, or raise the limit\.$/,
+        );
+        expect(fake.modelCalls).toHaveLength(1); // only the first turn's
+        expect(await tight.get("big")).toEqual(stored); // nothing written, not held
+        const roomyTurn = await beginConversationTurn(roomy, "big");
+        await roomyTurn.release();
       },
     );
 

@@ -12,6 +12,7 @@ import { addUsage, emptyUsage } from "../../events/token-usage.js";
 import type { KeyRing } from "../../tools/signing-key.js";
 import type { PausedCalls, RunSnapshot } from "../snapshot/run-snapshot.js";
 import { readSnapshot } from "../snapshot/snapshot-codec.js";
+import { ConversationMismatchError } from "../snapshot/conversation-mismatch-error.js";
 import { checkPlainJson, plainHistoryCopy } from "../snapshot/plain-json-history.js";
 import { snapshotCopy } from "../snapshot/snapshot-copy.js";
 import { NOTHING_BEFORE, type TotalsBefore } from "./run-totals.js";
@@ -70,16 +71,21 @@ export function promptOrigin(
 
 /**
  * A snapshot's origin: its history, waiting calls, visibility, iterations, usage, counters and cost, from a copy
- * checked with `keys` (see `readSnapshot`).
+ * checked with `keys` (see `readSnapshot`), of the conversation `conversationId` when the run has one.
  *
- * @throws SnapshotIntegrityError, SnapshotError before anything of the run happens
+ * @throws SnapshotIntegrityError, SnapshotError; ConversationMismatchError for a snapshot of another
+ * conversation; before anything of the run happens
  */
 export function snapshotOrigin(
   value: RunSnapshot,
-  keys: KeyRing | undefined,
+  { keys, conversationId }: { keys?: KeyRing | undefined; conversationId?: string | undefined },
   followUp: readonly ModelMessage[] | undefined,
 ): RunOrigin {
   const read = readSnapshot(value, keys);
+  // After the signature: a snapshot's conversation is as trustworthy as the rest of it.
+  const of = read.conversationId;
+  if (conversationId !== undefined && of !== undefined && of !== conversationId)
+    throw new ConversationMismatchError(conversationId, of, "start");
   // The history by a copy of its own, which checks it; the rest (no history, a run's messages) by another.
   const history = plainHistoryCopy(read.history, "start");
   const snapshot: RunSnapshot = { ...snapshotCopy({ ...read, history: [] }), history };

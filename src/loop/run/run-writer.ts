@@ -45,6 +45,8 @@ export interface RunView {
   readonly keys?: KeyRing;
   /** The run's id (its events' `runId`), which a run going on from the snapshot `continues`. */
   readonly log: string;
+  /** The stored conversation the run is a turn of, when it is known (see `RunSnapshot.conversationId`). */
+  readonly conversationId: string | undefined;
   /** The providers live behind handles now (handles mode), by `providerKeyOf(identity)`. */
   readonly handles: ReadonlyMap<string, object> | undefined;
 }
@@ -79,6 +81,7 @@ export function writeSnapshot(run: RunView): RunSnapshot {
       ...(run.cost ? { cost: run.cost } : {}),
       settings: { ...run.settings },
       log: run.log,
+      ...(run.conversationId === undefined ? {} : { conversationId: run.conversationId }),
     },
     run.keys,
   );

@@ -28,6 +28,8 @@ export interface RunInit {
   readonly approval?: ApprovalPredicate;
   /** Keys that sign every snapshot and that a snapshot read back must verify against (first one signs). */
   readonly keys?: KeyRing;
+  /** The stored conversation the run is a turn of (see `RunSnapshot.conversationId`). */
+  readonly conversationId?: string | undefined;
 }
 
 /** Where a resumed or continued run goes on from. */
@@ -68,6 +70,7 @@ export class Run {
   /** Iterations, tokens and restarts from the prompt of the whole run, and this call's tokens. */
   readonly totals: RunTotals;
   private readonly keys: KeyRing | undefined;
+  private readonly conversationId: string | undefined; // the caller's, else its snapshot's
   private readonly origin: RunOrigin;
   private waiting: readonly WaitingCalls[];
   private attempt: Attempt | undefined;
@@ -81,6 +84,7 @@ export class Run {
     this.settings = init.settings;
     this.events = init.events;
     this.keys = init.keys;
+    this.conversationId = init.conversationId ?? origin.resumed?.snapshot.conversationId;
     this.origin = origin;
     this.resumed = origin.resumed;
     this.totals = new RunTotals(origin.before);
@@ -105,10 +109,10 @@ export class Run {
    * The run a snapshot resumes (or, with `followUp`, continues): its history, waiting calls, visibility,
    * iterations, usage and counters, read from a checked copy (see `run-reader.ts`).
    *
-   * @throws SnapshotIntegrityError, SnapshotError before anything of the run happens
+   * @throws SnapshotIntegrityError, SnapshotError, ConversationMismatchError before anything of the run happens
    */
   static fromSnapshot(init: RunInit, resume: RunResume): Run {
-    return new Run(init, snapshotOrigin(resume.snapshot, init.keys, resume.followUp), resume.approvals);
+    return new Run(init, snapshotOrigin(resume.snapshot, init, resume.followUp), resume.approvals);
   }
 
   /**
@@ -232,6 +236,7 @@ export class Run {
       paused: pausedOf(this.waiting),
       keys: this.keys,
       log: this.events.runId,
+      conversationId: this.conversationId,
       handles: this.discoveries?.find((d) => d.handles)?.handles?.bindings.liveProviders(),
     });
   }

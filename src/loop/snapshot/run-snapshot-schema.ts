@@ -112,6 +112,7 @@ export const RUN_SNAPSHOT_SCHEMA: JsonSchema = {
     // Recorded for the caller; a resumed run uses its own runner's settings.
     settings: counts([], { type: "number" }),
     log: { type: "string", pattern: "^[A-Za-z0-9._-]{1,200}$" },
+    conversationId: { type: "string", minLength: 1 },
     cost: {
       type: "object",
       required: ["total", "perStep", "perProvider"],

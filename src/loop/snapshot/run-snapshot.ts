@@ -112,6 +112,14 @@ export interface RunSnapshot {
    * wrote of a run it did not log.
    */
   readonly log?: string;
+  /**
+   * The stored conversation the snapshot belongs to: the `conversationId` given to the run (the id of its
+   * `beginConversationTurn`), else the one of the snapshot it went on from. A run given another
+   * `conversationId` refuses to go on from it, and `turn.save` of another conversation's turn refuses it
+   * (`ConversationMismatchError`). Absent when no run of the conversation was given one, and in snapshots an
+   * earlier release wrote (both go on and save as before); an earlier release reads it and ignores it.
+   */
+  readonly conversationId?: string;
   /** With a snapshot key (`withSnapshotKey`): `hmac-sha256:` and the MAC of everything else, base64url. */
   readonly signature?: string;
 }

@@ -73,8 +73,10 @@ export function runList(box: HTMLElement, open: (file: string) => void): RunList
     const draw = (now: ConversationGroup) => {
       const several = now.runs.length > 1;
       node.className = several ? "conversation" : "single";
-      label.hidden = !several;
-      label.textContent = `conversation · ${now.runs.length} runs`;
+      label.hidden = !several && now.conversationId === undefined;
+      // The caller's conversation id (the store's key), when the runs were given one: what to look it up by.
+      const named = now.conversationId === undefined ? "" : ` ${JSON.stringify(now.conversationId)}`;
+      label.textContent = `conversation${named} · ${counted(now.runs.length, "run")}`;
       drawRuns(now.runs);
     };
     draw(group);
@@ -96,6 +98,7 @@ export function runList(box: HTMLElement, open: (file: string) => void): RunList
     className: "runs",
     key: (group) => group.runs[0]!.run.file,
     same: (shown, now) =>
+      shown.conversationId === now.conversationId &&
       shown.runs.length === now.runs.length &&
       shown.runs.every((r, i) => r.run === now.runs[i]!.run && r.turn === now.runs[i]!.turn),
     patch: (node, now) => conversations.get(node)!(now),
