@@ -1,6 +1,6 @@
 /**
  * entity-tools: tools that grow during an LLM conversation. This is the package's public surface, listed
- * name by name; anything not here is internal. The Codex backend is `entity-tools/codex` and the testing
+ * name by name (its errors in `public/errors.ts`); anything not here is internal. The Codex backend is `entity-tools/codex` and the testing
  * kit `entity-tools/testing`, so importing this module never loads `node:child_process`.
  */
 import "../decorators/reflect-metadata.cjs";
@@ -27,45 +27,8 @@ export type {
   ParametersSchema,
 } from "../decorators/index.js";
 
-// Errors: every one extends EntityToolsError and has a static isInstance()
-export { EntityToolsError, InvalidSettingError } from "./errors/entity-tools-error.js";
-export {
-  ToolLoopError,
-  MaxIterationsExceededError,
-  ToolNotFoundError,
-  OutputValidationError,
-  ToolLoopAbortedError,
-  ModelCallError,
-  StrategyError,
-} from "./loop/errors/errors.js";
-export {
-  InvalidToolProviderError,
-  MissingToolSchemaError,
-  StaleToolSchemaError,
-  ToolSchemaError,
-  InvalidToolNameError,
-} from "./tools/errors.js";
-export { DuplicateToolNameError, InvalidToolSourceError } from "./tools/tool-sources.js";
-export { MissingOutputSchemaError } from "./runner/output-target.js";
-export { ExpansionLimitError } from "./runner/expansion-limit-error.js";
-export { PromptTemplateError } from "./disclosure/prompt-template-error.js";
-export { ToolSourceClashError } from "./runner/tool-source-clash-error.js";
-export { ToolSourceError } from "./loop/sources/tool-source-error.js";
-export { ApprovalRequiredError } from "./runner/approval-required-error.js";
-export { SnapshotError } from "./loop/snapshot/snapshot-error.js";
-export { UnsupportedModelSettingError } from "./adapters/model-settings.js";
-export { TelemetryUnavailableError } from "./telemetry/telemetry-unavailable-error.js";
-export { RunLogError } from "./run-log/run-log-error.js";
-export { SnapshotIntegrityError } from "./loop/snapshot/snapshot-integrity-error.js";
-export { ConversationMismatchError } from "./loop/snapshot/conversation-mismatch-error.js";
-export type { SnapshotIntegrityProblem } from "./loop/snapshot/snapshot-integrity-error.js";
-export {
-  ConversationConflictError,
-  ConversationStoreUnavailableError,
-  ConversationTooLargeError,
-  InvalidConversationIdError,
-  StoredConversationUnreadableError,
-} from "./conversations/conversation-store-errors.js";
+// Errors: every one extends EntityToolsError and has a static isInstance() (listed in public/errors.ts)
+export * from "./public/errors.js";
 
 // Tools
 export { defineTool } from "./tools/define-tool.js";

@@ -46,6 +46,8 @@ const LAYERS: readonly (readonly string[])[] = [
     // The build-tool plugins: the schema CLI's watch, run by Vite, vitest, Rollup or esbuild.
     "src/schema-plugin",
   ],
+  // The package's public surface by concept, as the entry point lists it (its errors).
+  ["src/public"],
   // The entry points: the package's, and the bin's (each command loaded when asked for).
   ["src/index.ts", "src/cli.ts"],
 ];
