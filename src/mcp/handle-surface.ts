@@ -7,7 +7,7 @@ import { ServerFailure } from "../errors/server-failure.js";
 import { HandleDiscovery } from "../strategies/handle-discovery.js";
 import type { ProviderResolver } from "../tools/entity-handle-bindings.js";
 import { EntityHandleCodec } from "../tools/entity-handle.js";
-import { KeyRing } from "../tools/signing-key.js";
+import type { KeyRing } from "../tools/signing-key.js";
 import { SourceNameClaims } from "../tools/same-named-classes.js";
 import type { AnyTool } from "../tools/tool.js";
 
@@ -30,9 +30,9 @@ export class HandleSurface {
   /** @throws InvalidToolProviderError when two of the classes have the same source name. */
   constructor(private readonly options: HandleSurfaceOptions) {
     SourceNameClaims.claimAll(options.classes);
-    // Without a handleKey, every server of this process signs with the process's one random key, so a
-    // handle minted while serving one request is accepted while serving the next (a fresh server each).
-    this.codec = new EntityHandleCodec(options.keys ?? KeyRing.processWide());
+    // Without a handleKey, the codec signs with the process's one random key, so a handle minted while
+    // serving one request is accepted while serving the next (a fresh server each).
+    this.codec = new EntityHandleCodec(options.keys);
     const resolve = options.resolveProvider;
     // The server's own code: what it throws may hold anything (a credential), so the client reads only
     // that it failed, and the server's observers and run log what it threw (`ToolFailed.cause`).

@@ -193,27 +193,43 @@ describe("our MCP server at 2026-07-28", () => {
 });
 
 describe("a conversation continued by a new runner without handleKey (a runner per request)", () => {
-  it("the model reads how to get a handle this runner takes, and the call runs once it has one", async () => {
-    const runner = (model: ReturnType<typeof mockModel>) =>
-      new PromptRunner({ model }).withTools(new Bank()).withToolProviderDiscovery({ binding: "handles" });
-    const handleIn = (prompt: unknown) => /(Account#2~[\w-]{22})/.exec(JSON.stringify(prompt))![1]!;
-    let first = "";
-    const turn1 = await runner(
+  const runner = (model: ReturnType<typeof mockModel>, handleKey?: string) =>
+    new PromptRunner({ model })
+      .withTools(new Bank())
+      .withToolProviderDiscovery({ binding: "handles", handleKey });
+  const handleIn = (prompt: unknown) => /(Account#2~[\w-]{22})/.exec(JSON.stringify(prompt))![1]!;
+  /** Turn 1, on a runner of its own without handleKey: the handle the model read. */
+  async function firstTurn() {
+    let handle = "";
+    const turn = await runner(
       mockModel(call("findAccounts", { owner: "Bob" }), (options) => {
-        first = handleIn(options.prompt);
+        handle = handleIn(options.prompt);
         return { text: "found" };
       }),
     ).run("Bob's account?");
+    return { handle, snapshot: turn.snapshot };
+  }
+
+  it("in the same process: turn 1's handle runs on turn 2, at the first call", async () => {
+    const { handle, snapshot } = await firstTurn();
+    const model = mockModel(call("account_getBalance", { handle }), text("50"));
+    const turn2 = await runner(model).run("His balance?", { continueFrom: snapshot });
+    expect(toolResultsSeenAt(model, 1).at(-1)).toBe("50");
+    expect(turn2.result).toBe("50");
+  });
+
+  it("where the key differs (another process): the model reads how to get a handle this runner takes, and the call runs once it has one", async () => {
+    const { handle, snapshot } = await firstTurn();
     const model = mockModel(
-      () => call("account_getBalance", { handle: first }),
+      call("account_getBalance", { handle }),
       call("findAccounts", { owner: "Bob" }),
       (options) => call("account_getBalance", { handle: handleIn(options.prompt.slice(-1)) }),
       text("50"),
     );
-    await runner(model).run("His balance?", { continueFrom: turn1.snapshot });
+    await runner(model, KEY).run("His balance?", { continueFrom: snapshot });
     expect(toolResultsSeenAt(model, 1).at(-1)).toBe(
-      `Invalid arguments for "account_getBalance": The handle "${first}" has a signature this runner did not make: ` +
-        "it was changed, or minted with another handleKey (a runner without handleKey signs with a key of its own). " +
+      `Invalid arguments for "account_getBalance": The handle "${handle}" has a signature this runner did not make: ` +
+        "it was changed, or minted with another handleKey (without handleKey, each process signs with a key of its own). " +
         "Use a handle exactly as a tool result of this runner gave it: call again the tool that found the entity.",
     );
     expect(toolResultsSeenAt(model, 3).at(-1)).toBe("50");
