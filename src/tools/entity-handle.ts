@@ -37,7 +37,10 @@ export class EntityHandleError extends EntityToolsError {
     /** Malformed, not signed with this key, another class's handle, or its provider not found (`unresolved`). */
     readonly problem: HandleProblem | "wrong-class" | "unresolved",
     message: string,
-    /** `cause`: what made the provider unavailable (`resolveProvider` threw it). */
+    /**
+     * `cause`: what made the provider unavailable (a `resolveProvider` that threw: an error saying so, whose
+     * own `cause` is what it threw).
+     */
     options?: { readonly cause?: unknown },
   ) {
     super(message, options);
