@@ -1,15 +1,16 @@
-// A failure of the server's own code while it served a call (an MCP server's resolveProvider), as opposed
-// to the tool's: its message may hold anything (a credential), so the client reads only that it failed,
-// and observers what was thrown (`ToolFailedEvent.cause`), as for the server's strategies and approval rule.
+// A failure of the application's own code while it served a call (resolveProvider, in a run or an MCP
+// server), as opposed to the tool's: its message may hold anything (a credential), so the model or client
+// reads only that it failed, and observers what was thrown (`ToolFailedEvent.cause`), as for an MCP
+// server's strategies and approval rule.
 import { EntityToolsError } from "./entity-tools-error.js";
 
-/** The server's own `what` threw while serving a call; `cause` is what it threw. */
+/** The application's own `what` threw while serving a call; `cause` is what it threw. */
 export class ServerFailure extends EntityToolsError {
   /** This class's name, written out so that a minified bundle keeps it. */
   static override readonly errorName: string = "ServerFailure";
 
   constructor(what: string, thrown: unknown) {
-    super(`${what} failed in the server (its operator can see why)`, { cause: thrown });
+    super(`${what} failed (the operator can see why)`, { cause: thrown });
   }
 }
 

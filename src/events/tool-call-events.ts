@@ -94,9 +94,10 @@ export interface ToolFailedEvent extends RunEvent {
   readonly message: string;
   /**
    * What was thrown, for observers only, when the failure is the server's own and its message is not
-   * told to the model or the client (it may hold anything, a credential): on an MCP server, a strategy,
-   * an `approval` rule or `resolveProvider` that threw. Absent otherwise. The run log writes it (its name and message) on the
-   * operator's machine, with `recordContent` only.
+   * told to the model or the client (it may hold anything, a credential): on an MCP server, a strategy
+   * or an `approval` rule that threw; in a run and on an MCP server, a `resolveProvider` that threw while a
+   * handle was re-bound. Absent otherwise. The run log writes it (its name and message) on the operator's
+   * machine, with `recordContent` only.
    */
   readonly cause?: unknown;
 }

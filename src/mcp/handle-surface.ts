@@ -3,11 +3,10 @@
 // the handle rule, handle tools and handles-mode discovery the runner uses (src/tools, src/strategies);
 // each call gets its own discovery, so nothing about a caller is kept between calls, and a handle from
 // an earlier call is re-bound through resolveProvider.
-import { ServerFailure } from "../errors/server-failure.js";
 import { HandleDiscovery } from "../strategies/handle-discovery.js";
 import type { ProviderResolver } from "../tools/entity-handle-bindings.js";
 import { EntityHandleCodec } from "../tools/entity-handle.js";
-import { KeyRing } from "../tools/signing-key.js";
+import type { KeyRing } from "../tools/signing-key.js";
 import { SourceNameClaims } from "../tools/same-named-classes.js";
 import type { AnyTool } from "../tools/tool.js";
 
@@ -25,26 +24,13 @@ export interface HandleSurfaceOptions {
 /** The handle tools of one server configuration, and a fresh handles-mode discovery for each call. */
 export class HandleSurface {
   private readonly codec: EntityHandleCodec;
-  private readonly resolveProvider: ProviderResolver | undefined;
 
   /** @throws InvalidToolProviderError when two of the classes have the same source name. */
   constructor(private readonly options: HandleSurfaceOptions) {
     SourceNameClaims.claimAll(options.classes);
-    // Without a handleKey, every server of this process signs with the process's one random key, so a
-    // handle minted while serving one request is accepted while serving the next (a fresh server each).
-    this.codec = new EntityHandleCodec(options.keys ?? KeyRing.processWide());
-    const resolve = options.resolveProvider;
-    // The server's own code: what it throws may hold anything (a credential), so the client reads only
-    // that it failed, and the server's observers and run log what it threw (`ToolFailed.cause`).
-    this.resolveProvider =
-      resolve &&
-      (async (providerClass, id) => {
-        try {
-          return await resolve(providerClass, id);
-        } catch (error) {
-          throw new ServerFailure("resolveProvider", error);
-        }
-      });
+    // Without a handleKey, the codec signs with the process's one random key, so a handle minted while
+    // serving one request is accepted while serving the next (a fresh server each).
+    this.codec = new EntityHandleCodec(options.keys);
   }
 
   /**
@@ -54,7 +40,7 @@ export class HandleSurface {
   forCall(): { readonly tools: readonly AnyTool[]; readonly discovery: HandleDiscovery } {
     const discovery = new HandleDiscovery({
       codec: this.codec,
-      resolveProvider: this.resolveProvider,
+      resolveProvider: this.options.resolveProvider,
       classes: this.options.classes,
       takenNames: this.options.takenNames,
     });

@@ -47,7 +47,7 @@ export class PromptRunner extends RunnerLimits {
    * `delivery: "deferred"` (per-instance) the discovered tools reach an Anthropic Messages or OpenAI
    * Responses model in its provider's deferred form, so the cached front of each request never changes
    * (docs/deferred-delivery.md); other models get them inline, and a `ModelWarning` says so. Without a
-   * `handleKey`, handles are signed with a random key drawn here, valid only for this runner.
+   * `handleKey`, handles are signed with the process's random key: valid for every runner of this process.
    */
   withToolProviderDiscovery(options: DiscoveryOptions = {}): this {
     return this.derive(discoveryConfig(this.config, options));

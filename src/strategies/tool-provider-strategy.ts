@@ -37,9 +37,10 @@ export interface ProviderBindingOptions {
    */
   readonly classes?: readonly Function[] | undefined;
   /**
-   * Handles mode: the key handles are signed with. Default: a random key per runner, so handles are
-   * then valid only within that runner (and process). Give every process that must accept another's
-   * handles the same key. `undefined` (an unset environment variable) is the default.
+   * Handles mode: the key handles are signed with. Default: the process's random key, so every runner
+   * of the process (a runner per request) accepts the others' handles, and no other process does. Give
+   * every process that must accept another's handles the same key. `undefined` (an unset environment
+   * variable) is the default.
    */
   readonly handleKey?: HandleKey | undefined;
   /**

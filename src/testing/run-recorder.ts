@@ -1,7 +1,7 @@
 import type { ToolLoopEvent, ToolProviderDiscoveredEvent } from "../events/tool-loop-event.js";
 import { joinedStepText } from "../events/step-responses.js";
-import type { ProviderIdentity } from "../tools/provider-identity.js";
-import { handleProviderOf } from "./scoring/call-provider.js";
+import { plainIdentity } from "../tools/provider-binding.js";
+import type { ProviderIdentity, ProviderToolIdentity } from "../tools/provider-identity.js";
 
 /** One tool call as the model saw it. */
 export interface RecordedCall {
@@ -17,8 +17,9 @@ export interface RecordedCall {
   /** True when the call failed and the model read an error message. */
   readonly isError: boolean;
   /**
-   * The provider the call ran on (or was meant for): a per-instance tool's, or the one its handle names.
-   * Absent for tools of no provider.
+   * The provider the call ran on (or was meant for): a per-instance tool's, or the one its handle names,
+   * as the runner checked it (the event's `provider`). Absent for tools of no provider, and for a handle
+   * the runner refused (changed, another key's, another class's, not a handle): it names no provider.
    */
   readonly provider?: ProviderIdentity;
 }
@@ -31,7 +32,7 @@ export interface RecordedWaitingCall {
   readonly toolName: string;
   /** The input it gave. */
   readonly input: unknown;
-  /** The provider the call is for: a per-instance tool's, or the one its handle names. */
+  /** The provider the call is for: a per-instance tool's, or the one its (checked) handle names. */
   readonly provider?: ProviderIdentity;
 }
 
@@ -78,10 +79,9 @@ export interface RecordedStep {
   text: string;
 }
 
-/** A run's steps, and the provider of each per-instance tool its discoveries bound so far. */
+/** A run's steps, and where its calls that wait for a person were made. */
 interface RunBindings {
   readonly steps: RecordedStep[];
-  readonly byTool: Map<string, ProviderIdentity>;
   /** The step each call still waiting for a person was made at, by approval id. */
   readonly waitingAt: Map<string, RecordedStep>;
 }
@@ -129,7 +129,7 @@ export class RunRecorder {
       case "ApprovalRequested": {
         // Asked again (a resume that left it undecided): it waits where it was made.
         if (run.waitingAt.has(event.approvalId)) break;
-        const provider = providerOfCall(run, event.toolName, event.input);
+        const provider = identityOf(event.provider);
         const { approvalId, toolName, input } = event;
         current.waiting.push({ approvalId, toolName, input, ...(provider ? { provider } : {}) });
         run.waitingAt.set(approvalId, current);
@@ -139,7 +139,7 @@ export class RunRecorder {
       case "ToolFailed": {
         const failed = event.type === "ToolFailed";
         endWaiting(run, event.toolCallId); // a decided call, now run (or refused)
-        const provider = providerOfCall(run, event.toolName, event.input);
+        const provider = identityOf(event.provider);
         current.calls.push({
           toolName: event.toolName,
           input: event.input,
@@ -150,9 +150,7 @@ export class RunRecorder {
         break;
       }
       case "ToolProviderDiscovered": {
-        const discovery = discoveryOf(event);
-        current.discovered.push(discovery);
-        for (const name of Object.keys(discovery.tools)) run.byTool.set(name, discovery.provider);
+        current.discovered.push(discoveryOf(event));
         break;
       }
       case "ToolsInjected":
@@ -195,8 +193,9 @@ export class RunRecorder {
   /**
    * A part that goes on from a run recorded here, at its first step (numbered `iteration` by the events):
    * a resume goes on counting the run's steps, and is that run going on; a conversation's next turn, a new
-   * prompt, counts from 1 again, and is a run of its own that knows the providers the earlier turns bound.
-   * (The run's steps here may be fewer than the events': a run whose pause this recorder did not see.)
+   * prompt, counts from 1 again, and is a run of its own (its calls' events name their providers, those
+   * the earlier turns bound too). (The run's steps here may be fewer than the events': a run whose pause
+   * this recorder did not see.)
    */
   private goOn(runId: string, earlier: RunBindings, iteration: number): RunBindings {
     const from = this.goingOn.get(runId)!;
@@ -205,7 +204,7 @@ export class RunRecorder {
       this.continued.add(from); // a second resume of the same snapshot is another branch: its own run
       return earlier;
     }
-    const turn = { ...newRun(), byTool: new Map(earlier.byTool) };
+    const turn = newRun();
     this.runs.delete(runId); // re-added last, so that `allRuns` lists it after the earlier turns
     this.runs.set(runId, turn);
     return turn;
@@ -213,7 +212,7 @@ export class RunRecorder {
 }
 
 function newRun(): RunBindings {
-  return { steps: [], byTool: new Map(), waitingAt: new Map() };
+  return { steps: [], waitingAt: new Map() };
 }
 
 function discoveryOf(event: ToolProviderDiscoveredEvent): RecordedDiscovery {
@@ -236,7 +235,11 @@ function endWaiting(run: RunBindings, approvalId: string): void {
   );
 }
 
-/** A per-instance tool's provider, or the provider the handle in the input names. */
-function providerOfCall(run: RunBindings, toolName: string, input: unknown): ProviderIdentity | undefined {
-  return run.byTool.get(toolName) ?? handleProviderOf(input);
+/**
+ * The provider an event names for its call, without the method: the runner's own reading (a per-instance
+ * tool's binding, a handle it verified), never the handle text the model sent, which a forged or garbled
+ * handle would credit to a provider it does not stand for.
+ */
+function identityOf(provider: ProviderToolIdentity | undefined): ProviderIdentity | undefined {
+  return provider && plainIdentity(provider);
 }

@@ -146,13 +146,12 @@ export class HandleBindings {
     reading: HandleIdentity & { readonly handle: string },
     providerClass: Function,
   ): Promise<object> {
-    const unresolved = (why: string, cause?: unknown) =>
+    const valid = `The handle "${echoed(reading.handle)}" is valid, but ${reading.providerClass} ${echoed(JSON.stringify(reading.id))}`;
+    const unresolved = (why: string) =>
       new EntityHandleError(
         reading.handle,
         "unresolved",
-        `The handle "${echoed(reading.handle)}" is valid, but ${reading.providerClass} ${echoed(JSON.stringify(reading.id))} ` +
-          `is not available: ${why}. Use a handle from a tool result of this run${this.suggestion(reading.handle, reading.providerClass)}`,
-        cause === undefined ? undefined : { cause },
+        `${valid} is not available: ${why}. Use a handle from a tool result of this run${this.suggestion(reading.handle, reading.providerClass)}`,
       );
     if (!this.resolveProvider)
       throw unresolved("it was not found in this run and no resolveProvider was given");
@@ -161,12 +160,17 @@ export class HandleBindings {
     try {
       found = await this.resolveProvider(reading.providerClass, id);
     } catch (error) {
-      // A server's own failure (see ServerFailure) says only that it failed; any other, what it threw.
-      const why =
-        error instanceof ServerFailure
-          ? error.message
-          : `resolveProvider threw: ${error instanceof Error ? error.message : String(error)}`;
-      throw unresolved(why, error);
+      // The application's own code, in a run and an MCP server alike: what it threw may hold anything (a
+      // database URL with its password), so the model reads only that the entity could not be loaded, and
+      // observers and the run log what was thrown (`ToolFailed.cause`, through ServerFailure).
+      const failure = new ServerFailure("resolveProvider", error);
+      throw new EntityHandleError(
+        reading.handle,
+        "unresolved",
+        `${valid} could not be loaded: ${failure.message}. Try the call again later, or call again the tool ` +
+          "that found it and use what it returns",
+        { cause: failure },
+      );
     }
     if (found === undefined || found === null) throw unresolved("resolveProvider returned nothing");
     try {

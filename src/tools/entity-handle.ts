@@ -37,7 +37,10 @@ export class EntityHandleError extends EntityToolsError {
     /** Malformed, not signed with this key, another class's handle, or its provider not found (`unresolved`). */
     readonly problem: HandleProblem | "wrong-class" | "unresolved",
     message: string,
-    /** `cause`: what made the provider unavailable (`resolveProvider` threw it). */
+    /**
+     * `cause`: what made the provider unavailable (a `resolveProvider` that threw: an error saying so, whose
+     * own `cause` is what it threw).
+     */
     options?: { readonly cause?: unknown },
   ) {
     super(message, options);
@@ -62,9 +65,10 @@ const FORM =
  *   follows the separator verbatim (it may hold `_`, `:`, `~`: the MAC has a fixed length at the end).
  * - The MAC is HMAC-SHA-256 over the class's source name and the id with its type (`1`, `"1"` and `1n` are
  *   different providers, as for names), cut to 128 bits, in base64url.
- * - Without a key, a random one is drawn: handles are then valid only for this codec (its runner, its
- *   process). Give the same key to every process that must accept another's handles. A key list rotates
- *   keys as snapshots do (the first signs, any verifies): one signing-key rule, see `KeyRing`.
+ * - Without a key, the process's random key signs (`KeyRing.processWide`): every codec, runner and MCP
+ *   server of one process without a key accepts the others' handles, and no other process does. Give the
+ *   same key to every process that must accept another's handles. A key list rotates keys as snapshots
+ *   do (the first signs, any verifies): one signing-key rule, see `KeyRing`.
  *
  * @throws InvalidSettingError (from the constructor) for an empty list or a key shorter than 16 bytes.
  */
@@ -73,7 +77,7 @@ export class EntityHandleCodec {
 
   constructor(key?: HandleKey | KeyRing) {
     this.keys =
-      key === undefined ? KeyRing.random() : key instanceof KeyRing ? key : KeyRing.of("handleKey", key);
+      key === undefined ? KeyRing.processWide() : key instanceof KeyRing ? key : KeyRing.of("handleKey", key);
   }
 
   /** The handle of a provider instance (its class's source name and typed id). */
@@ -106,9 +110,10 @@ export class EntityHandleCodec {
         problem: "signature",
         message:
           `The handle "${echoed(parsed.handle)}" has a signature this runner did not make: it was changed, or minted with another ` +
-          // A conversation continued by a new runner without handleKey (a runner per request) lands here
-          // with a handle it was given: the way on is a fresh handle, from the tool that found the entity.
-          "handleKey (a runner without handleKey signs with a key of its own). Use a handle exactly as a tool " +
+          // A conversation continued in another process without handleKey (a restart, another worker)
+          // lands here with a handle it was given: the way on is a fresh handle, from the tool that found
+          // the entity.
+          "handleKey (without handleKey, each process signs with a key of its own). Use a handle exactly as a tool " +
           "result of this runner gave it: call again the tool that found the entity",
       };
     }

@@ -1,7 +1,7 @@
 // The one signing-key rule of entity-tools, shared by everything that signs: snapshots (withSnapshotKey),
 // entity handles (handleKey) and the MCP server's approval questions. One key type, one minimum length,
 // one rotation rule (the first key signs, any listed key verifies), and the only place random keys are
-// drawn (a runner's own key, and the one key of the process).
+// drawn (the one key of the process, for whatever signs without a key given, and fresh ones on request).
 import { InvalidSettingError } from "../errors/entity-tools-error.js";
 import { nodeCrypto } from "../lazy/node-builtins.js";
 
@@ -48,14 +48,14 @@ export class KeyRing {
     );
   }
 
-  /** A fresh random key, for one holder (a runner without `handleKey`). */
+  /** A fresh random key, for one holder whose signatures no other holder may accept. */
   static random(): KeyRing {
     return new KeyRing([nodeCrypto().randomBytes(RANDOM_KEY_BYTES)]);
   }
 
   /**
    * The random key of this process, drawn once: what is signed while serving one request (a fresh MCP
-   * server per request) is accepted while serving the next.
+   * server or runner per request) is accepted while serving the next.
    */
   static processWide(): KeyRing {
     return (processKeys ??= KeyRing.random());

@@ -234,7 +234,7 @@ describe("the built package, imported by its own name (npm test builds first)", 
     const script = `const loaded = () => ["crypto", "fs/promises"].filter((m) => process.moduleLoadList.includes("NativeModule " + m));
       const core = await import("entity-tools");
       const atImport = loaded();
-      new core.EntityHandleCodec(); // draws a random key
+      new core.EntityHandleCodec(); // signs with the process's random key
       const afterKey = loaded();
       const { mkdtempSync } = await import("node:fs");
       const store = new core.FileConversationStore(mkdtempSync((await import("node:os")).tmpdir() + "/store-"));

@@ -1,7 +1,8 @@
 // Handles mode as a hostile model and a demanding operator (docs/reliability.md, E rows): which provider a
 // call's handle names, in the run log and the cost, when the run did not find it itself (another process,
-// a conversation's next turn, a 2026-07-28 MCP request), and when the handle is refused; what an MCP
-// client reads when the server's resolveProvider throws; where the handles notice says a handle goes.
+// a conversation's next turn, a 2026-07-28 MCP request), and when the handle is refused; what a model
+// or an MCP client reads when resolveProvider throws; where the handles notice says a handle goes; which
+// handles a new runner of the same process takes.
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -14,6 +15,7 @@ import {
   ToolProvider,
   type ProviderResolver,
   type RunLogRecord,
+  type ToolFailedEvent,
 } from "entity-tools";
 import { Account, AccountNote, Bank, ran } from "../fixtures/bank.js";
 import { search, shop } from "../support/shop-endpoint.js";
@@ -115,6 +117,48 @@ describe("a handle this run did not find", () => {
   });
 });
 
+describe("a resolveProvider that throws in a run", () => {
+  it("the model reads that the entity could not be loaded and what to do, not what it threw; the caller's events and the log have it", async () => {
+    const folder = path.join(dir, "run-threw");
+    const thrown = new Error("connect ECONNREFUSED postgres://bank:s3cret@db.internal/bank");
+    const failed: ToolFailedEvent[] = [];
+    const model = mockModel(call("account_getBalance", { handle: codec.handleOf(bob) }), text("sorry"));
+    await new PromptRunner({ model })
+      .withTools(new Bank())
+      .withToolProviderDiscovery({
+        binding: "handles",
+        handleKey: KEY,
+        classes: [Account, AccountNote],
+        resolveProvider: () => {
+          throw thrown;
+        },
+      })
+      .withRunLog(folder, { recordContent: true })
+      .withObserver((event) => {
+        if (event.type === "ToolFailed") failed.push(event);
+      })
+      .run("Bob's balance?");
+    const seen = toolResultsSeenAt(model, 1);
+    expect(seen).toEqual([
+      `Tool "account_getBalance" failed: The handle "${codec.handleOf(bob)}" is valid, but Account 2 could not be ` +
+        "loaded: resolveProvider failed (the operator can see why). Try the call again later, or call again the " +
+        "tool that found it and use what it returns",
+    ]);
+    expect(JSON.stringify(model.doGenerateCalls)).not.toContain("s3cret");
+    expect(failed).toEqual([
+      expect.objectContaining({
+        reason: "threw",
+        message: seen[0],
+        cause: thrown,
+        provider: { ...account(2), method: "getBalance" },
+      }),
+    ]);
+    expect(callRecords(folder)[0]!.cause).toBe(
+      "Error: connect ECONNREFUSED postgres://bank:s3cret@db.internal/bank",
+    );
+  });
+});
+
 describe("a handle with spaces or a line break around it (a model's or a wire's)", () => {
   it("is the handle it holds: the call runs on its provider", async () => {
     const folder = path.join(dir, "padded");
@@ -180,7 +224,7 @@ describe("our MCP server at 2026-07-28", () => {
     expect(spend.isError).toBe(true);
     expect(said).not.toContain("s3cret");
     expect(said).toMatch(
-      /^Tool "customer_getAverageSpend" failed: The handle "Customer:c123~[\w-]{22}" is valid, but Customer "c123" is not available: resolveProvider failed in the server \(its operator can see why\)\./,
+      /^Tool "customer_getAverageSpend" failed: The handle "Customer:c123~[\w-]{22}" is valid, but Customer "c123" could not be loaded: resolveProvider failed \(the operator can see why\)\. Try the call again later, or call again the tool that found it and use what it returns$/,
     );
     const [record] = callRecords(folder);
     expect(record).toMatchObject({
@@ -193,27 +237,43 @@ describe("our MCP server at 2026-07-28", () => {
 });
 
 describe("a conversation continued by a new runner without handleKey (a runner per request)", () => {
-  it("the model reads how to get a handle this runner takes, and the call runs once it has one", async () => {
-    const runner = (model: ReturnType<typeof mockModel>) =>
-      new PromptRunner({ model }).withTools(new Bank()).withToolProviderDiscovery({ binding: "handles" });
-    const handleIn = (prompt: unknown) => /(Account#2~[\w-]{22})/.exec(JSON.stringify(prompt))![1]!;
-    let first = "";
-    const turn1 = await runner(
+  const runner = (model: ReturnType<typeof mockModel>, handleKey?: string) =>
+    new PromptRunner({ model })
+      .withTools(new Bank())
+      .withToolProviderDiscovery({ binding: "handles", handleKey });
+  const handleIn = (prompt: unknown) => /(Account#2~[\w-]{22})/.exec(JSON.stringify(prompt))![1]!;
+  /** Turn 1, on a runner of its own without handleKey: the handle the model read. */
+  async function firstTurn() {
+    let handle = "";
+    const turn = await runner(
       mockModel(call("findAccounts", { owner: "Bob" }), (options) => {
-        first = handleIn(options.prompt);
+        handle = handleIn(options.prompt);
         return { text: "found" };
       }),
     ).run("Bob's account?");
+    return { handle, snapshot: turn.snapshot };
+  }
+
+  it("in the same process: turn 1's handle runs on turn 2, at the first call", async () => {
+    const { handle, snapshot } = await firstTurn();
+    const model = mockModel(call("account_getBalance", { handle }), text("50"));
+    const turn2 = await runner(model).run("His balance?", { continueFrom: snapshot });
+    expect(toolResultsSeenAt(model, 1).at(-1)).toBe("50");
+    expect(turn2.result).toBe("50");
+  });
+
+  it("where the key differs (another process): the model reads how to get a handle this runner takes, and the call runs once it has one", async () => {
+    const { handle, snapshot } = await firstTurn();
     const model = mockModel(
-      () => call("account_getBalance", { handle: first }),
+      call("account_getBalance", { handle }),
       call("findAccounts", { owner: "Bob" }),
       (options) => call("account_getBalance", { handle: handleIn(options.prompt.slice(-1)) }),
       text("50"),
     );
-    await runner(model).run("His balance?", { continueFrom: turn1.snapshot });
+    await runner(model, KEY).run("His balance?", { continueFrom: snapshot });
     expect(toolResultsSeenAt(model, 1).at(-1)).toBe(
-      `Invalid arguments for "account_getBalance": The handle "${first}" has a signature this runner did not make: ` +
-        "it was changed, or minted with another handleKey (a runner without handleKey signs with a key of its own). " +
+      `Invalid arguments for "account_getBalance": The handle "${handle}" has a signature this runner did not make: ` +
+        "it was changed, or minted with another handleKey (without handleKey, each process signs with a key of its own). " +
         "Use a handle exactly as a tool result of this runner gave it: call again the tool that found the entity.",
     );
     expect(toolResultsSeenAt(model, 3).at(-1)).toBe("50");

@@ -4,7 +4,7 @@
 import "../../examples/register-schemas.js";
 import { createOpenAI } from "@ai-sdk/openai";
 import { describe, expect, it } from "vitest";
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { EntityHandleCodec, EntityToolsError, PromptRunner, readRunLog } from "entity-tools";
@@ -189,6 +189,48 @@ describe("scoreToolUse, handles (stable tool names; the entity is in the handle)
         verdict: "called-on-another-entity",
         step: 2,
         call: { toolName: "customer_getAverageSpend", provider: { providerClass: "Customer", id: "c456" } },
+      });
+  });
+});
+
+describe("scoreToolUse and RunRecorder, a handle the runner refused or took", () => {
+  /** A run of `calls` after the search that gives c123's handle, logged; each source of it. */
+  async function sources(...calls: [string, object][]) {
+    const { fake, runner } = handles();
+    const logs = mkdtempSync(path.join(tmpdir(), "score-forged-"));
+    fake.callTool("searchCustomer", { name: "John Smith" });
+    for (const [tool, input] of calls) fake.callTool(tool, input);
+    fake.respondWithText("?");
+    const run = await runner.withRunLog(logs).run("?");
+    const log = readRunLog(onlyLogText(logs));
+    rmSync(logs, { recursive: true, force: true });
+    return { fake, all: [fake, run, log] as const };
+  }
+
+  it("a forged handle of the expected customer (its signature changed) is credited to no provider", async () => {
+    const forged = `${handleOf("c123").slice(0, -4)}AAAA`;
+    const { fake, all } = await sources(["customer_getAverageSpend", { handle: forged }]);
+    expect(fake.callsAt(2)[0]).toMatchObject({ toolName: "customer_getAverageSpend", isError: true });
+    expect(fake.callsAt(2)[0]!.provider).toBeUndefined();
+    for (const source of all) {
+      const [verdict] = scoreToolUse(source, [spend]).verdicts;
+      expect(verdict!.verdict).toBe("offered-not-chosen");
+    }
+  });
+
+  it("a valid handle whose call failed (invalid input) is still its provider's call", async () => {
+    const { fake, all } = await sources([
+      "customer_recentOrders",
+      { handle: handleOf("c123"), limit: "ten" },
+    ]);
+    expect(fake.callsAt(2)[0]).toMatchObject({
+      isError: true,
+      provider: { providerClass: "Customer", id: "c123" },
+    });
+    for (const source of all)
+      expect(scoreToolUse(source, [{ tool: /recentOrders$/, provider: c123 }]).verdicts[0]).toMatchObject({
+        verdict: "called",
+        call: { failed: true, provider: { providerClass: "Customer", id: "c123" } },
       });
   });
 });

@@ -196,15 +196,28 @@ describe("handle tools", () => {
       ["another id", () => new AccountArchive("z8"), 'returned the one with id "z8", not "z9"'],
       [
         "a throw",
-        () => {
-          throw new Error("db down");
-        },
-        "resolveProvider threw: db down",
+        () => Promise.reject(new Error("db down")),
+        "resolveProvider failed (the operator can see why)",
       ],
     ])("is refused with %s, and the method does not run", async (_, resolver, why) => {
       const bindings = new HandleBindings(codec, resolver);
       const [restore] = handleToolsOf(AccountArchive, bindings);
       await expect(run(restore!, { handle })).rejects.toThrow(why);
+    });
+
+    it("refused for a throw, says the entity could not be loaded, not what was thrown (its cause's cause)", async () => {
+      const thrown = new Error("db down");
+      const [restore] = handleToolsOf(
+        AccountArchive,
+        new HandleBindings(codec, () => Promise.reject(thrown)),
+      );
+      const error = await Promise.resolve(run(restore!, { handle })).then(
+        () => new Error("it ran"),
+        (e: unknown) => e as Error,
+      );
+      expect(error.message).toContain('AccountArchive "z9" could not be loaded');
+      expect(error.message).not.toContain("db down");
+      expect((error.cause as Error | undefined)?.cause).toBe(thrown);
     });
   });
 });

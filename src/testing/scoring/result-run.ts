@@ -1,7 +1,8 @@
-import type { ModelMessage } from "ai";
+import type { ModelMessage, ToolResultPart } from "ai";
 import type { RunOutcomeFields } from "../../runner/tool-loop-result.js";
 import { providerBindingOf } from "../../tools/provider-binding.js";
-import { handleProviderOf } from "./call-provider.js";
+import type { ProviderIdentity } from "../../tools/provider-identity.js";
+import { handleOfCall } from "./call-provider.js";
 import type { ToolBinding, ToolUseCall, ToolUseRun, ToolUseStep } from "./tool-use-run.js";
 
 /** What the scorer reads of a run's result (a `ToolLoopResult`, completed or paused). */
@@ -10,7 +11,9 @@ export type ScoredResult = Pick<RunOutcomeFields, "conversationHistory" | "snaps
 /**
  * A run's result as the scorer reads it: one step per model answer in the history, its calls with the
  * providers they ran on; what was offered is known for the run as a whole (the tools at its end and every
- * tool it injected), not per step. A `RunRecorder` (or the run log) knows each step's tools.
+ * tool it injected), not per step. A `RunRecorder` (or the run log) knows each step's tools, and which
+ * provider the runner checked each handle call's handle names; a result has only the handle's text (see
+ * {@link checkedHandleProvider}).
  */
 export function resultToolUse(result: ScoredResult): ToolUseRun {
   const tools: Record<string, ToolBinding> = {};
@@ -39,12 +42,14 @@ function stepsOf(
 ): ToolUseStep[] {
   const failed = new Set<string>();
   const answered = new Set<string>(); // a call with no result waits for a person: the run paused before it
+  const given: string[] = []; // what the tool results said: the handles the model was given are in it
   for (const message of history) {
     if (message.role !== "tool") continue;
     for (const part of message.content) {
       if (part.type !== "tool-result") continue;
       answered.add(part.toolCallId);
       if (/^(error-|execution-denied)/.test(part.output.type)) failed.add(part.toolCallId);
+      else given.push(outputText(part.output));
     }
   }
   const steps: ToolUseStep[] = [];
@@ -54,7 +59,9 @@ function stepsOf(
     const calls: ToolUseCall[] = [];
     for (const part of typeof message.content === "string" ? [] : message.content) {
       if (part.type !== "tool-call" || part.providerExecuted === true) continue;
-      const provider = tools[part.toolName]?.provider ?? handleProviderOf(part.input);
+      const provider =
+        tools[part.toolName]?.provider ??
+        checkedHandleProvider(part.input, failed.has(part.toolCallId), given);
       calls.push({
         step,
         toolName: part.toolName,
@@ -67,4 +74,30 @@ function stepsOf(
     steps.push({ step, calls });
   }
   return steps;
+}
+
+/**
+ * The provider a call names by its handle, when the run took the handle: the call ran or waits for a
+ * person (a refused handle does neither: it fails before both), or it failed with a handle a tool result
+ * of the run gave the model, verbatim. A forged or garbled handle (a changed signature) fails and was
+ * given by no result: it names no provider. (A valid handle from elsewhere, the prompt or another run,
+ * whose call failed is not credited either: the result cannot tell it from a forged one.)
+ */
+function checkedHandleProvider(
+  input: unknown,
+  failed: boolean,
+  given: readonly string[],
+): ProviderIdentity | undefined {
+  const named = handleOfCall(input);
+  if (!named || !failed) return named?.provider;
+  const quoted = JSON.stringify(named.handle); // as the handles notice lists it
+  return given.some((text) => text.includes(quoted)) ? named.provider : undefined;
+}
+
+/** A successful result's text as the model read it (the handles notice is text appended to it). */
+function outputText(output: ToolResultPart["output"]): string {
+  if (output.type === "text") return output.value;
+  if (output.type === "content")
+    return output.value.map((part) => (part.type === "text" ? part.text : "")).join("\n");
+  return "value" in output ? JSON.stringify(output.value ?? null) : "";
 }
