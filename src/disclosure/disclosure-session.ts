@@ -39,7 +39,8 @@ export class DisclosureSession implements ToolInjectionStrategy {
     private readonly dynamic: boolean,
     private readonly events: RunEvents,
   ) {
-    this.readSectionTool = defineTool<{ section_key: string }, string>({
+    // A section is the developer's own text, at the size they chose: it is read whole (see `wholeResult`).
+    const read = defineTool<{ section_key: string }, string>({
       name: READ_SECTION,
       description:
         "Read the full content of a summarized section of your instructions. Reading a section may unlock tools that belong to it.",
@@ -56,6 +57,7 @@ export class DisclosureSession implements ToolInjectionStrategy {
       },
       execute: ({ section_key }) => this.read(section_key),
     });
+    this.readSectionTool = { ...read, wholeResult: true };
   }
 
   /** The system prompt at the current visibility. */

@@ -1,5 +1,6 @@
 // Progressive disclosure as a misbehaving model and a demanding user would meet it (docs/reliability.md,
-// hardening round 9): what the model was offered and read back, and what the caller got.
+// D rows, hardening rounds 9 and 10): what the model was offered and read back, what the caller got, and
+// what the run log says.
 import "../fixtures/store/register.js";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -39,7 +40,11 @@ const backends = [
   ],
 ] as const;
 /** A template of one section per key, each summarized and holding `tools`. */
-const summarized = (keys: readonly string[], tools: (key: string) => AnyTool[]) =>
+const summarized = (
+  keys: readonly string[],
+  tools: (key: string) => AnyTool[],
+  template: (key: string) => string = (key) => `${key} rules`,
+) =>
   new PromptTemplate({
     ns: "t",
     key: "hardening",
@@ -48,7 +53,7 @@ const summarized = (keys: readonly string[], tools: (key: string) => AnyTool[]) 
         new MarkdownSection({
           key,
           title: key,
-          template: `${key} rules`,
+          template: template(key),
           summary: `${key} in short`,
           visibility: "SUMMARY",
           tools: tools(key),
@@ -242,4 +247,27 @@ describe("progressive disclosure, hardened", () => {
         `[Offered under another name, as its own is another tool's: customer_c123_getAverageSpend as ${renamed}.]`,
     );
   });
+
+  it.each(backends)(
+    "a section longer than withMaxResultChars is read whole (%s tools)",
+    async (_mode, runnerOf) => {
+      // The author's own text, 20 000 characters: numbered lines, so a cut anywhere shows.
+      const lines = Array.from({ length: 400 }, (_, i) => `Rule ${String(i + 1).padStart(4, "0")}: `);
+      const body = lines.map((l) => l.padEnd(50, ".")).join("\n");
+      expect(body.length).toBeGreaterThanOrEqual(20_000);
+      const model = mockModel(call("read_section", { section_key: "manual" }), text("ok"));
+      const run = await runnerOf(model)
+        .withSystemPrompt(
+          summarized(
+            ["manual"],
+            () => [],
+            () => body,
+          ),
+        )
+        .run("q");
+      // Before: the first 16 000 characters, then `[truncated: the result was 20420 characters; …]`.
+      expect(toolResultsSeenAt(model, 1)).toEqual([`# 1 manual (manual)\n\n${body}`]);
+      expect(run.result).toBe("ok");
+    },
+  );
 });
