@@ -3,6 +3,7 @@ import { defineTool } from "../tools/define-tool.js";
 import type { AnyTool } from "../tools/tool.js";
 import type { PromptTemplate, VisibilityOf } from "./prompt-template.js";
 import { renderSection } from "./render-sections.js";
+import { reportExpanded } from "./report-expanded.js";
 import { selfAndAncestors } from "./section-node.js";
 import { SectionVisibility, type PromptParams, type VisibilityOverrides } from "./section-visibility.js";
 import type {
@@ -32,7 +33,8 @@ export class DisclosureSession implements ToolInjectionStrategy {
   private promptSummarizes = false;
 
   constructor(
-    private readonly template: PromptTemplate,
+    /** The template this run renders. */
+    readonly template: PromptTemplate,
     private readonly params: PromptParams,
     private readonly callerOverrides: VisibilityOverrides,
     private readonly store: VisibilityStore,
@@ -111,20 +113,19 @@ export class DisclosureSession implements ToolInjectionStrategy {
       return { restart: new VisibilityExpansionRequired(overrides, reason, expand, names) };
     }
     const unlockedNames = unlocked.map((t) => t.name);
-    // One event per section shown in full, the summarized ancestors too, as a restart reports them.
-    for (const key of expand) {
+    for (const key of expand)
       this.store.dispatch({
         type: "SetVisibilityOverride",
         sectionKey: key,
         visibility: SectionVisibility.FULL,
       });
-      this.events.emit({
-        type: "VisibilityExpanded",
-        sectionKey: key,
-        mode: "dynamic",
-        unlockedTools: unlockedNames,
-      });
-    }
+    // One event per section shown in full, the summarized ancestors too, as a restart reports them.
+    reportExpanded(
+      this.events,
+      this.template,
+      { sectionKeys: expand, unlockedTools: unlockedNames },
+      "dynamic",
+    );
     return {
       add: unlocked,
       remove: this.keepsReadSection(after) ? [] : [READ_SECTION],

@@ -214,7 +214,7 @@ export interface ExpandedRecord {
   readonly section: string;
   /** `dynamic`: its tools joined the running conversation; `restart`: the run started again with them. */
   readonly mode: "dynamic" | "restart";
-  /** The tools the expansion unlocked, by name. */
+  /** The tools that came with this section, by name (`VisibilityExpanded.unlockedTools`). */
   readonly tools: readonly string[];
 }
 

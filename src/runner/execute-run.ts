@@ -208,7 +208,7 @@ async function runAttempts(setup: RunSetup, run: Run): Promise<RunOutcome> {
         ? { cause: "expansion", sections: expansion.sectionKeys, toolNames: expansion.unlockedTools }
         : { cause: "strategy" }),
     });
-    applyExpansion(run, request);
+    applyExpansion(run, request, disclosure);
   }
 }
 

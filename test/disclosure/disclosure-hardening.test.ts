@@ -19,6 +19,7 @@ import {
   ToolSourceClashError,
   type AnyTool,
   type ModelAdapter,
+  type ToolLoopEvent,
 } from "entity-tools";
 import { createMcpServer } from "entity-tools/mcp";
 import { CustomerSearchTools } from "../fixtures/store/customer-search-tools.js";
@@ -268,6 +269,46 @@ describe("progressive disclosure, hardened", () => {
       // Before: the first 16 000 characters, then `[truncated: the result was 20420 characters; …]`.
       expect(toolResultsSeenAt(model, 1)).toEqual([`# 1 manual (manual)\n\n${body}`]);
       expect(run.result).toBe("ok");
+    },
+  );
+
+  it.each(backends)(
+    "each expanded section names the tools its own expansion unlocked (%s tools)",
+    async (mode, runnerOf) => {
+      const dir = mkdtempSync(join(tmpdir(), "disclosure-log-"));
+      try {
+        const events: ToolLoopEvent[] = [];
+        const model = mockModel(call("read_section", { section_key: "policies.warranty" }), text("ok"));
+        await runnerOf(model)
+          .withSystemPrompt(supportPrompt(), params)
+          .withObserver((e) => events.push(e))
+          .withRunLog(dir)
+          .run("q");
+        // The warranty holds no tools; the manual's refunds subsection, shown in full with it, holds two.
+        const expected = [
+          { section: "policies.warranty", tools: [] },
+          { section: "policies", tools: ["checkRefundEligibility", "issueRefund"] },
+        ];
+        const [file] = readdirSync(dir);
+        const { records } = readRunLog(readFileSync(join(dir, file!), "utf8"));
+        // Before: the warranty's record listed the refund tools too.
+        expect(records.flatMap((r) => (r.type === "expanded" ? [r] : []))).toEqual(
+          expected.map((e) => ({
+            type: "expanded",
+            step: 1,
+            ...e,
+            mode: mode === "dynamic" ? "dynamic" : "restart",
+          })),
+        );
+        expect(events.flatMap((e) => (e.type === "VisibilityExpanded" ? [e.unlockedTools] : []))).toEqual(
+          expected.map((e) => e.tools),
+        );
+        expect(offeredAt(model, 1)).toEqual(
+          expect.arrayContaining(["checkRefundEligibility", "issueRefund"]),
+        );
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     },
   );
 });
