@@ -107,12 +107,11 @@ export class DisclosureSession implements ToolInjectionStrategy {
     const after = this.visibility(overrides);
     const offered = new Set(this.template.openTools(before).map((t) => t.name));
     const unlocked = this.template.openTools(after).filter((t) => !offered.has(t.name));
-    if (!this.dynamic && unlocked.length > 0) {
-      const reason = `section "${sectionKey}" unlocks ${unlocked.map((t) => t.name).join(", ")}, and this backend cannot add tools to a running conversation`;
-      const names = unlocked.map((t) => t.name);
-      return { restart: new VisibilityExpansionRequired(overrides, reason, expand, names) };
-    }
     const unlockedNames = unlocked.map((t) => t.name);
+    if (!this.dynamic && unlocked.length > 0) {
+      const reason = `section "${sectionKey}" unlocks ${unlockedNames.join(", ")}, and this backend cannot add tools to a running conversation`;
+      return { restart: new VisibilityExpansionRequired(overrides, reason, expand, unlockedNames) };
+    }
     for (const key of expand)
       this.store.dispatch({
         type: "SetVisibilityOverride",
@@ -124,7 +123,8 @@ export class DisclosureSession implements ToolInjectionStrategy {
       this.events,
       this.template,
       { sectionKeys: expand, unlockedTools: unlockedNames },
-      "dynamic",
+      // A read that unlocks no tools changes nothing but the text the model reads, on any backend.
+      unlocked.length > 0 ? "dynamic" : "content",
     );
     return {
       add: unlocked,

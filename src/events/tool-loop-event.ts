@@ -239,8 +239,12 @@ export interface VisibilityExpandedEvent extends RunEvent {
   /** The event's kind. */ readonly type: "VisibilityExpanded";
   /** The expanded section's key. */
   readonly sectionKey: string;
-  /** `dynamic`: its tools joined the running conversation; `restart`: the run starts again with them. */
-  readonly mode: "dynamic" | "restart";
+  /**
+   * How the read took effect: `dynamic`, the tools it unlocked joined the running conversation; `restart`,
+   * the run starts again with them; `content`, it unlocked no tools, so its text, the read's result, was all
+   * it changed (no restart, on any backend).
+   */
+  readonly mode: "dynamic" | "restart" | "content";
   /**
    * Tools that came with this section (on a restart, they are offered from the new start): its own and
    * those of its descendants shown in full with it, not those of another section the same read expanded (a

@@ -311,4 +311,28 @@ describe("progressive disclosure, hardened", () => {
       }
     },
   );
+
+  it.each(backends)(
+    "reading a section that unlocks no tools is reported as content only, neither dynamic nor a restart (%s tools)",
+    async (_mode, runnerOf) => {
+      const dir = mkdtempSync(join(tmpdir(), "disclosure-log-"));
+      try {
+        const model = mockModel(call("read_section", { section_key: "faq" }), text("ok"));
+        const run = await runnerOf(model)
+          .withSystemPrompt(summarized(["faq"], () => []))
+          .withRunLog(dir)
+          .run("q");
+        const [file] = readdirSync(dir);
+        const { records } = readRunLog(readFileSync(join(dir, file!), "utf8"));
+        // Before: mode `dynamic`, counted in `dynamicExpansions`, on a backend with fixed tools too.
+        expect(records.filter((r) => r.type === "expanded" || r.type === "restart")).toEqual([
+          { type: "expanded", step: 1, section: "faq", mode: "content", tools: [] },
+        ]);
+        expect(run.counters).toMatchObject({ dynamicExpansions: 0, restarts: 0 });
+        expect(toolResultsSeenAt(model, 1)).toEqual(["# 1 faq (faq)\n\nfaq rules"]);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });
