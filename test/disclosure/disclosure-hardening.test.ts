@@ -12,6 +12,7 @@ import {
   AiSdkAdapter,
   defineTool,
   DuplicateToolNameError,
+  ExpansionLimitError,
   MarkdownSection,
   PromptRunner,
   PromptTemplate,
@@ -19,6 +20,7 @@ import {
   ToolSourceClashError,
   type AnyTool,
   type ModelAdapter,
+  type ToolInjectionStrategy,
   type ToolLoopEvent,
 } from "entity-tools";
 import { createMcpServer } from "entity-tools/mcp";
@@ -333,6 +335,31 @@ describe("progressive disclosure, hardened", () => {
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
+    },
+  );
+
+  it.each(backends)(
+    "a strategy's restart past withMaxExpansions says a strategy asked for it (%s tools)",
+    async (_mode, runnerOf) => {
+      const restartAfterSearch: ToolInjectionStrategy = {
+        evaluateToolResult: ({ lastToolCall }) =>
+          lastToolCall.toolName === "searchCustomer" ? { restart: { reason: "searched" } } : {},
+      };
+      const search = call("searchCustomer", { name: "John Smith" });
+      const model = mockModel(search, search, text("never"));
+      const error = await runnerOf(model)
+        .withTools(new CustomerSearchTools())
+        .withInjectionStrategy(restartAfterSearch)
+        .withMaxExpansions(1)
+        .run("q")
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ExpansionLimitError);
+      // Before: `The run restarted 1 time to expand sections and then asked for more (searched); … mark
+      // those sections FULL`, of a run without sections, with the reason as its `sectionKeys`.
+      expect((error as Error).message).toBe(
+        "The run restarted 1 time, as many as withMaxExpansions() allows, and then a strategy asked to restart again (searched); raise withMaxExpansions() or have the strategy ask for fewer restarts",
+      );
+      expect(error).toMatchObject({ sectionKeys: [], reason: "searched", totalIterations: 2 });
     },
   );
 });
