@@ -42,6 +42,17 @@ const backends = [
     (model: ReturnType<typeof mockModel>) => new PromptRunner({ adapter: staticToolsAdapter(model) }),
   ],
 ] as const;
+/** Runs `run` with a run-log folder of its own; gives what it returned and the records of the file it wrote. */
+async function logged<T>(run: (dir: string) => Promise<T>) {
+  const dir = mkdtempSync(join(tmpdir(), "disclosure-log-"));
+  try {
+    const value = await run(dir);
+    const [file] = readdirSync(dir);
+    return { value, records: readRunLog(readFileSync(join(dir, file!), "utf8")).records };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 /** A template of one section per key, each summarized and holding `tools`. */
 const summarized = (
   keys: readonly string[],
@@ -208,21 +219,16 @@ describe("progressive disclosure, hardened", () => {
   it.each(backends)(
     "a nested read expands its summarized parent too, and the run log says so for each (%s tools)",
     async (_mode, runnerOf) => {
-      const dir = mkdtempSync(join(tmpdir(), "disclosure-log-"));
-      try {
-        const model = mockModel(call("read_section", { section_key: "policies.warranty" }), text("ok"));
-        const run = await runnerOf(model).withSystemPrompt(supportPrompt(), params).withRunLog(dir).run("q");
-        expect(run.visibility).toEqual({ "policies.warranty": "FULL", policies: "FULL" });
-        const [file] = readdirSync(dir);
-        const { records } = readRunLog(readFileSync(join(dir, file!), "utf8"));
-        // Before, on a dynamic backend: one record, for the warranty, beside the refund tools it did not hold.
-        expect(records.flatMap((r) => (r.type === "expanded" ? [r.section] : []))).toEqual([
-          "policies.warranty",
-          "policies",
-        ]);
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
+      const model = mockModel(call("read_section", { section_key: "policies.warranty" }), text("ok"));
+      const { value: run, records } = await logged((dir) =>
+        runnerOf(model).withSystemPrompt(supportPrompt(), params).withRunLog(dir).run("q"),
+      );
+      expect(run.visibility).toEqual({ "policies.warranty": "FULL", policies: "FULL" });
+      // Before, on a dynamic backend: one record, for the warranty, beside the refund tools it did not hold.
+      expect(records.flatMap((r) => (r.type === "expanded" ? [r.section] : []))).toEqual([
+        "policies.warranty",
+        "policies",
+      ]);
     },
   );
 
@@ -277,64 +283,52 @@ describe("progressive disclosure, hardened", () => {
   it.each(backends)(
     "each expanded section names the tools its own expansion unlocked (%s tools)",
     async (mode, runnerOf) => {
-      const dir = mkdtempSync(join(tmpdir(), "disclosure-log-"));
-      try {
-        const events: ToolLoopEvent[] = [];
-        const model = mockModel(call("read_section", { section_key: "policies.warranty" }), text("ok"));
-        await runnerOf(model)
+      const events: ToolLoopEvent[] = [];
+      const model = mockModel(call("read_section", { section_key: "policies.warranty" }), text("ok"));
+      const { records } = await logged((dir) =>
+        runnerOf(model)
           .withSystemPrompt(supportPrompt(), params)
           .withObserver((e) => events.push(e))
           .withRunLog(dir)
-          .run("q");
-        // The warranty holds no tools; the manual's refunds subsection, shown in full with it, holds two.
-        const expected = [
-          { section: "policies.warranty", tools: [] },
-          { section: "policies", tools: ["checkRefundEligibility", "issueRefund"] },
-        ];
-        const [file] = readdirSync(dir);
-        const { records } = readRunLog(readFileSync(join(dir, file!), "utf8"));
-        // Before: the warranty's record listed the refund tools too.
-        expect(records.flatMap((r) => (r.type === "expanded" ? [r] : []))).toEqual(
-          expected.map((e) => ({
-            type: "expanded",
-            step: 1,
-            ...e,
-            mode: mode === "dynamic" ? "dynamic" : "restart",
-          })),
-        );
-        expect(events.flatMap((e) => (e.type === "VisibilityExpanded" ? [e.unlockedTools] : []))).toEqual(
-          expected.map((e) => e.tools),
-        );
-        expect(offeredAt(model, 1)).toEqual(
-          expect.arrayContaining(["checkRefundEligibility", "issueRefund"]),
-        );
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
+          .run("q"),
+      );
+      // The warranty holds no tools; the manual's refunds subsection, shown in full with it, holds two.
+      const expected = [
+        { section: "policies.warranty", tools: [] },
+        { section: "policies", tools: ["checkRefundEligibility", "issueRefund"] },
+      ];
+      // Before: the warranty's record listed the refund tools too.
+      expect(records.flatMap((r) => (r.type === "expanded" ? [r] : []))).toEqual(
+        expected.map((e) => ({
+          type: "expanded",
+          step: 1,
+          ...e,
+          mode: mode === "dynamic" ? "dynamic" : "restart",
+        })),
+      );
+      expect(events.flatMap((e) => (e.type === "VisibilityExpanded" ? [e.unlockedTools] : []))).toEqual(
+        expected.map((e) => e.tools),
+      );
+      expect(offeredAt(model, 1)).toEqual(expect.arrayContaining(["checkRefundEligibility", "issueRefund"]));
     },
   );
 
   it.each(backends)(
     "reading a section that unlocks no tools is reported as content only, neither dynamic nor a restart (%s tools)",
     async (_mode, runnerOf) => {
-      const dir = mkdtempSync(join(tmpdir(), "disclosure-log-"));
-      try {
-        const model = mockModel(call("read_section", { section_key: "faq" }), text("ok"));
-        const run = await runnerOf(model)
+      const model = mockModel(call("read_section", { section_key: "faq" }), text("ok"));
+      const { value: run, records } = await logged((dir) =>
+        runnerOf(model)
           .withSystemPrompt(summarized(["faq"], () => []))
           .withRunLog(dir)
-          .run("q");
-        const [file] = readdirSync(dir);
-        const { records } = readRunLog(readFileSync(join(dir, file!), "utf8"));
-        // Before: mode `dynamic`, counted in `dynamicExpansions`, on a backend with fixed tools too.
-        expect(records.filter((r) => r.type === "expanded" || r.type === "restart")).toEqual([
-          { type: "expanded", step: 1, section: "faq", mode: "content", tools: [] },
-        ]);
-        expect(run.counters).toMatchObject({ dynamicExpansions: 0, restarts: 0 });
-        expect(toolResultsSeenAt(model, 1)).toEqual(["# 1 faq (faq)\n\nfaq rules"]);
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
+          .run("q"),
+      );
+      // Before: mode `dynamic`, counted in `dynamicExpansions`, on a backend with fixed tools too.
+      expect(records.filter((r) => r.type === "expanded" || r.type === "restart")).toEqual([
+        { type: "expanded", step: 1, section: "faq", mode: "content", tools: [] },
+      ]);
+      expect(run.counters).toMatchObject({ dynamicExpansions: 0, restarts: 0 });
+      expect(toolResultsSeenAt(model, 1)).toEqual(["# 1 faq (faq)\n\nfaq rules"]);
     },
   );
 
