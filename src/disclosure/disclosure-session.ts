@@ -3,6 +3,7 @@ import { defineTool } from "../tools/define-tool.js";
 import type { AnyTool } from "../tools/tool.js";
 import type { PromptTemplate, VisibilityOf } from "./prompt-template.js";
 import { renderSection } from "./render-sections.js";
+import { reportExpanded } from "./report-expanded.js";
 import { selfAndAncestors } from "./section-node.js";
 import { SectionVisibility, type PromptParams, type VisibilityOverrides } from "./section-visibility.js";
 import type {
@@ -32,14 +33,16 @@ export class DisclosureSession implements ToolInjectionStrategy {
   private promptSummarizes = false;
 
   constructor(
-    private readonly template: PromptTemplate,
+    /** The template this run renders. */
+    readonly template: PromptTemplate,
     private readonly params: PromptParams,
     private readonly callerOverrides: VisibilityOverrides,
     private readonly store: VisibilityStore,
     private readonly dynamic: boolean,
     private readonly events: RunEvents,
   ) {
-    this.readSectionTool = defineTool<{ section_key: string }, string>({
+    // A section is the developer's own text, at the size they chose: it is read whole (see `wholeResult`).
+    const read = defineTool<{ section_key: string }, string>({
       name: READ_SECTION,
       description:
         "Read the full content of a summarized section of your instructions. Reading a section may unlock tools that belong to it.",
@@ -56,6 +59,7 @@ export class DisclosureSession implements ToolInjectionStrategy {
       },
       execute: ({ section_key }) => this.read(section_key),
     });
+    this.readSectionTool = { ...read, wholeResult: true };
   }
 
   /** The system prompt at the current visibility. */
@@ -103,26 +107,25 @@ export class DisclosureSession implements ToolInjectionStrategy {
     const after = this.visibility(overrides);
     const offered = new Set(this.template.openTools(before).map((t) => t.name));
     const unlocked = this.template.openTools(after).filter((t) => !offered.has(t.name));
-    if (!this.dynamic && unlocked.length > 0) {
-      const reason = `section "${sectionKey}" unlocks ${unlocked.map((t) => t.name).join(", ")}, and this backend cannot add tools to a running conversation`;
-      const names = unlocked.map((t) => t.name);
-      return { restart: new VisibilityExpansionRequired(overrides, reason, expand, names) };
-    }
     const unlockedNames = unlocked.map((t) => t.name);
-    // One event per section shown in full, the summarized ancestors too, as a restart reports them.
-    for (const key of expand) {
+    if (!this.dynamic && unlocked.length > 0) {
+      const reason = `section "${sectionKey}" unlocks ${unlockedNames.join(", ")}, and this backend cannot add tools to a running conversation`;
+      return { restart: new VisibilityExpansionRequired(overrides, reason, expand, unlockedNames) };
+    }
+    for (const key of expand)
       this.store.dispatch({
         type: "SetVisibilityOverride",
         sectionKey: key,
         visibility: SectionVisibility.FULL,
       });
-      this.events.emit({
-        type: "VisibilityExpanded",
-        sectionKey: key,
-        mode: "dynamic",
-        unlockedTools: unlockedNames,
-      });
-    }
+    // One event per section shown in full, the summarized ancestors too, as a restart reports them.
+    reportExpanded(
+      this.events,
+      this.template,
+      { sectionKeys: expand, unlockedTools: unlockedNames },
+      // A read that unlocks no tools changes nothing but the text the model reads, on any backend.
+      unlocked.length > 0 ? "dynamic" : "content",
+    );
     return {
       add: unlocked,
       remove: this.keepsReadSection(after) ? [] : [READ_SECTION],

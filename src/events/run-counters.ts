@@ -30,7 +30,10 @@ export interface RunCounters {
    * or removed before the pause) counts again if found after it.
    */
   providersDiscovered: number;
-  /** Prompt sections expanded in the running conversation (`VisibilityExpanded` in `dynamic` mode). */
+  /**
+   * Prompt sections expanded by a read whose tools joined the running conversation (`VisibilityExpanded` in
+   * `dynamic` mode). A read that unlocks no tools (`content`) is counted neither here nor as a restart.
+   */
   dynamicExpansions: number;
   /**
    * Times the run restarted, whatever asked for it (`RunRestarted`, one each, with its `cause`): a section

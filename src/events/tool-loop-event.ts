@@ -239,9 +239,17 @@ export interface VisibilityExpandedEvent extends RunEvent {
   /** The event's kind. */ readonly type: "VisibilityExpanded";
   /** The expanded section's key. */
   readonly sectionKey: string;
-  /** `dynamic`: its tools joined the running conversation; `restart`: the run starts again with them. */
-  readonly mode: "dynamic" | "restart";
-  /** Tools the expansion unlocked (on a restart, they are offered from the new start). */
+  /**
+   * How the read took effect: `dynamic`, the tools it unlocked joined the running conversation; `restart`,
+   * the run starts again with them; `content`, it unlocked no tools, so its text, the read's result, was all
+   * it changed (no restart, on any backend).
+   */
+  readonly mode: "dynamic" | "restart" | "content";
+  /**
+   * Tools that came with this section (on a restart, they are offered from the new start): its own and
+   * those of its descendants shown in full with it, not those of another section the same read expanded (a
+   * nested read's section, below a summarized parent, keeps its own). A read's events name each tool once.
+   */
   readonly unlockedTools: readonly string[];
 }
 

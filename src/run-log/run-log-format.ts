@@ -212,9 +212,12 @@ export interface ExpandedRecord {
   readonly step: number;
   /** The section's key. */
   readonly section: string;
-  /** `dynamic`: its tools joined the running conversation; `restart`: the run started again with them. */
-  readonly mode: "dynamic" | "restart";
-  /** The tools the expansion unlocked, by name. */
+  /**
+   * `dynamic`: the read's tools joined the running conversation; `restart`: the run started again with
+   * them; `content`: the read unlocked no tools, its text was all it changed (`VisibilityExpanded.mode`).
+   */
+  readonly mode: "dynamic" | "restart" | "content";
+  /** The tools that came with this section, by name (`VisibilityExpanded.unlockedTools`). */
   readonly tools: readonly string[];
 }
 

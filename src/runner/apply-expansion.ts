@@ -1,4 +1,5 @@
 import type { DisclosureSession } from "../disclosure/disclosure-session.js";
+import { reportExpanded } from "../disclosure/report-expanded.js";
 import { VisibilityExpansionRequired } from "../disclosure/visibility-expansion-required.js";
 import type { Run } from "../loop/run/run.js";
 import type { RestartRequest } from "../strategies/tool-injection-strategy.js";
@@ -27,19 +28,18 @@ const unique = (values: readonly string[]): string[] => [...new Set(values)];
 
 /**
  * What a restart request changes in the run, whether the run restarts now or pauses first: an expansion's
- * sections shown in full from now on, each told to observers (`VisibilityExpanded`, mode `restart`).
+ * sections shown in full from now on, each told to observers with its own tools (`VisibilityExpanded`, mode
+ * `restart`; see `reportExpanded`).
  */
-export function applyExpansion(run: Run, request: RestartRequest): void {
+export function applyExpansion(
+  run: Run,
+  request: RestartRequest,
+  disclosure: DisclosureSession | undefined,
+): void {
   if (!(request instanceof VisibilityExpansionRequired)) return;
   for (const [sectionKey, visibility] of Object.entries(request.requestedOverrides))
     run.visibility.dispatch({ type: "SetVisibilityOverride", sectionKey, visibility });
-  for (const sectionKey of request.sectionKeys)
-    run.events.emit({
-      type: "VisibilityExpanded",
-      sectionKey,
-      mode: "restart",
-      unlockedTools: request.unlockedTools,
-    });
+  reportExpanded(run.events, disclosure?.template, request, "restart");
 }
 
 /**
@@ -58,7 +58,7 @@ export function applyBeforePause(
   disclosure: DisclosureSession | undefined,
 ): void {
   const before = disclosure?.initialTools() ?? [];
-  applyExpansion(run, oneRestart(restarts));
+  applyExpansion(run, oneRestart(restarts), disclosure);
   const after = new Set(disclosure?.initialTools().map((t) => t.name));
   run.registry.remove(before.filter((t) => !after.has(t.name)).map((t) => t.name));
 }

@@ -197,7 +197,7 @@ async function runAttempts(setup: RunSetup, run: Run): Promise<RunOutcome> {
     // The run's restarts, a resumed run's before its pause included (see `TotalsBefore.expansions`).
     if (run.totals.expansions >= setup.settings.maxExpansions) {
       throw session.fail(
-        new ExpansionLimitError(setup.settings.maxExpansions, expansion?.sectionKeys ?? [request.reason]),
+        new ExpansionLimitError(setup.settings.maxExpansions, expansion?.sectionKeys ?? [], request.reason),
       );
     }
     run.totals.countExpansion();
@@ -208,7 +208,7 @@ async function runAttempts(setup: RunSetup, run: Run): Promise<RunOutcome> {
         ? { cause: "expansion", sections: expansion.sectionKeys, toolNames: expansion.unlockedTools }
         : { cause: "strategy" }),
     });
-    applyExpansion(run, request);
+    applyExpansion(run, request, disclosure);
   }
 }
 

@@ -58,6 +58,11 @@ export interface Tool<Input = never, Output = unknown> {
   /** The run stops before each call until it is approved (`@LlmTool({ needsApproval })`). */
   readonly needsApproval?: boolean;
   /**
+   * Its result is sent whole, never cut at `withMaxResultChars`: for text the developer wrote, whose size
+   * they chose (`read_section`'s, a prompt section), not data of unknown size, which the cap is for.
+   */
+  readonly wholeResult?: boolean;
+  /**
    * A problem with a schema-valid input that the schema cannot express (a handle's signature): the call
    * then fails as invalid input before it is judged for approval, and nothing runs.
    */

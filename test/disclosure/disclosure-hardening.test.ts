@@ -1,5 +1,6 @@
 // Progressive disclosure as a misbehaving model and a demanding user would meet it (docs/reliability.md,
-// hardening round 9): what the model was offered and read back, and what the caller got.
+// D rows, hardening rounds 9 and 10): what the model was offered and read back, what the caller got, and
+// what the run log says.
 import "../fixtures/store/register.js";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,6 +12,7 @@ import {
   AiSdkAdapter,
   defineTool,
   DuplicateToolNameError,
+  ExpansionLimitError,
   MarkdownSection,
   PromptRunner,
   PromptTemplate,
@@ -18,6 +20,8 @@ import {
   ToolSourceClashError,
   type AnyTool,
   type ModelAdapter,
+  type ToolInjectionStrategy,
+  type ToolLoopEvent,
 } from "entity-tools";
 import { createMcpServer } from "entity-tools/mcp";
 import { CustomerSearchTools } from "../fixtures/store/customer-search-tools.js";
@@ -38,8 +42,23 @@ const backends = [
     (model: ReturnType<typeof mockModel>) => new PromptRunner({ adapter: staticToolsAdapter(model) }),
   ],
 ] as const;
+/** Runs `run` with a run-log folder of its own; gives what it returned and the records of the file it wrote. */
+async function logged<T>(run: (dir: string) => Promise<T>) {
+  const dir = mkdtempSync(join(tmpdir(), "disclosure-log-"));
+  try {
+    const value = await run(dir);
+    const [file] = readdirSync(dir);
+    return { value, records: readRunLog(readFileSync(join(dir, file!), "utf8")).records };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 /** A template of one section per key, each summarized and holding `tools`. */
-const summarized = (keys: readonly string[], tools: (key: string) => AnyTool[]) =>
+const summarized = (
+  keys: readonly string[],
+  tools: (key: string) => AnyTool[],
+  template: (key: string) => string = (key) => `${key} rules`,
+) =>
   new PromptTemplate({
     ns: "t",
     key: "hardening",
@@ -48,7 +67,7 @@ const summarized = (keys: readonly string[], tools: (key: string) => AnyTool[]) 
         new MarkdownSection({
           key,
           title: key,
-          template: `${key} rules`,
+          template: template(key),
           summary: `${key} in short`,
           visibility: "SUMMARY",
           tools: tools(key),
@@ -200,21 +219,16 @@ describe("progressive disclosure, hardened", () => {
   it.each(backends)(
     "a nested read expands its summarized parent too, and the run log says so for each (%s tools)",
     async (_mode, runnerOf) => {
-      const dir = mkdtempSync(join(tmpdir(), "disclosure-log-"));
-      try {
-        const model = mockModel(call("read_section", { section_key: "policies.warranty" }), text("ok"));
-        const run = await runnerOf(model).withSystemPrompt(supportPrompt(), params).withRunLog(dir).run("q");
-        expect(run.visibility).toEqual({ "policies.warranty": "FULL", policies: "FULL" });
-        const [file] = readdirSync(dir);
-        const { records } = readRunLog(readFileSync(join(dir, file!), "utf8"));
-        // Before, on a dynamic backend: one record, for the warranty, beside the refund tools it did not hold.
-        expect(records.flatMap((r) => (r.type === "expanded" ? [r.section] : []))).toEqual([
-          "policies.warranty",
-          "policies",
-        ]);
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
+      const model = mockModel(call("read_section", { section_key: "policies.warranty" }), text("ok"));
+      const { value: run, records } = await logged((dir) =>
+        runnerOf(model).withSystemPrompt(supportPrompt(), params).withRunLog(dir).run("q"),
+      );
+      expect(run.visibility).toEqual({ "policies.warranty": "FULL", policies: "FULL" });
+      // Before, on a dynamic backend: one record, for the warranty, beside the refund tools it did not hold.
+      expect(records.flatMap((r) => (r.type === "expanded" ? [r.section] : []))).toEqual([
+        "policies.warranty",
+        "policies",
+      ]);
     },
   );
 
@@ -242,4 +256,104 @@ describe("progressive disclosure, hardened", () => {
         `[Offered under another name, as its own is another tool's: customer_c123_getAverageSpend as ${renamed}.]`,
     );
   });
+
+  it.each(backends)(
+    "a section longer than withMaxResultChars is read whole (%s tools)",
+    async (_mode, runnerOf) => {
+      // The author's own text, 20 000 characters: numbered lines, so a cut anywhere shows.
+      const lines = Array.from({ length: 400 }, (_, i) => `Rule ${String(i + 1).padStart(4, "0")}: `);
+      const body = lines.map((l) => l.padEnd(50, ".")).join("\n");
+      expect(body.length).toBeGreaterThanOrEqual(20_000);
+      const model = mockModel(call("read_section", { section_key: "manual" }), text("ok"));
+      const run = await runnerOf(model)
+        .withSystemPrompt(
+          summarized(
+            ["manual"],
+            () => [],
+            () => body,
+          ),
+        )
+        .run("q");
+      // Before: the first 16 000 characters, then `[truncated: the result was 20420 characters; …]`.
+      expect(toolResultsSeenAt(model, 1)).toEqual([`# 1 manual (manual)\n\n${body}`]);
+      expect(run.result).toBe("ok");
+    },
+  );
+
+  it.each(backends)(
+    "each expanded section names the tools its own expansion unlocked (%s tools)",
+    async (mode, runnerOf) => {
+      const events: ToolLoopEvent[] = [];
+      const model = mockModel(call("read_section", { section_key: "policies.warranty" }), text("ok"));
+      const { records } = await logged((dir) =>
+        runnerOf(model)
+          .withSystemPrompt(supportPrompt(), params)
+          .withObserver((e) => events.push(e))
+          .withRunLog(dir)
+          .run("q"),
+      );
+      // The warranty holds no tools; the manual's refunds subsection, shown in full with it, holds two.
+      const expected = [
+        { section: "policies.warranty", tools: [] },
+        { section: "policies", tools: ["checkRefundEligibility", "issueRefund"] },
+      ];
+      // Before: the warranty's record listed the refund tools too.
+      expect(records.flatMap((r) => (r.type === "expanded" ? [r] : []))).toEqual(
+        expected.map((e) => ({
+          type: "expanded",
+          step: 1,
+          ...e,
+          mode: mode === "dynamic" ? "dynamic" : "restart",
+        })),
+      );
+      expect(events.flatMap((e) => (e.type === "VisibilityExpanded" ? [e.unlockedTools] : []))).toEqual(
+        expected.map((e) => e.tools),
+      );
+      expect(offeredAt(model, 1)).toEqual(expect.arrayContaining(["checkRefundEligibility", "issueRefund"]));
+    },
+  );
+
+  it.each(backends)(
+    "reading a section that unlocks no tools is reported as content only, neither dynamic nor a restart (%s tools)",
+    async (_mode, runnerOf) => {
+      const model = mockModel(call("read_section", { section_key: "faq" }), text("ok"));
+      const { value: run, records } = await logged((dir) =>
+        runnerOf(model)
+          .withSystemPrompt(summarized(["faq"], () => []))
+          .withRunLog(dir)
+          .run("q"),
+      );
+      // Before: mode `dynamic`, counted in `dynamicExpansions`, on a backend with fixed tools too.
+      expect(records.filter((r) => r.type === "expanded" || r.type === "restart")).toEqual([
+        { type: "expanded", step: 1, section: "faq", mode: "content", tools: [] },
+      ]);
+      expect(run.counters).toMatchObject({ dynamicExpansions: 0, restarts: 0 });
+      expect(toolResultsSeenAt(model, 1)).toEqual(["# 1 faq (faq)\n\nfaq rules"]);
+    },
+  );
+
+  it.each(backends)(
+    "a strategy's restart past withMaxExpansions says a strategy asked for it (%s tools)",
+    async (_mode, runnerOf) => {
+      const restartAfterSearch: ToolInjectionStrategy = {
+        evaluateToolResult: ({ lastToolCall }) =>
+          lastToolCall.toolName === "searchCustomer" ? { restart: { reason: "searched" } } : {},
+      };
+      const search = call("searchCustomer", { name: "John Smith" });
+      const model = mockModel(search, search, text("never"));
+      const error = await runnerOf(model)
+        .withTools(new CustomerSearchTools())
+        .withInjectionStrategy(restartAfterSearch)
+        .withMaxExpansions(1)
+        .run("q")
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ExpansionLimitError);
+      // Before: `The run restarted 1 time to expand sections and then asked for more (searched); … mark
+      // those sections FULL`, of a run without sections, with the reason as its `sectionKeys`.
+      expect((error as Error).message).toBe(
+        "The run restarted 1 time, as many as withMaxExpansions() allows, and then a strategy asked to restart again (searched); raise withMaxExpansions() or have the strategy ask for fewer restarts",
+      );
+      expect(error).toMatchObject({ sectionKeys: [], reason: "searched", totalIterations: 2 });
+    },
+  );
 });

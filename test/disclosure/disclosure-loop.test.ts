@@ -192,8 +192,8 @@ describe("progressive disclosure through the real loop", () => {
       .run("q")
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ExpansionLimitError);
-    expect((error as Error).message).toMatch(
-      /^The run restarted 1 time to expand sections and then asked for more \(beta\)/,
+    expect((error as Error).message).toBe(
+      "The run restarted 1 time, as many as withMaxExpansions() allows, and then asked to again, to expand sections (beta); raise withMaxExpansions() or mark those sections FULL",
     );
     expect((error as ExpansionLimitError).totalIterations).toBe(2);
   });

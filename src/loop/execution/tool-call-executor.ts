@@ -144,7 +144,7 @@ export class ToolCallExecutor {
     let built: BuiltToolOutput;
     try {
       built = buildToolOutput(tool.name, value, {
-        maxChars: settings.maxResultChars,
+        maxChars: tool.wholeResult ? Infinity : settings.maxResultChars,
         maxMediaBytes: settings.maxResultMediaBytes,
         mediaTypes: this.setup.mediaTypes,
       });

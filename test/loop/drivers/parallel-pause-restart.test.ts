@@ -246,6 +246,14 @@ describe("restarts that calls of one turn ask for are one restart, which keeps w
         toolNames: ["check_eligibility", "open_return"],
       },
     ]);
+    // Each section names its own tools, though one restart expands all three (D09).
+    expect(
+      events.flatMap((e) => (e.type === "VisibilityExpanded" ? [[e.sectionKey, e.unlockedTools]] : [])),
+    ).toEqual([
+      ["policies.refunds", ["check_eligibility"]],
+      ["policies", []],
+      ["returns", ["open_return"]],
+    ]);
   });
 
   it("two section reads beside a call that waits: the resume's thread offers every tool they unlock", async () => {
