@@ -7,6 +7,7 @@ import type {
 } from "../ports/conversation-port.js";
 import { dispatcherTool, dispatchNotice, unwrapDispatch } from "./dispatcher-tool.js";
 import { callBackend } from "./call-backend.js";
+import { serializeToolResult } from "../../tools/serialize-result.js";
 import { resultText } from "../results/result-text.js";
 import { partsOfOutput } from "../results/content-output.js";
 import type { ModelStreamPart, ModelToolCall } from "../ports/model-port.js";
@@ -14,6 +15,7 @@ import type { Run } from "../run/run.js";
 import type { RunSession } from "../session/run-session.js";
 import { laterStop, type RunEnd, type RunStop } from "../session/step-outcome.js";
 
+/** How much of each result a new thread's transcript shows: the note of a longer one is the tool results' own. */
 const MAX_TRANSCRIPT_RESULT = 2_000;
 
 /**
@@ -222,10 +224,15 @@ function hasToolCalls(history: readonly ModelMessage[]): boolean {
   return history.some((m) => m.role === "tool");
 }
 
-/** One line per tool call of the history, with the start of its result: what a new thread is told. */
+/**
+ * One line per tool call of the history, with its result (a long one cut with the note a long tool result
+ * gets, `serializeToolResult`'s): what a new thread is told. When one was cut, a last line says how to read
+ * it whole: a model told not to repeat its calls would otherwise never read the rest.
+ */
 function transcriptOf(history: readonly ModelMessage[]): string[] {
   const inputs = new Map<string, unknown>();
   const lines: string[] = [];
+  let cut = false;
   for (const message of history) {
     if (message.role === "assistant" && typeof message.content !== "string") {
       for (const part of message.content)
@@ -236,9 +243,13 @@ function transcriptOf(history: readonly ModelMessage[]): string[] {
       if (part.type !== "tool-result") continue;
       const text = resultText(part.output);
       const input = JSON.stringify(inputs.get(part.toolCallId) ?? {});
-      lines.push(`- ${part.toolName}(${input}) → ${text.slice(0, MAX_TRANSCRIPT_RESULT)}`);
+      cut ||= text.length > MAX_TRANSCRIPT_RESULT;
+      lines.push(
+        `- ${part.toolName}(${input}) → ${serializeToolResult(text, { maxChars: MAX_TRANSCRIPT_RESULT })}`,
+      );
     }
   }
+  if (cut) lines.push("A result cut here can be read again whole by calling its tool again.");
   return lines;
 }
 
@@ -249,6 +260,7 @@ function continuation(prompt: string, transcript: readonly string[], toolNames: 
     "",
     "You already made these tool calls for this task (do not repeat them):",
     ...transcript,
+
     "",
     `Your tools now include: ${toolNames.join(", ")}. Continue the task.`,
   ].join("\n");

@@ -4,6 +4,7 @@
 import "../../fixtures/store/register.js";
 import { describe, expect, it } from "vitest";
 import {
+  defineTool,
   PromptRunner,
   type Conversation,
   type ConversationAdapter,
@@ -263,5 +264,47 @@ describe("conversation driver", () => {
     const runSpan = spans().find((s) => s.name === "entity_tools.run")!;
     expect(runSpan.attributes["gen_ai.usage.input_tokens"]).toBe(run.usage.inputTokens);
     expect(run.usage.inputTokens).toBe(2000);
+  });
+
+  it("a new thread's transcript says where it cut a long result, and how to read the rest", async () => {
+    // 2 500 characters of a policy, then a search that discovers John: the new thread is told both calls.
+    const policy = `Refunds: ${"r".repeat(2_490)}END`;
+    const readPolicy = defineTool({
+      name: "readPolicy",
+      description: "The refund policy",
+      execute: () => policy,
+    });
+    const sent: string[] = [];
+    const backend: ConversationAdapter = {
+      supportsDynamicTools: false,
+      newTools: "restart",
+      openConversation: async (setup) => ({
+        send: async (input) => {
+          sent.push(input);
+          if (sent.length > 1)
+            return { text: "done", stopped: false, usage: { inputTokens: 1, outputTokens: 1 } };
+          await setup.callTool({ toolCallId: "t1", toolName: "readPolicy", input: {} });
+          const found = await setup.callTool({
+            toolCallId: "t2",
+            toolName: "searchCustomer",
+            input: { name: "John Smith" },
+          });
+          return { text: "", stopped: found.stopTurn === true, usage: { inputTokens: 1, outputTokens: 1 } };
+        },
+        close: async () => {},
+      }),
+    };
+    await new PromptRunner({ adapter: backend })
+      .withTools(new CustomerSearchTools(), readPolicy)
+      .withToolProviderDiscovery()
+      .run("Can John Smith get a refund?");
+
+    const restarted = sent[1]!;
+    const line = restarted.split("\n- ").find((l) => l.startsWith("readPolicy"))!;
+    expect(line).toContain(
+      `readPolicy({}) → ${policy.slice(0, 2_000)}\n[truncated: the result was ${policy.length} characters; the first 2000 are shown]`,
+    );
+    expect(line).not.toContain("END");
+    expect(restarted).toContain("A result cut here can be read again whole by calling its tool again.");
   });
 });
