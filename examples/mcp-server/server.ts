@@ -26,11 +26,9 @@ import {
   type Server,
 } from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
-import { createMcpServer } from "entity-tools/mcp";
+import { createMcpServer, McpStdioServerTransport, McpStreamableHTTPServerTransport } from "entity-tools/mcp";
 import { Customer } from "../domain/customer.js";
 import { CustomerSearchTools } from "../domain/customer-search-tools.js";
-import { AnsweringStdioTransport } from "./answering-stdio-transport.js";
-import { SessionTransport } from "./session-transport.js";
 
 const search = new CustomerSearchTools();
 
@@ -99,7 +97,10 @@ export async function serveHttp(
   const makeServer = options.server ?? (() => shopServer());
   const modern = createMcpHandler(makeServer, { legacy: "reject" });
   // In order of last use (a request moves its session to the end), so the first is the one to close.
-  const sessions = new Map<string, { transport: SessionTransport; server: Server; used: number }>();
+  const sessions = new Map<
+    string,
+    { transport: McpStreamableHTTPServerTransport; server: Server; used: number }
+  >();
   const closeSession = (id: string) => {
     const session = sessions.get(id);
     sessions.delete(id);
@@ -119,7 +120,7 @@ export async function serveHttp(
     }
     if (!(await mayOpenSession(request))) return sessionIdMissing();
     const server = makeServer();
-    const transport: SessionTransport = new SessionTransport({
+    const transport: McpStreamableHTTPServerTransport = new McpStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (sessionId) => {
         for (const oldest of sessions.keys()) {
@@ -261,8 +262,8 @@ async function main(argv: readonly string[]): Promise<void> {
     console.error(`MCP server "shop" listening on ${url}`);
     return;
   }
-  // Our transport: it answers a line that is no message (the SDK's drops it without a word).
-  serveStdio(() => shopServer(argv.includes("--dispatch")), { transport: new AnsweringStdioTransport() });
+  // entity-tools' transport: it answers a line it cannot serve (the SDK's drops it without a word).
+  serveStdio(() => shopServer(argv.includes("--dispatch")), { transport: new McpStdioServerTransport() });
 }
 
 // Started as a program (also through a symlink, which argv[1] keeps and import.meta.url resolves).

@@ -12,6 +12,7 @@ export type {
   McpListedTool,
   McpNewToolsMode,
   McpServerOptions,
+  McpStdioServerTransportOptions,
   McpToolPage,
 } from "./index.js";
 
@@ -24,6 +25,14 @@ const entry: typeof McpEntry = await loadEntry();
 export const createMcpServer = entry.createMcpServer;
 /** See {@link McpEntry.DEFAULT_LIST_TTL_MS}. */
 export const DEFAULT_LIST_TTL_MS = entry.DEFAULT_LIST_TTL_MS;
+/** See {@link McpEntry.McpStdioServerTransport}. */
+export const McpStdioServerTransport = entry.McpStdioServerTransport;
+/** See {@link McpEntry.McpStdioServerTransport}. */
+export type McpStdioServerTransport = McpEntry.McpStdioServerTransport;
+/** See {@link McpEntry.McpStreamableHTTPServerTransport}. */
+export const McpStreamableHTTPServerTransport = entry.McpStreamableHTTPServerTransport;
+/** See {@link McpEntry.McpStreamableHTTPServerTransport}. */
+export type McpStreamableHTTPServerTransport = McpEntry.McpStreamableHTTPServerTransport;
 
 async function loadEntry(): Promise<typeof McpEntry> {
   try {

@@ -30,10 +30,10 @@ function startServer() {
   return { child, stderr: () => written, exited };
 }
 
-it("M12: a line that is not JSON, JSON that is no message, a batch: answered -32700 / -32600 (by id when it has one), told on stderr; nothing runs; the session goes on", async () => {
-  const { child, stderr, exited } = startServer();
+/** Talks to the server line by line: what it answers, read as the SDK clients (v1 and v2 alike: checked) read it. */
+function lineSession(child: ReturnType<typeof startServer>["child"]) {
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
-  /** The server's next line on stdout, as the SDK clients read it (v1 and v2 alike: checked). */
+  /** The server's next line on stdout. */
   const answer = async (): Promise<unknown> => {
     const [v1, v2] = readByClients((await lines.next()).value as string);
     expect(v2).toEqual(v1);
@@ -44,9 +44,17 @@ it("M12: a line that is not JSON, JSON that is no message, a batch: answered -32
     child.stdin.write(`${line}\n`);
     return answer();
   };
-  const request = (id: number, method: string, params?: object) =>
-    JSON.stringify({ jsonrpc: "2.0", id, method, ...(params ? { params } : {}) });
+  return { answer, ask };
+}
 
+const request = (id: number, method: string, params?: object) =>
+  JSON.stringify({ jsonrpc: "2.0", id, method, ...(params ? { params } : {}) });
+
+/** Opens a 2025-11-25 session on the line. */
+async function initialize(
+  child: ReturnType<typeof startServer>["child"],
+  ask: (line: string) => Promise<unknown>,
+): Promise<void> {
   const initialized = await ask(
     request(1, "initialize", {
       protocolVersion: "2025-11-25",
@@ -56,6 +64,12 @@ it("M12: a line that is not JSON, JSON that is no message, a batch: answered -32
   );
   expect(initialized).toMatchObject({ id: 1, result: { protocolVersion: "2025-11-25" } });
   child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
+}
+
+it("M12: a line that is not JSON, JSON that is no message, a batch: answered -32700 / -32600 (by id when it has one), told on stderr; nothing runs; the session goes on", async () => {
+  const { child, stderr, exited } = startServer();
+  const { answer, ask } = lineSession(child);
+  await initialize(child, ask);
 
   // Not JSON: a Parse error with no id (MCP's error response for an id that could not be read; the SDK
   // clients refuse JSON-RPC's `id: null` as no message).
@@ -99,14 +113,29 @@ it("M12: a line that is not JSON, JSON that is no message, a batch: answered -32
   ]);
 }, 60_000);
 
-it("M12: a line longer than the SDK's 10 MiB a message may have closes the connection (the server exits), and stderr says why", async () => {
+it("M12: a line longer than the SDK's 10 MiB a message may have is answered -32600 to its request's id and skipped; stderr says so; the session goes on", async () => {
   const { child, stderr, exited } = startServer();
-  child.stdin.on("error", () => {}); // the server stops reading: what is left of the line is not taken
-  child.stdin.write(
-    `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"_meta":{"x":"${"x".repeat(11_000_000)}"}}}\n`,
-  );
+  const { answer, ask } = lineSession(child);
+  await initialize(child, ask);
+  // A call that would find John Smith (and add his tools to the session), padded past the limit.
+  const call = { name: "searchCustomer", arguments: { name: "John Smith" } };
+  const huge = request(2, "tools/call", { ...call, _meta: { pad: "x".repeat(11_000_000) } });
+  const refused = `Invalid Request: the message is ${huge.length} bytes long, more than the 10485760 this server reads in one line: it was not read`;
+  expect(await ask(huge)).toEqual({ jsonrpc: "2.0", id: 2, error: { code: -32600, message: refused } });
+  // The next line is read as usual, and the long line's call did not run: no customer's tools joined.
+  expect(await ask(request(3, "tools/list"))).toMatchObject({
+    id: 3,
+    result: { tools: [{ name: "searchCustomer" }, { name: "findCustomers" }] },
+  });
+  // The same call on a line of its own runs: it adds his tools (list_changed), then answers.
+  expect(await ask(request(4, "tools/call", call))).toEqual({
+    jsonrpc: "2.0",
+    method: "notifications/tools/list_changed",
+  });
+  expect(await answer()).toMatchObject({ id: 4, result: { isError: false } });
+  child.stdin.end();
   expect(await exited).toBe(0);
-  expect(stderr()).toContain(
-    "MCP stdio: a line of stdin is longer than 10485760 bytes, the most a message may have: the connection is closed",
-  );
+  expect(stderr().trim().split("\n")).toEqual([
+    `MCP stdio: a line of stdin (${huge.length} bytes) was not served, answered -32600 ${refused} (request ids 2)`,
+  ]);
 }, 60_000);
