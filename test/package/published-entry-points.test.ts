@@ -141,7 +141,12 @@ describe("the built package, imported by its own name (npm test builds first)", 
         "buildDynamicTools",
         "buildToolCallDeltaFromDynamicRequest",
       ],
-      mcp: ["DEFAULT_LIST_TTL_MS", "createMcpServer"],
+      mcp: [
+        "DEFAULT_LIST_TTL_MS",
+        "McpStdioServerTransport",
+        "McpStreamableHTTPServerTransport",
+        "createMcpServer",
+      ],
       claude: ["ClaudeAgentSdkAdapter", "ClaudeAgentSdkError"],
       postgres: [
         "DEFAULT_SCHEMA",
