@@ -42,7 +42,10 @@ export const DEFAULT_LIST_TTL_MS = 300_000;
 /**
  * An MCP server of the official SDK v2 offering entity tools, for either protocol revision. Serve it with
  * the SDK's entries, which create one per request (HTTP, `createMcpHandler(() => createMcpServer(o))`) or
- * per connection (`serveStdio(() => createMcpServer(o))`), or connect it to a transport yourself.
+ * per connection (`serveStdio(() => createMcpServer(o), { transport: new McpStdioServerTransport() })`),
+ * or connect it to a transport yourself (a sessionful HTTP host: `McpStreamableHTTPServerTransport`). Those
+ * two transports answer what the SDK's leave unanswered (a stdio line that is no message or too long, a
+ * request still running when its session closes).
  *
  * Every call goes through the same executor as a run (validation, typed input, time limit, serialization,
  * strategies, events); a failure is an `isError` result with the message. A call of a tool the caller's
