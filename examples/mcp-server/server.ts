@@ -97,10 +97,7 @@ export async function serveHttp(
   const makeServer = options.server ?? (() => shopServer());
   const modern = createMcpHandler(makeServer, { legacy: "reject" });
   // In order of last use (a request moves its session to the end), so the first is the one to close.
-  const sessions = new Map<
-    string,
-    { transport: McpStreamableHTTPServerTransport; server: Server; used: number }
-  >();
+  const sessions = new Map<string, { transport: McpStreamableHTTPServerTransport; used: number }>();
   const closeSession = (id: string) => {
     const session = sessions.get(id);
     sessions.delete(id);
@@ -114,8 +111,6 @@ export async function serveHttp(
       session.used = Date.now();
       sessions.delete(id);
       sessions.set(id, session);
-      const version = session.server.getNegotiatedProtocolVersion() ?? "";
-      if (version >= BATCHES_REMOVED && (await isBatch(request))) return batchRefused(version);
       return session.transport.handleRequest(request);
     }
     if (!(await mayOpenSession(request))) return sessionIdMissing();
@@ -127,7 +122,7 @@ export async function serveHttp(
           if (sessions.size < maxSessions) break;
           closeSession(oldest);
         }
-        sessions.set(sessionId, { transport, server, used: Date.now() });
+        sessions.set(sessionId, { transport, used: Date.now() });
       },
       onsessionclosed: (sessionId) => void sessions.delete(sessionId),
     });
@@ -185,49 +180,6 @@ async function mayOpenSession(request: Request): Promise<boolean> {
   } catch {
     return true;
   }
-}
-
-/**
- * The protocol version that removed JSON-RPC batches: a session at it or later is sent single messages. The
- * SDK's session transport serves a batch whatever the session's version.
- */
-const BATCHES_REMOVED = "2025-06-18";
-
-/** Whether a POST's body is a JSON array (a JSON-RPC batch): the first of its bytes that is no white space is `[`. */
-async function isBatch(request: Request): Promise<boolean> {
-  if (request.method !== "POST") return false;
-  const reader: ReadableStreamDefaultReader<Uint8Array> | undefined = request.clone().body?.getReader();
-  if (!reader) return false;
-  try {
-    // Only the body's first bytes are read: the transport reads it again, whole, from the original.
-    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-      const first = chunk.value.find((byte) => !JSON_WHITE_SPACE.includes(byte));
-      if (first !== undefined) return first === 0x5b; // [
-    }
-    return false;
-  } finally {
-    void reader.cancel();
-  }
-}
-/** JSON's white space (RFC 8259): space, tab, line feed, carriage return. */
-const JSON_WHITE_SPACE = [0x20, 0x09, 0x0a, 0x0d];
-
-/**
- * The answer to a batch in a session of protocol `version` 2025-06-18 or later, which removed batches (the
- * SDK's transport would serve it): 400 Invalid Request, as the 2026-07-28 handler answers one. Nothing runs.
- */
-function batchRefused(version: string): Response {
-  return Response.json(
-    {
-      jsonrpc: "2.0",
-      error: {
-        code: -32600,
-        message: `Invalid Request: this session speaks protocol ${version}, which has no JSON-RPC batches (removed in ${BATCHES_REMOVED}): send each message in a POST of its own`,
-      },
-      id: null,
-    },
-    { status: 400 },
-  );
 }
 
 /** The Streamable HTTP answer to a request that needs a session and names none: 400, as the spec says. */

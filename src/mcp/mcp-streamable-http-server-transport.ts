@@ -4,18 +4,21 @@
 // drops what they return, and its close ends their streams without a word, so a client that ended its
 // session mid-call (the SDK clients' `terminateSession`, v1 and v2) waited for the call until its own
 // timeout (60 s). Only the transport can do it: its close ends the streams before the server hears of it.
+// And a JSON-RPC batch is refused in a session whose protocol version has none (`batch-refusal.ts`).
 import {
   isJSONRPCErrorResponse,
   isJSONRPCNotification,
   isJSONRPCRequest,
   isJSONRPCResultResponse,
   WebStandardStreamableHTTPServerTransport,
+  type HandleRequestOptions,
   type JSONRPCMessage,
   type MessageExtraInfo,
   type RequestId,
   type TransportSendOptions,
   type WebStandardStreamableHTTPServerTransportOptions,
 } from "@modelcontextprotocol/server";
+import { BATCHES_REMOVED, batchRefused, isBatch } from "./batch-refusal.js";
 
 /** What a request still running when its session closed is answered (JSON-RPC's implementation-defined range). */
 const SESSION_CLOSED = {
@@ -34,7 +37,11 @@ type MessageHandler = (message: JSONRPCMessage, extra?: MessageExtraInfo) => voi
  * its own stream before the streams end, so its caller is told at once instead of waiting for its own
  * timeout (the SDK's transport ends the streams without an answer). The call itself is cancelled as
  * before (its `signal` fires) and what it returns later is dropped. A request the client cancelled
- * (`notifications/cancelled`) is not answered, as the spec says.
+ * (`notifications/cancelled`) is not answered, as the spec says. And a JSON-RPC batch (a POST whose body is
+ * an array) in a session negotiated at 2025-06-18 or later, which removed batches, is refused 400
+ * `-32600 Invalid Request: this session speaks protocol 2025-11-25, which has no JSON-RPC batches …` and
+ * nothing of it runs (the SDK's transport serves it); a 2025-03-26 session, whose spec had batches, is
+ * served them.
  *
  * Use it where you would use the SDK's, for a sessionful 2025-11-25 host:
  * `const transport = new McpStreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID() })`,
@@ -43,6 +50,8 @@ type MessageHandler = (message: JSONRPCMessage, extra?: MessageExtraInfo) => voi
  */
 export class McpStreamableHTTPServerTransport extends WebStandardStreamableHTTPServerTransport {
   private readonly unanswered = new Set<RequestId>();
+  /** The session's protocol version, once its `initialize` negotiated one. */
+  private protocolVersion: string | undefined;
 
   /** @param options - The SDK transport's options (`sessionIdGenerator`, `onsessionclosed`, …), unchanged. */
   constructor(options?: WebStandardStreamableHTTPServerTransportOptions) {
@@ -60,6 +69,19 @@ export class McpStreamableHTTPServerTransport extends WebStandardStreamableHTTPS
       get: () => (handler ? delivered : undefined),
       set: (value: MessageHandler | undefined) => void (handler = value),
     });
+  }
+
+  /** Told by the server the session's protocol version, at `initialize`. */
+  setProtocolVersion(version: string): void {
+    this.protocolVersion = version;
+  }
+
+  /** Serves one HTTP request of the session as the SDK's transport does, a batch refused where the version has none. */
+  override async handleRequest(request: Request, options?: HandleRequestOptions): Promise<Response> {
+    const version = this.protocolVersion;
+    if (version !== undefined && version >= BATCHES_REMOVED && (await isBatch(request, options?.parsedBody)))
+      return batchRefused(version);
+    return super.handleRequest(request, options);
   }
 
   /** Sends a message as the SDK's transport does; a response settles its request. */

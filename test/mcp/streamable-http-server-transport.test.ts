@@ -26,6 +26,17 @@ const waiting = defineTool({
   },
 });
 
+let measured = 0;
+const measure = defineTool({
+  name: "measure",
+  description: "The length of a text",
+  inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
+  execute: ({ text }: { text: string }) => {
+    measured++;
+    return text.length;
+  },
+});
+
 /** A sessionful host: a server and a transport per session, a request routed by its session id. */
 function sessionHost() {
   const sessions = new Map<string, McpStreamableHTTPServerTransport>();
@@ -37,7 +48,7 @@ function sessionHost() {
       onsessioninitialized: (sessionId) => void sessions.set(sessionId, transport),
       onsessionclosed: (sessionId) => void sessions.delete(sessionId),
     });
-    await createMcpServer({ name: "shop", version: "1.0.0", tools: [waiting] }).connect(transport);
+    await createMcpServer({ name: "shop", version: "1.0.0", tools: [waiting, measure] }).connect(transport);
     return transport.handleRequest(request);
   };
   return { sessions, fetch: (url: string | URL, init?: RequestInit) => fetch(new Request(url, init)) };
@@ -121,4 +132,86 @@ describe("McpStreamableHTTPServerTransport: a session closed while a call runs",
       expect(await pending).toEqual(SESSION_CLOSED);
     });
   }
+});
+
+describe("McpStreamableHTTPServerTransport: a JSON-RPC batch in a session", () => {
+  const headers = (version: string, sessionId?: string) => ({
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    "mcp-protocol-version": version,
+    ...(sessionId ? { "mcp-session-id": sessionId } : {}),
+  });
+  const call = (id: number, text: string) => ({
+    jsonrpc: "2.0",
+    id,
+    method: "tools/call",
+    params: { name: "measure", arguments: { text } },
+  });
+  /** A session opened with fetch at protocol `version`: its id. */
+  async function session(host: ReturnType<typeof sessionHost>, version: string): Promise<string> {
+    const init = await host.fetch("http://mcp.test/mcp", {
+      method: "POST",
+      headers: headers(version),
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 0,
+        method: "initialize",
+        params: { protocolVersion: version, capabilities: {}, clientInfo: { name: "raw", version: "1.0.0" } },
+      }),
+    });
+    expect(await init.text()).toContain(`"protocolVersion":"${version}"`);
+    const id = init.headers.get("mcp-session-id")!;
+    await host.fetch("http://mcp.test/mcp", {
+      method: "POST",
+      headers: headers(version, id),
+      body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
+    });
+    return id;
+  }
+
+  it("at 2025-11-25 (no batches since 2025-06-18): refused 400 -32600 saying why; nothing runs; the session goes on", async () => {
+    const host = sessionHost();
+    const id = await session(host, "2025-11-25");
+    const before = measured;
+    const batch = await host.fetch("http://mcp.test/mcp", {
+      method: "POST",
+      headers: headers("2025-11-25", id),
+      body: ` \n${JSON.stringify([call(1, "ab"), call(2, "abc")])}`,
+    });
+    expect([batch.status, await batch.json()]).toEqual([
+      400,
+      {
+        jsonrpc: "2.0",
+        error: {
+          code: -32600,
+          message:
+            "Invalid Request: this session speaks protocol 2025-11-25, which has no JSON-RPC batches (removed in 2025-06-18): send each message in a POST of its own",
+        },
+        id: null,
+      },
+    ]);
+    expect(measured).toBe(before);
+    const single = await host.fetch("http://mcp.test/mcp", {
+      method: "POST",
+      headers: headers("2025-11-25", id),
+      body: JSON.stringify(call(3, "abcd")),
+    });
+    expect(await single.text()).toContain('"text":"4"');
+  });
+
+  it("at 2025-03-26 (which had batches): served, each answered", async () => {
+    const host = sessionHost();
+    const id = await session(host, "2025-03-26");
+    const batch = await host.fetch("http://mcp.test/mcp", {
+      method: "POST",
+      headers: headers("2025-03-26", id),
+      body: JSON.stringify([call(1, "ab"), call(2, "abc")]),
+    });
+    expect(batch.status).toBe(200);
+    const answers = (await batch.text()).split("\n").filter((line) => line.startsWith("data: {"));
+    expect(answers.map((line) => JSON.parse(line.slice(6)) as unknown)).toEqual([
+      { jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "2" }], isError: false } },
+      { jsonrpc: "2.0", id: 2, result: { content: [{ type: "text", text: "3" }], isError: false } },
+    ]);
+  });
 });
