@@ -1,10 +1,10 @@
-// The SDK's Streamable HTTP server transport, with one rule added: when it closes (a session's client sent
+// The SDK's Streamable HTTP server transport, with two rules added. When it closes (a session's client sent
 // DELETE, or the host closed the session: idle, too many, shutting down), each request it has not answered
 // yet is answered `-32000 Session closed` on its own stream first. The SDK's server aborts those calls and
 // drops what they return, and its close ends their streams without a word, so a client that ended its
 // session mid-call (the SDK clients' `terminateSession`, v1 and v2) waited for the call until its own
 // timeout (60 s). Only the transport can do it: its close ends the streams before the server hears of it.
-// And a JSON-RPC batch is refused in a session whose protocol version has none (`batch-refusal.ts`).
+// A JSON-RPC batch is refused in a session whose protocol version has none (`batch-refusal.ts`).
 import {
   isJSONRPCErrorResponse,
   isJSONRPCNotification,
