@@ -14,6 +14,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defineTool } from "entity-tools";
 import { createMcpServer } from "entity-tools/mcp";
 import { serveHttp } from "../../examples/mcp-server/server.js";
+import {
+  BATCH_REFUSED,
+  measuringTool,
+  streamedMessages,
+  TWO_ANSWERS,
+  TWO_CALLS,
+} from "../support/mcp-batches.js";
 
 /** Each call of `waiting` that started: its signal's reason once it aborted; `finish` ends the tool itself. */
 const calls: { aborted: Promise<unknown>; finish: (text: string) => void }[] = [];
@@ -29,16 +36,7 @@ const waiting = defineTool({
     return result;
   },
 });
-let measured = 0;
-const measure = defineTool({
-  name: "measure",
-  description: "The length of a text",
-  inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
-  execute: ({ text }: { text: string }) => {
-    measured++;
-    return text.length;
-  },
-});
+const { tool: measure, runs } = measuringTool();
 
 const runLogs = mkdtempSync(path.join(tmpdir(), "mcp-http-sessions-"));
 const unhandled: unknown[] = [];
@@ -198,36 +196,18 @@ describe("the example's HTTP host: a session ended (DELETE) while one of its cal
 });
 
 describe("the example's HTTP host: a JSON-RPC batch in a 2025-11-25 session", () => {
-  const call = (id: number, text: string) => ({
-    jsonrpc: "2.0",
-    id,
-    method: "tools/call",
-    params: { name: "measure", arguments: { text } },
-  });
-
   it("M11: at 2025-06-18 or later (no batches), refused 400 Invalid Request saying why; nothing runs; the session goes on", async () => {
     const client = new Client({ name: "v1", version: "1.0.0" });
     const transport = new StreamableHTTPClientTransport(new URL(served.url));
     await client.connect(transport);
-    const before = measured;
+    const before = runs.count;
     const batch = await fetch(served.url, {
       method: "POST",
       headers: headers(transport.sessionId),
-      body: ` \n${JSON.stringify([call(1, "ab"), call(2, "abc")])}`,
+      body: ` \n${JSON.stringify(TWO_CALLS)}`,
     });
-    expect([batch.status, await batch.json()]).toEqual([
-      400,
-      {
-        jsonrpc: "2.0",
-        error: {
-          code: -32600,
-          message:
-            "Invalid Request: this session speaks protocol 2025-11-25, which has no JSON-RPC batches (removed in 2025-06-18): send each message in a POST of its own",
-        },
-        id: null,
-      },
-    ]);
-    expect(measured).toBe(before);
+    expect([batch.status, await batch.json()]).toEqual(BATCH_REFUSED);
+    expect(runs.count).toBe(before);
     expect((await client.callTool({ name: "measure", arguments: { text: "abcd" } })).content).toEqual([
       { type: "text", text: "4" },
     ]);
@@ -239,13 +219,9 @@ describe("the example's HTTP host: a JSON-RPC batch in a 2025-11-25 session", ()
     const batch = await fetch(served.url, {
       method: "POST",
       headers: { ...headers(sessionId), "mcp-protocol-version": "2025-03-26" },
-      body: JSON.stringify([call(1, "ab"), call(2, "abc")]),
+      body: JSON.stringify(TWO_CALLS),
     });
     expect(batch.status).toBe(200);
-    const answers = (await batch.text()).split("\n").filter((line) => line.startsWith("data: {"));
-    expect(answers.map((line) => JSON.parse(line.slice(6)) as unknown)).toEqual([
-      { jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "2" }], isError: false } },
-      { jsonrpc: "2.0", id: 2, result: { content: [{ type: "text", text: "3" }], isError: false } },
-    ]);
+    expect(await streamedMessages(batch)).toEqual(TWO_ANSWERS);
   });
 });

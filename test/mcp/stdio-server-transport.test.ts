@@ -9,8 +9,8 @@ import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { PassThrough, type Stream } from "node:stream";
 import { createInterface } from "node:readline";
 import { afterEach, describe, expect, it } from "vitest";
-import { defineTool } from "entity-tools";
 import { createMcpServer, McpStdioServerTransport } from "entity-tools/mcp";
+import { measuringTool } from "../support/mcp-batches.js";
 
 /** The child's limit: the most bytes one line may have. */
 const MAX_LINE = 65_536;
@@ -91,12 +91,7 @@ describe("McpStdioServerTransport with the official SDK clients (a child process
     }, 60_000);
 });
 
-const measure = defineTool({
-  name: "measure",
-  description: "The length of a text",
-  inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
-  execute: ({ text }: { text: string }) => text.length,
-});
+const { tool: measure } = measuringTool();
 
 /** `serveStdio` with the transport over in-process pipes, a 2025-11-25 session opened: its ends. */
 async function inProcess(maxBufferSize?: number) {

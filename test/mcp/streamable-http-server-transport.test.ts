@@ -12,6 +12,14 @@ import { randomUUID } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
 import { defineTool } from "entity-tools";
 import { createMcpServer, McpStreamableHTTPServerTransport } from "entity-tools/mcp";
+import {
+  BATCH_REFUSED,
+  measureCall,
+  measuringTool,
+  streamedMessages,
+  TWO_ANSWERS,
+  TWO_CALLS,
+} from "../support/mcp-batches.js";
 
 /** Each call of `waiting` that started: its signal's reason once it aborted. */
 const calls: { aborted: Promise<unknown> }[] = [];
@@ -26,16 +34,7 @@ const waiting = defineTool({
   },
 });
 
-let measured = 0;
-const measure = defineTool({
-  name: "measure",
-  description: "The length of a text",
-  inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
-  execute: ({ text }: { text: string }) => {
-    measured++;
-    return text.length;
-  },
-});
+const { tool: measure, runs } = measuringTool();
 
 /** A sessionful host: a server and a transport per session, a request routed by its session id. */
 function sessionHost() {
@@ -141,12 +140,6 @@ describe("McpStreamableHTTPServerTransport: a JSON-RPC batch in a session", () =
     "mcp-protocol-version": version,
     ...(sessionId ? { "mcp-session-id": sessionId } : {}),
   });
-  const call = (id: number, text: string) => ({
-    jsonrpc: "2.0",
-    id,
-    method: "tools/call",
-    params: { name: "measure", arguments: { text } },
-  });
   /** A session opened with fetch at protocol `version`: its id. */
   async function session(host: ReturnType<typeof sessionHost>, version: string): Promise<string> {
     const init = await host.fetch("http://mcp.test/mcp", {
@@ -172,29 +165,18 @@ describe("McpStreamableHTTPServerTransport: a JSON-RPC batch in a session", () =
   it("at 2025-11-25 (no batches since 2025-06-18): refused 400 -32600 saying why; nothing runs; the session goes on", async () => {
     const host = sessionHost();
     const id = await session(host, "2025-11-25");
-    const before = measured;
+    const before = runs.count;
     const batch = await host.fetch("http://mcp.test/mcp", {
       method: "POST",
       headers: headers("2025-11-25", id),
-      body: ` \n${JSON.stringify([call(1, "ab"), call(2, "abc")])}`,
+      body: ` \n${JSON.stringify(TWO_CALLS)}`,
     });
-    expect([batch.status, await batch.json()]).toEqual([
-      400,
-      {
-        jsonrpc: "2.0",
-        error: {
-          code: -32600,
-          message:
-            "Invalid Request: this session speaks protocol 2025-11-25, which has no JSON-RPC batches (removed in 2025-06-18): send each message in a POST of its own",
-        },
-        id: null,
-      },
-    ]);
-    expect(measured).toBe(before);
+    expect([batch.status, await batch.json()]).toEqual(BATCH_REFUSED);
+    expect(runs.count).toBe(before);
     const single = await host.fetch("http://mcp.test/mcp", {
       method: "POST",
       headers: headers("2025-11-25", id),
-      body: JSON.stringify(call(3, "abcd")),
+      body: JSON.stringify(measureCall(3, "abcd")),
     });
     expect(await single.text()).toContain('"text":"4"');
   });
@@ -205,13 +187,9 @@ describe("McpStreamableHTTPServerTransport: a JSON-RPC batch in a session", () =
     const batch = await host.fetch("http://mcp.test/mcp", {
       method: "POST",
       headers: headers("2025-03-26", id),
-      body: JSON.stringify([call(1, "ab"), call(2, "abc")]),
+      body: JSON.stringify(TWO_CALLS),
     });
     expect(batch.status).toBe(200);
-    const answers = (await batch.text()).split("\n").filter((line) => line.startsWith("data: {"));
-    expect(answers.map((line) => JSON.parse(line.slice(6)) as unknown)).toEqual([
-      { jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "2" }], isError: false } },
-      { jsonrpc: "2.0", id: 2, result: { content: [{ type: "text", text: "3" }], isError: false } },
-    ]);
+    expect(await streamedMessages(batch)).toEqual(TWO_ANSWERS);
   });
 });
