@@ -57,17 +57,17 @@ export class McpStreamableHTTPServerTransport extends WebStandardStreamableHTTPS
   constructor(options?: WebStandardStreamableHTTPServerTransportOptions) {
     super(options);
     // Every message the transport delivers passes here, whoever sets the handler and when (the SDK's
-    // `connect` sets it, an application may chain its own): the requests are counted before it runs.
-    let handler: MessageHandler | undefined;
-    const delivered: MessageHandler = (message, extra) => {
-      this.received(message);
-      handler?.(message, extra);
-    };
+    // `connect` sets it, an application may set its own): the requests are counted before it runs. Each
+    // handler set is wrapped once, so one that chains the handler it replaced (as `connect` does) calls
+    // that one's wrapper, never itself; a message counted twice is counted once (a set).
+    let wrapped: MessageHandler | undefined;
     Object.defineProperty(this, "onmessage", {
       configurable: true,
       enumerable: true,
-      get: () => (handler ? delivered : undefined),
-      set: (value: MessageHandler | undefined) => void (handler = value),
+      get: () => wrapped,
+      set: (handler: MessageHandler | undefined) => {
+        wrapped = handler && ((message, extra) => (this.received(message), handler(message, extra)));
+      },
     });
   }
 

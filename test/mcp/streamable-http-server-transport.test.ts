@@ -11,6 +11,7 @@ import { StreamableHTTPClientTransport as TransportV1 } from "@modelcontextproto
 import { randomUUID } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
 import { defineTool } from "entity-tools";
+import type { JSONRPCMessage } from "@modelcontextprotocol/server";
 import { createMcpServer, McpStreamableHTTPServerTransport } from "entity-tools/mcp";
 import {
   BATCH_REFUSED,
@@ -36,8 +37,11 @@ const waiting = defineTool({
 
 const { tool: measure, runs } = measuringTool();
 
-/** A sessionful host: a server and a transport per session, a request routed by its session id. */
-function sessionHost() {
+/**
+ * A sessionful host: a server and a transport per session, a request routed by its session id. `seen`, when
+ * given, is the application's own message handler, set before the server connects (which chains it).
+ */
+function sessionHost(seen?: (message: JSONRPCMessage) => void) {
   const sessions = new Map<string, McpStreamableHTTPServerTransport>();
   const fetch = async (request: Request): Promise<Response> => {
     const id = request.headers.get("mcp-session-id");
@@ -47,6 +51,7 @@ function sessionHost() {
       onsessioninitialized: (sessionId) => void sessions.set(sessionId, transport),
       onsessionclosed: (sessionId) => void sessions.delete(sessionId),
     });
+    if (seen) transport.onmessage = seen;
     await createMcpServer({ name: "shop", version: "1.0.0", tools: [waiting, measure] }).connect(transport);
     return transport.handleRequest(request);
   };
@@ -131,6 +136,20 @@ describe("McpStreamableHTTPServerTransport: a session closed while a call runs",
       expect(await pending).toEqual(SESSION_CLOSED);
     });
   }
+});
+
+describe("McpStreamableHTTPServerTransport with an application's own message handler", () => {
+  it("set before the server connects: it sees every message, the server serves them, and a session closed mid-call still answers the call", async () => {
+    const methods: string[] = [];
+    const host = sessionHost((message) => void ("method" in message && methods.push(message.method)));
+    const { call, terminate } = await clients["the SDK v2 client (2025-11-25)"]!(host);
+    const count = calls.length;
+    const pending = ended(call());
+    await until(() => calls.length > count);
+    await terminate();
+    expect(await pending).toEqual(SESSION_CLOSED);
+    expect(methods).toEqual(["initialize", "notifications/initialized", "tools/call"]);
+  });
 });
 
 describe("McpStreamableHTTPServerTransport: a JSON-RPC batch in a session", () => {
