@@ -84,7 +84,11 @@ export class RunStream<T> {
   /**
    * The run's parts as they happen. One reader: a second is refused with `StreamAlreadyReadError`. A
    * reader that stops before the end (a `break` or a throw out of `for await`) cancels the run: `result`
-   * rejects with `ToolLoopAbortedError`.
+   * rejects with `ToolLoopAbortedError`. A reader 64 parts behind makes the run wait for it (between
+   * model parts, before a step, before a tool call). Parts are kept for a reader that has not started, up
+   * to 1,000: past that a run nobody reads drops them, and a reader that starts later is refused with
+   * `StreamPartsDroppedError` (awaiting `result` alone is fine). No part comes after the run's signal
+   * aborted.
    */
   readonly parts: AsyncIterable<RunStreamPart>;
   /** The run's outcome, as `run()` returns it. */
@@ -94,34 +98,48 @@ export class RunStream<T> {
 
   /**
    * A stream of the run `start` makes, which hands each part to `emit` as it happens and resolves to the
-   * run's result (`runner.stream()` and `resumeStream()` make them). The approval requests of a paused
-   * run and the `finish` part are added here, after the result. `stopped` fires when the reader of
-   * `parts` stops before the end: the run should end then, cancelled (`withStreamStop`).
+   * run's result (`runner.stream()` and `resumeStream()` make them). `emit` resolves when the run may go
+   * on: at once while nobody reads `parts`, else once the reader is fewer than 64 parts behind (a run
+   * waits for a slow reader). The approval requests of a paused run and the `finish` part are added here,
+   * after the result. `stopped` fires when the reader of `parts` stops before the end: the run should end
+   * then, cancelled (`withStreamStop`). Once `signal` (the run's) aborts, no part is handed out: the
+   * reader's next part is the run's end.
    */
   constructor(
-    start: (emit: (part: RunStreamPart) => void, stopped: AbortSignal) => Promise<ToolLoopResult<T>>,
+    start: (emit: (part: RunStreamPart) => Promise<void>, stopped: AbortSignal) => Promise<ToolLoopResult<T>>,
+    signal?: AbortSignal,
   ) {
     const channel = new PartChannel<RunStreamPart>(() => this.stop.abort(new Error(READER_STOPPED)));
     this.parts = channel;
-    this.result = start((part) => channel.push(part), this.stop.signal).then(
-      (result) => {
-        for (const { approvalId, toolName, input } of result.pendingApprovals)
-          channel.push({
-            type: "tool-approval-request",
-            approvalId,
-            toolCallId: approvalId,
-            toolName,
-            input,
-          });
-        channel.push({ type: "finish", result });
-        channel.end();
-        return result;
-      },
-      (error: unknown) => {
-        channel.fail(error);
-        throw error;
-      },
-    );
+    // Parts the run made before it saw the abort (the SDK may still hand one over) reach no one.
+    const cut = () => channel.cut();
+    if (signal?.aborted) cut();
+    signal?.addEventListener("abort", cut, { once: true });
+    const emit = (part: RunStreamPart) => {
+      channel.push(part);
+      return channel.ready();
+    };
+    this.result = start(emit, this.stop.signal)
+      .finally(() => signal?.removeEventListener("abort", cut))
+      .then(
+        (result) => {
+          for (const { approvalId, toolName, input } of result.pendingApprovals)
+            channel.push({
+              type: "tool-approval-request",
+              approvalId,
+              toolCallId: approvalId,
+              toolName,
+              input,
+            });
+          channel.push({ type: "finish", result });
+          channel.end();
+          return result;
+        },
+        (error: unknown) => {
+          channel.fail(error);
+          throw error;
+        },
+      );
     this.result.catch(() => {}); // a reader of `parts` alone hears the failure there
   }
 
