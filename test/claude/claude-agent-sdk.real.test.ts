@@ -16,6 +16,7 @@ import {
   runView,
   ToolLoopAbortedError,
   type ConversationNewTools,
+  type RunStreamPart,
   type ToolLoopEvent,
 } from "entity-tools";
 import { ClaudeAgentSdkAdapter, ClaudeAgentSdkError, type ClaudeAgentSdkOptions } from "entity-tools/claude";
@@ -389,6 +390,44 @@ describe.skipIf(unavailable !== undefined)("ClaudeAgentSdkAdapter against the re
       { text: 'Tool "boom" failed: warehouse offline', isError: true },
     ]);
     expect(run.counters.toolFailures).toBe(1);
+  });
+
+  it("a streamed run: the call's tool-call part (our name, its input) before its result, the answer as text, then finish with the run", async () => {
+    const stock = defineTool<{ sku: string }>({
+      name: "stock",
+      description: "Units in stock of a product",
+      inputSchema: { type: "object", properties: { sku: { type: "string" } }, required: ["sku"] },
+      execute: ({ sku }) => `${sku}: 12 units`,
+    });
+    const { runner } = await claude((request) =>
+      request.calledTools.includes(m("stock"))
+        ? { text: "There are 12 in stock." }
+        : { toolCalls: [{ name: m("stock"), input: { sku: "A-1" } }] },
+    );
+    const stream = runner.withTools(stock).stream("How many A-1 are in stock?");
+    const parts: RunStreamPart[] = [];
+    for await (const part of stream.parts) parts.push(part);
+    const run = await stream.result;
+    expect(run.result).toBe("There are 12 in stock.");
+    const call = parts.find((p) => p.type === "tool-call");
+    expect(parts.map((p) => p.type)).toEqual([
+      "tool-call",
+      "tool-result",
+      "step-finish",
+      "text-delta",
+      "step-finish",
+      "finish",
+    ]);
+    expect(call).toMatchObject({ toolName: "stock", input: { sku: "A-1" } });
+    expect(parts[1]).toMatchObject({
+      type: "tool-result",
+      toolCallId: (call as { toolCallId: string }).toolCallId,
+      toolName: "stock",
+      output: "A-1: 12 units",
+      isError: false,
+    });
+    expect(parts[3]).toEqual({ type: "text-delta", text: "There are 12 in stock." });
+    expect(parts.at(-1)).toEqual({ type: "finish", result: run });
   });
 
   it("a tool returning a picture: Claude Code's model gets it as an image block in the tool_result; a PDF as a text description", async () => {
