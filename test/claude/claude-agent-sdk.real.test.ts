@@ -16,7 +16,6 @@ import {
   runView,
   ToolLoopAbortedError,
   type ConversationNewTools,
-  type RunStreamPart,
   type ToolLoopEvent,
 } from "entity-tools";
 import { ClaudeAgentSdkAdapter, ClaudeAgentSdkError, type ClaudeAgentSdkOptions } from "entity-tools/claude";
@@ -26,6 +25,7 @@ import { CustomerSearchTools } from "../fixtures/store/customer-search-tools.js"
 import { OrderRepository } from "../fixtures/store/repositories.js";
 import { supportPrompt } from "../fixtures/store/support-prompt.js";
 import { processesIn, claudeCodeUnavailable } from "../support/claude-code.js";
+import { ONE_CALL_THEN_ANSWER, readStream } from "../support/streamed-run.js";
 import { memoryTracer } from "../support/span-tree.js";
 import { spendChartWithPdf } from "../support/spend-chart.js";
 import { TINY_PNG_BASE64 } from "../support/tiny-png.js";
@@ -404,20 +404,10 @@ describe.skipIf(unavailable !== undefined)("ClaudeAgentSdkAdapter against the re
         ? { text: "There are 12 in stock." }
         : { toolCalls: [{ name: m("stock"), input: { sku: "A-1" } }] },
     );
-    const stream = runner.withTools(stock).stream("How many A-1 are in stock?");
-    const parts: RunStreamPart[] = [];
-    for await (const part of stream.parts) parts.push(part);
-    const run = await stream.result;
+    const { parts, run } = await readStream(runner.withTools(stock).stream("How many A-1 are in stock?"));
     expect(run.result).toBe("There are 12 in stock.");
     const call = parts.find((p) => p.type === "tool-call");
-    expect(parts.map((p) => p.type)).toEqual([
-      "tool-call",
-      "tool-result",
-      "step-finish",
-      "text-delta",
-      "step-finish",
-      "finish",
-    ]);
+    expect(parts.map((p) => p.type)).toEqual(ONE_CALL_THEN_ANSWER);
     expect(call).toMatchObject({ toolName: "stock", input: { sku: "A-1" } });
     expect(parts[1]).toMatchObject({
       type: "tool-result",
