@@ -8,6 +8,7 @@ import {
 } from "ai";
 import { mediaUrlOf, type ToolContentPart } from "../tools/tool-content.js";
 import { joinSignals } from "../loop/errors/joined-signal.js";
+import { ChunkGate } from "./chunk-gate.js";
 import { PartChannel } from "./part-channel.js";
 import { whenCancelled } from "./when-cancelled.js";
 import type { ToolLoopResult } from "./tool-loop-result.js";
@@ -55,6 +56,8 @@ const MASKED_ERROR = "An error occurred.";
 /** Why a run whose reader stopped was cancelled (`ToolLoopAbortedError`'s message ends with it). */
 const READER_STOPPED = "the reader of stream.parts stopped before the end";
 const UI_CANCELLED = "the UI message stream was cancelled";
+/** How many UI chunks a reader of a UI message stream may be behind before its parts wait for it. */
+const UI_HIGH_WATER = 64;
 
 /**
  * Runs `run` with a streamed run's options, its `signal` joined by its stream's `stopped`: the run is
@@ -157,27 +160,39 @@ export class RunStream<T> {
   toUIMessageStream(options: UIStreamOptions = {}): ReadableStream<UIMessageChunk> {
     const reader = this.parts[Symbol.asyncIterator](); // claimed now: a second reader fails here, not in the stream
     const parts = { [Symbol.asyncIterator]: () => reader };
+    const gate = new ChunkGate(UI_HIGH_WATER);
     const ui = createUIMessageStream({
       originalMessages: options.originalMessages as UIMessage[] | undefined,
       execute: async ({ writer }) => {
         const text = { id: 0, open: false };
-        writer.write({ type: "start" });
-        writer.write({ type: "start-step" });
+        const write = (chunk: UIMessageChunk) => {
+          writer.write(chunk);
+          gate.written();
+        };
+        write({ type: "start" });
+        write({ type: "start-step" });
         for await (const part of parts) {
           if (part.type !== "text-delta" && text.open) {
-            writer.write({ type: "text-end", id: `text-${text.id}` });
+            write({ type: "text-end", id: `text-${text.id}` });
             text.open = false;
           }
-          for (const chunk of uiChunks(part, text)) writer.write(chunk);
+          for (const chunk of uiChunks(part, text)) write(chunk);
+          const behind = gate.ready(); // a slow client holds the parts, so the run, back
+          if (behind) await behind;
         }
       },
       onError: options.onError ?? (() => MASKED_ERROR),
     });
     // Not the cancel's reason: through the SDK's transform streams, Node 20 can hand its own TypeError.
-    return whenCancelled(ui, () => {
-      this.stop.abort(new Error(UI_CANCELLED)); // first: the run's error names this, not the parts' end
-      void reader.return?.();
-    });
+    return whenCancelled(
+      ui,
+      () => {
+        gate.close();
+        this.stop.abort(new Error(UI_CANCELLED)); // first: the run's error names this, not the parts' end
+        void reader.return?.();
+      },
+      () => gate.taken(),
+    );
   }
 
   /**

@@ -1,4 +1,4 @@
-// Cancelling a run every way a user does (docs/reliability.md, X01–X18), each in a process of its own
+// Cancelling a run every way a user does (docs/reliability.md, X01–X18, X20), each in a process of its own
 // (support/cancellation-child.ts) that must exit by itself: a run that leaves a model request, a timer or
 // a socket behind keeps it up, and the test times out. The model is `@ai-sdk/openai` over HTTP; what the
 // caller got, the requests the client cancelled, the run log's last record, the spans left open, events
@@ -188,6 +188,22 @@ describe("a reader slower than the run: the run waits for it (backpressure)", ()
     expect(maxAhead.second).toBeLessThanOrEqual(HIGH_WATER + 8);
     // The first step is `streamText`'s: ai 7's reads its provider as we read it, ai 6's reads ahead.
     if (onAi7) expect(maxAhead.first).toBeLessThanOrEqual(HIGH_WATER + 32);
+    expect(report.unhandled).toEqual([]);
+  });
+
+  it("X20 a UI message stream read one chunk per turn of the event loop (a slow client): the model is never far ahead of it", async () => {
+    const report = await cancelled("a UI message stream read slower than the run");
+    expect(report.caller).toEqual({ status: "completed" });
+    expect(report.types).toEqual(expect.arrayContaining(["text-delta", "tool-output-available", "finish"]));
+    const { produced, read, maxAhead } = report.counted as {
+      produced: number;
+      read: number;
+      maxAhead: { first: number; second: number };
+    };
+    expect({ produced, read }).toEqual({ produced: 2000, read: 2000 });
+    // The parts' 64, then as many UI chunks (a text part is one chunk).
+    expect(maxAhead.second).toBeLessThanOrEqual(2 * HIGH_WATER + 8);
+    if (onAi7) expect(maxAhead.first).toBeLessThanOrEqual(2 * HIGH_WATER + 32);
     expect(report.unhandled).toEqual([]);
   });
 

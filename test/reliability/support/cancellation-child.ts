@@ -232,6 +232,23 @@ const scenarios: Record<string, { readonly reply: (n: number) => HeldReply; read
       return { types: [...types], counted, caller: await outcome(stream.result) };
     },
   },
+  "a UI message stream read slower than the run": {
+    reply: () => ({ text: "unused" }),
+    run: async () => {
+      const stream = countingRunner().stream("hi");
+      const reader = stream.toUIMessageStream().getReader();
+      const types = new Set<string>();
+      for (let next = await reader.read(); !next.done; next = await reader.read()) {
+        types.add(next.value.type);
+        counted.read += next.value.type === "text-delta" ? 1 : 0;
+        const ahead = counted.produced - counted.read;
+        if (counted.produced <= DELTAS) counted.maxAhead.first = Math.max(counted.maxAhead.first, ahead);
+        else counted.maxAhead.second = Math.max(counted.maxAhead.second, ahead);
+        await turns(1); // one chunk per turn of the event loop: a client on a slow connection
+      }
+      return { types: [...types], counted, caller: await outcome(stream.result) };
+    },
+  },
   "nobody reads parts; the caller awaits result": {
     reply: () => ({ text: "unused" }),
     run: async () => {
