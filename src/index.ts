@@ -247,7 +247,7 @@ export type {
 } from "./runner/tool-loop-result.js";
 export { RunStream } from "./runner/run-stream.js";
 export type { RunStreamPart, UIStreamOptions } from "./runner/run-stream.js";
-export { StreamAlreadyReadError } from "./runner/stream-read-error.js";
+export { StreamAlreadyReadError, StreamPartsDroppedError } from "./runner/stream-read-error.js";
 export type { OutputTarget } from "./runner/output-target.js";
 export type { TemplatePrompt } from "./runner/execute-run.js";
 

@@ -128,7 +128,7 @@ export class AiSdkAdapter implements ModelAdapter {
   /** The same step, streamed: text deltas and tool calls are reported as they arrive. */
   async stream(
     original: ModelStepRequest,
-    onPart: (part: ModelStreamPart) => void,
+    onPart: (part: ModelStreamPart) => void | Promise<void>,
   ): Promise<ModelStepResult> {
     return this.limited(original, (request, delivered, model, media) =>
       this.streamStep(request, delivered, model, media, onPart),
@@ -140,7 +140,7 @@ export class AiSdkAdapter implements ModelAdapter {
     delivered: DeliveredStep,
     model: LanguageModel,
     media: StepMedia | undefined,
-    onPart: (part: ModelStreamPart) => void,
+    onPart: (part: ModelStreamPart) => void | Promise<void>,
   ): Promise<ModelStepResult> {
     const tooDeep = new Set<string>();
     const slice = this.slice(request, "stream", model, media);
@@ -157,7 +157,7 @@ export class AiSdkAdapter implements ModelAdapter {
           onToolCall: (call) => {
             const read = parseToolCall(call, direct.offered.names);
             parsed.set(call, read);
-            onPart({ type: "tool-call", call: toolCallOf(read, tooDeep) });
+            return onPart({ type: "tool-call", call: toolCallOf(read, tooDeep) });
           },
         },
         (part) => guarded(part, tooDeep),
@@ -170,8 +170,8 @@ export class AiSdkAdapter implements ModelAdapter {
     });
     for await (const part of result.fullStream) {
       if (part.type === "error") throw part.error;
-      if (part.type === "text-delta") onPart({ type: "text-delta", text: part.text });
-      if (part.type === "tool-call") onPart({ type: "tool-call", call: toolCallOf(part, tooDeep) });
+      if (part.type === "text-delta") await onPart({ type: "text-delta", text: part.text });
+      if (part.type === "tool-call") await onPart({ type: "tool-call", call: toolCallOf(part, tooDeep) });
     }
     const [content, response, text, usage, finishReason] = await Promise.all([
       result.content,

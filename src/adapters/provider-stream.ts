@@ -17,10 +17,13 @@ export interface GatheredStream {
   readonly response?: { readonly modelId?: string };
 }
 
-/** Who hears a stream's text as it arrives, and each tool call once it is complete. */
+/**
+ * Who hears a stream's text as it arrives, and each tool call once it is complete; what they return is
+ * awaited before the next part is read (a slow reader of the run holds the provider's stream back).
+ */
 export interface StreamListener {
-  readonly onTextDelta: (text: string) => void;
-  readonly onToolCall: (call: Extract<LanguageModelV3Content, { type: "tool-call" }>) => void;
+  readonly onTextDelta: (text: string) => void | Promise<void>;
+  readonly onToolCall: (call: Extract<LanguageModelV3Content, { type: "tool-call" }>) => void | Promise<void>;
 }
 
 type Part = { readonly type: string; readonly id?: string; readonly delta?: string } & Record<
@@ -78,7 +81,7 @@ export async function gatherStream(
           if (part.type.endsWith("-end")) active.delete(`${kind}:${part.id}`);
           else growing.text += part.delta!;
           if (part.type === "text-delta" && (part.delta!.length > 0 || part.providerMetadata != null))
-            listener.onTextDelta(part.delta!);
+            await listener.onTextDelta(part.delta!);
           break;
         }
         case "finish":
@@ -97,7 +100,7 @@ export async function gatherStream(
         default: {
           const whole = map(part as unknown as LanguageModelV3Content);
           content.push(whole);
-          if (whole.type === "tool-call") listener.onToolCall(whole);
+          if (whole.type === "tool-call") await listener.onToolCall(whole);
         }
       }
     }

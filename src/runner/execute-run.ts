@@ -168,7 +168,7 @@ async function runAttempts(setup: RunSetup, run: Run): Promise<RunOutcome> {
       ...attempt.resumed,
     });
     const end = isConversationAdapter(setup.adapter)
-      ? await driveConversation(setup.adapter, session, setup.listener?.onModelPart)
+      ? await driveConversation(setup.adapter, session, setup.listener)
       : await driveSteps(setup.adapter, session, setup.listener);
     if (end.type !== "restart") {
       if (end.type === "pause" && end.restarts) applyBeforePause(run, end.restarts, disclosure);

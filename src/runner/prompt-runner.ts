@@ -197,10 +197,12 @@ export class PromptRunner extends RunnerLimits {
    * run), and the same `result`.
    */
   resumeStream<T = string>(snapshot: RunSnapshot, options: ResumeOptions<T> = {}): RunStream<T> {
-    return new RunStream<T>((emit, stopped) =>
-      withStreamStop(options, stopped, (joined) =>
-        runPrompt(this.config, joined, resumeOf(snapshot, options), emit),
-      ),
+    return new RunStream<T>(
+      (emit, stopped) =>
+        withStreamStop(options, stopped, (joined) =>
+          runPrompt(this.config, joined, resumeOf(snapshot, options), emit),
+        ),
+      options.signal,
     );
   }
 
@@ -211,10 +213,12 @@ export class PromptRunner extends RunnerLimits {
    * stream protocol (`toUIMessageStreamResponse()`), so `useChat` can show a run as it goes.
    */
   stream<T = string>(prompt: string | readonly ModelMessage[], options: RunOptions<T> = {}): RunStream<T> {
-    return new RunStream<T>((emit, stopped) =>
-      withStreamStop(options, stopped, (joined) =>
-        runPrompt(this.config, joined, startOf(prompt, options), emit),
-      ),
+    return new RunStream<T>(
+      (emit, stopped) =>
+        withStreamStop(options, stopped, (joined) =>
+          runPrompt(this.config, joined, startOf(prompt, options), emit),
+        ),
+      options.signal,
     );
   }
 

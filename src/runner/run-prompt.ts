@@ -15,12 +15,15 @@ import type { RunStart } from "./run-start.js";
 import type { RunOptions, RunnerConfig } from "./runner-options.js";
 import type { ToolLoopResult } from "./tool-loop-result.js";
 
-/** Runs `start` with the runner's `config` and the call's `options`; `emit`: a streamed run's part sink. */
+/**
+ * Runs `start` with the runner's `config` and the call's `options`; `emit`: a streamed run's part sink,
+ * which resolves when the run may go on (its reader caught up).
+ */
 export async function runPrompt<T>(
   config: RunnerConfig,
   options: RunOptions<T>,
   start: RunStart,
-  emit?: (part: RunStreamPart) => void,
+  emit?: (part: RunStreamPart) => Promise<void>,
 ): Promise<ToolLoopResult<T>> {
   if (options.conversationId !== undefined) checkConversationId(options.conversationId);
   const stream = emit && streamHooks(emit);

@@ -8,6 +8,7 @@ import {
 } from "ai";
 import { mediaUrlOf, type ToolContentPart } from "../tools/tool-content.js";
 import { joinSignals } from "../loop/errors/joined-signal.js";
+import { ChunkGate } from "./chunk-gate.js";
 import { PartChannel } from "./part-channel.js";
 import { whenCancelled } from "./when-cancelled.js";
 import type { ToolLoopResult } from "./tool-loop-result.js";
@@ -55,6 +56,8 @@ const MASKED_ERROR = "An error occurred.";
 /** Why a run whose reader stopped was cancelled (`ToolLoopAbortedError`'s message ends with it). */
 const READER_STOPPED = "the reader of stream.parts stopped before the end";
 const UI_CANCELLED = "the UI message stream was cancelled";
+/** How many UI chunks a reader of a UI message stream may be behind before its parts wait for it. */
+const UI_HIGH_WATER = 64;
 
 /**
  * Runs `run` with a streamed run's options, its `signal` joined by its stream's `stopped`: the run is
@@ -84,7 +87,11 @@ export class RunStream<T> {
   /**
    * The run's parts as they happen. One reader: a second is refused with `StreamAlreadyReadError`. A
    * reader that stops before the end (a `break` or a throw out of `for await`) cancels the run: `result`
-   * rejects with `ToolLoopAbortedError`.
+   * rejects with `ToolLoopAbortedError`. A reader 64 parts behind makes the run wait for it (between
+   * model parts, before a step, before a tool call). Parts are kept for a reader that has not started, up
+   * to 1,000: past that a run nobody reads drops them, and a reader that starts later is refused with
+   * `StreamPartsDroppedError` (awaiting `result` alone is fine). No part comes after the run's signal
+   * aborted.
    */
   readonly parts: AsyncIterable<RunStreamPart>;
   /** The run's outcome, as `run()` returns it. */
@@ -94,34 +101,48 @@ export class RunStream<T> {
 
   /**
    * A stream of the run `start` makes, which hands each part to `emit` as it happens and resolves to the
-   * run's result (`runner.stream()` and `resumeStream()` make them). The approval requests of a paused
-   * run and the `finish` part are added here, after the result. `stopped` fires when the reader of
-   * `parts` stops before the end: the run should end then, cancelled (`withStreamStop`).
+   * run's result (`runner.stream()` and `resumeStream()` make them). `emit` resolves when the run may go
+   * on: at once while nobody reads `parts`, else once the reader is fewer than 64 parts behind (a run
+   * waits for a slow reader). The approval requests of a paused run and the `finish` part are added here,
+   * after the result. `stopped` fires when the reader of `parts` stops before the end: the run should end
+   * then, cancelled (`withStreamStop`). Once `signal` (the run's) aborts, no part is handed out: the
+   * reader's next part is the run's end.
    */
   constructor(
-    start: (emit: (part: RunStreamPart) => void, stopped: AbortSignal) => Promise<ToolLoopResult<T>>,
+    start: (emit: (part: RunStreamPart) => Promise<void>, stopped: AbortSignal) => Promise<ToolLoopResult<T>>,
+    signal?: AbortSignal,
   ) {
     const channel = new PartChannel<RunStreamPart>(() => this.stop.abort(new Error(READER_STOPPED)));
     this.parts = channel;
-    this.result = start((part) => channel.push(part), this.stop.signal).then(
-      (result) => {
-        for (const { approvalId, toolName, input } of result.pendingApprovals)
-          channel.push({
-            type: "tool-approval-request",
-            approvalId,
-            toolCallId: approvalId,
-            toolName,
-            input,
-          });
-        channel.push({ type: "finish", result });
-        channel.end();
-        return result;
-      },
-      (error: unknown) => {
-        channel.fail(error);
-        throw error;
-      },
-    );
+    // Parts the run made before it saw the abort (the SDK may still hand one over) reach no one.
+    const cut = () => channel.cut();
+    if (signal?.aborted) cut();
+    signal?.addEventListener("abort", cut, { once: true });
+    const emit = (part: RunStreamPart) => {
+      channel.push(part);
+      return channel.ready();
+    };
+    this.result = start(emit, this.stop.signal)
+      .finally(() => signal?.removeEventListener("abort", cut))
+      .then(
+        (result) => {
+          for (const { approvalId, toolName, input } of result.pendingApprovals)
+            channel.push({
+              type: "tool-approval-request",
+              approvalId,
+              toolCallId: approvalId,
+              toolName,
+              input,
+            });
+          channel.push({ type: "finish", result });
+          channel.end();
+          return result;
+        },
+        (error: unknown) => {
+          channel.fail(error);
+          throw error;
+        },
+      );
     this.result.catch(() => {}); // a reader of `parts` alone hears the failure there
   }
 
@@ -139,27 +160,39 @@ export class RunStream<T> {
   toUIMessageStream(options: UIStreamOptions = {}): ReadableStream<UIMessageChunk> {
     const reader = this.parts[Symbol.asyncIterator](); // claimed now: a second reader fails here, not in the stream
     const parts = { [Symbol.asyncIterator]: () => reader };
+    const gate = new ChunkGate(UI_HIGH_WATER);
     const ui = createUIMessageStream({
       originalMessages: options.originalMessages as UIMessage[] | undefined,
       execute: async ({ writer }) => {
         const text = { id: 0, open: false };
-        writer.write({ type: "start" });
-        writer.write({ type: "start-step" });
+        const write = (chunk: UIMessageChunk) => {
+          writer.write(chunk);
+          gate.written();
+        };
+        write({ type: "start" });
+        write({ type: "start-step" });
         for await (const part of parts) {
           if (part.type !== "text-delta" && text.open) {
-            writer.write({ type: "text-end", id: `text-${text.id}` });
+            write({ type: "text-end", id: `text-${text.id}` });
             text.open = false;
           }
-          for (const chunk of uiChunks(part, text)) writer.write(chunk);
+          for (const chunk of uiChunks(part, text)) write(chunk);
+          const behind = gate.ready(); // a slow client holds the parts, so the run, back
+          if (behind) await behind;
         }
       },
       onError: options.onError ?? (() => MASKED_ERROR),
     });
     // Not the cancel's reason: through the SDK's transform streams, Node 20 can hand its own TypeError.
-    return whenCancelled(ui, () => {
-      this.stop.abort(new Error(UI_CANCELLED)); // first: the run's error names this, not the parts' end
-      void reader.return?.();
-    });
+    return whenCancelled(
+      ui,
+      () => {
+        gate.close();
+        this.stop.abort(new Error(UI_CANCELLED)); // first: the run's error names this, not the parts' end
+        void reader.return?.();
+      },
+      () => gate.taken(),
+    );
   }
 
   /**

@@ -10,16 +10,26 @@ export interface StreamHooks {
   readonly observe: (event: ToolLoopEvent) => void;
 }
 
-/** The hooks that turn a run's model parts, step ends and events into a stream's parts, given to `emit`. */
-export function streamHooks(emit: (part: RunStreamPart) => void): StreamHooks {
+/**
+ * The hooks that turn a run's model parts, step ends and events into a stream's parts, given to `emit`.
+ * `emit` resolves when the run may go on: the drivers and adapters wait for it at each model part and
+ * before each step (events and step ends come from code that cannot wait; they are few per step).
+ */
+export function streamHooks(emit: (part: RunStreamPart) => Promise<void>): StreamHooks {
+  let ready = Promise.resolve();
+  const sent = (part: RunStreamPart) => {
+    ready = emit(part);
+    return ready;
+  };
   return {
     listener: {
-      onModelPart: (part) => emit(modelPart(part)),
-      onStepFinish: (iteration) => emit({ type: "step-finish", iteration }),
+      onModelPart: (part) => sent(modelPart(part)),
+      onStepFinish: (iteration) => void sent({ type: "step-finish", iteration }),
+      ready: () => ready,
     },
     observe: (event) => {
       const part = eventPart(event);
-      if (part) emit(part);
+      if (part) void sent(part);
     },
   };
 }

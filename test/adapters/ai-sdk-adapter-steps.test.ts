@@ -430,7 +430,7 @@ async function streamedThroughTheSdk(reply: StreamReply, history: ModelMessage[]
   const model = streamingProvider(reply);
   const heard: ModelStreamPart[] = [];
   const step = await new AiSdkAdapter(model)
-    .stream({ system, messages: [...history], tools }, (p) => heard.push(p))
+    .stream({ system, messages: [...history], tools }, (p) => void heard.push(p))
     .catch((e: unknown) => e);
   return { step, heard, sent: model.doStreamCalls[0] && omitSignal(model.doStreamCalls[0]) };
 }
@@ -488,7 +488,7 @@ describe("a streamed run's later steps, on the provider spec", () => {
 
     const heard: ModelStreamPart[] = [];
     const second = await adapter
-      .stream({ system, messages: history, tools }, (p) => heard.push(p))
+      .stream({ system, messages: history, tools }, (p) => void heard.push(p))
       .catch((e: unknown) => e);
     const expected = await streamedThroughTheSdk(reply, history);
     expect(omitSignal(model.doStreamCalls[1]!)).toEqual(expected.sent);
@@ -514,7 +514,7 @@ describe("a streamed run's later steps, on the provider spec", () => {
     history.push(...first.responseMessages, ...resultsFor(first));
     const parse = vi.spyOn(JSON, "parse");
     const heard: ModelStreamPart[] = [];
-    const second = await adapter.stream({ system, messages: history, tools }, (p) => heard.push(p));
+    const second = await adapter.stream({ system, messages: history, tools }, (p) => void heard.push(p));
     const parses = parse.mock.calls.filter(([text]) => text === input).length;
     parse.mockRestore();
     expect(parses).toBe(1);
@@ -533,7 +533,7 @@ describe("a streamed run's later steps, on the provider spec", () => {
     history.push(...first.responseMessages, ...resultsFor(first));
     convert.mockClear(); // the first step may be direct too (options learned by an earlier run)
     const heard: ModelStreamPart[] = [];
-    const second = await adapter.stream({ system, messages: history, tools }, (p) => heard.push(p));
+    const second = await adapter.stream({ system, messages: history, tools }, (p) => void heard.push(p));
     expect(convert).toHaveBeenCalledTimes(1);
     expect(second.text).toBe("done");
     expect(heard).toEqual([{ type: "text-delta", text: "done" }]);

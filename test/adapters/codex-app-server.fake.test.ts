@@ -13,12 +13,12 @@ import {
   ToolLoopError,
   ToolNotFoundError,
   type LastToolCall,
-  type RunStreamPart,
   type ToolLoopEvent,
 } from "entity-tools";
 import { CodexAppServerAdapter, CodexAppServerError, type CodexAppServerOptions } from "entity-tools/codex";
 import { CustomerSearchTools } from "../fixtures/store/customer-search-tools.js";
 import { memoryTracer, spanTree } from "../support/span-tree.js";
+import { ONE_CALL_THEN_ANSWER, readStream } from "../support/streamed-run.js";
 
 const FAKE = path.resolve("test/support/fake-app-server.mjs");
 
@@ -60,18 +60,8 @@ describe("CodexAppServerAdapter against a fake app-server", () => {
       toolCalls: [{ tool: "searchCustomer", arguments: { name: "Jane Smith" } }],
       answer: "found",
     };
-    const parts: RunStreamPart[] = [];
-    const stream = fakeRunner(script).stream("Find Jane");
-    for await (const part of stream.parts) parts.push(part);
-    const run = await stream.result;
-    expect(parts.map((p) => p.type)).toEqual([
-      "tool-call",
-      "tool-result",
-      "step-finish",
-      "text-delta",
-      "step-finish",
-      "finish",
-    ]);
+    const { parts, run } = await readStream(fakeRunner(script).stream("Find Jane"));
+    expect(parts.map((p) => p.type)).toEqual(ONE_CALL_THEN_ANSWER);
     expect(parts[0]).toEqual({
       type: "tool-call",
       toolCallId: "call-0",

@@ -25,6 +25,7 @@ import { CustomerSearchTools } from "../fixtures/store/customer-search-tools.js"
 import { OrderRepository } from "../fixtures/store/repositories.js";
 import { supportPrompt } from "../fixtures/store/support-prompt.js";
 import { processesIn, claudeCodeUnavailable } from "../support/claude-code.js";
+import { ONE_CALL_THEN_ANSWER, readStream } from "../support/streamed-run.js";
 import { memoryTracer } from "../support/span-tree.js";
 import { spendChartWithPdf } from "../support/spend-chart.js";
 import { TINY_PNG_BASE64 } from "../support/tiny-png.js";
@@ -389,6 +390,34 @@ describe.skipIf(unavailable !== undefined)("ClaudeAgentSdkAdapter against the re
       { text: 'Tool "boom" failed: warehouse offline', isError: true },
     ]);
     expect(run.counters.toolFailures).toBe(1);
+  });
+
+  it("a streamed run: the call's tool-call part (our name, its input) before its result, the answer as text, then finish with the run", async () => {
+    const stock = defineTool<{ sku: string }>({
+      name: "stock",
+      description: "Units in stock of a product",
+      inputSchema: { type: "object", properties: { sku: { type: "string" } }, required: ["sku"] },
+      execute: ({ sku }) => `${sku}: 12 units`,
+    });
+    const { runner } = await claude((request) =>
+      request.calledTools.includes(m("stock"))
+        ? { text: "There are 12 in stock." }
+        : { toolCalls: [{ name: m("stock"), input: { sku: "A-1" } }] },
+    );
+    const { parts, run } = await readStream(runner.withTools(stock).stream("How many A-1 are in stock?"));
+    expect(run.result).toBe("There are 12 in stock.");
+    const call = parts.find((p) => p.type === "tool-call");
+    expect(parts.map((p) => p.type)).toEqual(ONE_CALL_THEN_ANSWER);
+    expect(call).toMatchObject({ toolName: "stock", input: { sku: "A-1" } });
+    expect(parts[1]).toMatchObject({
+      type: "tool-result",
+      toolCallId: (call as { toolCallId: string }).toolCallId,
+      toolName: "stock",
+      output: "A-1: 12 units",
+      isError: false,
+    });
+    expect(parts[3]).toEqual({ type: "text-delta", text: "There are 12 in stock." });
+    expect(parts.at(-1)).toEqual({ type: "finish", result: run });
   });
 
   it("a tool returning a picture: Claude Code's model gets it as an image block in the tool_result; a PDF as a text description", async () => {

@@ -1,4 +1,4 @@
-// Cancelling a run every way a user does (docs/reliability.md, X01–X14), each in a process of its own
+// Cancelling a run every way a user does (docs/reliability.md, X01–X18, X20), each in a process of its own
 // (support/cancellation-child.ts) that must exit by itself: a run that leaves a model request, a timer or
 // a socket behind keeps it up, and the test times out. The model is `@ai-sdk/openai` over HTTP; what the
 // caller got, the requests the client cancelled, the run log's last record, the spans left open, events
@@ -111,7 +111,8 @@ describe("cancelling a run: each in a child process that exits by itself", () =>
       { type: "end", status: "awaiting-approval" },
       { type: "end", status: "failed", error: aborted(USER) },
     ]);
-    expect(report.parts).toEqual({ types: ["tool-result"], threw: aborted(USER) });
+    // The call's cancelled result comes after the abort: the reader is not handed it (X15).
+    expect(report.parts).toEqual({ types: [], threw: aborted(USER) });
   });
 
   it("X07 abort during the restart a read_section asks for: no new attempt calls the model", async () =>
@@ -162,4 +163,70 @@ describe("cancelling a run: each in a child process that exits by itself", () =>
     expectStopped(await cancelled("abort with a string as the reason"), "the page went away", {
       cancelled: [1],
     }));
+  it("X15 abort at the first of several text parts already received: no part comes after the abort", async () => {
+    const report = await cancelled("abort at the first of several text parts already received");
+    expectStopped(report, USER, { cancelled: [1] });
+    expect(report.parts).toEqual({ types: ["text-delta"], threw: aborted(USER) });
+  });
+});
+
+describe("a reader slower than the run: the run waits for it (backpressure)", () => {
+  const HIGH_WATER = 64; // parts a reader may be behind (docs/conversations.md)
+  const onAi7 = process.env.ENTITY_TOOLS_LANE === "ai7";
+
+  it("X16 a reader that reads one part per turn of the event loop: the model is never far ahead of it", async () => {
+    const report = await cancelled("a reader slower than the run");
+    expect(report.caller).toEqual({ status: "completed" });
+    expect(report.types).toEqual(["text-delta", "tool-call", "tool-result", "step-finish", "finish"]);
+    const { produced, read, maxAhead } = report.counted as {
+      produced: number;
+      read: number;
+      maxAhead: { first: number; second: number };
+    };
+    expect({ produced, read }).toEqual({ produced: 2000, read: 2000 });
+    // A step the run streams itself (the provider's stream) waits for the reader at each part.
+    expect(maxAhead.second).toBeLessThanOrEqual(HIGH_WATER + 8);
+    // The first step is `streamText`'s: ai 7's reads its provider as we read it, ai 6's reads ahead.
+    if (onAi7) expect(maxAhead.first).toBeLessThanOrEqual(HIGH_WATER + 32);
+    expect(report.unhandled).toEqual([]);
+  });
+
+  it("X20 a UI message stream read one chunk per turn of the event loop (a slow client): the model is never far ahead of it", async () => {
+    const report = await cancelled("a UI message stream read slower than the run");
+    expect(report.caller).toEqual({ status: "completed" });
+    expect(report.types).toEqual(expect.arrayContaining(["text-delta", "tool-output-available", "finish"]));
+    const { produced, read, maxAhead } = report.counted as {
+      produced: number;
+      read: number;
+      maxAhead: { first: number; second: number };
+    };
+    expect({ produced, read }).toEqual({ produced: 2000, read: 2000 });
+    // The parts' 64, then as many UI chunks (a text part is one chunk).
+    expect(maxAhead.second).toBeLessThanOrEqual(2 * HIGH_WATER + 8);
+    if (onAi7) expect(maxAhead.first).toBeLessThanOrEqual(2 * HIGH_WATER + 32);
+    expect(report.unhandled).toEqual([]);
+  });
+
+  it("X17 nobody reads parts, the caller awaits result: the run ends; the parts are dropped, a late reader told so", async () => {
+    const report = await cancelled("nobody reads parts; the caller awaits result");
+    expect(report.caller).toEqual({ status: "completed" });
+    expect(report.counted).toMatchObject({ produced: 2000, read: 0 });
+    expect(report.lateReader).toEqual({
+      types: [],
+      threw: {
+        name: "StreamPartsDroppedError",
+        message:
+          "This run's parts were dropped: nobody read them while it made more than 1,000 (a RunStream keeps that many for a reader that has not started). Start reading parts (or a UI stream) before awaiting anything else, or await result for the outcome",
+      },
+    });
+    expect(report.unhandled).toEqual([]);
+  });
+
+  it("X18 the signal aborts while the run waits for its reader: the run ends at once, no part after the abort", async () => {
+    const report = await cancelled("abort while the run waits for its reader");
+    expectStopped(report, USER, { cancelled: [], requests: 0 });
+    // The run waited in its first step (ai 7), or before its second (ai 6's `streamText` read the first whole).
+    expect(report.producedAtAbort).toBeLessThanOrEqual(onAi7 ? HIGH_WATER + 32 : 1000);
+    expect(report.parts).toEqual({ types: [], threw: aborted(USER) });
+  });
 });

@@ -10,7 +10,8 @@ import { callBackend } from "./call-backend.js";
 import { serializeToolResult } from "../../tools/serialize-result.js";
 import { resultText } from "../results/result-text.js";
 import { partsOfOutput } from "../results/content-output.js";
-import type { ModelStreamPart, ModelToolCall } from "../ports/model-port.js";
+import type { ModelToolCall } from "../ports/model-port.js";
+import type { StepListener } from "./step-driver.js";
 import type { Run } from "../run/run.js";
 import type { RunSession } from "../session/run-session.js";
 import { laterStop, type RunEnd, type RunStop } from "../session/step-outcome.js";
@@ -30,13 +31,14 @@ const MAX_TRANSCRIPT_RESULT = 2_000;
  * `dispatch` mode the thread goes on: the new tools are described in the result and reached through
  * `call_discovered_tool`.
  *
- * A streamed run hears each call (`onPart`) as it arrives, before its result, and a turn's text whole
- * when the turn ends: the backend does not hand it over as it is written.
+ * A streamed run hears each call (`listener`) as it arrives, before its result, and a turn's text whole
+ * when the turn ends: the backend does not hand it over as it is written. A reader that is behind holds
+ * the next call and the next turn back.
  */
 export async function driveConversation(
   adapter: ConversationAdapter,
   session: RunSession,
-  onPart?: (part: ModelStreamPart) => void,
+  listener?: StepListener,
 ): Promise<RunEnd> {
   // Handles mode with its classes known up front offers every operation from the start: nothing is left
   // for a dispatcher to reach, so none is offered; a tool that still appears (a class not known up
@@ -62,6 +64,8 @@ export async function driveConversation(
     return answer;
   };
   const answerCall = async (raw: ModelToolCall): Promise<ConversationToolResult> => {
+    // A streamed run's reader that is behind holds the call back; calls run at once keep their order.
+    if (listener?.ready) await listener.ready();
     session.beginIteration();
     // Where the dispatcher is offered, a call of it stands for the tool it names, or is refused as the MCP
     // server refuses it; elsewhere it is a call like any other (an unknown tool).
@@ -79,7 +83,7 @@ export async function driveConversation(
       toolCalls: [call],
       text: "",
     });
-    onPart?.({ type: "tool-call", call });
+    void listener?.onModelPart?.({ type: "tool-call", call });
     const { next, results } =
       "problem" in opened
         ? session.refuseToolCall(call, opened.problem)
@@ -137,11 +141,12 @@ export async function driveConversation(
         conversation = await callBackend(() => adapter.openConversation(setup), session.signal);
       }
       const current = conversation;
+      if (listener?.ready) await listener.ready();
       const turn = await session.untilAborted(callBackend(() => current.send(input), session.signal));
       await session.untilAborted(Promise.all(running));
       // The backend counts tokens per turn: they are reported on the turn's last step, priced as its model.
       const spent = { usage: turn.usage, ...(turn.modelId === undefined ? {} : { modelId: turn.modelId }) };
-      if (turn.text) onPart?.({ type: "text-delta", text: turn.text });
+      if (turn.text) void listener?.onModelPart?.({ type: "text-delta", text: turn.text });
       if (turn.stopped) {
         if (turn.text) run.append({ role: "assistant", content: turn.text });
         session.recordTurnTokens({ text: turn.text, ...spent });

@@ -7,11 +7,13 @@ import { DistinctCallIds } from "../session/distinct-call-ids.js";
 /**
  * Who hears a streamed run's model parts (step backends stream them; conversation backends give each call
  * and a turn's whole text) and step ends (the run session tells them, on every backend); a run's events
- * tell the rest.
+ * tell the rest. What `onModelPart` returns, and `ready`, resolve when the run may go on: a streamed
+ * run's reader that is behind makes it wait (backpressure), before each part and each step.
  */
 export interface StepListener {
-  readonly onModelPart?: (part: ModelStreamPart) => void;
+  readonly onModelPart?: (part: ModelStreamPart) => void | Promise<void>;
   readonly onStepFinish?: (iteration: number) => void;
+  readonly ready?: () => Promise<void>;
 }
 
 /**
@@ -28,6 +30,7 @@ export async function driveSteps(
     if (start.type !== "continue") return session.end(start);
     const ids = new DistinctCallIds();
     for (;;) {
+      await listener?.ready?.();
       await session.refreshSources();
       const tools = session.beginIteration();
       const request = {

@@ -71,6 +71,13 @@ export interface ModelAdapter {
   readonly toolResultMediaTypes?: ToolResultMediaTypes | undefined;
   /** One model call: the conversation and tools so far in, the model's text or tool calls out. */
   step(request: ModelStepRequest): Promise<ModelStepResult>;
-  /** The same step, streamed: `onPart` hears text and tool calls as they arrive. Optional. */
-  stream?(request: ModelStepRequest, onPart: (part: ModelStreamPart) => void): Promise<ModelStepResult>;
+  /**
+   * The same step, streamed: `onPart` hears text and tool calls as they arrive. Optional. What `onPart`
+   * returns resolves when the run's reader is ready for more: await it before reading the next part, so
+   * that a slow reader holds the model's stream back rather than a buffer of parts growing.
+   */
+  stream?(
+    request: ModelStepRequest,
+    onPart: (part: ModelStreamPart) => void | Promise<void>,
+  ): Promise<ModelStepResult>;
 }

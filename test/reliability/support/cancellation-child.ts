@@ -11,6 +11,11 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createOpenAI } from "@ai-sdk/openai";
+import type {
+  LanguageModelV3,
+  LanguageModelV3CallOptions,
+  LanguageModelV3StreamPart,
+} from "@ai-sdk/provider";
 import { BasicTracerProvider } from "@opentelemetry/sdk-trace-base";
 import {
   AiSdkAdapter,
@@ -133,6 +138,59 @@ const closed = (server: Server) =>
     server.closeAllConnections();
   });
 
+/**
+ * A model whose streamed answers are made one part at a time, as they are read (a pull stream with no
+ * buffer of its own, as a provider's HTTP body behind TCP's flow control): `counted.produced` counts the
+ * text parts made so far. Its first answer is `DELTAS` words and a call of `work`, its second `DELTAS`
+ * words. It stops at its request's abort, as a provider's request does.
+ */
+const DELTAS = 1_000;
+const counted = { produced: 0, read: 0, maxAhead: { first: 0, second: 0 } };
+const countingModel: LanguageModelV3 = {
+  specificationVersion: "v3",
+  provider: "counting",
+  modelId: "counting",
+  supportedUrls: {},
+  doGenerate: () => Promise.reject(new Error("streamed runs only")),
+  doStream: (options: LanguageModelV3CallOptions) => {
+    const first = !JSON.stringify(options.prompt).includes('"tool-result"');
+    const parts: LanguageModelV3StreamPart[] = [
+      { type: "stream-start", warnings: [] },
+      { type: "text-start", id: "t" },
+      ...Array.from({ length: DELTAS }, () => ({ type: "text-delta" as const, id: "t", delta: "word " })),
+      { type: "text-end", id: "t" },
+      ...(first ? [{ type: "tool-call" as const, toolCallId: "c1", toolName: "work", input: "{}" }] : []),
+      {
+        type: "finish",
+        finishReason: { unified: first ? "tool-calls" : "stop", raw: undefined },
+        usage: {
+          inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
+          outputTokens: { total: 1, text: 1, reasoning: undefined },
+        },
+      },
+    ];
+    let next = 0;
+    const stream = new ReadableStream<LanguageModelV3StreamPart>(
+      {
+        pull(controller) {
+          if (options.abortSignal?.aborted) return controller.error(options.abortSignal.reason);
+          const part = parts[next++];
+          if (!part) return controller.close();
+          if (part.type === "text-delta") counted.produced++;
+          controller.enqueue(part);
+        },
+      },
+      { highWaterMark: 0 },
+    );
+    return Promise.resolve({ stream });
+  },
+};
+const countingRunner = () => watched(new PromptRunner({ model: countingModel })).withTools(work);
+/** Turns of the event loop: a reader busy elsewhere (the run, unchecked, goes on meanwhile). */
+const turns = async (n: number) => {
+  for (let i = 0; i < n; i++) await new Promise((resolve) => setImmediate(resolve));
+};
+
 type Scenario = (model: HeldModelServer) => Promise<Record<string, unknown>>;
 
 /** Each scenario, and the model's reply to its n-th request. */
@@ -145,6 +203,72 @@ const scenarios: Record<string, { readonly reply: (n: number) => HeldReply; read
         if (part.type === "text-delta" && part.text === "there ") stop.abort(USER_STOP);
       });
       return { parts, caller: await outcome(stream.result) };
+    },
+  },
+  "abort at the first of several text parts already received": {
+    reply: () => ({ text: "Hello there my friend ", hold: true }),
+    run: async (model) => {
+      const stream = runnerOn(model).stream("hi", { signal: stop.signal });
+      const parts = await read(stream.parts, (part) => {
+        if (part.type === "text-delta") stop.abort(USER_STOP);
+      });
+      return { parts, caller: await outcome(stream.result) };
+    },
+  },
+  "a reader slower than the run": {
+    reply: () => ({ text: "unused" }),
+    run: async () => {
+      const stream = countingRunner().stream("hi");
+      const types = new Set<string>();
+      for await (const part of stream.parts) {
+        types.add(part.type);
+        counted.read += part.type === "text-delta" ? 1 : 0;
+        // By step: on ai 6 the SDK's `streamText` (a run's first step) reads its provider ahead of us.
+        const ahead = counted.produced - counted.read;
+        if (counted.produced <= DELTAS) counted.maxAhead.first = Math.max(counted.maxAhead.first, ahead);
+        else counted.maxAhead.second = Math.max(counted.maxAhead.second, ahead);
+        await turns(1); // one part per turn of the event loop
+      }
+      return { types: [...types], counted, caller: await outcome(stream.result) };
+    },
+  },
+  "a UI message stream read slower than the run": {
+    reply: () => ({ text: "unused" }),
+    run: async () => {
+      const stream = countingRunner().stream("hi");
+      const reader = stream.toUIMessageStream().getReader();
+      const types = new Set<string>();
+      for (let next = await reader.read(); !next.done; next = await reader.read()) {
+        types.add(next.value.type);
+        counted.read += next.value.type === "text-delta" ? 1 : 0;
+        const ahead = counted.produced - counted.read;
+        if (counted.produced <= DELTAS) counted.maxAhead.first = Math.max(counted.maxAhead.first, ahead);
+        else counted.maxAhead.second = Math.max(counted.maxAhead.second, ahead);
+        await turns(1); // one chunk per turn of the event loop: a client on a slow connection
+      }
+      return { types: [...types], counted, caller: await outcome(stream.result) };
+    },
+  },
+  "nobody reads parts; the caller awaits result": {
+    reply: () => ({ text: "unused" }),
+    run: async () => {
+      const stream = countingRunner().stream("hi");
+      const caller = await outcome(stream.result);
+      const lateReader = await read(stream.parts, () => {});
+      return { counted, caller, lateReader };
+    },
+  },
+  "abort while the run waits for its reader": {
+    reply: () => ({ text: "unused" }),
+    run: async () => {
+      const stream = countingRunner().stream("hi", { signal: stop.signal });
+      const reader = stream.parts[Symbol.asyncIterator]();
+      await reader.next();
+      await turns(200); // the reader reads nothing meanwhile: the run waits for it
+      const producedAtAbort = counted.produced;
+      stop.abort(USER_STOP);
+      const parts = await read({ [Symbol.asyncIterator]: () => reader }, () => {});
+      return { producedAtAbort, parts, caller: await outcome(stream.result) };
     },
   },
   "abort while run() waits for the model": {
