@@ -13,6 +13,7 @@ import {
   ModelCallError,
   PromptRunner,
   readRunLog,
+  runView,
   SnapshotError,
   ToolProvider,
   type RunSnapshot,
@@ -276,8 +277,16 @@ describe("resume", () => {
         }),
       ]);
       const [file] = readdirSync(dir).filter((f) => f.endsWith(".jsonl"));
-      const records = readRunLog(readFileSync(path.join(dir, file!), "utf8")).records;
-      expect(records).toContainEqual(
+      const read = readRunLog(readFileSync(path.join(dir, file!), "utf8"));
+      // The viewer shows step 0 (what could not be restored) with its cause.
+      expect(runView(read).steps[0]!.other).toContainEqual(
+        expect.objectContaining({
+          type: "removed",
+          reason: "unrestored",
+          cause: expect.stringContaining("s3cret"),
+        }),
+      );
+      expect(read.records).toContainEqual(
         expect.objectContaining({
           type: "removed",
           step: 0,
