@@ -3,6 +3,8 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { Ajv } from "ajv";
+import addFormats from "ajv-formats";
 import { Exclude } from "class-transformer";
 import { APICallError } from "@ai-sdk/provider";
 import { describe, expect, it } from "vitest";
@@ -277,7 +279,11 @@ describe("resume", () => {
         }),
       ]);
       const [file] = readdirSync(dir).filter((f) => f.endsWith(".jsonl"));
-      const read = readRunLog(readFileSync(path.join(dir, file!), "utf8"));
+      const text = readFileSync(path.join(dir, file!), "utf8");
+      const schema = JSON.parse(readFileSync("docs/run-log.schema.json", "utf8")) as object;
+      const valid = addFormats.default(new Ajv({ allowUnionTypes: true })).compile(schema);
+      for (const line of text.trimEnd().split("\n")) expect(valid(JSON.parse(line)), line).toBe(true);
+      const read = readRunLog(text);
       // The viewer shows step 0 (what could not be restored) with its cause.
       expect(runView(read).steps[0]!.other).toContainEqual(
         expect.objectContaining({
