@@ -5,6 +5,7 @@ import type { TokenUsage } from "./token-usage.js";
 import type { ApprovalDecidedEvent, ApprovalRequestedEvent } from "./approval-events.js";
 import type { RunLogWarningEvent } from "./run-log-warning-event.js";
 import type { RunEvent } from "./run-event.js";
+import type { ToolsInjectedEvent, ToolsRemovedEvent } from "./tool-set-events.js";
 import type { ToolCallStartedEvent, ToolFailedEvent, ToolInvokedEvent } from "./tool-call-events.js";
 import type {
   ConversationRestartedEvent,
@@ -26,6 +27,7 @@ export type {
   RestartCause,
   RunRestartedEvent,
 } from "./restart-events.js";
+export type { ToolsInjectedEvent, ToolsRemovedEvent } from "./tool-set-events.js";
 
 /** A run (or a resumed run) begins; every other event of the run comes after it. */
 export interface RunStartedEvent extends RunEvent {
@@ -174,28 +176,6 @@ export interface ToolProviderDiscoveredEvent extends RunEvent {
    * gets them inline, and a `ModelWarning` says so).
    */
   readonly delivery: ToolDelivery;
-}
-
-/** Tools were added to the running conversation. */
-export interface ToolsInjectedEvent extends RunEvent {
-  /** The event's kind. */ readonly type: "ToolsInjected";
-  /** The tools added, by name: the model is offered them from the next step. */
-  readonly toolNames: readonly string[];
-  /** The tool call whose result caused the injection (`read_section` when a section unlocked them). */
-  readonly triggeredBy: string;
-  /** That call's id (absent when a dynamic source added the tools: `triggeredBy` is then its label). */
-  readonly toolCallId?: string;
-}
-
-/** Tools were taken away: by a strategy, or to stay within the tool budget. */
-export interface ToolsRemovedEvent extends RunEvent {
-  /** The event's kind. */ readonly type: "ToolsRemoved";
-  /** The tools taken away, by name: the next step no longer offers them. */
-  readonly toolNames: readonly string[];
-  /** `source`: a dynamic tool source (an MCP server) no longer offers them. */
-  readonly reason: "strategy" | "budget" | "source";
-  /** The call after whose result a strategy removed them, or whose new tools pushed them out of the budget. */
-  readonly toolCallId?: string;
 }
 
 /**

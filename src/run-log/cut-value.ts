@@ -17,7 +17,10 @@ export interface CutValue {
 /** The values of a record that were cut, by field name (`input`; `error.message` for an end's error). */
 export type CutValues = Readonly<Record<string, CutValue>>;
 
-/** A record that may hold cut values (`call`, `response`, the header, approvals, restarts, notes, `end`). */
+/**
+ * A record that may hold cut values (`call`, `response`, the header, approvals, restarts, notes, `removed`,
+ * `end`).
+ */
 export interface MayHoldCutValues {
   /** The fields this record holds cut to `maxValueChars`, each with its whole length; absent when none. */
   readonly cut?: CutValues;
@@ -46,6 +49,7 @@ const CONTENT: Readonly<Record<string, readonly string[]>> = {
   "approval-decided": ["reason"],
   restart: ["reason"],
   note: ["message"],
+  removed: ["cause"],
 };
 
 /** `record` with each content field longer than `max` characters cut (the same object when none is). */

@@ -77,7 +77,7 @@ export const SHAPES: Readonly<Record<string, Readonly<Record<string, `${Shape}${
   },
   discovered: { provider: "object!", tools: "names!", by: "string", handle: "string" },
   added: { tools: "names!", byTool: "string", by: "string" },
-  removed: { tools: "names!", by: "string" },
+  removed: { tools: "names!", by: "string", cause: "string" },
   restart: { reason: "string", sections: "names", tools: "names", cut: "object" },
   expanded: { section: "string", tools: "names" },
   "approval-asked": { id: "string", tool: "string", provider: "object", cut: "object" },

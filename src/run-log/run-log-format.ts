@@ -10,11 +10,13 @@ import type { TokenUsage } from "../events/token-usage.js";
 import type { ProviderIdentity } from "../tools/provider-identity.js";
 import type { ApprovalAskedRecord, ApprovalDecidedRecord } from "./run-log-approval-records.js";
 import type { RestartRecord } from "./run-log-restart-record.js";
+import type { AddedRecord, RemovedRecord } from "./run-log-tool-set-records.js";
 import type { MayHoldCutValues } from "./cut-value.js";
 
-// In files of their own (the run log's format in three files); exported from here with the others.
+// In files of their own (the run log's format in four files); exported from here with the others.
 export type { ApprovalAskedRecord, ApprovalDecidedRecord } from "./run-log-approval-records.js";
 export type { RestartRecord } from "./run-log-restart-record.js";
+export type { AddedRecord, RemovedRecord } from "./run-log-tool-set-records.js";
 
 /** The `format` of a run log's header. */
 export const RUN_LOG_FORMAT = "entity-tools/run-log";
@@ -177,32 +179,6 @@ export interface DiscoveredRecord {
   readonly definitionTokens: number;
   /** Present when the tools reach the model in its provider's deferred form; absent: inline. */
   readonly delivery?: "deferred";
-}
-
-/** Tools joined the run. */
-export interface AddedRecord {
-  /** `"added"`: tools joined. */ readonly type: "added";
-  /** The step at which they joined: they are offered from the next one. */
-  readonly step: number;
-  /** The tools that joined, by name. */
-  readonly tools: readonly string[];
-  /** The tool whose result caused it (`read_section`), or a dynamic source's label. */
-  readonly byTool: string;
-  /** The call, when a call caused it. */
-  readonly by?: string;
-}
-
-/** Tools left the run: a strategy removed them, the budget pushed them out, or a source dropped them. */
-export interface RemovedRecord {
-  /** `"removed"`: tools left. */ readonly type: "removed";
-  /** The step at which they left: the next one no longer offers them. */
-  readonly step: number;
-  /** The tools that left, by name. */
-  readonly tools: readonly string[];
-  /** A strategy removed them, the tool budget pushed them out, or a source no longer offers them. */
-  readonly reason: "strategy" | "budget" | "source";
-  /** The call after whose result they left; absent when a source dropped them. */
-  readonly by?: string;
 }
 
 /** A summarized prompt section was expanded. */

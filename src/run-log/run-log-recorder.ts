@@ -3,7 +3,9 @@
 // no input, result, text, prompt or reason is written.
 import { costOf, pricesFor, type Pricing } from "../events/pricing.js";
 import type { ToolLoopEvent } from "../events/tool-loop-event.js";
+import { describeCause } from "../tools/describe-thrown.js";
 import { plainIdentity } from "../tools/provider-binding.js";
+import { DEFAULT_MAX_RESULT_CHARS } from "../tools/serialize-result.js";
 import { isMediaPart } from "../tools/tool-content.js";
 import type { RunLogFile } from "./run-log-file.js";
 import {
@@ -144,6 +146,9 @@ export class RunLogRecorder {
           tools: event.toolNames,
           reason: event.reason,
           ...(event.toolCallId === undefined ? {} : { by: event.toolCallId }),
+          ...(this.content && event.cause !== undefined
+            ? { cause: describeCause(event.cause, DEFAULT_MAX_RESULT_CHARS) }
+            : {}),
         });
         break;
       case "RunRestarted": // the restart's one event (its new thread's details are not records)

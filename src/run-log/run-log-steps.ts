@@ -18,8 +18,11 @@ import { addResponse } from "./run-log-step-response.js";
 
 /** Why a tool joined or left the set offered at a step. */
 export interface ToolChangeCause {
-  /** `budget`, `strategy`, `source` (an MCP server dropped it) or `restart`, for a tool that left. */
-  readonly reason?: "budget" | "strategy" | "source" | "restart";
+  /**
+   * `budget`, `strategy`, `source` (an MCP server dropped it), `restart` or `unrestored` (its provider could
+   * not be restored as the run went on from its snapshot), for a tool that left.
+   */
+  readonly reason?: "budget" | "strategy" | "source" | "restart" | "unrestored";
   /** The tool whose result caused it (or a source's label). */
   readonly byTool?: string;
   /** That call's id, */

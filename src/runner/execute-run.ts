@@ -248,6 +248,13 @@ async function startAttempt(
         )
       : undefined;
   run.startAttempt(tools, resumed?.restored);
+  for (const { toolNames, cause } of resumed?.unrestored ?? [])
+    run.events.emit({
+      type: "ToolsRemoved",
+      toolNames,
+      reason: "unrestored",
+      ...(cause === undefined ? {} : { cause }),
+    });
   const strategies = discoveries.map((d) => d.strategy);
   return {
     sources,

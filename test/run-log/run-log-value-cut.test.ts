@@ -144,7 +144,7 @@ describe("maxValueChars", () => {
     });
   });
 
-  it("cuts the other records' content too: a denial's reason, a failed run's message", () => {
+  it("cuts the other records' content too: a denial's reason, a failed run's message, what an unrestored provider's resolver threw", () => {
     const decided = {
       type: "approval-decided",
       step: 1,
@@ -158,6 +158,11 @@ describe("maxValueChars", () => {
     expect(end).toMatchObject({
       error: { name: "Error", message: "mmmmmmmm\n[cut: the run log keeps the first 8 of 9 characters]" },
       cut: { "error.message": { length: 9, kept: 8 } },
+    });
+    const removed = { type: "removed", step: 0, tools: ["t"], reason: "unrestored", cause: "c".repeat(9) };
+    expect(withCutValues(removed, 8)).toMatchObject({
+      cause: "cccccccc\n[cut: the run log keeps the first 8 of 9 characters]",
+      cut: { cause: { length: 9, kept: 8 } },
     });
   });
 });

@@ -1,5 +1,10 @@
 // Approvals, snapshots and resume through the real loop: a run stops before calls that need a person's
 // decision, and goes on from a JSON snapshot in a fresh runner with providers re-bound to live objects.
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { Ajv } from "ajv";
+import addFormats from "ajv-formats";
 import { Exclude } from "class-transformer";
 import { APICallError } from "@ai-sdk/provider";
 import { describe, expect, it } from "vitest";
@@ -9,9 +14,12 @@ import {
   LlmTool,
   ModelCallError,
   PromptRunner,
+  readRunLog,
+  runView,
   SnapshotError,
   ToolProvider,
   type RunSnapshot,
+  type ToolLoopEvent,
   type ToolLoopResult,
 } from "entity-tools";
 import {
@@ -236,9 +244,66 @@ describe("resume", () => {
     expect(notice?.role).toBe("user");
     expect(JSON.stringify(notice?.content)).toContain("[Cannot restore the tools of Order");
     expect(JSON.stringify(notice?.content)).toContain(
-      "(order_o1_refund, order_o1_show): resolveProvider returned nothing; they are no longer available.]",
+      "(order_o1_refund, order_o1_show): resolveProvider returned nothing; they are no longer available. To get them back",
     );
     expect(offeredAt(model, 0)).not.toContain("order_o1_refund");
+  });
+
+  it("a resolver that throws is not told to the model; the caller's observer and the run log get what it threw", async () => {
+    const paused = await pausedRun();
+    const model = mockModel(text("The order is gone."));
+    const thrown = new Error("connect ECONNREFUSED postgres://shop:s3cret@db.internal:5432/orders");
+    const events: ToolLoopEvent[] = [];
+    const dir = mkdtempSync(path.join(tmpdir(), "resume-unrestored-"));
+    try {
+      await runnerWith(model)
+        .withObserver((e) => events.push(e))
+        .withRunLog(dir)
+        .resume(asJson(paused.snapshot), {
+          approvals: { [paused.pendingApprovals[0]!.approvalId]: { approved: true } },
+          resolveProvider: () => {
+            throw thrown;
+          },
+        });
+      expect(JSON.stringify(model.doGenerateCalls.map((c) => c.prompt))).not.toContain("s3cret");
+      expect(JSON.stringify(model.doGenerateCalls[0]!.prompt.at(-1)?.content)).toContain(
+        "(order_o1_refund, order_o1_show): resolveProvider failed (the operator can see why); they are no longer available. " +
+          'To get them back, find Order \\"o1\\" again with the tool that returned it.]',
+      );
+      const removed = events.filter((e) => e.type === "ToolsRemoved");
+      expect(removed).toEqual([
+        expect.objectContaining({
+          toolNames: ["order_o1_refund", "order_o1_show"],
+          reason: "unrestored",
+          cause: thrown,
+        }),
+      ]);
+      const [file] = readdirSync(dir).filter((f) => f.endsWith(".jsonl"));
+      const text = readFileSync(path.join(dir, file!), "utf8");
+      const schema = JSON.parse(readFileSync("docs/run-log.schema.json", "utf8")) as object;
+      const valid = addFormats.default(new Ajv({ allowUnionTypes: true })).compile(schema);
+      for (const line of text.trimEnd().split("\n")) expect(valid(JSON.parse(line)), line).toBe(true);
+      const read = readRunLog(text);
+      // The viewer shows step 0 (what could not be restored) with its cause.
+      expect(runView(read).steps[0]!.other).toContainEqual(
+        expect.objectContaining({
+          type: "removed",
+          reason: "unrestored",
+          cause: expect.stringContaining("s3cret"),
+        }),
+      );
+      expect(read.records).toContainEqual(
+        expect.objectContaining({
+          type: "removed",
+          step: 0,
+          tools: ["order_o1_refund", "order_o1_show"],
+          reason: "unrestored",
+          cause: expect.stringContaining("s3cret"),
+        }),
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("a bad snapshot is a clear error before any model call", async () => {

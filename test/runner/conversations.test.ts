@@ -2,9 +2,12 @@
 // restored in a fresh runner (another process) re-binds its providers through resolveProvider; a tool
 // that could not be bound again tells the model how to get it back.
 import "../fixtures/store/register.js";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { createOpenAI } from "@ai-sdk/openai";
 import { afterEach, describe, expect, it } from "vitest";
-import { PromptRunner, type RunSnapshot } from "entity-tools";
+import { PromptRunner, readRunLog, type RunSnapshot, type ToolLoopEvent } from "entity-tools";
 import { FakePromptRunner } from "entity-tools/testing";
 import { CustomerSearchTools } from "../fixtures/store/customer-search-tools.js";
 import { startOpenAiMock, type OpenAiMock } from "../support/openai-mocks.js";
@@ -102,6 +105,47 @@ describe("continueFrom through FakePromptRunner", () => {
       'Tool "customer_c123_getAverageSpend" is no longer available: it belonged to Customer "c123" in an earlier turn, which could not be bound again. ' +
         'To get it back, find Customer "c123" again with the tool that returned it; its tools are then offered again. Available tools: searchCustomer, findCustomers.',
     );
+  });
+
+  it("a resolveProvider that throws: the model reads that it failed, not what it threw; the observer gets it, the run log only with recordContent", async () => {
+    const turn1 = await threeTurnFake()
+      .withTools(new CustomerSearchTools())
+      .withToolProviderDiscovery()
+      .run("Find John Smith");
+    const thrown = new Error("connect ECONNREFUSED postgres://u:s3cret@db:5432/shop");
+    const fake = new FakePromptRunner();
+    fake.respondWithText("I need to look him up again.");
+    const events: ToolLoopEvent[] = [];
+    const dir = mkdtempSync(path.join(tmpdir(), "continue-unrestored-"));
+    try {
+      await fake
+        .withTools(new CustomerSearchTools())
+        .withToolProviderDiscovery()
+        .withObserver((e) => events.push(e))
+        .withRunLog(dir, { recordContent: false })
+        .run("What does he spend?", {
+          continueFrom: asJson(turn1.snapshot),
+          resolveProvider: () => {
+            throw thrown;
+          },
+        });
+      const prompt = JSON.stringify(fake.modelCalls.map((c) => c.prompt));
+      expect(prompt).not.toContain("s3cret");
+      expect(prompt).toContain(
+        'resolveProvider failed (the operator can see why); they are no longer available. To get them back, find Customer \\"c123\\" again with the tool that returned it.',
+      );
+      expect(events.filter((e) => e.type === "ToolsRemoved")).toEqual([
+        expect.objectContaining({ reason: "unrestored", cause: thrown }),
+      ]);
+      const [file] = readdirSync(dir).filter((f) => f.endsWith(".jsonl"));
+      const log = readFileSync(path.join(dir, file!), "utf8");
+      expect(readRunLog(log).records).toContainEqual(
+        expect.objectContaining({ type: "removed", step: 0, reason: "unrestored" }),
+      );
+      expect(log).not.toContain("s3cret");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("continuing a paused run: the waiting call is not run, the model reads why, and the new message follows", async () => {

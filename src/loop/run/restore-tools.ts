@@ -1,3 +1,4 @@
+import { ServerFailure } from "../../errors/server-failure.js";
 import { ToolLoopAbortedError } from "../errors/errors.js";
 import type { RunSnapshot, SnapshotTool } from "../snapshot/run-snapshot.js";
 import { SnapshotError } from "../snapshot/snapshot-error.js";
@@ -42,6 +43,11 @@ export interface RestoredTools {
   readonly notices: string[];
   /** Names of tools that could not be restored, and whose they were (for the model's error results). */
   readonly lost: Map<string, string>;
+  /**
+   * Each provider whose tools could not be restored: their names, and what `resolveProvider` threw when it
+   * threw (for observers only: `ToolsRemoved` with reason `unrestored`; the model reads only that it failed).
+   */
+  readonly unrestored: { readonly toolNames: readonly string[]; readonly cause?: unknown }[];
 }
 
 /**
@@ -50,7 +56,8 @@ export interface RestoredTools {
  * tools keep the names the conversation used. Either must be the provider the snapshot names (its class,
  * its typed id). A provider that cannot be resolved (nothing returned, an error, an object of another
  * class or with another id, no such method) is skipped and reported, as discovery reports a provider it
- * cannot bind: the run goes on. A resolver still pending when `signal` fires does not keep the run
+ * cannot bind: the run goes on. What a resolver throws is not told to the model (`unrestored` has it for
+ * observers). A resolver still pending when `signal` fires does not keep the run
  * waiting: the cancellation is thrown.
  */
 export async function restoreTools(
@@ -61,7 +68,7 @@ export async function restoreTools(
   signal?: AbortSignal,
 ): Promise<RestoredTools> {
   const groups = new Map<string, Extract<SnapshotTool, { id: unknown }>[]>();
-  const restored: RestoredTools = { tools: [], notices: [], lost: new Map() };
+  const restored: RestoredTools = { tools: [], notices: [], lost: new Map(), unrestored: [] };
   for (const tool of snapshot.tools) {
     if ("binding" in tool) {
       restoreHandleTool(tool, handles, restored);
@@ -98,9 +105,14 @@ export async function restoreTools(
             ? error.message
             : String(error);
       restored.notices.push(
-        `Cannot restore the tools of ${label} (${entries.map((e) => e.name).join(", ")}): ${why}; they are no longer available.`,
+        `Cannot restore the tools of ${label} (${entries.map((e) => e.name).join(", ")}): ${why}; they are no longer available. ` +
+          `To get them back, find ${label} again with the tool that returned it.`,
       );
       for (const entry of entries) restored.lost.set(entry.name, label);
+      const toolNames = entries.map((e) => e.name);
+      restored.unrestored.push(
+        error instanceof ServerFailure ? { toolNames, cause: error.cause } : { toolNames },
+      );
     }
   }
   return restored;
@@ -112,7 +124,13 @@ async function resolved(
   id: string | number | bigint,
 ): Promise<unknown> {
   if (!resolve) throw new Error("no resolveProvider was given to resume or continueFrom");
-  return resolve(providerClass, id);
+  try {
+    return await resolve(providerClass, id);
+  } catch (error) {
+    // The application's own code: what it throws may hold anything (a credential), so the model reads only
+    // that it failed, and observers what it threw (the run's `ToolsRemoved`), as for a handle's re-binding.
+    throw new ServerFailure("resolveProvider", error);
+  }
 }
 
 /**
@@ -140,4 +158,5 @@ function restoreHandleTool(
         ? `no @ToolProvider class named ${entry.providerClass} is loaded`
         : `${entry.providerClass} has no tool method ${entry.method}`;
   restored.notices.push(`Cannot restore the tool ${entry.name}: ${why}; it is no longer available.`);
+  restored.unrestored.push({ toolNames: [entry.name] });
 }

@@ -15,8 +15,8 @@ export interface ResumeFrom extends RunResume {
 
 /**
  * What a resumed or continued run's first attempt starts with besides what its run read (`Run.fromSnapshot`:
- * the history, the waiting calls, the counts): the restored tools, the notices and the names it lost, and a
- * continued conversation's new messages.
+ * the history, the waiting calls, the counts): the restored tools, the notices and the names it lost (and
+ * each provider it could not restore, for observers), and a continued conversation's new messages.
  */
 export async function resumeState(
   resumed: ResumedRun,
@@ -30,8 +30,14 @@ export async function resumeState(
   // A resumed run's waiting calls need the tools they name. A continued conversation goes on with this
   // runner's tools: one a deploy renamed or removed is an unknown tool if the model calls it again.
   if (!followUp) checkSnapshotTools(snapshot, new Set(offered.map((t) => t.name)));
-  const { tools, notices, lost } = await restoreTools(snapshot, resolveProvider, handles, live, signal);
+  const { tools, notices, lost, unrestored } = await restoreTools(
+    snapshot,
+    resolveProvider,
+    handles,
+    live,
+    signal,
+  );
   // Restored discovered tools reach the model as the run's discovery delivers them.
   const restored = deliveredAs(tools, delivery);
-  return { restored, notices, lost, followUp };
+  return { restored, notices, lost, unrestored, followUp };
 }

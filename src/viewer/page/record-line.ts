@@ -1,5 +1,6 @@
 // A step's other records on the page, one line each: approvals asked and decided, restarts with their
-// cause, sections expanded, notes and the size limit's cut (its tool-set records are shown as changes).
+// cause, sections expanded, notes and the size limit's cut (its tool-set records are shown as changes, but
+// for tools a resumed run could not restore).
 import type { RestartCause } from "../../events/restart-events.js";
 import type { RestartRecord, RunLogRecord } from "../../run-log/run-log-format.js";
 import { cutWords, h, pretty, type Child } from "./dom.js";
@@ -55,6 +56,16 @@ export function otherLine(record: RunLogRecord): Child {
       );
     case "cut":
       return h("li", { className: "note cut" }, `✂ ${record.note}`);
+    case "removed":
+      // A resumed run's first step lists its whole tool set: what it could not restore is no diff to show.
+      return (
+        record.reason === "unrestored" &&
+        h(
+          "li",
+          { className: "note unrestored" },
+          `− ${record.tools.join(", ")}: not restored${record.cause ? ` — ${record.cause}` : ""}`,
+        )
+      );
     default:
       return false;
   }
