@@ -1,7 +1,14 @@
 // Decisions given to `resume` as a human-in-the-loop app gets them (a form, a JSON body): a value that is not
 // a decision is refused before anything runs, and a denial's reason reads as the person wrote it.
 import { describe, expect, it } from "vitest";
-import { defineTool, InvalidSettingError, PromptRunner, type RunSnapshot } from "entity-tools";
+import {
+  DecoratorMisuseError,
+  defineTool,
+  InvalidSettingError,
+  LlmTool,
+  PromptRunner,
+  type RunSnapshot,
+} from "entity-tools";
 import { mockModel, text, toolResultsSeenAt } from "../support/mock-model.js";
 
 /** Refunds issued: the side effect a malformed decision must neither cause nor silently refuse. */
@@ -78,5 +85,32 @@ describe("a denial's reason, as the model reads it", () => {
       .resume(snapshot, { approvals: { [id]: { approved: false, reason } } });
     expect(toolResultsSeenAt(model, 0)).toEqual([read]);
     expect(issued).toEqual([]);
+  });
+});
+
+describe("needsApproval that is not a boolean (the AI SDK's function of the input)", () => {
+  const rule = (input: { amount: number }) => input.amount > 100;
+
+  it("@LlmTool: DecoratorMisuseError when the class is declared, not a tool whose calls run unasked", () => {
+    const declare = () => {
+      class Refunds {
+        @LlmTool({ description: "Refund an amount", needsApproval: rule as never })
+        refund(amount: number): string {
+          issued.push(amount);
+          return `refunded ${amount}`;
+        }
+      }
+      return Refunds;
+    };
+    expect(declare).toThrow(DecoratorMisuseError);
+    expect(declare).toThrow(
+      "needsApproval must be true or false, got function; to decide by the call's input, use runner.withApproval(call => …)",
+    );
+  });
+
+  it("defineTool: InvalidSettingError naming the tool", () => {
+    expect(() => defineTool({ ...refund, needsApproval: rule as never })).toThrow(
+      `needsApproval of the tool "refund" must be true or false (to decide by the call's input: runner.withApproval(call => …)), got "function"`,
+    );
   });
 });
