@@ -117,6 +117,13 @@ function toolEntry(
   if (typeof options.description !== "string" || options.description.trim() === "") {
     throw new DecoratorMisuseError(`@LlmTool on ${label}: the description is empty; say what the tool does`);
   }
+  if (options.needsApproval !== undefined && typeof options.needsApproval !== "boolean") {
+    // `options.needsApproval === true` read anything else as "no approval": the AI SDK's form, a function
+    // of the input, ran every call unasked.
+    throw new DecoratorMisuseError(
+      `@LlmTool on ${label}: needsApproval must be true or false, got ${typeof options.needsApproval}; to decide by the call's input, use runner.withApproval(call => …)`,
+    );
+  }
   if (options.name !== undefined && !EXPLICIT_NAME.test(options.name)) {
     throw new DecoratorMisuseError(
       `@LlmTool on ${label}: name "${options.name}" must match ${EXPLICIT_NAME.source} (letters, digits, _ and -, starting with a letter or _)`,

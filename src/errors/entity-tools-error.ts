@@ -65,5 +65,14 @@ export class InvalidSettingError extends EntityToolsError {
 }
 
 function describe(value: unknown): string {
-  return typeof value === "string" ? JSON.stringify(value) : String(value);
+  if (typeof value === "string") return JSON.stringify(value);
+  // An object (a decision, an option bag) as its JSON: `String` of it reads `[object Object]`.
+  if (typeof value === "object" && value !== null) {
+    try {
+      return JSON.stringify(value).slice(0, 200);
+    } catch {
+      return String(value); // a cycle or a bigint
+    }
+  }
+  return String(value);
 }

@@ -184,6 +184,8 @@ export class PromptRunner extends RunnerLimits {
    *
    * @throws SnapshotError, before anything runs, for a snapshot that is not a valid run snapshot of this
    * format version (checked whole, against its JSON schema) or one whose tools this runner does not offer.
+   * @throws InvalidSettingError, before anything runs, for `approvals` holding a value that is not a
+   * decision (`{ approved: "true" }`, `{}`, `null`).
    */
   async resume<T = string>(
     snapshot: RunSnapshot,

@@ -1,5 +1,6 @@
 // Where a run starts (a prompt, `continueFrom`, `resume`) and what a finished run gives back as a value.
 import type { ModelMessage } from "ai";
+import { checkDecisions } from "../loop/execution/approval-gate.js";
 import type { RunSnapshot } from "../loop/snapshot/run-snapshot.js";
 import { ApprovalRequiredError } from "./approval-required-error.js";
 import type { RunSetup } from "./execute-run.js";
@@ -25,8 +26,9 @@ export function startOf(prompt: string | readonly ModelMessage[], options: RunOp
   };
 }
 
-/** Where a resumed run starts: the snapshot and the decisions. */
+/** Where a resumed run starts: the snapshot and the decisions (refused, before anything runs, unless each is one). */
 export function resumeOf(snapshot: RunSnapshot, options: ResumeOptions<unknown>): RunStart {
+  checkDecisions(options.approvals);
   return {
     messages: [],
     resume: { snapshot, approvals: options.approvals ?? {}, resolveProvider: options.resolveProvider },

@@ -1,3 +1,4 @@
+import { InvalidSettingError } from "../errors/entity-tools-error.js";
 import { refuseInvalidToolName } from "./errors.js";
 import type { Tool, ToolExecutionContext, ToolInputSchema } from "./tool.js";
 
@@ -20,11 +21,20 @@ export interface ToolDefinition<Input, Output> {
  * `inputSchema` before `execute` runs, exactly like a decorated method's.
  *
  * @throws InvalidToolNameError when the name is not valid for every provider.
+ * @throws InvalidSettingError when `needsApproval` is not a boolean (the AI SDK's function of the input:
+ * decide by the input with `runner.withApproval(call => …)`).
  */
 export function defineTool<Input = Record<string, unknown>, Output = unknown>(
   definition: ToolDefinition<Input, Output>,
 ): Tool<Input, Output> {
   refuseInvalidToolName(definition.name);
+  const { needsApproval } = definition as { needsApproval?: unknown };
+  if (needsApproval !== undefined && typeof needsApproval !== "boolean")
+    throw new InvalidSettingError(
+      `needsApproval of the tool "${definition.name}"`,
+      typeof needsApproval,
+      "true or false (to decide by the call's input: runner.withApproval(call => …))",
+    );
   return {
     name: definition.name,
     description: definition.description,

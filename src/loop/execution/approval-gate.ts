@@ -1,3 +1,4 @@
+import { InvalidSettingError } from "../../errors/entity-tools-error.js";
 import { nodeUtil } from "../../lazy/node-builtins.js";
 import { declaredInputOf } from "../../tools/declared-input.js";
 import { providerBindingOf } from "../../tools/provider-binding.js";
@@ -155,6 +156,31 @@ export async function needsApproval(
   if (resolved.tool.needsApproval) return true;
   if (predicate === undefined) return false;
   return Boolean(await untilAborted(predicate(pendingOf(resolved, true)), signal));
+}
+
+/** What a decision must be, in the words of the error that refuses another value. */
+const DECISION_SHAPE = "{ approved: true } or { approved: false, reason?: string }";
+
+/**
+ * Refuses `resume`'s `approvals` unless each is an {@link ApprovalDecision}, before anything runs. Decisions
+ * often come from a form or a JSON body: `{ approved: "true" }` or `{}` read as a denial with no reason
+ * (the call refused, the model told a person denied it), and `null` failed with a `TypeError`.
+ *
+ * @throws InvalidSettingError naming the decision's id, e.g. `approvals["c1"] must be { approved: true } or
+ * { approved: false, reason?: string }, got {"approved":"true"}`
+ */
+export function checkDecisions(decisions: unknown): void {
+  if (decisions === undefined) return;
+  if (typeof decisions !== "object" || decisions === null || Array.isArray(decisions))
+    throw new InvalidSettingError("approvals", decisions, `an object of decisions by approvalId`);
+  for (const [id, decision] of Object.entries(decisions)) {
+    const { approved, reason } = (decision ?? {}) as { approved?: unknown; reason?: unknown };
+    const valid =
+      typeof decision === "object" &&
+      decision !== null &&
+      (approved === true || (approved === false && (reason === undefined || typeof reason === "string")));
+    if (!valid) throw new InvalidSettingError(`approvals[${JSON.stringify(id)}]`, decision, DECISION_SHAPE);
+  }
 }
 
 function reasonOf(decision: ApprovalDecision): string | undefined {

@@ -156,8 +156,7 @@ export class CallBatches {
       return verdict;
     }
     if (verdict.kind === "deny") {
-      const why = verdict.reason ? `: ${verdict.reason}` : "";
-      return { kind: "refuse", reason: "denied", text: `Not run: a person denied this call${why}.` };
+      return { kind: "refuse", reason: "denied", text: deniedText(verdict.reason) };
     }
     if (open.undecided) return { kind: "refuse", reason: "not-run", text: `Not run: ${open.undecided}.` };
     return { kind: "hold" };
@@ -183,4 +182,14 @@ export class CallBatches {
       open.results.push(part);
     }
   }
+}
+
+/**
+ * What the model reads for a denied call: the person's reason as they wrote it, trimmed, ended with one
+ * period (`Too big.` read `…: Too big..`; a blank reason is no reason).
+ */
+function deniedText(reason: string | undefined): string {
+  const why = reason?.trim() ?? "";
+  if (why === "") return "Not run: a person denied this call.";
+  return `Not run: a person denied this call: ${why}${/[.!?]$/.test(why) ? "" : "."}`;
 }
