@@ -5,7 +5,9 @@ import { createOpenAI } from "@ai-sdk/openai";
 import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PromptRunner } from "entity-tools";
+import "../fixtures/store/register.js";
+import { PromptRunner, type RunFinishedEvent } from "entity-tools";
+import { CustomerSearchTools } from "../fixtures/store/customer-search-tools.js";
 import { memoryTracer } from "../support/span-tree.js";
 
 const ANTHROPIC_USAGE = {
@@ -26,12 +28,20 @@ beforeAll(async () => {
       if (req.url === "/v1/chat/completions") return openAIChat(res, streamed);
       if (req.url === "/v1/responses") return openAIResponses(res, streamed);
       const message = { id: "msg_1", type: "message", role: "assistant", model: "claude-mock" };
+      if (body.includes("tool_result")) {
+        res.statusCode = 500; // the step after a call fails: the run fails with the first step paid for
+        res.end(JSON.stringify({ type: "error", error: { type: "api_error", message: "down" } }));
+        return;
+      }
+      const content = body.includes("find Smith")
+        ? [{ type: "tool_use", id: "toolu_1", name: "findCustomers", input: { text: "Smith" } }]
+        : [{ type: "text", text: "done" }];
       if (!streamed) {
         res.setHeader("content-type", "application/json");
         res.end(
           JSON.stringify({
             ...message,
-            content: [{ type: "text", text: "done" }],
+            content,
             stop_reason: "end_turn",
             stop_sequence: null,
             usage: ANTHROPIC_USAGE,
@@ -217,5 +227,32 @@ describe("a run on OpenAI with cached and reasoning tokens", () => {
       reasoningTokens: 40,
     });
     expect(run.cost!.total).toBeCloseTo((700 * 3 + 300 * 0.3 + 90 * 15) / 1e6, 12);
+  });
+});
+
+describe("a run that fails after a step was paid for", () => {
+  it("reports the paid step's tokens and cost on RunFinished and on the run's span", async () => {
+    const model = createAnthropic({ baseURL, apiKey: "k" })("claude-mock");
+    const { tracer, spans } = memoryTracer();
+    const finished: RunFinishedEvent[] = [];
+    const failure = await new PromptRunner({ model, modelSettings: { maxRetries: 0 } })
+      .withTools(new CustomerSearchTools())
+      .withPricing(PRICES)
+      .withTelemetry({ tracer })
+      .withObserver((e) => e.type === "RunFinished" && finished.push(e))
+      .run("find Smith")
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+    expect(failure).toBeInstanceOf(Error);
+    const paid = (100 * 3 + 5_000 * 0.3 + 2_000 * 3.75 + 50 * 15) / 1e6;
+    expect(finished.map((e) => [e.status, e.usage.inputTokens, e.usage.cacheWriteInputTokens])).toEqual([
+      ["failed", 7_100, 2_000],
+    ]);
+    expect(finished[0]!.cost!.total).toBeCloseTo(paid, 12);
+    const run = spans().find((s) => s.name === "entity_tools.run")!;
+    expect(run.attributes["gen_ai.usage.input_tokens"]).toBe(7_100);
+    expect(run.attributes["gen_ai.usage.cache_creation.input_tokens"]).toBe(2_000);
   });
 });
