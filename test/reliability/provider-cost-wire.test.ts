@@ -83,6 +83,7 @@ beforeAll(async () => {
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
 });
+
 /** OpenAI's usage: 300 of 1,000 prompt tokens from the cache, 40 of 90 completion tokens reasoning. */
 const CHAT_USAGE = {
   prompt_tokens: 1_000,
@@ -122,11 +123,12 @@ function openAIChat(res: ServerResponse, streamed: boolean): void {
 
 function openAIResponses(res: ServerResponse, streamed: boolean): void {
   const usage = {
-    input_tokens: 1_000,
-    output_tokens: 90,
-    total_tokens: 1_090,
-    input_tokens_details: { cached_tokens: 300 },
-    output_tokens_details: { reasoning_tokens: 40 },
+    // The same counts under the Responses API's names.
+    input_tokens: CHAT_USAGE.prompt_tokens,
+    output_tokens: CHAT_USAGE.completion_tokens,
+    total_tokens: CHAT_USAGE.total_tokens,
+    input_tokens_details: CHAT_USAGE.prompt_tokens_details,
+    output_tokens_details: CHAT_USAGE.completion_tokens_details,
   };
   const item = {
     type: "message",
