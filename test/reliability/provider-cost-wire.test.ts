@@ -4,9 +4,12 @@ import { createAnthropic } from "@ai-sdk/anthropic";
 import { createOpenAI } from "@ai-sdk/openai";
 import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import "../fixtures/store/register.js";
-import { PromptRunner, type RunFinishedEvent } from "entity-tools";
+import { PromptRunner, readRunLog, type RunFinishedEvent } from "entity-tools";
 import { CustomerSearchTools } from "../fixtures/store/customer-search-tools.js";
 import { memoryTracer } from "../support/span-tree.js";
 
@@ -233,7 +236,9 @@ describe("a run on OpenAI with cached and reasoning tokens", () => {
 });
 
 describe("a run that fails after a step was paid for", () => {
-  it("reports the paid step's tokens and cost on RunFinished and on the run's span", async () => {
+  it("reports the paid step's tokens and cost on RunFinished, on the run's span and in the run log", async () => {
+    const logs = mkdtempSync(join(tmpdir(), "cost-wire-"));
+    onTestFinished(() => rmSync(logs, { recursive: true, force: true }));
     const model = createAnthropic({ baseURL, apiKey: "k" })("claude-mock");
     const { tracer, spans } = memoryTracer();
     const finished: RunFinishedEvent[] = [];
@@ -241,6 +246,7 @@ describe("a run that fails after a step was paid for", () => {
       .withTools(new CustomerSearchTools())
       .withPricing(PRICES)
       .withTelemetry({ tracer })
+      .withRunLog(logs)
       .withObserver((e) => e.type === "RunFinished" && finished.push(e))
       .run("find Smith")
       .then(
@@ -256,5 +262,11 @@ describe("a run that fails after a step was paid for", () => {
     const run = spans().find((s) => s.name === "entity_tools.run")!;
     expect(run.attributes["gen_ai.usage.input_tokens"]).toBe(7_100);
     expect(run.attributes["gen_ai.usage.cache_creation.input_tokens"]).toBe(2_000);
+    // The run log's response record keeps the cache writes beside the step's cost.
+    const [file] = readdirSync(logs);
+    const { records } = readRunLog(readFileSync(join(logs, file!), "utf8"));
+    const response = records.find((r) => r.type === "response") as { usage?: object; cost?: number };
+    expect(response.usage).toMatchObject({ inputTokens: 7_100, cacheWriteInputTokens: 2_000 });
+    expect(response.cost).toBeCloseTo(paid, 12);
   });
 });
