@@ -67,6 +67,7 @@ async function readContent(
       outputTokens: result.usage.outputTokens.total,
       cachedInputTokens: result.usage.inputTokens.cacheRead,
       reasoningTokens: result.usage.outputTokens.reasoning,
+      cacheWriteInputTokens: result.usage.inputTokens.cacheWrite,
     },
   };
 }

@@ -9,7 +9,7 @@ const NOT_JSON = "the arguments are not valid JSON";
 interface SdkUsage {
   readonly inputTokens?: number;
   readonly outputTokens?: number;
-  readonly inputTokenDetails?: { readonly cacheReadTokens?: number };
+  readonly inputTokenDetails?: { readonly cacheReadTokens?: number; readonly cacheWriteTokens?: number };
   readonly outputTokenDetails?: { readonly reasoningTokens?: number };
   readonly cachedInputTokens?: number;
   readonly reasoningTokens?: number;
@@ -41,6 +41,7 @@ export function stepResult(
       outputTokens: usage.outputTokens,
       cachedInputTokens: usage.inputTokenDetails?.cacheReadTokens ?? usage.cachedInputTokens,
       reasoningTokens: usage.outputTokenDetails?.reasoningTokens ?? usage.reasoningTokens,
+      cacheWriteInputTokens: usage.inputTokenDetails?.cacheWriteTokens,
     },
   };
 }

@@ -136,6 +136,7 @@ function readModelUsage(modelUsage: unknown): Record<string, TokenUsage> | undef
       outputTokens: u.outputTokens,
       cachedInputTokens: read!,
       reasoningTokens: thinking!,
+      ...cacheWrites(written!),
     };
   }
   return models;
@@ -153,7 +154,13 @@ function readUsage(usage: unknown): TokenUsage {
     outputTokens: usage.output_tokens,
     cachedInputTokens: read!, // read from the cache: billed at the cached price
     reasoningTokens: 0, // Anthropic counts thinking as output and does not report it apart
+    ...cacheWrites(written!), // written to the cache: billed at the cache-write price
   };
+}
+
+/** Cache writes as `TokenUsage` has them: only when there were some (see `addUsage`). */
+function cacheWrites(written: number): Pick<TokenUsage, "cacheWriteInputTokens"> {
+  return written > 0 ? { cacheWriteInputTokens: written } : {};
 }
 
 /**

@@ -46,12 +46,14 @@ export class ClaudeTurnUsage {
 
 /** `now` less `before`; all of `now` when a count went down (Claude Code started its totals over). */
 function since(before: TokenUsage | undefined, now: TokenUsage): TokenUsage {
-  if (!before || FIELDS.some((f) => now[f] < before[f])) return now;
+  const written = (u: TokenUsage) => u.cacheWriteInputTokens ?? 0;
+  if (!before || FIELDS.some((f) => now[f] < before[f]) || written(now) < written(before)) return now;
   return {
     inputTokens: now.inputTokens - before.inputTokens,
     outputTokens: now.outputTokens - before.outputTokens,
     cachedInputTokens: now.cachedInputTokens - before.cachedInputTokens,
     reasoningTokens: now.reasoningTokens - before.reasoningTokens,
+    ...(written(now) > written(before) ? { cacheWriteInputTokens: written(now) - written(before) } : {}),
   };
 }
 

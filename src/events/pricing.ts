@@ -1,11 +1,16 @@
 import type { TokenUsage } from "./token-usage.js";
 
-/** Prices of one model in USD per million tokens. `cachedInput` defaults to `input`. */
+/** Prices of one model in USD per million tokens. `cachedInput` and `cacheWriteInput` default to `input`. */
 export interface PriceTable {
   /** USD per million input tokens (uncached). */
   readonly input: number;
   /** USD per million input tokens read from the prompt cache; default `input`. */
   readonly cachedInput?: number | undefined;
+  /**
+   * USD per million input tokens written to the prompt cache (Anthropic's `cache_creation_input_tokens`,
+   * billed above `input`); default `input`.
+   */
+  readonly cacheWriteInput?: number | undefined;
   /** USD per million output tokens, reasoning tokens included. */
   readonly output: number;
 }
@@ -19,15 +24,17 @@ export function pricesFor(pricing: Pricing, modelId: string | undefined): PriceT
 }
 
 /**
- * What `usage` costs in USD: uncached input, cached input and output at their prices (reasoning tokens are
- * output tokens and are billed as such).
+ * What `usage` costs in USD: uncached input, input read from and written to the prompt cache, and output at
+ * their prices (reasoning tokens are output tokens and are billed as such).
  */
 export function costOf(usage: TokenUsage, prices: PriceTable): number {
   const cached = Math.min(usage.cachedInputTokens, usage.inputTokens);
-  const uncached = usage.inputTokens - cached;
+  const written = Math.min(usage.cacheWriteInputTokens ?? 0, usage.inputTokens - cached);
+  const uncached = usage.inputTokens - cached - written;
   return (
     (uncached * prices.input +
       cached * (prices.cachedInput ?? prices.input) +
+      written * (prices.cacheWriteInput ?? prices.input) +
       usage.outputTokens * prices.output) /
     1_000_000
   );

@@ -12,6 +12,11 @@ export interface TokenUsage {
   readonly cachedInputTokens: number;
   /** The part of `outputTokens` the model spent reasoning. */
   readonly reasoningTokens: number;
+  /**
+   * The part of `inputTokens` written to the provider's prompt cache (Anthropic's
+   * `cache_creation_input_tokens`), billed at the cache-write price; present only when a provider reported some.
+   */
+  readonly cacheWriteInputTokens?: number;
 }
 
 /**
@@ -28,11 +33,14 @@ export function emptyUsage(): TokenUsage {
 
 /** `a + b`; a count missing from `b` (or from an older snapshot's `a`) counts as 0. */
 export function addUsage(a: ReportedTokenUsage, b: ReportedTokenUsage | undefined): TokenUsage {
+  const written = (a.cacheWriteInputTokens ?? 0) + (b?.cacheWriteInputTokens ?? 0);
   return {
     inputTokens: (a.inputTokens ?? 0) + (b?.inputTokens ?? 0),
     outputTokens: (a.outputTokens ?? 0) + (b?.outputTokens ?? 0),
     cachedInputTokens: (a.cachedInputTokens ?? 0) + (b?.cachedInputTokens ?? 0),
     reasoningTokens: (a.reasoningTokens ?? 0) + (b?.reasoningTokens ?? 0),
+    // Only where a provider wrote to its prompt cache, so the usage of others reads as before.
+    ...(written > 0 ? { cacheWriteInputTokens: written } : {}),
   };
 }
 
@@ -62,4 +70,10 @@ export function countedUsage(usage: ReportedTokenUsage | undefined): {
   return { usage: problems.length === 0 ? usage : counted, problems };
 }
 
-const USAGE_KEYS = ["inputTokens", "outputTokens", "cachedInputTokens", "reasoningTokens"] as const;
+const USAGE_KEYS = [
+  "inputTokens",
+  "outputTokens",
+  "cachedInputTokens",
+  "reasoningTokens",
+  "cacheWriteInputTokens",
+] as const;

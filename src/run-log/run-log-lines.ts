@@ -110,7 +110,10 @@ export function responseLine(r: ResponseLine): string {
   if (r.modelId !== undefined) line += `,"modelId":${name(r.modelId)}`;
   if (r.responseModelId !== undefined) line += `,"responseModelId":${name(r.responseModelId)}`;
   const u = r.usage;
-  line += `,"usage":{"inputTokens":${num(u.inputTokens)},"outputTokens":${num(u.outputTokens)},"cachedInputTokens":${num(u.cachedInputTokens)},"reasoningTokens":${num(u.reasoningTokens)}}`;
+  line += `,"usage":{"inputTokens":${num(u.inputTokens)},"outputTokens":${num(u.outputTokens)},"cachedInputTokens":${num(u.cachedInputTokens)},"reasoningTokens":${num(u.reasoningTokens)}`;
+  if (u.cacheWriteInputTokens !== undefined)
+    line += `,"cacheWriteInputTokens":${num(u.cacheWriteInputTokens)}`;
+  line += "}";
   if (r.cost !== undefined) line += `,"cost":${num(r.cost)}`;
   cuts = "";
   if (r.text !== undefined) line += r.text === "" ? ',"text":""' : kept("text", r.text, r.maxChars);

@@ -9,6 +9,9 @@ export function usageAttributes(usage: TokenUsage): Attributes {
     "gen_ai.usage.output_tokens": usage.outputTokens,
     "gen_ai.usage.cache_read.input_tokens": usage.cachedInputTokens,
     "gen_ai.usage.reasoning.output_tokens": usage.reasoningTokens,
+    ...(usage.cacheWriteInputTokens === undefined
+      ? {}
+      : { "gen_ai.usage.cache_creation.input_tokens": usage.cacheWriteInputTokens }),
   };
 }
 

@@ -1,10 +1,10 @@
 // Tier 1: the client against a fake app-server script: handshake, tool round trip, errors, timeouts, death.
 import "../fixtures/store/register.js";
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { readUIMessageStream, type UIMessage } from "ai";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import {
   defineTool,
   ModelCallError,
@@ -326,6 +326,7 @@ describe("CodexAppServerAdapter against a fake app-server", () => {
 
   it("withPricing: a turn's tokens are priced on the step that ends it, as the model thread/start names; usage unchanged", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "codex-cost-"));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const done = await fakeRunner({
       model: "gpt-5-codex",
       toolCalls: [{ tool: "searchCustomer", arguments: { name: "Jane Smith" } }],

@@ -2,8 +2,8 @@
 // through the in-process server per user turn: approval comes after validation, and a bad
 // call_discovered_tool call is refused with the one rule, as on every driver.
 import { CallToolRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { describe, expect, it, vi } from "vitest";
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { describe, expect, it, onTestFinished, vi } from "vitest";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { defineTool, PromptRunner, readRunLog, runView } from "entity-tools";
@@ -114,6 +114,7 @@ describe("the call pipeline on the Claude backend", () => {
       execute: () => "refunded",
     });
     const dir = mkdtempSync(path.join(tmpdir(), "claude-cost-"));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const runner = new PromptRunner({ adapter: new ClaudeAgentSdkAdapter() })
       .withTools(refund)
       .withPricing((modelId) =>

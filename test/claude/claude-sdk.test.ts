@@ -17,7 +17,13 @@ describe("the Claude Agent SDK's result message, as the backend reads it", () =>
       {
         ok: true,
         text: "Hi",
-        usage: { inputTokens: 16, outputTokens: 2, cachedInputTokens: 5, reasoningTokens: 0 },
+        usage: {
+          inputTokens: 16,
+          outputTokens: 2,
+          cachedInputTokens: 5,
+          reasoningTokens: 0,
+          cacheWriteInputTokens: 1, // priced at cacheWriteInput
+        },
       },
     );
     const structured = { type: "result", subtype: "success", result: "", structured_output: { a: 1 }, usage };

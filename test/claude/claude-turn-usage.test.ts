@@ -75,7 +75,10 @@ describe("a Claude Code turn's tokens, per model", () => {
         },
       },
     };
-    expect(spent.of(readTurnEnd(cached)!, "claude-sonnet-4-5").usage).toEqual(tokens(45, 20, 30, 4));
+    expect(spent.of(readTurnEnd(cached)!, "claude-sonnet-4-5").usage).toEqual({
+      ...tokens(45, 20, 30, 4),
+      cacheWriteInputTokens: 5, // priced at cacheWriteInput
+    });
     // A `/clear` resets Claude Code's totals: the next result's counts are all new.
     expect(spent.of(readTurnEnd(FIRST)!, "claude-sonnet-4-5").usage).toEqual(tokens(200, 14));
   });
