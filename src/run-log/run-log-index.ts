@@ -117,7 +117,7 @@ function soFar({ soFar, quiet, modifiedMs }: RunListing): Partial<RunSummary> {
  * list) starts a conversation of its own.
  */
 export function groupConversations(runs: readonly RunSummary[]): ConversationGroup[] {
-  const ordered = [...runs].sort((a, b) => order(a).localeCompare(order(b)));
+  const ordered = [...runs].sort(inTime);
   const byId = new Map<string, { root: RunSummary; turn: number }>();
   const groups = new Map<RunSummary, ConversationRun[]>();
   for (const run of ordered) {
@@ -138,10 +138,18 @@ export function groupConversations(runs: readonly RunSummary[]): ConversationGro
         ...(id === undefined ? {} : { conversationId: id }),
       };
     })
-    .sort((a, b) => b.latest.localeCompare(a.latest));
+    .sort((a, b) => inTime(b.runs.at(-1)!.run, a.runs.at(-1)!.run));
 }
 
 /** How runs sort in time: by when they started, else by file name (which starts with the time). */
 function order(run: RunSummary): string {
   return run.startedAt ?? run.file;
+}
+
+/**
+ * Oldest first: by when they started, and runs begun in one millisecond by file name (a process names its
+ * runs' files in the order they began: `newRunId`).
+ */
+function inTime(a: RunSummary, b: RunSummary): number {
+  return order(a).localeCompare(order(b)) || a.file.localeCompare(b.file);
 }

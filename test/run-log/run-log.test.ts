@@ -22,7 +22,7 @@ import {
   type ToolLoopEvent,
 } from "entity-tools";
 import { FakePromptRunner, scoreToolUse } from "entity-tools/testing";
-import { groupConversations, summarizeRun } from "../../src/run-log/run-log-index.js";
+import { groupConversations, summarizeRun, type RunSummary } from "../../src/run-log/run-log-index.js";
 import { RunLogFile } from "../../src/run-log/run-log-file.js";
 import { loggedPrompt } from "../../src/run-log/run-log-prompt.js";
 import {
@@ -246,6 +246,32 @@ describe("a discovery conversation with pricing, a picture and an approval", () 
       [undefined, 1],
       ["chat-42", 2],
     ]);
+  });
+
+  it("lists runs begun in one millisecond in the order their files were named, given in any order", () => {
+    const at = "2026-11-28T10:00:00.000Z";
+    const run = (file: string, id: string, continues?: string): RunSummary => ({
+      file,
+      id,
+      startedAt: at,
+      status: "completed",
+      kind: continues ? "continue" : "run",
+      ...(continues ? { continues } : {}),
+    });
+    const first = run("a-1.jsonl", "a-1");
+    const second = run("a-2.jsonl", "a-2", "a-1");
+    const other = run("a-3.jsonl", "a-3");
+    for (const given of [
+      [other, second, first],
+      [second, first, other],
+    ])
+      expect(groupConversations(given).map((g) => g.runs.map((r) => [r.run.id, r.turn]))).toEqual([
+        [["a-3", 1]],
+        [
+          ["a-1", 1],
+          ["a-2", 2],
+        ],
+      ]);
   });
 
   it("keeps the folder, the files and the media readable by their owner only", () => {
