@@ -17,6 +17,10 @@ export default {
     invalidLink: true,
     notDocumented: true,
   },
+  // The MCP transports extend the SDK's, whose comments link to its own types: to its package, not a page here.
+  externalSymbolLinkMappings: {
+    "@modelcontextprotocol/server": { "*": "https://www.npmjs.com/package/@modelcontextprotocol/server" },
+  },
   treatWarningsAsErrors: true,
   logLevel: "Warn",
   requiredToBeDocumented: ["Enum", "Variable", "Function", "Class", "Interface", "TypeAlias", "Namespace"],

@@ -76,6 +76,14 @@ export class McpStreamableHTTPServerTransport extends WebStandardStreamableHTTPS
     this.protocolVersion = version;
   }
 
+  /**
+   * Told by the server the protocol versions it supports, at `connect`, for the SDK transport's header
+   * check. (Unchanged: declared here for its own comment, as the SDK's links to a page the reference has not.)
+   */
+  override setSupportedProtocolVersions(versions: string[]): void {
+    super.setSupportedProtocolVersions(versions);
+  }
+
   /** Serves one HTTP request of the session as the SDK's transport does, a batch refused where the version has none. */
   override async handleRequest(request: Request, options?: HandleRequestOptions): Promise<Response> {
     const version = this.protocolVersion;
