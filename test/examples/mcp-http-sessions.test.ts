@@ -1,5 +1,5 @@
 // The example's HTTP host against what 2025-11-25 clients do with their sessions (docs/reliability.md,
-// hardening round 8, M10 and M11): a session ended (DELETE) while one of its calls runs, by the SDK clients
+// hardening round 8, P10 and P11): a session ended (DELETE) while one of its calls runs, by the SDK clients
 // v1 and v2 and by a raw fetch; a JSON-RPC batch in a session whose protocol version has none.
 import {
   Client as ClientV2,
@@ -165,7 +165,7 @@ const enders: Record<
 
 describe("the example's HTTP host: a session ended (DELETE) while one of its calls runs", () => {
   for (const [client, open] of Object.entries(enders))
-    it(`M10: ${client}: the caller reads that the session closed, the call is cancelled, the run log ends with its end, the session is gone (404)`, async () => {
+    it(`P10: ${client}: the caller reads that the session closed, the call is cancelled, the run log ends with its end, the session is gone (404)`, async () => {
       const before = readdirSync(runLogs);
       const count = calls.length;
       const { sessionId, end, pending } = await open();
@@ -196,7 +196,7 @@ describe("the example's HTTP host: a session ended (DELETE) while one of its cal
 });
 
 describe("the example's HTTP host: a JSON-RPC batch in a 2025-11-25 session", () => {
-  it("M11: at 2025-06-18 or later (no batches), refused 400 Invalid Request saying why; nothing runs; the session goes on", async () => {
+  it("P11: at 2025-06-18 or later (no batches), refused 400 Invalid Request saying why; nothing runs; the session goes on", async () => {
     const client = new Client({ name: "v1", version: "1.0.0" });
     const transport = new StreamableHTTPClientTransport(new URL(served.url));
     await client.connect(transport);
@@ -214,7 +214,7 @@ describe("the example's HTTP host: a JSON-RPC batch in a 2025-11-25 session", ()
     await client.close();
   });
 
-  it("M11: in a session negotiated at 2025-03-26 (which had batches), a batch is served: both answered", async () => {
+  it("P11: in a session negotiated at 2025-03-26 (which had batches), a batch is served: both answered", async () => {
     const sessionId = await rawSession("2025-03-26");
     const batch = await fetch(served.url, {
       method: "POST",

@@ -73,7 +73,7 @@ describe("examples/mcp-server", () => {
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
     });
     expect(response.status).toBe(404);
-    // A request that is no initialize and names no session: 400, saying what is missing (M08).
+    // A request that is no initialize and names no session: 400, saying what is missing (P08).
     const sessionless = await fetch(url, {
       method: "POST",
       headers: {

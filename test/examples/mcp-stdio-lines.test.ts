@@ -1,5 +1,5 @@
 // The example MCP server over stdio, a real child process, against lines that are no MCP message
-// (docs/reliability.md, hardening round 8, M12): each is answered on stdout, as JSON-RPC 2.0 says, and said on stderr; nothing
+// (docs/reliability.md, hardening round 8, P12): each is answered on stdout, as JSON-RPC 2.0 says, and said on stderr; nothing
 // runs, and the session goes on. The SDK's transport dropped them without a word: the client waited.
 import { ReadBuffer as ReadBufferV2 } from "@modelcontextprotocol/client";
 import { ReadBuffer } from "@modelcontextprotocol/sdk/shared/stdio.js";
@@ -66,7 +66,7 @@ async function initialize(
   child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
 }
 
-it("M12: a line that is not JSON, JSON that is no message, a batch: answered -32700 / -32600 (by id when it has one), told on stderr; nothing runs; the session goes on", async () => {
+it("P12: a line that is not JSON, JSON that is no message, a batch: answered -32700 / -32600 (by id when it has one), told on stderr; nothing runs; the session goes on", async () => {
   const { child, stderr, exited } = startServer();
   const { answer, ask } = lineSession(child);
   await initialize(child, ask);
@@ -113,7 +113,7 @@ it("M12: a line that is not JSON, JSON that is no message, a batch: answered -32
   ]);
 }, 60_000);
 
-it("M12: a line longer than the SDK's 10 MiB a message may have is answered -32600 to its request's id and skipped; stderr says so; the session goes on", async () => {
+it("P12: a line longer than the SDK's 10 MiB a message may have is answered -32600 to its request's id and skipped; stderr says so; the session goes on", async () => {
   const { child, stderr, exited } = startServer();
   const { answer, ask } = lineSession(child);
   await initialize(child, ask);

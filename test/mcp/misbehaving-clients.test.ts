@@ -1,4 +1,4 @@
-// createMcpServer against clients that misbehave (docs/reliability.md, M01–M06): raw HTTP against the SDK
+// createMcpServer against clients that misbehave (docs/reliability.md, P01–P06): raw HTTP against the SDK
 // v2's entry on 127.0.0.1 (2026-07-28), and SDK v1 sessions in memory (2025-11-25, as over stdio). The
 // server never crashes or hangs, the client reads a clear error, and the next request is served.
 import "../fixtures/store/register.js";
@@ -92,7 +92,7 @@ describe("createMcpServer over HTTP (2026-07-28): misbehaving clients", () => {
   };
   const measured = async () => (await post("measure", { text: "abc" })).body.result;
 
-  it("M01: a client that aborts its HTTP request mid-call stops the tool (its signal fires); the next call is served", async () => {
+  it("P01: a client that aborts its HTTP request mid-call stops the tool (its signal fires); the next call is served", async () => {
     const stop = new AbortController();
     const pending = post("waiting", {}, { signal: stop.signal }).catch((e: unknown) => (e as Error).name);
     const call = await nextCall(calls.length);
@@ -102,7 +102,7 @@ describe("createMcpServer over HTTP (2026-07-28): misbehaving clients", () => {
     expect(await measured()).toMatchObject({ content: [{ type: "text", text: "3" }], isError: false });
   });
 
-  it("M02: arguments that are no object, an unknown tool: Invalid params (-32602) saying why; nothing runs", async () => {
+  it("P02: arguments that are no object, an unknown tool: Invalid params (-32602) saying why; nothing runs", async () => {
     for (const args of [[1, 2], "text", null]) {
       const { status, body } = await post("measure", args);
       expect(status).toBe(200);
@@ -116,7 +116,7 @@ describe("createMcpServer over HTTP (2026-07-28): misbehaving clients", () => {
     expect(await measured()).toMatchObject({ isError: false });
   });
 
-  it("M03: a 10 MB argument, malformed JSON, a batch, a protocol version header the body contradicts: 4xx with a JSON-RPC error", async () => {
+  it("P03: a 10 MB argument, malformed JSON, a batch, a protocol version header the body contradicts: 4xx with a JSON-RPC error", async () => {
     const huge = await post("measure", { text: "x".repeat(10_000_000) });
     expect([huge.status, huge.body.error]).toEqual([
       413,
@@ -156,7 +156,7 @@ describe("createMcpServer in a 2025-11-25 session: misbehaving clients", () => {
     return client;
   }
 
-  it("M04: notifications/cancelled for a running call reaches the tool (its signal fires with the client's reason)", async () => {
+  it("P04: notifications/cancelled for a running call reaches the tool (its signal fires with the client's reason)", async () => {
     const client = await session();
     const stop = new AbortController();
     const pending = client.callTool({ name: "waiting", arguments: {} }, undefined, { signal: stop.signal });
@@ -167,7 +167,7 @@ describe("createMcpServer in a 2025-11-25 session: misbehaving clients", () => {
     expect((await client.callTool({ name: "measure", arguments: { text: "ab" } })).isError).toBe(false);
   });
 
-  it("M05: a client that closes its session mid-call stops the tool; another session is served", async () => {
+  it("P05: a client that closes its session mid-call stops the tool; another session is served", async () => {
     const leaving = await session();
     const staying = await session();
     const pending = leaving.callTool({ name: "waiting", arguments: {} }).catch((e: unknown) => String(e));
@@ -180,7 +180,7 @@ describe("createMcpServer in a 2025-11-25 session: misbehaving clients", () => {
     ]);
   });
 
-  it("M06: a 10 MB argument in a session (no HTTP limit, as over stdio) is served", async () => {
+  it("P06: a 10 MB argument in a session (no HTTP limit, as over stdio) is served", async () => {
     const client = await session();
     const result = await client.callTool({ name: "measure", arguments: { text: "x".repeat(10_000_000) } });
     expect(result.content).toEqual([{ type: "text", text: "10000000" }]);

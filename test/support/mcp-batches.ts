@@ -1,4 +1,4 @@
-// JSON-RPC batches sent to a 2025-11-25 session (docs/reliability.md M11, T05): the tool they call (which
+// JSON-RPC batches sent to a 2025-11-25 session (docs/reliability.md P11, T05): the tool they call (which
 // counts its runs, so a test tells whether a refused call ran), the batch, and what a session answers it,
 // for the tests of the example's host and of our transports.
 import { defineTool } from "entity-tools";
