@@ -1,10 +1,9 @@
 // Tier 1: the client against a fake app-server script: handshake, tool round trip, errors, timeouts, death.
 import "../fixtures/store/register.js";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { readUIMessageStream, type UIMessage } from "ai";
-import { describe, expect, it, onTestFinished } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   defineTool,
   ModelCallError,
@@ -19,6 +18,7 @@ import { CodexAppServerAdapter, CodexAppServerError, type CodexAppServerOptions 
 import { CustomerSearchTools } from "../fixtures/store/customer-search-tools.js";
 import { memoryTracer, spanTree } from "../support/span-tree.js";
 import { ONE_CALL_THEN_ANSWER, readStream } from "../support/streamed-run.js";
+import { tempDir } from "../support/temp-dir.js";
 
 const FAKE = path.resolve("test/support/fake-app-server.mjs");
 
@@ -196,7 +196,7 @@ describe("CodexAppServerAdapter against a fake app-server", () => {
   });
 
   it("an abort stops the turn and the child process", async () => {
-    const pidFile = path.join(mkdtempSync(path.join(tmpdir(), "fake-")), "pid");
+    const pidFile = path.join(tempDir("fake-"), "pid");
     const controller = new AbortController();
     const slow = defineTool({
       name: "slow",
@@ -325,8 +325,7 @@ describe("CodexAppServerAdapter against a fake app-server", () => {
   });
 
   it("withPricing: a turn's tokens are priced on the step that ends it, as the model thread/start names; usage unchanged", async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "codex-cost-"));
-    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const dir = tempDir("codex-cost-");
     const done = await fakeRunner({
       model: "gpt-5-codex",
       toolCalls: [{ tool: "searchCustomer", arguments: { name: "Jane Smith" } }],

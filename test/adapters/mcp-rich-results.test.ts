@@ -1,8 +1,7 @@
 // The official MCP reference servers (npm `@modelcontextprotocol/server-everything` and `server-filesystem`),
 // started over stdio, through the real `@ai-sdk/openai` and `@ai-sdk/anthropic` providers against local wire
 // mocks: what their images, resource links, embedded resources and task-only tools become for the model.
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { createAnthropic } from "@ai-sdk/anthropic";
 import { createOpenAI } from "@ai-sdk/openai";
@@ -16,6 +15,7 @@ import type { McpClientLike } from "../../src/adapters/mcp-client-source.js";
 import { startAnthropicMessagesMock } from "../../src/testing/anthropic-messages-mock.js";
 import { startOpenAiMock } from "../support/openai-mocks.js";
 import { TINY_PNG, TINY_PNG_BASE64 } from "../support/tiny-png.js";
+import { tempDir } from "../support/temp-dir.js";
 
 const EVERYTHING = path.resolve("node_modules/@modelcontextprotocol/server-everything/dist/index.js");
 const FILESYSTEM = path.resolve("node_modules/@modelcontextprotocol/server-filesystem/dist/index.js");
@@ -26,7 +26,7 @@ let filesystem: Client;
 let pictures: string;
 
 beforeAll(async () => {
-  pictures = mkdtempSync(path.join(tmpdir(), "mcp-rich-"));
+  pictures = tempDir("mcp-rich-");
   writeFileSync(path.join(pictures, "chart.png"), TINY_PNG);
   everything = await connect([EVERYTHING, "stdio"]);
   filesystem = await connect([FILESYSTEM, pictures]);

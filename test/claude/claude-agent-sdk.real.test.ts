@@ -2,10 +2,9 @@
 // requests sent to a local Anthropic Messages mock on 127.0.0.1. About a second per process: each test
 // starts as few as its behaviour needs.
 import "../fixtures/store/register.js";
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import {
@@ -24,7 +23,7 @@ import { Customer } from "../fixtures/store/customer.js";
 import { CustomerSearchTools } from "../fixtures/store/customer-search-tools.js";
 import { OrderRepository } from "../fixtures/store/repositories.js";
 import { supportPrompt } from "../fixtures/store/support-prompt.js";
-import { processesIn, claudeCodeUnavailable } from "../support/claude-code.js";
+import { claudeCodeUnavailable, noProcessesIn } from "../support/claude-code.js";
 import { ONE_CALL_THEN_ANSWER, readStream } from "../support/streamed-run.js";
 import { memoryTracer } from "../support/span-tree.js";
 import { spendChartWithPdf } from "../support/spend-chart.js";
@@ -36,6 +35,7 @@ import {
   type MockReply,
   type MessagesRequest,
 } from "entity-tools/testing";
+import { tempDir } from "../support/temp-dir.js";
 
 const unavailable = claudeCodeUnavailable();
 if (unavailable) console.warn(`Skipping the Claude Code tests: ${unavailable}.`);
@@ -61,7 +61,7 @@ async function claude(
 
 /** An adapter whose Claude Code asks the model at `baseURL`, in a working directory of its own. */
 function claudeAt(baseURL: string, newTools?: ConversationNewTools, extra: ClaudeAgentSdkOptions = {}) {
-  const cwd = mkdtempSync(path.join(tmpdir(), "claude-code-"));
+  const cwd = tempDir("claude-code-", noProcessesIn);
   const adapter = new ClaudeAgentSdkAdapter({
     env: {
       ANTHROPIC_BASE_URL: baseURL,
@@ -69,6 +69,7 @@ function claudeAt(baseURL: string, newTools?: ConversationNewTools, extra: Claud
       CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
       CLAUDE_CODE_MAX_RETRIES: "0", // a failing mock fails the test at once
       CLAUDE_CONFIG_DIR: path.join(cwd, ".claude"),
+      TMPDIR: cwd, // its own temporary files (per project, per socket) go with the test's folder
     },
     model: "claude-sonnet-4-5",
     cwd,
@@ -497,8 +498,7 @@ describe.skipIf(unavailable !== undefined)("ClaudeAgentSdkAdapter against the re
     const { runner, cwd } = await claude(() => ({ toolCalls: [{ name: m("waitForWarehouse"), input: {} }] }));
     const run = runner.withTools(wait).run("Wait", { signal: controller.signal });
     await expect(run).rejects.toBeInstanceOf(ToolLoopAbortedError);
-    if (process.platform === "linux")
-      await expect.poll(() => processesIn(cwd), { timeout: 10_000 }).toEqual([]);
+    await noProcessesIn(cwd); // the process ended
   });
 
   it("a model endpoint that never answers: the turn times out, the run fails with the reason, and the process ends", async () => {
@@ -517,8 +517,7 @@ describe.skipIf(unavailable !== undefined)("ClaudeAgentSdkAdapter against the re
       const cause = (error as ModelCallError).cause;
       expect(cause).toBeInstanceOf(ClaudeAgentSdkError);
       expect((cause as Error).message).toContain("The Claude Code turn did not complete within 3000 ms");
-      if (process.platform === "linux")
-        await expect.poll(() => processesIn(cwd), { timeout: 10_000 }).toEqual([]);
+      await noProcessesIn(cwd); // the process ended
     } finally {
       silent.closeAllConnections();
       silent.close();

@@ -2,12 +2,12 @@
 // through the in-process server per user turn: approval comes after validation, and a bad
 // call_discovered_tool call is refused with the one rule, as on every driver.
 import { CallToolRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { describe, expect, it, onTestFinished, vi } from "vitest";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { describe, expect, it, vi } from "vitest";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { defineTool, PromptRunner, readRunLog, runView } from "entity-tools";
 import { ClaudeAgentSdkAdapter } from "entity-tools/claude";
+import { tempDir } from "../support/temp-dir.js";
 
 /** What Claude Code's model asks for (one call per turn), and what the server answered it. */
 const script = vi.hoisted(() => ({
@@ -113,8 +113,7 @@ describe("the call pipeline on the Claude backend", () => {
       needsApproval: true,
       execute: () => "refunded",
     });
-    const dir = mkdtempSync(path.join(tmpdir(), "claude-cost-"));
-    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const dir = tempDir("claude-cost-");
     const runner = new PromptRunner({ adapter: new ClaudeAgentSdkAdapter() })
       .withTools(refund)
       .withPricing((modelId) =>

@@ -1,16 +1,16 @@
 // The plain JavaScript example of docs/schemas.md, as written there: decorators called as functions.
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { FakePromptRunner } from "entity-tools/testing";
+import { tempDir } from "../support/temp-dir.js";
 
 async function docExample(): Promise<{ Customer: new (id: string, orders: string[]) => object }> {
   const doc = readFileSync("docs/schemas.md", "utf8");
   const code = /<!-- plain-javascript -->\s*```js\n([\s\S]*?)\n```/.exec(doc)?.[1];
   expect(code, "the plain JavaScript example of docs/schemas.md").toBeDefined();
-  const file = path.join(mkdtempSync(path.join(tmpdir(), "plain-js-")), "customer.mjs");
+  const file = path.join(tempDir("plain-js-"), "customer.mjs");
   writeFileSync(file, code!);
   return (await import(pathToFileURL(file).href)) as never;
 }

@@ -4,7 +4,8 @@ import { execFile } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { claudeCodeUnavailable } from "../support/claude-code.js";
+import { claudeCodeUnavailable, noProcessesIn } from "../support/claude-code.js";
+import { tempDir } from "../support/temp-dir.js";
 
 const unavailable = claudeCodeUnavailable();
 if (unavailable) console.warn(`Skipping the Claude Code example: ${unavailable}.`);
@@ -14,7 +15,11 @@ describe.skipIf(unavailable !== undefined)("examples/claude-agent", () => {
     const { stdout } = await promisify(execFile)(
       path.resolve("node_modules/.bin/tsx"),
       ["examples/claude-agent/agent.ts"],
-      { env: { ...process.env, ANTHROPIC_API_KEY: "" }, timeout: 60_000 },
+      {
+        // Its temporary folder, where it keeps Claude Code's config: removed once Claude Code has exited.
+        env: { ...process.env, ANTHROPIC_API_KEY: "", TMPDIR: tempDir("claude-agent-", noProcessesIn) },
+        timeout: 60_000,
+      },
     );
     expect(stdout).toContain("model: local scripted Messages API at http://127.0.0.1:");
     expect(stdout).toContain(

@@ -1,9 +1,9 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
+import { tempDir } from "../support/temp-dir.js";
 
 const run = promisify(execFile);
 const TSX = path.resolve("node_modules/.bin/tsx");
@@ -21,7 +21,7 @@ async function demo(args: string[], env: NodeJS.ProcessEnv = offlineEnv) {
 
 describe("npm run demo", () => {
   it("runs offline, labelled as such, printing each step, injection and the answer, and logs the run with a Mermaid trace of it", async () => {
-    const trace = path.join(mkdtempSync(path.join(tmpdir(), "demo-")), "runs");
+    const trace = path.join(tempDir("demo-"), "runs");
     const { code, stdout } = await demo(["--trace", trace]);
     expect(code).toBe(0);
     expect(stdout).toContain("model: built-in offline model (scripted");

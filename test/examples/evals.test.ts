@@ -2,11 +2,11 @@
 // path refused) and prints the scores per binding mode side by side; and the shipped recordings are what
 // record-offline.ts writes (the real @ai-sdk/openai provider against the local stand-in), byte for byte.
 import { execFile } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
+import { tempDir } from "../support/temp-dir.js";
 
 const run = promisify(execFile);
 // Unset, not empty: @ai-sdk/openai 4 (ai 7) refuses an empty OPENAI_BASE_URL when it loads.
@@ -54,7 +54,7 @@ describe("examples/evals", () => {
   });
 
   it("ships the recordings record-offline.ts makes through the real provider and the stand-in", async () => {
-    const out = mkdtempSync(path.join(tmpdir(), "evals-"));
+    const out = tempDir("evals-");
     const { stdout } = await tsx("examples/evals/record-offline.ts", ["--recordings", out]);
     expect(stdout).toMatch(
       /^entity-tools eval · model: stand-in at http:\/\/127\.0\.0\.1:\d+\/v1, recorded to /,

@@ -3,9 +3,7 @@
 // (2026-07-28, discovery by handles), the official SDK v2 client checks that tools/list is the same for
 // every caller, and a run uses Mastra's 2026-only server through withMcpClient.
 import { execFile } from "node:child_process";
-import { mkdtempSync } from "node:fs";
 import { createServer, type Server as HttpServer } from "node:http";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { createTool } from "@mastra/core/tools";
@@ -16,6 +14,7 @@ import { z } from "zod";
 import { PromptRunner } from "entity-tools";
 import { serveHttp } from "../../examples/mcp-server/server.js";
 import { call, mockModel, offeredAt, text, toolResultsSeenAt } from "../support/mock-model.js";
+import { tempDir } from "../support/temp-dir.js";
 
 const run = promisify(execFile);
 const inspector = path.resolve(
@@ -107,7 +106,7 @@ describe("MCP interoperability on 127.0.0.1", () => {
   }, 30_000);
 
   it("the MCP Inspector CLI lists and calls our tools on both revisions, discovery by handles included", async () => {
-    const env = { ...process.env, HOME: mkdtempSync(path.join(tmpdir(), "inspector-")) };
+    const env = { ...process.env, HOME: tempDir("inspector-") };
     const cli = async (...args: string[]) =>
       JSON.parse(
         (

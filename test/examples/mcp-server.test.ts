@@ -4,12 +4,12 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
-import { mkdtempSync, symlinkSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { symlinkSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { serveHttp } from "../../examples/mcp-server/server.js";
 import { corsHeaders, rawRequest } from "../support/raw-http.js";
+import { tempDir } from "../support/temp-dir.js";
 
 async function discover(client: Client): Promise<{ announced: boolean; tools: string[]; spend: unknown }> {
   let announced = false;
@@ -125,7 +125,7 @@ describe("examples/mcp-server", () => {
   });
 
   it("starts when launched through a symlink", async () => {
-    const link = path.join(mkdtempSync(path.join(tmpdir(), "mcp-link-")), "shop-server.ts");
+    const link = path.join(tempDir("mcp-link-"), "shop-server.ts");
     symlinkSync(path.resolve("examples/mcp-server/server.ts"), link);
     const client = new Client({ name: "test", version: "1.0.0" });
     await client.connect(

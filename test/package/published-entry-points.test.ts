@@ -1,9 +1,9 @@
 import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
+import { tempDir } from "../support/temp-dir.js";
 
 const run = promisify(execFile);
 
@@ -162,7 +162,7 @@ describe("the built package, imported by its own name (npm test builds first)", 
   });
 
   it("without pg installed, entity-tools and entity-tools/postgres load; the store says what to install when first used", async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "no-pg-"));
+    const dir = tempDir("no-pg-");
     writeFileSync(
       path.join(dir, "hooks.mjs"),
       `export async function resolve(specifier, context, next) {
@@ -194,7 +194,7 @@ describe("the built package, imported by its own name (npm test builds first)", 
 
   it("without the Claude Agent SDK installed, entity-tools and entity-tools/claude load; the backend says what to install when a run starts", async () => {
     // A resolve hook that makes the SDK missing: importing it at load time would fail these imports.
-    const dir = mkdtempSync(path.join(tmpdir(), "no-claude-sdk-"));
+    const dir = tempDir("no-claude-sdk-");
     writeFileSync(
       path.join(dir, "hooks.mjs"),
       `export async function resolve(specifier, context, next) {
@@ -243,8 +243,7 @@ describe("the built package, imported by its own name (npm test builds first)", 
       const atImport = loaded();
       new core.EntityHandleCodec(); // signs with the process's random key
       const afterKey = loaded();
-      const { mkdtempSync } = await import("node:fs");
-      const store = new core.FileConversationStore(mkdtempSync((await import("node:os")).tmpdir() + "/store-"));
+      const store = new core.FileConversationStore(${JSON.stringify(tempDir("store-"))});
       await store.get("c-1");
       console.log(JSON.stringify({ atImport, afterKey, afterStore: loaded() }));`;
     const { stdout } = await run(process.execPath, ["--input-type=module", "-e", script]);

@@ -3,8 +3,7 @@
 // (docs/reliability.md, W rows; every case tried: /work/notes/fuzz7.md). Each mock's answer is scripted, and
 // a `fetch` between the provider and its mock changes the bytes of one answer where the case needs what a
 // mock never sends (numbers JSON.parse changes, a cut response, an error event mid-stream, odd usage).
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { createAnthropic } from "@ai-sdk/anthropic";
 import { createOpenAI } from "@ai-sdk/openai";
@@ -25,6 +24,7 @@ import {
   startOpenAiResponsesMock,
   type MockReply,
 } from "entity-tools/testing";
+import { tempDir } from "../support/temp-dir.js";
 
 const ran: string[] = [];
 
@@ -116,7 +116,7 @@ async function play(
   ran.length = 0;
   const before = mocks[api].requests.length;
   const events: ToolLoopEvent[] = [];
-  const logDir = mkdtempSync(path.join(tmpdir(), "model-output-wire-"));
+  const logDir = tempDir("model-output-wire-");
   const runner = new PromptRunner({ model: models[api](), modelSettings: { maxRetries: 0 } })
     .withTools(new Desk())
     .withToolProviderDiscovery(binding === "handles" ? { binding, handleKey: "k".repeat(32) } : {})

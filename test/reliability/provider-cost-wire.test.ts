@@ -4,14 +4,14 @@ import { createAnthropic } from "@ai-sdk/anthropic";
 import { createOpenAI } from "@ai-sdk/openai";
 import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import "../fixtures/store/register.js";
 import { PromptRunner, readRunLog, type RunFinishedEvent } from "entity-tools";
 import { CustomerSearchTools } from "../fixtures/store/customer-search-tools.js";
 import { memoryTracer } from "../support/span-tree.js";
+import { tempDir } from "../support/temp-dir.js";
 
 const ANTHROPIC_USAGE = {
   input_tokens: 100,
@@ -237,8 +237,7 @@ describe("a run on OpenAI with cached and reasoning tokens", () => {
 
 describe("a run that fails after a step was paid for", () => {
   it("reports the paid step's tokens and cost on RunFinished, on the run's span and in the run log", async () => {
-    const logs = mkdtempSync(join(tmpdir(), "cost-wire-"));
-    onTestFinished(() => rmSync(logs, { recursive: true, force: true }));
+    const logs = tempDir("cost-wire-");
     const model = createAnthropic({ baseURL, apiKey: "k" })("claude-mock");
     const { tracer, spans } = memoryTracer();
     const finished: RunFinishedEvent[] = [];

@@ -3,14 +3,14 @@
 // changed writes it again before bundling, so the bundle imports the fresh module; also when the source
 // was rewritten with its size and modified time as they were (within one tick of a coarse clock, or by a
 // tool that restores the modified time). A project with same-named classes gets what the CLI writes.
-import { mkdtempSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { build, context } from "esbuild";
 import { expect, it } from "vitest";
 import { readModuleMeaning } from "../../src/schema/module-meaning.js";
 import { esbuildSchemaPlugin } from "../../src/schema-plugin/index.js";
 import { scratchProject } from "../support/scratch-project.js";
+import { tempDir } from "../support/temp-dir.js";
 
 const TOOLS = `declare function LlmTool(d: string): MethodDecorator;
 export class Counter {
@@ -56,7 +56,7 @@ it("esbuild: the module is written at the first build and again at a rebuild aft
 }, 600_000); // a compiler run per build: minutes on a loaded machine, but never a hang
 
 it("esbuild: a project with two same-named output and parameter classes gets the module the CLI writes, each with its own schema", async () => {
-  const dir = mkdtempSync(path.join(tmpdir(), "same-named-"));
+  const dir = tempDir("same-named-");
   const out = path.join(dir, "tool-schemas.ts");
   writeFileSync(path.join(dir, "main.ts"), "export {};\n");
   await build({

@@ -1,9 +1,9 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { main } from "../../src/schema/schema-cli.js";
 import { scratchProject } from "../support/scratch-project.js";
+import { tempDir } from "../support/temp-dir.js";
 
 const project = "test/fixtures/tsconfig.json";
 
@@ -13,7 +13,7 @@ describe("entity-tools schemas", () => {
   it("writes the module, and --check passes on it and fails once it is stale", () => {
     vi.spyOn(console, "log").mockImplementation(() => {});
     const error = vi.spyOn(console, "error").mockImplementation(() => {});
-    const out = path.join(mkdtempSync(path.join(tmpdir(), "schemas-")), "tool-schemas.ts");
+    const out = path.join(tempDir("schemas-"), "tool-schemas.ts");
     expect(main(["schemas", "--project", project, "--out", out])).toBe(0);
     expect(readFileSync(out, "utf8")).toContain('"Customer.getRecentOrders"');
     expect(main(["schemas", "--project", project, "--out", out, "--check"])).toBe(0);
@@ -46,7 +46,7 @@ describe("entity-tools schemas", () => {
 
   it("refuses an --out that is not a TypeScript file, saying why, and writes nothing", () => {
     const error = vi.spyOn(console, "error").mockImplementation(() => {});
-    const out = path.join(mkdtempSync(path.join(tmpdir(), "schemas-")), "tool-schemas.js");
+    const out = path.join(tempDir("schemas-"), "tool-schemas.js");
     expect(main(["schemas", "--project", project, "--out", out])).toBe(2);
     expect(existsSync(out)).toBe(false);
     expect(String(error.mock.calls[0]?.[0])).toContain(

@@ -1,5 +1,5 @@
 // Generated modules do not depend on the checkout's location or on formatting; --check says what changed.
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import * as prettier from "prettier";
@@ -8,6 +8,7 @@ import { emitSchemaModule } from "../../src/schema/emit-schema-module.js";
 import { generateSchemas } from "../../src/schema/generate-schemas.js";
 import { main } from "../../src/schema/schema-cli.js";
 import { scratchProject } from "../support/scratch-project.js";
+import { tempDir } from "../support/temp-dir.js";
 
 const SOURCE = `declare function LlmTool(d: string): MethodDecorator;
 /** A category tree: a recursive type. */
@@ -31,7 +32,7 @@ const checkout = () => scratchProject({ "src/catalog.ts": SOURCE }, "src/*.ts", 
 describe("generated modules", () => {
   afterEach(() => vi.restoreAllMocks());
   const first = checkout();
-  const second = path.join(mkdtempSync(path.join(tmpdir(), "elsewhere-")), "p");
+  const second = path.join(tempDir("elsewhere-"), "p");
   cpSync(first, second, { recursive: true });
   const out = (root: string) => path.join(root, "src", "generated", "tool-schemas.ts");
   const generate = (root: string) =>

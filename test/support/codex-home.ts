@@ -1,10 +1,10 @@
 // A fresh CODEX_HOME whose config.toml sends the real `codex app-server` to a local Responses mock.
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
+import { tempDir } from "./temp-dir.js";
 
 export function codexHomeFor(baseURL: string): string {
-  const home = mkdtempSync(path.join(tmpdir(), "codex-home-"));
+  const home = tempDir("codex-home-");
   writeFileSync(
     path.join(home, "config.toml"),
     [

@@ -2,15 +2,15 @@
 // the package by its own name, which resolves to the build (the package's own `exports`): the tsconfig is
 // given inline, so the repository's `paths` to the sources do not apply. `npm test` builds first.
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { build } from "esbuild";
+import { tempDir } from "./temp-dir.js";
 
 /** Bundles `entry` (minified unless told otherwise) into a scratch folder; returns the output file. */
 export async function bundleApp(entry: string, { minify = true } = {}): Promise<string> {
-  const outfile = path.join(mkdtempSync(path.join(tmpdir(), "bundle-")), "app.mjs");
+  const outfile = path.join(tempDir("bundle-"), "app.mjs");
   await build({
     entryPoints: [entry],
     bundle: true,

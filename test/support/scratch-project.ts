@@ -1,14 +1,14 @@
 // A TypeScript project written to a fresh temporary folder, for tests of the schema generator.
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { tempDir } from "./temp-dir.js";
 
 /**
  * Writes `files` (paths relative to the project) and a tsconfig.json that includes `include`, with the
  * compiler settings a decorated ESM project uses, under `<tmp>/<where>`; returns the project folder.
  */
 export function scratchProject(files: Record<string, string>, include: string, where = "project"): string {
-  const dir = path.join(mkdtempSync(path.join(tmpdir(), "scratch-project-")), where);
+  const dir = path.join(tempDir("scratch-project-"), where);
   const tsconfig = {
     compilerOptions: {
       target: "ES2022",

@@ -2,8 +2,7 @@
 // leaves the file cut. Such a file is read up to its last whole call, with a Node warning naming the file
 // and what was cut, and a replay that asks for the cut call fails saying so (CI never passes with a call
 // missing). Every place a kill can cut the write is tried, and a file truncated on disk is replayed.
-import { mkdtempSync, readFileSync, truncateSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, truncateSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { generateText, type LanguageModel } from "ai";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
@@ -17,8 +16,9 @@ import {
   recordModel,
 } from "entity-tools/testing";
 import { warnings } from "./support/node-warnings.js";
+import { tempDir } from "../support/temp-dir.js";
 
-const dir = mkdtempSync(path.join(tmpdir(), "cassette-cut-"));
+const dir = tempDir("cassette-cut-");
 const call = (model: LanguageModel, i: number) =>
   generateText({ model, prompt: `Question ${i}`, maxRetries: 0 });
 

@@ -2,8 +2,7 @@
 // src/loop/snapshot/json-data.ts: bytes base64, a URL its text), and a recorded file answer replays as the
 // same bytes. A cycle or a value nested past 512 levels (a model of the caller's own) is refused by the
 // same rule as a run's history, naming its place: not a stack overflow.
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { generateText } from "ai";
 import { describe, expect, it } from "vitest";
@@ -12,6 +11,7 @@ import { ReplayLanguageModel, generateResult, recordModel } from "entity-tools/t
 import { cassetteJson } from "../../src/testing/replay/cassette-json.js";
 import { snapshotCopy } from "../../src/loop/snapshot/snapshot-copy.js";
 import { NewestMockModel } from "../support/mock-model.js";
+import { tempDir } from "../support/temp-dir.js";
 
 const png = Uint8Array.from([137, 80, 78, 71, 13, 10, 26, 10]);
 
@@ -38,7 +38,7 @@ describe("bytes and URLs in a cassette", () => {
   });
 
   it("a model's file answer given as bytes is recorded as base64 and replays as the same bytes", async () => {
-    const file = path.join(mkdtempSync(path.join(tmpdir(), "cassette-data-")), "file.json");
+    const file = path.join(tempDir("cassette-data-"), "file.json");
     // ai 7's models (spec V4) tag a file's data; ai 6's (V3) give the bytes themselves.
     const v3 = new NewestMockModel().specificationVersion === "v3";
     const model = new NewestMockModel({
@@ -61,7 +61,7 @@ describe("bytes and URLs in a cassette", () => {
 
 describe("a bigint in a model answer", () => {
   it("is recorded as its digits (the rule tool results and the run log follow) and replays as that text", async () => {
-    const file = path.join(mkdtempSync(path.join(tmpdir(), "cassette-data-")), "bigint.json");
+    const file = path.join(tempDir("cassette-data-"), "bigint.json");
     const model = new NewestMockModel({
       doGenerate: async () => ({
         ...generateResult({ text: "hi" }),
@@ -82,7 +82,7 @@ describe("a bigint in a model answer", () => {
 
 describe("a model answer a cassette cannot hold", () => {
   it("a cycle or 100 000 levels in its metadata: the run's model call fails naming the place; nothing is written", async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "cassette-data-"));
+    const dir = tempDir("cassette-data-");
     const self: Record<string, unknown> = { note: "x" };
     self.self = self;
     let deep: unknown = 1;

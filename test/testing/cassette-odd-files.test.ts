@@ -3,13 +3,13 @@
 // byte order mark, a value nested deeper than a recursion goes. Each is a clear CassetteError naming the
 // file, or read as it is; none hangs the process or throws a RangeError.
 import { execFileSync } from "node:child_process";
-import { closeSync, mkdtempSync, openSync, ftruncateSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { closeSync, openSync, ftruncateSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { CassetteError, parseCassette, readCassette } from "entity-tools/testing";
+import { tempDir } from "../support/temp-dir.js";
 
-const dir = mkdtempSync(path.join(tmpdir(), "cassette-odd-"));
+const dir = tempDir("cassette-odd-");
 const cassette = (parts: unknown[] = []) => ({
   format: "entity-tools/cassette",
   version: 1,

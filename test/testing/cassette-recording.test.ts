@@ -3,16 +3,16 @@
 // format, that replays; a process killed mid-recording leaves the calls that had returned. A cassette
 // deleted or replaced mid-recording is written whole again at the next call.
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { open } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { generateText, type LanguageModel } from "ai";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ReplayLanguageModel, ScriptedLanguageModel, parseCassette, recordModel } from "entity-tools/testing";
+import { tempDir } from "../support/temp-dir.js";
 
-const dir = mkdtempSync(path.join(tmpdir(), "cassette-recording-"));
+const dir = tempDir("cassette-recording-");
 
 /** Bytes handed to file writes (a `FileHandle`'s `write` and `writeFile`) from now on. */
 async function countFileWrites(): Promise<{ readonly bytes: number }> {

@@ -1,8 +1,7 @@
 // recordModel and ReplayLanguageModel around the real @ai-sdk/openai Responses provider, against the
 // local Responses API stand-in: what a cassette holds (and never holds), and a replay that goes as the
 // recorded run went, or fails naming the step and the difference.
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { createOpenAI } from "@ai-sdk/openai";
 import { customProvider } from "ai";
@@ -23,13 +22,14 @@ import {
 } from "entity-tools/testing";
 import { QUESTION, spendModel, spendRunner } from "./support/spend-agent.js";
 import { CustomerSearchTools } from "../../examples/domain/customer-search-tools.js";
+import { tempDir } from "../support/temp-dir.js";
 
 const KEY = "sk-test-SECRET-KEY-0123456789";
 const AUTH = "Bearer SECRET-AUTH-TOKEN-abcdef";
 const AZURE_KEY = "SECRET-API-KEY-VALUE-42";
 
 let mock: OpenAiResponsesMock;
-const dir = mkdtempSync(path.join(tmpdir(), "cassettes-"));
+const dir = tempDir("cassettes-");
 beforeAll(async () => (mock = await startOpenAiResponsesMock(spendModel)));
 afterAll(() => mock.close());
 

@@ -2,8 +2,7 @@
 // it reads, and playing what it gave (`ReplayLanguageModel`, `playCassette`, `fromFile`, `loadCassette`)
 // does not check it again (each check is a whole schema validation of a cassette that may hold thousands of
 // steps). A cassette built or copied by hand is still checked when played. Counted by a spy on the checker.
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import {
@@ -15,6 +14,7 @@ import {
   type Cassette,
 } from "entity-tools/testing";
 import * as schema from "../../src/testing/replay/cassette-schema.js";
+import { tempDir } from "../support/temp-dir.js";
 
 const checks = vi.hoisted(() => ({ count: 0 }));
 vi.mock("../../src/testing/replay/cassette-schema.js", async (importOriginal) => {
@@ -45,7 +45,7 @@ const cassette = {
     },
   ],
 };
-const dir = mkdtempSync(path.join(tmpdir(), "cassette-checks-"));
+const dir = tempDir("cassette-checks-");
 const fileOf = (name: string, value: unknown) => {
   const file = path.join(dir, name);
   writeFileSync(file, JSON.stringify(value));

@@ -3,21 +3,20 @@
 // sets and calls; the same recording, replayed after a change that stops the discovery, fails naming the
 // step and the tool that is missing.
 import { execFile } from "node:child_process";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { createOpenAI } from "@ai-sdk/openai";
 import { describe, expect, it } from "vitest";
 import { RunRecorder, recordModel, startOpenAiResponsesMock } from "entity-tools/testing";
 import { QUESTION, spendModel, spendRunner } from "./support/spend-agent.js";
+import { tempDir } from "../support/temp-dir.js";
 
 // The child runs on this lane's Node; on the ai 7 lane it resolves `ai` and the providers from the lane.
 const lane = process.env.ENTITY_TOOLS_LANE === "ai7" ? ["--import", "./bench/lanes/ai7.mjs"] : [];
 
 describe("a recorded run, replayed in a new process with the network refused", () => {
   it("gives the same answer, tool sets and calls; without the discovery it fails naming step 2 and the tool", async () => {
-    const file = path.join(mkdtempSync(path.join(tmpdir(), "replay-")), "spend.json");
+    const file = path.join(tempDir("replay-"), "spend.json");
     const mock = await startOpenAiResponsesMock(spendModel);
     const recorder = new RunRecorder();
     let result: unknown;

@@ -4,8 +4,7 @@
 import "../../examples/register-schemas.js";
 import { createOpenAI } from "@ai-sdk/openai";
 import { describe, expect, it } from "vitest";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { EntityHandleCodec, EntityToolsError, PromptRunner, readRunLog } from "entity-tools";
 import {
@@ -23,6 +22,7 @@ import {
 } from "entity-tools/testing";
 import { Customer } from "../../examples/domain/customer.js";
 import { CustomerSearchTools } from "../../examples/domain/customer-search-tools.js";
+import { tempDir } from "../support/temp-dir.js";
 
 const KEY = "handle-key-for-scoring-tests-0123";
 const handleOf = (id: string) =>
@@ -197,7 +197,7 @@ describe("scoreToolUse and RunRecorder, a handle the runner refused or took", ()
   /** A run of `calls` after the search that gives c123's handle, logged; each source of it. */
   async function sources(...calls: [string, object][]) {
     const { fake, runner } = handles();
-    const logs = mkdtempSync(path.join(tmpdir(), "score-forged-"));
+    const logs = tempDir("score-forged-");
     fake.callTool("searchCustomer", { name: "John Smith" });
     for (const [tool, input] of calls) fake.callTool(tool, input);
     fake.respondWithText("?");
@@ -362,7 +362,7 @@ describe("matching and summaries", () => {
 
   it("a call waiting for a person is a call the model made: called, waiting, from every source", async () => {
     const { fake, runner } = perInstance();
-    const logs = mkdtempSync(path.join(tmpdir(), "score-waiting-"));
+    const logs = tempDir("score-waiting-");
     fake
       .callTool("searchCustomer", { name: "John Smith" })
       .callTools([["customer_c123_getAverageSpend"], ["customer_c123_recentOrders"]]);
@@ -389,7 +389,7 @@ describe("matching and summaries", () => {
 
   it("a run log that cut a call's input (maxValueChars) gives that call no input: its start and note are not one", async () => {
     const { fake, runner } = perInstance();
-    const logs = mkdtempSync(path.join(tmpdir(), "score-cut-"));
+    const logs = tempDir("score-cut-");
     fake
       .callTool("searchCustomer", { name: "John Smith of the very long name" })
       .callTool("searchCustomer", { name: "Jo" })
@@ -407,7 +407,7 @@ describe("matching and summaries", () => {
 
   it("a run log of a run paused and resumed: its files, given together, are scored as the one run", async () => {
     const { fake, runner } = perInstance();
-    const logs = mkdtempSync(path.join(tmpdir(), "score-resumed-"));
+    const logs = tempDir("score-resumed-");
     fake
       .callTool("searchCustomer", { name: "John Smith" })
       .callTools([["customer_c123_getAverageSpend"], ["customer_c123_recentOrders"]])

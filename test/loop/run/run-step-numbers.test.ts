@@ -6,8 +6,7 @@
 // prompt with its own allowance, counts from 1 again. The last step's number is the result's
 // `totalIterations`, but for a continued turn, whose `totalIterations` counts the earlier turns' steps too.
 import "../../fixtures/store/register.js";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import {
@@ -30,6 +29,7 @@ import { supportPrompt } from "../../fixtures/store/support-prompt.js";
 import { ScriptedLanguageModel } from "entity-tools/testing";
 import { call, mockModel, text } from "../../support/mock-model.js";
 import { memoryTracer } from "../../support/span-tree.js";
+import { tempDir } from "../../support/temp-dir.js";
 
 /** The step numbers (and each call's, as `tool@step`) that every place reported, by place. */
 interface Reported {
@@ -47,7 +47,7 @@ function watched<R extends PromptRunner>(runner: R) {
   const debug: string[] = [];
   let streamed: number[] | undefined;
   const { tracer, spans } = memoryTracer();
-  const dir = mkdtempSync(path.join(tmpdir(), "step-numbers-"));
+  const dir = tempDir("step-numbers-");
   const counting: ToolInjectionStrategy = {
     evaluateToolResult: (context) => {
       strategy.push(`${context.lastToolCall.toolName}@${context.iterationCount}`);
