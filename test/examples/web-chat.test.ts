@@ -4,13 +4,13 @@
 // survives a server restart. Over HTTP: useChat's own transport, bad bodies, the OpenAI-compatible mode, and
 // a run stopped when the page goes away.
 import "../../examples/register-schemas.js";
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { DefaultChatTransport, readUIMessageStream, type UIMessage } from "ai";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { FileConversationStore, type ConversationStore } from "entity-tools";
 import { InMemoryConversationStore } from "entity-tools/testing";
@@ -18,11 +18,9 @@ import { issuedCredit } from "../../examples/web-chat/chat-agent.js";
 import { defaultStoreDirectory, startWebChat } from "../../examples/web-chat/server.js";
 import { startOpenAiMock } from "../support/openai-mocks.js";
 import { corsHeaders, rawRequest } from "../support/raw-http.js";
+import { chromiumPresent, launchChromium } from "../support/viewer-browser.js";
 
-const CHROMIUM = "/usr/bin/chromium";
-const present = existsSync(CHROMIUM);
-if (!present)
-  console.warn(`web-chat browser test skipped: no ${CHROMIUM} (apt-get install chromium; .ci/run does)`);
+const present = chromiumPresent("web-chat browser test");
 
 const OFFLINE = { env: {} }; // no OPENAI_* variables: the offline model, whatever the machine has
 const servers: Server[] = [];
@@ -54,18 +52,7 @@ const stop = (server: Server) =>
 
 /** A page of the one headless Chromium the file launches. */
 async function newPage() {
-  browser ??= await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
+  browser ??= await launchChromium();
   return browser.newPage();
 }
 

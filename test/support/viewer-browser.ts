@@ -1,5 +1,5 @@
-// Headless Chromium (Debian's `chromium`, as the web-chat test drives it) on the viewer's page, for the
-// page's tests: one browser per test file, pages that collect every script error, and the few readers the
+// Headless Chromium (Debian's `chromium`) for the tests that drive a page (the viewer's, the web-chat
+// example's): one browser per test file, pages that collect every script error, and the few readers the
 // tests share (what the page shows, which element has the focus, where the page is scrolled).
 import { existsSync } from "node:fs";
 import { chromium, type Browser, type JSHandle, type Page } from "playwright-core";
@@ -13,15 +13,17 @@ export function chromiumPresent(test: string): boolean {
   return present;
 }
 
-/** The test file's browser. */
+/** The test file's browser: no network of its own (no QUIC, updates, sync or background requests). */
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     args: [
       "--no-sandbox",
       "--disable-gpu",
+      "--disable-quic",
       "--no-first-run",
       "--disable-background-networking",
+      "--disable-component-update",
       "--disable-sync",
     ],
   });

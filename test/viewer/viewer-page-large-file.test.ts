@@ -2,17 +2,13 @@
 // no large file): it reads on until the file's end, shows every step, and names the one line longer than a
 // read that it skipped, in a real headless Chromium. And a run whose header is longer than the run list
 // reads of a first line (4 MiB: a prompt of megabytes) is listed with its time, in its conversation.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startViewServer, type ViewServer } from "../../src/viewer/view-server.js";
+import { describe, expect, it } from "vitest";
 import { runHeaderLine } from "../support/run-log-header.js";
-import { chromiumPresent, launchChromium, openPage, texts } from "../support/viewer-browser.js";
+import { texts } from "../support/viewer-browser.js";
+import { viewerInChromium } from "../support/viewer-in-chromium.js";
 
-const present = chromiumPresent("viewer large-file browser test");
-const root = mkdtempSync(path.join(tmpdir(), "viewer-large-"));
 const RUN = "2026-11-27T10-00-00-000Z-large.jsonl";
 const LIMIT = 2_000;
 const STEPS = 60;
@@ -20,44 +16,38 @@ const STEPS = 60;
 const BIG = "2026-11-27T09-00-00-000Z-big.jsonl";
 const NEXT = "2026-11-27T09-30-00-000Z-next.jsonl";
 const BIG_STARTED = "2026-11-27T09:00:00.000Z";
-let browser: Browser;
-let viewer: ViewServer;
 
-beforeAll(async () => {
-  if (!present) return;
-  mkdirSync(path.join(root, "runs"));
-  const step = (n: number) => JSON.stringify({ type: "step", step: n, iteration: n, count: 0, tools: [] });
-  const long = JSON.stringify({ type: "note", step: 30, message: "z".repeat(2 * LIMIT) });
-  const lines = [runHeaderLine()];
-  for (let n = 1; n <= STEPS; n++) lines.push(step(n), ...(n === 30 ? [long] : []));
-  writeFileSync(path.join(root, "runs", RUN), `${lines.join("\n")}\n`);
-  const usage = { inputTokens: 1, outputTokens: 1, cachedInputTokens: 0, reasoningTokens: 0 };
-  const end = JSON.stringify({
-    type: "end",
-    ms: 1,
-    status: "completed",
-    totalIterations: 1,
-    steps: 1,
-    usage,
-  });
-  const header = (id: string, startedAt: string, more: object) =>
-    JSON.stringify({ ...(JSON.parse(runHeaderLine(id, startedAt)) as object), ...more });
-  const prompt = [{ role: "user", content: "x".repeat(5 * 1024 * 1024) }];
-  writeFileSync(path.join(root, "runs", BIG), `${header("big", BIG_STARTED, { prompt })}\n${end}\n`);
-  const next = header("next", "2026-11-27T09:30:00.000Z", { kind: "continue", continues: "big" });
-  writeFileSync(path.join(root, "runs", NEXT), `${next}\n${end}\n`);
-  viewer = await startViewServer(path.join(root, "runs"), { port: 0, readLimit: LIMIT });
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await viewer?.close();
-  rmSync(root, { recursive: true, force: true });
+const view = viewerInChromium("viewer large-file browser test", "viewer-large-", {
+  folder: "runs",
+  readLimit: LIMIT,
+  write: (runs) => {
+    mkdirSync(runs);
+    const step = (n: number) => JSON.stringify({ type: "step", step: n, iteration: n, count: 0, tools: [] });
+    const long = JSON.stringify({ type: "note", step: 30, message: "z".repeat(2 * LIMIT) });
+    const lines = [runHeaderLine()];
+    for (let n = 1; n <= STEPS; n++) lines.push(step(n), ...(n === 30 ? [long] : []));
+    writeFileSync(path.join(runs, RUN), `${lines.join("\n")}\n`);
+    const usage = { inputTokens: 1, outputTokens: 1, cachedInputTokens: 0, reasoningTokens: 0 };
+    const end = JSON.stringify({
+      type: "end",
+      ms: 1,
+      status: "completed",
+      totalIterations: 1,
+      steps: 1,
+      usage,
+    });
+    const header = (id: string, startedAt: string, more: object) =>
+      JSON.stringify({ ...(JSON.parse(runHeaderLine(id, startedAt)) as object), ...more });
+    const prompt = [{ role: "user", content: "x".repeat(5 * 1024 * 1024) }];
+    writeFileSync(path.join(runs, BIG), `${header("big", BIG_STARTED, { prompt })}\n${end}\n`);
+    const next = header("next", "2026-11-27T09:30:00.000Z", { kind: "continue", continues: "big" });
+    writeFileSync(path.join(runs, NEXT), `${next}\n${end}\n`);
+  },
 });
 
-describe.runIf(present)("the page on a run file larger than one read", () => {
+describe.runIf(view.present)("the page on a run file larger than one read", () => {
   it("reads on to the file's end, shows every step, and names the line it skipped", async () => {
-    const { page, errors } = await openPage(browser, viewer.url);
+    const { page, errors } = await view.open();
     await page.waitForSelector(`body[data-steps="${STEPS}"]`);
     expect(await texts(page, ".problems li")).toEqual([
       expect.stringMatching(
@@ -69,7 +59,7 @@ describe.runIf(present)("the page on a run file larger than one read", () => {
   });
 
   it("lists a run whose header is longer than the list reads (a 5 MiB prompt) with its start time, as turn 1 of its conversation", async () => {
-    const { page, errors } = await openPage(browser, viewer.url);
+    const { page, errors } = await view.open();
     const big = `.run-item[data-file="${BIG}"]`;
     await page.waitForSelector(big);
     const started = await page.evaluate((iso) => new Date(iso).toLocaleString(), BIG_STARTED);

@@ -2,56 +2,43 @@
 // one browser and one server for the file, on one folder that holds a discovery conversation with pricing,
 // a picture and an approval, damaged files, and a 2 000-step run that discovered 10 000 providers. The
 // README's screenshot is made here (UPDATE_SCREENSHOTS=1 writes docs/run-viewer.png).
-import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import type { Browser, ElementHandle, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ElementHandle, Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import { defineTool } from "entity-tools";
 import { FakePromptRunner } from "entity-tools/testing";
 import { writeHtmlExport } from "../../src/viewer/html-export.js";
-import { startViewServer, type ViewServer } from "../../src/viewer/view-server.js";
 import { writeLongRun } from "../support/long-run-log.js";
 import { runHeaderLine } from "../support/run-log-header.js";
 import { discoveryConversation } from "../support/run-log-runs.js";
 import {
-  chromiumPresent,
   focusAt,
   focusedElement,
   hasFocus,
-  launchChromium,
   openPage,
   scrollY,
   show,
   texts,
 } from "../support/viewer-browser.js";
+import { viewerInChromium } from "../support/viewer-in-chromium.js";
 
-const present = chromiumPresent("viewer page browser test");
-
-const root = mkdtempSync(path.join(tmpdir(), "viewer-page-"));
-const dir = path.join(root, "runs");
-let browser: Browser;
-let viewer: ViewServer;
 let files: string[] = [];
 let longRun = "";
 const DAMAGED = "2026-01-01T00-00-00-000Z-damage.jsonl";
 const NEWER_FORMAT = "2026-01-01T00-00-00-000Z-future.jsonl";
 
-beforeAll(async () => {
-  if (!present) return;
-  await discoveryConversation(dir);
-  files = readdirSync(dir)
-    .filter((f) => f.endsWith(".jsonl"))
-    .sort();
-  longRun = writeLongRun(dir);
-  viewer = await startViewServer(dir, { port: 0 });
-  browser = await launchChromium();
+const view = viewerInChromium("viewer page browser test", "viewer-page-", {
+  folder: "runs",
+  write: async (runs) => {
+    await discoveryConversation(runs);
+    files = readdirSync(runs)
+      .filter((f) => f.endsWith(".jsonl"))
+      .sort();
+    longRun = writeLongRun(runs);
+  },
 });
-afterAll(async () => {
-  await browser?.close();
-  await viewer?.close();
-  rmSync(root, { recursive: true, force: true });
-});
+const { root, served: dir } = view;
 
 /**
  * Steps `from`..`to` of a run still going, one call each, as its log holds them (after its header when
@@ -226,9 +213,9 @@ async function expectDiscoveryConversation(page: Page) {
   expect(await Promise.all(files.map(steps))).toEqual(["3 steps", "1 step", "2 steps"]);
 }
 
-describe.skipIf(!present)("the run viewer in headless Chromium", () => {
+describe.skipIf(!view.present)("the run viewer in headless Chromium", () => {
   it("shows a discovery run read from its log: added tools with the call that found them, the approval decision, the cost", async () => {
-    const { page, errors, consoleErrors } = await openPage(browser, viewer.url);
+    const { page, errors, consoleErrors } = await view.open();
     // Newest first; the conversation's three runs together, in order.
     expect(
       await page.$$eval(".conversation .run-item", (all) => all.map((b) => b.getAttribute("data-file"))),
@@ -247,7 +234,7 @@ describe.skipIf(!present)("the run viewer in headless Chromium", () => {
 
   it("from the keyboard alone: Tab stops once in the run list, at the open run, and goes on into the run; arrows move, Enter opens, ] opens the next run and focuses it", async () => {
     const [paused, resumed] = files;
-    const { page, errors } = await openPage(browser, `${viewer.url}#${resumed}`);
+    const { page, errors } = await view.open(`#${resumed}`);
     expect(await page.getAttribute(".run-item", "data-file")).not.toBe(resumed);
     await page.keyboard.press("Tab");
     expect(await focusAt(page)).toMatchObject({ file: resumed });
@@ -281,7 +268,7 @@ describe.skipIf(!present)("the run viewer in headless Chromium", () => {
   });
 
   it("a run written while the page is open appears, and grows to its end, without a reload", async () => {
-    const { page, errors } = await openPage(browser, viewer.url);
+    const { page, errors } = await view.open();
     await page.evaluate(() => ((globalThis as unknown as { stayed: boolean }).stayed = true));
     const listed = () => page.$$eval(".run-item", (all) => all.map((b) => b.getAttribute("data-file")!));
     const before = await listed();
@@ -316,7 +303,7 @@ describe.skipIf(!present)("the run viewer in headless Chromium", () => {
   it("a restart is one line with its cause and reason; where the tool list changed after it, the cache-broken note; a failed call's cause", async () => {
     const name = "2026-02-01T00-00-00-000Z-restarts.jsonl";
     writeFileSync(path.join(dir, name), restartedRunLines());
-    const { page, errors } = await openPage(browser, `${viewer.url}#${name}`);
+    const { page, errors } = await view.open(`#${name}`);
     await page.waitForSelector(`section.run[aria-label="run ${name}"]`);
     const restarts = await page.$$eval(".step", (steps) =>
       steps.map((s) => [s.getAttribute("data-step"), s.querySelector(".restart")?.textContent]),
@@ -374,7 +361,7 @@ describe.skipIf(!present)("the run viewer in headless Chromium", () => {
   });
 
   it("a 2 000-step run with 10 000 discovered providers: one page of steps in the DOM, paged with the keyboard", async () => {
-    const { page, errors } = await openPage(browser, `${viewer.url}#${longRun}`);
+    const { page, errors } = await view.open(`#${longRun}`);
     await page.waitForSelector(`section.run[aria-label="run ${longRun}"]`);
     const paint = await page.evaluate(
       () => performance.getEntriesByName("entity-tools:first-run-painted")[0]!.startTime,
@@ -426,7 +413,7 @@ describe.skipIf(!present)("the run viewer in headless Chromium", () => {
   });
 
   it("the keys go on from where the reader is: an arrow scrolls after a click in a result, j in an opened step goes to the next, / in a step opens it and filters its tools", async () => {
-    const { page, errors } = await openPage(browser, `${viewer.url}#${longRun}`);
+    const { page, errors } = await view.open(`#${longRun}`);
     await page.waitForSelector(`section.run[aria-label="run ${longRun}"]`);
     await page.click('li[data-step="1"] .step-head');
     // A click in the call's result (no control there): the arrow scrolls the page, as it does anywhere.
@@ -457,7 +444,7 @@ describe.skipIf(!present)("the run viewer in headless Chromium", () => {
 
   it("damaged files: shows what it could read and names each skipped line or file; never crashes", async () => {
     writeDamagedFiles();
-    const { page, errors } = await openPage(browser, viewer.url);
+    const { page, errors } = await view.open();
     expect(await page.textContent(`.run-item[data-file="${NEWER_FORMAT}"]`)).toContain(
       "the file is run log format version 2; this viewer reads version 1: skipped",
     );
@@ -484,7 +471,7 @@ describe.skipIf(!present)("the run viewer in headless Chromium", () => {
     writeDamagedFiles();
     const out = path.join(root, "runs.html");
     await writeHtmlExport(dir, out);
-    const { page, errors, blocked, consoleErrors } = await openPage(browser, `file://${out}`, true);
+    const { page, errors, blocked, consoleErrors } = await openPage(view.browser, `file://${out}`, true);
     await expectDiscoveryConversation(page);
     await show(page, DAMAGED);
     expect(await texts(page, ".problems li")).toHaveLength(2);
@@ -498,7 +485,7 @@ describe.skipIf(!present)("the run viewer in headless Chromium", () => {
     const name = "2026-02-01T00-00-00-000Z-focus.jsonl";
     const file = path.join(dir, name);
     writeFileSync(file, liveRunLines(1, 30));
-    const { page, errors } = await openPage(browser, `${viewer.url}#${name}`);
+    const { page, errors } = await view.open(`#${name}`);
     await page.waitForSelector(`section.run[aria-label="run ${name}"] li[data-step="30"]`);
     await page.focus('li[data-step="20"] .step-head');
     const head = await focusedElement(page);
@@ -532,7 +519,7 @@ describe.skipIf(!present)("the run viewer in headless Chromium", () => {
     const cuts = [lineStarts[2]! + 10, lineStarts[5]! + 10, lineStarts[8]!, whole.length];
     const asked: number[] = [];
     writeFileSync(file, whole.subarray(0, cuts[0]));
-    const { page, errors } = await openPage(browser, `${viewer.url}#${name}`, false, (page) =>
+    const { page, errors } = await view.open(`#${name}`, (page) =>
       page.on("request", (request) => {
         const url = new URL(request.url());
         if (url.pathname !== "/api/file" || url.searchParams.get("name") !== name) return;
@@ -554,7 +541,7 @@ describe.skipIf(!present)("the run viewer in headless Chromium", () => {
     // From the start, then from where each read's last whole line ended: the split lines are read again.
     const afterLastLine = (cut: number) => whole.lastIndexOf(0x0a, cut - 1) + 1;
     expect(asked).toEqual([0, ...cuts.slice(0, -1).map(afterLastLine)]);
-    const fresh = await openPage(browser, `${viewer.url}#${name}`);
+    const fresh = await view.open(`#${name}`);
     expect(await page.innerText("section.run")).toBe(await fresh.page.innerText("section.run"));
     // Step 1, whole before the last piece came, is still the element it was.
     expect(await firstStep!.evaluate((li) => li.isConnected)).toBe(true);
@@ -565,7 +552,7 @@ describe.skipIf(!present)("the run viewer in headless Chromium", () => {
     writeFileSync(file, shorter);
     await page.waitForSelector(`body[data-bytes="${shorter.length}"]`);
     expect(asked.at(-1)).toBe(0);
-    const again = await openPage(browser, `${viewer.url}#${name}`);
+    const again = await view.open(`#${name}`);
     expect(await page.innerText("section.run")).toBe(await again.page.innerText("section.run"));
     expect([...errors, ...fresh.errors, ...again.errors]).toEqual([]);
     await Promise.all([page.close(), fresh.page.close(), again.page.close()]);
@@ -587,7 +574,7 @@ describe.skipIf(!present)("the run viewer in headless Chromium", () => {
         },
       ]);
     const name = readdirSync(dir).find((f) => !before.has(f) && f.endsWith(".jsonl"))!;
-    const { page, errors } = await openPage(browser, `${viewer.url}#${name}`);
+    const { page, errors } = await view.open(`#${name}`);
     await page.click(`section.run[aria-label="run ${name}"] details summary`);
     const img = await page.waitForSelector('section.run details img[alt="image/png from the prompt"]');
     const width = await img.evaluate(async (e) => {
@@ -630,7 +617,7 @@ describe.skipIf(!present)("the run viewer in headless Chromium", () => {
         "\n",
       ) + "\n",
     );
-    const { page, errors } = await openPage(browser, `${viewer.url}#${name}`);
+    const { page, errors } = await view.open(`#${name}`);
     await page.waitForSelector(`section.run[aria-label="run ${name}"] li[data-step="1"]`);
     expect(await texts(page, 'li[data-step="1"] .step-head')).toEqual([
       "Step 1 · 1 tool · in 300 out 21 · cached 0% · $0.000945",
@@ -661,7 +648,7 @@ describe.skipIf(!present)("the run viewer in headless Chromium", () => {
       .withRunLog(dir, { maxFileBytes: 200_000 })
       .run(`Store it. ${"p".repeat(10_000)}`);
     const name = readdirSync(dir).find((f) => !before.has(f) && f.endsWith(".jsonl"))!;
-    const { page, errors } = await openPage(browser, `${viewer.url}#${name}`);
+    const { page, errors } = await view.open(`#${name}`);
     await page.waitForSelector(`section.run[aria-label="run ${name}"] li[data-step="4"]`);
     expect(await page.$$eval(".step", (steps) => steps.length)).toBe(4);
     await page.click('li[data-step="1"] .step-head');

@@ -6,27 +6,16 @@
 // run with no end record shows what it did so far (steps, tokens, cost), marked running while it is written
 // and unfinished once it went quiet (a crash), in the list, in its panel and in an exported page. A page
 // whose viewer stopped says so, and reads what changed when it is back.
-import { appendFileSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import { writeHtmlExport } from "../../src/viewer/html-export.js";
-import { startViewServer, type ViewServer } from "../../src/viewer/view-server.js";
+import { startViewServer } from "../../src/viewer/view-server.js";
 import { runHeaderLine } from "../support/run-log-header.js";
-import {
-  chromiumPresent,
-  focusedElement,
-  hasFocus,
-  launchChromium,
-  openPage,
-  scrollY,
-} from "../support/viewer-browser.js";
-
-const present = chromiumPresent("viewer run list browser test");
-const root = mkdtempSync(path.join(tmpdir(), "viewer-list-"));
-let browser: Browser;
-let viewer: ViewServer;
+import { tempDir } from "../support/temp-dir.js";
+import { focusedElement, hasFocus, openPage, scrollY } from "../support/viewer-browser.js";
+import { viewerInChromium } from "../support/viewer-in-chromium.js";
 
 /** Run `n`'s file name and first line: runs start a minute apart, so run 0 is the oldest. */
 const run = (n: number) => {
@@ -73,18 +62,13 @@ const answeredSteps = (from: number, to: number) =>
 const RUNS = 40;
 const LIVE = RUNS - 1; // the newest run: still going, 50 steps so far
 
-beforeAll(async () => {
-  if (!present) return;
-  for (let n = 0; n < RUNS; n++)
-    writeFileSync(path.join(root, run(n).name), `${run(n).head}\n${n === LIVE ? steps(50) : end(3)}\n`);
-  viewer = await startViewServer(root, { port: 0 });
-  browser = await launchChromium();
+const view = viewerInChromium("viewer run list browser test", "viewer-list-", {
+  write: (folder) => {
+    for (let n = 0; n < RUNS; n++)
+      writeFileSync(path.join(folder, run(n).name), `${run(n).head}\n${n === LIVE ? steps(50) : end(3)}\n`);
+  },
 });
-afterAll(async () => {
-  await browser?.close();
-  await viewer?.close();
-  rmSync(root, { recursive: true, force: true });
-});
+const { root } = view;
 
 const item = (n: number) => `.run-item[data-file="${run(n).name}"]`;
 const top = (page: Page, selector: string) => page.$eval(selector, (e) => e.getBoundingClientRect().top);
@@ -93,10 +77,10 @@ const listScroll = (page: Page) => page.$eval("#runs", (list) => list.scrollTop)
 const parsedSince = (page: Page) =>
   page.evaluate(() => (globalThis as unknown as { parsed: string[] }).parsed.splice(0));
 
-describe.skipIf(!present)("the viewer's run list as the folder changes", () => {
+describe.skipIf(!view.present)("the viewer's run list as the folder changes", () => {
   it("a new run and a run that ended are drawn and read; the others keep their elements, the focus, the selection and their place, and are not parsed again", async () => {
     const live = run(LIVE);
-    const { page, errors } = await openPage(browser, `${viewer.url}#${live.name}`, false, (page) =>
+    const { page, errors } = await view.open(`#${live.name}`, (page) =>
       page.addInitScript(() => {
         const parsed: string[] = [];
         const parse = JSON.parse;
@@ -151,7 +135,7 @@ describe.skipIf(!present)("the viewer's run list as the folder changes", () => {
     const written = new Date("2026-03-02T00:00:00.000Z");
     writeFileSync(file, `${rewritten.head}\n${end(3)}\n`);
     utimesSync(file, written, written);
-    const { page, errors } = await openPage(browser, `${viewer.url}#${rewritten.name}`);
+    const { page, errors } = await view.open(`#${rewritten.name}`);
     const row = `.run-item[data-file="${rewritten.name}"]`;
     expect(await page.textContent(row)).toContain("3 steps");
     expect(await page.textContent(".facts")).toContain("3 model calls");
@@ -168,7 +152,7 @@ describe.skipIf(!present)("the viewer's run list as the folder changes", () => {
     const rewritten = run(101);
     const file = path.join(root, rewritten.name);
     writeFileSync(file, `${rewritten.head}\n${steps(3)}\n`);
-    const { page, errors } = await openPage(browser, `${viewer.url}#${rewritten.name}`);
+    const { page, errors } = await view.open(`#${rewritten.name}`);
     await page.waitForSelector('body[data-steps="3"]');
     await page.click('li[data-step="2"] .step-head');
 
@@ -196,7 +180,7 @@ describe.skipIf(!present)("the viewer's run list as the folder changes", () => {
     const going = run(200);
     const file = path.join(root, going.name);
     writeFileSync(file, `${going.head}\n${answeredSteps(1, 3)}`);
-    const { page, errors } = await openPage(browser, `${viewer.url}#${going.name}`);
+    const { page, errors } = await view.open(`#${going.name}`);
     const row = `.run-item[data-file="${going.name}"]`;
     const status = async () => [
       await page.textContent(`${row} .status`),
@@ -253,7 +237,7 @@ describe.skipIf(!present)("the viewer's run list as the folder changes", () => {
     // The time alone when it is today's (the list and the panel say it alike).
     const today = hourAgo.toDateString() === new Date().toDateString();
     const since = `nothing written since ${today ? hourAgo.toLocaleTimeString("en-US") : hourAgo.toLocaleString("en-US")}`;
-    const served = await openPage(browser, `${viewer.url}#${crashed.name}`);
+    const served = await view.open(`#${crashed.name}`);
     const { page } = served;
     expect(await page.textContent(`${row} .status`)).toBe("unfinished");
     expect(await page.textContent(row)).toContain(`unfinished turn 1 · 2 steps · $0.006000 so far`);
@@ -274,9 +258,9 @@ describe.skipIf(!present)("the viewer's run list as the folder changes", () => {
     await page.close();
 
     // An exported page cannot tell whether it still ran: it says so.
-    const out = path.join(tmpdir(), `${path.basename(root)}-crashed.html`);
+    const out = path.join(tempDir("viewer-export-"), "crashed.html");
     await writeHtmlExport(path.join(root, crashed.name), out);
-    const exported = await openPage(browser, `file://${out}`, true);
+    const exported = await openPage(view.browser, `file://${out}`, true);
     const note = "no end record";
     expect(await exported.page.textContent(row)).toContain("unfinished turn 1 · 3 steps · $0.006000 so far");
     expect(await exported.page.textContent(`${row} .unfinished-note`)).toBe(` — ${note}`);
@@ -285,13 +269,12 @@ describe.skipIf(!present)("the viewer's run list as the folder changes", () => {
     );
     expect([...exported.errors, ...exported.blocked]).toEqual([]);
     await exported.page.close();
-    rmSync(out);
   });
 
   it("when the viewer stops, the page says it is not connected and keeps what it shows; started again, it is live and shows what changed meanwhile", async () => {
     const stopped = await startViewServer(root, { port: 0 });
     // The page's own timers on a clock the test moves (its slow poll of a server that is away).
-    const { page, errors } = await openPage(browser, stopped.url, false, (page) => page.clock.install());
+    const { page, errors } = await openPage(view.browser, stopped.url, false, (page) => page.clock.install());
     const listed = () => page.$$eval(".run-item", (all) => all.length);
     const shown = await listed();
     expect(await page.textContent("#live")).toBe("● live");
