@@ -10,15 +10,17 @@ import { PassThrough, type Stream } from "node:stream";
 import { createInterface } from "node:readline";
 import { afterEach, describe, expect, it } from "vitest";
 import { createMcpServer, McpStdioServerTransport } from "entity-tools/mcp";
+import { bundledScript } from "../support/bundled-script.js";
 import { measuringTool } from "../support/mcp-batches.js";
 
 /** The child's limit: the most bytes one line may have. */
 const MAX_LINE = 65_536;
-const child = {
+/** How to start the child (bundled once for the file: support/bundled-script.ts). */
+const child = async () => ({
   command: process.execPath,
-  args: ["--import", "tsx", "test/mcp/support/stdio-server-child.ts", String(MAX_LINE)],
+  args: [await bundledScript("test/mcp/support/stdio-server-child.ts"), String(MAX_LINE)],
   stderr: "pipe" as const,
-};
+});
 
 const closers: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -46,7 +48,7 @@ const clients: Record<
   }>
 > = {
   "the SDK v1 client": async () => {
-    const transport = new StdioClientTransportV1(child);
+    const transport = new StdioClientTransportV1(await child());
     const stderr = told(transport.stderr);
     const client = new ClientV1({ name: "v1", version: "1.0.0" });
     await client.connect(transport);
@@ -54,7 +56,7 @@ const clients: Record<
     return { callTool: (params) => client.callTool(params), stderr };
   },
   "the SDK v2 client": async () => {
-    const transport = new StdioClientTransportV2(child);
+    const transport = new StdioClientTransportV2(await child());
     const stderr = told(transport.stderr);
     const client = new ClientV2({ name: "v2", version: "1.0.0" });
     await client.connect(transport);

@@ -5,6 +5,7 @@
 // after the run's end and unhandled rejections are the child's report.
 import { spawn, type ChildProcess } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
+import { bundledScript } from "../support/bundled-script.js";
 
 // On the ai 7 lane the child resolves `ai` and the providers from the lane.
 const lane = process.env.ENTITY_TOOLS_LANE === "ai7" ? ["--import", "./bench/lanes/ai7.mjs"] : [];
@@ -13,6 +14,10 @@ afterEach(() => {
   for (const child of children) child.kill("SIGKILL"); // only a child that did not exit (the test failed)
   children.clear();
 });
+
+const CHILD = "test/reliability/support/cancellation-child.ts";
+/** The scenario that starts examples/web-chat, which reads its page beside its source: run from source. */
+const WEB_CHAT = "examples/web-chat: the page leaves while the answer streams";
 
 interface Report {
   readonly caller?: { name: string; message: string; lastToolResult?: unknown };
@@ -28,11 +33,11 @@ interface Report {
 
 /** Runs the scenario in a child process and waits for it to exit by itself; its report. */
 async function cancelled(scenario: string): Promise<Report> {
-  const child = spawn(
-    process.execPath,
-    ["--import", "tsx", ...lane, "test/reliability/support/cancellation-child.ts", scenario],
-    { stdio: ["ignore", "pipe", "pipe"] },
-  );
+  const program =
+    scenario === WEB_CHAT
+      ? ["--import", "tsx", ...lane, CHILD]
+      : [...lane, await bundledScript(CHILD, ["*/examples/web-chat/server.js"])];
+  const child = spawn(process.execPath, [...program, scenario], { stdio: ["ignore", "pipe", "pipe"] });
   children.add(child);
   let stdout = "";
   let stderr = "";

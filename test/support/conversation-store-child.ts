@@ -1,4 +1,4 @@
-// Another process on a conversation store, for the tests that need one (spawned with `node --import tsx`):
+// Another process on a conversation store, for the tests that need one (bundled, then run by Node):
 //   die-in-tool <spec> <id>   begins a turn of conversation <id> (the default lease, renewed) and runs a tool
 //                             that prints "in tool" and never returns: the test SIGKILLs it there.
 //   write <spec> <id>         under umask 022, writes a conversation, then claims it and renews the claim.

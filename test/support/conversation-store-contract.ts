@@ -15,6 +15,7 @@ import {
 } from "entity-tools";
 import { FakePromptRunner } from "entity-tools/testing";
 import type { ChildStoreSpec } from "./conversation-store-child.js";
+import { bundledScript } from "./bundled-script.js";
 
 /** How a contract run makes stores. */
 export interface StoreFactory {
@@ -53,11 +54,8 @@ function watchRenewals(store: ConversationStore) {
 
 /** Runs test/support/conversation-store-child.ts; resolves once it printed `line`, with a way to kill it. */
 export async function child(args: string[], line: string) {
-  const process_ = spawn(
-    process.execPath,
-    ["--import", "tsx", "test/support/conversation-store-child.ts", ...args],
-    { stdio: ["ignore", "pipe", "pipe"] },
-  );
+  const script = await bundledScript("test/support/conversation-store-child.ts");
+  const process_ = spawn(process.execPath, [script, ...args], { stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   const exited = new Promise<number | null>((resolve) => process_.once("exit", resolve));
   await new Promise<void>((resolve, reject) => {

@@ -1,5 +1,6 @@
 // One run cancelled the way a user cancels one, in a process of its own: cancellation.test.ts spawns
-// `node --import tsx test/reliability/support/cancellation-child.ts <scenario>` and waits for it to exit,
+// `node <this file, bundled> <scenario>` (the web-chat scenario: `node --import tsx <this file>`, as that
+// example runs from its source) and waits for it to exit,
 // so a run that leaves a timer, a socket or a model request behind keeps it up (the test times out). The
 // model is `@ai-sdk/openai` against a stand-in that can hold its reply open (held-model-server.ts); runs
 // are logged (`withRunLog`) and traced (`withTelemetry`). Once every model request has ended or been
@@ -32,7 +33,6 @@ import {
   type RunStreamPart,
   type ToolExecutionContext,
 } from "entity-tools";
-import { startWebChat } from "../../../examples/web-chat/server.js";
 import { startHeldModelServer, type HeldModelServer, type HeldReply } from "./held-model-server.js";
 
 const unhandled: string[] = [];
@@ -442,6 +442,8 @@ const scenarios: Record<string, { readonly reply: (n: number) => HeldReply; read
           return version;
         },
       };
+      // Loaded here, by the one scenario that needs it: the others run bundled, without it (see cancellation.test.ts).
+      const { startWebChat } = await import("../../../examples/web-chat/server.js");
       const { url, server } = await startWebChat(0, {
         env: { OPENAI_BASE_URL: model.baseURL },
         modelId: "m",
