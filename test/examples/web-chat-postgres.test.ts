@@ -13,7 +13,7 @@ import { startOpenAiMock, type OpenAiMock } from "../support/openai-mocks.js";
 import { postgresPresent, startPostgres, type PostgresServer } from "../support/postgres-server.js";
 import { readBody } from "../support/read-body.js";
 
-const LEASE_MS = 4_000; // a claim unrenewed: what a killed turn holds (a live one renews it every third)
+const LEASE_MS = 3_000; // what a killed turn holds, unrenewed (a live one renews every third); whole seconds
 const MAX_SNAPSHOT_BYTES = 100_000;
 
 let database: PostgresServer;
