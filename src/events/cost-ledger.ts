@@ -146,6 +146,14 @@ export class CostLedger {
   }
 
   /** The cost so far. */
+  /**
+   * USD of the model calls made since the snapshot this run went on from (all of them for a new run): what
+   * this call of `run`/`resume` added, so that a sum over a conversation's calls counts each once.
+   */
+  callTotal(): number {
+    return this.steps.slice(this.carried).reduce((sum, s) => sum + s.cost, 0);
+  }
+
   result(): RunCost {
     return {
       total: this.steps.reduce((sum, s) => sum + s.cost, 0),

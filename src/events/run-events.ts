@@ -53,6 +53,11 @@ export class RunEvents {
     return this.ledger?.result();
   }
 
+  /** USD of this call's own model calls (a resumed snapshot's not included); undefined without pricing. */
+  get callCost(): number | undefined {
+    return this.ledger?.callTotal();
+  }
+
   /** The run's cost so far as its snapshot carries it; undefined without pricing. */
   get savedCost(): SnapshotCost | undefined {
     return this.ledger?.saved();

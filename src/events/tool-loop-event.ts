@@ -66,9 +66,18 @@ export interface RunFinishedEvent extends RunEvent {
   readonly error?: Error;
   /**
    * With `withPricing`: what the run cost (as `ToolLoopResult.cost`, also when it failed): the whole run's,
-   * a resumed snapshot's part included, unlike `usage` here.
+   * a resumed snapshot's part included, unlike `usage` here. A conversation's later turn's `cost.total` holds
+   * its earlier turns' too: take the latest, never add them up (three turns would count the first three
+   * times); add up `callCost` instead.
    */
   readonly cost?: RunCost;
+  /**
+   * With `withPricing`: USD of this call of `run`/`stream`/`resume` alone, as `usage` (a resumed run's earlier
+   * part and a conversation's earlier turns not included; its run log file's `end` `cost`). Added up over a
+   * conversation's `RunFinished` events it is the conversation's cost, each model call counted once: the
+   * latest `cost.total`.
+   */
+  readonly callCost?: number;
 }
 
 /** A model call is about to be made. */

@@ -59,6 +59,11 @@ export interface ConversationGroup {
   readonly latest: string;
   /** The stored conversation's id, as its newest run that names one names it; absent when none does. */
   readonly conversationId?: string;
+  /**
+   * USD, with pricing: the sum of its runs' own cost (each file's, so each model call counted once; a later
+   * turn's result `cost.total` would count the earlier turns again); absent when no run has one.
+   */
+  readonly cost?: number;
 }
 
 /** What the listing says of a file beside its lines (see `summarizeRun`). */
@@ -143,10 +148,12 @@ export function groupConversations(runs: readonly RunSummary[]): ConversationGro
   return [...groups.values()]
     .map((group) => {
       const id = [...group].reverse().find(({ run }) => run.conversationId !== undefined)?.run.conversationId;
+      const priced = group.filter(({ run }) => run.cost !== undefined);
       return {
         runs: group,
         latest: order(group.at(-1)!.run),
         ...(id === undefined ? {} : { conversationId: id }),
+        ...(priced.length === 0 ? {} : { cost: priced.reduce((sum, { run }) => sum + run.cost!, 0) }),
       };
     })
     .sort((a, b) => inTime(b.runs.at(-1)!.run, a.runs.at(-1)!.run));

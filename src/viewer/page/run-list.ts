@@ -76,7 +76,9 @@ export function runList(box: HTMLElement, open: (file: string) => void): RunList
       label.hidden = !several && now.conversationId === undefined;
       // The caller's conversation id (the store's key), when the runs were given one: what to look it up by.
       const named = now.conversationId === undefined ? "" : ` ${JSON.stringify(now.conversationId)}`;
-      label.textContent = `conversation${named} · ${counted(now.runs.length, "run")}`;
+      // Its cost is its runs' own added up: each model call once (see ConversationGroup.cost).
+      const cost = now.cost === undefined ? "" : ` · ${usd(now.cost)}${stillWritten(now) ? " so far" : ""}`;
+      label.textContent = `conversation${named} · ${counted(now.runs.length, "run")}${cost}`;
       drawRuns(now.runs);
     };
     draw(group);
@@ -129,6 +131,11 @@ export function runList(box: HTMLElement, open: (file: string) => void): RunList
       if (focus) button(file)?.focus();
     },
   };
+}
+
+/** Whether a run of the conversation has no end record yet: its cost is what was written so far. */
+function stillWritten(group: ConversationGroup): boolean {
+  return group.runs.some(({ run }) => run.status === "open");
 }
 
 /**
