@@ -145,7 +145,6 @@ export class CostLedger {
     }
   }
 
-  /** The cost so far. */
   /**
    * USD of the model calls made since the snapshot this run went on from (all of them for a new run): what
    * this call of `run`/`resume` added, so that a sum over a conversation's calls counts each once.
@@ -154,6 +153,7 @@ export class CostLedger {
     return this.steps.slice(this.carried).reduce((sum, s) => sum + s.cost, 0);
   }
 
+  /** The cost so far. */
   result(): RunCost {
     return {
       total: this.steps.reduce((sum, s) => sum + s.cost, 0),
