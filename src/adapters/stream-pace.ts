@@ -1,5 +1,6 @@
-import type { LanguageModelV3, LanguageModelV3StreamPart } from "@ai-sdk/provider";
-import { wrapLanguageModel, type LanguageModel } from "ai";
+import type { LanguageModelV3StreamPart } from "@ai-sdk/provider";
+import type { LanguageModel } from "ai";
+import { wrappedModel } from "./wrapped-model.js";
 
 /** How many provider parts a step through `streamText` may hold that its reader has not taken. */
 export const SDK_READ_AHEAD = 16;
@@ -21,21 +22,12 @@ export class StreamPace {
 
   constructor(private readonly limit: number = SDK_READ_AHEAD) {}
 
-  /**
-   * `model` whose streams reach the SDK at this pace. A model of a spec before V3 is left alone (ai 6's
-   * `wrapLanguageModel` takes V3; `stepModel` resolved a model given by id).
-   */
+  /** `model` whose streams reach the SDK at this pace (one of a spec before V3 is left alone: `wrappedModel`). */
   model(model: LanguageModel): LanguageModel {
-    const version: string = typeof model === "object" ? model.specificationVersion : "";
-    if (version !== "v3" && version !== "v4") return model;
-    return wrapLanguageModel({
-      model: model as LanguageModelV3,
-      middleware: {
-        specificationVersion: "v3",
-        wrapStream: async ({ doStream }) => {
-          const { stream, ...rest } = await doStream();
-          return { ...rest, stream: this.paced(stream) };
-        },
+    return wrappedModel(model, {
+      wrapStream: async ({ doStream }) => {
+        const { stream, ...rest } = await doStream();
+        return { ...rest, stream: this.paced(stream) };
       },
     });
   }
