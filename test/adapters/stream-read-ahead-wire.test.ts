@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { PromptRunner, type RunStream } from "entity-tools";
 import { startOpenAiResponsesMock, type OpenAiResponsesMock } from "entity-tools/testing";
 import { inOrder } from "../support/openai-mocks.js";
+import { NewestMockModel } from "../support/mock-model.js";
 
 const HIGH_WATER = 64; // parts a reader may be behind (docs/conversations.md)
 const WORDS = 2_000;
@@ -80,4 +81,38 @@ describe("a slow reader of a streamed run over @ai-sdk/openai", () => {
       expect(maxAhead, path).toBeLessThanOrEqual(HIGH_WATER + 32);
     }
   });
+
+  it("a step through streamText whose provider sends many parts the SDK keeps to itself (empty deltas) before its text completes: the pace lets them through while the reader waits", async () => {
+    const parts = [
+      { type: "stream-start", warnings: [] },
+      { type: "text-start", id: "t" },
+      ...Array.from({ length: 200 }, () => ({ type: "text-delta", id: "t", delta: "" })),
+      { type: "text-delta", id: "t", delta: "Hello" },
+      { type: "text-end", id: "t" },
+      {
+        type: "finish",
+        finishReason: { unified: "stop", raw: undefined },
+        usage: {
+          inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
+          outputTokens: { total: 1, text: 1, reasoning: undefined },
+        },
+      },
+    ];
+    const model = new NewestMockModel({
+      doStream: async () => ({
+        stream: new ReadableStream({
+          start(controller) {
+            for (const part of parts) controller.enqueue(part as never);
+            controller.close();
+          },
+        }),
+      }),
+    });
+    // Settings no other run here has: its first step goes through `streamText` (nothing learned yet).
+    const stream = new PromptRunner({ model, modelSettings: { seed: 21 } }).stream("Hi");
+    const texts: string[] = [];
+    for await (const part of stream.parts) if (part.type === "text-delta") texts.push(part.text);
+    expect(texts).toEqual(["Hello"]);
+    expect((await stream.result).result).toBe("Hello");
+  }, 10_000);
 });
