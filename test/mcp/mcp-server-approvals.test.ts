@@ -7,7 +7,7 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
 import { Checking, Savings } from "../fixtures/colliding-accounts.js";
-import { defineTool, type ToolFailedEvent } from "entity-tools";
+import { ApprovalRuleError, defineTool, type ToolFailedEvent } from "entity-tools";
 import { createMcpServer, type McpServerOptions } from "entity-tools/mcp";
 import { modernEndpoint } from "../support/mcp-v2.js";
 
@@ -167,6 +167,58 @@ describe.each(revisions)("createMcpServer approvals on %s", (_revision, connect)
       ["denied", "cannot reach postgres://admin:hunter2@db"],
     ]);
   });
+
+  it("an approval rule that rejects, then works: the first call is refused without its message, the next one is served", async () => {
+    const failures: ToolFailedEvent[] = [];
+    const thrown = new Error("cannot reach postgres://admin:hunter2@db");
+    let calls = 0;
+    const { ran, options } = setup({
+      approval: async () => {
+        if (++calls === 1) throw thrown;
+        return false;
+      },
+      observers: [(e) => void (e.type === "ToolFailed" && failures.push(e))],
+    });
+    const client = await connect(options, "accept", []);
+    const first = await client.callTool({ name: "wipe", arguments: {} });
+    expect([first.isError, text(first)]).toEqual([
+      true,
+      "Not run: the server's approval rule failed for this call of \"wipe\". Nothing ran; the server's operator can see why.",
+    ]);
+    expect(failures.map((f) => f.cause)).toEqual([thrown]);
+    const second = await client.callTool({ name: "wipe", arguments: {} });
+    expect([second.isError, text(second)]).toEqual([false, "wiped"]);
+    expect(ran).toEqual(["wipe"]);
+  });
+
+  it.each([
+    ['"yes"', "yes", '"yes"'],
+    ["undefined", undefined, "undefined"],
+    ['a promise of "no"', Promise.resolve("no"), '"no"'],
+  ])(
+    "an approval rule returning %s: refused like one that throws, nothing runs; observers read what it returned",
+    async (_what, answer, shown) => {
+      const failures: ToolFailedEvent[] = [];
+      const { ran, options } = setup({
+        approval: () => answer as unknown as boolean,
+        observers: [(e) => void (e.type === "ToolFailed" && failures.push(e))],
+      });
+      const client = await connect(options, "accept", []);
+      const result = await client.callTool({ name: "wipe", arguments: {} });
+      expect([result.isError, text(result)]).toEqual([
+        true,
+        "Not run: the server's approval rule failed for this call of \"wipe\". Nothing ran; the server's operator can see why.",
+      ]);
+      expect(ran).toEqual([]);
+      expect(failures).toHaveLength(1);
+      const cause = failures[0]!.cause as ApprovalRuleError;
+      expect(cause).toBeInstanceOf(ApprovalRuleError);
+      expect([cause.rule, cause.toolName]).toEqual(["approval", "wipe"]);
+      expect(cause.message).toBe(
+        `The approval rule (createMcpServer's approval option) returned ${shown} for the call "${failures[0]!.toolCallId}" of "wipe", which did not run: it must return true or false (or a promise of one)`,
+      );
+    },
+  );
 
   it("tools that need approval are listed as destructive", async () => {
     const { options } = setup();
