@@ -15,6 +15,9 @@ import {
   ToolLoopAbortedError,
   ToolLoopError,
   type ApprovalPredicate,
+  type Conversation,
+  type ConversationAdapter,
+  type ConversationSetup,
   type ToolLoopEvent,
 } from "entity-tools";
 import { ScriptedLanguageModel, type ScriptedTurn } from "entity-tools/testing";
@@ -176,6 +179,42 @@ describe("a withApproval rule that breaks on a later call of a paused message", 
     expect(results).toEqual(["Not run: the run ended before this call ran.", NOT_RUN]);
     expect(error.snapshot?.paused).toBeUndefined();
     expect(issued).toEqual([]);
+  });
+});
+
+/** A conversation backend (as Codex or Claude Code) whose model calls `refund` once per turn. */
+class RefundingBackend implements ConversationAdapter {
+  readonly supportsDynamicTools = false;
+  readonly newTools = "restart" as const;
+
+  async openConversation(setup: ConversationSetup): Promise<Conversation> {
+    return {
+      send: async () => {
+        const result = await setup.callTool(refundCall("c7"));
+        return { text: "done", stopped: result.stopTurn, usage: { inputTokens: 10, outputTokens: 1 } };
+      },
+      close: async () => {},
+    };
+  }
+}
+
+describe("a withApproval rule that breaks on a conversation backend", () => {
+  it("the same ApprovalRuleError, the call answered without what was thrown", async () => {
+    issued.length = 0;
+    const events: ToolLoopEvent[] = [];
+    const error = (await new PromptRunner({ adapter: new RefundingBackend() })
+      .withTools(refund)
+      .withApproval(() => Promise.reject(thrown))
+      .withObserver((e) => events.push(e))
+      .run("Refund 5")
+      .catch((e: unknown) => e)) as ApprovalRuleError;
+    expect(error).toBeInstanceOf(ApprovalRuleError);
+    expect([error.toolCallId, error.cause]).toEqual(["c7", thrown]);
+    expect(issued).toEqual([]);
+    expect(events.filter((e) => e.type === "ToolFailed")).toEqual([
+      expect.objectContaining({ toolCallId: "c7", message: NOT_RUN, cause: thrown }),
+    ]);
+    expect(JSON.stringify(error.snapshot)).not.toContain("hunter2");
   });
 });
 
