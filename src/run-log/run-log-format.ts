@@ -143,7 +143,7 @@ export interface CallRecord extends MayHoldCutValues {
   readonly result?: string;
   /**
    * A failed call's cause, when the failure is the server's own and the model and the client read only
-   * that it failed (an MCP server's strategy or `approval` rule threw, or a `resolveProvider`:
+   * that it failed (an MCP server's strategy threw, an approval rule broke, or a `resolveProvider` threw:
    * `ToolFailedEvent.cause`): its name
    * and message (`Error: …`). Written with `recordContent` only: it may hold anything, a credential.
    */
