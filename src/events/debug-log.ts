@@ -63,7 +63,7 @@ function lineOf(
         u.cacheWriteInputTokens === undefined ? "" : `, cache writes ${u.cacheWriteInputTokens}`;
       const tokens =
         `tokens in ${u.inputTokens} (cached ${u.cachedInputTokens}${written}) out ${u.outputTokens} ` +
-        `(reasoning ${u.reasoningTokens})`;
+        `(reasoning ${u.reasoningTokens})${event.usageUnknown ? " (the provider reported no usage: counted as 0)" : ""}`;
       if (response === "turn") return info(`${step}the turn's ${tokens}`);
       if (response === "other-model")
         return info(`${step}another model in the turn (a subagent, a helper call), ${tokens}`);
