@@ -96,8 +96,13 @@ export interface ResponseRecord extends MayHoldCutValues {
   readonly responseModelId?: string;
   /** Tokens of this model call (0 where the provider reported none). */
   readonly usage: TokenUsage;
-  /** USD, with pricing (`withPricing`). */
+  /** USD, with pricing (`withPricing`); absent when the cost is unknown (`costUnknown`). */
   readonly cost?: number;
+  /**
+   * With pricing: the provider reported no input or no output tokens for the call, so its cost is unknown
+   * (not 0) and the record has no `cost`.
+   */
+  readonly costUnknown?: true;
   /** The model's text; absent without `recordContent`. */
   readonly text?: string;
   /** The tools the model asked to call, in order (each call's `call` record holds its input). */
@@ -253,6 +258,8 @@ export interface EndRecord extends MayHoldCutValues {
    * cost is the result's `cost.total`; each provider's share of it is on `costs`.
    */
   readonly cost?: number;
+  /** With pricing: a `response` record's cost is unknown (`costUnknown`), so `cost` leaves it out. */
+  readonly costUnknown?: true;
 }
 
 /** Any line of a run log. */

@@ -33,8 +33,10 @@ export interface RunSummary {
   readonly steps?: number;
   /** The run's tokens (so far, for an `open` run). */
   readonly usage?: TokenUsage;
-  /** USD, with pricing (so far, for an `open` run). */
+  /** USD, with pricing (so far, for an `open` run): what the calls of known cost cost. */
   readonly cost?: number;
+  /** With pricing: a call's cost is unknown (its provider reported no usage), so `cost` leaves it out. */
+  readonly costUnknown?: true;
   /** The id of the run whose snapshot this run goes on from. */
   readonly continues?: string;
   /** The stored conversation the run is a turn of (the caller's `conversationId`), when its header names one. */
@@ -64,6 +66,8 @@ export interface ConversationGroup {
    * turn's result `cost.total` would count the earlier turns again); absent when no run has one.
    */
   readonly cost?: number;
+  /** With pricing: a run's cost is partly unknown (`RunSummary.costUnknown`), so `cost` leaves that out. */
+  readonly costUnknown?: true;
 }
 
 /** What the listing says of a file beside its lines (see `summarizeRun`). */
@@ -96,6 +100,7 @@ export function summarizeRun(file: string, read: RunLogRead, listing: RunListing
           steps: end.steps ?? end.totalIterations,
           usage: end.usage,
           ...(end.cost === undefined ? {} : { cost: end.cost }),
+          ...(end.costUnknown ? { costUnknown: true as const } : {}),
         }
       : soFar(listing)),
     ...(header?.continues === undefined ? {} : { continues: header.continues }),
@@ -112,6 +117,7 @@ function soFar({ soFar, quiet, modifiedMs }: RunListing): Partial<RunSummary> {
           steps: soFar.steps,
           usage: soFar.usage,
           ...(soFar.cost === undefined ? {} : { cost: soFar.cost }),
+          ...(soFar.costUnknown ? { costUnknown: true as const } : {}),
         }
       : {}),
     ...(quiet === undefined ? {} : { quiet }),
@@ -154,6 +160,7 @@ export function groupConversations(runs: readonly RunSummary[]): ConversationGro
         latest: order(group.at(-1)!.run),
         ...(id === undefined ? {} : { conversationId: id }),
         ...(priced.length === 0 ? {} : { cost: priced.reduce((sum, { run }) => sum + run.cost!, 0) }),
+        ...(priced.some(({ run }) => run.costUnknown) ? { costUnknown: true as const } : {}),
       };
     })
     .sort((a, b) => inTime(b.runs.at(-1)!.run, a.runs.at(-1)!.run));

@@ -99,7 +99,7 @@ describe("CodexAppServerAdapter against the real codex app-server", () => {
     });
     // Every turn's tokens are priced as the model thread/start named (the stopped first thread's too).
     expect(run.cost?.total).toBeCloseTo((100 * 1 + 7 * 10) * mock.requests.length * 1e-6, 12);
-    expect(run.cost?.perStep.filter((s) => s.cost > 0).map((s) => s.modelId)).toEqual([
+    expect(run.cost?.perStep.filter((s) => (s.cost ?? 0) > 0).map((s) => s.modelId)).toEqual([
       "gpt-test",
       "gpt-test",
     ]);

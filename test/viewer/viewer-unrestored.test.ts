@@ -1,23 +1,18 @@
 // A resumed run that could not restore a provider's tools (its resolveProvider threw): its file's step 0
 // holds a `removed` record with reason `unrestored` and the cause, which the page shows as a line of its own
 // (the run's first step lists its whole tool set, so there is no diff to show it in). Headless Chromium.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startViewServer, type ViewServer } from "../../src/viewer/view-server.js";
+import { describe, expect, it } from "vitest";
 import { runHeaderLine } from "../support/run-log-header.js";
-import { chromiumPresent, launchChromium, openPage, show, texts } from "../support/viewer-browser.js";
+import { openPage, show, texts } from "../support/viewer-browser.js";
+import { viewerOf } from "../support/viewer-fixture.js";
 
-const present = chromiumPresent("viewer unrestored tools browser test");
 const dir = mkdtempSync(path.join(tmpdir(), "viewer-unrestored-"));
 const file = "2026-11-28T10-00-00-000Z-aaaaaa.jsonl";
-let browser: Browser;
-let viewer: ViewServer;
 
-beforeAll(async () => {
-  if (!present) return;
+const viewer = viewerOf(dir, "viewer unrestored tools browser test", async () => {
   const records = [
     {
       type: "removed",
@@ -31,18 +26,11 @@ beforeAll(async () => {
   const header = JSON.parse(runHeaderLine("2026-11-28T10-00-00-000Z-aaaaaa")) as object;
   const lines = [JSON.stringify({ ...header, kind: "resume" }), ...records.map((r) => JSON.stringify(r))];
   writeFileSync(path.join(dir, file), `${lines.join("\n")}\n`);
-  viewer = await startViewServer(dir, { port: 0 });
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await viewer?.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
-describe.skipIf(!present)("tools a resumed run could not restore", () => {
+describe.skipIf(!viewer.present)("tools a resumed run could not restore", () => {
   it("are shown at step 0 with what resolveProvider threw", async () => {
-    const { page, errors } = await openPage(browser, viewer.url);
+    const { page, errors } = await openPage(viewer.browser(), viewer.url());
     await show(page, file);
     expect(await texts(page, ".note.unrestored")).toEqual([
       "− order_o1_refund, order_o1_show: not restored — Error: connect ECONNREFUSED db.internal:5432",
