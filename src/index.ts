@@ -220,6 +220,7 @@ export type {
 } from "./runner/runner-options.js";
 export type { ProviderResolver } from "./loop/run/restore-tools.js";
 export type { PendingApproval, ApprovalDecision, ApprovalPredicate } from "./loop/execution/approval-gate.js";
+export type { ApprovalRuleName, ApprovalRuleBreak } from "./loop/execution/approval-rule-error.js";
 /** A provider tool's identity (class source name, typed id, method), as approvals and snapshots name it. */
 export type { ProviderIdentity, ProviderToolIdentity, ProviderIdType } from "./tools/provider-identity.js";
 export type { ProviderRef } from "./tools/provider-binding.js";

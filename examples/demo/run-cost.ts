@@ -39,7 +39,7 @@ export function formatCost(cost: RunCost, estimated: boolean): string {
       ` · prices USD per 1M tokens: input ${DEMO_PRICES.input}, cached ${DEMO_PRICES.cachedInput}, output ${DEMO_PRICES.output}`,
     ...cost.perStep.map(
       (s) =>
-        `   step ${s.iteration}: ${usd(s.cost)} · in ${s.usage.inputTokens} (cached ${s.usage.cachedInputTokens}) out ${s.usage.outputTokens}`,
+        `   step ${s.iteration}: ${s.cost === undefined ? "cost unknown (no usage reported)" : usd(s.cost)} · in ${s.usage.inputTokens} (cached ${s.usage.cachedInputTokens}) out ${s.usage.outputTokens}`,
     ),
   ];
   for (const p of cost.perProvider)

@@ -20,6 +20,7 @@ import { stampedResult, stepResult, toolCallOf, withFinishReason } from "./sdk-s
 import { stepModel } from "./step-model.js";
 import { readDirectResult, type DirectCall } from "./direct-step-result.js";
 import { directCallOf } from "./direct-call.js";
+import { StreamPace } from "./stream-pace.js";
 import type {
   ModelAdapter,
   ModelStepRequest,
@@ -164,11 +165,11 @@ export class AiSdkAdapter implements ModelAdapter {
       );
       return readDirectResult(request, direct, gathered, tooDeep, parsed);
     }
-    const result = streamText({
-      ...(await this.call(request, slice, delivered, tooDeep, model)),
-      onError: () => {},
-    });
-    for await (const part of result.fullStream) {
+    // The SDK's stream read at our reader's pace: ai 6's reads its provider ahead by itself.
+    const pace = new StreamPace();
+    const options = await this.call(request, slice, delivered, tooDeep, model);
+    const result = streamText({ ...options, model: pace.model(options.model), onError: () => {} });
+    for await (const part of pace.read(result.fullStream)) {
       if (part.type === "error") throw part.error;
       if (part.type === "text-delta") await onPart({ type: "text-delta", text: part.text });
       if (part.type === "tool-call") await onPart({ type: "tool-call", call: toolCallOf(part, tooDeep) });

@@ -1,5 +1,6 @@
-import type { LanguageModelV3, LanguageModelV3Content, LanguageModelV3StreamPart } from "@ai-sdk/provider";
-import { wrapLanguageModel, type LanguageModel } from "ai";
+import type { LanguageModelV3Content, LanguageModelV3StreamPart } from "@ai-sdk/provider";
+import type { LanguageModel } from "ai";
+import { wrappedModel } from "./wrapped-model.js";
 import { MAX_INPUT_DEPTH } from "../loop/execution/input-shape.js";
 
 /**
@@ -10,18 +11,11 @@ import { MAX_INPUT_DEPTH } from "../loop/execution/input-shape.js";
  * Models of a spec before V3 are not guarded (the adapter resolves a model given by id first: `stepModel`).
  */
 export function guardDeepArguments(model: LanguageModel, tooDeep: Set<string>): LanguageModel {
-  // ai 6 wraps V3 models; ai 7 wraps V3 and V4 (it upgrades V3 itself). Older specs are left alone.
-  const version: string = typeof model === "object" ? model.specificationVersion : "";
-  if (version !== "v3" && version !== "v4") return model;
-  return wrapLanguageModel({
-    model: model as LanguageModelV3,
-    middleware: {
-      specificationVersion: "v3",
-      wrapGenerate: async ({ doGenerate }) => guardedResult(await doGenerate(), tooDeep),
-      wrapStream: async ({ doStream }) => {
-        const { stream, ...rest } = await doStream();
-        return { ...rest, stream: guardedStream(stream, tooDeep) };
-      },
+  return wrappedModel(model, {
+    wrapGenerate: async ({ doGenerate }) => guardedResult(await doGenerate(), tooDeep),
+    wrapStream: async ({ doStream }) => {
+      const { stream, ...rest } = await doStream();
+      return { ...rest, stream: guardedStream(stream, tooDeep) };
     },
   });
 }

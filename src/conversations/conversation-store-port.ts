@@ -4,7 +4,10 @@ import {
   ConversationTooLargeError,
   InvalidConversationIdError,
 } from "./conversation-store-errors.js";
-import { ConversationMismatchError } from "../loop/snapshot/conversation-mismatch-error.js";
+import {
+  checkSnapshotConversation,
+  ConversationMismatchError,
+} from "../loop/snapshot/conversation-mismatch-error.js";
 import type { RunSnapshot } from "../loop/snapshot/run-snapshot.js";
 
 /** A conversation as a store holds it: the latest snapshot and its version (1 for the first write). */
@@ -34,7 +37,9 @@ export interface ConversationStore {
    * and returns the new version. An undefined `snapshot` claims the id for a first turn; `busyUntil` is
    * kept with the write (a turn's claim) and read back by `get`.
    *
-   * @throws ConversationConflictError when another write came first; InvalidConversationIdError
+   * @throws ConversationConflictError when another write came first; InvalidConversationIdError;
+   * ConversationMismatchError (`at: "save"`), writing nothing, for a snapshot that names another conversation
+   * (`RunSnapshot.conversationId`; one that names none is kept under any id)
    */
   put(
     conversationId: string,
@@ -128,7 +133,8 @@ const FIXED_TURN_LEASE_MS = 120_000;
  * claim, no longer renewed, has run out. End every turn with `save` or `release`: until then it is held.
  *
  * @throws ConversationConflictError; InvalidConversationIdError before the store is touched;
- * ConversationTooLargeError (`at: "start"`) when the stored conversation is over the store's limit
+ * ConversationTooLargeError (`at: "start"`) when the stored conversation is over the store's limit;
+ * ConversationMismatchError (`at: "start"`) when its stored snapshot names another conversation
  */
 export async function beginConversationTurn(
   store: ConversationStore,
@@ -155,6 +161,9 @@ export async function beginConversationTurn(
     // The claim writes the stored snapshot again: refused, it is itself over the limit (lowered since).
     if (ConversationTooLargeError.isInstance(error))
       throw new ConversationTooLargeError(conversationId, error.bytes, error.maxBytes, "start");
+    // Likewise a stored snapshot of another conversation (kept before stores refused one): nothing ran.
+    if (ConversationMismatchError.isInstance(error))
+      throw new ConversationMismatchError(conversationId, error.snapshotConversationId, "start");
     throw error;
   }
   const claim = version;
@@ -175,10 +184,11 @@ export async function beginConversationTurn(
   return {
     snapshot: stored?.snapshot,
     save: async (snapshot) => {
-      const of = (snapshot as { conversationId?: unknown } | undefined)?.conversationId;
-      if (typeof of === "string" && of !== conversationId) {
+      try {
+        checkSnapshotConversation(conversationId, snapshot, "save");
+      } catch (error) {
         await release(); // another conversation's snapshot: this one stays as it was, free for its next turn
-        throw new ConversationMismatchError(conversationId, of, "save");
+        throw error;
       }
       await heartbeat?.stop();
       try {

@@ -1,22 +1,28 @@
 // How every store keeps a snapshot: its JSON text. JSON.stringify escapes what a database column could
 // refuse (a NUL character becomes `\u0000`, a lone surrogate `\udXXX`), and the canonical JSON form is what
-// a snapshot's signature covers, so a signed snapshot reads back verifiable. One size rule for every store.
+// a snapshot's signature covers, so a signed snapshot reads back verifiable. One size rule for every store,
+// and one rule for whose snapshot it is: every write of a store goes through `snapshotText`.
 import { ConversationTooLargeError, StoredConversationUnreadableError } from "./conversation-store-errors.js";
+import { checkSnapshotConversation } from "../loop/snapshot/conversation-mismatch-error.js";
 import type { RunSnapshot } from "../loop/snapshot/run-snapshot.js";
 
 /** The default `maxSnapshotBytes` of the stores: 32 MiB of JSON. */
 export const DEFAULT_MAX_SNAPSHOT_BYTES = 32 * 1024 * 1024;
 
 /**
- * The stored text of a snapshot (`"null"` for the empty claim of a first turn).
+ * The stored text of a snapshot (`"null"` for the empty claim of a first turn), to be kept under
+ * `conversationId`.
  *
- * @throws ConversationTooLargeError when the text is over `maxBytes` of UTF-8
+ * @throws ConversationMismatchError (`at: "save"`) when the snapshot names another conversation, so that no
+ * store keeps one conversation's history under another's key; ConversationTooLargeError when the text is
+ * over `maxBytes` of UTF-8
  */
 export function snapshotText(
   conversationId: string,
   snapshot: RunSnapshot | undefined,
   maxBytes: number = DEFAULT_MAX_SNAPSHOT_BYTES,
 ): string {
+  checkSnapshotConversation(conversationId, snapshot, "save");
   const text = JSON.stringify(snapshot ?? null);
   // A character is at most 3 bytes of UTF-8 per UTF-16 unit: count exactly only near the limit.
   if (text.length * 3 > maxBytes) {

@@ -1,7 +1,7 @@
 // A failure of the application's own code while it served a call (resolveProvider, in a run or an MCP
 // server), as opposed to the tool's: its message may hold anything (a credential), so the model or client
 // reads only that it failed, and observers what was thrown (`ToolFailedEvent.cause`), as for an MCP
-// server's strategies and approval rule.
+// server's strategies and every approval rule (`ApprovalRuleError`).
 import { EntityToolsError } from "./entity-tools-error.js";
 
 /** The application's own `what` threw while serving a call; `cause` is what it threw. */
@@ -10,8 +10,16 @@ export class ServerFailure extends EntityToolsError {
   static override readonly errorName: string = "ServerFailure";
 
   constructor(what: string, thrown: unknown) {
-    super(`${what} failed (the operator can see why)`, { cause: thrown });
+    super(serverFailureText(what), { cause: thrown });
   }
+}
+
+/**
+ * What the model or client reads of a failure of the application's own `what`: that it failed, never what
+ * was thrown (`resolveProvider failed (the operator can see why)`).
+ */
+export function serverFailureText(what: string): string {
+  return `${what} failed (the operator can see why)`;
 }
 
 /** The most `cause` links {@link serverFailureIn} follows. */

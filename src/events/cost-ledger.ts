@@ -125,7 +125,7 @@ export class CostLedger {
         break;
       }
       case "ModelResponded":
-        this.step(event.iteration, event.usage, event.modelId);
+        this.step(event.iteration, event.usage, event.modelId, event.usageUnknown === true);
         break;
       case "ToolInvoked":
       case "ToolFailed": {
@@ -145,10 +145,21 @@ export class CostLedger {
     }
   }
 
+  /**
+   * USD of the model calls made since the snapshot this run went on from (all of them for a new run): what
+   * this call of `run`/`resume` added, so that a sum over a conversation's calls counts each once. A call of
+   * unknown cost is left out, as from `total`.
+   */
+  callTotal(): number {
+    return this.steps.slice(this.carried).reduce((sum, s) => sum + (s.cost ?? 0), 0);
+  }
+
   /** The cost so far. */
   result(): RunCost {
+    const unknown = this.steps.filter((s) => s.cost === undefined).length;
     return {
-      total: this.steps.reduce((sum, s) => sum + s.cost, 0),
+      total: this.steps.reduce((sum, s) => sum + (s.cost ?? 0), 0),
+      ...(unknown > 0 ? { unknownCostSteps: unknown } : {}),
       perStep: [...this.steps],
       perProvider: [...this.providers.values()].map(({ heldResultTokens: _held, ...cost }) => ({ ...cost })),
     };
@@ -174,16 +185,17 @@ export class CostLedger {
     return entry;
   }
 
-  private step(iteration: number, usage: TokenUsage, modelId: string | undefined): void {
+  private step(iteration: number, usage: TokenUsage, modelId: string | undefined, unknown: boolean): void {
     const prices = pricesFor(this.pricing, modelId);
-    const cost = costOf(usage, prices);
+    // Tokens the provider did not report cost something unknown: no amount rather than that of 0 tokens.
+    const cost = unknown ? undefined : costOf(usage, prices);
     // A carried step is another call's: a continued conversation's turn numbers its steps from 1 again.
     const last = this.steps.length > this.carried ? this.steps.at(-1) : undefined;
     if (last?.iteration === iteration && isAnotherModel(last.modelId, modelId)) {
       // Another model's calls in the step (a conversation backend's subagent, a helper call): an entry of
       // their own at their model's price. What they were sent is not what the step offered, so the
       // providers get no share of it.
-      this.steps.push({ iteration, modelId, usage, cost });
+      this.steps.push({ iteration, modelId, usage, ...costField(cost) });
       return;
     }
     // A step reported twice (a conversation backend's turn a stop ended: its tokens come after its call) is
@@ -196,10 +208,16 @@ export class CostLedger {
         iteration,
         ...(model === undefined ? {} : { modelId: model }),
         usage: addUsage(last.usage, usage),
-        cost: last.cost + cost,
+        // Unknown when either part is: a sum with an unknown part is unknown.
+        ...costField(last.cost === undefined || cost === undefined ? undefined : last.cost + cost),
       };
     } else {
-      this.steps.push({ iteration, ...(modelId === undefined ? {} : { modelId }), usage, cost });
+      this.steps.push({
+        iteration,
+        ...(modelId === undefined ? {} : { modelId }),
+        usage,
+        ...costField(cost),
+      });
       this.stepOffered = this.offered;
       this.offered = noneOffered();
     }
@@ -221,4 +239,9 @@ export class CostLedger {
       entry.cost += entry.heldResultTokens * perToken;
     }
   }
+}
+
+/** A step's `cost` member: none when the cost is unknown. */
+function costField(cost: number | undefined): Pick<StepCost, "cost"> {
+  return cost === undefined ? {} : { cost };
 }

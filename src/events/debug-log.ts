@@ -58,7 +58,12 @@ function lineOf(
     case "ModelResponded": {
       const u = event.usage;
       const step = `step ${event.iteration}${event.modelId ? ` (${event.modelId})` : ""}: `;
-      const tokens = `tokens in ${u.inputTokens} (cached ${u.cachedInputTokens}) out ${u.outputTokens} (reasoning ${u.reasoningTokens})`;
+      // Cache writes only where a provider reported some (Anthropic): they cost more than other input.
+      const written =
+        u.cacheWriteInputTokens === undefined ? "" : `, cache writes ${u.cacheWriteInputTokens}`;
+      const tokens =
+        `tokens in ${u.inputTokens} (cached ${u.cachedInputTokens}${written}) out ${u.outputTokens} ` +
+        `(reasoning ${u.reasoningTokens})${event.usageUnknown ? " (the provider reported no usage: counted as 0)" : ""}`;
       if (response === "turn") return info(`${step}the turn's ${tokens}`);
       if (response === "other-model")
         return info(`${step}another model in the turn (a subagent, a helper call), ${tokens}`);

@@ -13,8 +13,12 @@ export interface StepCost {
   readonly modelId?: string;
   /** Tokens of this model call. */
   readonly usage: TokenUsage;
-  /** USD. */
-  readonly cost: number;
+  /**
+   * USD; absent when the cost is unknown: the provider reported no input or no output tokens for the call
+   * (`ModelRespondedEvent.usageUnknown`), so its `usage` reads 0 where it spent tokens. Not 0, which
+   * would read as free.
+   */
+  readonly cost?: number;
 }
 
 /**
@@ -47,8 +51,16 @@ export interface ProviderCost {
 
 /** What a run cost, with pricing (`withPricing`). */
 export interface RunCost {
-  /** USD, every model call of the run. */
+  /**
+   * USD, every model call of the run whose cost is known: with `unknownCostSteps`, the run cost more than
+   * this.
+   */
   readonly total: number;
+  /**
+   * How many entries of `perStep` have no `cost` (their provider reported no usage; a `ModelWarning` named
+   * the model): `total` leaves them out. Absent when every cost is known.
+   */
+  readonly unknownCostSteps?: number;
   /** Each model call's tokens and cost, in order (a step can have one entry per model it used). */
   readonly perStep: readonly StepCost[];
   /** Discovered providers, in the order they were first discovered. */
@@ -85,7 +97,7 @@ export interface SnapshotProviderCost {
  * goes on from it, so its `cost` is the whole run's, as its `usage` is. `total` is the sum of `perStep`.
  */
 export interface SnapshotCost {
-  /** USD, every model call so far: the sum of `perStep`'s costs. */
+  /** USD, every model call so far: the sum of `perStep`'s costs (an unknown one left out). */
   readonly total: number;
   /** Each model call's tokens and cost so far, in order (a continued conversation's turns each count from 1). */
   readonly perStep: readonly StepCost[];

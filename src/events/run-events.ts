@@ -33,6 +33,8 @@ export class RunEvents {
   /** The providers `counters.providersDiscovered` counted, by `providerKeyOf` (see `discovered`). */
   private readonly found = new Set<string>();
   private readonly ledger: CostLedger | undefined;
+  /** The models whose unknown cost a `ModelWarning` named (once per run and model). */
+  private readonly unknownCost = new Set<string | undefined>();
 
   constructor(
     private readonly observers: readonly ToolLoopObserver[],
@@ -51,6 +53,11 @@ export class RunEvents {
   /** The run's cost so far; undefined without pricing. */
   get cost(): RunCost | undefined {
     return this.ledger?.result();
+  }
+
+  /** USD of this call's own model calls (a resumed snapshot's not included); undefined without pricing. */
+  get callCost(): number | undefined {
+    return this.ledger?.callTotal();
   }
 
   /** The run's cost so far as its snapshot carries it; undefined without pricing. */
@@ -124,5 +131,24 @@ export class RunEvents {
         // An observer's failure must not change the run it watches.
       }
     }
+    if (event.type === "ModelResponded" && event.usageUnknown && this.ledger) this.costUnknown(event);
+  }
+
+  /**
+   * With pricing, a call without usage has no cost: the caller is told once per run and model, so a `total`
+   * that leaves it out is not read as what the run cost (a 0 read as free).
+   */
+  private costUnknown({ modelId, iteration }: { modelId?: string; iteration: number }): void {
+    if (this.unknownCost.has(modelId)) return;
+    this.unknownCost.add(modelId);
+    const model = modelId === undefined ? "The model" : `Model ${JSON.stringify(modelId)}`;
+    this.emit({
+      type: "ModelWarning",
+      iteration,
+      message:
+        `${model} reported no token usage (no input or output tokens) at step ${iteration}, so the cost of ` +
+        "that call is unknown, not 0: cost.total leaves out each call without usage (cost.unknownCostSteps " +
+        "counts them). Said once per run for each model.",
+    });
   }
 }

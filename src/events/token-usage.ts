@@ -64,11 +64,28 @@ export function countedUsage(usage: ReportedTokenUsage | undefined): {
     else
       problems.push(
         `The provider reported ${key} as ${typeof value === "string" ? JSON.stringify(value) : String(value)}, ` +
-          "which is not a count of tokens: this response's usage, the run's totals and its cost count it as 0.",
+          // Without input or output tokens a call's cost is unknown, not the cost of 0 (`usageUnknown`).
+          `which is not a count of tokens: this response's usage${
+            PRICED_KEYS.has(key)
+              ? " and the run's totals count it as 0"
+              : ", the run's totals and its cost count it as 0"
+          }.`,
       );
   }
   return { usage: problems.length === 0 ? usage : counted, problems };
 }
+
+/**
+ * Whether `usage` (as {@link countedUsage} left it) lacks a count a call's cost needs: its input or its
+ * output tokens (a provider or proxy that sent no usage). The other counts are parts of these two, and a
+ * provider that leaves them out had none to report.
+ */
+export function isUsageUnknown(usage: ReportedTokenUsage | undefined): boolean {
+  return usage?.inputTokens === undefined || usage.outputTokens === undefined;
+}
+
+/** The counts a call's cost cannot be reckoned without. */
+const PRICED_KEYS: ReadonlySet<keyof TokenUsage> = new Set(["inputTokens", "outputTokens"]);
 
 const USAGE_KEYS = [
   "inputTokens",

@@ -95,8 +95,9 @@ export interface ToolFailedEvent extends RunEvent {
   /**
    * What was thrown, for observers only, when the failure is the server's own and its message is not
    * told to the model or the client (it may hold anything, a credential): on an MCP server, a strategy
-   * or an `approval` rule that threw; in a run and on an MCP server, a `resolveProvider` that threw while a
-   * handle was re-bound. Absent otherwise. The run log writes it (its name and message) on the operator's
+   * that threw; in a run and on an MCP server, an approval rule (`withApproval`, `approval`) that threw
+   * (or the `ApprovalRuleError` saying what it returned instead of a boolean), and a `resolveProvider`
+   * that threw while a handle was re-bound. Absent otherwise. The run log writes it (its name and message) on the operator's
    * machine, with `recordContent` only.
    */
   readonly cause?: unknown;

@@ -66,9 +66,18 @@ export interface RunFinishedEvent extends RunEvent {
   readonly error?: Error;
   /**
    * With `withPricing`: what the run cost (as `ToolLoopResult.cost`, also when it failed): the whole run's,
-   * a resumed snapshot's part included, unlike `usage` here.
+   * a resumed snapshot's part included, unlike `usage` here. A conversation's later turn's `cost.total` holds
+   * its earlier turns' too: take the latest, never add them up (three turns would count the first three
+   * times); add up `callCost` instead.
    */
   readonly cost?: RunCost;
+  /**
+   * With `withPricing`: USD of this call of `run`/`stream`/`resume` alone, as `usage` (a resumed run's earlier
+   * part and a conversation's earlier turns not included; its run log file's `end` `cost`). Added up over a
+   * conversation's `RunFinished` events it is the conversation's cost, each model call counted once: the
+   * latest `cost.total`. A model call of unknown cost (`usageUnknown`) is left out, as from `cost.total`.
+   */
+  readonly callCost?: number;
 }
 
 /** A model call is about to be made. */
@@ -114,6 +123,14 @@ export interface ModelRespondedEvent extends RunEvent {
    * it: `gpt-5-2025-08-07` for `gpt-5`); absent when they are the same.
    */
   readonly responseModelId?: string;
+  /**
+   * True when the backend reported no input or no output tokens for this call (a custom provider, or a proxy
+   * that strips the usage): `usage` counts them as 0, which is not what the call cost. With pricing, the
+   * call's cost is unknown (`StepCost.cost` absent) and a `ModelWarning` says so once per run and model.
+   * Absent when the counts were reported, and on a conversation backend's calls whose tokens come with
+   * the turn's.
+   */
+  readonly usageUnknown?: true;
 }
 
 /** A backend reported something worth knowing about a model call (it fell back to a slower path). */

@@ -5,6 +5,7 @@
 // state naming the exact call, so an answer applies to the call it was asked for and to nothing else.
 import type { ApprovalDecidedEvent, ApprovalRequestedEvent } from "../events/approval-events.js";
 import { needsApproval, type ApprovalPredicate } from "../loop/execution/approval-gate.js";
+import { ApprovalRuleError, ruleFailureCause } from "../loop/execution/approval-rule-error.js";
 import type { ResolvedCall } from "../loop/execution/check-tool-input.js";
 import { providerBindingOf } from "../tools/provider-binding.js";
 import { KeyRing } from "../tools/signing-key.js";
@@ -19,7 +20,7 @@ export type ApprovalStep =
   /** `reason`: how the person said no (declined the question, cancelled it, or answered no). */
   | { readonly kind: "deny"; readonly text: string; readonly reason: string }
   | { readonly kind: "ask"; readonly message: string; readonly requestState: string }
-  /** `cause`: what the approval rule threw (for observers, never the client). */
+  /** `cause`: what the approval rule threw, or the error saying what it returned (for observers, never the client). */
   | { readonly kind: "refuse"; readonly text: string; readonly cause?: unknown };
 
 /** The form a client shows to ask for an approval: one required yes/no (a fresh object each time). */
@@ -70,15 +71,15 @@ export class McpApprovals {
     const { tool, input } = call.resolved;
     let needed: boolean;
     try {
-      needed = await needsApproval(this.predicate, call.resolved, call.signal);
+      needed = await needsApproval(this.predicate, call.resolved, call.signal, "approval");
     } catch (error) {
-      if (call.signal?.aborted) throw call.signal.reason;
+      if (!(error instanceof ApprovalRuleError)) throw error; // the call's cancellation
       // The rule's own message may hold anything (a credential): the client reads only that it failed,
-      // the server's observers what it threw (`ToolFailed.cause`).
+      // the server's observers what it threw, or the error saying what it returned (`ToolFailed.cause`).
       return {
         kind: "refuse",
         text: `Not run: the server's approval rule failed for this call of "${tool.name}". Nothing ran; the server's operator can see why.`,
-        cause: error,
+        cause: ruleFailureCause(error),
       };
     }
     if (!needed) return { kind: "run" };

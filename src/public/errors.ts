@@ -24,6 +24,7 @@ export { PromptTemplateError } from "../disclosure/prompt-template-error.js";
 export { ToolSourceClashError } from "../runner/tool-source-clash-error.js";
 export { ToolSourceError } from "../loop/sources/tool-source-error.js";
 export { ApprovalRequiredError } from "../runner/approval-required-error.js";
+export { ApprovalRuleError } from "../loop/execution/approval-rule-error.js";
 export { SnapshotError } from "../loop/snapshot/snapshot-error.js";
 export { UnsupportedModelSettingError } from "../adapters/model-settings.js";
 export { TelemetryUnavailableError } from "../telemetry/telemetry-unavailable-error.js";

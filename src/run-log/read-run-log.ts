@@ -59,6 +59,7 @@ export const SHAPES: Readonly<Record<string, Readonly<Record<string, `${Shape}${
     usage: "usage!",
     calls: "objects",
     cost: "number",
+    costUnknown: "boolean",
     text: "string",
     modelId: "string",
     responseModelId: "string",
@@ -85,7 +86,7 @@ export const SHAPES: Readonly<Record<string, Readonly<Record<string, `${Shape}${
   note: { message: "string", cut: "object" },
   cut: { note: "string" },
   costs: { perProvider: "objects!" },
-  end: { usage: "usage!", cost: "number", error: "object", cut: "object" },
+  end: { usage: "usage!", cost: "number", costUnknown: "boolean", error: "object", cut: "object" },
 };
 
 /**

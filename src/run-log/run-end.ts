@@ -11,8 +11,22 @@ export interface OwnPart {
   readonly ms: number;
   /** Whether inputs, results and messages are recorded (an error's message is one). */
   readonly content: boolean;
-  /** USD, the sum of this file's `response` records' cost (undefined without pricing). */
-  readonly cost: number | undefined;
+  /** This file's `response` records' cost (undefined without pricing). */
+  readonly cost: OwnCost | undefined;
+}
+
+/** What a file's responses cost: the sum of those whose cost is known, and whether one's is not. */
+export interface OwnCost {
+  /** USD, the sum of the known costs. */
+  readonly usd: number;
+  /** A response's provider reported no usage: its cost is unknown (`ModelRespondedEvent.usageUnknown`). */
+  readonly unknown: boolean;
+}
+
+/** `sum` with one more response's cost: USD, or `"unknown"`. */
+export function addedCost(sum: OwnCost | undefined, cost: number | "unknown"): OwnCost {
+  const known = cost === "unknown" ? 0 : cost;
+  return { usd: (sum?.usd ?? 0) + known, unknown: (sum?.unknown ?? false) || cost === "unknown" };
 }
 
 /** The `end` record of a run that finished (`RunFinished`). */
@@ -27,6 +41,6 @@ export function runEnd(event: Extract<ToolLoopEvent, { type: "RunFinished" }>, o
     ...(event.error
       ? { error: { name: event.error.name, ...(own.content ? { message: event.error.message } : {}) } }
       : {}),
-    ...(event.cost ? { cost: own.cost ?? 0 } : {}),
+    ...(event.cost ? { cost: own.cost?.usd ?? 0, ...(own.cost?.unknown ? { costUnknown: true } : {}) } : {}),
   };
 }

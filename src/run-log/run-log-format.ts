@@ -96,8 +96,13 @@ export interface ResponseRecord extends MayHoldCutValues {
   readonly responseModelId?: string;
   /** Tokens of this model call (0 where the provider reported none). */
   readonly usage: TokenUsage;
-  /** USD, with pricing (`withPricing`). */
+  /** USD, with pricing (`withPricing`); absent when the cost is unknown (`costUnknown`). */
   readonly cost?: number;
+  /**
+   * With pricing: the provider reported no input or no output tokens for the call, so its cost is unknown
+   * (not 0) and the record has no `cost`.
+   */
+  readonly costUnknown?: true;
   /** The model's text; absent without `recordContent`. */
   readonly text?: string;
   /** The tools the model asked to call, in order (each call's `call` record holds its input). */
@@ -143,7 +148,7 @@ export interface CallRecord extends MayHoldCutValues {
   readonly result?: string;
   /**
    * A failed call's cause, when the failure is the server's own and the model and the client read only
-   * that it failed (an MCP server's strategy or `approval` rule threw, or a `resolveProvider`:
+   * that it failed (an MCP server's strategy threw, an approval rule broke, or a `resolveProvider` threw:
    * `ToolFailedEvent.cause`): its name
    * and message (`Error: …`). Written with `recordContent` only: it may hold anything, a credential.
    */
@@ -253,6 +258,8 @@ export interface EndRecord extends MayHoldCutValues {
    * cost is the result's `cost.total`; each provider's share of it is on `costs`.
    */
   readonly cost?: number;
+  /** With pricing: a `response` record's cost is unknown (`costUnknown`), so `cost` leaves it out. */
+  readonly costUnknown?: true;
 }
 
 /** Any line of a run log. */

@@ -1,6 +1,6 @@
 // The list of runs the viewer opens with: one summary per file (from its header and its end record), and
-// the runs put together by conversation (a resume or a next turn names the run whose snapshot it goes on
-// from, by the id that snapshot carries). Pure: the page runs it.
+// the runs put together by conversation (by the stored conversation's id a turn's header names, else by
+// the run whose snapshot it goes on from, which a resume or a next turn names). Pure: the page runs it.
 import type { TokenUsage } from "../events/token-usage.js";
 import type { EndRecord, RunLogKind } from "./run-log-format.js";
 import type { RunLogRead } from "./read-run-log.js";
@@ -33,8 +33,10 @@ export interface RunSummary {
   readonly steps?: number;
   /** The run's tokens (so far, for an `open` run). */
   readonly usage?: TokenUsage;
-  /** USD, with pricing (so far, for an `open` run). */
+  /** USD, with pricing (so far, for an `open` run): what the calls of known cost cost. */
   readonly cost?: number;
+  /** With pricing: a call's cost is unknown (its provider reported no usage), so `cost` leaves it out. */
+  readonly costUnknown?: true;
   /** The id of the run whose snapshot this run goes on from. */
   readonly continues?: string;
   /** The stored conversation the run is a turn of (the caller's `conversationId`), when its header names one. */
@@ -43,7 +45,10 @@ export interface RunSummary {
   readonly problem?: string;
 }
 
-/** A run in its conversation: turn 1 is the first run, each `continue` starts the next (a resume goes on in one). */
+/**
+ * A run in its conversation: turn 1 is the first run, each `continue` (or another run of the conversation)
+ * starts the next; a resume goes on in one.
+ */
 export interface ConversationRun {
   readonly run: RunSummary;
   readonly turn: number;
@@ -56,6 +61,13 @@ export interface ConversationGroup {
   readonly latest: string;
   /** The stored conversation's id, as its newest run that names one names it; absent when none does. */
   readonly conversationId?: string;
+  /**
+   * USD, with pricing: the sum of its runs' own cost (each file's, so each model call counted once; a later
+   * turn's result `cost.total` would count the earlier turns again); absent when no run has one.
+   */
+  readonly cost?: number;
+  /** With pricing: a run's cost is partly unknown (`RunSummary.costUnknown`), so `cost` leaves that out. */
+  readonly costUnknown?: true;
 }
 
 /** What the listing says of a file beside its lines (see `summarizeRun`). */
@@ -88,6 +100,7 @@ export function summarizeRun(file: string, read: RunLogRead, listing: RunListing
           steps: end.steps ?? end.totalIterations,
           usage: end.usage,
           ...(end.cost === undefined ? {} : { cost: end.cost }),
+          ...(end.costUnknown ? { costUnknown: true as const } : {}),
         }
       : soFar(listing)),
     ...(header?.continues === undefined ? {} : { continues: header.continues }),
@@ -104,6 +117,7 @@ function soFar({ soFar, quiet, modifiedMs }: RunListing): Partial<RunSummary> {
           steps: soFar.steps,
           usage: soFar.usage,
           ...(soFar.cost === undefined ? {} : { cost: soFar.cost }),
+          ...(soFar.costUnknown ? { costUnknown: true as const } : {}),
         }
       : {}),
     ...(quiet === undefined ? {} : { quiet }),
@@ -112,33 +126,75 @@ function soFar({ soFar, quiet, modifiedMs }: RunListing): Partial<RunSummary> {
 }
 
 /**
- * The runs grouped by conversation, newest group first, each group's turns in order. A run goes on from
- * the earlier run it names (`continues`); a run with nothing to go on from (or whose run is not in the
- * list) starts a conversation of its own.
+ * The runs grouped by conversation, newest group first, each group's turns in order. A run whose header
+ * names a stored conversation (`conversationId`) is in that conversation's group, whichever process served
+ * it and whether or not the run it goes on from is in the list, and never in another's. A run that names
+ * none (a file written before the header had it, or runs never given one) goes on from the earlier run it
+ * names (`continues`), in that run's group; one with nothing to go on from in the list starts a group of
+ * its own. A group of such runs that exactly one named conversation goes on from is that conversation's
+ * start (its earlier turns, written before it was named); one that several go on from stays on its own.
  */
 export function groupConversations(runs: readonly RunSummary[]): ConversationGroup[] {
   const ordered = [...runs].sort(inTime);
-  const byId = new Map<string, { root: RunSummary; turn: number }>();
-  const groups = new Map<RunSummary, ConversationRun[]>();
+  const { parentOf, keyOf } = conversationKeys(ordered);
+  const groups = new Map<string, ConversationRun[]>();
+  const turnOf = new Map<RunSummary, number>();
   for (const run of ordered) {
-    const parent = run.continues === undefined ? undefined : byId.get(run.continues);
-    const root = parent?.root ?? run;
-    const turn = parent ? parent.turn + (run.kind === "continue" ? 1 : 0) : 1;
-    const group = groups.get(root) ?? [];
+    const key = keyOf(run);
+    const group = groups.get(key) ?? [];
+    const parent = parentOf.get(run);
+    // The turn it goes on from: the run it names when in its group, else the group's latest (a turn whose
+    // run is not in the list, or was served where no log was kept).
+    const before = parent && keyOf(parent) === key ? parent : group.at(-1)?.run;
+    const turn = before ? turnOf.get(before)! + (run.kind === "resume" ? 0 : 1) : 1;
+    turnOf.set(run, turn);
     group.push({ run, turn });
-    groups.set(root, group);
-    if (run.id !== undefined) byId.set(run.id, { root, turn });
+    groups.set(key, group);
   }
   return [...groups.values()]
     .map((group) => {
       const id = [...group].reverse().find(({ run }) => run.conversationId !== undefined)?.run.conversationId;
+      const priced = group.filter(({ run }) => run.cost !== undefined);
       return {
         runs: group,
         latest: order(group.at(-1)!.run),
         ...(id === undefined ? {} : { conversationId: id }),
+        ...(priced.length === 0 ? {} : { cost: priced.reduce((sum, { run }) => sum + run.cost!, 0) }),
+        ...(priced.some(({ run }) => run.costUnknown) ? { costUnknown: true as const } : {}),
       };
     })
     .sort((a, b) => inTime(b.runs.at(-1)!.run, a.runs.at(-1)!.run));
+}
+
+/**
+ * Each run's conversation key (see `groupConversations`) and the earlier run of the list it goes on from.
+ * `ordered` is oldest first, so a run's parent has its key before it.
+ */
+function conversationKeys(ordered: readonly RunSummary[]): {
+  parentOf: Map<RunSummary, RunSummary>;
+  keyOf: (run: RunSummary) => string;
+} {
+  const parentOf = new Map<RunSummary, RunSummary>();
+  const chainKey = new Map<RunSummary, string>();
+  const byId = new Map<string, RunSummary>();
+  /** For a chain of runs that name no conversation: the conversations that go on from it. */
+  const namedAfter = new Map<string, Set<string>>();
+  for (const run of ordered) {
+    const parent = run.continues === undefined ? undefined : byId.get(run.continues);
+    if (parent) parentOf.set(run, parent);
+    const from = parent && chainKey.get(parent)!;
+    const named = run.conversationId !== undefined;
+    if (named && from?.startsWith("file:"))
+      namedAfter.set(from, (namedAfter.get(from) ?? new Set()).add(run.conversationId!));
+    chainKey.set(run, named ? `id:${run.conversationId!}` : (from ?? `file:${run.file}`));
+    if (run.id !== undefined) byId.set(run.id, run);
+  }
+  const keyOf = (run: RunSummary) => {
+    const key = chainKey.get(run)!;
+    const named = namedAfter.get(key);
+    return named?.size === 1 ? `id:${[...named][0]!}` : key;
+  };
+  return { parentOf, keyOf };
 }
 
 /** How runs sort in time: by when they started, else by file name (which starts with the time). */

@@ -96,7 +96,8 @@ export interface ResponseLine {
   readonly modelId: string | undefined;
   readonly responseModelId: string | undefined;
   readonly usage: TokenUsage;
-  readonly cost: number | undefined;
+  /** USD, or `"unknown"` (no usage reported); undefined without pricing. */
+  readonly cost: number | "unknown" | undefined;
   /** Undefined without recorded content. */
   readonly text: string | undefined;
   readonly calls: readonly { readonly toolName: string }[];
@@ -114,7 +115,8 @@ export function responseLine(r: ResponseLine): string {
   if (u.cacheWriteInputTokens !== undefined)
     line += `,"cacheWriteInputTokens":${num(u.cacheWriteInputTokens)}`;
   line += "}";
-  if (r.cost !== undefined) line += `,"cost":${num(r.cost)}`;
+  if (r.cost === "unknown") line += ',"costUnknown":true';
+  else if (r.cost !== undefined) line += `,"cost":${num(r.cost)}`;
   cuts = "";
   if (r.text !== undefined) line += r.text === "" ? ',"text":""' : kept("text", r.text, r.maxChars);
   line += ',"calls":[';

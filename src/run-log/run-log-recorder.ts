@@ -18,7 +18,7 @@ import {
 } from "./run-log-lines.js";
 import { callIdOf, endsCall, sessionEnd } from "./mcp-call-events.js";
 import { withCutValues } from "./cut-value.js";
-import { runEnd } from "./run-end.js";
+import { addedCost, runEnd, type OwnCost } from "./run-end.js";
 import {
   TOOL_SET_CHECKPOINT,
   type EndRecord,
@@ -49,8 +49,8 @@ export class RunLogRecorder {
   private offered: readonly string[] | undefined;
   private readonly began = performance.now();
   private end: EndRecord | undefined;
-  /** USD, this file's responses (with pricing). */
-  private cost: number | undefined;
+  /** This file's responses' cost (with pricing). */
+  private cost: OwnCost | undefined;
   /** Approvals asked and not decided yet: an MCP session that closes with one waits for a person. */
   private readonly asked = new Set<string>();
   private readonly content: boolean;
@@ -90,8 +90,8 @@ export class RunLogRecorder {
       case "ModelResponded": {
         const { usage, modelId, responseModelId } = event;
         const pricing = this.options.pricing;
-        const cost = pricing && costOf(usage, pricesFor(pricing, modelId));
-        if (cost !== undefined) this.cost = (this.cost ?? 0) + cost;
+        const cost = pricing && (event.usageUnknown ? "unknown" : costOf(usage, pricesFor(pricing, modelId)));
+        if (cost !== undefined) this.cost = addedCost(this.cost, cost);
         this.line(
           responseLine({
             step: this.step,

@@ -24,13 +24,17 @@ export function addResponse(step: StepResponses, record: ResponseRecord): Respon
 }
 
 function bothResponses(first: ResponseRecord, second: ResponseRecord): ResponseRecord {
+  // A step with a response of unknown cost has an unknown cost: a sum with an unknown part is unknown.
   const cost =
-    first.cost === undefined && second.cost === undefined
-      ? {}
-      : { cost: (first.cost ?? 0) + (second.cost ?? 0) };
+    first.costUnknown || second.costUnknown
+      ? { costUnknown: true as const }
+      : first.cost === undefined && second.cost === undefined
+        ? {}
+        : { cost: (first.cost ?? 0) + (second.cost ?? 0) };
   const modelId = first.modelId ?? second.modelId;
+  const { cost: _cost, costUnknown: _unknown, ...rest } = first;
   return {
-    ...first,
+    ...rest,
     ...(modelId === undefined ? {} : { modelId }),
     usage: addUsage(first.usage, second.usage),
     ...cost,

@@ -13,6 +13,8 @@ export interface RunSoFar {
   readonly usage: TokenUsage;
   /** USD of the model calls answered so far; absent when none was priced. */
   readonly cost?: number;
+  /** A call's cost is unknown (its response record's `costUnknown`): `cost` leaves it out. */
+  readonly costUnknown?: true;
 }
 
 /** The records a tally reads (any other is passed over). */
@@ -21,6 +23,7 @@ interface Counted {
   readonly step?: unknown;
   readonly usage?: Partial<TokenUsage>;
   readonly cost?: unknown;
+  readonly costUnknown?: unknown;
 }
 
 /** Adds up a run's steps, tokens and cost, record by record. */
@@ -28,6 +31,7 @@ export class RunTally {
   private steps = 0;
   private usage = emptyUsage();
   private cost: number | undefined;
+  private costUnknown = false;
 
   /**
    * Counts one record: a `step` record's number, a `response` record's tokens and cost. A record the
@@ -40,6 +44,10 @@ export class RunTally {
     else if (record.type === "response") {
       this.usage = addUsage(this.usage, record.usage);
       if (typeof record.cost === "number") this.cost = (this.cost ?? 0) + record.cost;
+      if (record.costUnknown === true) {
+        this.cost ??= 0; // priced: what the known ones cost, and that one is unknown
+        this.costUnknown = true;
+      }
     }
   }
 
@@ -58,7 +66,12 @@ export class RunTally {
 
   /** The figures so far. */
   get soFar(): RunSoFar {
-    return { steps: this.steps, usage: this.usage, ...(this.cost === undefined ? {} : { cost: this.cost }) };
+    return {
+      steps: this.steps,
+      usage: this.usage,
+      ...(this.cost === undefined ? {} : { cost: this.cost }),
+      ...(this.costUnknown ? { costUnknown: true as const } : {}),
+    };
   }
 }
 

@@ -117,7 +117,7 @@ export async function executeRun(setup: RunSetup): Promise<RunOutcome> {
       totalIterations: run.totals.iterations,
       iterations: run.totals.iterations,
       durationMs: performance.now() - started,
-      ...(setup.events.cost ? { cost: setup.events.cost } : {}),
+      ...(setup.events.cost ? { cost: setup.events.cost, callCost: setup.events.callCost! } : {}),
     });
   try {
     const outcome = await runAttempts(setup, run);

@@ -17,12 +17,17 @@ export interface ScriptedTurn {
   readonly text?: string | undefined;
   /** The tools the model calls, in order; default none. */
   readonly toolCalls?: readonly ScriptedToolCall[] | undefined;
-  /** `cachedInputTokens` are part of `inputTokens`, `reasoningTokens` part of `outputTokens`, as providers report them. */
+  /**
+   * `cachedInputTokens` (read from the prompt cache) and `cacheWriteInputTokens` (written to it, priced at
+   * `cacheWriteInput`) are part of `inputTokens`, `reasoningTokens` part of `outputTokens`, as providers
+   * report them.
+   */
   readonly usage?:
     | {
         readonly inputTokens: number;
         readonly outputTokens: number;
         readonly cachedInputTokens?: number | undefined;
+        readonly cacheWriteInputTokens?: number | undefined;
         readonly reasoningTokens?: number | undefined;
       }
     | undefined;
@@ -50,12 +55,18 @@ export function generateResult(turn: ScriptedTurn): LanguageModelV3GenerateResul
   const calls = turn.toolCalls?.length ?? 0;
   const { inputTokens: input, outputTokens: output } = turn.usage ?? { inputTokens: 0, outputTokens: 0 };
   const cached = turn.usage?.cachedInputTokens ?? 0;
+  const written = turn.usage?.cacheWriteInputTokens ?? 0;
   const reasoning = turn.usage?.reasoningTokens ?? 0;
   return {
     content,
     finishReason: { unified: calls > 0 ? "tool-calls" : "stop", raw: undefined },
     usage: {
-      inputTokens: { total: input, noCache: input - cached, cacheRead: cached, cacheWrite: 0 },
+      inputTokens: {
+        total: input,
+        noCache: input - cached - written,
+        cacheRead: cached,
+        cacheWrite: written,
+      },
       outputTokens: { total: output, text: output - reasoning, reasoning },
     },
     warnings: [],

@@ -14,6 +14,7 @@ import {
   type ResponsesRequest,
 } from "entity-tools/testing";
 import { codexHomeFor } from "../support/codex-home.js";
+import * as counting from "../support/stalled-reader.js";
 import { memoryTracer, spanTree } from "../support/span-tree.js";
 import { spendChartWithPdf } from "../support/spend-chart.js";
 import { TINY_PNG_BASE64 } from "../support/tiny-png.js";
@@ -38,6 +39,12 @@ async function codexRunner(
 const ANSWER = '{"customerName":"John Smith","averageMonthlySpend":46.83,"currency":"USD"}';
 
 describe("CodexAppServerAdapter against the real codex app-server", () => {
+  it("X23 a slow reader: the run answers Codex's next call only once the reader is fewer than 64 parts behind, so Codex is at most 64 parts' worth of calls ahead; every part arrives in order", async () => {
+    const model = counting.countingModel("count");
+    const { runner } = await codexRunner(model.reply);
+    await counting.expectTheRunWaitsForItsReader(runner, model.asked);
+  }, 120_000);
+
   it("seed flow, restart mode: the discovered customer tool is offered in a new thread, which continues the work", async () => {
     const { runner, mock } = await codexRunner(({ offeredTools, calledTools }) => {
       if (offeredTools.includes("customer_c123_getAverageSpend")) {
@@ -92,7 +99,7 @@ describe("CodexAppServerAdapter against the real codex app-server", () => {
     });
     // Every turn's tokens are priced as the model thread/start named (the stopped first thread's too).
     expect(run.cost?.total).toBeCloseTo((100 * 1 + 7 * 10) * mock.requests.length * 1e-6, 12);
-    expect(run.cost?.perStep.filter((s) => s.cost > 0).map((s) => s.modelId)).toEqual([
+    expect(run.cost?.perStep.filter((s) => (s.cost ?? 0) > 0).map((s) => s.modelId)).toEqual([
       "gpt-test",
       "gpt-test",
     ]);

@@ -25,6 +25,7 @@ import { OrderRepository } from "../fixtures/store/repositories.js";
 import { supportPrompt } from "../fixtures/store/support-prompt.js";
 import { claudeCodeUnavailable, noProcessesIn } from "../support/claude-code.js";
 import { ONE_CALL_THEN_ANSWER, readStream } from "../support/streamed-run.js";
+import * as counting from "../support/stalled-reader.js";
 import { memoryTracer } from "../support/span-tree.js";
 import { spendChartWithPdf } from "../support/spend-chart.js";
 import { TINY_PNG_BASE64 } from "../support/tiny-png.js";
@@ -420,6 +421,15 @@ describe.skipIf(unavailable !== undefined)("ClaudeAgentSdkAdapter against the re
     expect(parts[3]).toEqual({ type: "text-delta", text: "There are 12 in stock." });
     expect(parts.at(-1)).toEqual({ type: "finish", result: run });
   });
+
+  it("X22 a slow reader: the run answers Claude Code's next call only once the reader is fewer than 64 parts behind, so Claude Code is at most 64 parts' worth of calls ahead; every part arrives in order", async () => {
+    const model = counting.countingModel(m("count"));
+    // Claude Code's requests that are not the run's thread (none offers our tool) get a plain answer.
+    const { runner } = await claude((request) =>
+      request.offeredTools.includes(m("count")) ? model.reply(request) : { text: "ok" },
+    );
+    await counting.expectTheRunWaitsForItsReader(runner, model.asked);
+  }, 120_000);
 
   it("a tool returning a picture: Claude Code's model gets it as an image block in the tool_result; a PDF as a text description", async () => {
     const { runner, mock } = await claude((request) =>

@@ -19,6 +19,7 @@ import type { ModelMessage } from "ai";
 import { afterAll, describe, expect, it } from "vitest";
 import {
   ConversationConflictError,
+  ConversationMismatchError,
   ConversationStoreUnavailableError,
   EntityToolsError,
   FileConversationStore,
@@ -81,6 +82,19 @@ describe("FileConversationStore after a crash", () => {
       /^Conversation "chat-7" cannot be read: the file .*000000000001\.json is not a stored conversation \(.*JSON.*\)\. Restore it from a backup, or delete it to start the conversation over\.$/,
     );
     await expect(beginConversationTurn(store, "chat-7")).rejects.toThrow(StoredConversationUnreadableError);
+  });
+
+  it("a conversation stored with another conversation's snapshot (kept before puts refused one): its next turn is refused at its start, nothing written", async () => {
+    const dir = scratch();
+    const store = new FileConversationStore(dir);
+    await store.put("ann", snapshotSaying("I am Ann"), undefined);
+    const file = path.join(dir, Buffer.from("ann").toString("base64url"), "000000000001.json");
+    writeFileSync(file, JSON.stringify({ ...snapshotSaying("I am Bob"), conversationId: "bob" }));
+    const refused = await beginConversationTurn(store, "ann").catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ConversationMismatchError);
+    expect(refused).toMatchObject({ conversationId: "ann", snapshotConversationId: "bob", at: "start" });
+    expect((refused as Error).message).toContain("this turn did not start (nothing ran)");
+    expect((await store.get("ann"))?.version).toBe(1);
   });
 
   it("on its first use the store removes the temporary files a crashed writer left (old ones only)", async () => {

@@ -7,7 +7,7 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
 import { Checking, Savings } from "../fixtures/colliding-accounts.js";
-import { defineTool, type ToolFailedEvent } from "entity-tools";
+import { ApprovalRuleError, defineTool, type ToolFailedEvent } from "entity-tools";
 import { createMcpServer, type McpServerOptions } from "entity-tools/mcp";
 import { modernEndpoint } from "../support/mcp-v2.js";
 
@@ -92,6 +92,10 @@ const revisions: [string, (options: McpServerOptions, answer: Answer, asked: str
     ],
   ];
 
+/** What the client reads for a call whose approval rule broke: never what the rule threw. */
+const RULE_FAILED =
+  "Not run: the server's approval rule failed for this call of \"wipe\". Nothing ran; the server's operator can see why.";
+
 const text = (result: Record<string, unknown>) => (result.content as { text: string }[])[0]!.text;
 
 describe.each(revisions)("createMcpServer approvals on %s", (_revision, connect) => {
@@ -148,25 +152,62 @@ describe.each(revisions)("createMcpServer approvals on %s", (_revision, connect)
     expect([asked, judged, ran]).toEqual([[], [], []]);
   });
 
-  it("an approval rule that throws is an isError result that does not carry the rule's message; observers get what it threw", async () => {
+  /** A server whose `approval` is `rule`, its client calling `wipe` once: what ran and what observers got. */
+  async function wipeWith(rule: NonNullable<McpServerOptions["approval"]>) {
     const failures: ToolFailedEvent[] = [];
     const { ran, options } = setup({
-      approval: () => {
-        throw new Error("cannot reach postgres://admin:hunter2@db");
-      },
+      approval: rule,
       observers: [(e) => void (e.type === "ToolFailed" && failures.push(e))],
     });
     const client = await connect(options, "accept", []);
     const result = await client.callTool({ name: "wipe", arguments: {} });
-    expect([result.isError, text(result)]).toEqual([
-      true,
-      "Not run: the server's approval rule failed for this call of \"wipe\". Nothing ran; the server's operator can see why.",
-    ]);
+    return { client, result, ran, failures };
+  }
+
+  it("an approval rule that throws is an isError result that does not carry the rule's message; observers get what it threw", async () => {
+    const { result, ran, failures } = await wipeWith(() => {
+      throw new Error("cannot reach postgres://admin:hunter2@db");
+    });
+    expect([result.isError, text(result)]).toEqual([true, RULE_FAILED]);
     expect(ran).toEqual([]);
     expect(failures.map((f) => [f.reason, (f.cause as Error).message])).toEqual([
       ["denied", "cannot reach postgres://admin:hunter2@db"],
     ]);
   });
+
+  it("an approval rule that rejects, then works: the first call is refused without its message, the next one is served", async () => {
+    const thrown = new Error("cannot reach postgres://admin:hunter2@db");
+    let calls = 0;
+    const { client, result, ran, failures } = await wipeWith(async () => {
+      if (++calls === 1) throw thrown;
+      return false;
+    });
+    expect([result.isError, text(result)]).toEqual([true, RULE_FAILED]);
+    expect(failures.map((f) => f.cause)).toEqual([thrown]);
+    const second = await client.callTool({ name: "wipe", arguments: {} });
+    expect([second.isError, text(second)]).toEqual([false, "wiped"]);
+    expect(ran).toEqual(["wipe"]);
+  });
+
+  it.each([
+    ['"yes"', "yes", '"yes"'],
+    ["undefined", undefined, "undefined"],
+    ['a promise of "no"', Promise.resolve("no"), '"no"'],
+  ])(
+    "an approval rule returning %s: refused like one that throws, nothing runs; observers read what it returned",
+    async (_what, answer, shown) => {
+      const { result, ran, failures } = await wipeWith(() => answer as unknown as boolean);
+      expect([result.isError, text(result)]).toEqual([true, RULE_FAILED]);
+      expect(ran).toEqual([]);
+      expect(failures).toHaveLength(1);
+      const cause = failures[0]!.cause as ApprovalRuleError;
+      expect(cause).toBeInstanceOf(ApprovalRuleError);
+      expect([cause.rule, cause.toolName]).toEqual(["approval", "wipe"]);
+      expect(cause.message).toBe(
+        `The approval rule (createMcpServer's approval option) returned ${shown} for the call "${failures[0]!.toolCallId}" of "wipe", which did not run: it must return true or false (or a promise of one)`,
+      );
+    },
+  );
 
   it("tools that need approval are listed as destructive", async () => {
     const { options } = setup();

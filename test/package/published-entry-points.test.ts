@@ -49,6 +49,7 @@ describe("the built package, imported by its own name (npm test builds first)", 
       core: [
         "AiSdkAdapter",
         "ApprovalRequiredError",
+        "ApprovalRuleError",
         "ConversationConflictError",
         "ConversationMismatchError",
         "ConversationStoreUnavailableError",

@@ -183,7 +183,12 @@ describe("a run on Anthropic that reads and writes the prompt cache", () => {
     async (streamed) => {
       const model = createAnthropic({ baseURL, apiKey: "k" })("claude-mock");
       const { tracer, spans } = memoryTracer();
-      const runner = new PromptRunner({ model }).withPricing(PRICES).withTelemetry({ tracer });
+      const lines: string[] = [];
+      const log = (line: string) => lines.push(line);
+      const runner = new PromptRunner({ model })
+        .withPricing(PRICES)
+        .withTelemetry({ tracer })
+        .withLogger({ info: log, warn: log, error: log });
       const run = streamed ? await runner.stream("hi").result : await runner.run("hi");
       expect(run.usage).toEqual({
         inputTokens: 7_100, // Anthropic's input_tokens are the uncached rest: the SDK adds both cache counts
@@ -200,6 +205,10 @@ describe("a run on Anthropic that reads and writes the prompt cache", () => {
         ["chat claude-mock", 2_000],
         ["entity_tools.run", 2_000],
       ]);
+      // C20: the debug log prints the cache writes beside the cached input tokens.
+      expect(lines.find((l) => l.includes("step 1"))).toContain(
+        "tokens in 7100 (cached 5000, cache writes 2000)",
+      );
     },
   );
 

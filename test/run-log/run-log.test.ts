@@ -274,6 +274,38 @@ describe("a discovery conversation with pricing, a picture and an approval", () 
       ]);
   });
 
+  it("groups by the conversation id a header names, else by `continues`: a gap in the chain, a seed two conversations share, turns written before the id", () => {
+    let minute = 0;
+    const run = (id: string, more: Partial<RunSummary> = {}): RunSummary => ({
+      file: `${id}.jsonl`,
+      id,
+      startedAt: `2026-11-28T10:${String(minute++).padStart(2, "0")}:00.000Z`,
+      status: "completed",
+      kind: more.continues ? "continue" : "run",
+      ...more,
+    });
+    const given = [
+      run("ann-1", { conversationId: "ann" }),
+      run("ann-3", { conversationId: "ann", continues: "ann-2" }), // ann-2 was logged elsewhere
+      run("seed"),
+      run("bob-1", { conversationId: "bob", continues: "seed" }),
+      run("carol-1", { conversationId: "carol", continues: "seed" }),
+      run("old-1"), // written before the id: the first turn named is the rest of its conversation
+      run("old-2", { continues: "old-1" }),
+      run("dave-3", { conversationId: "dave", continues: "old-2" }),
+      run("dave-3b", { kind: "resume", continues: "dave-3" }), // an older writer that did not carry the id
+    ];
+    expect(
+      groupConversations(given).map((g) => [g.conversationId, ...g.runs.map((r) => [r.run.id, r.turn])]),
+    ).toEqual([
+      ["dave", ["old-1", 1], ["old-2", 2], ["dave-3", 3], ["dave-3b", 3]],
+      ["carol", ["carol-1", 1]],
+      ["bob", ["bob-1", 1]],
+      [undefined, ["seed", 1]],
+      ["ann", ["ann-1", 1], ["ann-3", 2]],
+    ]);
+  });
+
   it("keeps the folder, the files and the media readable by their owner only", () => {
     const mode = (p: string) => statSync(p).mode & 0o777;
     expect(mode(dir)).toBe(0o700);

@@ -2,6 +2,9 @@
 // whole run, as it reports its tokens: the snapshot carries the cost so far, and the providers re-bound from
 // it get their share of the requests that offer their tools and of their calls. A snapshot's cost is
 // untrusted input like the rest of it: checked, and covered by the signature.
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   defineTool,
@@ -10,6 +13,7 @@ import {
   SnapshotError,
   SnapshotIntegrityError,
   ToolProvider,
+  type RunFinishedEvent,
   type RunSnapshot,
   type ToolLoopResult,
 } from "entity-tools";
@@ -173,6 +177,63 @@ describe("the cost of a continued conversation's turn", () => {
         calls: 1,
       }),
     ]);
+  });
+});
+
+describe("a conversation's cost, turn by turn", () => {
+  it("three turns: each RunFinished's callCost is its turn's own (as its usage and its run log's end), and they add up to the conversation's cost once", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "conversation-cost-"));
+    try {
+      const finished: RunFinishedEvent[] = [];
+      const turns: ToolLoopResult<string>[] = [];
+      // Each turn reads the whole conversation again, so its input grows: 1 000, 2 000, 3 000 tokens.
+      for (const [i, input] of [1000, 2000, 3000].entries()) {
+        const turn = await runner(used({ text: `answer ${i + 1}` }, input, 10))
+          .withRunLog(dir)
+          .withObserver((e) => void (e.type === "RunFinished" && finished.push(e)))
+          .run(`question ${i + 1}`, turns.length ? { continueFrom: asJson(turns.at(-1)!.snapshot) } : {});
+        turns.push(turn);
+      }
+      const own = [1000, 2000, 3000].map((input) => (input * PRICES.input + 10 * PRICES.output) / 1e6);
+      const whole = own.reduce((a, b) => a + b);
+      expect(finished.map((e) => e.callCost)).toEqual(own.map((c) => expect.closeTo(c, 15)));
+      expect(finished.map((e) => e.usage.inputTokens)).toEqual([1000, 2000, 3000]);
+      expect(finished.reduce((sum, e) => sum + e.callCost!, 0)).toBeCloseTo(whole, 15);
+      // The result's cost (and the event's `cost`) is the conversation's so far: the latest is the whole,
+      // and a sum of them counts turn 1 three times.
+      expect(turns.map((t) => t.cost!.total)).toEqual(
+        [own[0]!, own[0]! + own[1]!, whole].map((c) => expect.closeTo(c, 15)),
+      );
+      expect(finished.map((e) => e.cost!.total)).toEqual(turns.map((t) => t.cost!.total));
+      const ends = readdirSync(dir)
+        .filter((f) => f.endsWith(".jsonl"))
+        .sort()
+        .map(
+          (f) =>
+            JSON.parse(readFileSync(path.join(dir, f), "utf8").trim().split("\n").at(-1)!) as {
+              cost: number;
+            },
+        );
+      expect(ends.map((end) => end.cost)).toEqual(own.map((c) => expect.closeTo(c, 15)));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("a run paused and resumed: each call's callCost is its own part, and they add up to the run's cost", async () => {
+    const calls: number[] = [];
+    const observed = (r: ReturnType<typeof runner>) =>
+      refundsWait(r).withObserver((e) => void (e.type === "RunFinished" && calls.push(e.callCost!)));
+    const paused = await observed(runner(...STEPS.slice(0, 2))).run("Refund i1, it was late");
+    const resumed = await observed(runner(...STEPS.slice(2))).resume(asJson(paused.snapshot), {
+      approvals: { [paused.pendingApprovals[0]!.approvalId]: { approved: true } },
+      resolveProvider,
+    });
+    expect(calls).toEqual([
+      expect.closeTo(STEP_COSTS[0]! + STEP_COSTS[1]!, 15),
+      expect.closeTo(STEP_COSTS[2]! + STEP_COSTS[3]!, 15),
+    ]);
+    expect(calls[0]! + calls[1]!).toBeCloseTo(resumed.cost!.total, 15);
   });
 });
 

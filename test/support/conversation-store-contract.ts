@@ -414,6 +414,30 @@ export function conversationStoreContract(name: string, factory: StoreFactory): 
       await next.release();
     });
 
+    it("a put of another conversation's snapshot is refused and writes nothing; one of this conversation or of none is kept", async () => {
+      const store = make();
+      const of = (id: string, text: string) =>
+        ({ ...snapshotSaying(text), conversationId: id }) as RunSnapshot;
+      expect(await store.put("ann", of("ann", "I am Ann"), undefined)).toBe(1);
+      for (const [id, version] of [
+        ["ann", 1], // an existing conversation
+        ["carol", undefined], // a new one
+      ] as const) {
+        const refused = await store.put(id, of("bob", "I am Bob"), version).catch((e: unknown) => e);
+        expect(refused).toBeInstanceOf(ConversationMismatchError);
+        expect(refused).toMatchObject({ conversationId: id, snapshotConversationId: "bob", at: "save" });
+        expect((refused as Error).message).toMatch(
+          new RegExp(
+            `^The snapshot belongs to conversation "bob", not to conversation "${id}": this turn was not saved`,
+          ),
+        );
+      }
+      expect(await store.get("ann")).toEqual({ snapshot: of("ann", "I am Ann"), version: 1 });
+      expect(await store.get("carol")).toBeUndefined();
+      expect(await store.put("ann", snapshotSaying("named by none"), 1)).toBe(2);
+      expect(await store.put("ann", of("ann", "Ann again"), 2)).toBe(3);
+    });
+
     it("a snapshot without a conversation (written before conversationId existed) still goes on and saves", async () => {
       const store = make();
       const fake = new FakePromptRunner().respondWithText("One.").respondWithText("Two.");

@@ -24,6 +24,7 @@ import {
 import { viewerInChromium } from "../support/viewer-in-chromium.js";
 
 let files: string[] = [];
+let conversation: Awaited<ReturnType<typeof discoveryConversation>>;
 let longRun = "";
 const DAMAGED = "2026-01-01T00-00-00-000Z-damage.jsonl";
 const NEWER_FORMAT = "2026-01-01T00-00-00-000Z-future.jsonl";
@@ -31,7 +32,7 @@ const NEWER_FORMAT = "2026-01-01T00-00-00-000Z-future.jsonl";
 const view = viewerInChromium("viewer page browser test", "viewer-page-", {
   folder: "runs",
   write: async (runs) => {
-    await discoveryConversation(runs);
+    conversation = await discoveryConversation(runs);
     files = readdirSync(runs)
       .filter((f) => f.endsWith(".jsonl"))
       .sort();
@@ -220,6 +221,18 @@ describe.skipIf(!view.present)("the run viewer in headless Chromium", () => {
     expect(
       await page.$$eval(".conversation .run-item", (all) => all.map((b) => b.getAttribute("data-file"))),
     ).toEqual(files);
+    // The conversation's cost: its files' own costs added up, each model call once (the next turn's
+    // result `cost.total`), not the runs' totals, which hold what each went on from.
+    const own = files.map(
+      (f) =>
+        (JSON.parse(readFileSync(path.join(dir, f), "utf8").trim().split("\n").at(-1)!) as { cost: number })
+          .cost,
+    );
+    const whole = own.reduce((a, b) => a + b);
+    expect(whole).toBeCloseTo(conversation.next.cost!.total, 12);
+    expect(await page.innerText(".conversation .conversation-label")).toBe(
+      `conversation · 3 runs · $${whole.toFixed(whole < 0.01 ? 6 : 4)}`,
+    );
     await expectDiscoveryConversation(page);
     await show(page, files[0]!);
     await page.click('li[data-step="2"] .step-head');

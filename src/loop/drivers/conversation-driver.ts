@@ -71,18 +71,22 @@ export async function driveConversation(
     // server refuses it; elsewhere it is a call like any other (an unknown tool).
     const opened = dispatching ? unwrapDispatch(raw) : { call: raw };
     const call = "call" in opened ? opened.call : raw;
-    session.recordResponse({
-      responseMessages: [
-        {
-          role: "assistant",
-          content: [
-            { type: "tool-call", toolCallId: call.toolCallId, toolName: call.toolName, input: call.input },
-          ],
-        },
-      ],
-      toolCalls: [call],
-      text: "",
-    });
+    session.recordResponse(
+      {
+        responseMessages: [
+          {
+            role: "assistant",
+            content: [
+              { type: "tool-call", toolCallId: call.toolCallId, toolName: call.toolName, input: call.input },
+            ],
+          },
+        ],
+        toolCalls: [call],
+        text: "",
+      },
+      0,
+      "with-turn",
+    );
     void listener?.onModelPart?.({ type: "tool-call", call });
     const { next, results } =
       "problem" in opened

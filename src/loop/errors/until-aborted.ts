@@ -5,13 +5,13 @@
  */
 export function untilAborted<T>(work: Promise<T> | T, signal: AbortSignal | undefined): Promise<T> {
   if (!signal) return Promise.resolve(work);
-  if (signal.aborted) return Promise.reject(signal.reason as Error);
   const running = Promise.resolve(work);
+  running.catch(() => {}); // a late failure after an abort has no one left to hear it
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
   let onAbort: () => void = () => {};
   const aborted = new Promise<never>((_, reject) => {
     onAbort = () => reject(signal.reason as Error);
     signal.addEventListener("abort", onAbort, { once: true });
   });
-  running.catch(() => {}); // a late failure after an abort has no one left to hear it
   return Promise.race([running, aborted]).finally(() => signal.removeEventListener("abort", onAbort));
 }

@@ -7,6 +7,7 @@ import type { AnyTool } from "../../tools/tool.js";
 import { checkToolInput, type ResolvedCall } from "./check-tool-input.js";
 import type { ModelToolCall } from "../ports/model-port.js";
 import { untilAborted } from "../errors/until-aborted.js";
+import { ApprovalRuleError, type ApprovalRuleName } from "./approval-rule-error.js";
 import { snapshotCopy } from "../snapshot/snapshot-copy.js";
 
 /**
@@ -42,6 +43,9 @@ export type ApprovalDecision =
 
 /** Decides which calls need approval, besides tools marked `needsApproval`. */
 export type ApprovalPredicate = (call: PendingApproval) => boolean | Promise<boolean>;
+
+/** A run's predicate is the runner's `withApproval` rule. */
+const RULE: ApprovalRuleName = "withApproval";
 
 /** A decision a resumed run received for one of the calls its snapshot left waiting. */
 export interface GivenDecision {
@@ -97,12 +101,14 @@ export class ApprovalGate {
   /**
    * What happens to a resolved call (its input valid): the decision given for it on resume, else "ask"
    * when it needs approval, else "run". A predicate that never settles cannot outlive `signal`.
+   *
+   * @throws ApprovalRuleError when the predicate breaks (see {@link needsApproval})
    */
   async verdict(resolved: ResolvedCall, signal?: AbortSignal): Promise<GateVerdict> {
     const decision = this.take(resolved.call);
     if (decision)
       return decision.approved === true ? { kind: "run" } : { kind: "deny", reason: reasonOf(decision) };
-    return (await needsApproval(this.predicate, resolved, signal)) ? { kind: "ask" } : { kind: "run" };
+    return (await needsApproval(this.predicate, resolved, signal, RULE)) ? { kind: "ask" } : { kind: "run" };
   }
 
   /**
@@ -111,6 +117,8 @@ export class ApprovalGate {
    * judged again: a predicate runs once per call. A later call is listed even when this resume brought a
    * decision for it: the run pauses before it, and decisions do not outlive the resume they came with,
    * so it is asked for again.
+   *
+   * @throws ApprovalRuleError when the predicate breaks on a later call (see {@link needsApproval})
    */
   async pending(
     asking: ResolvedCall,
@@ -122,7 +130,7 @@ export class ApprovalGate {
     for (const call of later) {
       const tool = toolOf(call.toolName);
       const resolved = tool && checkToolInput(call, tool);
-      if (resolved?.ok && (await needsApproval(this.predicate, resolved, signal)))
+      if (resolved?.ok && (await needsApproval(this.predicate, resolved, signal, RULE)))
         pending.push(pendingOf(resolved, false));
     }
     return pending;
@@ -147,15 +155,31 @@ export class ApprovalGate {
  * predicate picks it, judging the call as {@link PendingApproval} shows it (the declared-type input, the
  * provider identity), raced against `signal`. The one rule of every path that runs calls (a run, the MCP
  * server); the call pipeline asks it only after the input passed.
+ *
+ * @param rule where the predicate was given, for the error that says it broke
+ * @throws ApprovalRuleError when the predicate throws, rejects or answers anything but a boolean: `undefined`
+ * (a rule that forgot its `return`) read as "no approval" and ran the call unasked, `"no"` as "ask"
+ * @throws the signal's reason once it fired (a cancellation is not the rule's failure)
  */
 export async function needsApproval(
   predicate: ApprovalPredicate | undefined,
   resolved: ResolvedCall,
-  signal?: AbortSignal,
+  signal: AbortSignal | undefined,
+  rule: ApprovalRuleName,
 ): Promise<boolean> {
   if (resolved.tool.needsApproval) return true;
   if (predicate === undefined) return false;
-  return Boolean(await untilAborted(predicate(pendingOf(resolved, true)), signal));
+  const { toolCallId, toolName } = resolved.call;
+  let answer: unknown;
+  try {
+    answer = await untilAborted(predicate(pendingOf(resolved, true)), signal);
+  } catch (thrown) {
+    if (signal?.aborted) throw signal.reason ?? thrown;
+    throw new ApprovalRuleError(rule, toolName, toolCallId, { thrown });
+  }
+  if (typeof answer !== "boolean")
+    throw new ApprovalRuleError(rule, toolName, toolCallId, { returned: answer });
+  return answer;
 }
 
 /** What a decision must be, in the words of the error that refuses another value. */

@@ -75,7 +75,7 @@ export type ApprovalAnswer =
  * bound to its provider) → build the result (text, or media parts the backend's model takes, once for
  * every driver: `buildToolOutput`) → inject (strategies and the registry). Every failure becomes an error
  * result the model reads, which the strategies judge too when the tool exists (`LastToolCall.isError`);
- * only cancellation, a failing strategy or approval rule throw. Each driver renders the result in its own
+ * only cancellation, a failing strategy or approval rule (`ApprovalRuleError`) throw. Each driver renders the result in its own
  * protocol (AI SDK content output, MCP blocks, Codex content items).
  */
 export class ToolCallExecutor {

@@ -12,7 +12,7 @@ import { addUsage, emptyUsage } from "../../events/token-usage.js";
 import type { KeyRing } from "../../tools/signing-key.js";
 import type { PausedCalls, RunSnapshot } from "../snapshot/run-snapshot.js";
 import { readSnapshot } from "../snapshot/snapshot-codec.js";
-import { ConversationMismatchError } from "../snapshot/conversation-mismatch-error.js";
+import { checkSnapshotConversation } from "../snapshot/conversation-mismatch-error.js";
 import { checkPlainJson, plainHistoryCopy } from "../snapshot/plain-json-history.js";
 import { snapshotCopy } from "../snapshot/snapshot-copy.js";
 import { NOTHING_BEFORE, type TotalsBefore } from "./run-totals.js";
@@ -83,9 +83,7 @@ export function snapshotOrigin(
 ): RunOrigin {
   const read = readSnapshot(value, keys);
   // After the signature: a snapshot's conversation is as trustworthy as the rest of it.
-  const of = read.conversationId;
-  if (conversationId !== undefined && of !== undefined && of !== conversationId)
-    throw new ConversationMismatchError(conversationId, of, "start");
+  if (conversationId !== undefined) checkSnapshotConversation(conversationId, read, "start");
   // The history by a copy of its own, which checks it; the rest (no history, a run's messages) by another.
   const history = plainHistoryCopy(read.history, "start");
   const snapshot: RunSnapshot = { ...snapshotCopy({ ...read, history: [] }), history };

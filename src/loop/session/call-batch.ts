@@ -1,5 +1,7 @@
 import type { ToolResultPart } from "ai";
+import { serverFailureText } from "../../errors/server-failure.js";
 import { throwIfAborted, ToolLoopError } from "../errors/errors.js";
+import { ApprovalRuleError, ruleFailureCause } from "../execution/approval-rule-error.js";
 import type { ResolvedCall } from "../execution/check-tool-input.js";
 import type { ApprovalAnswer, ToolCallExecutor } from "../execution/tool-call-executor.js";
 import type { ModelToolCall } from "../ports/model-port.js";
@@ -9,6 +11,10 @@ import type { PendingApproval } from "../execution/approval-gate.js";
 import { laterStop, type RunStop, type StepOutcome, type ToolCallsOutcome } from "./step-outcome.js";
 
 const CANCELLED_TEXT = "The run was cancelled before this tool finished";
+/** Why the calls of a response that the run's end left unanswered did not run. */
+const ENDED = "the run ended before this call ran";
+/** A call whose approval rule broke: not what it threw, which may hold anything (see `ServerFailure`). */
+const RULE_BROKE_TEXT = `Not run: ${serverFailureText("the application's approval rule")}.`;
 /** A call whose run ended (a strategy's failure after it, a backend's timeout) once it had started. */
 const STARTED_TEXT =
   "Not finished: the run ended after this call started. It may have run; its result was not kept.";
@@ -108,9 +114,17 @@ export class CallBatches {
           this.approval(resolved, open),
         );
         if (outcome.held) {
-          // A repeated call behind the held one is answered now: a resumed run no longer knows it repeats.
           const rest = open.calls.slice(index);
           const waiting = rest.filter((c) => !open.repeats?.has(c.toolCallId));
+          // Judged before anything is held: a rule that breaks on a later call ends the run with every
+          // call of the message answered, none left waiting.
+          const pending = await this.run.approvals.pending(
+            outcome.held,
+            waiting.slice(1),
+            (name) => this.run.registry.get(name),
+            this.signal,
+          );
+          // A repeated call behind the held one is answered now: a resumed run no longer knows it repeats.
           for (const c of rest) {
             const repeatedId = open.repeats?.get(c.toolCallId);
             if (repeatedId !== undefined) open.results.push(this.repeated(c, open.iteration, repeatedId));
@@ -118,12 +132,6 @@ export class CallBatches {
           this.run.hold({ iteration: open.iteration, calls: waiting });
           open.closed = true; // the waiting calls get their results on resume, not now
           this.open.delete(open);
-          const pending = await this.run.approvals.pending(
-            outcome.held,
-            waiting.slice(1),
-            (name) => this.run.registry.get(name),
-            this.signal,
-          );
           // Every batch held so far waits: the pause lists them all (see `held`).
           this.held.push(...pending);
           return { next: { type: "pause", pending: [...this.held] }, results: open.results };
@@ -140,8 +148,12 @@ export class CallBatches {
           return { next: { type: "restart", requests: [restart] }, results: open.results };
         }
       }
+    } catch (error) {
+      // The call the approval rule broke on says so (the run ends with the rule's error), the rest as below.
+      if (error instanceof ApprovalRuleError) this.close(open, ENDED, error);
+      throw error;
     } finally {
-      this.close(open, "the run ended before this call ran");
+      this.close(open, ENDED);
     }
     const tooMany = this.executor.tooManyUnknownTools();
     if (tooMany) throw tooMany;
@@ -167,7 +179,8 @@ export class CallBatches {
     for (const open of [...this.open]) this.close(open, why);
   }
 
-  private close(open: OpenCalls, why: string): void {
+  /** Answers the calls of `open` that have none; `broke`: the approval rule's failure on one of them. */
+  private close(open: OpenCalls, why: string, broke?: ApprovalRuleError): void {
     this.open.delete(open);
     if (open.closed) return;
     open.closed = true;
@@ -178,7 +191,9 @@ export class CallBatches {
         ? this.executor.fail(call, open.iteration, "cancelled", CANCELLED_TEXT)
         : call.toolCallId === open.started
           ? this.executor.fail(call, open.iteration, "cancelled", STARTED_TEXT)
-          : this.executor.fail(call, open.iteration, "not-run", `Not run: ${why}.`);
+          : call.toolCallId === broke?.toolCallId
+            ? this.executor.fail(call, open.iteration, "not-run", RULE_BROKE_TEXT, ruleFailureCause(broke))
+            : this.executor.fail(call, open.iteration, "not-run", `Not run: ${why}.`);
       open.results.push(part);
     }
   }

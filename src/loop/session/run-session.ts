@@ -1,5 +1,5 @@
 import type { ToolResultPart } from "ai";
-import { addUsage, countedUsage, emptyUsage } from "../../events/token-usage.js";
+import { addUsage, countedUsage, emptyUsage, isUsageUnknown } from "../../events/token-usage.js";
 import type { JsonSchema } from "../../schema/json-schema.js";
 import type { AnyTool } from "../../tools/tool.js";
 import { MaxIterationsExceededError, type ToolLoopError, throwIfAborted } from "../errors/errors.js";
@@ -114,7 +114,9 @@ export class RunSession {
 
   /**
    * Records one model response: its messages (an empty one still counts), its calls and its usage, with
-   * how long the call took (`durationMs`) for observers.
+   * how long the call took (`durationMs`) for observers. `tokens` says where its tokens are: on it, so a
+   * response without them has an unknown usage (`usageUnknown`); or `"with-turn"`, a conversation
+   * backend's call whose tokens come with its turn's.
    */
   recordResponse(
     response: Pick<
@@ -122,11 +124,12 @@ export class RunSession {
       "responseMessages" | "toolCalls" | "text" | "usage" | "modelId" | "responseModelId" | "warnings"
     >,
     durationMs = 0,
+    tokens: "reported" | "with-turn" = "reported",
   ): void {
     const { events, iteration } = this.run;
     this.run.append(...recordedTurn(response.responseMessages));
     for (const message of response.warnings ?? []) events.emit({ type: "ModelWarning", iteration, message });
-    this.responded(response, durationMs);
+    this.responded(response, durationMs, tokens === "reported");
   }
 
   /**
@@ -137,13 +140,14 @@ export class RunSession {
   recordTurnTokens(turn: Pick<ModelStepResult, "text" | "usage" | "modelId">): void {
     const { usage } = turn;
     if (usage && Object.values(usage).some((n) => n !== undefined && n > 0))
-      this.responded({ ...turn, toolCalls: [] }, 0);
+      this.responded({ ...turn, toolCalls: [] }, 0, true);
   }
 
   /** Adds a response's tokens to the run's and tells observers: the one `ModelResponded` of every driver. */
   private responded(
     response: Pick<ModelStepResult, "toolCalls" | "text" | "usage" | "modelId" | "responseModelId">,
     durationMs: number,
+    reported: boolean,
   ): void {
     const { events, iteration } = this.run;
     const { usage, problems } = countedUsage(response.usage);
@@ -158,6 +162,7 @@ export class RunSession {
       durationMs,
       ...(response.modelId === undefined ? {} : { modelId: response.modelId }),
       ...(response.responseModelId === undefined ? {} : { responseModelId: response.responseModelId }),
+      ...(reported && isUsageUnknown(usage) ? { usageUnknown: true as const } : {}),
     });
   }
 

@@ -176,7 +176,8 @@ export const RUN_SNAPSHOT_SCHEMA: JsonSchema = {
     },
     stepCost: {
       type: "object",
-      required: ["iteration", "usage", "cost"],
+      // No `cost`: a call whose provider reported no usage has an unknown cost (`StepCost.cost`).
+      required: ["iteration", "usage"],
       additionalProperties: false,
       properties: {
         iteration: COUNT,
@@ -257,7 +258,7 @@ export function checkRunSnapshot(value: unknown): asserts value is RunSnapshot {
     cost &&
     !sameAmount(
       cost.total,
-      cost.perStep.reduce((sum, s) => sum + s.cost, 0),
+      cost.perStep.reduce((sum, s) => sum + (s.cost ?? 0), 0),
     )
   )
     problems.push(`field "cost.total" (${cost.total}) is not the sum of "cost.perStep"'s costs`);

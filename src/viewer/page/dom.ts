@@ -52,6 +52,15 @@ export function usd(amount: number): string {
   return `$${amount.toFixed(amount < 0.01 ? 6 : 4)}`;
 }
 
+/**
+ * A priced sum of calls' costs as the page says it: USD, and `+ unknown` when a call's provider reported no
+ * usage (`costUnknown`): `$0.0100 + unknown`, or `unknown` when no call's cost is known, never `$0` for it.
+ */
+export function costText(cost: number | undefined, unknown: boolean | undefined): string {
+  if (!unknown) return usd(cost ?? 0);
+  return cost ? `${usd(cost)} + unknown` : "unknown";
+}
+
 /** A share as a whole percentage. */
 export function percent(share: number): string {
   return `${Math.round(share * 100)}%`;

@@ -5,7 +5,7 @@
 // which not every browser has). The list is one stop of the Tab key (the run open, else the run last
 // focused): the arrows and j/k move in it (keys.ts), and one Tab goes on to the open run.
 import type { ConversationGroup, ConversationRun } from "../../run-log/run-log-index.js";
-import { counted, h, pagedList, usd } from "./dom.js";
+import { costText, counted, h, pagedList } from "./dom.js";
 import { keyedChildren } from "./keyed-children.js";
 import { stateLabel, unfinishedFact, unfinishedNote, type RunState } from "./run-state.js";
 
@@ -45,7 +45,8 @@ export function runList(box: HTMLElement, open: (file: string) => void): RunList
         // Its own steps, beside its own tokens and cost (a later turn's total counts the earlier turns');
         // a run with no end record's so far.
         run.steps !== undefined && ` · ${counted(run.steps, "step")}`,
-        run.cost !== undefined && ` · ${usd(run.cost)}`,
+        run.cost !== undefined &&
+          ` · ${run.costUnknown ? "cost " : ""}${costText(run.cost, run.costUnknown)}`,
         run.status === "open" && run.steps !== undefined && " so far",
         h("br"),
         h("small", {}, run.startedAt ? new Date(run.startedAt).toLocaleString() : run.file),
@@ -76,7 +77,12 @@ export function runList(box: HTMLElement, open: (file: string) => void): RunList
       label.hidden = !several && now.conversationId === undefined;
       // The caller's conversation id (the store's key), when the runs were given one: what to look it up by.
       const named = now.conversationId === undefined ? "" : ` ${JSON.stringify(now.conversationId)}`;
-      label.textContent = `conversation${named} · ${counted(now.runs.length, "run")}`;
+      // Its cost is its runs' own added up: each model call once (see ConversationGroup.cost).
+      const cost =
+        now.cost === undefined
+          ? ""
+          : ` · ${costText(now.cost, now.costUnknown)}${stillWritten(now) ? " so far" : ""}`;
+      label.textContent = `conversation${named} · ${counted(now.runs.length, "run")}${cost}`;
       drawRuns(now.runs);
     };
     draw(group);
@@ -129,6 +135,11 @@ export function runList(box: HTMLElement, open: (file: string) => void): RunList
       if (focus) button(file)?.focus();
     },
   };
+}
+
+/** Whether a run of the conversation has no end record yet: its cost is what was written so far. */
+function stillWritten(group: ConversationGroup): boolean {
+  return group.runs.some(({ run }) => run.status === "open");
 }
 
 /**

@@ -6,7 +6,7 @@ import type { EndRecord } from "../../run-log/run-log-format.js";
 import type { RunView } from "../../run-log/run-log-steps.js";
 import type { ProviderCost } from "../../events/run-cost.js";
 import { RunTally, type RunSoFar } from "../../run-log/run-tally.js";
-import { count, counted, cutNote, h, paged, pagedList, part, percent, pretty, usd } from "./dom.js";
+import { costText, count, counted, cutNote, h, paged, pagedList, part, percent, pretty, usd } from "./dom.js";
 import { mediaView, promptMedia } from "./media-view.js";
 import { stateLabel, unfinishedNote, type RunState } from "./run-state.js";
 import { sameStep, stepItem, stepShift } from "./step-item.js";
@@ -189,6 +189,7 @@ function facts(view: RunView, turn: number | undefined): string {
   const so = end ? undefined : soFar(view);
   const usage = end?.usage ?? so?.usage;
   const cost = end ? end.cost : so?.cost;
+  const unknown = end ? end.costUnknown : so?.costUnknown;
   const cached =
     usage && usage.inputTokens > 0 ? ` (${percent(usage.cachedInputTokens / usage.inputTokens)} cached)` : "";
   return [
@@ -198,7 +199,8 @@ function facts(view: RunView, turn: number | undefined): string {
     so && `${counted(so.steps, "model call")} so far`,
     usage && `${count(usage.inputTokens)} in${cached} · ${count(usage.outputTokens)} out`,
     // This file's own, as its tokens are; a file that goes on from another leaves that one's out.
-    cost !== undefined && `cost ${usd(cost)}${so ? " so far" : ""}${header?.continues ? " (this part)" : ""}`,
+    cost !== undefined &&
+      `cost ${costText(cost, unknown)}${so ? " so far" : ""}${header?.continues ? " (this part)" : ""}`,
     header && !header.recordContent && "content not recorded",
   ]
     .filter(Boolean)

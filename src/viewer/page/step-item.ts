@@ -40,7 +40,8 @@ export function stepItem(step: StepView, context: StepContext): HTMLLIElement {
     step.calls.length > 0 && ` · ${counted(step.calls.length, "call")}`,
     response && ` · in ${count(response.usage.inputTokens)} out ${count(response.usage.outputTokens)}`,
     step.cacheShare !== undefined && ` · cached ${percent(step.cacheShare)}`,
-    response?.cost !== undefined && ` · ${usd(response.cost)}`,
+    // Its provider reported no usage: not $0, which would read as free.
+    response?.costUnknown ? " · cost unknown" : response?.cost !== undefined && ` · ${usd(response.cost)}`,
   );
   // Opened and closed in place: the list keeps this element as the step's (keyed-children.ts).
   let shown: HTMLElement | false = opened && detail(step, context);
@@ -217,8 +218,8 @@ const modelLine = ({ modelId, responseModelId: answered }: ResponseRecord) =>
   answered !== undefined && answered !== modelId ? `${modelId} (answered as ${answered})` : `${modelId}`;
 
 /** Another model's calls during the step's turn (a subagent's), with their own tokens and cost. */
-const otherModelLine = ({ modelId, usage, cost }: ResponseRecord) =>
-  `also ${modelId}: in ${count(usage.inputTokens)} out ${count(usage.outputTokens)}${cost === undefined ? "" : ` · ${usd(cost)}`}`;
+const otherModelLine = ({ modelId, usage, cost, costUnknown }: ResponseRecord) =>
+  `also ${modelId}: in ${count(usage.inputTokens)} out ${count(usage.outputTokens)}${costUnknown ? " · cost unknown" : cost === undefined ? "" : ` · ${usd(cost)}`}`;
 
 /** Tools offered, filterable, a page at a time. */
 function toolList(tools: readonly string[]): HTMLElement {

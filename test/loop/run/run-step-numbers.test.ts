@@ -231,7 +231,9 @@ class NewThreadBackend implements ConversationAdapter {
           const toolsNotOffered = { toolNames: ["refund"], reason: "the thread was busy" };
           return { text: "", stopped: true, toolsNotOffered };
         }
-        return { text: result.stopTurn ? "" : "done", stopped: result.stopTurn === true };
+        if (result.stopTurn) return { text: "", stopped: true };
+        // Its tokens, as a real backend's last turn reports them (a turn without has an unknown cost, C19).
+        return { text: "done", stopped: false, usage: { inputTokens: 1, outputTokens: 1 } };
       },
       close: () => Promise.resolve(),
     });
