@@ -1,5 +1,6 @@
 import type { Conversation, ConversationSetup, ConversationTurn } from "../loop/ports/conversation-port.js";
 import { ClaudeAgentSdkError } from "./claude-agent-sdk-error.js";
+import { ClaudeProcess } from "./claude-process.js";
 import {
   initModelOf,
   readTurnEnd,
@@ -45,6 +46,7 @@ export class ClaudeConversation implements Conversation {
   private readonly abort = new AbortController();
   private readonly server: ClaudeToolServer;
   private readonly query: Query;
+  private readonly process: ClaudeProcess;
   private turn: OpenTurn | undefined;
   /** Why the process can take no more turns, once it cannot. */
   private ended: unknown;
@@ -62,6 +64,11 @@ export class ClaudeConversation implements Conversation {
     this.server = new ClaudeToolServer(sdk, options.serverName, setup.tools, (call) => this.runCall(call));
     const queryOptions = options.queryOptions;
     this.model = queryOptions.model;
+    const onStderr = (data: string) => {
+      this.stderr = (this.stderr + data).slice(-STDERR_TAIL);
+      queryOptions.stderr?.(data);
+    };
+    this.process = new ClaudeProcess(onStderr, queryOptions.spawnClaudeCodeProcess);
     this.query = sdk.query({
       prompt: this.input,
       options: {
@@ -72,10 +79,7 @@ export class ClaudeConversation implements Conversation {
           ? { outputFormat: { type: "json_schema", schema: setup.outputSchema as Record<string, unknown> } }
           : {}),
         abortController: this.abort,
-        stderr: (data) => {
-          this.stderr = (this.stderr + data).slice(-STDERR_TAIL);
-          queryOptions.stderr?.(data);
-        },
+        spawnClaudeCodeProcess: this.process.spawn, // which passes Claude Code's stderr to `onStderr`
       },
     });
     setup.signal?.addEventListener("abort", this.onAbort, { once: true });
@@ -116,8 +120,9 @@ export class ClaudeConversation implements Conversation {
   async close(): Promise<void> {
     this.setup.signal?.removeEventListener("abort", this.onAbort);
     this.input.end();
-    this.query.close(); // ends the process and its transports
     this.end(new ClaudeAgentSdkError("The Claude Code process was closed."));
+    this.query.close(); // closes stdin; the SDK ends the process if it does not exit by itself
+    await this.process.exited(); // the run ends once Claude Code no longer writes in its folders
   }
 
   private readonly onAbort = () => {

@@ -7,10 +7,12 @@ import type {
   Options,
   Query,
   SDKUserMessage,
+  SpawnedProcess,
+  SpawnOptions,
 } from "@anthropic-ai/claude-agent-sdk";
 
 // The SDK's types the rest of this folder uses, so that this file is the only one that names the SDK.
-export type { McpSdkServerConfigWithInstance, Options, Query, SDKUserMessage };
+export type { McpSdkServerConfigWithInstance, Options, Query, SDKUserMessage, SpawnedProcess, SpawnOptions };
 export type { SettingSource } from "@anthropic-ai/claude-agent-sdk";
 import type { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { TokenUsage } from "../loop/ports/model-port.js";

@@ -14,6 +14,7 @@ import {
   type ResponsesRequest,
 } from "entity-tools/testing";
 import { codexHomeFor } from "../support/codex-home.js";
+import { processesIn } from "../support/processes-in.js";
 import * as counting from "../support/stalled-reader.js";
 import { memoryTracer, spanTree } from "../support/span-tree.js";
 import { spendChartWithPdf } from "../support/spend-chart.js";
@@ -27,13 +28,14 @@ async function codexRunner(
   newTools: NewToolsMode = "restart",
 ) {
   mock = await startOpenAiResponsesMock(reply);
+  const codexHome = codexHomeFor(mock.baseURL);
   const adapter = new CodexAppServerAdapter({
-    codexHome: codexHomeFor(mock.baseURL),
+    codexHome,
     newTools,
     requestTimeoutMs: 20_000,
     turnTimeoutMs: 60_000,
   });
-  return { runner: new PromptRunner({ adapter }), mock };
+  return { runner: new PromptRunner({ adapter }), mock, codexHome };
 }
 
 const ANSWER = '{"customerName":"John Smith","averageMonthlySpend":46.83,"currency":"USD"}';
@@ -159,6 +161,13 @@ describe("CodexAppServerAdapter against the real codex app-server", () => {
       { text: "Order o-1002 is within the 30-day window and eligible" },
     ]);
     expect(run.counters.restarts).toBe(1);
+  });
+
+  it("B02 when run() resolves, its codex app-server is gone (the native binary too): nothing writes in its CODEX_HOME any more", async () => {
+    const { runner, codexHome } = await codexRunner(() => ({ text: "Hello." }));
+    const run = await runner.run("Say hello");
+    expect(run.result).toBe("Hello.");
+    expect(processesIn(codexHome)).toEqual([]); // not polled: gone when the run resolved
   });
 
   it("a tool that throws: the model sees the failure and answers", async () => {

@@ -23,7 +23,8 @@ import { Customer } from "../fixtures/store/customer.js";
 import { CustomerSearchTools } from "../fixtures/store/customer-search-tools.js";
 import { OrderRepository } from "../fixtures/store/repositories.js";
 import { supportPrompt } from "../fixtures/store/support-prompt.js";
-import { claudeCodeUnavailable, noProcessesIn } from "../support/claude-code.js";
+import { claudeCodeUnavailable } from "../support/claude-code.js";
+import { processesIn } from "../support/processes-in.js";
 import { ONE_CALL_THEN_ANSWER, readStream } from "../support/streamed-run.js";
 import * as counting from "../support/stalled-reader.js";
 import { memoryTracer } from "../support/span-tree.js";
@@ -62,7 +63,7 @@ async function claude(
 
 /** An adapter whose Claude Code asks the model at `baseURL`, in a working directory of its own. */
 function claudeAt(baseURL: string, newTools?: ConversationNewTools, extra: ClaudeAgentSdkOptions = {}) {
-  const cwd = tempDir("claude-code-", noProcessesIn);
+  const cwd = tempDir("claude-code-");
   const adapter = new ClaudeAgentSdkAdapter({
     env: {
       ANTHROPIC_BASE_URL: baseURL,
@@ -495,6 +496,13 @@ describe.skipIf(unavailable !== undefined)("ClaudeAgentSdkAdapter against the re
     expect(resumed.calledTools).toEqual([]); // a new process: the refund is not called again
   });
 
+  it("B01 when run() resolves, its Claude Code process is gone: nothing writes in its folder any more, which the caller can remove at once", async () => {
+    const { runner, cwd } = await claude(() => ({ text: "Hello." }));
+    const run = await runner.run("Say hello");
+    expect(run.result).toBe("Hello.");
+    expect(processesIn(cwd)).toEqual([]); // not polled: gone when the run resolved
+  });
+
   it("aborting mid-call rejects the run with ToolLoopAbortedError and ends the Claude Code process", async () => {
     const controller = new AbortController();
     const wait = defineTool({
@@ -508,7 +516,7 @@ describe.skipIf(unavailable !== undefined)("ClaudeAgentSdkAdapter against the re
     const { runner, cwd } = await claude(() => ({ toolCalls: [{ name: m("waitForWarehouse"), input: {} }] }));
     const run = runner.withTools(wait).run("Wait", { signal: controller.signal });
     await expect(run).rejects.toBeInstanceOf(ToolLoopAbortedError);
-    await noProcessesIn(cwd); // the process ended
+    expect(processesIn(cwd)).toEqual([]); // the process ended (not polled: when the run rejected)
   });
 
   it("a model endpoint that never answers: the turn times out, the run fails with the reason, and the process ends", async () => {
@@ -527,7 +535,7 @@ describe.skipIf(unavailable !== undefined)("ClaudeAgentSdkAdapter against the re
       const cause = (error as ModelCallError).cause;
       expect(cause).toBeInstanceOf(ClaudeAgentSdkError);
       expect((cause as Error).message).toContain("The Claude Code turn did not complete within 3000 ms");
-      await noProcessesIn(cwd); // the process ended
+      expect(processesIn(cwd)).toEqual([]); // the process ended (not polled: when the run rejected)
     } finally {
       silent.closeAllConnections();
       silent.close();

@@ -4,7 +4,7 @@ import { execFile } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { claudeCodeUnavailable, noProcessesIn } from "../support/claude-code.js";
+import { claudeCodeUnavailable } from "../support/claude-code.js";
 import { tempDir } from "../support/temp-dir.js";
 
 const unavailable = claudeCodeUnavailable();
@@ -16,8 +16,8 @@ describe.skipIf(unavailable !== undefined)("examples/claude-agent", () => {
       path.resolve("node_modules/.bin/tsx"),
       ["examples/claude-agent/agent.ts"],
       {
-        // Its temporary folder, where it keeps Claude Code's config: removed once Claude Code has exited.
-        env: { ...process.env, ANTHROPIC_API_KEY: "", TMPDIR: tempDir("claude-agent-", noProcessesIn) },
+        // Its temporary folder, where it keeps Claude Code's config (gone with the example's process).
+        env: { ...process.env, ANTHROPIC_API_KEY: "", TMPDIR: tempDir("claude-agent-") },
         timeout: 60_000,
       },
     );
