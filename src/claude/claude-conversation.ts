@@ -1,4 +1,5 @@
 import type { Conversation, ConversationSetup, ConversationTurn } from "../loop/ports/conversation-port.js";
+import { UnansweredCalls } from "../loop/ports/unanswered-calls.js";
 import { ClaudeAgentSdkError } from "./claude-agent-sdk-error.js";
 import { ClaudeProcess } from "./claude-process.js";
 import {
@@ -55,6 +56,8 @@ export class ClaudeConversation implements Conversation {
   private model: string | undefined;
   /** Each turn's tokens per model, from the process's running totals. */
   private readonly spent = new ClaudeTurnUsage();
+  /** Claude Code's calls the run has not answered yet, for a turn that runs out of time to name. */
+  private readonly unanswered = new UnansweredCalls();
 
   constructor(
     sdk: ClaudeAgentSdk,
@@ -94,9 +97,12 @@ export class ClaudeConversation implements Conversation {
         if (this.turn !== turn) return;
         this.turn = undefined;
         void this.query.interrupt().catch(() => {});
+        const waitedOn =
+          this.unanswered.waitedOn() ??
+          ". Check that Claude Code reaches its model (ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY), or raise turnTimeoutMs.";
         reject(
           new ClaudeAgentSdkError(
-            `The Claude Code turn did not complete within ${limit} ms. Check that Claude Code reaches its model (ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY), or raise turnTimeoutMs.`,
+            `The Claude Code turn did not complete within ${limit} ms${waitedOn}`,
             this.stderr,
           ),
         );
@@ -170,7 +176,7 @@ export class ClaudeConversation implements Conversation {
     const turn = this.turn;
     if (!turn || turn.stopping) return { text: STOPPED_TEXT, isError: true };
     try {
-      const result = await this.setup.callTool(call);
+      const result = await this.unanswered.answer(call.toolName, () => this.setup.callTool(call));
       if (result.tools) {
         const offered = await this.server.offer(result.tools, this.options.relistTimeoutMs);
         if (!offered) {

@@ -2,6 +2,7 @@
 // turn with the tool calls Codex asks us to run in between, its token totals, and its close.
 import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import type { Conversation, ConversationSetup, ConversationTurn } from "../loop/ports/conversation-port.js";
+import { UnansweredCalls } from "../loop/ports/unanswered-calls.js";
 import { emptyUsage, type TokenUsage } from "../events/token-usage.js";
 import type { AnyTool } from "../tools/tool.js";
 import { codexContentItems } from "./codex-content-items.js";
@@ -26,6 +27,8 @@ export class CodexConversation implements Conversation {
   private threadUsage: TokenUsage = emptyUsage();
   /** The model the thread runs on, as `thread/start` names it (the configured one, or Codex's default). */
   private model: string | undefined;
+  /** Codex's calls the run has not answered yet, for a turn that runs out of time to name. */
+  private readonly unanswered = new UnansweredCalls();
 
   constructor(
     private readonly child: ChildProcessWithoutNullStreams,
@@ -89,7 +92,7 @@ export class CodexConversation implements Conversation {
         interrupt();
         finish({
           error: new CodexAppServerError(
-            `the Codex turn did not complete within ${timeoutMs} ms`,
+            `the Codex turn did not complete within ${timeoutMs} ms${this.unanswered.waitedOn() ?? ""}`,
             this.rpc.stderrTail,
           ),
         });
@@ -104,11 +107,9 @@ export class CodexConversation implements Conversation {
         if (method !== "item/tool/call") throw new Error(`entity-tools does not handle ${method}`);
         const call = params as ToolCallParams;
         try {
-          const result = await this.setup.callTool({
-            toolCallId: call.callId,
-            toolName: call.tool,
-            input: call.arguments,
-          });
+          const result = await this.unanswered.answer(call.tool, () =>
+            this.setup.callTool({ toolCallId: call.callId, toolName: call.tool, input: call.arguments }),
+          );
           if (result.stopTurn) {
             stopForTools = true;
             interrupt();

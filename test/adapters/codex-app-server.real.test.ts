@@ -26,6 +26,7 @@ afterEach(async () => mock?.close());
 async function codexRunner(
   reply: (request: ResponsesRequest) => MockReply,
   newTools: NewToolsMode = "restart",
+  turnTimeoutMs = 60_000,
 ) {
   mock = await startOpenAiResponsesMock(reply);
   const codexHome = codexHomeFor(mock.baseURL);
@@ -33,7 +34,7 @@ async function codexRunner(
     codexHome,
     newTools,
     requestTimeoutMs: 20_000,
-    turnTimeoutMs: 60_000,
+    turnTimeoutMs,
   });
   return { runner: new PromptRunner({ adapter }), mock, codexHome };
 }
@@ -46,6 +47,16 @@ describe("CodexAppServerAdapter against the real codex app-server", () => {
     const { runner } = await codexRunner(model.reply);
     await counting.expectTheRunWaitsForItsReader(runner, model.asked);
   }, 120_000);
+
+  it("B03 a reader that stops reading past turnTimeoutMs: the turn's error says the run had not answered Codex's call, and why it may wait", async () => {
+    const model = counting.countingModel("count");
+    const { runner } = await codexRunner(model.reply, "restart", 3_000);
+    const [error, cause] = await counting.failureOfAReaderThatStops(runner);
+    expect(error).toBe(`The model call failed: ${cause}`);
+    expect(cause).toBe(
+      'the Codex turn did not complete within N ms: it was waiting N ms for the run to answer its call of "count" (the run answers a call once the tool has run and, in a streamed run, once the reader of stream() is fewer than 64 parts behind). Read the stream as it comes, or raise turnTimeoutMs.',
+    );
+  }, 60_000);
 
   it("seed flow, restart mode: the discovered customer tool is offered in a new thread, which continues the work", async () => {
     const { runner, mock } = await codexRunner(({ offeredTools, calledTools }) => {

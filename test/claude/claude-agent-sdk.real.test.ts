@@ -432,6 +432,20 @@ describe.skipIf(unavailable !== undefined)("ClaudeAgentSdkAdapter against the re
     await counting.expectTheRunWaitsForItsReader(runner, model.asked);
   }, 120_000);
 
+  it("B03 a reader that stops reading past turnTimeoutMs: the turn's error says the run had not answered Claude Code's call, and why it may wait, not that Claude Code did not reach its model", async () => {
+    const model = counting.countingModel(m("count"));
+    const { runner } = await claude(
+      (request) => (request.offeredTools.includes(m("count")) ? model.reply(request) : { text: "ok" }),
+      undefined,
+      { turnTimeoutMs: 3_000 },
+    );
+    const [error, cause] = await counting.failureOfAReaderThatStops(runner);
+    expect(error).toBe(`The model call failed: ${cause}`);
+    expect(cause).toBe(
+      'The Claude Code turn did not complete within N ms: it was waiting N ms for the run to answer its call of "count" (the run answers a call once the tool has run and, in a streamed run, once the reader of stream() is fewer than 64 parts behind). Read the stream as it comes, or raise turnTimeoutMs.',
+    );
+  }, 60_000);
+
   it("a tool returning a picture: Claude Code's model gets it as an image block in the tool_result; a PDF as a text description", async () => {
     const { runner, mock } = await claude((request) =>
       request.calledTools.includes(m("chart"))

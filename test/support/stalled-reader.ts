@@ -87,3 +87,22 @@ export async function expectTheRunWaitsForItsReader(runner: PromptRunner, asked:
   expect(read).toEqual({ result: `Counted to ${CALLS}.`, parts: countingParts(), maxAhead: read.maxAhead });
   expect(read.maxAhead).toBeLessThanOrEqual(MAX_CALLS_AHEAD);
 }
+
+/**
+ * Runs the counting run on `runner` for a reader that takes `stream`'s parts and then reads none (a page
+ * that hung): the run's answers wait for it until the turn's time limit, and the run fails. What it failed
+ * with, with the number of milliseconds in its messages written as `N`, for a test to compare whole.
+ */
+export async function failureOfAReaderThatStops(runner: PromptRunner): Promise<string[]> {
+  const stream = runner
+    .withTools(count)
+    .withMaxToolIterations(CALLS + 1)
+    .stream(`Count to ${CALLS}, one call each`);
+  stream.parts[Symbol.asyncIterator](); // taken, never read
+  const error = await stream.result.then(
+    () => expect.unreachable("the run completed for a reader that read nothing"),
+    (e: unknown) => e as Error,
+  );
+  const messages = [error.message, (error.cause as Error | undefined)?.message ?? ""];
+  return messages.map((message) => message.replace(/\d+ ms/g, "N ms"));
+}
