@@ -23,3 +23,12 @@ export function processesIn(dir: string): number[] {
     }
   });
 }
+
+/** The program a process runs and its first argument (`node codex.js`, a native binary's path), or "" once it is gone. */
+export function programOf(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").slice(0, 2).join(" ");
+  } catch {
+    return "";
+  }
+}
