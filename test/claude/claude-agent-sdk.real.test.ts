@@ -2,6 +2,7 @@
 // requests sent to a local Anthropic Messages mock on 127.0.0.1. About a second per process: each test
 // starts as few as its behaviour needs.
 import "../fixtures/store/register.js";
+import { spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -515,6 +516,22 @@ describe.skipIf(unavailable !== undefined)("ClaudeAgentSdkAdapter against the re
     const run = await runner.run("Say hello");
     expect(run.result).toBe("Hello.");
     expect(processesIn(cwd)).toEqual([]); // not polled: gone when the run resolved
+  });
+
+  it("B01 a spawnClaudeCodeProcess of the caller's (sdkOptions) starts Claude Code, and the run waits for that process too", async () => {
+    const spawned: number[] = [];
+    const { runner, cwd } = await claude(() => ({ text: "Hello." }), undefined, {
+      sdkOptions: {
+        spawnClaudeCodeProcess: ({ command, args, cwd: dir, env, signal }) => {
+          const child = spawn(command, args, { cwd: dir, env, signal, stdio: ["pipe", "pipe", "ignore"] });
+          spawned.push(child.pid!);
+          return child;
+        },
+      },
+    });
+    expect((await runner.run("Say hello")).result).toBe("Hello.");
+    expect(spawned).toHaveLength(1);
+    expect(processesIn(cwd)).toEqual([]);
   });
 
   it("aborting mid-call rejects the run with ToolLoopAbortedError and ends the Claude Code process", async () => {
