@@ -170,6 +170,11 @@ describe("FakePromptRunner", () => {
       'callUnknownTool("ghost", input): the input cannot be sent as JSON (Do not know how to serialize a BigInt). ' +
         "Give the tool's arguments (an object; a string is sent as raw argument text).",
     );
+    // Nested, JSON would leave it out without a word: the call was sent as `{}`.
+    expect(() => fake.callTool("searchCustomer", { name: "John", filter: { match: fn } })).toThrow(
+      'callTool("searchCustomer", input): the input holds a function at "match", which JSON leaves out. ' +
+        "Give the tool's arguments (an object; a string is sent as raw argument text).",
+    );
     // Nothing was scripted: the run plays what came after.
     fake.respondWithText("done");
     expect(await fake.generateText("q")).toBe("done");
