@@ -3,7 +3,7 @@
 // later and SIGKILL 5 s after that), and Claude Code goes on writing its config (`.claude.json`, backups)
 // while it exits: a caller that removes the folder, or exits, once the run has ended would race it. The
 // SDK's `return()` waits too, but at most 2 s, and offers no way to know whether the process is gone.
-import { spawn } from "node:child_process";
+import { nodeChildProcess } from "../lazy/node-builtins.js";
 import type { Options, SpawnedProcess, SpawnOptions } from "./claude-sdk.js";
 
 /**
@@ -48,7 +48,7 @@ export class ClaudeProcess {
 
   /** As the SDK starts Claude Code itself: piped stdio, its abort signal, no console window. */
   private spawnLocal({ command, args, cwd, env, signal }: SpawnOptions): SpawnedProcess {
-    const child = spawn(command, args, {
+    const child = nodeChildProcess().spawn(command, args, {
       ...(cwd === undefined ? {} : { cwd }),
       env,
       signal,

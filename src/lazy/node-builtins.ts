@@ -14,3 +14,6 @@ export const nodeUtil = () => process.getBuiltinModule("node:util");
 
 /** Node's `fs/promises`, loaded on first call. */
 export const nodeFs = () => process.getBuiltinModule("node:fs/promises");
+
+/** Node's `child_process`, loaded on first call (`entity-tools/claude` starts Claude Code only in a run). */
+export const nodeChildProcess = () => process.getBuiltinModule("node:child_process");
