@@ -90,24 +90,22 @@ export function argumentText(input: unknown, what: string): string {
     );
   let text: string | undefined;
   try {
-    text = JSON.stringify(input, refuseUnsendable);
+    // A function or symbol inside the input: JSON would leave it out without a word (`{ f: () => 1 }` was
+    // sent as `{}`), and the script would call with arguments its author did not give. (A member that is
+    // `undefined` is left out, as a model leaves it out.)
+    text = JSON.stringify(input, (key: string, value: unknown) => {
+      if (key !== "" && (typeof value === "function" || typeof value === "symbol"))
+        throw new ScriptError(
+          `${what} holds a ${typeof value} at ${JSON.stringify(key)}, which JSON leaves out. ${WHAT_TO_GIVE}`,
+        );
+      return value;
+    });
   } catch (error) {
-    if (error instanceof ScriptError) throw new ScriptError(`${what} ${error.message}. ${WHAT_TO_GIVE}`);
+    if (error instanceof ScriptError) throw error;
     const why = error instanceof Error ? error.message.split("\n")[0] : String(error);
     throw new ScriptError(`${what} cannot be sent as JSON (${why}). ${WHAT_TO_GIVE}`);
   }
   if (text === undefined)
     throw new ScriptError(`${what} has no JSON form (a ${typeof input}). ${WHAT_TO_GIVE}`);
   return text;
-}
-
-/**
- * A `JSON.stringify` replacer that refuses a function or a symbol inside the input: JSON leaves such a
- * member out without a word (`{ f: () => 1 }` was sent as `{}`), so the script would call with arguments
- * its author did not give. (A member that is `undefined` is left out as a model leaves it out.)
- */
-function refuseUnsendable(this: unknown, key: string, value: unknown): unknown {
-  if (key !== "" && (typeof value === "function" || typeof value === "symbol"))
-    throw new ScriptError(`holds a ${typeof value} at ${JSON.stringify(key)}, which JSON leaves out`);
-  return value;
 }
