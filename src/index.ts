@@ -120,7 +120,7 @@ export type { TelemetryOptions, TelemetryTracer } from "./telemetry/telemetry-op
 export { estimateDefinitionTokens } from "./tools/definition-tokens.js";
 
 // The run log (withRunLog) and reading it back
-export type { RunLogOptions, RunLogTarget } from "./run-log/run-log-options.js";
+export type { RunLogOptions, RunLogTarget, ResolvedRunLogTarget } from "./run-log/run-log-options.js";
 export { DEFAULT_RUN_LOG_MAX_BYTES } from "./run-log/run-log-options.js";
 export { RUN_LOG_FORMAT, RUN_LOG_VERSION } from "./run-log/run-log-format.js";
 export type {

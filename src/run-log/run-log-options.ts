@@ -27,12 +27,15 @@ export interface RunLogTarget extends RunLogOptions {
 }
 
 /**
- * A target as `runLogTarget` checked it, with every default filled in: what a run's log reads, so each
- * default is applied in that one place. Not exported from the package: `RunnerConfig.runLog` spells it out.
+ * A run log's target as `withRunLog` checked it, with every default filled in (`RunnerConfig.runLog`): what
+ * a run's log reads, so each default is applied in that one place.
  */
 export interface ResolvedRunLogTarget extends RunLogTarget {
+  /** `RunLogOptions.recordContent`, or its default, true. */
   readonly recordContent: boolean;
+  /** `RunLogOptions.maxFileBytes`, or its default, {@link DEFAULT_RUN_LOG_MAX_BYTES}. */
   readonly maxFileBytes: number;
+  /** `RunLogOptions.maxValueChars`, or its default, a fiftieth of `maxFileBytes` (at least 1). */
   readonly maxValueChars: number;
 }
 

@@ -17,7 +17,7 @@ import type { RunSnapshot } from "../loop/snapshot/run-snapshot.js";
 import type { DynamicToolSource } from "../loop/sources/tool-source-port.js";
 import type { ToolInjectionStrategy } from "../strategies/tool-injection-strategy.js";
 import type { ProviderBindingOptions } from "../strategies/tool-provider-strategy.js";
-import type { RunLogTarget } from "../run-log/run-log-options.js";
+import type { ResolvedRunLogTarget } from "../run-log/run-log-options.js";
 import type { TelemetryOptions } from "../telemetry/telemetry-options.js";
 import type { KeyRing } from "../tools/signing-key.js";
 import type { AnyTool } from "../tools/tool.js";
@@ -116,11 +116,7 @@ export interface RunnerConfig {
   /** OpenTelemetry spans for each run (`withTelemetry`); absent: none. */
   readonly telemetry?: TelemetryOptions;
   /** Where each run is logged (`withRunLog`): its folder checked, every option's default filled in. */
-  readonly runLog?: RunLogTarget & {
-    readonly recordContent: boolean;
-    readonly maxFileBytes: number;
-    readonly maxValueChars: number;
-  };
+  readonly runLog?: ResolvedRunLogTarget;
   /** Prices that turn tokens into USD (`withPricing`); absent: no cost is reported. */
   readonly pricing?: Pricing;
   /** Receives the debug log, one line per step, change or error (`withLogger`); absent: none. */
