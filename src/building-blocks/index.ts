@@ -1,8 +1,8 @@
 /**
  * entity-tools/building-blocks: the parts an application does not need, for people writing their own MCP
  * server, backend (model adapter) or tool source on top of the library: binding tools to objects, the
- * handle codec and bindings, provider identity helpers, decorator metadata readers, the loop's ports and
- * token estimates. The root entry (`entity-tools`) still exports these names for existing code; new code
+ * handle codec and bindings, provider identity helpers, decorator metadata readers, the loop's ports,
+ * token estimates and the text a conversation store keeps. The root entry (`entity-tools`) still exports these names for existing code; new code
  * imports them from here.
  */
 
@@ -61,6 +61,9 @@ export type {
 } from "../loop/sources/tool-source-port.js";
 export { DEFAULT_RUN_SETTINGS } from "../loop/settings/run-settings.js";
 export type { RunSettings } from "../loop/settings/run-settings.js";
+
+// A conversation store of your own: the text every store keeps, so that it keeps the stores' rules
+export { snapshotText, snapshotFromText } from "../conversations/stored-snapshot-text.js";
 
 // Token estimates
 export { estimateDefinitionTokens } from "../tools/definition-tokens.js";

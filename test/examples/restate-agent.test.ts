@@ -10,6 +10,13 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { ConversationMismatchError } from "entity-tools";
+import {
+  RestateConversationStore,
+  type ConversationObjectClient,
+  type PutOutcome,
+  type StoredText,
+} from "../../examples/restate-agent/conversation-object.js";
 
 const processes: ChildProcess[] = [];
 const dirs: string[] = [];
@@ -73,6 +80,17 @@ describe("examples/restate-agent on restate-server", () => {
       }[];
       return calls.length > 0 ? calls : undefined;
     });
+  /** The example's store in this process, reaching the Conversation objects through the ingress. */
+  const store = () => {
+    const client: ConversationObjectClient = (id) => {
+      const object = `http://127.0.0.1:${ingress}/Conversation/${encodeURIComponent(id)}`;
+      return {
+        get: async () => (await (await post(`${object}/get`)).json()) as StoredText | null,
+        put: async (input) => (await (await post(`${object}/put`, input)).json()) as PutOutcome,
+      };
+    };
+    return new RestateConversationStore(client);
+  };
   const answerOf = (run: string) =>
     until("the answer", async () => {
       const response = await fetch(`http://127.0.0.1:${ingress}/restate/workflow/AgentRun/${run}/attach`);
@@ -189,11 +207,19 @@ describe("examples/restate-agent on restate-server", () => {
     });
     expect(await answerOf("run-3")).toMatch(/^Ada's balance is \d+\.$/);
     expect(effectLines(effects).slice(before)).toEqual(["balance a-1"]); // no "find": still bound
-    const stored = (await (await post(`http://127.0.0.1:${ingress}/Conversation/ada/get`)).json()) as {
-      version: number;
-      snapshot: { history: { role: string }[] };
-    };
-    expect(stored.version).toBe(4); // each turn claimed (the first too: a new id is claimed), then saved
-    expect(stored.snapshot.history.filter((m) => m.role === "user")).toHaveLength(2);
+    const stored = await store().get("ada");
+    expect(stored?.version).toBe(4); // each turn claimed (the first too: a new id is claimed), then saved
+    expect(stored?.snapshot?.history.filter((m) => m.role === "user")).toHaveLength(2);
   }, 60_000);
+
+  it("N14 the Conversation object's store refuses conversation ada's snapshot put under another id, as every store does, and writes nothing", async () => {
+    const ada = (await store().get("ada"))!.snapshot!;
+    expect(ada.conversationId).toBe("ada");
+    const error = await store()
+      .put("ann", ada, undefined)
+      .catch((e: unknown) => e);
+    expect(ConversationMismatchError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ at: "save" });
+    expect(await store().get("ann")).toBeUndefined();
+  }, 30_000);
 });
