@@ -178,8 +178,8 @@ describe("CodexAppServerAdapter against the real codex app-server", () => {
     const { runner, codexHome } = await codexRunner(() => ({ text: "Hello." }));
     const run = await runner.run("Say hello");
     expect(run.result).toBe("Hello.");
-    // Codex's own processes; not the login shell it starts in a session of its own to snapshot the user's
-    // environment, which may still be reading the user's shell profile (see docs/reliability.md B02).
+    // Codex's own processes; not what the user's shell profile was running in the login shell of Codex's
+    // environment snapshot (codex-shell-snapshot.real.test.ts, docs/reliability.md B05).
     const codex = processesIn(codexHome).filter((pid) => /codex(\.js)?\b/.test(programOf(pid)));
     expect(codex).toEqual([]); // not polled: gone when the run resolved
   });
