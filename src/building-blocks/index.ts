@@ -2,8 +2,8 @@
  * entity-tools/building-blocks: the parts an application does not need, for people writing their own MCP
  * server, backend (model adapter) or tool source on top of the library: binding tools to objects, the
  * handle codec and bindings, provider identity helpers, decorator metadata readers, the loop's ports,
- * token estimates and the text a conversation store keeps. The root entry (`entity-tools`) still exports these names for existing code; new code
- * imports them from here.
+ * token estimates and the text a conversation store keeps. The root entry (`entity-tools`) still exports
+ * the older of these names for existing code; new code imports them from here.
  */
 
 // Binding tools to objects, by hand
