@@ -188,7 +188,8 @@ export class CostLedger {
   private step(response: ModelRespondedEvent): void {
     const { iteration, usage, modelId } = response;
     const prices = pricesFor(this.pricing, modelId);
-    const cost = responseCost(this.pricing, response);
+    // At the prices looked up (a table is a `Pricing`): a pricing function is asked once a response.
+    const cost = responseCost(prices, response);
     // A carried step is another call's: a continued conversation's turn numbers its steps from 1 again.
     const last = this.steps.length > this.carried ? this.steps.at(-1) : undefined;
     if (last?.iteration === iteration && isAnotherModel(last.modelId, modelId)) {
