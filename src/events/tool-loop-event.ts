@@ -126,7 +126,8 @@ export interface ModelRespondedEvent extends RunEvent {
   /**
    * True when the backend reported no input or no output tokens for this call (a custom provider, or a proxy
    * that strips the usage): `usage` counts them as 0, which is not what the call cost. With pricing, the
-   * call's cost is unknown (`StepCost.cost` absent) and a `ModelWarning` says so once per run and model.
+   * call's cost is unknown (`StepCost.cost` absent). A `ModelWarning` says so once per run and model, with
+   * pricing or without (then of the `usage` it undercounts).
    * Absent when the counts were reported, and on a conversation backend's calls whose tokens come with
    * the turn's.
    */

@@ -68,3 +68,21 @@ describe("C21 generateResult of a turn without usage", () => {
     });
   });
 });
+
+describe("C22 a call without usage, without pricing", () => {
+  it("one ModelWarning for the run says its usage undercounts (two such calls of one model)", async () => {
+    const events: ToolLoopEvent[] = [];
+    const none = { inputTokens: undefined, outputTokens: undefined };
+    const run = await new FakePromptRunner()
+      .respondWith("a call without usage", () => ({ toolCalls: [{ toolName: "missing" }], usage: none }))
+      .respondWith("an answer without usage", () => ({ text: "done", usage: none }))
+      .withObserver((e) => events.push(e))
+      .run("hi");
+    expect(run.cost).toBeUndefined();
+    expect(events.flatMap((e) => (e.type === "ModelWarning" ? [e.message] : []))).toEqual([
+      'Model "scripted" reported no token usage (no input or output tokens) at step 1: usage counts that ' +
+        "call's tokens as 0, so the run's usage is less than it spent (ModelResponded.usageUnknown marks each " +
+        "such call). Said once per run for each model.",
+    ]);
+  });
+});
