@@ -2,10 +2,10 @@ import { estimateDefinitionTokens, estimateTextTokens } from "../tools/definitio
 import { plainIdentity } from "../tools/provider-binding.js";
 import { providerKeyOf, type ProviderIdentity } from "../tools/provider-identity.js";
 import type { AnyTool } from "../tools/tool.js";
-import { costOf, pricesFor, type Pricing } from "./pricing.js";
+import { costOf, pricesFor, responseCost, type Pricing } from "./pricing.js";
 import type { RunCost, SnapshotCost, StepCost } from "./run-cost.js";
-import { addUsage, type TokenUsage } from "./token-usage.js";
-import type { ToolLoopEvent } from "./tool-loop-event.js";
+import { addUsage } from "./token-usage.js";
+import type { ModelRespondedEvent, ToolLoopEvent } from "./tool-loop-event.js";
 import { isAnotherModel } from "./step-responses.js";
 
 interface ProviderEntry {
@@ -125,7 +125,7 @@ export class CostLedger {
         break;
       }
       case "ModelResponded":
-        this.step(event.iteration, event.usage, event.modelId, event.usageUnknown === true);
+        this.step(event);
         break;
       case "ToolInvoked":
       case "ToolFailed": {
@@ -185,10 +185,11 @@ export class CostLedger {
     return entry;
   }
 
-  private step(iteration: number, usage: TokenUsage, modelId: string | undefined, unknown: boolean): void {
+  private step(response: ModelRespondedEvent): void {
+    const { iteration, usage, modelId } = response;
     const prices = pricesFor(this.pricing, modelId);
-    // Tokens the provider did not report cost something unknown: no amount rather than that of 0 tokens.
-    const cost = unknown ? undefined : costOf(usage, prices);
+    // At the prices looked up (a table is a `Pricing`): a pricing function is asked once a response.
+    const cost = responseCost(prices, response);
     // A carried step is another call's: a continued conversation's turn numbers its steps from 1 again.
     const last = this.steps.length > this.carried ? this.steps.at(-1) : undefined;
     if (last?.iteration === iteration && isAnotherModel(last.modelId, modelId)) {

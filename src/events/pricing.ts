@@ -39,3 +39,20 @@ export function costOf(usage: TokenUsage, prices: PriceTable): number {
     1_000_000
   );
 }
+
+/**
+ * What one model response cost in USD at its model's prices, or undefined when that is unknown: its provider
+ * reported no input or no output tokens (`ModelRespondedEvent.usageUnknown`), so its `usage` reads 0 where it
+ * spent tokens; no amount rather than that of 0 tokens, which would read as free. The one place of that rule:
+ * the run's `cost` and the run log both price a response by it.
+ */
+export function responseCost(
+  pricing: Pricing,
+  response: {
+    readonly usage: TokenUsage;
+    readonly modelId?: string | undefined;
+    readonly usageUnknown?: true | undefined;
+  },
+): number | undefined {
+  return response.usageUnknown ? undefined : costOf(response.usage, pricesFor(pricing, response.modelId));
+}

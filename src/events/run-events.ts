@@ -33,8 +33,8 @@ export class RunEvents {
   /** The providers `counters.providersDiscovered` counted, by `providerKeyOf` (see `discovered`). */
   private readonly found = new Set<string>();
   private readonly ledger: CostLedger | undefined;
-  /** The models whose unknown cost a `ModelWarning` named (once per run and model). */
-  private readonly unknownCost = new Set<string | undefined>();
+  /** The models whose unknown usage a `ModelWarning` named (once per run and model). */
+  private readonly unknownUsage = new Set<string | undefined>();
 
   constructor(
     private readonly observers: readonly ToolLoopObserver[],
@@ -131,24 +131,28 @@ export class RunEvents {
         // An observer's failure must not change the run it watches.
       }
     }
-    if (event.type === "ModelResponded" && event.usageUnknown && this.ledger) this.costUnknown(event);
+    if (event.type === "ModelResponded" && event.usageUnknown) this.usageUnknown(event);
   }
 
   /**
-   * With pricing, a call without usage has no cost: the caller is told once per run and model, so a `total`
-   * that leaves it out is not read as what the run cost (a 0 read as free).
+   * A call without usage undercounts the run's `usage` (its tokens read 0), and with pricing has no cost:
+   * the caller is told once per run and model, so neither total is read as what the run spent (with
+   * pricing, a 0 read as free).
    */
-  private costUnknown({ modelId, iteration }: { modelId?: string; iteration: number }): void {
-    if (this.unknownCost.has(modelId)) return;
-    this.unknownCost.add(modelId);
+  private usageUnknown({ modelId, iteration }: { modelId?: string; iteration: number }): void {
+    if (this.unknownUsage.has(modelId)) return;
+    this.unknownUsage.add(modelId);
     const model = modelId === undefined ? "The model" : `Model ${JSON.stringify(modelId)}`;
+    const said = `${model} reported no token usage (no input or output tokens) at step ${iteration}`;
     this.emit({
       type: "ModelWarning",
       iteration,
-      message:
-        `${model} reported no token usage (no input or output tokens) at step ${iteration}, so the cost of ` +
-        "that call is unknown, not 0: cost.total leaves out each call without usage (cost.unknownCostSteps " +
-        "counts them). Said once per run for each model.",
+      message: this.ledger
+        ? `${said}, so the cost of that call is unknown, not 0: cost.total leaves out each call without ` +
+          "usage (cost.unknownCostSteps counts them), and usage counts its tokens as 0. Said once per run " +
+          "for each model."
+        : `${said}: usage counts that call's tokens as 0, so the run's usage is less than it spent ` +
+          "(ModelResponded.usageUnknown marks each such call). Said once per run for each model.",
     });
   }
 }

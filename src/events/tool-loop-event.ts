@@ -73,7 +73,8 @@ export interface RunFinishedEvent extends RunEvent {
   readonly cost?: RunCost;
   /**
    * With `withPricing`: USD of this call of `run`/`stream`/`resume` alone, as `usage` (a resumed run's earlier
-   * part and a conversation's earlier turns not included; its run log file's `end` `cost`). Added up over a
+   * part and a conversation's earlier turns not included; its run log file's `end` `cost`, the result's
+   * `callCost`). Added up over a
    * conversation's `RunFinished` events it is the conversation's cost, each model call counted once: the
    * latest `cost.total`. A model call of unknown cost (`usageUnknown`) is left out, as from `cost.total`.
    */
@@ -126,7 +127,8 @@ export interface ModelRespondedEvent extends RunEvent {
   /**
    * True when the backend reported no input or no output tokens for this call (a custom provider, or a proxy
    * that strips the usage): `usage` counts them as 0, which is not what the call cost. With pricing, the
-   * call's cost is unknown (`StepCost.cost` absent) and a `ModelWarning` says so once per run and model.
+   * call's cost is unknown (`StepCost.cost` absent). A `ModelWarning` says so once per run and model, with
+   * pricing or without (then of the `usage` it undercounts).
    * Absent when the counts were reported, and on a conversation backend's calls whose tokens come with
    * the turn's.
    */

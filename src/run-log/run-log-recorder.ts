@@ -1,7 +1,7 @@
 // The run log's observer: turns a run's events into the records of its file (run-log-format.ts), as
 // telemetry turns them into spans. Every record names the step it happened in; without `recordContent`
 // no input, result, text, prompt or reason is written.
-import { costOf, pricesFor, type Pricing } from "../events/pricing.js";
+import { responseCost, type Pricing } from "../events/pricing.js";
 import type { ToolLoopEvent } from "../events/tool-loop-event.js";
 import { describeCause } from "../tools/describe-thrown.js";
 import { plainIdentity } from "../tools/provider-binding.js";
@@ -90,7 +90,7 @@ export class RunLogRecorder {
       case "ModelResponded": {
         const { usage, modelId, responseModelId } = event;
         const pricing = this.options.pricing;
-        const cost = pricing && (event.usageUnknown ? "unknown" : costOf(usage, pricesFor(pricing, modelId)));
+        const cost = pricing && (responseCost(pricing, event) ?? "unknown");
         if (cost !== undefined) this.cost = addedCost(this.cost, cost);
         this.line(
           responseLine({

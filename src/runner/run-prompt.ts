@@ -81,7 +81,7 @@ export async function runPrompt<T>(
     usage: outcome.usage,
     counters: events.counters,
     visibility: outcome.visibility,
-    ...(events.cost ? { cost: events.cost } : {}),
+    ...(events.cost ? { cost: events.cost, callCost: events.callCost! } : {}),
   };
   if (outcome.status !== "completed") return { ...common, status: outcome.status };
   return {

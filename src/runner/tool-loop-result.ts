@@ -61,9 +61,18 @@ export interface RunOutcomeFields {
   /**
    * With `withPricing`: what the run cost, per step and per discovered provider, over what `usage` covers
    * (a resumed run's part before the pause, a continued conversation's earlier turns, from the snapshot's
-   * `cost`; nothing of a snapshot written without pricing).
+   * `cost`; nothing of a snapshot written without pricing). Never add up turns' `cost.total`; this call's own
+   * is `callCost`.
    */
   readonly cost?: RunCost;
+  /**
+   * With `withPricing`: USD of this call of `run`/`stream`/`resume` alone, as `RunFinishedEvent.callCost`
+   * (a resumed run's part before the pause and a continued conversation's earlier turns not included, unlike
+   * `cost`). Added up over a conversation's turns (and a paused run's parts) it is what they cost, each model
+   * call counted once: the latest `cost.total`. A model call of unknown cost (`cost.unknownCostSteps`) is
+   * left out, as from `cost.total`.
+   */
+  readonly callCost?: number;
   /**
    * The run's counters: model calls, tool calls and failures, tools added (one for each tool
    * `injectedTools` lists), providers found, expansions and restarts (see `RunCounters`).

@@ -1,4 +1,8 @@
-import type { LanguageModelV3Content, LanguageModelV3GenerateResult } from "@ai-sdk/provider";
+import type {
+  LanguageModelV3Content,
+  LanguageModelV3GenerateResult,
+  LanguageModelV3Usage,
+} from "@ai-sdk/provider";
 import { ScriptError } from "./script-error.js";
 
 /** A tool call in a scripted model turn. `input` that is a string is sent as the raw argument text. */
@@ -11,7 +15,10 @@ export interface ScriptedToolCall {
   readonly toolCallId?: string | undefined;
 }
 
-/** One model turn: text, tool calls, or both; `usage` is the tokens it reports (0 when absent). */
+/**
+ * One model turn: text, tool calls, or both; `usage` is the tokens it reports (0 when absent; a count given as
+ * `undefined` was not reported).
+ */
 export interface ScriptedTurn {
   /** The model's text; default none. */
   readonly text?: string | undefined;
@@ -20,12 +27,15 @@ export interface ScriptedTurn {
   /**
    * `cachedInputTokens` (read from the prompt cache) and `cacheWriteInputTokens` (written to it, priced at
    * `cacheWriteInput`) are part of `inputTokens`, `reasoningTokens` part of `outputTokens`, as providers
-   * report them.
+   * report them. `inputTokens` or `outputTokens` given as `undefined` is a count the provider did not report,
+   * as the AI SDK's provider spec says it (`usage.inputTokens.total: undefined`: a server or proxy that sends
+   * no usage): the call's usage is then unknown (`ModelRespondedEvent.usageUnknown`), and with pricing so is
+   * its cost. Leaving `usage` out reports 0 tokens.
    */
   readonly usage?:
     | {
-        readonly inputTokens: number;
-        readonly outputTokens: number;
+        readonly inputTokens: number | undefined;
+        readonly outputTokens: number | undefined;
         readonly cachedInputTokens?: number | undefined;
         readonly cacheWriteInputTokens?: number | undefined;
         readonly reasoningTokens?: number | undefined;
@@ -53,23 +63,35 @@ export function generateResult(turn: ScriptedTurn): LanguageModelV3GenerateResul
     });
   }
   const calls = turn.toolCalls?.length ?? 0;
-  const { inputTokens: input, outputTokens: output } = turn.usage ?? { inputTokens: 0, outputTokens: 0 };
-  const cached = turn.usage?.cachedInputTokens ?? 0;
-  const written = turn.usage?.cacheWriteInputTokens ?? 0;
-  const reasoning = turn.usage?.reasoningTokens ?? 0;
   return {
     content,
     finishReason: { unified: calls > 0 ? "tool-calls" : "stop", raw: undefined },
-    usage: {
-      inputTokens: {
-        total: input,
-        noCache: input - cached - written,
-        cacheRead: cached,
-        cacheWrite: written,
-      },
-      outputTokens: { total: output, text: output - reasoning, reasoning },
-    },
+    usage: providerUsage(turn.usage ?? { inputTokens: 0, outputTokens: 0 }),
     warnings: [],
+  };
+}
+
+/**
+ * A scripted turn's usage as a provider reports it. A part of a count that was reported defaults to 0; of
+ * one that was not, to not reported (`undefined`), unless the script gives it.
+ */
+function providerUsage(usage: NonNullable<ScriptedTurn["usage"]>): LanguageModelV3Usage {
+  const { inputTokens: input, outputTokens: output } = usage;
+  const cached = usage.cachedInputTokens ?? (input === undefined ? undefined : 0);
+  const written = usage.cacheWriteInputTokens ?? (input === undefined ? undefined : 0);
+  const reasoning = usage.reasoningTokens ?? (output === undefined ? undefined : 0);
+  return {
+    inputTokens: {
+      total: input,
+      noCache: input === undefined ? undefined : input - (cached ?? 0) - (written ?? 0),
+      cacheRead: cached,
+      cacheWrite: written,
+    },
+    outputTokens: {
+      total: output,
+      text: output === undefined ? undefined : output - (reasoning ?? 0),
+      reasoning,
+    },
   };
 }
 

@@ -329,6 +329,8 @@ describe("W04 token counts that are not counts", () => {
       expect(warnings(events)).toEqual([
         `The provider reported inputTokens as ${to.split(":")[1]}, which is not a count of tokens: this response's ` +
           "usage and the run's totals count it as 0.",
+        // C22: without its input tokens the call's usage is unknown, said once per run and model
+        expect.stringMatching(/ reported no token usage .* at step 1: usage counts that call's tokens as 0,/),
       ]);
       expect(log.problems).toEqual([]);
       expect(log.records.find((r) => r.type === "end")).toMatchObject({ usage: { inputTokens: 100 } });

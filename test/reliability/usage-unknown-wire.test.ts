@@ -92,7 +92,7 @@ async function play(path: "stripped" | "reporting", streamed: boolean, priced = 
 const UNKNOWN =
   'Model "gpt-proxy" reported no token usage (no input or output tokens) at step 1, so the cost of that ' +
   "call is unknown, not 0: cost.total leaves out each call without usage (cost.unknownCostSteps counts " +
-  "them). Said once per run for each model.";
+  "them), and usage counts its tokens as 0. Said once per run for each model.";
 
 describe("C18 a proxy that strips the usage, with pricing", () => {
   it.each([false, true])(
@@ -127,10 +127,14 @@ describe("C18 a proxy that strips the usage, with pricing", () => {
     },
   );
 
-  it("without pricing, no warning: the events still say the usage is unknown", async () => {
+  it("C22 without pricing, one warning that the usage undercounts; no cost in the run log", async () => {
     const { run, warnings, responded, records } = await play("stripped", false, false);
     expect(run.cost).toBeUndefined();
-    expect(warnings).toEqual([]);
+    expect(warnings).toEqual([
+      'Model "gpt-proxy" reported no token usage (no input or output tokens) at step 1: usage counts that ' +
+        "call's tokens as 0, so the run's usage is less than it spent (ModelResponded.usageUnknown marks each " +
+        "such call). Said once per run for each model.",
+    ]);
     expect(responded.map((e) => e.usageUnknown)).toEqual([true, true]);
     expect(records.filter((r) => r.type === "response" && r.costUnknown !== undefined)).toEqual([]);
   });

@@ -17,6 +17,7 @@ import {
   type RunSnapshot,
   type ToolLoopResult,
 } from "entity-tools";
+import { FakePromptRunner } from "entity-tools/testing";
 import { call, mockModel, type MockTurn } from "../support/mock-model.js";
 
 @ToolProvider({ prefix: "invoice" })
@@ -234,6 +235,35 @@ describe("a conversation's cost, turn by turn", () => {
       expect.closeTo(STEP_COSTS[2]! + STEP_COSTS[3]!, 15),
     ]);
     expect(calls[0]! + calls[1]!).toBeCloseTo(resumed.cost!.total, 15);
+  });
+
+  it("C24 each call's result has its own callCost, the same as its RunFinished's: a conversation's turns, a streamed run and a paused run's parts", async () => {
+    const finished: number[] = [];
+    const priced = (r: ReturnType<typeof runner>) =>
+      r.withObserver((e) => void (e.type === "RunFinished" && finished.push(e.callCost!)));
+    const turn1 = await priced(runner(used({ text: "one" }, 1000, 10))).run("question 1");
+    const turn2 = await priced(runner(used({ text: "two" }, 2000, 10))).run("question 2", {
+      continueFrom: asJson(turn1.snapshot),
+    });
+    const own = [1000, 2000].map((input) => (input * PRICES.input + 10 * PRICES.output) / 1e6);
+    expect([turn1.callCost, turn2.callCost]).toEqual(own.map((c) => expect.closeTo(c, 15)));
+    expect([turn1.callCost, turn2.callCost]).toEqual(finished);
+    expect(turn1.callCost! + turn2.callCost!).toBeCloseTo(turn2.cost!.total, 15); // the latest total, each once
+
+    const { paused, resumed } = await pausedAndResumed();
+    expect([paused.callCost, resumed.callCost]).toEqual([
+      expect.closeTo(STEP_COSTS[0]! + STEP_COSTS[1]!, 15),
+      expect.closeTo(STEP_COSTS[2]! + STEP_COSTS[3]!, 15),
+    ]);
+    const streamed = await new FakePromptRunner()
+      .respondWith("an answer", () => ({ text: "hi", usage: { inputTokens: 1000, outputTokens: 10 } }))
+      .withPricing(PRICES)
+      .stream("q").result;
+    expect(streamed.callCost).toBeCloseTo(own[0]!, 15);
+    // Without pricing, no cost of any kind.
+    const unpriced = await new PromptRunner({ model: mockModel({ text: "hi" }) }).run("q");
+    expect(unpriced).not.toHaveProperty("callCost");
+    expect(unpriced).not.toHaveProperty("cost");
   });
 });
 

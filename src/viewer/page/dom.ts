@@ -61,6 +61,15 @@ export function costText(cost: number | undefined, unknown: boolean | undefined)
   return cost ? `${usd(cost)} + unknown` : "unknown";
 }
 
+/**
+ * A priced sum as an item of a line (a step's, a run's in the list, a conversation's) says it: the amount
+ * alone (`$0.0100`), but `cost unknown` or `cost $0.0100 + unknown` where a call's cost is unknown, since
+ * `unknown` alone does not say what is.
+ */
+export function costItem(cost: number | undefined, unknown: boolean | undefined): string {
+  return `${unknown ? "cost " : ""}${costText(cost, unknown)}`;
+}
+
 /** A share as a whole percentage. */
 export function percent(share: number): string {
   return `${Math.round(share * 100)}%`;

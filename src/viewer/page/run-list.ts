@@ -5,7 +5,7 @@
 // which not every browser has). The list is one stop of the Tab key (the run open, else the run last
 // focused): the arrows and j/k move in it (keys.ts), and one Tab goes on to the open run.
 import type { ConversationGroup, ConversationRun } from "../../run-log/run-log-index.js";
-import { costText, counted, h, pagedList } from "./dom.js";
+import { costItem, counted, h, pagedList } from "./dom.js";
 import { keyedChildren } from "./keyed-children.js";
 import { stateLabel, unfinishedFact, unfinishedNote, type RunState } from "./run-state.js";
 
@@ -45,8 +45,7 @@ export function runList(box: HTMLElement, open: (file: string) => void): RunList
         // Its own steps, beside its own tokens and cost (a later turn's total counts the earlier turns');
         // a run with no end record's so far.
         run.steps !== undefined && ` · ${counted(run.steps, "step")}`,
-        run.cost !== undefined &&
-          ` · ${run.costUnknown ? "cost " : ""}${costText(run.cost, run.costUnknown)}`,
+        run.cost !== undefined && ` · ${costItem(run.cost, run.costUnknown)}`,
         run.status === "open" && run.steps !== undefined && " so far",
         h("br"),
         h("small", {}, run.startedAt ? new Date(run.startedAt).toLocaleString() : run.file),
@@ -81,7 +80,7 @@ export function runList(box: HTMLElement, open: (file: string) => void): RunList
       const cost =
         now.cost === undefined
           ? ""
-          : ` · ${costText(now.cost, now.costUnknown)}${stillWritten(now) ? " so far" : ""}`;
+          : ` · ${costItem(now.cost, now.costUnknown)}${stillWritten(now) ? " so far" : ""}`;
       label.textContent = `conversation${named} · ${counted(now.runs.length, "run")}${cost}`;
       drawRuns(now.runs);
     };

@@ -12,7 +12,7 @@ import {
   longText,
   paged,
   percent,
-  usd,
+  costItem,
   type Child,
 } from "./dom.js";
 import { callDetail } from "./call-detail.js";
@@ -40,8 +40,10 @@ export function stepItem(step: StepView, context: StepContext): HTMLLIElement {
     step.calls.length > 0 && ` · ${counted(step.calls.length, "call")}`,
     response && ` · in ${count(response.usage.inputTokens)} out ${count(response.usage.outputTokens)}`,
     step.cacheShare !== undefined && ` · cached ${percent(step.cacheShare)}`,
-    // Its provider reported no usage: not $0, which would read as free.
-    response?.costUnknown ? " · cost unknown" : response?.cost !== undefined && ` · ${usd(response.cost)}`,
+    // Its provider reported no usage: `cost unknown`, not $0, which would read as free.
+    response &&
+      (response.costUnknown || response.cost !== undefined) &&
+      ` · ${costItem(response.cost, response.costUnknown)}`,
   );
   // Opened and closed in place: the list keeps this element as the step's (keyed-children.ts).
   let shown: HTMLElement | false = opened && detail(step, context);
@@ -219,7 +221,7 @@ const modelLine = ({ modelId, responseModelId: answered }: ResponseRecord) =>
 
 /** Another model's calls during the step's turn (a subagent's), with their own tokens and cost. */
 const otherModelLine = ({ modelId, usage, cost, costUnknown }: ResponseRecord) =>
-  `also ${modelId}: in ${count(usage.inputTokens)} out ${count(usage.outputTokens)}${costUnknown ? " · cost unknown" : cost === undefined ? "" : ` · ${usd(cost)}`}`;
+  `also ${modelId}: in ${count(usage.inputTokens)} out ${count(usage.outputTokens)}${costUnknown || cost !== undefined ? ` · ${costItem(cost, costUnknown)}` : ""}`;
 
 /** Tools offered, filterable, a page at a time. */
 function toolList(tools: readonly string[]): HTMLElement {
