@@ -5,7 +5,6 @@ import { ClaudeProcess } from "./claude-process.js";
 import {
   initModelOf,
   readTurnEnd,
-  sdkErrorText,
   userMessage,
   type ClaudeAgentSdk,
   type Options,
@@ -72,7 +71,7 @@ export class ClaudeConversation implements Conversation {
       this.stderr = (this.stderr + data).slice(-STDERR_TAIL);
       queryOptions.stderr?.(data);
     };
-    this.process = new ClaudeProcess(queryOptions.spawnClaudeCodeProcess);
+    this.process = new ClaudeProcess(onStderr, queryOptions.spawnClaudeCodeProcess);
     this.query = sdk.query({
       prompt: this.input,
       options: {
@@ -83,8 +82,7 @@ export class ClaudeConversation implements Conversation {
           ? { outputFormat: { type: "json_schema", schema: setup.outputSchema as Record<string, unknown> } }
           : {}),
         abortController: this.abort,
-        stderr: onStderr, // the SDK reads it from a process it starts (not from a custom spawn's)
-        ...this.process.startOptions(),
+        spawnClaudeCodeProcess: this.process.spawn, // which passes Claude Code's stderr to `onStderr`
       },
     });
     setup.signal?.addEventListener("abort", this.onAbort, { once: true });
@@ -164,9 +162,11 @@ export class ClaudeConversation implements Conversation {
       this.end(
         ClaudeAgentSdkError.isInstance(error)
           ? error
-          : new ClaudeAgentSdkError(`Claude Code failed: ${sdkErrorText(error)}`, this.stderr, {
-              cause: error,
-            }),
+          : new ClaudeAgentSdkError(
+              `Claude Code failed: ${error instanceof Error ? error.message : String(error)}`,
+              this.stderr,
+              { cause: error },
+            ),
       );
     }
   }

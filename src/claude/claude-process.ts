@@ -1,11 +1,10 @@
-// Claude Code's process, kept so that closing a conversation can wait for it to exit. The SDK's
-// `query.close()` returns at once (it closes stdin, sends SIGTERM 2 s later and SIGKILL 5 s after that),
-// and Claude Code goes on writing its config (`.claude.json`, backups) while it exits: a caller that
-// removes the folder, or exits, once the run has ended would race it. The SDK's `return()` waits too, but
-// at most 2 s, and offers no way to know whether the process is gone. The SDK still starts the process
-// itself (debug file, stderr, environment, exit as it does them): only node's `spawn` is ours.
+// Claude Code's process, started through the SDK's `spawnClaudeCodeProcess` so that closing a conversation
+// can wait for it to exit. The SDK's `query.close()` returns at once (it closes stdin, sends SIGTERM 2 s
+// later and SIGKILL 5 s after that), and Claude Code goes on writing its config (`.claude.json`, backups)
+// while it exits: a caller that removes the folder, or exits, once the run has ended would race it. The
+// SDK's `return()` waits too, but at most 2 s, and offers no way to know whether the process is gone.
 import { nodeChildProcess } from "../lazy/node-builtins.js";
-import { withHostSpawn, type Options, type SpawnedProcess } from "./claude-sdk.js";
+import type { Options, SpawnedProcess, SpawnOptions } from "./claude-sdk.js";
 
 /**
  * Longest wait for Claude Code to exit once closed, in milliseconds: past the SDK's SIGTERM at 2 s (what
@@ -13,26 +12,24 @@ import { withHostSpawn, type Options, type SpawnedProcess } from "./claude-sdk.j
  */
 export const CLAUDE_EXIT_WAIT_MS = 5_000;
 
-/** What waiting for the process reads of it: the SDK's `SpawnedProcess`, or node's `ChildProcess`. */
-type Exiting = Pick<SpawnedProcess, "exitCode" | "signalCode" | "kill" | "once">;
-
 /** One conversation's Claude Code process, once the SDK has started it. */
 export class ClaudeProcess {
-  private child: Exiting | undefined;
+  private child: SpawnedProcess | undefined;
 
-  /** @param custom the caller's own `spawnClaudeCodeProcess`, used instead of the SDK's start when set */
-  constructor(private readonly custom: Options["spawnClaudeCodeProcess"]) {}
+  /**
+   * @param onStderr what Claude Code writes to stderr (the SDK reads it only from a process it starts)
+   * @param custom the caller's own `spawnClaudeCodeProcess`, used instead of ours when set
+   */
+  constructor(
+    private readonly onStderr: (data: string) => void,
+    private readonly custom: Options["spawnClaudeCodeProcess"],
+  ) {}
 
-  /** The `query()` options through which the SDK starts Claude Code and this object keeps it. */
-  startOptions(): Partial<Options> {
-    const custom = this.custom;
-    if (custom) return { spawnClaudeCodeProcess: (options) => (this.child = custom(options)) };
-    return withHostSpawn((command, args, options) => {
-      const child = nodeChildProcess().spawn(command, args, options);
-      this.child = child;
-      return child;
-    });
-  }
+  /** The SDK's `spawnClaudeCodeProcess`: starts Claude Code as the SDK would, and keeps it. */
+  readonly spawn = (options: SpawnOptions): SpawnedProcess => {
+    this.child = this.custom ? this.custom(options) : this.spawnLocal(options);
+    return this.child;
+  };
 
   /**
    * Resolves once the process has exited (at once when it never started or is gone); after
@@ -47,5 +44,20 @@ export class ClaudeProcess {
     await Promise.race([exit, late]);
     clearTimeout(timer);
     if (child.exitCode === null && (child.signalCode ?? null) === null) child.kill("SIGKILL");
+  }
+
+  /** As the SDK starts Claude Code itself: piped stdio, its abort signal, no console window. */
+  private spawnLocal({ command, args, cwd, env, signal }: SpawnOptions): SpawnedProcess {
+    const child = nodeChildProcess().spawn(command, args, {
+      ...(cwd === undefined ? {} : { cwd }),
+      env,
+      signal,
+      stdio: ["pipe", "pipe", "pipe"],
+      windowsHide: true,
+    });
+    child.stderr.setEncoding("utf8");
+    child.stderr.on("data", (data: string) => this.onStderr(data));
+    child.on("error", () => {}); // a failed start or an abort: the SDK hears it on its own listener
+    return child;
   }
 }

@@ -14,7 +14,6 @@ import type {
 // The SDK's types the rest of this folder uses, so that this file is the only one that names the SDK.
 export type { McpSdkServerConfigWithInstance, Options, Query, SDKUserMessage, SpawnedProcess, SpawnOptions };
 export type { SettingSource } from "@anthropic-ai/claude-agent-sdk";
-import type { ChildProcess, SpawnOptions as NodeSpawnOptions } from "node:child_process";
 import type { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { TokenUsage } from "../loop/ports/model-port.js";
 import { ClaudeAgentSdkError } from "./claude-agent-sdk-error.js";
@@ -72,30 +71,6 @@ async function load<T>(specifier: string, packageName: string): Promise<T> {
       { cause: error },
     );
   }
-}
-
-/** What starts Claude Code in the SDK's own start of it, in place of `node:child_process`'s `spawn`. */
-export type HostSpawn = (command: string, args: string[], options: NodeSpawnOptions) => ChildProcess;
-
-/**
- * The `query()` options that keep the SDK's own start of Claude Code (its shared debug file, stderr,
- * the exit it reports once stderr is read) with `spawn` in place of node's: `hostSpawn`, an option the
- * SDK reads but its types do not declare. A custom `spawnClaudeCodeProcess` would lose all of that
- * (docs/backends.md, "Claude Code's process"); test/claude/claude-debug-log.real.test.ts checks it holds.
- */
-export function withHostSpawn(spawn: HostSpawn): Partial<Options> {
-  return { hostSpawn: spawn } as Partial<Options>;
-}
-
-/**
- * What the SDK's error says, without the end of Claude Code's stderr that it appends to the exit of a
- * process it started (`Claude Code process exited with code 1. stderr: …`): ClaudeAgentSdkError adds it
- * once, as it does for every failure.
- */
-export function sdkErrorText(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
-  const tail = text.indexOf(". stderr: ");
-  return tail === -1 ? text : text.slice(0, tail);
 }
 
 /** A user turn in the SDK's streaming-input form. */

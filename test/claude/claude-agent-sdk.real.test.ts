@@ -534,19 +534,6 @@ describe.skipIf(unavailable !== undefined)("ClaudeAgentSdkAdapter against the re
     expect(processesIn(cwd)).toEqual([]);
   });
 
-  it("B04 a Claude Code that exits at start (an option it does not know): the run's error says so, and its stderr once", async () => {
-    const { runner } = await claude(() => ({ text: "Hello." }), undefined, {
-      sdkOptions: { extraArgs: { "no-such-option": null } },
-    });
-    const error = await runner.run("Say hello").catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ModelCallError);
-    const cause = (error as ModelCallError).cause as ClaudeAgentSdkError;
-    expect(cause.stderrTail).toContain("error: unknown option '--no-such-option'");
-    expect(cause.message).toBe(
-      `Claude Code failed: Claude Code process exited with code 1\nClaude Code's stderr ends with:\n${cause.stderrTail}`,
-    );
-  });
-
   it("aborting mid-call rejects the run with ToolLoopAbortedError and ends the Claude Code process", async () => {
     const controller = new AbortController();
     const wait = defineTool({

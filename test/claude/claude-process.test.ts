@@ -31,8 +31,11 @@ const options: SpawnOptions = { command: "claude", args: [], env: {}, signal: ne
 
 function started() {
   const child = new StandIn();
-  const process = new ClaudeProcess(() => child as unknown as SpawnedProcess);
-  process.startOptions().spawnClaudeCodeProcess!(options);
+  const process = new ClaudeProcess(
+    () => {},
+    () => child as unknown as SpawnedProcess,
+  );
+  process.spawn(options);
   return { child, process };
 }
 
@@ -60,7 +63,7 @@ describe("ClaudeProcess.exited", () => {
   });
 
   it("resolves at once for a process never started or already gone", async () => {
-    await new ClaudeProcess(undefined).exited();
+    await new ClaudeProcess(() => {}, undefined).exited();
     const { child, process } = started();
     child.exit(1);
     await process.exited();
