@@ -50,7 +50,7 @@ describe("CodexAppServerAdapter against the real codex app-server", () => {
 
   it("B03 a reader that stops reading past turnTimeoutMs: the turn's error says the run had not answered Codex's call, and why it may wait", async () => {
     const model = counting.countingModel("count");
-    const { runner } = await codexRunner(model.reply, "restart", 3_000);
+    const { runner } = await codexRunner(model.reply, "restart", counting.STALLED_TURN_TIMEOUT_MS);
     const [error, cause] = await counting.failureOfAReaderThatStops(runner);
     expect(error).toBe(`The model call failed: ${cause}`);
     expect(cause).toBe(

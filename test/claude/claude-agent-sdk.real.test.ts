@@ -438,7 +438,7 @@ describe.skipIf(unavailable !== undefined)("ClaudeAgentSdkAdapter against the re
     const { runner } = await claude(
       (request) => (request.offeredTools.includes(m("count")) ? model.reply(request) : { text: "ok" }),
       undefined,
-      { turnTimeoutMs: 3_000 },
+      { turnTimeoutMs: counting.STALLED_TURN_TIMEOUT_MS },
     );
     const [error, cause] = await counting.failureOfAReaderThatStops(runner);
     expect(error).toBe(`The model call failed: ${cause}`);

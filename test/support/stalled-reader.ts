@@ -5,6 +5,14 @@ import { expect } from "vitest";
 import { defineTool, type PromptRunner, type RunStream, type RunStreamPart } from "entity-tools";
 import type { MockReply } from "entity-tools/testing";
 
+/**
+ * `turnTimeoutMs` for {@link failureOfAReaderThatStops}: the turn must outlast the calls the run answers
+ * before the reader's 64 parts are full (about 22 round trips through the real binary: 0.7–1.2 s at load 8
+ * here), or it ends while the run is still answering and says something else. 3 s failed under a loaded
+ * whole-folder run; the limit is a margin, not what the test measures.
+ */
+export const STALLED_TURN_TIMEOUT_MS = 10_000;
+
 /** How many calls of `count` the model makes (`{ n }`, 1 to `CALLS`) before its answer. */
 const CALLS = 40;
 /** Parts a reader may be behind (docs/conversations.md). */
