@@ -9,7 +9,8 @@ import type { InputType } from "../schema/generated-schemas.js";
 import { findToolSchema, keepsSourceName, schemaCommand } from "../schema/schema-store.js";
 import { StoreDerivedCache } from "../schema/store-derived-cache.js";
 import { MissingToolSchemaError, StaleToolSchemaError } from "./errors.js";
-import { parameterNames } from "./parameter-names.js";
+import { explicitParameters } from "./explicit-schema.js";
+import { forwardsArguments, parameterNames } from "./parameter-names.js";
 import type { AnyTool, ToolInputSchema } from "./tool.js";
 
 /** An `@LlmTool` method with its input schema and parameter order resolved, ready to bind. */
@@ -61,11 +62,9 @@ export function checkToolSchemas(reach: { readonly discovery: boolean }): void {
 
 function resolveMethod(cls: Function, metadata: LlmToolMetadata): ToolMethod {
   const prototype = metadata.declaringClass.prototype as Record<string, Function>;
-  const declared = parameterNames(prototype[metadata.methodName] as Function);
+  const method = prototype[metadata.methodName] as Function;
   if (metadata.parameters) {
-    const parameters = declared.every((n) => n !== undefined)
-      ? (declared as string[])
-      : Object.keys(metadata.parameters.properties);
+    const parameters = explicitParameters(metadata, method);
     return {
       metadata,
       parameters,
@@ -74,7 +73,8 @@ function resolveMethod(cls: Function, metadata: LlmToolMetadata): ToolMethod {
   }
   const generated = findToolSchema(metadata.declaringClass, metadata.methodName);
   if (generated) {
-    checkFresh(metadata, declared, generated.parameters);
+    // A wrapper's `(...args)` says nothing of the method's parameters: the generated list stands.
+    if (!forwardsArguments(method)) checkFresh(metadata, parameterNames(method), generated.parameters);
     return {
       metadata,
       parameters: generated.parameters,
@@ -82,7 +82,7 @@ function resolveMethod(cls: Function, metadata: LlmToolMetadata): ToolMethod {
       types: generated.types,
     };
   }
-  if (declared.length === 0) return { metadata, parameters: [], inputSchema: EMPTY_INPUT };
+  if (parameterNames(method).length === 0) return { metadata, parameters: [], inputSchema: EMPTY_INPUT };
   throw new MissingToolSchemaError(cls.name, metadata.methodName, schemaCommand());
 }
 
