@@ -250,3 +250,21 @@ describe("G09 subclasses", () => {
     expect(fake.callsAt(2).map((c) => c.resultText)).toEqual(["account a1", "savings s1"]);
   });
 });
+
+describe("G16 members that can never be tools are refused where the class is defined", () => {
+  it("a symbol-named method, with legacy decorators and in the TC39 form", () => {
+    const key = Symbol("find");
+    expect(() => {
+      class Tools {
+        @LlmTool("Find")
+        [key](): void {}
+      }
+      return Tools;
+    }).toThrow(
+      new DecoratorMisuseError("@LlmTool on Tools.Symbol(find): symbol-named methods cannot be tools"),
+    );
+    const decorate = LlmTool("Find") as unknown as (value: unknown, context: object) => void;
+    const context = { kind: "method", name: key, static: false, private: false, metadata: {} };
+    expect(() => decorate(() => {}, context)).toThrow(/private and symbol-named methods cannot be tools/);
+  });
+});
