@@ -20,6 +20,16 @@ export function forwardsArguments(fn: Function): boolean {
   return texts.length === 1 && texts[0]!.trim().startsWith("...");
 }
 
+/**
+ * Whether this code runs with its parameter names mangled: a bundle made with `--minify` that includes
+ * entity-tools (as `esbuild --bundle --minify` does). A tool method's parameter names then say nothing
+ * of its schema's, so they are not compared.
+ */
+export const parameterNamesMangled: boolean =
+  parameterNames(function (parameterNameProbe: unknown) {
+    return parameterNameProbe;
+  })[0] !== "parameterNameProbe";
+
 /** Each declared parameter's source text (name, pattern, default), in order. */
 function parameterTexts(fn: Function): string[] {
   const source = Function.prototype.toString.call(fn);

@@ -6,11 +6,13 @@ import {
   bindObjectTools,
   DecoratorMisuseError,
   LlmTool,
+  PromptRunner,
   registerToolSchemas,
   ToolProvider,
   type ParametersSchema,
 } from "entity-tools";
 import { FakePromptRunner } from "entity-tools/testing";
+import { call, mockModel, text } from "../support/mock-model.js";
 
 const schema = (properties: Record<string, object>, required?: string[]): ParametersSchema => ({
   type: "object",
@@ -27,18 +29,24 @@ async function resultOf(tools: object, name: string, input: unknown): Promise<st
 }
 
 describe("an explicit @LlmTool({ parameters }) schema that cannot describe its method is refused when bound", () => {
-  it("G01 not a valid JSON Schema (was: the run failed at the tool's first call)", () => {
+  it("G01 not a valid JSON Schema: the run fails before its first model call (was: at the tool's first call)", async () => {
     class Search {
       @LlmTool({ description: "Search", parameters: schema({ q: { type: "strin" } }) })
       find(q: string): string {
         return q;
       }
     }
-    expect(() => bindObjectTools(new Search())).toThrow(
+    const model = mockModel(call("find", { q: "tea" }), text("never"));
+    const failed = await new PromptRunner({ model })
+      .withTools(new Search())
+      .run("q")
+      .catch((e: unknown) => e);
+    expect(failed).toEqual(
       new DecoratorMisuseError(
         "@LlmTool on Search.find: parameters is not a valid JSON Schema (schema is invalid: data/properties/q/type must be equal to one of the allowed values, data/properties/q/type must be array, data/properties/q/type must match a schema in anyOf)",
       ),
     );
+    expect(model.doGenerateCalls).toHaveLength(0);
   });
 
   it("G02 a property that is no parameter of the method (was: the method got undefined)", () => {
@@ -112,6 +120,21 @@ describe("an explicit @LlmTool({ parameters }) schema that cannot describe its m
     }
     expect(() => bindObjectTools(new Echo())).toThrow(
       '@LlmTool on Echo.say: parameters must be an object schema keyed by the method\'s parameter names ({ type: "object", properties: { <parameter>: { … } } }), got type "string"',
+    );
+  });
+
+  it("G17 properties out of the parameters' order (a minified bundle passes them by position)", () => {
+    class Search {
+      @LlmTool({
+        description: "Search",
+        parameters: schema({ limit: { type: "number" }, q: { type: "string" } }),
+      })
+      find(q: string, limit: number): string {
+        return `${q}:${limit}`;
+      }
+    }
+    expect(() => bindObjectTools(new Search())).toThrow(
+      "@LlmTool on Search.find: parameters lists limit, q, which must be the method's parameters in their order (it takes q, limit; any it leaves out last): a minified bundle, its names mangled, passes them by position",
     );
   });
 
