@@ -30,6 +30,8 @@ export class TypeReading {
     private readonly classes: SourceClasses,
     /** `file:line: Class.method parameter "name"`, the start of every message. */
     private readonly context: string,
+    /** Where to give an explicit schema instead: the end of a refusal. */
+    private readonly explicitInstead = "give the method an explicit schema with @LlmTool({ parameters })",
   ) {}
 
   /** @throws SchemaSourceError when the type (or a part of it) cannot be expressed as JSON Schema. */
@@ -40,7 +42,7 @@ export class TypeReading {
     if (problem) {
       throw new SchemaSourceError(
         `${this.context} has type ${typeText}, which ${problem}. Use a type JSON can carry (string, number, ` +
-          "boolean, arrays, plain objects, classes, Date) or give the method an explicit schema with @LlmTool({ parameters }).",
+          `boolean, arrays, plain objects, classes, Date) or ${this.explicitInstead}.`,
       );
     }
     const parts = type.isUnionOrIntersection() ? type.types : this.partsOf(type);

@@ -82,6 +82,21 @@ describe("through the whole generator", () => {
     );
   }, 0); // a whole compiler run: no time limit (a loaded machine takes minutes)
 
+  it("G19 an output class with a Record<string, V> field is refused too (was: an answer schema accepting only {})", () => {
+    const dir = scratchProject(
+      {
+        "summary.ts":
+          "export class Summary { counts!: Record<string, number>; }\n" +
+          "declare const runner: { createObject(target: unknown, prompt: string): unknown };\n" +
+          'runner.createObject(Summary, "Count the orders by status");\n',
+      },
+      "*.ts",
+    );
+    expect(() => generateSchemas({ project: path.join(dir, "tsconfig.json") })).toThrow(
+      /summary\.ts: output class Summary has type Record<string, number>, which is a mapped type over string keys: .*write it as an index signature, \{ \[key: string\]: number \}\. .* or pass createObject a JSON Schema object instead of the class\.$/,
+    );
+  }, 0);
+
   it("G11, G13–G15: tuples, a quoted method name, a static twin, and the shapes that already worked", () => {
     const dir = scratchProject(
       {
