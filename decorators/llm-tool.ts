@@ -108,6 +108,12 @@ function toolEntry(
       `@LlmTool on ${label}: a generator method cannot be a tool (calling it runs nothing); return an array or a Promise instead`,
     );
   }
+  if (own.some((t) => t.methodName === methodName)) {
+    // Both entries would claim the method, and one of them would be dropped unseen when the tools are read.
+    throw new DecoratorMisuseError(
+      `@LlmTool on ${label}: the method is already decorated with @LlmTool; a method is one tool, keep one decorator`,
+    );
+  }
   const name = options.name ?? methodName;
   if (RESERVED_NAMES.has(name)) {
     throw new DecoratorMisuseError(

@@ -42,6 +42,14 @@ export function ToolProvider(options: ToolProviderOptions = {}): ToolProviderDec
     if (options.instanceIdProperty !== undefined && options.instanceIdProperty.trim() === "") {
       throw new DecoratorMisuseError(`@ToolProvider on ${target.name}: instanceIdProperty must not be empty`);
     }
+    const earlier = Reflect.getOwnMetadata(TOOL_PROVIDER_KEY, target) as
+      ResolvedToolProviderOptions | undefined;
+    if (earlier) {
+      // The outer decorator's options replaced the inner one's unseen (and the schema CLI may read the other).
+      throw new DecoratorMisuseError(
+        `@ToolProvider on ${target.name}: the class is already decorated with @ToolProvider (prefix "${earlier.prefix}"); keep one decorator`,
+      );
+    }
     const resolved: ResolvedToolProviderOptions = {
       prefix: options.prefix ?? target.name.toLowerCase(),
       instanceIdProperty: options.instanceIdProperty ?? "id",

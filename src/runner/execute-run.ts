@@ -148,7 +148,10 @@ function runOf(setup: RunSetup): Run {
 }
 
 async function runAttempts(setup: RunSetup, run: Run): Promise<RunOutcome> {
-  checkToolSchemas({ discovery: setup.strategies.some((s) => s instanceof ToolProviderStrategy) });
+  checkToolSchemas({
+    discovery: setup.strategies.some((s) => s instanceof ToolProviderStrategy),
+    tools: setup.tools,
+  });
   for (const decided of run.approvals.given) run.events.emit({ type: "ApprovalDecided", ...decided });
   for (let attempts = 0; ; attempts++) {
     const disclosure = disclosureFor(setup, run);

@@ -26,7 +26,8 @@ export function classSymbolOf(
  * and arrays of them instances), for the classes that have something to convert. Classes it reaches are
  * added to `classes`, so the module imports them.
  *
- * @throws SchemaSourceError for a nested class that is not exported.
+ * @throws SchemaSourceError for a nested class that is not exported, and for a field of a type JSON cannot
+ *   carry or the generator cannot read (as for a tool's parameters).
  */
 export function outputTypesOf(
   names: Iterable<string>,
@@ -39,8 +40,16 @@ export function outputTypesOf(
     const found = classes.imports.get(name);
     const symbol = found && classSymbolOf(program, checker, found);
     if (!symbol) continue;
-    const reading = new TypeReading(checker, classes, `output class ${name}`);
-    const type = reading.inputTypeOf(checker.getDeclaredTypeOfSymbol(symbol));
+    const reading = new TypeReading(
+      checker,
+      classes,
+      `${found.file}: output class ${name}`,
+      "pass createObject a JSON Schema object instead of the class",
+    );
+    const declared = checker.getDeclaredTypeOfSymbol(symbol);
+    // The answer's schema is generated from the same types: what a parameter may not be, a field may not.
+    reading.refuseUnsupported(declared, name);
+    const type = reading.inputTypeOf(declared);
     if (type?.kind === "class" && type.fields) types[name] = type;
   }
   return types;

@@ -59,7 +59,7 @@ export function findToolMethods(
       explicitSchema,
       returns: returnedProviders(member, checker, classes),
       parameters: member.parameters.map((p) =>
-        describeParameter(p, sourceFile, checker, explicitSchema ? undefined : { classes, label }),
+        describeParameter(p, sourceFile, checker, label, explicitSchema ? undefined : classes),
       ),
     };
   });
@@ -79,13 +79,22 @@ export function toolMethodNodes(sourceFile: TS.SourceFile): ToolMethodNode[] {
   const visit = (node: TS.Node): void => {
     const named = (ts.isClassDeclaration(node) || ts.isClassExpression(node)) && classNameOf(node);
     for (const member of named ? node.members : []) {
-      const decorator = ts.isMethodDeclaration(member) && findDecorator(member, "LlmTool");
+      // Static and `#private` methods are never tools: the decorator refuses them where the class is defined.
+      const decorator = isInstanceMethod(member) && findDecorator(member, "LlmTool");
       if (named && decorator) found.push({ named, member, explicitSchema: hasExplicitParameters(decorator) });
     }
     ts.forEachChild(node, visit);
   };
   visit(sourceFile);
   return found;
+}
+
+function isInstanceMethod(member: TS.ClassElement): member is TS.MethodDeclaration {
+  return (
+    ts.isMethodDeclaration(member) &&
+    !ts.isPrivateIdentifier(member.name) &&
+    !member.modifiers?.some((m) => m.kind === ts.SyntaxKind.StaticKeyword)
+  );
 }
 
 /** A class's source name, and the node whose symbol is the class as other modules import it. */
@@ -103,6 +112,8 @@ function memberName(member: TS.MethodDeclaration, sourceFile: TS.SourceFile): st
   const name = member.name;
   if (ts.isIdentifier(name) || ts.isStringLiteral(name) || ts.isNumericLiteral(name)) return name.text;
   if (ts.isPrivateIdentifier(name)) return name.text;
+  // `["find-one"]()` is `find-one` at run time, where the schema is looked up by that name.
+  if (ts.isComputedPropertyName(name) && ts.isStringLiteralLike(name.expression)) return name.expression.text;
   return name.getText(sourceFile);
 }
 
@@ -121,25 +132,34 @@ function describeParameter(
   param: TS.ParameterDeclaration,
   sourceFile: TS.SourceFile,
   checker: TS.TypeChecker,
-  typing: { classes: SourceClasses; label: string } | undefined,
+  method: string,
+  classes: SourceClasses | undefined,
 ): SourceParameter {
   const where = () => {
     const { line } = sourceFile.getLineAndCharacterOfPosition(param.getStart(sourceFile));
     return `${sourceFile.fileName}:${line + 1}`;
   };
+  // The model's input is one object keyed by parameter names: a parameter without one cannot be sent.
   if (!ts.isIdentifier(param.name)) {
+    const position = (param.parent as TS.MethodDeclaration).parameters.indexOf(param) + 1;
     throw new SchemaSourceError(
-      `${where()}: a tool parameter must be a plain name, not a destructuring pattern`,
+      `${where()}: ${method} parameter #${position} (${param.name.getText(sourceFile)}) is a destructuring pattern: ` +
+        "a tool's input is one object keyed by the method's parameter names; give the parameter a name and read its fields in the method",
     );
   }
-  if (param.dotDotDotToken) throw new SchemaSourceError(`${where()}: a tool cannot take a rest parameter`);
+  if (param.dotDotDotToken) {
+    throw new SchemaSourceError(
+      `${where()}: ${method} parameter "${param.name.text}" is a rest parameter: a tool's input is one object ` +
+        `keyed by the method's parameter names; take an array instead (${param.name.text}: T[])`,
+    );
+  }
   const type = checker.getTypeAtLocation(param);
   const declared = declaredParameter(param, sourceFile);
   const typeText = declared.typeText ?? checker.typeToString(type, param, ts.TypeFormatFlags.NoTruncation);
   let inputType: InputType | undefined;
-  const context = `${where()}: ${typing?.label ?? "a tool"} parameter "${param.name.text}"`;
-  if (typing) {
-    const reading = new TypeReading(checker, typing.classes, context);
+  const context = `${where()}: ${method} parameter "${param.name.text}"`;
+  if (classes) {
+    const reading = new TypeReading(checker, classes, context);
     reading.refuseUnsupported(type, typeText);
     inputType = reading.inputTypeOf(type);
   }

@@ -27,7 +27,10 @@ export function syntheticInterface(name: string, parameters: readonly SyntheticP
       .filter((line): line is string => line !== undefined)
       .map((line) => `   * ${line.replace(/\*\//g, "* /")}`);
     const comment = doc.length > 0 ? `  /**\n${doc.join("\n")}\n   */\n` : "";
-    return `${comment}  ${p.name}${p.optional ? "?" : ""}: ${p.typeText};`;
+    // A destructuring pattern has no name: quoted, the interface still parses, and reading the method
+    // refuses the pattern with its own message (not an empty "syntax error" of the generated text).
+    const key = /^[A-Za-z_$][\w$]*$/.test(p.name) ? p.name : JSON.stringify(p.name);
+    return `${comment}  ${key}${p.optional ? "?" : ""}: ${p.typeText};`;
   });
   return `interface ${name} {\n${fields.join("\n")}\n}`;
 }

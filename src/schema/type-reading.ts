@@ -11,8 +11,8 @@ const PRIMITIVES =
 
 /** Built-in types JSON cannot carry faithfully, with what to use instead. */
 const UNSUPPORTED_BY_NAME: Readonly<Record<string, string>> = {
-  Map: "a plain object (Record<string, V>)",
-  WeakMap: "a plain object (Record<string, V>)",
+  Map: "a plain object ({ [key: string]: V })",
+  WeakMap: "a plain object ({ [key: string]: V })",
   Set: "an array",
   WeakSet: "an array",
   Promise: "the value itself",
@@ -30,6 +30,8 @@ export class TypeReading {
     private readonly classes: SourceClasses,
     /** `file:line: Class.method parameter "name"`, the start of every message. */
     private readonly context: string,
+    /** Where to give an explicit schema instead: the end of a refusal. */
+    private readonly explicitInstead = "give the method an explicit schema with @LlmTool({ parameters })",
   ) {}
 
   /** @throws SchemaSourceError when the type (or a part of it) cannot be expressed as JSON Schema. */
@@ -40,7 +42,7 @@ export class TypeReading {
     if (problem) {
       throw new SchemaSourceError(
         `${this.context} has type ${typeText}, which ${problem}. Use a type JSON can carry (string, number, ` +
-          "boolean, arrays, plain objects, classes, Date) or give the method an explicit schema with @LlmTool({ parameters }).",
+          `boolean, arrays, plain objects, classes, Date) or ${this.explicitInstead}.`,
       );
     }
     const parts = type.isUnionOrIntersection() ? type.types : this.partsOf(type);
@@ -60,6 +62,7 @@ export class TypeReading {
       const items = this.inputTypeOf(this.checker.getTypeArguments(type as TS.TypeReference)[0]!, seen);
       return items ? { kind: "array", items } : undefined;
     }
+    if (this.checker.isTupleType(type)) return this.tupleOf(type as TS.TypeReference, seen);
     if (!symbol || !(type.flags & ts.TypeFlags.Object)) return undefined;
     if (symbol.flags & ts.SymbolFlags.Class) {
       const classImport = this.classes.importOf(symbol);
@@ -77,6 +80,23 @@ export class TypeReading {
     if (seen.has(type)) return undefined;
     const fields = this.fieldsOf(type, new Set([...seen, type]));
     return fields ? { kind: "object", fields } : undefined;
+  }
+
+  /**
+   * A tuple's JSON reaches the method as it is: the module has no tuple conversion, so a `Date` or a class
+   * in it would arrive as a string or a plain object while its type says otherwise.
+   *
+   * @throws SchemaSourceError for a tuple with such an element.
+   */
+  private tupleOf(tuple: TS.TypeReference, seen: Set<TS.Type>): undefined {
+    const converted = this.checker
+      .getTypeArguments(tuple)
+      .find((t) => this.inputTypeOf(t, seen) !== undefined);
+    if (converted === undefined) return undefined;
+    throw new SchemaSourceError(
+      `${this.context} has the tuple type ${this.text(tuple)}, whose element ${this.text(converted)} would reach ` +
+        "the method as JSON (tuple elements are not converted): use an object with a named field for it, or an array",
+    );
   }
 
   /**
@@ -147,15 +167,29 @@ export class TypeReading {
     if (type.flags & ts.TypeFlags.BigIntLike) return "is a bigint: JSON numbers cannot carry it exactly";
     if (type.flags & ts.TypeFlags.ESSymbolLike) return "is a symbol";
     if (type.flags & ts.TypeFlags.Object && type.getCallSignatures().length > 0) return "is a function";
+    const stringIndex = this.mappedStringIndex(type);
+    if (stringIndex) {
+      // typescript-json-schema reads a mapped type over `string` keys as an object with no properties,
+      // and the generated schema is strict: the model could send only `{}`.
+      return `is a mapped type over string keys: the schema generator reads it as an object without properties; write it as an index signature, { [key: string]: ${this.text(stringIndex)} }`;
+    }
     const name = type.getSymbol()?.name;
     if (name && name in UNSUPPORTED_BY_NAME && this.isGlobal(type.getSymbol()!))
       return `is a ${name}: send ${UNSUPPORTED_BY_NAME[name]} instead`;
     return undefined;
   }
 
+  /** The value type of a mapped type with string keys (`Record<string, V>`, `{ [K in string]: V }`), if it is one. */
+  private mappedStringIndex(type: TS.Type): TS.Type | undefined {
+    const mapped =
+      type.flags & ts.TypeFlags.Object && (type as TS.ObjectType).objectFlags & ts.ObjectFlags.Mapped;
+    return mapped ? this.checker.getIndexInfoOfType(type, ts.IndexKind.String)?.type : undefined;
+  }
+
   /** The types inside an object type that JSON carries: array elements and property types. */
   private partsOf(type: TS.Type): TS.Type[] {
-    if (this.checker.isArrayType(type)) return [...this.checker.getTypeArguments(type as TS.TypeReference)];
+    if (this.checker.isArrayType(type) || this.checker.isTupleType(type))
+      return [...this.checker.getTypeArguments(type as TS.TypeReference)];
     if (!(type.flags & ts.TypeFlags.Object) || this.isGlobal(type.getSymbol())) return [];
     return this.checker
       .getPropertiesOfType(type)

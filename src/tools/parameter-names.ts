@@ -7,6 +7,31 @@
  * parameter has no single name and yields `undefined` for that position.
  */
 export function parameterNames(fn: Function): (string | undefined)[] {
+  return parameterTexts(fn).map((param) => identifierOf(param.split("=")[0] ?? ""));
+}
+
+/**
+ * Whether a function's only parameter is a rest parameter (`(...args)`): how a wrapper that another
+ * decorator put around a tool method (logging, tracing, retries) forwards the method's arguments. Its
+ * source says nothing of the method's own parameters, so they are taken from the method's schema.
+ */
+export function forwardsArguments(fn: Function): boolean {
+  const texts = parameterTexts(fn);
+  return texts.length === 1 && texts[0]!.trim().startsWith("...");
+}
+
+/**
+ * Whether this code runs with its parameter names mangled: a bundle made with `--minify` that includes
+ * entity-tools (as `esbuild --bundle --minify` does). A tool method's parameter names then say nothing
+ * of its schema's, so they are not compared.
+ */
+export const parameterNamesMangled: boolean =
+  parameterNames(function (parameterNameProbe: unknown) {
+    return parameterNameProbe;
+  })[0] !== "parameterNameProbe";
+
+/** Each declared parameter's source text (name, pattern, default), in order. */
+function parameterTexts(fn: Function): string[] {
   const source = Function.prototype.toString.call(fn);
   const open = source.indexOf("(");
   const arrow = source.indexOf("=>");
@@ -16,10 +41,9 @@ export function parameterNames(fn: Function): (string | undefined)[] {
       .slice(0, arrow === -1 ? undefined : arrow)
       .replace(/^async\s+/, "")
       .trim();
-    return single ? [identifierOf(single)] : [];
+    return single ? [single] : [];
   }
-  const list = splitTopLevel(source, open + 1);
-  return list.map((param) => identifierOf(param.split("=")[0] ?? ""));
+  return splitTopLevel(source, open + 1);
 }
 
 function identifierOf(param: string): string | undefined {

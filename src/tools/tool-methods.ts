@@ -9,7 +9,8 @@ import type { InputType } from "../schema/generated-schemas.js";
 import { findToolSchema, keepsSourceName, schemaCommand } from "../schema/schema-store.js";
 import { StoreDerivedCache } from "../schema/store-derived-cache.js";
 import { MissingToolSchemaError, StaleToolSchemaError } from "./errors.js";
-import { parameterNames } from "./parameter-names.js";
+import { checkExplicitSchema, explicitParameters } from "./explicit-schema.js";
+import { forwardsArguments, parameterNames } from "./parameter-names.js";
 import type { AnyTool, ToolInputSchema } from "./tool.js";
 
 /** An `@LlmTool` method with its input schema and parameter order resolved, ready to bind. */
@@ -50,22 +51,31 @@ export function toolMethodOf(tool: AnyTool): ToolMethod | undefined {
  * starts rather than after some of its tools have already run. Its own tools were resolved when they
  * were bound (`withTools`); with discovery on, any `@ToolProvider` class defined so far may be
  * discovered, so those are resolved too. A tool class the run cannot reach (a plain tool group it was
- * not given) is not its concern: the contract's "when the tool is bound".
+ * not given) is not its concern: the contract's "when the tool is bound". Explicit schemas of all of
+ * them are checked against JSON Schema here, the validator being loaded.
  *
- * @throws MissingToolSchemaError or StaleToolSchemaError for the first class with a problem.
+ * @throws MissingToolSchemaError, StaleToolSchemaError or DecoratorMisuseError for the first class with a
+ *   problem.
  */
-export function checkToolSchemas(reach: { readonly discovery: boolean }): void {
+export function checkToolSchemas(reach: {
+  readonly discovery: boolean;
+  readonly tools: readonly AnyTool[];
+}): void {
+  for (const tool of reach.tools) {
+    const method = toolMethodOf(tool);
+    if (method) checkExplicitSchema(method.metadata);
+  }
   if (!reach.discovery) return;
-  for (const cls of getToolClasses()) if (getToolProviderOptions(cls)) toolMethodsOf(cls);
+  for (const cls of getToolClasses())
+    if (getToolProviderOptions(cls))
+      for (const method of toolMethodsOf(cls)) checkExplicitSchema(method.metadata);
 }
 
 function resolveMethod(cls: Function, metadata: LlmToolMetadata): ToolMethod {
   const prototype = metadata.declaringClass.prototype as Record<string, Function>;
-  const declared = parameterNames(prototype[metadata.methodName] as Function);
+  const method = prototype[metadata.methodName] as Function;
   if (metadata.parameters) {
-    const parameters = declared.every((n) => n !== undefined)
-      ? (declared as string[])
-      : Object.keys(metadata.parameters.properties);
+    const parameters = explicitParameters(metadata, method);
     return {
       metadata,
       parameters,
@@ -74,7 +84,8 @@ function resolveMethod(cls: Function, metadata: LlmToolMetadata): ToolMethod {
   }
   const generated = findToolSchema(metadata.declaringClass, metadata.methodName);
   if (generated) {
-    checkFresh(metadata, declared, generated.parameters);
+    // A wrapper's `(...args)` says nothing of the method's parameters: the generated list stands.
+    if (!forwardsArguments(method)) checkFresh(metadata, parameterNames(method), generated.parameters);
     return {
       metadata,
       parameters: generated.parameters,
@@ -82,7 +93,7 @@ function resolveMethod(cls: Function, metadata: LlmToolMetadata): ToolMethod {
       types: generated.types,
     };
   }
-  if (declared.length === 0) return { metadata, parameters: [], inputSchema: EMPTY_INPUT };
+  if (parameterNames(method).length === 0) return { metadata, parameters: [], inputSchema: EMPTY_INPUT };
   throw new MissingToolSchemaError(cls.name, metadata.methodName, schemaCommand());
 }
 

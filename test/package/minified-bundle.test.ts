@@ -22,6 +22,17 @@ describe("a bundle made with esbuild --minify", () => {
     });
   }, 60_000);
 
+  it("G18 runs a tool with an explicit schema, its parameter names mangled (was: the method got undefined)", async () => {
+    const report = await runMinified<{ source: string; results: unknown[] }>(
+      "test/fixtures/bundle/explicit-schema-agent.ts",
+    );
+    expect(report.source).not.toContain("text"); // the minifier did rename the parameters
+    expect(report.results).toEqual([
+      { type: "text", value: "hi hi" },
+      { type: "text", value: "once" },
+    ]);
+  }, 60_000);
+
   it("keeps only what the app uses: an app of defineTool alone carries neither the runner nor the stores", async () => {
     const outfile = await bundleApp("test/fixtures/bundle/define-tool-only.ts", { minify: false });
     expect(await runBundled(outfile)).toEqual({ name: "ping", description: "Answers pong" });

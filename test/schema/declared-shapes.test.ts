@@ -1,0 +1,163 @@
+// Hardening round 12 (docs/reliability.md, "declaring tools"): parameter declarations a user writes, through
+// the schema CLI. Each gets the schema the model can meet, or a build-time error naming file, class, method
+// and parameter: never a schema that silently accepts the wrong input.
+import path from "node:path";
+import ts from "typescript";
+import { describe, expect, it } from "vitest";
+import { findToolMethods } from "../../src/schema/find-tool-methods.js";
+import { generateSchemas } from "../../src/schema/generate-schemas.js";
+import { SourceClasses } from "../../src/schema/source-classes.js";
+import { validateAgainst } from "../../src/schema/validate.js";
+import { scratchProject } from "../support/scratch-project.js";
+
+const DECLARE = "declare function LlmTool(d: string): MethodDecorator;\n";
+const tool = (params: string, extra = "") => `${DECLARE}${extra}export class Tools {
+  @LlmTool("t")
+  run(${params}): string { return ""; }
+}\n`;
+
+const REFUSED: Record<
+  string,
+  { readonly source: string; readonly extra?: string; readonly message: string }
+> = {
+  record: {
+    source: "counts: Record<string, number>",
+    message:
+      'Tools.run parameter "counts" has type Record<string, number>, which is a mapped type over string keys: the schema generator reads it as an object without properties; write it as an index signature, { [key: string]: number }.',
+  },
+  recordAlias: {
+    source: "bag: Bag",
+    extra: "export type Bag = Record<string, unknown>;\n",
+    message: 'parameter "bag" has type Bag, which is a mapped type over string keys',
+  },
+  recordField: {
+    source: "o: Opts",
+    extra: "export interface Opts { extra: Record<string, string[]> }\n",
+    message: "write it as an index signature, { [key: string]: string[] }",
+  },
+  tupleDate: {
+    source: "span: [Date, Date]",
+    message:
+      'Tools.run parameter "span" has the tuple type [Date, Date], whose element Date would reach the method as JSON (tuple elements are not converted): use an object with a named field for it, or an array',
+  },
+  rest: {
+    source: "id: string, ...tags: string[]",
+    message:
+      "Tools.run parameter \"tags\" is a rest parameter: a tool's input is one object keyed by the method's parameter names; take an array instead (tags: T[])",
+  },
+};
+
+describe("refused at build time, naming file, class, method and parameter", () => {
+  const dir = scratchProject(
+    Object.fromEntries(Object.entries(REFUSED).map(([name, c]) => [`${name}.ts`, tool(c.source, c.extra)])),
+    "*.ts",
+  );
+  const program = ts.createProgram(
+    Object.keys(REFUSED).map((n) => path.join(dir, `${n}.ts`)),
+    { experimentalDecorators: true, strict: true, target: ts.ScriptTarget.ES2022 },
+  );
+  const checker = program.getTypeChecker();
+  const cases: Record<string, string> = {
+    record: "G10 Record<string, V> (was: a schema accepting only {})",
+    recordAlias: "G10 an alias of Record<string, unknown>",
+    recordField: "G10 a Record<string, V> field of an interface",
+    tupleDate: "G11 a tuple holding a Date (its elements are not converted)",
+    rest: "G12 a rest parameter",
+  };
+  for (const [name, title] of Object.entries(cases)) {
+    it(title, () => {
+      const file = program.getSourceFile(path.join(dir, `${name}.ts`))!;
+      const read = () => findToolMethods(file, checker, new SourceClasses(checker));
+      expect(read).toThrow(REFUSED[name]!.message);
+      expect(read).toThrow(new RegExp(`${name}\\.ts:\\d+: Tools\\.run parameter`));
+    });
+  }
+});
+
+describe("through the whole generator", () => {
+  it("G12 a destructured parameter is refused with its own message (was: `syntax error in the project: ` and nothing more)", () => {
+    const dir = scratchProject({ "orders.ts": tool("{ sku, qty }: { sku: string; qty: number }") }, "*.ts");
+    expect(() => generateSchemas({ project: path.join(dir, "tsconfig.json") })).toThrow(
+      "orders.ts:4: Tools.run parameter #1 ({ sku, qty }) is a destructuring pattern: a tool's input is one object keyed by the method's parameter names; give the parameter a name and read its fields in the method",
+    );
+  }, 0); // a whole compiler run: no time limit (a loaded machine takes minutes)
+
+  it("G19 an output class with a Record<string, V> field is refused too (was: an answer schema accepting only {})", () => {
+    const dir = scratchProject(
+      {
+        "summary.ts":
+          "export class Summary { counts!: Record<string, number>; }\n" +
+          "declare const runner: { createObject(target: unknown, prompt: string): unknown };\n" +
+          'runner.createObject(Summary, "Count the orders by status");\n',
+      },
+      "*.ts",
+    );
+    expect(() => generateSchemas({ project: path.join(dir, "tsconfig.json") })).toThrow(
+      /summary\.ts: output class Summary has type Record<string, number>, which is a mapped type over string keys: .*write it as an index signature, \{ \[key: string\]: number \}\. .* or pass createObject a JSON Schema object instead of the class\.$/,
+    );
+  }, 0);
+
+  it("G11, G13–G15: tuples, a quoted method name, a static twin, and the shapes that already worked", () => {
+    const dir = scratchProject(
+      {
+        "shapes.ts":
+          DECLARE +
+          "export interface Node { label: string; children: Node[] }\n" +
+          "export enum Level { Low, High }\n" +
+          'export enum Color { Red = "red", Blue = "blue" }\n' +
+          "export interface Named { name: string }\nexport interface Aged { age: number }\n" +
+          "export class Tools {\n" +
+          '  @LlmTool("t") pair(at: [number, number], entry: [key: string, value?: number], o: { path: [string, ...number[]] }): string { return ""; }\n' +
+          '  @LlmTool("t") ["find-one"](id: string): string { return id; }\n' +
+          '  @LlmTool("t") static count(kind: string): number { return 0; }\n' +
+          '  @LlmTool("t") count(limit: number): number { return limit; }\n' +
+          '  @LlmTool("t") shapes(tree: Node, mode: "fast" | "careful" | 3, level: Level, color: Color, anything: unknown, scores: { [key: string]: number }, who: Named & Aged, patch: Partial<Named>, keyed: Record<"a" | "b", boolean>, ref: `id-${number}`): string { return ""; }\n' +
+          "}\n",
+      },
+      "*.ts",
+    );
+    const { tools } = generateSchemas({ project: path.join(dir, "tsconfig.json") });
+    const pair = tools["Tools.pair"]!.inputSchema;
+    expect(pair.properties).toMatchObject({
+      at: { type: "array", items: [{ type: "number" }, { type: "number" }], minItems: 2, maxItems: 2 },
+      entry: { type: "array", minItems: 1, maxItems: 2 },
+      o: { properties: { path: { items: [{ type: "string" }], additionalItems: { type: "number" } } } },
+    });
+    expect(validateAgainst(pair, { at: [1, 2], entry: ["k"], o: { path: ["a", 1, 2] } })).toEqual({
+      ok: true,
+    });
+    expect(validateAgainst(pair, { at: [1], entry: ["k"], o: { path: ["a"] } }).ok).toBe(false);
+    // G13: the key the method is looked up by at run time; G14: the static one is no tool (refused where defined)
+    expect(Object.keys(tools)).toEqual(["Tools.count", "Tools.find-one", "Tools.pair", "Tools.shapes"]);
+    expect(tools["Tools.count"]!.parameters).toEqual(["limit"]);
+    // G15
+    const shapes = tools["Tools.shapes"]!;
+    expect(shapes.inputSchema.properties).toMatchObject({
+      tree: { properties: { children: { items: { $ref: "#/definitions/Node" } } } },
+      mode: { enum: [3, "careful", "fast"] },
+      level: { type: "number", enum: [0, 1] },
+      color: { type: "string", enum: ["red", "blue"] },
+      anything: {},
+      scores: { type: "object", additionalProperties: { type: "number" } },
+      who: { properties: { name: { type: "string" }, age: { type: "number" } }, required: ["age", "name"] },
+      patch: { properties: { name: { type: "string" } } },
+      keyed: { required: ["a", "b"] },
+      ref: { type: "string", pattern: "^id-[0-9]*$" },
+    });
+    expect(shapes.inputSchema.required).toHaveLength(10);
+    expect(
+      validateAgainst(shapes.inputSchema, {
+        tree: { label: "r", children: [{ label: "c", children: [] }] },
+        mode: "fast",
+        level: 1,
+        color: "red",
+        anything: [1, "x"],
+        scores: { a: 1, b: 2 },
+        who: { name: "Ann", age: 3 },
+        patch: {},
+        keyed: { a: true, b: false },
+        ref: "id-42",
+      }),
+    ).toEqual({ ok: true });
+  }, 0);
+});
