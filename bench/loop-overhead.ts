@@ -316,7 +316,7 @@ function growthRows(what: string, measured: Growth): BenchRow[] {
   ];
 }
 
-/** A ratio's rows against its goal: wall time, and the process's CPU time (see {@link blockRatioRows}). */
+/** A ratio's rows: wall time against its goal, and the process's CPU time (see {@link blockRatioRows}). */
 const ratioRows = (measure: string, measured: Parameters<typeof blockRatioRows>[2], goal: number) =>
   blockRatioRows(BENCH, measure, measured, goal);
 

@@ -148,8 +148,9 @@ async function timed(fn: () => unknown): Promise<number> {
 export const ratio = (r: RatioSummary) => `${r.median.toFixed(2)} (${r.min.toFixed(2)}–${r.max.toFixed(2)})`;
 
 /**
- * The rows of a ratio of blocks against its goal (at most `goal`): the wall-time ratio, and the same
- * ratio in the process's CPU time with the same goal.
+ * The rows of a ratio of blocks against its goal (at most `goal`, judged on wall time as before), and the
+ * same ratio in the process's CPU time beside it, without a goal of its own: the one to read when other
+ * processes load the machine (it also counts the process's collector and compiler threads).
  */
 export function blockRatioRows(
   bench: string,
@@ -161,10 +162,10 @@ export function blockRatioRows(
     { bench, measure, value: ratio(measured.wall), goal: `≤ ${goal}`, met: measured.wall.median <= goal },
     {
       bench,
-      measure: "the same in the process's CPU time",
+      measure: "the same in the process's CPU time, same blocks",
       value: ratio(measured.cpu),
-      goal: `≤ ${goal}`,
-      met: measured.cpu.median <= goal,
+      goal: "",
+      met: undefined,
     },
   ];
 }
