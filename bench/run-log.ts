@@ -18,7 +18,7 @@ import type { LanguageModel } from "ai";
 import type { PromptRunner } from "entity-tools";
 import type { ScriptedTurn } from "entity-tools/testing";
 import { modelCallTimes } from "./loop-overhead.js";
-import { median, ratio, type BenchRow, type RatioSummary } from "./measure.js";
+import { interleaved, median, ratio, summary, type BenchRow } from "./measure.js";
 import { forgetful } from "./mock-model.js";
 import { wireModel } from "./provider-wire.js";
 
@@ -81,36 +81,6 @@ async function measureHandWritten(dir: string): Promise<BlockTimes> {
   return times;
 }
 
-/** Each of `arms` measured `rounds` times, the order rotating each round, after three warm-up rounds. */
-async function interleaved<K extends string>(
-  dir: string,
-  rounds: number,
-  arms: Record<K, () => Promise<BlockTimes>>,
-): Promise<Record<K, BlockTimes[]>> {
-  const names = Object.keys(arms) as K[];
-  const samples = Object.fromEntries(names.map((name) => [name, []])) as unknown as Record<K, BlockTimes[]>;
-  for (let round = -3; round < rounds; round++) {
-    const shift = (round + 3) % names.length;
-    const got = new Map<K, BlockTimes>();
-    for (let k = 0; k < names.length; k++) {
-      const name = names[(k + shift) % names.length]!;
-      got.set(name, await arms[name]());
-    }
-    // A folder of thousands of files makes creating the next one dearer: each round starts empty.
-    rmSync(dir, { recursive: true, force: true });
-    mkdirSync(dir);
-    if (round < 0) continue; // warm-up
-    for (const [name, times] of got) samples[name].push(times);
-  }
-  return samples;
-}
-
-const summary = (values: number[]): RatioSummary => ({
-  median: median(values),
-  min: Math.min(...values),
-  max: Math.max(...values),
-});
-
 const ratios = (over: BlockTimes[], under: BlockTimes[], key: keyof BlockTimes) =>
   summary(over.map((b, i) => b[key] / under[i]![key]));
 
@@ -124,15 +94,28 @@ export async function runLogOverhead(): Promise<BenchRow[]> {
   let scripted: Record<"plain" | "withLog" | "handWritten", BlockTimes[]>;
   let wire: Record<"plain" | "withLog", BlockTimes[]>;
   try {
-    scripted = await interleaved(dir, ROUNDS, {
-      plain: () => measure(),
-      withLog: () => measure(logged),
-      handWritten: () => measureHandWritten(dir),
-    });
-    wire = await interleaved(dir, WIRE_ROUNDS, {
-      plain: () => measure(undefined, throughOpenAi, WIRE_BLOCK),
-      withLog: () => measure(logged, throughOpenAi, WIRE_BLOCK),
-    });
+    // A folder of thousands of files makes creating the next one dearer: each round starts empty.
+    const betweenRounds = () => {
+      rmSync(dir, { recursive: true, force: true });
+      mkdirSync(dir);
+    };
+    scripted = await interleaved(
+      ROUNDS,
+      {
+        plain: () => measure(),
+        withLog: () => measure(logged),
+        handWritten: () => measureHandWritten(dir),
+      },
+      { betweenRounds },
+    );
+    wire = await interleaved(
+      WIRE_ROUNDS,
+      {
+        plain: () => measure(undefined, throughOpenAi, WIRE_BLOCK),
+        withLog: () => measure(logged, throughOpenAi, WIRE_BLOCK),
+      },
+      { betweenRounds },
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -75,25 +75,17 @@ function dataCopy<T>(value: T, copier: Copier): T {
 }
 
 function newWalk(copier: Copier): Walk {
-  return {
-    copier,
-    copies: new Map(),
-    sources: [],
-    targets: [],
-    depths: [],
-    depth: 0,
-    filled: [],
-    suspect: false,
-  };
+  return { copier, copies: new Map(), toFill: [], depth: 0, filled: [], suspect: false };
 }
 
 /** The copy of `value`, filled: every plain array and object in it, copied. */
 function fill<T extends object>(value: T, walk: Walk): T {
   const copy = objectCopy(value, walk);
-  while (walk.sources.length > 0) {
-    const source = walk.sources.pop()!;
-    const target = walk.targets.pop()!;
-    walk.depth = walk.depths.pop()! + 1;
+  const { toFill } = walk;
+  while (toFill.length > 0) {
+    walk.depth = (toFill.pop() as number) + 1;
+    const target = toFill.pop() as object;
+    const source = toFill.pop() as object;
     if (walk.depth > WATCHED_DEPTH) walk.suspect = true;
     if (Array.isArray(source)) {
       const array = target as unknown[];
@@ -116,10 +108,11 @@ function fill<T extends object>(value: T, walk: Walk): T {
 interface Walk {
   readonly copier: Copier;
   readonly copies: Map<object, unknown>;
-  /** Plain arrays and objects whose copies are still empty, those copies, and their nesting, at one index. */
-  readonly sources: object[];
-  readonly targets: object[];
-  readonly depths: number[];
+  /**
+   * Plain arrays and objects whose copies are still empty, each as three entries: the source, its copy and
+   * its nesting (one array a walk, not three: most walks are a step's few messages, made at every step).
+   */
+  readonly toFill: (object | number)[];
   /** The nesting of the objects met now: the children of the source being filled. */
   depth: number;
   /** The copies filled, to freeze once all are (a frozen one could not be filled). */
@@ -154,9 +147,7 @@ function objectCopy(value: object, walk: Walk): unknown {
   if (Array.isArray(value) || isPlainObject(value)) {
     // A plain array whatever the original's class (`map` would make a subclass's instance).
     copy = Array.isArray(value) ? new Array<unknown>(value.length) : {};
-    walk.sources.push(value);
-    walk.targets.push(copy as object);
-    walk.depths.push(walk.depth);
+    walk.toFill.push(value, copy as object, walk.depth);
   } else copy = walk.copier.other(value, walk);
   walk.copies.set(value, copy);
   return copy;
