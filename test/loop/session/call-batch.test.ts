@@ -95,4 +95,30 @@ describe("call batch", () => {
     ]);
     expect((error as ToolLoopAbortedError).snapshot?.history).toHaveLength(3);
   });
+
+  it("a call that repeats the id of a call waiting for a person is answered as repeated: never asked about, never run", async () => {
+    const refunded: number[] = [];
+    const refund = defineTool<{ amount: number }, string>({
+      name: "refund",
+      description: "Refund an amount",
+      needsApproval: true,
+      inputSchema: { type: "object", properties: { amount: { type: "number" } }, required: ["amount"] },
+      execute: ({ amount }) => (refunded.push(amount), `refunded ${amount}`),
+    });
+    const model = mockModel(
+      calls(["refund", { amount: 5 }, "r"], ["refund", { amount: 7 }, "r"]),
+      text("done"),
+    );
+    const runner = new PromptRunner({ model }).withTools(refund);
+    const paused = await runner.run("Refund");
+    expect(paused.pendingApprovals.map((p) => p.input)).toEqual([{ amount: 5 }]);
+    const approvals = { [paused.pendingApprovals[0]!.approvalId]: { approved: true as const } };
+    const done = await runner.resume(paused.snapshot, { approvals });
+    expect(refunded).toEqual([5]);
+    // The repeat was answered at the pause, the waiting call on resume.
+    expect(resultsOf(done.conversationHistory)).toEqual([
+      'refund: Not run: another call in this message already has the id "r".',
+      "refund: refunded 5",
+    ]);
+  });
 });
