@@ -292,6 +292,23 @@ describe("a stored conversation's turn", () => {
     expect(await store.get("c-1")).toEqual({ snapshot: snapshotSaying("the next turn"), version: 3 });
   });
 
+  it("a turn whose claim another turn took over: its save gets the conflict, and it writes nothing after", async () => {
+    const store = new InMemoryConversationStore();
+    const start = Date.now();
+    const stalled = await beginConversationTurn(store, "c-1", { leaseMs: 100, clock: () => start });
+    const next = await beginConversationTurn(store, "c-1", { clock: () => start + 100 });
+    await next.save(snapshotSaying("the next turn"));
+    const writes: (RunSnapshot | undefined)[] = [];
+    const put = store.put.bind(store);
+    store.put = (id, snapshot, version, busyUntil) => (
+      writes.push(snapshot),
+      put(id, snapshot, version, busyUntil)
+    );
+    await expect(stalled.save(snapshotSaying("stalled"))).rejects.toBeInstanceOf(ConversationConflictError);
+    expect(writes).toEqual([snapshotSaying("stalled")]); // no release writing back what the turn began with
+    expect(await store.get("c-1")).toEqual({ snapshot: snapshotSaying("the next turn"), version: 3 });
+  });
+
   it("a deploy renamed a tool: the stored conversation continues with the runner's own tools; a call to the old name is an unknown tool", async () => {
     const store = new InMemoryConversationStore();
     const lookup = (name: string) =>
