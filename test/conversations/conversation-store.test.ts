@@ -282,22 +282,24 @@ describe("a stored conversation's turn", () => {
     }
   });
 
-  it("a turn whose claim another turn took over (its lease ran out): its release is quiet and leaves the other's turn", async () => {
+  /** A turn whose lease ran out, and the next turn that took the conversation over and saved. */
+  async function takenOver() {
     const store = new InMemoryConversationStore();
     const start = Date.now();
     const stalled = await beginConversationTurn(store, "c-1", { leaseMs: 100, clock: () => start });
     const next = await beginConversationTurn(store, "c-1", { clock: () => start + 100 });
     await next.save(snapshotSaying("the next turn"));
+    return { store, stalled };
+  }
+
+  it("a turn whose claim another turn took over (its lease ran out): its release is quiet and leaves the other's turn", async () => {
+    const { store, stalled } = await takenOver();
     await expect(stalled.release()).resolves.toBeUndefined();
     expect(await store.get("c-1")).toEqual({ snapshot: snapshotSaying("the next turn"), version: 3 });
   });
 
   it("a turn whose claim another turn took over: its save gets the conflict, and it writes nothing after", async () => {
-    const store = new InMemoryConversationStore();
-    const start = Date.now();
-    const stalled = await beginConversationTurn(store, "c-1", { leaseMs: 100, clock: () => start });
-    const next = await beginConversationTurn(store, "c-1", { clock: () => start + 100 });
-    await next.save(snapshotSaying("the next turn"));
+    const { store, stalled } = await takenOver();
     const writes: (RunSnapshot | undefined)[] = [];
     const put = store.put.bind(store);
     store.put = (id, snapshot, version, busyUntil) => (
