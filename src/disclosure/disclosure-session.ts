@@ -126,9 +126,10 @@ export class DisclosureSession implements ToolInjectionStrategy {
       // A read that unlocks no tools changes nothing but the text the model reads, on any backend.
       unlocked.length > 0 ? "dynamic" : "content",
     );
+    // Nothing to withdraw: a section expanded now was summarized in the prompt this attempt rendered
+    // (visibility only moves to FULL within an attempt), and that prompt names `read_section`.
     return {
       add: unlocked,
-      remove: this.keepsReadSection(after) ? [] : [READ_SECTION],
       notices: unlocked.length > 0 ? [`Tools now available: ${unlockedNames.join(", ")}`] : [],
     };
   }

@@ -26,6 +26,9 @@ import {
   StoredConversationUnreadableError,
   beginConversationTurn,
   defineTool,
+  type ConversationStore,
+  type RunSnapshot,
+  type StoredConversation,
 } from "entity-tools";
 import { FakePromptRunner, InMemoryConversationStore } from "entity-tools/testing";
 import { child, conversationStoreContract, snapshotSaying } from "../support/conversation-store-contract.js";
@@ -172,6 +175,34 @@ describe.skipIf(process.platform === "win32")("FileConversationStore: for its ow
 });
 
 describe("a stored conversation's turn", () => {
+  it("a store of your own that keeps whatever it is given: a turn's save still refuses another conversation's snapshot", async () => {
+    const kept = new Map<string, StoredConversation>();
+    const naive: ConversationStore = {
+      get: async (id) => kept.get(id),
+      put: async (id, snapshot, _expectedVersion, busyUntil) => {
+        const version = (kept.get(id)?.version ?? 0) + 1;
+        kept.set(id, { snapshot, version, busyUntil });
+        return version;
+      },
+    };
+    const of = (id: string, text: string) => ({ ...snapshotSaying(text), conversationId: id }) as RunSnapshot;
+    await naive.put("ann", of("ann", "I am Ann"), undefined);
+    const turn = await beginConversationTurn(naive, "ann");
+    await expect(turn.save(of("bob", "I am Bob"))).rejects.toBeInstanceOf(ConversationMismatchError);
+    expect(kept.get("ann")).toMatchObject({ snapshot: of("ann", "I am Ann"), busyUntil: undefined });
+  });
+
+  it.each([0, -1, Number.NaN, Infinity])(
+    "a turn's leaseMs of %s is refused before the store is touched",
+    async (leaseMs) => {
+      const store = new InMemoryConversationStore();
+      await expect(beginConversationTurn(store, "c-1", { leaseMs })).rejects.toThrow(
+        /^beginConversationTurn leaseMs must be a positive number of ms, got /,
+      );
+      expect(await store.get("c-1")).toBeUndefined();
+    },
+  );
+
   const effects: string[] = [];
   const refund = defineTool({
     name: "refund",
@@ -251,13 +282,32 @@ describe("a stored conversation's turn", () => {
     }
   });
 
-  it("a turn whose claim another turn took over (its lease ran out): its release is quiet and leaves the other's turn", async () => {
+  /** A turn whose lease ran out, and the next turn that took the conversation over and saved. */
+  async function takenOver() {
     const store = new InMemoryConversationStore();
     const start = Date.now();
     const stalled = await beginConversationTurn(store, "c-1", { leaseMs: 100, clock: () => start });
     const next = await beginConversationTurn(store, "c-1", { clock: () => start + 100 });
     await next.save(snapshotSaying("the next turn"));
+    return { store, stalled };
+  }
+
+  it("a turn whose claim another turn took over (its lease ran out): its release is quiet and leaves the other's turn", async () => {
+    const { store, stalled } = await takenOver();
     await expect(stalled.release()).resolves.toBeUndefined();
+    expect(await store.get("c-1")).toEqual({ snapshot: snapshotSaying("the next turn"), version: 3 });
+  });
+
+  it("a turn whose claim another turn took over: its save gets the conflict, and it writes nothing after", async () => {
+    const { store, stalled } = await takenOver();
+    const writes: (RunSnapshot | undefined)[] = [];
+    const put = store.put.bind(store);
+    store.put = (id, snapshot, version, busyUntil) => (
+      writes.push(snapshot),
+      put(id, snapshot, version, busyUntil)
+    );
+    await expect(stalled.save(snapshotSaying("stalled"))).rejects.toBeInstanceOf(ConversationConflictError);
+    expect(writes).toEqual([snapshotSaying("stalled")]); // no release writing back what the turn began with
     expect(await store.get("c-1")).toEqual({ snapshot: snapshotSaying("the next turn"), version: 3 });
   });
 

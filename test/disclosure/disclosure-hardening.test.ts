@@ -76,6 +76,19 @@ const summarized = (
   });
 
 describe("progressive disclosure, hardened", () => {
+  it("a section read refused for its input (a property the tool does not take) unlocks nothing", async () => {
+    const refund = defineTool({ name: "refund", description: "Refund", execute: () => "refunded" });
+    const model = mockModel(call("read_section", { section_key: "refunds", also: "please" }), text("ok"));
+    await new PromptRunner({ model })
+      .withSystemPrompt(
+        summarized(["refunds"], () => [refund]),
+        params,
+      )
+      .run("q");
+    expect(toolResultsSeenAt(model, 1)[0]).toMatch(/^Invalid arguments for "read_section"/);
+    expect(offeredAt(model, 1)).toEqual(["read_section"]);
+  });
+
   it("a section read left unrun by its message's restart tells the model, after a resume, to call it again", async () => {
     const wipe = defineTool({
       name: "wipeCache",

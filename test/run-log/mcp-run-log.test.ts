@@ -174,6 +174,8 @@ it("an approval asked through elicitation and the person's answer are logged, ea
   expect(shown(first!)).toEqual([
     [1, expect.stringMatching(/^failed \(denied\) refund: Not run: "refund" needs a person's approval/)],
   ]);
+  // Every question of the first session was answered: its file ends completed, not waiting for a person.
+  expect(second!.end?.status).toBe("completed");
 });
 
 it("on 2026-07-28 the question and the answer come in two requests, each a server and a file of its own", async () => {

@@ -1,7 +1,7 @@
 // A run's file keeps its lines as text until a write and measures their UTF-8 bytes only near the size
 // limit: the lines before the `cut` note are every line that fits, in bytes, whether written at each line
 // or many lines at once.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -48,5 +48,46 @@ describe("RunLogFile's size limit", () => {
     expect(kept).toEqual(Array.from({ length: fitting() }, (_, i) => line(i)));
     expect(Buffer.byteLength(kept.map((l) => `${l}\n`).join(""))).toBeLessThanOrEqual(LIMIT);
     expect(JSON.parse(lines.at(-1)!)).toMatchObject({ type: "cut", limitBytes: LIMIT });
+  });
+});
+
+describe("RunLogFile at its limit", () => {
+  const refuse = (message: string) => {
+    throw new Error(message);
+  };
+
+  it("keeps a line that ends exactly at the limit, with no cut note", () => {
+    const lines = [line(0), line(1), line(2)];
+    const text = lines.map((l) => `${l}\n`).join("");
+    const file = new RunLogFile({
+      dir,
+      id: "exact",
+      limitBytes: Buffer.byteLength(text),
+      keepOpen: false,
+      onFailure: refuse,
+    });
+    for (const [i, l] of lines.entries()) file.addLine(l, i);
+    file.close();
+    expect(readFileSync(file.path, "utf8")).toBe(text);
+  });
+
+  it("writes no media file once the log was cut, even one small enough to fit", () => {
+    const file = new RunLogFile({
+      dir,
+      id: "cut-media",
+      limitBytes: 300,
+      keepOpen: false,
+      onFailure: refuse,
+    });
+    file.addLine(JSON.stringify({ type: "note", step: 1, message: "x".repeat(400) }), 1);
+    file.flush(); // the cut note is written: the file is well under its limit
+    const media = file.mediaBytes({ type: "image", mediaType: "image/png" }, new Uint8Array(8));
+    file.close();
+    expect(media).toEqual({
+      type: "image",
+      mediaType: "image/png",
+      skipped: "the run's size limit was reached",
+    });
+    expect(existsSync(path.join(dir, "cut-media.media"))).toBe(false);
   });
 });

@@ -69,3 +69,25 @@ describe("RunView.toolsAt", () => {
     expect(looked.size).toBe(1);
   });
 });
+
+describe("RunView's causes of tool changes", () => {
+  it("a tool that leaves again later leaves for its own reason, not for the earlier step's", () => {
+    const records = [
+      { type: "step", step: 1, iteration: 1, ms: 1, count: 2, tools: ["search", "spend"] },
+      { type: "removed", step: 1, tools: ["spend"], reason: "budget", by: "c1" },
+      { type: "step", step: 2, iteration: 2, ms: 2, count: 1, added: [], removed: ["spend"] },
+      { type: "added", step: 2, tools: ["spend"], byTool: "search", by: "c2" },
+      { type: "step", step: 3, iteration: 3, ms: 3, count: 2, added: ["spend"], removed: [] },
+      { type: "restart", step: 3, cause: "strategy", reason: "restart" },
+      { type: "step", step: 4, iteration: 4, ms: 4, count: 1, added: [], removed: ["spend"] },
+    ];
+    const text = [runHeaderLine(), ...records.map((r) => JSON.stringify(r))].join("\n");
+    const view = runView(readRunLog(`${text}\n`));
+    expect(view.steps.map((s) => s.removed)).toEqual([
+      undefined,
+      [{ tool: "spend", cause: { reason: "budget", by: "c1", byStep: 1 } }],
+      [],
+      [{ tool: "spend", cause: { reason: "restart" } }],
+    ]);
+  });
+});

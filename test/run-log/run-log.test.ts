@@ -24,6 +24,7 @@ import {
 import { FakePromptRunner, scoreToolUse } from "entity-tools/testing";
 import { groupConversations, summarizeRun, type RunSummary } from "../../src/run-log/run-log-index.js";
 import { RunLogFile } from "../../src/run-log/run-log-file.js";
+import { TOOL_SET_CHECKPOINT } from "../../src/run-log/run-log-format.js";
 import { loggedPrompt } from "../../src/run-log/run-log-prompt.js";
 import {
   budgetRun,
@@ -545,4 +546,45 @@ it("scoreToolUse reads a run log: each step's tools and the entity of each call,
   // What readRunLog returns is scored as it is: it threw a bare TypeError.
   expect(scoreToolUse(files[0]!.read, expected)).toEqual(score);
   expect(scoreToolUse.many([files[0]!.read, paused!], expected).runs).toBe(2);
+});
+
+it("recordContent: false logs a strategy's restart by its cause, without the reason its author wrote", async () => {
+  const dir = scratch();
+  let restarted = false;
+  const restartOnce: ToolInjectionStrategy = {
+    evaluateToolResult: () =>
+      restarted ? {} : ((restarted = true), { restart: { reason: "John Smith is a VIP" } }),
+  };
+  const { fake, runner } = customerRunner(dir, { recordContent: false });
+  fake.callTool("searchCustomer", { name: "John Smith" }).respondWithText("done");
+  await runner.withInjectionStrategy(restartOnce).run("Find John");
+  const [run] = runs(dir);
+  expect(run!.read.records.find((r) => r.type === "restart")).toMatchObject({
+    cause: "strategy",
+    reason: "restart",
+  });
+  expect(run!.text).not.toContain("VIP");
+});
+
+it("writes a step's whole tool list every TOOL_SET_CHECKPOINT steps, whether the list changed or not", async () => {
+  const stepRecords = async (lastCall: "changes nothing" | "finds a customer") => {
+    const dir = scratch();
+    const { fake, runner } = customerRunner(dir);
+    for (let step = 1; step < TOOL_SET_CHECKPOINT; step++) fake.callTool("findCustomers", { text: "Nobody" });
+    if (lastCall === "finds a customer") fake.callTool("searchCustomer", { name: "John Smith" });
+    else fake.callTool("findCustomers", { text: "Nobody" });
+    fake.respondWithText("done");
+    await runner.withMaxToolIterations(TOOL_SET_CHECKPOINT + 1).run("q");
+    return runs(dir)[0]!.read.records.filter((r) => r.type === "step");
+  };
+  const base = ["searchCustomer", "findCustomers", "issueStoreCredit", "spendChart"];
+  const found = [...base, "customer_c123_getAverageSpend", "customer_c123_recentOrders"];
+  for (const [lastCall, tools] of [
+    ["changes nothing", base],
+    ["finds a customer", found],
+  ] as const) {
+    const steps = await stepRecords(lastCall);
+    expect(steps[TOOL_SET_CHECKPOINT - 1]!.tools, `step ${TOOL_SET_CHECKPOINT}`).toBeUndefined();
+    expect(steps[TOOL_SET_CHECKPOINT]!.tools, `step ${TOOL_SET_CHECKPOINT + 1}, ${lastCall}`).toEqual(tools);
+  }
 });

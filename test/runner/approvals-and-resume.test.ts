@@ -164,6 +164,21 @@ describe("approvals", () => {
     ]);
   });
 
+  it("a denial reaches observers as decided and not approved, with the person's reason", async () => {
+    const paused = await pausedRun();
+    const approvalId = paused.pendingApprovals[0]!.approvalId;
+    const events: ToolLoopEvent[] = [];
+    await runnerWith(mockModel(text("I could not refund it.")))
+      .withObserver((e) => events.push(e))
+      .resume(asJson(paused.snapshot), {
+        approvals: { [approvalId]: { approved: false, reason: "over the limit" } },
+        resolveProvider,
+      });
+    expect(events.filter((e) => e.type === "ApprovalDecided")).toEqual([
+      expect.objectContaining({ approvalId, approved: false, reason: "over the limit" }),
+    ]);
+  });
+
   it("undecided calls pause the run again; createObject and generateText throw ApprovalRequiredError with the run", async () => {
     const paused = await pausedRun();
     const again = await runnerWith(mockModel()).resume(asJson(paused.snapshot), { resolveProvider });

@@ -345,6 +345,10 @@ export function conversationStoreContract(name: string, factory: StoreFactory): 
       expect((error as Error).message).toMatch(
         /^Conversation "c-1" was not saved: its snapshot is 2\d{4} bytes, over the store's limit of 10000 \(maxSnapshotBytes\)\./,
       );
+      // Measured in bytes of UTF-8, not in characters: 6 000 "é" are 12 000 bytes.
+      await expect(store.put("c-1", snapshotSaying("é".repeat(6_000)), 1)).rejects.toThrow(
+        ConversationTooLargeError,
+      );
       expect(await store.get("c-1")).toEqual({ snapshot: snapshotSaying("small"), version: 1 });
       // A turn whose save is too large: refused, and the conversation is free again at once.
       const turn = await beginConversationTurn(store, "c-1");

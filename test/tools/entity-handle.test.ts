@@ -79,8 +79,24 @@ describe("the handle codec", () => {
       problem: "signature",
     });
     expect(new EntityHandleCodec().read(handle)).toMatchObject({ ok: false, problem: "signature" });
-    for (const bad of ["c1", "Account:c1", `Account#x1~${"a".repeat(22)}`, 42, null, `:c1~${"a".repeat(22)}`])
+    const signature = `~${"!".repeat(22)}`; // 22 characters, not base64url: no signature at all
+    for (const bad of [
+      "c1",
+      "Account:c1",
+      `Account#x1~${"a".repeat(22)}`,
+      42,
+      null,
+      `:c1~${"a".repeat(22)}`,
+      `Account:c1${signature}`,
+    ])
       expect(codec.read(bad)).toMatchObject({ ok: false, problem: "malformed" });
+    // A number id spelled another way is not the id the handle was minted with.
+    const number = codec.handleOf(new Account(42));
+    for (const spelling of ["042", "4.2e1", "0x2a"])
+      expect(codec.read(number.replace("#42~", `#${spelling}~`))).toMatchObject({
+        ok: false,
+        problem: "malformed",
+      });
     expect(codec.read("Account:c1").ok === false && codec.read("Account:c1")).toMatchObject({
       message: expect.stringContaining("pass one exactly as a tool result gave it"),
     });

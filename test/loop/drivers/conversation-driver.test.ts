@@ -12,6 +12,7 @@ import {
   type ConversationTurn,
   type ModelToolCall,
   type ToolLoopEvent,
+  ToolLoopError,
 } from "entity-tools";
 import { CustomerSearchTools } from "../../fixtures/store/customer-search-tools.js";
 import { watchRestarts } from "../../support/restart-observers.js";
@@ -307,4 +308,41 @@ describe("conversation driver", () => {
     expect(line).not.toContain("END");
     expect(restarted).toContain("A result cut here can be read again whole by calling its tool again.");
   });
+});
+
+it("a turn that fails as a call's result comes back: the failed run's conversation answers the call once", async () => {
+  let started!: () => void;
+  let finish!: (value: string) => void;
+  const running = new Promise<void>((resolve) => (started = resolve));
+  const slow = defineTool({
+    name: "slow",
+    description: "Answers when told to",
+    execute: () => (started(), new Promise<string>((resolve) => (finish = resolve))),
+  });
+  let call: Promise<unknown> | undefined;
+  // The backend's turn fails just as the call's result arrives (the app-server went away mid-call).
+  const backend: ConversationAdapter = {
+    supportsDynamicTools: false,
+    newTools: "restart",
+    openConversation: async (setup) => ({
+      send: async () => {
+        call = setup.callTool({ toolCallId: "t1", toolName: "slow", input: {} }).catch((e: unknown) => e);
+        await running;
+        finish("late");
+        throw new Error("the app-server went away");
+      },
+      close: async () => {},
+    }),
+  };
+  const error = await new PromptRunner({ adapter: backend })
+    .withTools(slow)
+    .run("q")
+    .catch((e: unknown) => e);
+  await call; // the call has settled: nothing of it comes later
+  expect(error).toBeInstanceOf(ToolLoopError);
+  const answers = (error as ToolLoopError).conversationHistory.flatMap((m) =>
+    m.role === "tool" ? m.content.filter((p) => p.type === "tool-result" && p.toolCallId === "t1") : [],
+  );
+  // One result for the call, whichever came first: a second would make the provider refuse the conversation.
+  expect(answers).toHaveLength(1);
 });

@@ -16,6 +16,10 @@ const trigger = {
   history: [],
 };
 
+/** What the model reads when an addition's first item got tools and 2 more did not. */
+const BUDGET_NOTICE =
+  "Tool budget reached: of this result's 3 items, only the first 1 got tools (1 tool); the other 2 did not. Calling the same tool again binds the same first ones. To reach one of the others, call a tool that returns fewer results with it among the first (a narrower search, a filter, a smaller page).";
+
 function injector(
   strategies: ToolInjectionStrategy[],
   registry = new ToolRegistry([tool("t")], { maxInjectedTools: 1 }),
@@ -57,9 +61,7 @@ describe("ToolInjector", () => {
     } = injector([{ evaluateToolResult: () => ({ add: [tool("a"), tool("b"), tool("c")] }) }]);
     const { notices } = await i.evaluate(trigger);
     expect(registry.names()).toEqual(["t", "a"]);
-    expect(notices).toEqual([
-      "Tool budget reached: of this result's 3 items, only the first 1 got tools (1 tool); the other 2 did not. Calling the same tool again binds the same first ones. To reach one of the others, call a tool that returns fewer results with it among the first (a narrower search, a filter, a smaller page).",
-    ]);
+    expect(notices).toEqual([BUDGET_NOTICE]);
     expect(events.filter((e) => e.type === "ToolsRemoved")).toEqual([]);
   });
 
@@ -92,5 +94,30 @@ describe("ToolInjector", () => {
     expect(registry.names()).toEqual(["t"]);
     const failing = injector([{ evaluateToolResult: () => Promise.reject(new Error("bug")) }]).injector;
     await expect(failing.evaluate(trigger)).rejects.toThrow(StrategyError);
+  });
+
+  it("a strategy that stopped where the budget was full (its unbound items) has the model told, though all it added fit", async () => {
+    const { injector: i, registry } = injector([
+      { evaluateToolResult: () => ({ add: [tool("a")], unbound: 2 }) },
+    ]);
+    const { notices } = await i.evaluate(trigger);
+    expect(registry.names()).toEqual(["t", "a"]);
+    expect(notices).toEqual([BUDGET_NOTICE]);
+  });
+
+  it("a strategy still deciding when the run is cancelled: the evaluation fails with the cancellation's reason, not a StrategyError", async () => {
+    const controller = new AbortController();
+    const undecided = { evaluateToolResult: () => new Promise<never>(() => {}) };
+    const i = new ToolInjector(
+      new ToolRegistry([tool("t")]),
+      [undecided],
+      new RunEvents([]),
+      controller.signal,
+      () => {},
+    );
+    const evaluation = i.evaluate(trigger);
+    const reason = new Error("user left");
+    controller.abort(reason);
+    await expect(evaluation).rejects.toBe(reason);
   });
 });

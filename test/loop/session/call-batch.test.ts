@@ -9,6 +9,7 @@ import {
   ToolLoopAbortedError,
   defineTool,
   type ModelAdapter,
+  type RunSnapshot,
   type ToolLoopEvent,
 } from "entity-tools";
 import { CustomerSearchTools } from "../../fixtures/store/customer-search-tools.js";
@@ -23,6 +24,16 @@ const resultsOf = (history: readonly ModelMessage[]) =>
 const calls = (...names: [string, unknown, string?][]) => ({
   toolCalls: names.map(([toolName, input, toolCallId]) => ({ toolName, input, toolCallId })),
 });
+
+/** A refund that waits for a person's decision; each amount it refunds goes to `refunded`. */
+const refundTool = (refunded: number[]) =>
+  defineTool<{ amount: number }, string>({
+    name: "refund",
+    description: "Refund an amount",
+    needsApproval: true,
+    inputSchema: { type: "object", properties: { amount: { type: "number" } }, required: ["amount"] },
+    execute: ({ amount }) => (refunded.push(amount), `refunded ${amount}`),
+  });
 
 describe("call batch", () => {
   it("runs a response's calls in order; a call that repeats an id gets a result without running", async () => {
@@ -94,5 +105,43 @@ describe("call batch", () => {
       "searchCustomer: The run was cancelled before this tool finished",
     ]);
     expect((error as ToolLoopAbortedError).snapshot?.history).toHaveLength(3);
+  });
+
+  it("a call that repeats the id of a call waiting for a person is answered as repeated: never asked about, never run", async () => {
+    const refunded: number[] = [];
+    const refund = refundTool(refunded);
+    const model = mockModel(
+      calls(["refund", { amount: 5 }, "r"], ["refund", { amount: 7 }, "r"]),
+      text("done"),
+    );
+    const runner = new PromptRunner({ model }).withTools(refund);
+    const paused = await runner.run("Refund");
+    expect(paused.pendingApprovals.map((p) => p.input)).toEqual([{ amount: 5 }]);
+    const approvals = { [paused.pendingApprovals[0]!.approvalId]: { approved: true as const } };
+    const done = await runner.resume(paused.snapshot, { approvals });
+    expect(refunded).toEqual([5]);
+    // The repeat was answered at the pause, the waiting call on resume.
+    expect(resultsOf(done.conversationHistory)).toEqual([
+      'refund: Not run: another call in this message already has the id "r".',
+      "refund: refunded 5",
+    ]);
+  });
+
+  it("a snapshot made by hand whose waiting calls repeat one id: the call runs once, the repeat is answered as repeated", async () => {
+    const refunded: number[] = [];
+    const refund = refundTool(refunded);
+    const model = mockModel(calls(["refund", { amount: 5 }, "r"]), text("done"));
+    const runner = new PromptRunner({ model }).withTools(refund);
+    const paused = await runner.run("Refund");
+    const snapshot = JSON.parse(JSON.stringify(paused.snapshot)) as RunSnapshot;
+    const waiting = snapshot.paused!.calls[0]!;
+    const twice = { ...snapshot, paused: { ...snapshot.paused!, calls: [waiting, waiting] } };
+    const done = await runner.resume(twice, { approvals: { r: { approved: true } } });
+    expect(done.status).toBe("completed");
+    expect(refunded).toEqual([5]);
+    expect(resultsOf(done.conversationHistory)).toEqual([
+      "refund: refunded 5",
+      'refund: Not run: another call in this message already has the id "r".',
+    ]);
   });
 });
