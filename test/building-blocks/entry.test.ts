@@ -5,7 +5,7 @@ import * as root from "entity-tools";
 import * as blocks from "entity-tools/building-blocks";
 
 describe("entity-tools/building-blocks", () => {
-  it("exports the handle codec, binding helpers, metadata readers and the local request guard", () => {
+  it("exports the handle codec, binding helpers, metadata readers, the local request guard and the stores' snapshot text", () => {
     expect(Object.keys(blocks).sort()).toEqual([
       "DEFAULT_RUN_SETTINGS",
       "EntityHandleCodec",
@@ -29,6 +29,8 @@ describe("entity-tools/building-blocks", () => {
       "isToolProvider",
       "isValidToolName",
       "localRequestGuard",
+      "snapshotFromText",
+      "snapshotText",
     ]);
   });
 
@@ -41,6 +43,8 @@ describe("entity-tools/building-blocks", () => {
       "SourceNameClaims",
       "instanceKeyOf",
       "localRequestGuard",
+      "snapshotFromText",
+      "snapshotText",
     ];
     for (const [name, value] of Object.entries(blocks))
       expect(fromRoot[name], name).toBe(onlyHere.includes(name) ? undefined : value);
