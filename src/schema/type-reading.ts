@@ -78,8 +78,14 @@ export class TypeReading {
       return fields ? { kind: "class", name, fields } : { kind: "class", name };
     }
     if (seen.has(type)) return undefined;
-    const fields = this.fieldsOf(type, new Set([...seen, type]));
-    return fields ? { kind: "object", fields } : undefined;
+    const inner = new Set([...seen, type]);
+    const fields = this.fieldsOf(type, inner);
+    if (fields) return { kind: "object", fields };
+    // `{ [key: string]: V }` and `Record<string, V>` (no properties): each value converted as V is.
+    const index = this.checker.getIndexInfoOfType(type, ts.IndexKind.String);
+    const values =
+      index && this.checker.getPropertiesOfType(type).length === 0 && this.inputTypeOf(index.type, inner);
+    return values ? { kind: "record", values } : undefined;
   }
 
   /**

@@ -1,12 +1,14 @@
 // G10 (docs/reliability.md, hardening round 12): `Record<string, V>` and its other spellings (an alias,
 // `{ [K in string]: V }`, a field of an interface, an array element, nested) get the schema the index
 // signature `{ [key: string]: V }` gets, and a call with such a value reaches the method. typescript-json-
-// schema alone made each an object that accepted only `{}`; the CLI then refused them.
+// schema alone made each an object that accepted only `{}`; the CLI then refused them. G20: the values of
+// either spelling are converted as V is (a class instance, a `Date`); they reached the method as JSON.
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { LlmTool, PromptRunner, registerToolSchemas } from "entity-tools";
 import { generateSchemas, type GeneratedSource } from "../../src/schema/generate-schemas.js";
 import { validateAgainst } from "../../src/schema/validate.js";
+import { unionProblem } from "../../src/tools/union-input.js";
 import { call, mockModel, text, toolResultsSeenAt } from "../support/mock-model.js";
 import { scratchProject } from "../support/scratch-project.js";
 
@@ -14,6 +16,11 @@ const SOURCE = `declare function LlmTool(d: string): MethodDecorator;
 export class Pet { name!: string; legs?: number; }
 export type Scores = Record<string, number>;
 export interface Tally { byStatus: Record<string, number> }
+export class Cat { kind!: "cat"; }
+export class Dog { kind!: "dog"; }
+export class Roster { pets!: Record<string, Pet>; }
+declare const runner: { createObject(target: unknown, prompt: string): unknown };
+runner.createObject(Roster, "List the pets");
 export class Tools {
   @LlmTool("Count") count(counts: Record<string, number>): string { return ""; }
   @LlmTool("Tally") tally(tally: Tally): string { return ""; }
@@ -21,6 +28,9 @@ export class Tools {
   @LlmTool("Batch") batch(batches: Record<string, string[]>[]): string { return ""; }
   @LlmTool("Adopt") adopt(pets: Record<string, Pet>): string { return ""; }
   @LlmTool("Mixed") mixed(bag: { [K in string]: Pet | number }, deep: Record<string, Record<string, boolean>>, some?: Partial<Record<string, number>>): string { return ""; }
+  @LlmTool("Visit") visit(visits: Record<string, Date>): string { return ""; }
+  @LlmTool("Kennel") kennel(pets: { [key: string]: Pet }): string { return ""; }
+  @LlmTool("Feed") feed(pets: Record<string, Cat | Dog>): string { return ""; }
   @LlmTool("Twins") twins(counts: { [key: string]: number }, tally: { byStatus: { [key: string]: number } }, batches: { [key: string]: string[] }[], pets: { [key: string]: Pet }, bag: { [key: string]: Pet | number }, deep: { [key: string]: { [key: string]: boolean } }): string { return ""; }
 }
 `;
@@ -46,8 +56,13 @@ class Tools {
     return `batch ${seen(batches)}`;
   }
   @LlmTool("Adopt") adopt(pets: Record<string, Pet>): string {
-    const instances = Object.values(pets).map((pet) => pet instanceof Pet);
-    return `adopt ${seen(pets)} instances ${seen(instances)}`;
+    return `adopt ${seen(pets)} instances ${seen(Object.values(pets).map((pet) => pet instanceof Pet))}`;
+  }
+  @LlmTool("Visit") visit(visits: Record<string, Date>): string {
+    return `visit ${seen(Object.entries(visits).map(([key, at]) => [key, at instanceof Date && at.getUTCDate()]))}`;
+  }
+  @LlmTool("Kennel") kennel(pets: { [key: string]: Pet }): string {
+    return `kennel ${seen(Object.values(pets).map((pet) => pet instanceof Pet && pet.name))}`;
   }
 }
 
@@ -62,7 +77,7 @@ describe("G10 Record<string, V> gets the index signature's schema (was: refused;
     });
   }, 0); // a whole compiler run: no time limit (a loaded machine takes minutes)
 
-  it("a parameter, an interface field, an alias, an array of records, a record of a class, a union, nested", () => {
+  it("a parameter, an interface field, an alias, an array of records, a record of a class, a union, nested (G20: and how each value is converted)", () => {
     expect(property("count", "counts")).toEqual({ type: "object", additionalProperties: { type: "number" } });
     expect(property("score", "scores")).toEqual(property("count", "counts"));
     expect(property("tally", "tally")).toEqual(property("twins", "tally"));
@@ -82,8 +97,39 @@ describe("G10 Record<string, V> gets the index signature's schema (was: refused;
     expect(property("mixed", "bag")).toEqual(property("twins", "bag"));
     expect(property("mixed", "deep")).toEqual(property("twins", "deep"));
     expect(property("mixed", "some")).toEqual({ type: "object", additionalProperties: { type: "number" } });
-    // How the value reaches the method is the index signature's too (see the run below).
-    expect(source.tools["Tools.adopt"]!.types).toEqual(source.tools["Tools.twins"]!.types);
+    // Each value is converted as V is, for either spelling (see the run below).
+    expect(source.tools["Tools.adopt"]!.types?.pets).toEqual({
+      kind: "record",
+      values: { kind: "class", name: "Pet" },
+    });
+    expect(source.tools["Tools.adopt"]!.types?.pets).toEqual(source.tools["Tools.twins"]!.types?.pets);
+    expect(source.tools["Tools.visit"]!.types?.visits).toEqual({ kind: "record", values: { kind: "date" } });
+    expect(source.tools["Tools.count"]!.types).toBeUndefined();
+    // An answer's record field too (typed output converts it as typed input does).
+    expect(source.outputTypes["Roster"]).toEqual({
+      kind: "class",
+      name: "Roster",
+      fields: { pets: { kind: "record", values: { kind: "class", name: "Pet" } } },
+    });
+  });
+
+  it("G20 a record of a union of classes: each value picks its member, and one of none is named by its key", () => {
+    const pets = source.tools["Tools.feed"]!.types!.pets!;
+    expect(pets).toEqual({
+      kind: "record",
+      values: {
+        kind: "union",
+        discriminator: "kind",
+        members: [
+          { name: "Cat", tags: ["cat"] },
+          { name: "Dog", tags: ["dog"] },
+        ],
+      },
+    });
+    expect(unionProblem({ tom: { kind: "cat" }, rex: { kind: "dog" } }, pets)).toBeUndefined();
+    expect(unionProblem({ tom: { kind: "cat" }, daisy: { kind: "cow" } }, pets)).toBe(
+      `field "daisy" is none of Cat, Dog: its "kind" says which (Cat "cat", Dog "dog")`,
+    );
   });
 
   it("the schema takes any keys with valid values, and refuses an invalid value", () => {
@@ -99,8 +145,8 @@ describe("G10 Record<string, V> gets the index signature's schema (was: refused;
     expect(validateAgainst(count, { counts: { open: "two" } }).ok).toBe(false);
   });
 
-  it("a call reaches the method with the value", async () => {
-    const used = ["count", "tally", "score", "batch", "adopt"].map((m) => `Tools.${m}`);
+  it("G20 a call reaches the method with the value, each value converted as V is", async () => {
+    const used = ["count", "tally", "score", "batch", "adopt", "visit", "kennel"].map((m) => `Tools.${m}`);
     registerToolSchemas({
       tools: Object.fromEntries(used.map((key) => [key, source.tools[key]!])),
       outputs: {},
@@ -112,16 +158,20 @@ describe("G10 Record<string, V> gets the index signature's schema (was: refused;
       call("score", { scores: { ann: 9.5 } }),
       call("batch", { batches: [{ a: ["x", "y"] }, {}] }),
       call("adopt", { pets: { rex: { name: "Rex", legs: 4 } } }),
+      call("visit", { visits: { vet: "2026-03-04T10:00:00Z", groomer: "2026-03-09T10:00:00Z" } }),
+      call("kennel", { pets: { a: { name: "Ace" }, b: { name: "Bo" } } }),
       text("done"),
     );
     await new PromptRunner({ model }).withTools(new Tools()).run("count");
-    expect(toolResultsSeenAt(model, 5)).toEqual([
+    expect(toolResultsSeenAt(model, 7)).toEqual([
       'count {"open":2,"shipped":5}',
       'tally {"byStatus":{"open":1}}',
       'score {"ann":9.5}',
       'batch [{"a":["x","y"]},{}]',
-      // A class's values arrive as the index signature's do: as JSON, not instances (neither is converted).
-      'adopt {"rex":{"name":"Rex","legs":4}} instances [false]',
+      'adopt {"rex":{"name":"Rex","legs":4}} instances [true]',
+      'visit [["vet",4],["groomer",9]]',
+      // G20: an index signature's values are converted too (they reached the method as JSON)
+      'kennel ["Ace","Bo"]',
     ]);
   });
 });
