@@ -58,6 +58,8 @@ export function withMemberSchemas(type: InputType, schemaOf: (className: string)
       return type;
     case "array":
       return { ...type, items: withMemberSchemas(type.items, schemaOf) };
+    case "record":
+      return { ...type, values: withMemberSchemas(type.values, schemaOf) };
     case "object":
       return { ...type, fields: fields(type.fields) };
     case "class":

@@ -9,6 +9,7 @@ import { aliasSharedClasses } from "./class-aliases.js";
 import { withMemberSchemas } from "./class-unions.js";
 import { inlineRefs } from "./inline-refs.js";
 import type { JsonSchema } from "./json-schema.js";
+import { readMappedRecords } from "./mapped-records.js";
 import { SchemaSourceError } from "./schema-source-error.js";
 import { SharedClassNames } from "./shared-class-names.js";
 import { SourceClasses, type ClassImport } from "./source-classes.js";
@@ -145,6 +146,7 @@ export function generateFromProgram(
     [...new Set(searched)],
   );
   if (!generator) throw new SchemaSourceError("typescript-json-schema could not read the project");
+  readMappedRecords(generator, program.getTypeChecker());
 
   const schemaOf = (name: string) =>
     inlineRefs(generator.getSchemaForSymbol(aliases.get(name) ?? name) as JsonSchema, classes.unionMembers);

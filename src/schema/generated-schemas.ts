@@ -4,8 +4,9 @@ import type { JsonSchema } from "./json-schema.js";
 /**
  * The declared type of a tool parameter (or of a field inside one), where JSON must be converted to
  * reach it: a `Date`, an instance of a class (named in {@link GeneratedSchemas.classes}), one of several
- * classes (a union), an array of such, or a plain object type with such fields. Types that JSON already
- * is (strings, numbers, plain objects of those) have no entry.
+ * classes (a union), an array of such, a plain object type with such fields, or an index signature
+ * (`{ [key: string]: V }`, `Record<string, V>`) with such values. Types that JSON already is (strings,
+ * numbers, plain objects of those) have no entry.
  */
 export type InputType =
   | { readonly kind: "date" }
@@ -16,6 +17,8 @@ export type InputType =
     }
   | { readonly kind: "object"; readonly fields: Readonly<Record<string, InputType>> }
   | { readonly kind: "array"; readonly items: InputType }
+  /** Every value of an object keyed by any string (each key kept). */
+  | { readonly kind: "record"; readonly values: InputType }
   | {
       readonly kind: "union";
       readonly members: readonly UnionMember[];

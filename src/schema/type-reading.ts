@@ -78,8 +78,14 @@ export class TypeReading {
       return fields ? { kind: "class", name, fields } : { kind: "class", name };
     }
     if (seen.has(type)) return undefined;
-    const fields = this.fieldsOf(type, new Set([...seen, type]));
-    return fields ? { kind: "object", fields } : undefined;
+    const inner = new Set([...seen, type]);
+    const fields = this.fieldsOf(type, inner);
+    if (fields) return { kind: "object", fields };
+    // `{ [key: string]: V }` and `Record<string, V>` (no properties): each value converted as V is.
+    const index = this.checker.getIndexInfoOfType(type, ts.IndexKind.String);
+    const values =
+      index && this.checker.getPropertiesOfType(type).length === 0 && this.inputTypeOf(index.type, inner);
+    return values ? { kind: "record", values } : undefined;
   }
 
   /**
@@ -167,34 +173,26 @@ export class TypeReading {
     if (type.flags & ts.TypeFlags.BigIntLike) return "is a bigint: JSON numbers cannot carry it exactly";
     if (type.flags & ts.TypeFlags.ESSymbolLike) return "is a symbol";
     if (type.flags & ts.TypeFlags.Object && type.getCallSignatures().length > 0) return "is a function";
-    const stringIndex = this.mappedStringIndex(type);
-    if (stringIndex) {
-      // typescript-json-schema reads a mapped type over `string` keys as an object with no properties,
-      // and the generated schema is strict: the model could send only `{}`.
-      return `is a mapped type over string keys: the schema generator reads it as an object without properties; write it as an index signature, { [key: string]: ${this.text(stringIndex)} }`;
-    }
     const name = type.getSymbol()?.name;
     if (name && name in UNSUPPORTED_BY_NAME && this.isGlobal(type.getSymbol()!))
       return `is a ${name}: send ${UNSUPPORTED_BY_NAME[name]} instead`;
     return undefined;
   }
 
-  /** The value type of a mapped type with string keys (`Record<string, V>`, `{ [K in string]: V }`), if it is one. */
-  private mappedStringIndex(type: TS.Type): TS.Type | undefined {
-    const mapped =
-      type.flags & ts.TypeFlags.Object && (type as TS.ObjectType).objectFlags & ts.ObjectFlags.Mapped;
-    return mapped ? this.checker.getIndexInfoOfType(type, ts.IndexKind.String)?.type : undefined;
-  }
-
-  /** The types inside an object type that JSON carries: array elements and property types. */
+  /**
+   * The types inside an object type that JSON carries: array elements, index signatures' values (a
+   * `Record<string, V>`'s too, whose symbol is the lib's) and property types.
+   */
   private partsOf(type: TS.Type): TS.Type[] {
     if (this.checker.isArrayType(type) || this.checker.isTupleType(type))
       return [...this.checker.getTypeArguments(type as TS.TypeReference)];
-    if (!(type.flags & ts.TypeFlags.Object) || this.isGlobal(type.getSymbol())) return [];
-    return this.checker
+    if (!(type.flags & ts.TypeFlags.Object)) return [];
+    const values = this.checker.getIndexInfosOfType(type).map((info) => info.type);
+    if (this.isGlobal(type.getSymbol())) return values;
+    const properties = this.checker
       .getPropertiesOfType(type)
-      .filter((p) => p.flags & ts.SymbolFlags.Property)
-      .map((p) => this.typeOfProperty(p));
+      .filter((p) => p.flags & ts.SymbolFlags.Property);
+    return [...values, ...properties.map((p) => this.typeOfProperty(p))];
   }
 
   private typeOfProperty(property: TS.Symbol): TS.Type {

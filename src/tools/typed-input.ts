@@ -32,6 +32,11 @@ function convert(value: unknown, type: InputType | undefined, known: KnownFields
       return Array.isArray(value) ? value.map((item) => convert(item, type.items, known)) : value;
     case "object":
       return isRecord(value) ? withFields({ ...value }, value, type.fields, known) : value;
+    case "record":
+      // (`Object.fromEntries` defines each key, so a `__proto__` key stays a key)
+      return isRecord(value)
+        ? Object.fromEntries(Object.entries(value).map(([key, v]) => [key, convert(v, type.values, known)]))
+        : value;
     case "class": {
       if (!isRecord(value)) return value;
       const cls = findGeneratedClass(type.name);
