@@ -49,8 +49,11 @@ describe("CodexAppServerAdapter against the real codex app-server", () => {
   }, 120_000);
 
   it("B03 a reader that stops reading past turnTimeoutMs: the turn's error says the run had not answered Codex's call, and why it may wait", async () => {
-    const model = counting.countingModel("count");
-    const { runner } = await codexRunner(model.reply, "restart", counting.STALLED_TURN_TIMEOUT_MS);
+    const { runner } = await codexRunner(
+      counting.burstingModel("count"),
+      "restart",
+      counting.STALLED_TURN_TIMEOUT_MS,
+    );
     const [error, cause] = await counting.failureOfAReaderThatStops(runner);
     expect(error).toBe(`The model call failed: ${cause}`);
     expect(cause).toBe(

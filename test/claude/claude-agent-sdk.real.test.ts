@@ -434,9 +434,9 @@ describe.skipIf(unavailable !== undefined)("ClaudeAgentSdkAdapter against the re
   }, 120_000);
 
   it("B03 a reader that stops reading past turnTimeoutMs: the turn's error says the run had not answered Claude Code's call, and why it may wait, not that Claude Code did not reach its model", async () => {
-    const model = counting.countingModel(m("count"));
+    const reply = counting.burstingModel(m("count"));
     const { runner } = await claude(
-      (request) => (request.offeredTools.includes(m("count")) ? model.reply(request) : { text: "ok" }),
+      (request) => (request.offeredTools.includes(m("count")) ? reply(request) : { text: "ok" }),
       undefined,
       { turnTimeoutMs: counting.STALLED_TURN_TIMEOUT_MS },
     );

@@ -6,12 +6,13 @@ import { defineTool, type PromptRunner, type RunStream, type RunStreamPart } fro
 import type { MockReply } from "entity-tools/testing";
 
 /**
- * `turnTimeoutMs` for {@link failureOfAReaderThatStops}: the turn must outlast the calls the run answers
- * before the reader's 64 parts are full (about 22 round trips through the real binary: 0.7–1.2 s at load 8
- * here), or it ends while the run is still answering and says something else. 3 s failed under a loaded
- * whole-folder run; the limit is a margin, not what the test measures.
+ * `turnTimeoutMs` for {@link failureOfAReaderThatStops}: the turn must outlast the model's one answer (all
+ * its calls at once, {@link burstingModel}) and the calls the run answers before the reader's 64 parts are
+ * full, or it ends while the run is still answering and says something else (that took 1–1.4 s on Claude
+ * Code, most of it its start, and 0.15–0.6 s on Codex, idle and at load 5). The limit is a margin, not
+ * what the test measures.
  */
-export const STALLED_TURN_TIMEOUT_MS = 10_000;
+export const STALLED_TURN_TIMEOUT_MS = 6_000;
 
 /** How many calls of `count` the model makes (`{ n }`, 1 to `CALLS`) before its answer. */
 const CALLS = 40;
@@ -41,6 +42,18 @@ export function countingModel(toolName: string) {
       return { toolCalls: [{ name: toolName, input: { n: done + 1 } }] };
     },
   };
+}
+
+/**
+ * The model's script for a reader that stops: every call of `count` (1 to `CALLS`) in its first answer,
+ * so the run's answers reach the reader's bound after one round trip through the backend (one call an
+ * answer took about 22, which a loaded machine stretched past the turn's limit), then its answer.
+ */
+export function burstingModel(toolName: string) {
+  return (request: { readonly toolResults: readonly unknown[] }): MockReply =>
+    request.toolResults.length > 0
+      ? { text: `Counted to ${CALLS}.` }
+      : { toolCalls: Array.from({ length: CALLS }, (_, i) => ({ name: toolName, input: { n: i + 1 } })) };
 }
 
 /** The parts of the counting run, named as `partName` names them. */
