@@ -106,6 +106,8 @@ describe("examples/restate-agent on restate-server", () => {
     );
     start(binary, ["--no-logo"], {
       RESTATE_BASE_DIR: path.join(work, "data"),
+      // Its invoker makes a folder in the temporary directory for each partition and leaves it there.
+      TMPDIR: work,
       RESTATE_LISTEN_MODE: "tcp",
       RESTATE_DISABLE_TELEMETRY: "true",
       RESTATE_INGRESS__BIND_ADDRESS: `127.0.0.1:${ingress}`,
