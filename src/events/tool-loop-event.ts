@@ -74,9 +74,9 @@ export interface RunFinishedEvent extends RunEvent {
   /**
    * With `withPricing`: USD of this call of `run`/`stream`/`resume` alone, as `usage` (a resumed run's earlier
    * part and a conversation's earlier turns not included; its run log file's `end` `cost`, the result's
-   * `callCost`). Added up over a
-   * conversation's `RunFinished` events it is the conversation's cost, each model call counted once: the
-   * latest `cost.total`. A model call of unknown cost (`usageUnknown`) is left out, as from `cost.total`.
+   * `callCost`). Added up over a conversation's `RunFinished` events it is the conversation's cost, each
+   * model call counted once: the latest `cost.total`. A model call of unknown cost (`usageUnknown`) is left
+   * out, as from `cost.total`.
    */
   readonly callCost?: number;
 }
