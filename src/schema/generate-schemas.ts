@@ -1,6 +1,6 @@
 import path from "node:path";
 import type * as TS from "typescript";
-import { buildGenerator } from "./typescript.js";
+import { buildGenerator, GENERATOR_SETTINGS } from "./typescript.js";
 import type { ParametersSchema as ToolInputSchema } from "../../decorators/index.js";
 import { findOutputClasses, findToolMethods, type SourceToolMethod } from "./find-tool-methods.js";
 import type { GeneratedToolSchema, InputType } from "./generated-schemas.js";
@@ -133,18 +133,7 @@ export function generateFromProgram(
   // or imported (types from libraries are resolved through the checker, not the index).
   const ownFiles = program.getSourceFiles().filter((f) => own.has(path.resolve(f.fileName)));
   const projectOnly = Object.create(program, { getSourceFiles: { value: () => ownFiles } }) as TS.Program;
-  const generator = buildGenerator(
-    projectOnly,
-    {
-      required: true,
-      noExtraProps: true,
-      ref: true,
-      titles: false,
-      ignoreErrors: true,
-      strictNullChecks: true,
-    },
-    [...new Set(searched)],
-  );
+  const generator = buildGenerator(projectOnly, GENERATOR_SETTINGS, [...new Set(searched)]);
   if (!generator) throw new SchemaSourceError("typescript-json-schema could not read the project");
   readMappedRecords(generator, program.getTypeChecker());
 

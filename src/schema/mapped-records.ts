@@ -9,11 +9,18 @@
 // generator's own `getTypeDefinition`, exactly as it reads an index signature's value type. A class V gets
 // its `$ref`, a union its `anyOf`, a nested record the same completion: the schema is the one
 // `{ [key: string]: V }` gets.
+//
+// Those two methods are private in typescript-json-schema 0.68, so another release may lack them or use
+// them otherwise. The completion is therefore checked by what it does, once per process: a generator over a
+// small in-memory program must give `Record<string, number>` the schema `{ [key: string]: number }` gets.
+// When it does not, nothing is hooked and a mapped type over string keys is refused where it is met
+// (type-reading.ts, naming class, method and parameter), as it was before the completion existed: never the
+// schema only `{}` satisfies. An index signature the user writes needs no completion and is generated.
 import type * as TS from "typescript";
 import type { JsonSchemaGenerator } from "typescript-json-schema";
+import { inlineRefs } from "./inline-refs.js";
 import type { JsonSchema } from "./json-schema.js";
-import { SchemaSourceError } from "./schema-source-error.js";
-import ts, { COMPILER_INSTALL } from "./typescript.js";
+import ts, { buildGenerator, GENERATOR_SETTINGS } from "./typescript.js";
 
 /** The generator's methods this completion goes through (typescript-json-schema 0.68, private there). */
 interface GeneratorInternals {
@@ -22,29 +29,84 @@ interface GeneratorInternals {
 }
 
 /**
- * Makes `generator` read a mapped type over string keys as the index signature it is (see above).
- *
- * @throws SchemaSourceError when the installed typescript-json-schema lacks the methods 0.68 has.
+ * How the completion is put on a generator: `install` returns whether it could (the generator has the
+ * methods it goes through). A seam for tests, which replace `install` to see the fallback; the CLI never
+ * changes it.
+ */
+export const mappedRecordHook: {
+  install: (generator: JsonSchemaGenerator, checker: TS.TypeChecker) => boolean;
+} = { install: completeMappedRecords };
+
+/**
+ * Makes `generator` read a mapped type over string keys as the index signature it is (see above), when
+ * the installed typescript-json-schema lets it (see {@link mappedRecordsGenerated}); otherwise leaves it as
+ * it is, and such types are refused before it runs.
  */
 export function readMappedRecords(generator: JsonSchemaGenerator, checker: TS.TypeChecker): void {
+  if (mappedRecordsGenerated()) mappedRecordHook.install(generator, checker);
+}
+
+let probed: { readonly install: typeof mappedRecordHook.install; readonly works: boolean } | undefined;
+
+/**
+ * Whether the generator, completed by {@link mappedRecordHook}, gives `Record<string, number>` the schema
+ * `{ [key: string]: number }` gets. Found out once per process (and again if the hook is replaced).
+ */
+export function mappedRecordsGenerated(): boolean {
+  if (probed?.install !== mappedRecordHook.install)
+    probed = { install: mappedRecordHook.install, works: probe(mappedRecordHook.install) };
+  return probed.works;
+}
+
+/** The value type of a mapped type with string keys (`Record<string, V>`, `{ [K in string]: V }`), if it is one. */
+export function mappedStringIndex(checker: TS.TypeChecker, type: TS.Type): TS.Type | undefined {
+  const mapped =
+    type.flags & ts.TypeFlags.Object && (type as TS.ObjectType).objectFlags & ts.ObjectFlags.Mapped;
+  return mapped ? checker.getIndexInfoOfType(type, ts.IndexKind.String)?.type : undefined;
+}
+
+function completeMappedRecords(generator: JsonSchemaGenerator, checker: TS.TypeChecker): boolean {
   const internals = generator as unknown as GeneratorInternals;
   const classDefinition = internals.getClassDefinition;
-  if (typeof classDefinition !== "function" || typeof internals.getTypeDefinition !== "function") {
-    throw new SchemaSourceError(
-      `the installed typescript-json-schema is not the version the schema CLI reads types with: ${COMPILER_INSTALL}`,
-    );
-  }
+  if (typeof classDefinition !== "function" || typeof internals.getTypeDefinition !== "function")
+    return false;
   internals.getClassDefinition = function (type, definition) {
     const result = classDefinition.call(this, type, definition);
     const values = mappedStringIndex(checker, type);
     if (values) definition.additionalProperties = this.getTypeDefinition(values, undefined, "anyOf");
     return result;
   };
+  return true;
 }
 
-/** The value type of a mapped type with string keys (`Record<string, V>`, `{ [K in string]: V }`), if it is one. */
-function mappedStringIndex(checker: TS.TypeChecker, type: TS.Type): TS.Type | undefined {
-  const mapped =
-    type.flags & ts.TypeFlags.Object && (type as TS.ObjectType).objectFlags & ts.ObjectFlags.Mapped;
-  return mapped ? checker.getIndexInfoOfType(type, ts.IndexKind.String)?.type : undefined;
+// The probe's one file: `Record` as lib.es5.d.ts declares it, and the global types a program without
+// lib files needs, so the probe parses no lib (a few milliseconds).
+const PROBE_FILE = "/entity-tools-probe/probe.ts";
+const PROBE_SOURCE = `type Record<K extends keyof any, T> = { [P in K]: T };
+interface Probe { r: Record<string, number>; }
+interface Array<T> { length: number; [n: number]: T; }
+interface Boolean {} interface CallableFunction {} interface Function {} interface IArguments {}
+interface NewableFunction {} interface Number {} interface Object {} interface RegExp {} interface String {}
+`;
+
+/** Whether `install` makes a generator read `Probe.r` (a `Record<string, number>`) as its index signature. */
+function probe(install: typeof mappedRecordHook.install): boolean {
+  try {
+    const options: TS.CompilerOptions = { noLib: true, strict: true, noEmit: true, types: [] };
+    const host = ts.createCompilerHost(options);
+    host.getSourceFile = (name, languageVersion) =>
+      name === PROBE_FILE ? ts.createSourceFile(name, PROBE_SOURCE, languageVersion, true) : undefined;
+    host.fileExists = (name) => name === PROBE_FILE;
+    host.readFile = (name) => (name === PROBE_FILE ? PROBE_SOURCE : undefined);
+    const program = ts.createProgram([PROBE_FILE], options, host);
+    const generator = buildGenerator(program, GENERATOR_SETTINGS, [PROBE_FILE]);
+    if (!generator || !install(generator, program.getTypeChecker())) return false;
+    const schema = inlineRefs(generator.getSchemaForSymbol("Probe") as JsonSchema);
+    const record = (schema.properties as Record<string, JsonSchema> | undefined)?.["r"];
+    return (
+      JSON.stringify(record) === JSON.stringify({ type: "object", additionalProperties: { type: "number" } })
+    );
+  } catch {
+    return false; // a generator that throws on it does not read it either
+  }
 }

@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import path from "node:path";
 import type * as TypeScript from "typescript";
+import type { PartialArgs } from "typescript-json-schema";
 import { SchemaSourceError } from "./schema-source-error.js";
 
 /** What a user's project installs to run the schema CLI (not needed at run time, so not a dependency). */
@@ -49,3 +50,13 @@ export default ts;
 
 /** typescript-json-schema's generator. */
 export const { buildGenerator } = requireFromGenerator(entry) as typeof import("typescript-json-schema");
+
+/** The settings every generator the schema CLI builds is given (the probe of mapped-records.ts's too). */
+export const GENERATOR_SETTINGS = {
+  required: true,
+  noExtraProps: true,
+  ref: true,
+  titles: false,
+  ignoreErrors: true,
+  strictNullChecks: true,
+} as const satisfies PartialArgs;
