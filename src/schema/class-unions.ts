@@ -59,7 +59,11 @@ export function withMemberSchemas(type: InputType, schemaOf: (className: string)
     case "array":
       return { ...type, items: withMemberSchemas(type.items, schemaOf) };
     case "record":
-      return { ...type, values: withMemberSchemas(type.values, schemaOf) };
+      return {
+        ...type,
+        values: withMemberSchemas(type.values, schemaOf),
+        ...(type.fields ? { fields: fields(type.fields) } : {}),
+      };
     case "object":
       return { ...type, fields: fields(type.fields) };
     case "class":

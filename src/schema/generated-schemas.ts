@@ -17,8 +17,19 @@ export type InputType =
     }
   | { readonly kind: "object"; readonly fields: Readonly<Record<string, InputType>> }
   | { readonly kind: "array"; readonly items: InputType }
-  /** Every value of an object keyed by any string (each key kept). */
-  | { readonly kind: "record"; readonly values: InputType }
+  /**
+   * An object type with an index signature (`{ [key: string]: V }`, `Record<string, V>`, `Record<number, V>`):
+   * every key kept, the value of each key that is not a named property converted as `values` (V), and the
+   * named properties beside the index signature (`{ owner: Pet; [name: string]: Pet }`) as `fields` says.
+   */
+  | {
+      readonly kind: "record";
+      readonly values: InputType;
+      /** The named properties that need converting, each as its own type. */
+      readonly fields?: Readonly<Record<string, InputType>> | undefined;
+      /** Every named property (none when absent): never converted as `values`, only as `fields` says. */
+      readonly properties?: readonly string[] | undefined;
+    }
   | {
       readonly kind: "union";
       readonly members: readonly UnionMember[];

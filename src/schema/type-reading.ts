@@ -75,18 +75,45 @@ export class TypeReading {
       }
       const name = this.classes.add(symbol.name, classImport, this.context);
       if (seen.has(type)) return { kind: "class", name };
-      const fields = this.fieldsOf(type, new Set([...seen, type]));
+      const inner = new Set([...seen, type]);
+      if (this.indexValuesOf(type, inner)) {
+        throw new SchemaSourceError(
+          `${this.context} has the class type ${symbol.name}, whose index signature's values (${this.text(this.indexOf(type)!.type)}) ` +
+            "would reach the method as JSON (a class's extra keys are not converted): declare an interface with " +
+            "the index signature instead, or give the class a field typed Record<string, V> for them",
+        );
+      }
+      const fields = this.fieldsOf(type, inner);
       return fields ? { kind: "class", name, fields } : { kind: "class", name };
     }
     if (seen.has(type)) return undefined;
     const inner = new Set([...seen, type]);
     const fields = this.fieldsOf(type, inner);
-    if (fields) return { kind: "object", fields };
-    // `{ [key: string]: V }` and `Record<string, V>` (no properties): each value converted as V is.
-    const index = this.checker.getIndexInfoOfType(type, ts.IndexKind.String);
-    const values =
-      index && this.checker.getPropertiesOfType(type).length === 0 && this.inputTypeOf(index.type, inner);
-    return values ? { kind: "record", values } : undefined;
+    // An index signature (`{ [key: string]: V }`, `Record<string, V>`, number keys): each value converted as
+    // V is, except the named properties', each converted as its own type.
+    const values = this.indexValuesOf(type, inner);
+    if (!values) return fields ? { kind: "object", fields } : undefined;
+    const properties = this.propertiesOf(type).map((p) => p.name);
+    return {
+      kind: "record",
+      values,
+      ...(fields ? { fields } : {}),
+      ...(properties.length > 0 ? { properties } : {}),
+    };
+  }
+
+  /** The one index signature of an object type that JSON keys reach (index-keys.ts refuses the others). */
+  private indexOf(type: TS.Type): TS.IndexInfo | undefined {
+    return (
+      this.checker.getIndexInfoOfType(type, ts.IndexKind.String) ??
+      this.checker.getIndexInfoOfType(type, ts.IndexKind.Number)
+    );
+  }
+
+  /** How an index signature's values are converted, when they are. */
+  private indexValuesOf(type: TS.Type, seen: Set<TS.Type>): InputType | undefined {
+    const index = this.indexOf(type);
+    return index && this.inputTypeOf(index.type, seen);
   }
 
   /**
@@ -158,8 +185,7 @@ export class TypeReading {
 
   private fieldsOf(type: TS.Type, seen: Set<TS.Type>): Record<string, InputType> | undefined {
     const fields: Record<string, InputType> = {};
-    for (const property of this.checker.getPropertiesOfType(type)) {
-      if (!(property.flags & ts.SymbolFlags.Property)) continue;
+    for (const property of this.propertiesOf(type)) {
       const field = this.inputTypeOf(this.checker.getNonNullableType(this.typeOfProperty(property)), seen);
       if (field) fields[property.name] = field;
     }
@@ -197,10 +223,12 @@ export class TypeReading {
     if (!(type.flags & ts.TypeFlags.Object)) return [];
     const values = this.checker.getIndexInfosOfType(type).map((info) => info.type);
     if (this.isGlobal(type.getSymbol())) return values;
-    const properties = this.checker
-      .getPropertiesOfType(type)
-      .filter((p) => p.flags & ts.SymbolFlags.Property);
-    return [...values, ...properties.map((p) => this.typeOfProperty(p))];
+    return [...values, ...this.propertiesOf(type).map((p) => this.typeOfProperty(p))];
+  }
+
+  /** An object type's properties that JSON carries (not its methods). */
+  private propertiesOf(type: TS.Type): TS.Symbol[] {
+    return this.checker.getPropertiesOfType(type).filter((p) => p.flags & ts.SymbolFlags.Property);
   }
 
   private typeOfProperty(property: TS.Symbol): TS.Type {

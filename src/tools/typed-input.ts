@@ -32,11 +32,15 @@ function convert(value: unknown, type: InputType | undefined, known: KnownFields
       return Array.isArray(value) ? value.map((item) => convert(item, type.items, known)) : value;
     case "object":
       return isRecord(value) ? withFields({ ...value }, value, type.fields, known) : value;
-    case "record":
+    case "record": {
+      if (!isRecord(value)) return value;
+      const named = new Set(type.properties);
       // (`Object.fromEntries` defines each key, so a `__proto__` key stays a key)
-      return isRecord(value)
-        ? Object.fromEntries(Object.entries(value).map(([key, v]) => [key, convert(v, type.values, known)]))
-        : value;
+      const converted = Object.fromEntries(
+        Object.entries(value).map(([key, v]) => [key, named.has(key) ? v : convert(v, type.values, known)]),
+      );
+      return type.fields ? withFields(converted, value, type.fields, known) : converted;
+    }
     case "class": {
       if (!isRecord(value)) return value;
       const cls = findGeneratedClass(type.name);

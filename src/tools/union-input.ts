@@ -17,7 +17,7 @@ export function hasUnion(type: InputType): boolean {
     found =
       type.kind === "union" ||
       (type.kind === "array" && hasUnion(type.items)) ||
-      (type.kind === "record" && hasUnion(type.values)) ||
+      (type.kind === "record" && (hasUnion(type.values) || fields(type.fields))) ||
       ((type.kind === "object" || type.kind === "class") && fields(type.fields));
     withUnion.set(type, found);
   }
@@ -64,13 +64,15 @@ function problemIn(value: unknown, type: InputType, at: string, known: KnownFiel
       return undefined;
     case "object":
       return isRecord(value) ? fieldsProblem(value, type.fields, at, known) : undefined;
-    case "record":
+    case "record": {
       if (!isRecord(value)) return undefined;
+      const named = new Set(type.properties);
       for (const [key, item] of Object.entries(value)) {
-        const problem = problemIn(item, type.values, join(at, key), known);
+        const problem = named.has(key) ? undefined : problemIn(item, type.values, join(at, key), known);
         if (problem) return problem;
       }
-      return undefined;
+      return type.fields ? fieldsProblem(value, type.fields, at, known) : undefined;
+    }
     case "class": {
       if (!isRecord(value)) return undefined;
       if (type.fields) known.set(type.name, type.fields);

@@ -35,6 +35,12 @@ const REFUSED: Record<
     message:
       'Tools.run parameter "span" has the tuple type [Date, Date], whose element Date would reach the method as JSON (tuple elements are not converted): use an object with a named field for it, or an array',
   },
+  classIndex: {
+    source: "shelf: Shelf",
+    extra: "export class Pet { name!: string; }\nexport class Shelf { owner!: Pet; [name: string]: Pet; }\n",
+    message:
+      "Tools.run parameter \"shelf\" has the class type Shelf, whose index signature's values (Pet) would reach the method as JSON (a class's extra keys are not converted): declare an interface with the index signature instead, or give the class a field typed Record<string, V> for them",
+  },
   rest: {
     source: "id: string, ...tags: string[]",
     message:
@@ -57,6 +63,7 @@ describe("refused at build time, naming file, class, method and parameter", () =
       "G10 a Record<string, V> whose V JSON cannot carry (record-parameters.test.ts generates the rest)",
     indexOfMap: "G10 an index signature whose values JSON cannot carry (was: generated)",
     tupleDate: "G11 a tuple holding a Date (its elements are not converted)",
+    classIndex: "G22 a class with an index signature whose values need converting (were left as JSON)",
     rest: "G12 a rest parameter",
   };
   for (const [name, title] of Object.entries(cases)) {

@@ -3,6 +3,7 @@
 // signature `{ [key: string]: V }` gets, and a call with such a value reaches the method. typescript-json-
 // schema alone made each an object that accepted only `{}`; the CLI then refused them. G20: the values of
 // either spelling are converted as V is (a class instance, a `Date`); they reached the method as JSON.
+// G22: beside named properties too, and with number keys; a named property is converted as its own type.
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { LlmTool, PromptRunner, registerToolSchemas } from "entity-tools";
@@ -19,6 +20,8 @@ export interface Tally { byStatus: Record<string, number> }
 export class Cat { kind!: "cat"; }
 export class Dog { kind!: "dog"; }
 export class Roster { pets!: Record<string, Pet>; }
+export interface Kennel { owner: Pet; tag: { name: string }; [name: string]: Pet; }
+export interface Visits { first: Date; [vet: string]: Date; }
 declare const runner: { createObject(target: unknown, prompt: string): unknown };
 runner.createObject(Roster, "List the pets");
 export class Tools {
@@ -31,6 +34,7 @@ export class Tools {
   @LlmTool("Visit") visit(visits: Record<string, Date>): string { return ""; }
   @LlmTool("Kennel") kennel(pets: { [key: string]: Pet }): string { return ""; }
   @LlmTool("Feed") feed(pets: Record<string, Cat | Dog>): string { return ""; }
+  @LlmTool("Board") board(kennel: Kennel, visits: Visits, byId: Record<number, Pet>): string { return ""; }
   @LlmTool("Twins") twins(counts: { [key: string]: number }, tally: { byStatus: { [key: string]: number } }, batches: { [key: string]: string[] }[], pets: { [key: string]: Pet }, bag: { [key: string]: Pet | number }, deep: { [key: string]: { [key: string]: boolean } }): string { return ""; }
 }
 `;
@@ -64,11 +68,27 @@ class Tools {
   @LlmTool("Kennel") kennel(pets: { [key: string]: Pet }): string {
     return `kennel ${seen(Object.values(pets).map((pet) => pet instanceof Pet && pet.name))}`;
   }
+  @LlmTool("Board") board(
+    kennel: { owner: Pet; tag: { name: string }; [name: string]: Pet },
+    visits: { first: Date; [vet: string]: Date },
+    byId: Record<number, Pet>,
+  ): string {
+    const kinds = (record: object) =>
+      Object.entries(record).map(
+        ([key, v]) => `${key}:${v instanceof Pet ? "Pet" : v instanceof Date ? "Date" : typeof v}`,
+      );
+    return `board ${seen([kinds(kennel), kinds(visits), kinds(byId)])}`;
+  }
 }
 
 let source: GeneratedSource;
 const property = (tool: string, name: string) =>
-  (source.tools[`Tools.${tool}`]!.inputSchema.properties as Record<string, unknown>)[name];
+  (
+    source.tools[`Tools.${tool}`]!.inputSchema.properties as Record<
+      string,
+      { additionalProperties?: unknown }
+    >
+  )[name];
 
 describe("G10 Record<string, V> gets the index signature's schema (was: refused; before that, a schema accepting only {})", () => {
   beforeAll(() => {
@@ -105,6 +125,27 @@ describe("G10 Record<string, V> gets the index signature's schema (was: refused;
     expect(source.tools["Tools.adopt"]!.types?.pets).toEqual(source.tools["Tools.twins"]!.types?.pets);
     expect(source.tools["Tools.visit"]!.types?.visits).toEqual({ kind: "record", values: { kind: "date" } });
     expect(source.tools["Tools.count"]!.types).toBeUndefined();
+    // G22: beside named properties (each converted as its own type, never as V), and with number keys
+    expect(source.tools["Tools.board"]!.types).toEqual({
+      kennel: {
+        kind: "record",
+        values: { kind: "class", name: "Pet" },
+        fields: { owner: { kind: "class", name: "Pet" } },
+        properties: ["owner", "tag"],
+      },
+      visits: {
+        kind: "record",
+        values: { kind: "date" },
+        fields: { first: { kind: "date" } },
+        properties: ["first"],
+      },
+      byId: { kind: "record", values: { kind: "class", name: "Pet" } },
+    });
+    expect(property("board", "byId")).toEqual({
+      type: "object",
+      additionalProperties: false,
+      patternProperties: { "^[0-9]+$": property("adopt", "pets")!.additionalProperties },
+    });
     // An answer's record field too (typed output converts it as typed input does).
     expect(source.outputTypes["Roster"]).toEqual({
       kind: "class",
@@ -146,7 +187,9 @@ describe("G10 Record<string, V> gets the index signature's schema (was: refused;
   });
 
   it("G20 a call reaches the method with the value, each value converted as V is", async () => {
-    const used = ["count", "tally", "score", "batch", "adopt", "visit", "kennel"].map((m) => `Tools.${m}`);
+    const used = ["count", "tally", "score", "batch", "adopt", "visit", "kennel", "board"].map(
+      (m) => `Tools.${m}`,
+    );
     registerToolSchemas({
       tools: Object.fromEntries(used.map((key) => [key, source.tools[key]!])),
       outputs: {},
@@ -160,10 +203,15 @@ describe("G10 Record<string, V> gets the index signature's schema (was: refused;
       call("adopt", { pets: { rex: { name: "Rex", legs: 4 } } }),
       call("visit", { visits: { vet: "2026-03-04T10:00:00Z", groomer: "2026-03-09T10:00:00Z" } }),
       call("kennel", { pets: { a: { name: "Ace" }, b: { name: "Bo" } } }),
+      call("board", {
+        kennel: { owner: { name: "Ann" }, tag: { name: "red" }, rex: { name: "Rex" } },
+        visits: { first: "2026-03-01T10:00:00Z", vet: "2026-03-04T10:00:00Z" },
+        byId: { 7: { name: "Seven" } },
+      }),
       text("done"),
     );
     await new PromptRunner({ model }).withTools(new Tools()).run("count");
-    expect(toolResultsSeenAt(model, 7)).toEqual([
+    expect(toolResultsSeenAt(model, 8)).toEqual([
       'count {"open":2,"shipped":5}',
       'tally {"byStatus":{"open":1}}',
       'score {"ann":9.5}',
@@ -172,6 +220,9 @@ describe("G10 Record<string, V> gets the index signature's schema (was: refused;
       'visit [["vet",4],["groomer",9]]',
       // G20: an index signature's values are converted too (they reached the method as JSON)
       'kennel ["Ace","Bo"]',
+      // G22: an index signature's values beside named properties, and a number-keyed record's (were JSON);
+      // a named property keeps its own type (`tag` is a plain object, though a Pet would fit it)
+      'board [["owner:Pet","tag:object","rex:Pet"],["first:Date","vet:Date"],["7:Pet"]]',
     ]);
   });
 });
