@@ -1,10 +1,10 @@
 import type * as TS from "typescript";
-import ts, { COMPILER_INSTALL } from "./typescript.js";
+import ts from "./typescript.js";
 import type { InputType } from "./generated-schemas.js";
 import { SchemaSourceError } from "./schema-source-error.js";
 import type { SourceClasses } from "./source-classes.js";
 import { discriminatorOf } from "./class-unions.js";
-import { mappedRecordsGenerated, mappedStringIndex } from "./mapped-records.js";
+import { indexKeysProblem } from "./index-keys.js";
 
 // What may stand beside the classes of a union that is converted: JSON's own values.
 const PRIMITIVES =
@@ -200,13 +200,8 @@ export class TypeReading {
     if (type.flags & ts.TypeFlags.BigIntLike) return "is a bigint: JSON numbers cannot carry it exactly";
     if (type.flags & ts.TypeFlags.ESSymbolLike) return "is a symbol";
     if (type.flags & ts.TypeFlags.Object && type.getCallSignatures().length > 0) return "is a function";
-    const recordValues = mappedStringIndex(this.checker, type);
-    if (recordValues && !mappedRecordsGenerated())
-      return (
-        "is a mapped type over string keys, whose schema the installed typescript-json-schema does not generate " +
-        `(it would accept only {}): write it as an index signature, { [key: string]: ${this.text(recordValues)} }, ` +
-        `or ${COMPILER_INSTALL}`
-      );
+    const keys = indexKeysProblem(this.checker, type, (t) => this.text(t));
+    if (keys) return keys;
     const name = type.getSymbol()?.name;
     if (name && name in UNSUPPORTED_BY_NAME && this.isGlobal(type.getSymbol()!))
       return `is a ${name}: send ${UNSUPPORTED_BY_NAME[name]} instead`;

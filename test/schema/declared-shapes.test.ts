@@ -35,6 +35,30 @@ const REFUSED: Record<
     message:
       'Tools.run parameter "span" has the tuple type [Date, Date], whose element Date would reach the method as JSON (tuple elements are not converted): use an object with a named field for it, or an array',
   },
+  templateKeys: {
+    source: "ids: Prefixed",
+    extra: "export type Prefixed = Record<`x_${string}`, number>;\n",
+    message:
+      'Tools.run parameter "ids" has type Prefixed, which has keys of type `x_${string}`: the generated schema cannot express them (it would refuse every key); type the keys as string, { [key: string]: number }, and check them in the method.',
+  },
+  templateIndex: {
+    source: "ids: { [key: `x_${string}`]: number }",
+    message: "which has keys of type `x_${string}`: the generated schema cannot express them",
+  },
+  propertyKeys: {
+    source: "bag: Record<PropertyKey, unknown>",
+    message: "which has keys of type symbol: the generated schema cannot express them",
+  },
+  stringAndNumber: {
+    source: "bag: Record<string | number, number>",
+    message:
+      'Tools.run parameter "bag" has type Record<string | number, number>, which has both a string and a number index signature (as Record<string | number, V> has): the generated schema would keep only the digit keys; every key JSON sends is a string, so type the keys as string, { [key: string]: number }.',
+  },
+  indexIntersection: {
+    source: "pets: { [name: string]: number } & { owner: number }",
+    message:
+      "which is an intersection with an index signature: the generated schema would drop the index signature (and refuse every key but the named properties); declare one interface with the named properties and the index signature, [key: string]: number.",
+  },
   classIndex: {
     source: "shelf: Shelf",
     extra: "export class Pet { name!: string; }\nexport class Shelf { owner!: Pet; [name: string]: Pet; }\n",
@@ -63,6 +87,13 @@ describe("refused at build time, naming file, class, method and parameter", () =
       "G10 a Record<string, V> whose V JSON cannot carry (record-parameters.test.ts generates the rest)",
     indexOfMap: "G10 an index signature whose values JSON cannot carry (was: generated)",
     tupleDate: "G11 a tuple holding a Date (its elements are not converted)",
+    templateKeys: "G23 a Record over template literal keys (was: a schema accepting only {})",
+    templateIndex:
+      "G23 an index signature over template literal keys (was: the generator's own error, naming nothing)",
+    propertyKeys: "G23 PropertyKey (or symbol) keys (was: a schema accepting only digit keys)",
+    stringAndNumber: "G23 a string and a number index together (was: a schema accepting only digit keys)",
+    indexIntersection:
+      "G23 an index signature in an intersection (was: a schema accepting only the named properties)",
     classIndex: "G22 a class with an index signature whose values need converting (were left as JSON)",
     rest: "G12 a rest parameter",
   };

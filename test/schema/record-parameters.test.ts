@@ -184,6 +184,12 @@ describe("G10 Record<string, V> gets the index signature's schema (was: refused;
     const count = source.tools["Tools.count"]!.inputSchema;
     expect(validateAgainst(count, { counts: {} })).toEqual({ ok: true });
     expect(validateAgainst(count, { counts: { open: "two" } }).ok).toBe(false);
+    // G23: number keys are digit strings; any other key is refused, not dropped
+    const board = source.tools["Tools.board"]!.inputSchema;
+    const kennel = { owner: { name: "Ann" }, tag: { name: "red" } };
+    const visits = { first: "2026-03-01T10:00:00Z" };
+    expect(validateAgainst(board, { kennel, visits, byId: { 7: { name: "Seven" } } })).toEqual({ ok: true });
+    expect(validateAgainst(board, { kennel, visits, byId: { seven: { name: "Seven" } } }).ok).toBe(false);
   });
 
   it("G20 a call reaches the method with the value, each value converted as V is", async () => {
