@@ -15,7 +15,8 @@ import { forwardsArguments, parameterNames, parameterNamesMangled } from "./para
  * out last.
  *
  * @throws DecoratorMisuseError when the schema is not an object schema, when a
- *   parameter has no plain name (a destructuring pattern, a rest parameter), when a property is not a
+ *   parameter has no plain name (a destructuring pattern; a rest parameter is refused before, for every
+ *   schema: see tool-methods.ts), when a property is not a
  *   parameter of the method or the properties are out of the parameters' order, or when a required field
  *   is not one of its properties.
  */
@@ -39,12 +40,12 @@ export function explicitParameters(metadata: LlmToolMetadata, method: Function):
     );
   }
   // Minified, the properties are the parameters in order: the rule below holds them to it where names are read.
-  if (parameterNamesMangled || forwardsArguments(method)) return described;
+  if (parameterNamesMangled || forwardsArguments(method, metadata.methodName)) return described;
   const declared = parameterNames(method);
   const unnamed = declared.indexOf(undefined);
   if (unnamed !== -1) {
     throw new DecoratorMisuseError(
-      `${label}: parameter #${unnamed + 1} has no plain name (a destructuring pattern or a rest parameter); ` +
+      `${label}: parameter #${unnamed + 1} has no plain name (a destructuring pattern); ` +
         "the model's input reaches a method by parameter name: give it a name and describe it in parameters under that name",
     );
   }

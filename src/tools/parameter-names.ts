@@ -11,13 +11,46 @@ export function parameterNames(fn: Function): (string | undefined)[] {
 }
 
 /**
- * Whether a function's only parameter is a rest parameter (`(...args)`): how a wrapper that another
- * decorator put around a tool method (logging, tracing, retries) forwards the method's arguments. Its
- * source says nothing of the method's own parameters, so they are taken from the method's schema.
+ * Whether `fn`, found under the method name `methodName`, is a wrapper that another decorator put around a
+ * tool method (logging, tracing, retries) and that forwards the method's arguments: its only parameter is
+ * a rest parameter (`(...args)`), and it is not the method as its class declares it (a function
+ * expression, an arrow, a method of another name). Its source says nothing of the method's own
+ * parameters, so they are taken from the method's schema.
  */
-export function forwardsArguments(fn: Function): boolean {
+export function forwardsArguments(fn: Function, methodName: string): boolean {
   const texts = parameterTexts(fn);
-  return texts.length === 1 && texts[0]!.trim().startsWith("...");
+  return texts.length === 1 && texts[0]!.trim().startsWith("...") && !declaredAs(fn, methodName);
+}
+
+/**
+ * The rest parameter the tool method itself declares (`tag(id, ...tags)`, `run(...xs)`), by its name (its
+ * source text when it is a pattern), or undefined. A wrapper's `(...args)` (see {@link forwardsArguments})
+ * is not the method's. A tool's input is one object keyed by parameter names, so no schema can reach one.
+ */
+export function ownRestParameter(fn: Function, methodName: string): string | undefined {
+  const texts = parameterTexts(fn);
+  const last = texts.at(-1)?.trim();
+  if (!last?.startsWith("...") || forwardsArguments(fn, methodName)) return undefined;
+  const rest = last.slice(3).split("=")[0]!.trim();
+  return identifierOf(rest) ?? rest;
+}
+
+// What may come before a class method's name in its source: `async`, `*`, both.
+const METHOD_MODIFIERS = /^(?:async\s+)?(?:\*\s*)?/;
+
+/**
+ * Whether `fn`'s source is a method definition named `methodName` (`run(`, `async *run(`, `"find-one"(`,
+ * `["find-one"](`), as the class body declares it; a function expression, an arrow or a method of another
+ * name (a wrapper's `[key](...args)`) is not.
+ */
+function declaredAs(fn: Function, methodName: string): boolean {
+  const source = Function.prototype.toString.call(fn);
+  const open = source.indexOf("(");
+  if (open === -1) return false;
+  const name = source.slice(0, open).trim().replace(METHOD_MODIFIERS, "");
+  const bare = /^\[(.*)\]$/s.exec(name)?.[1]?.trim() ?? name;
+  const quoted = /^(["'])(.*)\1$/s.exec(bare);
+  return (quoted ? quoted[2] : bare) === methodName && !/^(?:function|async\s+function)\b/.test(name);
 }
 
 /**

@@ -1,4 +1,5 @@
 import {
+  DecoratorMisuseError,
   getLlmTools,
   getToolClasses,
   getToolParamDescriptions,
@@ -10,7 +11,7 @@ import { findToolSchema, keepsSourceName, schemaCommand } from "../schema/schema
 import { StoreDerivedCache } from "../schema/store-derived-cache.js";
 import { MissingToolSchemaError, StaleToolSchemaError } from "./errors.js";
 import { checkExplicitSchema, explicitParameters } from "./explicit-schema.js";
-import { forwardsArguments, parameterNames } from "./parameter-names.js";
+import { forwardsArguments, ownRestParameter, parameterNames } from "./parameter-names.js";
 import type { AnyTool, ToolInputSchema } from "./tool.js";
 
 /** An `@LlmTool` method with its input schema and parameter order resolved, ready to bind. */
@@ -74,6 +75,7 @@ export function checkToolSchemas(reach: {
 function resolveMethod(cls: Function, metadata: LlmToolMetadata): ToolMethod {
   const prototype = metadata.declaringClass.prototype as Record<string, Function>;
   const method = prototype[metadata.methodName] as Function;
+  refuseRestParameter(metadata, method);
   if (metadata.parameters) {
     const parameters = explicitParameters(metadata, method);
     return {
@@ -85,7 +87,8 @@ function resolveMethod(cls: Function, metadata: LlmToolMetadata): ToolMethod {
   const generated = findToolSchema(metadata.declaringClass, metadata.methodName);
   if (generated) {
     // A wrapper's `(...args)` says nothing of the method's parameters: the generated list stands.
-    if (!forwardsArguments(method)) checkFresh(metadata, parameterNames(method), generated.parameters);
+    if (!forwardsArguments(method, metadata.methodName))
+      checkFresh(metadata, parameterNames(method), generated.parameters);
     return {
       metadata,
       parameters: generated.parameters,
@@ -95,6 +98,23 @@ function resolveMethod(cls: Function, metadata: LlmToolMetadata): ToolMethod {
   }
   if (parameterNames(method).length === 0) return { metadata, parameters: [], inputSchema: EMPTY_INPUT };
   throw new MissingToolSchemaError(cls.name, metadata.methodName, schemaCommand());
+}
+
+/**
+ * The one rule for rest parameters, whatever gives the schema (explicit, generated, none): a tool's input
+ * is one object keyed by parameter names, so a method's own `...rest` would get the array inside another
+ * array, or `undefined`. A wrapper's `(...args)` (another decorator's) forwards the method's arguments and
+ * is not refused (see `forwardsArguments`). The schema CLI refuses the same parameter (G12).
+ *
+ * @throws DecoratorMisuseError naming the class, the method and the parameter.
+ */
+function refuseRestParameter(metadata: LlmToolMetadata, method: Function): void {
+  const rest = ownRestParameter(method, metadata.methodName);
+  if (rest === undefined) return;
+  throw new DecoratorMisuseError(
+    `@LlmTool on ${metadata.declaringClass.name}.${metadata.methodName}: parameter "${rest}" is a rest parameter: ` +
+      `a tool's input is one object keyed by the method's parameter names; take an array instead (${rest}: T[])`,
+  );
 }
 
 /**

@@ -106,9 +106,46 @@ describe("an explicit @LlmTool({ parameters }) schema that cannot describe its m
       }
     }
     expect(() => bindObjectTools(new Orders())).toThrow(
-      "@LlmTool on Orders.place: parameter #1 has no plain name (a destructuring pattern or a rest parameter); the model's input reaches a method by parameter name: give it a name and describe it in parameters under that name",
+      "@LlmTool on Orders.place: parameter #1 has no plain name (a destructuring pattern); the model's input reaches a method by parameter name: give it a name and describe it in parameters under that name",
     );
-    expect(() => bindObjectTools(new Tags())).toThrow(/Tags\.tag: parameter #2 has no plain name/);
+    expect(() => bindObjectTools(new Tags())).toThrow(
+      new DecoratorMisuseError(
+        "@LlmTool on Tags.tag: parameter \"tags\" is a rest parameter: a tool's input is one object keyed by the method's parameter names; take an array instead (tags: T[])",
+      ),
+    );
+  });
+
+  it("G24 a method whose only parameter is a rest parameter, with an explicit or a registered schema (was: taken for another decorator's wrapper, and the method got the array inside another array)", () => {
+    class Batch {
+      @LlmTool({ description: "Run", parameters: schema({ steps: { type: "array" } }) })
+      run(...steps: string[]): string {
+        return JSON.stringify(steps);
+      }
+    }
+    class Queue {
+      @LlmTool("Queue")
+      async add(...jobs: string[]): Promise<string> {
+        return Promise.resolve(JSON.stringify(jobs));
+      }
+    }
+    registerToolSchemas({
+      tools: {
+        "Queue.add": {
+          parameters: ["jobs"],
+          inputSchema: { type: "object", properties: { jobs: { type: "array", items: { type: "string" } } } },
+        },
+      },
+      outputs: {},
+      classes: { Queue },
+    });
+    const refusal = (method: string, parameter: string) =>
+      new DecoratorMisuseError(
+        `@LlmTool on ${method}: parameter "${parameter}" is a rest parameter: a tool's input is one object keyed by the method's parameter names; take an array instead (${parameter}: T[])`,
+      );
+    expect(() => bindObjectTools(new Batch())).toThrow(refusal("Batch.run", "steps"));
+    const runner = new PromptRunner({ model: mockModel(text("never")) });
+    expect(() => runner.withTools(new Batch())).toThrow(refusal("Batch.run", "steps"));
+    expect(() => bindObjectTools(new Queue())).toThrow(refusal("Queue.add", "jobs"));
   });
 
   it("G05 a schema that is not an object schema (was: every call refused as not JSON)", () => {
@@ -199,6 +236,26 @@ describe("G06 a tool method wrapped by another decorator", () => {
 
   it("with an explicit schema, in either decorator order", async () => {
     expect(await resultOf(new Desk(), "lend", { memberId: "m2", days: 5 })).toBe("m2 lends for 5 days");
+  });
+
+  it("G24 a wrapper that is a method keyed by the method's name (`{ [key](...args) {…} }[key]`) is still a wrapper", async () => {
+    const Named = (): MethodDecorator => (_target, key, descriptor: PropertyDescriptor) => {
+      const original = descriptor.value as (...args: unknown[]) => unknown;
+      if (typeof key !== "string") throw new Error("string keys only");
+      descriptor.value = {
+        [key](this: unknown, ...args: unknown[]) {
+          return original.apply(this, args);
+        },
+      }[key];
+    };
+    class Counter {
+      @Named()
+      @LlmTool({ description: "Add", parameters: schema({ a: { type: "number" }, b: { type: "number" } }) })
+      add(a: number, b: number): string {
+        return String(a + b);
+      }
+    }
+    expect(await resultOf(new Counter(), "add", { a: 2, b: 3 })).toBe("5");
   });
 });
 

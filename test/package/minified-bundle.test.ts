@@ -23,7 +23,7 @@ describe("a bundle made with esbuild --minify", () => {
   }, 60_000);
 
   it("G18 runs a tool with an explicit schema, its parameter names mangled (was: the method got undefined)", async () => {
-    const report = await runMinified<{ source: string; results: unknown[] }>(
+    const report = await runMinified<{ source: string; results: unknown[]; refused: string }>(
       "test/fixtures/bundle/explicit-schema-agent.ts",
     );
     expect(report.source).not.toContain("text"); // the minifier did rename the parameters
@@ -31,6 +31,10 @@ describe("a bundle made with esbuild --minify", () => {
       { type: "text", value: "hi hi" },
       { type: "text", value: "once" },
     ]);
+    // G24: a method's own rest parameter is refused there too (was: bound, as names are not compared)
+    expect(report.refused).toMatch(
+      /^@LlmTool on \w+\.tag: parameter "\w+" is a rest parameter: a tool's input is one object keyed by the method's parameter names; take an array instead \(\w+: T\[\]\)$/,
+    );
   }, 60_000);
 
   it("keeps only what the app uses: an app of defineTool alone carries neither the runner nor the stores", async () => {
