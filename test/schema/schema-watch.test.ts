@@ -87,12 +87,10 @@ it("--watch writes the module again when a parameter's type changes, and keeps t
     expect(parameterSchema(out)).toEqual({ type: "string" });
 
     // A type typescript-json-schema cannot express (its own error, not ours): reported, module kept.
-    writeFileSync(
-      source,
-      `${TOOLS.replace("step: number", "step: Odd")}export interface Odd { [k: symbol]: number }\n`,
-    );
+    // (A symbol index signature was this example until the CLI refused such keys itself, G23.)
+    writeFileSync(source, TOOLS.replace("step: number", "step: void"));
     expect(await output.next(/wrote|kept the last good/)).toBe(
-      `entity-tools schemas: Not supported: IndexSignatureDeclaration with index symbol other than a number or a string (kept the last good ${out})`,
+      `entity-tools schemas: Not supported: root type undefined (kept the last good ${out})`,
     );
     expect(parameterSchema(out)).toEqual({ type: "string" });
 
