@@ -6,6 +6,7 @@ import { providerKeyOf, type ProviderIdentity } from "../tools/provider-identity
 import { countEvent, emptyCounters, type RunCounters } from "./run-counters.js";
 import { newRunId } from "./run-id.js";
 import type { RunEventInit, ToolLoopEvent, ToolLoopObserver } from "./tool-loop-event.js";
+import type { UsageProblem } from "./token-usage.js";
 
 /** What a run is doing while an observer's scope is active: a step's model call, or one tool call. */
 export type ScopeTarget = { readonly kind: "step" } | { readonly kind: "tool"; readonly toolCallId: string };
@@ -131,27 +132,33 @@ export class RunEvents {
         // An observer's failure must not change the run it watches.
       }
     }
-    if (event.type === "ModelResponded" && event.usageUnknown) this.usageUnknown(event);
   }
 
   /**
-   * A call without usage undercounts the run's `usage` (its tokens read 0), and with pricing has no cost:
-   * the caller is told once per run and model, so neither total is read as what the run spent (with
-   * pricing, a 0 read as free).
+   * A call of unknown usage (its `ModelResponded` has `usageUnknown`) undercounts the run's `usage` (its
+   * tokens read 0), and with pricing has no cost: the caller is told once per run and model, so neither
+   * total is read as what the run spent (with pricing, a 0 read as free). `because`: the input or output
+   * count the provider sent that was no count (W04), named here rather than in a warning of its own, so one
+   * cause makes one warning; none, the provider sent no count.
    */
-  private usageUnknown({ modelId, iteration }: { modelId?: string; iteration: number }): void {
+  usageUnknown(call: { modelId?: string; iteration: number }, because: readonly UsageProblem[]): void {
+    const { modelId, iteration } = call;
     if (this.unknownUsage.has(modelId)) return;
     this.unknownUsage.add(modelId);
     const model = modelId === undefined ? "The model" : `Model ${JSON.stringify(modelId)}`;
-    const said = `${model} reported no token usage (no input or output tokens) at step ${iteration}`;
+    const sent = because.map((p) => `${p.key} as ${p.reported}`).join(" and ");
+    const said = sent
+      ? `${model} reported ${sent} at step ${iteration}, which ${because.length > 1 ? "are not counts" : "is not a count"} of tokens`
+      : `${model} reported no token usage (no input or output tokens) at step ${iteration}`;
+    const zeroed = sent ? because.map((p) => p.key).join(" and ") : "tokens";
     this.emit({
       type: "ModelWarning",
       iteration,
       message: this.ledger
         ? `${said}, so the cost of that call is unknown, not 0: cost.total leaves out each call without ` +
-          "usage (cost.unknownCostSteps counts them), and usage counts its tokens as 0. Said once per run " +
+          `usage (cost.unknownCostSteps counts them), and usage counts its ${zeroed} as 0. Said once per run ` +
           "for each model."
-        : `${said}: usage counts that call's tokens as 0, so the run's usage is less than it spent ` +
+        : `${said}: usage counts that call's ${zeroed} as 0, so the run's usage is less than it spent ` +
           "(ModelResponded.usageUnknown marks each such call). Said once per run for each model.",
     });
   }

@@ -44,35 +44,53 @@ export function addUsage(a: ReportedTokenUsage, b: ReportedTokenUsage | undefine
   };
 }
 
+/** A count a provider reported that is not a count of tokens (W04), left out of the usage. */
+export interface UsageProblem {
+  /** The count. */
+  readonly key: keyof TokenUsage;
+  /** What the provider sent, as text (`-5`, `NaN`, `"100"`). */
+  readonly reported: string;
+}
+
 /**
  * `usage` with only counts of tokens in it: a count that is not a whole number from 0 to
  * `Number.MAX_SAFE_INTEGER` (a provider's `-5`, `1.5`, `1e300`, `"100"`) is left out, so it counts as not
- * reported (0) and a run's totals and cost never go down or become nonsense. Each one left out is named in
+ * reported (0) and a run's totals and cost never go down or become nonsense. Each one left out is in
  * `problems`, for a `ModelWarning`.
  */
 export function countedUsage(usage: ReportedTokenUsage | undefined): {
   readonly usage: ReportedTokenUsage | undefined;
-  readonly problems: readonly string[];
+  readonly problems: readonly UsageProblem[];
 } {
   if (usage === undefined) return { usage, problems: [] };
-  const problems: string[] = [];
+  const problems: UsageProblem[] = [];
   const counted: Partial<Record<keyof TokenUsage, number>> = {};
   for (const key of USAGE_KEYS) {
     const value: unknown = usage[key];
     if (value === undefined) continue;
     if (typeof value === "number" && Number.isSafeInteger(value) && value >= 0) counted[key] = value;
-    else
-      problems.push(
-        `The provider reported ${key} as ${typeof value === "string" ? JSON.stringify(value) : String(value)}, ` +
-          // Without input or output tokens a call's cost is unknown, not the cost of 0 (`usageUnknown`).
-          `which is not a count of tokens: this response's usage${
-            PRICED_KEYS.has(key)
-              ? " and the run's totals count it as 0"
-              : ", the run's totals and its cost count it as 0"
-          }.`,
-      );
+    else problems.push({ key, reported: typeof value === "string" ? JSON.stringify(value) : String(value) });
   }
   return { usage: problems.length === 0 ? usage : counted, problems };
+}
+
+/**
+ * W04's warning for a count left out. A call whose input or output count is left out has an unknown usage,
+ * whose warning names the count instead (`RunEvents.usageUnknown`): this one is for the others.
+ */
+export function usageProblemWarning({ key, reported }: UsageProblem): string {
+  return (
+    `The provider reported ${key} as ${reported}, which is not a count of tokens: this response's usage` +
+    // Without input or output tokens a call's cost is unknown, not the cost of 0 (`usageUnknown`).
+    (isPricedCount(key)
+      ? " and the run's totals count it as 0."
+      : ", the run's totals and its cost count it as 0.")
+  );
+}
+
+/** Whether a call's cost is reckoned from this count (input or output tokens; the others are parts of them). */
+export function isPricedCount(key: keyof TokenUsage): boolean {
+  return key === "inputTokens" || key === "outputTokens";
 }
 
 /**
@@ -83,9 +101,6 @@ export function countedUsage(usage: ReportedTokenUsage | undefined): {
 export function isUsageUnknown(usage: ReportedTokenUsage | undefined): boolean {
   return usage?.inputTokens === undefined || usage.outputTokens === undefined;
 }
-
-/** The counts a call's cost cannot be reckoned without. */
-const PRICED_KEYS: ReadonlySet<keyof TokenUsage> = new Set(["inputTokens", "outputTokens"]);
 
 const USAGE_KEYS = [
   "inputTokens",

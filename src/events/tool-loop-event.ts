@@ -126,9 +126,10 @@ export interface ModelRespondedEvent extends RunEvent {
   readonly responseModelId?: string;
   /**
    * True when the backend reported no input or no output tokens for this call (a custom provider, or a proxy
-   * that strips the usage): `usage` counts them as 0, which is not what the call cost. With pricing, the
-   * call's cost is unknown (`StepCost.cost` absent). A `ModelWarning` says so once per run and model, with
-   * pricing or without (then of the `usage` it undercounts).
+   * that strips the usage), or one that is no count of tokens (`-5`, `NaN`): `usage` counts them as 0, which
+   * is not what the call cost. With pricing, the call's cost is unknown (`StepCost.cost` absent). A
+   * `ModelWarning` says so once per run and model, with pricing or without (then of the `usage` it
+   * undercounts), naming the count that was no count.
    * Absent when the counts were reported, and on a conversation backend's calls whose tokens come with
    * the turn's.
    */

@@ -54,6 +54,11 @@ export const DEFAULT_LIST_TTL_MS = 300_000;
  * runs only once the client's person approved it (see docs/mcp.md). Closing a 2025-11-25 session
  * releases the providers it discovered; its configured tools stay for a later connection. A schema module
  * registered after the server was made (`registerToolSchemas`) is read at its next request.
+ *
+ * @throws what a run throws at its start for the tools it offers and, with `discovery`, for every
+ *   `@ToolProvider` class: DecoratorMisuseError for an explicit `@LlmTool({ parameters })` schema that is
+ *   not valid JSON Schema, MissingToolSchemaError, StaleToolSchemaError; DuplicateToolNameError,
+ *   InvalidToolProviderError, InvalidSettingError for its tools and limits.
  */
 export function createMcpServer(options: McpServerOptions): Server {
   const { toolMiddleware, injectionStrategies, dispatch } = mcpServerParts(options);

@@ -2,8 +2,11 @@
 // Static imports are linked before any code runs, so a missing `@modelcontextprotocol/server` would be
 // Node's bare ERR_MODULE_NOT_FOUND; loading it first with a dynamic import lets the error say what to
 // install, as the Claude entry does. `require` keeps ./index.ts (a CommonJS caller cannot wait for
-// top-level await), where Node's own error names the package.
+// top-level await), where Node's own error names the package. The validator is loaded here too, with
+// `import()` so that a bundle carries it: `createMcpServer` checks explicit schemas against JSON Schema
+// when it is called, and in a bundle it could not `require` the validator then.
 import { EntityToolsError } from "../errors/entity-tools-error.js";
+import { loadValidator } from "../schema/validate.js";
 import type * as McpEntry from "./index.js";
 
 export type {
@@ -44,5 +47,6 @@ async function loadEntry(): Promise<typeof McpEntry> {
       { cause: error },
     );
   }
+  await loadValidator();
   return import("./index.js");
 }

@@ -8,6 +8,7 @@ import { schemaStoreVersion } from "../schema/schema-store.js";
 import type { HandleDiscovery } from "../strategies/handle-discovery.js";
 import type { HandleKey } from "../tools/entity-handle.js";
 import { returnedProviderClasses } from "../tools/provider-classes.js";
+import { checkToolSchemas } from "../tools/tool-methods.js";
 import { KeyRing, type SigningKey } from "../tools/signing-key.js";
 import type { AnyTool } from "../tools/tool.js";
 import { ToolRegistry } from "../tools/tool-registry.js";
@@ -48,7 +49,8 @@ const made = new WeakMap<readonly ToolSource[], Made>();
  * `list`: those made for an earlier server of the same array when nothing they were made from changed
  * since (its elements, the classes, discovery, the key, the resolver, the registered schema modules).
  *
- * @throws DuplicateToolNameError, InvalidToolProviderError, InvalidSettingError as a server's making does.
+ * @throws DuplicateToolNameError, InvalidToolProviderError, InvalidSettingError, DecoratorMisuseError as a
+ *   server's making does.
  */
 function serverTools(list: readonly ToolSource[], options: McpServerOptions): ServerTools {
   const from = inputsOf(options);
@@ -109,6 +111,10 @@ function makeServerTools(options: McpServerOptions): ServerTools {
       ? new HandleSurface({ classes, keys, resolveProvider: options.resolveProvider, takenNames: plainNames })
       : undefined;
   const listed = Object.freeze([...plain, ...(surface?.forCall().tools ?? [])]);
+  // What a run checks at its start, before its first model call, a server checks before it serves (its
+  // tool list, made once for the servers of one configuration): an explicit schema that is not valid JSON
+  // Schema, of a tool it offers or of a class a call may discover.
+  checkToolSchemas({ discovery: options.discovery === true, tools: listed });
   const registry = new ToolRegistry(listed);
   return {
     keys,

@@ -9,6 +9,10 @@ export function describeThrown(thrown: unknown, maxChars: number): string {
   try {
     if (thrown instanceof Error) return cap(thrown.message || thrown.name, maxChars);
     if (typeof thrown === "string") return cap(thrown, maxChars);
+    // JSON has no text for these: serialized, they read as a result ("no result: the tool completed …").
+    if (thrown === undefined) return "undefined";
+    if (typeof thrown === "symbol") return cap(thrown.toString(), maxChars);
+    if (typeof thrown === "function") return "a function";
     return serializeToolResult(thrown, { maxChars });
   } catch {
     return "(the thrown value could not be read)";

@@ -108,17 +108,24 @@ describe("createMcpServer on 2026-07-28", () => {
     const { tool: watched, counts } = countingTool();
     const tools: ToolSource[] = [search, watched];
     const client = await modernEndpoint({ name: "shop", version: "1.0.0", tools }).connect();
-    for (const name of ["Smith", "Khan", "Jones"])
-      expect((await client.callTool({ name: "findCustomers", arguments: { text: name } })).isError).toBe(
-        false,
-      );
-    expect(counts.registered).toBe(1);
+    const findAll = async (names: string[]) => {
+      for (const name of names)
+        expect((await client.callTool({ name: "findCustomers", arguments: { text: name } })).isError).toBe(
+          false,
+        );
+    };
+    await findAll(["Smith", "Khan", "Jones"]);
+    // What making one tool list reads of the tool (its registration; the check of explicit schemas, G25).
+    const perList = counts.registered;
+    expect(perList).toBeLessThanOrEqual(2);
+    await findAll(["Lee", "Park"]);
+    expect(counts.registered).toBe(perList);
 
     tools.push(defineTool({ name: "late", description: "Added later", execute: () => "late" }));
     const { tools: listed } = await client.listTools(undefined, { cacheMode: "bypass" });
     expect(listed.map((t) => t.name)).toEqual(["searchCustomer", "findCustomers", "watched", "late"]);
     expect(text(await client.callTool({ name: "late", arguments: {} }))).toBe("late");
-    expect(counts.registered).toBe(2);
+    expect(counts.registered).toBe(2 * perList);
   });
 
   it("what a call adds stays that call's: a later call, served from the same tool list, does not have it", async () => {

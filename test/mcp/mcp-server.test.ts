@@ -112,6 +112,35 @@ describe("createMcpServer", () => {
     expect(fine.isError).toBe(false);
   });
 
+  it("P13 a tool that throws (or rejects with) undefined, a symbol or a function: an isError result that says what was thrown (was: that the tool returned nothing), and the server goes on", async () => {
+    const throwing = (name: string, thrown: () => unknown) =>
+      defineTool({ name, description: name, execute: thrown });
+    const { client, text } = await session({
+      tools: [
+        throwing("throwsUndefined", () => {
+          throw undefined;
+        }),
+        throwing("rejectsSymbol", () => Promise.reject(Symbol("lost connection"))),
+        throwing("throwsFunction", () => {
+          throw () => 1;
+        }),
+        new CustomerSearchTools(),
+      ],
+    });
+    const results = [];
+    for (const name of ["throwsUndefined", "rejectsSymbol", "throwsFunction"]) {
+      const result = await client.callTool({ name, arguments: {} });
+      results.push([result.isError, text(result)]);
+    }
+    expect(results).toEqual([
+      [true, 'Tool "throwsUndefined" failed: undefined'],
+      [true, 'Tool "rejectsSymbol" failed: Symbol(lost connection)'],
+      [true, 'Tool "throwsFunction" failed: a function'],
+    ]);
+    const fine = await client.callTool({ name: "findCustomers", arguments: { text: "Khan" } });
+    expect(fine.isError).toBe(false);
+  });
+
   it("a session that disconnects mid-call does not stop the server serving other sessions", async () => {
     const leaving = await session();
     const staying = await session();

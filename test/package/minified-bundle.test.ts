@@ -1,5 +1,7 @@
 // The library in a minified bundle: class and parameter names are mangled, and lookups still work
 // because the generated module hands over the classes themselves. Uses the build (npm test builds first).
+import { mkdirSync, symlinkSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { bundleApp, bundledText, runBundled, runMinified } from "../support/minified-bundle.js";
 
@@ -35,6 +37,19 @@ describe("a bundle made with esbuild --minify", () => {
     expect(report.refused).toMatch(
       /^@LlmTool on \w+\.tag: parameter "\w+" is a rest parameter: a tool's input is one object keyed by the method's parameter names; take an array instead \(\w+: T\[\]\)$/,
     );
+  }, 60_000);
+
+  it("G25 an MCP server with an explicit schema: one that is not valid JSON Schema is refused when the server is made (the validator is the bundle's), a valid one serves", async () => {
+    const outfile = await bundleApp("test/fixtures/bundle/mcp-explicit-schema.ts");
+    // The MCP SDK is the one package the app installs (the entry loads it by name); not ajv.
+    const scope = path.join(path.dirname(outfile), "node_modules", "@modelcontextprotocol");
+    mkdirSync(scope, { recursive: true });
+    symlinkSync(path.resolve("node_modules/@modelcontextprotocol/server"), path.join(scope, "server"));
+    const report = await runBundled<{ refused: string; result: unknown }>(outfile);
+    expect(report.refused).toMatch(
+      /^@LlmTool on \w+\.find: parameters is not a valid JSON Schema \(schema is invalid: data\/properties\/q\/type must be equal to one of the allowed values/,
+    );
+    expect(report.result).toEqual([{ type: "text", text: "hi hi" }]);
   }, 60_000);
 
   it("keeps only what the app uses: an app of defineTool alone carries neither the runner nor the stores", async () => {

@@ -1,4 +1,4 @@
-// G21 (docs/reliability.md, hardening round 13): `Record<string, V>` gets the index signature's schema
+// G21 (docs/reliability.md, "declaring tools"): `Record<string, V>` gets the index signature's schema
 // through two private methods of typescript-json-schema 0.68 (src/schema/mapped-records.ts). The completion
 // is checked by what it does; where it cannot be put on the generator, or does not give a `Record` the
 // index signature's schema, a mapped type over string keys is refused naming file, class, method and

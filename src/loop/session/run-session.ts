@@ -1,5 +1,12 @@
 import type { ToolResultPart } from "ai";
-import { addUsage, countedUsage, emptyUsage, isUsageUnknown } from "../../events/token-usage.js";
+import {
+  addUsage,
+  countedUsage,
+  emptyUsage,
+  isPricedCount,
+  isUsageUnknown,
+  usageProblemWarning,
+} from "../../events/token-usage.js";
 import type { JsonSchema } from "../../schema/json-schema.js";
 import type { AnyTool } from "../../tools/tool.js";
 import { MaxIterationsExceededError, type ToolLoopError, throwIfAborted } from "../errors/errors.js";
@@ -151,7 +158,12 @@ export class RunSession {
   ): void {
     const { events, iteration } = this.run;
     const { usage, problems } = countedUsage(response.usage);
-    for (const message of problems) events.emit({ type: "ModelWarning", iteration, message });
+    const unknown = reported && isUsageUnknown(usage);
+    // An input or output count that is none makes the call's usage unknown: that warning names it.
+    const because = unknown ? problems.filter((p) => isPricedCount(p.key)) : [];
+    for (const problem of problems)
+      if (!because.includes(problem))
+        events.emit({ type: "ModelWarning", iteration, message: usageProblemWarning(problem) });
     this.run.totals.addUsage(usage);
     events.emit({
       type: "ModelResponded",
@@ -162,8 +174,9 @@ export class RunSession {
       durationMs,
       ...(response.modelId === undefined ? {} : { modelId: response.modelId }),
       ...(response.responseModelId === undefined ? {} : { responseModelId: response.responseModelId }),
-      ...(reported && isUsageUnknown(usage) ? { usageUnknown: true as const } : {}),
+      ...(unknown ? { usageUnknown: true as const } : {}),
     });
+    if (unknown) events.usageUnknown({ modelId: response.modelId, iteration }, because);
   }
 
   /**
