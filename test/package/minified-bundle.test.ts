@@ -35,7 +35,7 @@ describe("a bundle made with esbuild --minify", () => {
     ]);
     // G24: a method's own rest parameter is refused there too (was: bound, as names are not compared)
     expect(report.refused).toMatch(
-      /^@LlmTool on \w+\.tag: parameter "\w+" is a rest parameter: a tool's input is one object keyed by the method's parameter names; take an array instead \(\w+: T\[\]\)$/,
+      /^@LlmTool on [\w$]+\.tag: parameter "[\w$]+" is a rest parameter: a tool's input is one object keyed by the method's parameter names; take an array instead \([\w$]+: T\[\]\)$/,
     );
   }, 60_000);
 
