@@ -78,7 +78,7 @@ export class RunSession {
    *
    * @throws ToolSourceError when a source cannot be listed
    */
-  refreshSources(): Promise<void> {
+  refreshSources(): Promise<void> | undefined {
     return this.watch.refresh();
   }
 
