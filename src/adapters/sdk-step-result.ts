@@ -62,8 +62,10 @@ export function stampedResult(
     answered === undefined || answered === asked
       ? { modelId: asked, ...result }
       : { ...result, modelId: asked, responseModelId: answered };
-  const all = [...warnings, ...(result.warnings ?? [])]; // the step's own (a cut response) after the adapter's
-  return all.length > 0 ? { ...stamped, warnings: all } : stamped;
+  // The step's own (a cut response) after the adapter's; a copy only when both have some (most steps: none).
+  const own = result.warnings ?? [];
+  if (warnings.length === 0) return own.length > 0 ? { ...stamped, warnings: [...own] } : stamped;
+  return { ...stamped, warnings: own.length > 0 ? [...warnings, ...own] : warnings };
 }
 
 /** A tool call as the loop reads it: arguments too deep or refused by the SDK become an input error. */

@@ -45,6 +45,14 @@ export class RunEvents {
     this.runId = options.runId ?? newRunId();
   }
 
+  /**
+   * Whether anyone reads the run's events (an observer, or the cost ledger): an event that nothing counts
+   * and that costs something to build (a response's) is built only then.
+   */
+  get observed(): boolean {
+    return this.observers.length > 0 || this.ledger !== undefined;
+  }
+
   /** `work` (a model call, a tool call) inside the observers' scope for it, if one was given. */
   within<T>(target: ScopeTarget, work: () => Promise<T>): Promise<T> {
     const scope = this.options.scope;
@@ -94,7 +102,7 @@ export class RunEvents {
     identityOf: (provider: T) => ProviderIdentity,
     event: (provider: T, identity: ProviderIdentity) => RunEventInit,
   ): void {
-    const observed = this.observers.length > 0 || this.ledger !== undefined;
+    const observed = this.observed;
     for (const provider of providers) {
       const identity = identityOf(provider);
       const key = providerKeyOf(identity);
@@ -107,7 +115,7 @@ export class RunEvents {
   }
 
   emit(init: RunEventInit): void {
-    if (this.observers.length === 0 && !this.ledger) {
+    if (!this.observed) {
       // Nobody reads the event: only the counters move (they read the fields the init has). Stamping
       // a copy of every event of every step for nobody was a few per cent of a step (issue 46).
       countEvent(this.counters, init as ToolLoopEvent);
