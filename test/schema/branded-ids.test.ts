@@ -17,11 +17,14 @@ const IDS = `declare const brand: unique symbol;
 export type CustomerId = string & { readonly __brand: "CustomerId" };
 export type Quantity = number & { readonly __brand: "Quantity" };
 export type OrderId = string & { readonly [brand]: unique symbol };
+export interface Brand<B> { readonly __brand: B }
+export type Sku = string & Brand<"Sku">;
 `;
-const SOURCE = `${DECLARE}${IDS}export class Order { customer!: CustomerId; quantity?: Quantity; }
+const SOURCE = `${DECLARE}${IDS}export class Order { customer!: CustomerId; quantity?: Quantity; sku?: Sku; note?: string & {}; }
 declare const runner: { createObject(target: unknown, prompt: string): unknown };
 runner.createObject(Order, "Read the order");
 export class Tools {
+  /** @param id The customer's id */
   @LlmTool("Find") find(id: CustomerId, quantity: Quantity, order: OrderId, others: CustomerId[], previous?: CustomerId | null): string { return ""; }
 }
 `;
@@ -54,7 +57,7 @@ describe("G27 a branded id gets its primitive's schema (was: an object requiring
   it("a parameter: string and number brands, the unique symbol form, in an array and a union", () => {
     const find = source.tools["Tools.find"]!.inputSchema;
     expect(find.properties).toEqual({
-      id: { type: "string" },
+      id: { type: "string", description: "The customer's id" },
       quantity: { type: "number" },
       order: { type: "string" },
       others: { type: "array", items: { type: "string" } },
@@ -69,10 +72,12 @@ describe("G27 a branded id gets its primitive's schema (was: an object requiring
     expect(source.tools["Tools.find"]!.types).toBeUndefined(); // nothing to convert
   });
 
-  it("an output class's field", () => {
+  it("an output class's field, a brand declared as an interface, and string & {} (a brand without properties)", () => {
     expect(source.outputs["Order"]!.properties).toEqual({
       customer: { type: "string" },
       quantity: { type: "number" },
+      sku: { type: "string" },
+      note: { type: "string" },
     });
     expect(source.outputTypes["Order"]).toBeUndefined(); // nothing to convert
   });
