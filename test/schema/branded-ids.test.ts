@@ -117,6 +117,12 @@ describe("G27 intersections that are no brand", () => {
     );
   }, 0);
 
+  it("a primitive with a class is no brand (a class's fields are real)", () => {
+    refused("who: string & Pet", "export class Pet { name!: string; }\n").toThrow(
+      'Tools.run parameter "who" has type string & Pet, which is an intersection of string with an object type that is no brand',
+    );
+  }, 0);
+
   it("a bigint brand is refused as a bigint is", () => {
     refused("total: Cents", 'export type Cents = bigint & { readonly __brand: "Cents" };\n').toThrow(
       'Tools.run parameter "total" has type bigint, which is a bigint: JSON numbers cannot carry it exactly.',
