@@ -10,6 +10,7 @@ import { withMemberSchemas } from "./class-unions.js";
 import { inlineRefs } from "./inline-refs.js";
 import type { JsonSchema } from "./json-schema.js";
 import { readMappedRecords } from "./mapped-records.js";
+import { readBrands } from "./branded-primitives.js";
 import { SchemaSourceError } from "./schema-source-error.js";
 import { SharedClassNames } from "./shared-class-names.js";
 import { SourceClasses, type ClassImport } from "./source-classes.js";
@@ -136,6 +137,7 @@ export function generateFromProgram(
   const generator = buildGenerator(projectOnly, GENERATOR_SETTINGS, [...new Set(searched)]);
   if (!generator) throw new SchemaSourceError("typescript-json-schema could not read the project");
   readMappedRecords(generator, program.getTypeChecker());
+  readBrands(generator, program.getTypeChecker());
 
   const schemaOf = (name: string) =>
     inlineRefs(generator.getSchemaForSymbol(aliases.get(name) ?? name) as JsonSchema, classes.unionMembers);

@@ -18,9 +18,9 @@
 // schema only `{}` satisfies. An index signature the user writes needs no completion and is generated.
 import type * as TS from "typescript";
 import type { JsonSchemaGenerator } from "typescript-json-schema";
-import { inlineRefs } from "./inline-refs.js";
+import { probedSchema, sameSchema } from "./generator-probe.js";
 import type { JsonSchema } from "./json-schema.js";
-import ts, { buildGenerator, GENERATOR_SETTINGS } from "./typescript.js";
+import ts from "./typescript.js";
 
 /** The generator's methods this completion goes through (typescript-json-schema 0.68, private there). */
 interface GeneratorInternals {
@@ -79,34 +79,12 @@ function completeMappedRecords(generator: JsonSchemaGenerator, checker: TS.TypeC
   return true;
 }
 
-// The probe's one file: `Record` as lib.es5.d.ts declares it, and the global types a program without
-// lib files needs, so the probe parses no lib (a few milliseconds).
-const PROBE_FILE = "/entity-tools-probe/probe.ts";
-const PROBE_SOURCE = `type Record<K extends keyof any, T> = { [P in K]: T };
-interface Probe { r: Record<string, number>; }
-interface Array<T> { length: number; [n: number]: T; }
-interface Boolean {} interface CallableFunction {} interface Function {} interface IArguments {}
-interface NewableFunction {} interface Number {} interface Object {} interface RegExp {} interface String {}
-`;
-
 /** Whether `install` makes a generator read `Probe.r` (a `Record<string, number>`) as its index signature. */
 function probe(install: typeof mappedRecordHook.install): boolean {
-  try {
-    const options: TS.CompilerOptions = { noLib: true, strict: true, noEmit: true, types: [] };
-    const host = ts.createCompilerHost(options);
-    host.getSourceFile = (name, languageVersion) =>
-      name === PROBE_FILE ? ts.createSourceFile(name, PROBE_SOURCE, languageVersion, true) : undefined;
-    host.fileExists = (name) => name === PROBE_FILE;
-    host.readFile = (name) => (name === PROBE_FILE ? PROBE_SOURCE : undefined);
-    const program = ts.createProgram([PROBE_FILE], options, host);
-    const generator = buildGenerator(program, GENERATOR_SETTINGS, [PROBE_FILE]);
-    if (!generator || !install(generator, program.getTypeChecker())) return false;
-    const schema = inlineRefs(generator.getSchemaForSymbol("Probe") as JsonSchema);
-    const record = (schema.properties as Record<string, JsonSchema> | undefined)?.["r"];
-    return (
-      JSON.stringify(record) === JSON.stringify({ type: "object", additionalProperties: { type: "number" } })
-    );
-  } catch {
-    return false; // a generator that throws on it does not read it either
-  }
+  const source = `type Record<K extends keyof any, T> = { [P in K]: T };
+interface Probe { r: Record<string, number>; }`;
+  return sameSchema(probedSchema(source, install), {
+    type: "object",
+    additionalProperties: { type: "number" },
+  });
 }

@@ -5,6 +5,7 @@ import { SchemaSourceError } from "./schema-source-error.js";
 import type { SourceClasses } from "./source-classes.js";
 import { discriminatorOf } from "./class-unions.js";
 import { indexKeysProblem } from "./index-keys.js";
+import { brandedPrimitive, primitiveIntersectionProblem } from "./branded-primitives.js";
 
 // What may stand beside the classes of a union that is converted: JSON's own values.
 const PRIMITIVES =
@@ -46,7 +47,9 @@ export class TypeReading {
           `boolean, arrays, plain objects, classes, Date) or ${this.explicitInstead}.`,
       );
     }
-    const parts = type.isUnionOrIntersection() ? type.types : this.partsOf(type);
+    // A brand's object part exists only in types (branded-primitives.ts): JSON carries its primitive.
+    const brand = brandedPrimitive(this.checker, type);
+    const parts = brand ? [brand] : type.isUnionOrIntersection() ? type.types : this.partsOf(type);
     for (const part of parts) this.refuseUnsupported(part, this.text(part), seen);
   }
 
@@ -200,6 +203,8 @@ export class TypeReading {
     if (type.flags & ts.TypeFlags.BigIntLike) return "is a bigint: JSON numbers cannot carry it exactly";
     if (type.flags & ts.TypeFlags.ESSymbolLike) return "is a symbol";
     if (type.flags & ts.TypeFlags.Object && type.getCallSignatures().length > 0) return "is a function";
+    const intersection = primitiveIntersectionProblem(this.checker, type, (t) => this.text(t));
+    if (intersection) return intersection;
     const keys = indexKeysProblem(this.checker, type, (t) => this.text(t));
     if (keys) return keys;
     const name = type.getSymbol()?.name;
