@@ -16,7 +16,7 @@
 // is refused where it is met, naming class, method and parameter.
 import type * as TS from "typescript";
 import type { JsonSchemaGenerator } from "typescript-json-schema";
-import { probedSchema, sameSchema } from "./generator-probe.js";
+import { CheckedCompletion } from "./generator-probe.js";
 import type { JsonSchema } from "./json-schema.js";
 import ts, { COMPILER_INSTALL } from "./typescript.js";
 
@@ -31,32 +31,12 @@ interface GeneratorInternals {
   getTypeDefinition(type: TS.Type, ...rest: unknown[]): JsonSchema;
 }
 
-/**
- * How the completion is put on a generator: `install` returns whether it could. A seam for tests, which
- * replace `install` to see the fallback; the CLI never changes it.
- */
-export const brandHook: {
-  install: (generator: JsonSchemaGenerator, checker: TS.TypeChecker) => boolean;
-} = { install: completeBrands };
-
-/** Makes `generator` read a brand as its primitive, when the installed typescript-json-schema lets it. */
-export function readBrands(generator: JsonSchemaGenerator, checker: TS.TypeChecker): void {
-  if (brandsGenerated()) brandHook.install(generator, checker);
-}
-
-let probed: { readonly install: typeof brandHook.install; readonly works: boolean } | undefined;
-
-/** Whether the generator, completed by {@link brandHook}, gives a string brand `{ "type": "string" }`. */
-export function brandsGenerated(): boolean {
-  if (probed?.install !== brandHook.install) {
-    const source = `interface Probe { r: string & { readonly __brand: "Probe" }; }`;
-    probed = {
-      install: brandHook.install,
-      works: sameSchema(probedSchema(source, brandHook.install), { type: "string" }),
-    };
-  }
-  return probed.works;
-}
+/** The completion that reads a brand as its primitive: a string brand must get `{ "type": "string" }`. */
+export const brandHook = new CheckedCompletion(
+  completeBrands,
+  `interface Probe { r: string & { readonly __brand: "Probe" }; }`,
+  { type: "string" },
+);
 
 /** The primitive (`string`, `number`, `bigint`) a brand is built on, when `type` is a brand (see above). */
 export function brandedPrimitive(checker: TS.TypeChecker, type: TS.Type): TS.Type | undefined {
@@ -92,7 +72,7 @@ export function primitiveIntersectionProblem(
   const primitive = type.types.find((part) => part.flags & PRIMITIVE);
   if (!primitive) return undefined;
   if (brandedPrimitive(checker, type)) {
-    if (brandsGenerated()) return undefined;
+    if (brandHook.works) return undefined;
     return (
       `is a branded ${text(primitive)}, whose schema the installed typescript-json-schema does not generate ` +
       `(it would ask for an object): type it ${text(primitive)} and cast it to the brand in the method, or ` +

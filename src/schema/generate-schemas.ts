@@ -9,8 +9,8 @@ import { aliasSharedClasses } from "./class-aliases.js";
 import { withMemberSchemas } from "./class-unions.js";
 import { inlineRefs } from "./inline-refs.js";
 import type { JsonSchema } from "./json-schema.js";
-import { readMappedRecords } from "./mapped-records.js";
-import { readBrands } from "./branded-primitives.js";
+import { mappedRecordHook } from "./mapped-records.js";
+import { brandHook } from "./branded-primitives.js";
 import { SchemaSourceError } from "./schema-source-error.js";
 import { SharedClassNames } from "./shared-class-names.js";
 import { SourceClasses, type ClassImport } from "./source-classes.js";
@@ -136,8 +136,8 @@ export function generateFromProgram(
   const projectOnly = Object.create(program, { getSourceFiles: { value: () => ownFiles } }) as TS.Program;
   const generator = buildGenerator(projectOnly, GENERATOR_SETTINGS, [...new Set(searched)]);
   if (!generator) throw new SchemaSourceError("typescript-json-schema could not read the project");
-  readMappedRecords(generator, program.getTypeChecker());
-  readBrands(generator, program.getTypeChecker());
+  mappedRecordHook.applyTo(generator, program.getTypeChecker());
+  brandHook.applyTo(generator, program.getTypeChecker());
 
   const schemaOf = (name: string) =>
     inlineRefs(generator.getSchemaForSymbol(aliases.get(name) ?? name) as JsonSchema, classes.unionMembers);

@@ -14,14 +14,42 @@ interface Boolean {} interface CallableFunction {} interface Function {} interfa
 interface NewableFunction {} interface Number {} interface Object {} interface RegExp {} interface String {}
 `;
 
+/** Puts a completion on a generator; false when it cannot (the generator lacks the methods it goes through). */
+export type GeneratorCompletion = (generator: JsonSchemaGenerator, checker: TS.TypeChecker) => boolean;
+
+/**
+ * A completion of the generator, put on it only where it does what it should: the property `r` of
+ * `interface Probe` in `probe` must get the schema `expected`. Found out once per process, and again when
+ * `install` is replaced (the seam tests use to see the fallback; the CLI never changes it).
+ */
+export class CheckedCompletion {
+  private probed: { readonly install: GeneratorCompletion; readonly works: boolean } | undefined;
+
+  constructor(
+    public install: GeneratorCompletion,
+    private readonly probe: string,
+    private readonly expected: JsonSchema,
+  ) {}
+
+  /** Whether the completion works with the installed typescript-json-schema (else its types are refused). */
+  get works(): boolean {
+    const install = this.install;
+    if (this.probed?.install !== install)
+      this.probed = { install, works: sameSchema(probedSchema(this.probe, install), this.expected) };
+    return this.probed.works;
+  }
+
+  /** Completes `generator` where the completion works; otherwise leaves it as it is. */
+  applyTo(generator: JsonSchemaGenerator, checker: TS.TypeChecker): void {
+    if (this.works) this.install(generator, checker);
+  }
+}
+
 /**
  * The schema a generator completed by `install` gives the property `r` of `interface Probe` declared in
  * `source`; undefined when `install` could not complete it or the generator failed.
  */
-export function probedSchema(
-  source: string,
-  install: (generator: JsonSchemaGenerator, checker: TS.TypeChecker) => boolean,
-): JsonSchema | undefined {
+function probedSchema(source: string, install: GeneratorCompletion): JsonSchema | undefined {
   const text = `${source}\n${GLOBALS}`;
   try {
     const options: TS.CompilerOptions = { noLib: true, strict: true, noEmit: true, types: [] };
@@ -41,6 +69,6 @@ export function probedSchema(
 }
 
 /** Whether two schemas are the same JSON (keys in the same order, as the generator writes them). */
-export function sameSchema(a: JsonSchema | undefined, b: JsonSchema): boolean {
+function sameSchema(a: JsonSchema | undefined, b: JsonSchema): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }

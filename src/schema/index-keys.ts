@@ -9,7 +9,7 @@
 // Each is refused where it is met, saying what to write instead: the model is never offered a tool it can
 // call only with `{}`. docs/schemas.md says why a template literal key is refused rather than made a pattern.
 import type * as TS from "typescript";
-import { mappedRecordsGenerated, mappedStringIndex } from "./mapped-records.js";
+import { mappedRecordHook, mappedStringIndex } from "./mapped-records.js";
 import ts, { COMPILER_INSTALL } from "./typescript.js";
 
 /**
@@ -47,7 +47,7 @@ export function indexKeysProblem(
     );
   }
   const recordValues = mappedStringIndex(checker, type);
-  if (recordValues && !mappedRecordsGenerated()) {
+  if (recordValues && !mappedRecordHook.works) {
     return (
       "is a mapped type over string keys, whose schema the installed typescript-json-schema does not generate " +
       `(it would accept only {}): write it as an index signature, { [key: string]: ${text(recordValues)} }, ` +

@@ -18,7 +18,7 @@
 // schema only `{}` satisfies. An index signature the user writes needs no completion and is generated.
 import type * as TS from "typescript";
 import type { JsonSchemaGenerator } from "typescript-json-schema";
-import { probedSchema, sameSchema } from "./generator-probe.js";
+import { CheckedCompletion } from "./generator-probe.js";
 import type { JsonSchema } from "./json-schema.js";
 import ts from "./typescript.js";
 
@@ -29,34 +29,15 @@ interface GeneratorInternals {
 }
 
 /**
- * How the completion is put on a generator: `install` returns whether it could (the generator has the
- * methods it goes through). A seam for tests, which replace `install` to see the fallback; the CLI never
- * changes it.
+ * The completion that reads a mapped type over string keys as the index signature it is (see above):
+ * `Record<string, number>` must get the schema `{ [key: string]: number }` gets.
  */
-export const mappedRecordHook: {
-  install: (generator: JsonSchemaGenerator, checker: TS.TypeChecker) => boolean;
-} = { install: completeMappedRecords };
-
-/**
- * Makes `generator` read a mapped type over string keys as the index signature it is (see above), when
- * the installed typescript-json-schema lets it (see {@link mappedRecordsGenerated}); otherwise leaves it as
- * it is, and such types are refused before it runs.
- */
-export function readMappedRecords(generator: JsonSchemaGenerator, checker: TS.TypeChecker): void {
-  if (mappedRecordsGenerated()) mappedRecordHook.install(generator, checker);
-}
-
-let probed: { readonly install: typeof mappedRecordHook.install; readonly works: boolean } | undefined;
-
-/**
- * Whether the generator, completed by {@link mappedRecordHook}, gives `Record<string, number>` the schema
- * `{ [key: string]: number }` gets. Found out once per process (and again if the hook is replaced).
- */
-export function mappedRecordsGenerated(): boolean {
-  if (probed?.install !== mappedRecordHook.install)
-    probed = { install: mappedRecordHook.install, works: probe(mappedRecordHook.install) };
-  return probed.works;
-}
+export const mappedRecordHook = new CheckedCompletion(
+  completeMappedRecords,
+  `type Record<K extends keyof any, T> = { [P in K]: T };
+interface Probe { r: Record<string, number>; }`,
+  { type: "object", additionalProperties: { type: "number" } },
+);
 
 /** The value type of a mapped type with string keys (`Record<string, V>`, `{ [K in string]: V }`), if it is one. */
 export function mappedStringIndex(checker: TS.TypeChecker, type: TS.Type): TS.Type | undefined {
@@ -77,14 +58,4 @@ function completeMappedRecords(generator: JsonSchemaGenerator, checker: TS.TypeC
     return result;
   };
   return true;
-}
-
-/** Whether `install` makes a generator read `Probe.r` (a `Record<string, number>`) as its index signature. */
-function probe(install: typeof mappedRecordHook.install): boolean {
-  const source = `type Record<K extends keyof any, T> = { [P in K]: T };
-interface Probe { r: Record<string, number>; }`;
-  return sameSchema(probedSchema(source, install), {
-    type: "object",
-    additionalProperties: { type: "number" },
-  });
 }
