@@ -14,11 +14,10 @@ import { forwardsArguments, parameterNames, parameterNamesMangled } from "./para
  * forwards its arguments), which is why the properties must be the parameters in order, those it leaves
  * out last.
  *
- * @throws DecoratorMisuseError when the schema is not an object schema, when a
- *   parameter has no plain name (a destructuring pattern; a rest parameter is refused before, for every
- *   schema: see tool-methods.ts), when a property is not a
- *   parameter of the method or the properties are out of the parameters' order, or when a required field
- *   is not one of its properties.
+ * @throws DecoratorMisuseError when the schema is not an object schema, when a parameter has no plain
+ *   name (a destructuring pattern; a rest parameter is refused before, for every schema: see
+ *   tool-methods.ts), when a property is not a parameter of the method or the properties are out of the
+ *   parameters' order, or when a required field is not one of its properties.
  */
 export function explicitParameters(metadata: LlmToolMetadata, method: Function): readonly string[] {
   const label = `@LlmTool on ${metadata.declaringClass.name}.${metadata.methodName}`;
