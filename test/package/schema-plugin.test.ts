@@ -64,6 +64,8 @@ it("greets", async () => {
 };
 
 let project = "";
+/** The watcher's temporary folder. */
+let watcherTmp = "";
 const bin = (name: string, ...args: string[]) =>
   exec(process.execPath, [path.join(project, "node_modules", name), ...args], { cwd: project });
 
@@ -76,6 +78,8 @@ beforeAll(async () => {
     "typescript-json-schema@0.68.0",
     nodeMajor >= 22 ? "vitest@^5" : "vitest@^4",
   ]);
+  watcherTmp = `${project}-tmp`;
+  mkdirSync(watcherTmp);
   for (const [file, text] of Object.entries(FILES)) {
     mkdirSync(path.dirname(path.join(project, file)), { recursive: true });
     writeFileSync(path.join(project, file), text);
@@ -92,7 +96,10 @@ beforeAll(async () => {
   );
 }, 0); // npm pack and install: no time limit (minutes on a loaded machine; the work is bounded)
 
-afterAll(() => rmSync(project, { recursive: true, force: true }));
+afterAll(() => {
+  rmSync(project, { recursive: true, force: true });
+  rmSync(watcherTmp, { recursive: true, force: true });
+});
 
 const parameters = () =>
   /"Greeter\.greet": \{\s*"parameters": \[([^\]]*)\]/.exec(
@@ -107,7 +114,9 @@ it("vitest --watch runs on a module the plugin wrote first, and again after the 
   expect(parameters()).not.toContain("punctuation"); // stale as committed
   const child = spawn(process.execPath, [path.join(project, "node_modules/vitest/vitest.mjs"), "--watch"], {
     cwd: project,
-    env: { ...process.env, CI: "", NO_COLOR: "1" },
+    // TMPDIR: vitest's folder in the OS temporary folder (a random name), which a killed watcher leaves
+    // behind, goes with the project's (outside the project, where the watcher would see it).
+    env: { ...process.env, CI: "", NO_COLOR: "1", TMPDIR: watcherTmp },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
