@@ -9,43 +9,105 @@ import type { JsonSchema } from "./json-schema.js";
 
 const MAX_PER_MEMBER = 4;
 
-/** One line per problem, the errors of a titled union's members grouped under its one line. */
+/** Problem lines to describe, and how many more there were. */
+interface Described {
+  readonly lines: string[];
+  readonly more: number;
+}
+
+/**
+ * One line per problem, the errors of a titled union's members grouped under its one line; at most `max`
+ * lines, then `and N more problems`. A union's members' errors are those at or below its field: the same
+ * union in every item of an array has one `schemaPath`, and each item's line names that item's problems
+ * only. Linear in the errors (times the depth of their fields): a call with thousands of wrong items in an
+ * array of unions is described as fast as one with thousands of wrong numbers.
+ */
 export function describeGrouped(
   root: JsonSchema,
   errors: readonly ErrorObject[],
   describe: (error: ErrorObject) => string,
+  max: number,
 ): string[] {
-  const unions = errors.filter(
-    (error) =>
-      error.keyword === "anyOf" &&
-      titledMembers(root, error.schemaPath) !== undefined &&
-      // the outermost only: a union inside a member is described with that member
-      !errors.some(
-        (outer) =>
-          outer.keyword === "anyOf" &&
-          inside(error, outer) &&
-          titledMembers(root, outer.schemaPath) !== undefined,
-      ),
-  );
-  const grouped = new Map<ErrorObject, string>();
+  const { lines, more } = describeLines(root, errors, describe, max);
+  return more > 0 ? [...lines, `and ${more} more problem${more === 1 ? "" : "s"}`] : lines;
+}
+
+function describeLines(
+  root: JsonSchema,
+  errors: readonly ErrorObject[],
+  describe: (error: ErrorObject) => string,
+  max: number,
+): Described {
+  const membersOf = new Map<string, JsonSchema[] | undefined>();
+  const titled = (error: ErrorObject): JsonSchema[] | undefined => {
+    if (error.keyword !== "anyOf") return undefined;
+    if (!membersOf.has(error.schemaPath))
+      membersOf.set(error.schemaPath, titledMembers(root, error.schemaPath));
+    return membersOf.get(error.schemaPath);
+  };
+  const unionsAt = new Map<string, ErrorObject[]>();
+  for (const error of errors) if (titled(error)) listAt(unionsAt, error.instancePath).push(error);
+  // The outermost only: a union inside a member is described with that member.
+  const outermost = new Set<ErrorObject>();
+  for (const list of unionsAt.values())
+    for (const union of list) if (!insideAnother(union, unionsAt)) outermost.add(union);
+  const below = outermost.size > 0 ? atOrBelow(errors) : new Map<string, ErrorObject[]>();
+  const branchesOf = new Map<ErrorObject, ErrorObject[][]>();
   const consumed = new Set<ErrorObject>();
-  for (const union of unions) {
-    const members = titledMembers(root, union.schemaPath)!;
-    const branches = members.map((_, i) =>
-      errors.filter((e) => e.schemaPath.startsWith(`${union.schemaPath}/${i}/`)),
+  for (const union of outermost) {
+    const candidates = below.get(union.instancePath) ?? [];
+    const branches = titled(union)!.map((_, i) =>
+      candidates.filter((e) => e.schemaPath.startsWith(`${union.schemaPath}/${i}/`)),
     );
     for (const error of branches.flat()) consumed.add(error);
-    const lines = branches.map((branch) => describeGrouped(root, branch, describe));
-    grouped.set(union, describeUnion(union, members, branches, lines));
+    branchesOf.set(union, branches);
   }
-  return errors.flatMap((error) => grouped.get(error) ?? (consumed.has(error) ? [] : [describe(error)]));
+  const lines: string[] = [];
+  let more = 0;
+  for (const error of errors) {
+    const branches = branchesOf.get(error);
+    if (!branches && consumed.has(error)) continue;
+    if (lines.length >= max) more++;
+    else if (!branches) lines.push(describe(error));
+    else {
+      const described = branches.map((branch) => describeLines(root, branch, describe, MAX_PER_MEMBER));
+      lines.push(describeUnion(error, titled(error)!, branches, described));
+    }
+  }
+  return { lines, more };
+}
+
+/** The list of `map` at `key`, made empty when there is none. */
+function listAt(map: Map<string, ErrorObject[]>, key: string): ErrorObject[] {
+  let list = map.get(key);
+  if (!list) map.set(key, (list = []));
+  return list;
+}
+
+/** The errors by each field they lie at or below (`""`, the input, holds them all). */
+function atOrBelow(errors: readonly ErrorObject[]): Map<string, ErrorObject[]> {
+  const below = new Map<string, ErrorObject[]>();
+  for (const error of errors)
+    for (let path = error.instancePath; ; path = path.slice(0, path.lastIndexOf("/"))) {
+      listAt(below, path).push(error);
+      if (path === "") break;
+    }
+  return below;
+}
+
+/** Whether a titled union error at this field or one above it has `union` inside one of its members. */
+function insideAnother(union: ErrorObject, unionsAt: ReadonlyMap<string, readonly ErrorObject[]>): boolean {
+  for (let path = union.instancePath; ; path = path.slice(0, path.lastIndexOf("/"))) {
+    if (unionsAt.get(path)?.some((outer) => union.schemaPath.startsWith(`${outer.schemaPath}/`))) return true;
+    if (path === "") return false;
+  }
 }
 
 function describeUnion(
   union: ErrorObject,
   members: readonly JsonSchema[],
   branches: readonly (readonly ErrorObject[])[],
-  lines: readonly string[][],
+  described: readonly Described[],
 ): string {
   const field = `field "${fieldOf(union.instancePath) || "(input)"}"`;
   const names = members.map(nameOf);
@@ -55,9 +117,8 @@ function describeUnion(
     branches[i]!.some((e) => contradicts(e, member, union.instancePath)) ? [] : [i],
   );
   const shown = (i: number) => {
-    const problems = lines[i]!;
-    const cut = problems.length > MAX_PER_MEMBER ? [...problems.slice(0, MAX_PER_MEMBER), "…"] : problems;
-    return cut.join(", ");
+    const { lines, more } = described[i]!;
+    return (more > 0 ? [...lines, "…"] : lines).join(", ");
   };
   if (named.length === 1) return `${field} is not a valid ${names[named[0]!]}: ${shown(named[0]!)}`;
   if (named.length === 0) {
@@ -115,11 +176,6 @@ function titledMembers(root: JsonSchema, schemaPath: string): JsonSchema[] | und
   if (!Array.isArray(members) || members.length === 0) return undefined;
   const objects = members.every((m) => typeof m === "object" && m !== null);
   return objects && members.some((m) => typeof m.title === "string") ? members : undefined;
-}
-
-/** Whether `error` lies inside a member of the union error `outer`. */
-function inside(error: ErrorObject, outer: ErrorObject): boolean {
-  return error.schemaPath.startsWith(`${outer.schemaPath}/`);
 }
 
 function fieldOf(instancePath: string): string {

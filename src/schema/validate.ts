@@ -61,14 +61,26 @@ const retired = new Set<Generation>();
 const byObject = new WeakMap<object, ValidateFunction>();
 const byContent = new Map<string, ValidateFunction>();
 
-/** The outcome of validating a value: `ok`, or one line per problem naming the field. */
+/**
+ * The most problems a validation describes: the model fixes a call from the first ones, and a value with
+ * thousands of wrong items would otherwise be answered with thousands of lines (and the CPU to make them).
+ */
+const MAX_PROBLEMS = 20;
+
+/**
+ * The outcome of validating a value: `ok`, or one line per problem naming the field (at most
+ * {@link MAX_PROBLEMS}, then `and N more problems`).
+ */
 export type ValidationOutcome = { ok: true } | { ok: false; problems: string[] };
 
 /** Validates `value` against `schema`; its validator is compiled on first use and cached. */
 export function validateAgainst(schema: JsonSchema, value: unknown): ValidationOutcome {
   const validator = validatorFor(schema);
   if (validator(value)) return { ok: true };
-  return { ok: false, problems: describeGrouped(schema, validator.errors ?? [], describeError) };
+  return {
+    ok: false,
+    problems: describeGrouped(schema, validator.errors ?? [], describeError, MAX_PROBLEMS),
+  };
 }
 
 /**

@@ -86,12 +86,13 @@ it("--watch writes the module again when a parameter's type changes, and keeps t
     );
     expect(parameterSchema(out)).toEqual({ type: "string" });
 
-    // A type typescript-json-schema cannot express (its own error, not ours): reported, module kept.
-    // (A symbol index signature was this example until the CLI refused such keys itself, G23.)
+    // A type the CLI refuses (G28; typescript-json-schema's own `Not supported: root type undefined`
+    // before, reported the same way): reported naming the parameter, module kept.
     writeFileSync(source, TOOLS.replace("step: number", "step: void"));
-    expect(await output.next(/wrote|kept the last good/)).toBe(
-      `entity-tools schemas: Not supported: root type undefined (kept the last good ${out})`,
-    );
+    const refused = await output.next(/wrote|kept the last good/);
+    expect(refused.startsWith(`entity-tools schemas: ${source}:`)).toBe(true);
+    expect(refused).toContain(': Counter.count parameter "step" has type void, which is void: ');
+    expect(refused.endsWith(`(kept the last good ${out})`)).toBe(true);
     expect(parameterSchema(out)).toEqual({ type: "string" });
 
     // Fixed, and changed in a way the schemas do not see: the module is not written again.
