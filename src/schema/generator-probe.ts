@@ -2,9 +2,9 @@
 // branded-primitives.ts), which another release may lack or use otherwise; each is checked by what it does
 // on a small in-memory program, once per process and only when a type it would change is met (the type
 // reading asks before any schema is generated; the generator asks at the type, for one the reading does not
-// walk into): building that program and its generator takes 50–140 ms, which a project with no `Record` and
-// no brand does not pay. The program parses no lib file: it declares the global types a program without lib
-// files needs.
+// walk into): a project with no `Record` and no brand does not pay for building that program and its
+// generator (about 25 ms of a CLI run for both, more in a fresh process: docs/performance.md, round 15).
+// The program parses no lib file: it declares the global types a program without lib files needs.
 import type * as TS from "typescript";
 import type { JsonSchema } from "./json-schema.js";
 import type { JsonSchemaGenerator } from "typescript-json-schema";
