@@ -11,6 +11,7 @@
 // (scripts/bundle.mjs writes only what differs), so no test sees a stale build. Why the split is by file
 // and not by folder: docs/contributing.md, "What the tests run against".
 import { readdirSync, readFileSync, existsSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { TestProjectInlineConfiguration } from "vitest/config";
@@ -31,6 +32,14 @@ export const sourceAliases = aliases((entry) => path.join(root, entry.source));
 export const bundleAliases = aliases((entry) => entry.built);
 
 export const testTimeouts = { testTimeout: 30_000, hookTimeout: 240_000 };
+
+/**
+ * A test file per core at once. Vitest's default keeps one core for its own process (one file at a time on
+ * CI's two cores), but most files here spend their time waiting on processes they started (Claude Code,
+ * codex, Chromium, npm, PostgreSQL) and the main process does little: lane 1 took 771 s with one file at a
+ * time and 502 s with two on a two-core machine; three gained nothing more (docs/contributing.md).
+ */
+export const testWorkers = { maxWorkers: availableParallelism() };
 
 /** `import … from "./x"`, `import "./x"`, `import("./x")`, `export … from "./x"`: relative specifiers only. */
 const RELATIVE_IMPORT = /(?:\bfrom|\bimport)\s*\(?\s*["'](\.{1,2}\/[^"']+)["']/g;

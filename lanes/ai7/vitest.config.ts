@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
-import { testProjects, testTimeouts } from "../../vitest.shared.js";
+import { testProjects, testTimeouts, testWorkers } from "../../vitest.shared.js";
 
 // The second lane: the same tests on Node 22, with ai 7 and its provider spec (LanguageModelV4) in
 // place of the repository's ai 6. Run by `npm run test:ai7` with this folder's own Node and vitest.
@@ -19,5 +19,5 @@ export default defineConfig({
       { find: /^@ai-sdk\/devtools$/, replacement: lane("@ai-sdk/devtools/dist/index.js") },
     ],
   },
-  test: { ...testTimeouts, env: { ENTITY_TOOLS_LANE: "ai7" }, projects: testProjects() },
+  test: { ...testTimeouts, ...testWorkers, env: { ENTITY_TOOLS_LANE: "ai7" }, projects: testProjects() },
 });

@@ -5,11 +5,12 @@
 // object requiring `__brand`, which the model cannot meet with an id.
 //
 // A brand is recognised by what makes it safe to drop: an intersection with exactly one primitive member,
-// `string`, `number` or `bigint`, whose other members are object types (not classes, arrays, functions,
-// nor index signatures) declaring only properties that primitive does not have. Such properties cannot
-// be on a JSON value, so they are phantom and the schema is the primitive's; the value reaches the method
-// as it came. Any other intersection with a primitive (`string & { length: 3 }`, whose `length` is a
-// string's own) is refused where it is met (type-reading.ts): its schema would be an object no string is.
+// `string`, `number` or `bigint`, whose other members are object types (not classes or built-in objects
+// such as `Date`, `Map`, `Error`, whose members are real; not arrays, functions, nor index signatures)
+// declaring only properties that primitive does not have. Such properties cannot be on a JSON value, so
+// they are phantom and the schema is the primitive's; the value reaches the method as it came. Any other
+// intersection with a primitive (`string & { length: 3 }`, whose `length` is a string's own) is refused
+// where it is met (type-reading.ts): its schema would be an object no string is.
 //
 // The generator reads a brand as its primitive through its private `getTypeDefinition`, checked by what it
 // does once per process as the `Record` completion is (mapped-records.ts); where it does not work, a brand
@@ -49,7 +50,8 @@ export function brandedPrimitive(checker: TS.TypeChecker, type: TS.Type): TS.Typ
   );
   const phantom = (part: TS.Type) =>
     (part.flags & ts.TypeFlags.Object) !== 0 &&
-    !((part.getSymbol()?.flags ?? 0) & ts.SymbolFlags.Class) &&
+    // A class, or a type with a value of its name: a built-in object (`interface Map` beside `var Map`).
+    !((part.getSymbol()?.flags ?? 0) & ts.SymbolFlags.Value) &&
     !checker.isArrayType(part) &&
     !checker.isTupleType(part) &&
     part.getCallSignatures().length === 0 &&

@@ -200,6 +200,8 @@ export class TypeReading {
     if (type.flags & ts.TypeFlags.Any && (type as { intrinsicName?: string }).intrinsicName === "error")
       return "does not resolve (a missing import or a typo?)";
     if (type.flags & ts.TypeFlags.TypeParameter) return "is a generic type parameter: its schema is unknown";
+    if (type.flags & ts.TypeFlags.Void)
+      return "is void: no value the model sends can be one; leave it out, or type it with what it takes";
     if (type.flags & ts.TypeFlags.BigIntLike) return "is a bigint: JSON numbers cannot carry it exactly";
     if (type.flags & ts.TypeFlags.ESSymbolLike) return "is a symbol";
     if (type.flags & ts.TypeFlags.Object && type.getCallSignatures().length > 0) return "is a function";

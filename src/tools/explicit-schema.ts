@@ -15,8 +15,8 @@ import { forwardsArguments, parameterNames, parameterNamesMangled } from "./para
  * out last.
  *
  * @throws DecoratorMisuseError when the schema is not an object schema, when a parameter has no plain
- *   name (a destructuring pattern; a rest parameter is refused before, for every schema: see
- *   tool-methods.ts), when a property is not a parameter of the method or the properties are out of the
+ *   name (a destructuring pattern, minified or not; a rest parameter is refused before, for every schema:
+ *   see tool-methods.ts), when a property is not a parameter of the method or the properties are out of the
  *   parameters' order, or when a required field is not one of its properties.
  */
 export function explicitParameters(metadata: LlmToolMetadata, method: Function): readonly string[] {
@@ -38,9 +38,11 @@ export function explicitParameters(metadata: LlmToolMetadata, method: Function):
         "no call the model makes would be valid",
     );
   }
-  // Minified, the properties are the parameters in order: the rule below holds them to it where names are read.
-  if (parameterNamesMangled || forwardsArguments(method, metadata.methodName)) return described;
+  // A wrapper's `(...args)` says nothing of the method's parameters: they are the properties in order.
+  if (forwardsArguments(method, metadata.methodName)) return described;
   const declared = parameterNames(method);
+  // A pattern shows in the source mangled or not (`{sku:e,qty:t}`), so it is refused in a minified bundle
+  // too: there its property would be passed in its place. (A rest parameter was refused before.)
   const unnamed = declared.indexOf(undefined);
   if (unnamed !== -1) {
     throw new DecoratorMisuseError(
@@ -48,6 +50,8 @@ export function explicitParameters(metadata: LlmToolMetadata, method: Function):
         "the model's input reaches a method by parameter name: give it a name and describe it in parameters under that name",
     );
   }
+  // Minified, the properties are the parameters in order: the rules below hold them to it where names are read.
+  if (parameterNamesMangled) return described;
   const names = declared as string[];
   const stray = described.find((key) => !names.includes(key));
   if (stray !== undefined) {

@@ -25,9 +25,12 @@ describe("a bundle made with esbuild --minify", () => {
   }, 60_000);
 
   it("G18 runs a tool with an explicit schema, its parameter names mangled (was: the method got undefined)", async () => {
-    const report = await runMinified<{ source: string; results: unknown[]; refused: string }>(
-      "test/fixtures/bundle/explicit-schema-agent.ts",
-    );
+    const report = await runMinified<{
+      source: string;
+      results: unknown[];
+      refused: string;
+      destructured: string;
+    }>("test/fixtures/bundle/explicit-schema-agent.ts");
     expect(report.source).not.toContain("text"); // the minifier did rename the parameters
     expect(report.results).toEqual([
       { type: "text", value: "hi hi" },
@@ -36,6 +39,11 @@ describe("a bundle made with esbuild --minify", () => {
     // G24: a method's own rest parameter is refused there too (was: bound, as names are not compared)
     expect(report.refused).toMatch(
       /^@LlmTool on [\w$]+\.tag: parameter "[\w$]+" is a rest parameter: a tool's input is one object keyed by the method's parameter names; take an array instead \([\w$]+: T\[\]\)$/,
+    );
+    // G30: so is a destructured parameter, as unminified (G04) (was: bound, the properties taken as its
+    // parameters in order, so place({ sku, qty }) got the string sku to destructure)
+    expect(report.destructured).toMatch(
+      /^@LlmTool on [\w$]+\.place: parameter #1 has no plain name \(a destructuring pattern\); the model's input reaches a method by parameter name: give it a name and describe it in parameters under that name$/,
     );
   }, 60_000);
 

@@ -147,6 +147,38 @@ describe("G27 intersections that are no brand", () => {
   }, 0);
 });
 
+describe("G29 a primitive with a built-in object type is no brand (a Map's or an Error's members are real)", () => {
+  const refused = (params: string) =>
+    expect(() =>
+      generateSchemas({
+        project: project(
+          `${DECLARE}export class Tools {\n  @LlmTool("t") run(${params}): string { return ""; }\n}\n`,
+        ),
+      }),
+    );
+  const NO_BRAND = (type: string, primitive: string) =>
+    `Tools.run parameter "x" has type ${type}, which is an intersection of ${primitive} with an object type that is no brand (a brand's object types declare only properties a ${primitive} does not have)`;
+
+  // Each declares no member its primitive has, as a brand: was taken for one, so the model was offered
+  // the primitive's schema and the method got a string or a number typed as a RegExp, a Map...
+  it.each([
+    ["string & RegExp", "string"],
+    ["string & Error", "string"],
+    ["number & Map<string, number>", "number"],
+    ["number & Promise<number>", "number"],
+  ])(
+    "%s is refused as other intersections that are no brand (was: the primitive's schema)",
+    (type, primitive) => {
+      refused(`x: ${type}`).toThrow(NO_BRAND(type, primitive));
+    },
+    0,
+  );
+
+  it("string & Date is refused (already so, as Date has a string's toString: now for being a built-in)", () => {
+    refused("x: string & Date").toThrow(NO_BRAND("string & Date", "string"));
+  }, 0);
+});
+
 describe("G27 where the generator cannot be made to read a brand", () => {
   const original = brandHook.install;
   afterEach(() => {
