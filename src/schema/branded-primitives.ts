@@ -90,12 +90,17 @@ export function primitiveIntersectionProblem(
 }
 
 /** Makes the generator read a brand as its primitive, keeping every other argument (the property's JSDoc). */
-function completeBrands(generator: JsonSchemaGenerator, checker: TS.TypeChecker): boolean {
+function completeBrands(
+  generator: JsonSchemaGenerator,
+  checker: TS.TypeChecker,
+  ready: () => boolean,
+): boolean {
   const internals = generator as unknown as GeneratorInternals;
   const typeDefinition = internals.getTypeDefinition;
   if (typeof typeDefinition !== "function") return false;
   internals.getTypeDefinition = function (type, ...rest) {
-    return typeDefinition.call(this, brandedPrimitive(checker, type) ?? type, ...rest);
+    const primitive = brandedPrimitive(checker, type);
+    return typeDefinition.call(this, primitive && ready() ? primitive : type, ...rest);
   };
   return true;
 }

@@ -11,9 +11,11 @@
 // `{ [key: string]: V }` gets.
 //
 // Those two methods are private in typescript-json-schema 0.68, so another release may lack them or use
-// them otherwise. The completion is therefore checked by what it does, once per process: a generator over a
-// small in-memory program must give `Record<string, number>` the schema `{ [key: string]: number }` gets.
-// When it does not, nothing is hooked and a mapped type over string keys is refused where it is met
+// them otherwise. The completion is therefore checked by what it does, once per process and only once a
+// mapped type over string keys is met (generator-probe.ts): a generator over a small in-memory program must
+// give `Record<string, number>` the schema `{ [key: string]: number }` gets.
+// When it does not, the generator reads every type as it would without it (the completion passes its
+// calls through untouched) and a mapped type over string keys is refused where it is met
 // (type-reading.ts, naming class, method and parameter), as it was before the completion existed: never the
 // schema only `{}` satisfies. An index signature the user writes needs no completion and is generated.
 import type * as TS from "typescript";
@@ -24,7 +26,7 @@ import ts from "./typescript.js";
 
 /** The generator's methods this completion goes through (typescript-json-schema 0.68, private there). */
 interface GeneratorInternals {
-  getClassDefinition(type: TS.Type, definition: JsonSchema): JsonSchema;
+  getClassDefinition(type: TS.Type, definition: JsonSchema, ...rest: unknown[]): JsonSchema;
   getTypeDefinition(type: TS.Type, asRef?: boolean, unionModifier?: string): JsonSchema;
 }
 
@@ -46,15 +48,20 @@ export function mappedStringIndex(checker: TS.TypeChecker, type: TS.Type): TS.Ty
   return mapped ? checker.getIndexInfoOfType(type, ts.IndexKind.String)?.type : undefined;
 }
 
-function completeMappedRecords(generator: JsonSchemaGenerator, checker: TS.TypeChecker): boolean {
+function completeMappedRecords(
+  generator: JsonSchemaGenerator,
+  checker: TS.TypeChecker,
+  ready: () => boolean,
+): boolean {
   const internals = generator as unknown as GeneratorInternals;
   const classDefinition = internals.getClassDefinition;
   if (typeof classDefinition !== "function" || typeof internals.getTypeDefinition !== "function")
     return false;
-  internals.getClassDefinition = function (type, definition) {
-    const result = classDefinition.call(this, type, definition);
+  internals.getClassDefinition = function (type, definition, ...rest) {
+    const result = classDefinition.call(this, type, definition, ...rest);
     const values = mappedStringIndex(checker, type);
-    if (values) definition.additionalProperties = this.getTypeDefinition(values, undefined, "anyOf");
+    if (values && ready())
+      definition.additionalProperties = this.getTypeDefinition(values, undefined, "anyOf");
     return result;
   };
   return true;
