@@ -38,6 +38,18 @@ function probesDuring(generate: () => void): { record: number; brand: number } {
   return { record: hooks.record.probes - before.record, brand: hooks.brand.probes - before.brand };
 }
 
+/** The input properties of `tool` generated from `source`, and the probes that generation ran. */
+function generated(
+  source: string,
+  tool: string,
+): { probes: { record: number; brand: number }; properties: unknown } {
+  let properties: unknown;
+  const probes = probesDuring(() => {
+    properties = generateSchemas({ project: project(source) }).tools[tool]!.inputSchema.properties;
+  });
+  return { probes, properties };
+}
+
 it("a project without a Record or a brand builds neither probe's program, and its schemas are generated", () => {
   const source = `export class Address { street!: string; }
 export interface Named { name: string }
@@ -46,10 +58,7 @@ export class Tools {
   @LlmTool("t")
   save(at: Date, address: Address, who: Named & Aged, tags: { [key: string]: string }, kind?: "a" | "b"): string { return ""; }
 }\n`;
-  let properties: unknown;
-  const probes = probesDuring(() => {
-    properties = generateSchemas({ project: project(source) }).tools["Tools.save"]!.inputSchema.properties;
-  });
+  const { probes, properties } = generated(source, "Tools.save");
   expect(probes).toEqual({ record: 0, brand: 0 });
   expect(properties).toMatchObject({
     at: { type: "string", format: "date-time" },
@@ -63,10 +72,7 @@ it("a Record<string, V> parameter runs the Record probe once and not the brand's
   @LlmTool("t")
   tally(counts: Record<string, number>, more: Record<string, number>): string { return ""; }
 }\n`;
-  let properties: unknown;
-  const probes = probesDuring(() => {
-    properties = generateSchemas({ project: project(source) }).tools["Tools.tally"]!.inputSchema.properties;
-  });
+  const { probes, properties } = generated(source, "Tools.tally");
   expect(probes).toEqual({ record: 1, brand: 0 });
   expect(properties).toEqual({
     counts: { type: "object", additionalProperties: { type: "number" } },
@@ -81,10 +87,7 @@ export class Tools {
   @LlmTool("t")
   update(user: Omit<User, "id">): string { return ""; }
 }\n`;
-  let properties: unknown;
-  const probes = probesDuring(() => {
-    properties = generateSchemas({ project: project(source) }).tools["Tools.update"]!.inputSchema.properties;
-  });
+  const { probes, properties } = generated(source, "Tools.update");
   expect(probes).toEqual({ record: 1, brand: 1 });
   expect(properties).toMatchObject({
     user: {
