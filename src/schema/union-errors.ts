@@ -88,19 +88,21 @@ function listAt(map: Map<string, ErrorObject[]>, key: string): ErrorObject[] {
 function atOrBelow(errors: readonly ErrorObject[]): Map<string, ErrorObject[]> {
   const below = new Map<string, ErrorObject[]>();
   for (const error of errors)
-    for (let path = error.instancePath; ; path = path.slice(0, path.lastIndexOf("/"))) {
-      listAt(below, path).push(error);
-      if (path === "") break;
-    }
+    for (const path of fieldAndAbove(error.instancePath)) listAt(below, path).push(error);
   return below;
 }
 
 /** Whether a titled union error at this field or one above it has `union` inside one of its members. */
 function insideAnother(union: ErrorObject, unionsAt: ReadonlyMap<string, readonly ErrorObject[]>): boolean {
-  for (let path = union.instancePath; ; path = path.slice(0, path.lastIndexOf("/"))) {
+  for (const path of fieldAndAbove(union.instancePath))
     if (unionsAt.get(path)?.some((outer) => union.schemaPath.startsWith(`${outer.schemaPath}/`))) return true;
-    if (path === "") return false;
-  }
+  return false;
+}
+
+/** A field's path (`/pets/0`), then each above it up to the input's (`/pets`, `""`). */
+function* fieldAndAbove(path: string): Generator<string> {
+  for (; path !== ""; path = path.slice(0, path.lastIndexOf("/"))) yield path;
+  yield "";
 }
 
 function describeUnion(
