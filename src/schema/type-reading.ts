@@ -6,6 +6,7 @@ import type { SourceClasses } from "./source-classes.js";
 import { discriminatorOf } from "./class-unions.js";
 import { indexKeysProblem } from "./index-keys.js";
 import { brandedPrimitive, primitiveIntersectionProblem } from "./branded-primitives.js";
+import { holdsNoValue, valuelessProblem } from "./valueless-types.js";
 
 // What may stand beside the classes of a union that is converted: JSON's own values.
 const PRIMITIVES =
@@ -37,20 +38,28 @@ export class TypeReading {
   ) {}
 
   /** @throws SchemaSourceError when the type (or a part of it) cannot be expressed as JSON Schema. */
-  refuseUnsupported(type: TS.Type, typeText: string, seen = new Set<TS.Type>()): void {
+  refuseUnsupported(type: TS.Type, typeText: string): void {
+    this.refuseIf(valuelessProblem(type), typeText);
+    this.refuseWithin(type, typeText, new Set());
+  }
+
+  private refuseWithin(type: TS.Type, typeText: string, seen: Set<TS.Type>): void {
     if (seen.has(type)) return;
     seen.add(type);
-    const problem = this.problemOf(type);
-    if (problem) {
-      throw new SchemaSourceError(
-        `${this.context} has type ${typeText}, which ${problem}. Use a type JSON can carry (string, number, ` +
-          `boolean, arrays, plain objects, classes, Date) or ${this.explicitInstead}.`,
-      );
-    }
+    this.refuseIf(this.problemOf(type), typeText);
     // A brand's object part exists only in types (branded-primitives.ts): JSON carries its primitive.
     const brand = brandedPrimitive(this.checker, type);
     const parts = brand ? [brand] : type.isUnionOrIntersection() ? type.types : this.partsOf(type);
-    for (const part of parts) this.refuseUnsupported(part, this.text(part), seen);
+    for (const part of parts) this.refuseWithin(part, this.text(part), seen);
+  }
+
+  /** @throws SchemaSourceError saying why JSON cannot carry `typeText`, when there is a `problem`. */
+  private refuseIf(problem: string | undefined, typeText: string): void {
+    if (!problem) return;
+    throw new SchemaSourceError(
+      `${this.context} has type ${typeText}, which ${problem}. Use a type JSON can carry (string, number, ` +
+        `boolean, arrays, plain objects, classes, Date) or ${this.explicitInstead}.`,
+    );
   }
 
   /** How JSON becomes `type` at run time, when it must; undefined when JSON already is the value. */
@@ -200,8 +209,7 @@ export class TypeReading {
     if (type.flags & ts.TypeFlags.Any && (type as { intrinsicName?: string }).intrinsicName === "error")
       return "does not resolve (a missing import or a typo?)";
     if (type.flags & ts.TypeFlags.TypeParameter) return "is a generic type parameter: its schema is unknown";
-    if (type.flags & ts.TypeFlags.Void)
-      return "is void: no value the model sends can be one; leave it out, or type it with what it takes";
+    if (type.flags & ts.TypeFlags.Void) return holdsNoValue("void");
     if (type.flags & ts.TypeFlags.BigIntLike) return "is a bigint: JSON numbers cannot carry it exactly";
     if (type.flags & ts.TypeFlags.ESSymbolLike) return "is a symbol";
     if (type.flags & ts.TypeFlags.Object && type.getCallSignatures().length > 0) return "is a function";
@@ -218,6 +226,8 @@ export class TypeReading {
   /**
    * The types inside an object type that JSON carries: array elements, index signatures' values (a
    * `Record<string, V>`'s too, whose symbol is the lib's) and property types.
+   *
+   * @throws SchemaSourceError for a required property whose type holds no value (see {@link valuelessProblem}).
    */
   private partsOf(type: TS.Type): TS.Type[] {
     if (this.checker.isArrayType(type) || this.checker.isTupleType(type))
@@ -225,7 +235,15 @@ export class TypeReading {
     if (!(type.flags & ts.TypeFlags.Object)) return [];
     const values = this.checker.getIndexInfosOfType(type).map((info) => info.type);
     if (this.isGlobal(type.getSymbol())) return values;
-    return [...values, ...this.propertiesOf(type).map((p) => this.typeOfProperty(p))];
+    const properties = this.propertiesOf(type).map((property) => {
+      const propertyType = this.typeOfProperty(property);
+      // An optional property typed `undefined` (or `never`) says the key is never there (`{ a: string;
+      // b?: never } | { a?: never; b: string }`), as its schema does: it has none, and no extra key is let in.
+      if (!(property.flags & ts.SymbolFlags.Optional))
+        this.refuseIf(valuelessProblem(propertyType), this.text(propertyType));
+      return propertyType;
+    });
+    return [...values, ...properties];
   }
 
   /** An object type's properties that JSON carries (not its methods). */

@@ -1,0 +1,74 @@
+// G31 (docs/reliability.md, hardening round 15): a tool parameter typed `undefined` or `never`, or a
+// required property of its type so typed, is refused by the schema CLI naming file:line, class, method and
+// parameter, as `void` is (G28): no value the model sends can be one. Before: the parameter got "could not
+// resolve: give the parameter a type annotation…" (it has one), and the property was left out of the schema
+// unseen. `undefined` beside other members is what makes a parameter optional: those still generate.
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { generateSchemas } from "../../src/schema/generate-schemas.js";
+import { scratchProject } from "../support/scratch-project.js";
+
+const generate = (params: string, extra = "") =>
+  generateSchemas({
+    project: path.join(
+      scratchProject(
+        {
+          "tools.ts":
+            `declare function LlmTool(d: string): MethodDecorator;\n${extra}export class Tools {\n` +
+            `  @LlmTool("Ping") ping(${params}): string { return ""; }\n}\n`,
+        },
+        "*.ts",
+      ),
+      "tsconfig.json",
+    ),
+  });
+
+const WHAT_TO_DO = (type: string) =>
+  `which is ${type}: no value the model sends can be one; leave it out, or type it with what it takes. Use a type JSON can carry`;
+
+describe("G31 a parameter typed undefined or never", () => {
+  it.each([
+    ["x: undefined", "undefined"],
+    ["x?: undefined", "undefined"],
+    ["x: never", "never"],
+  ])(
+    "ping(%s) is refused naming file:line, class, method and parameter (was: 'give the parameter a type annotation')",
+    (params, type) => {
+      expect(() => generate(params)).toThrow(
+        new RegExp(`^\\S*tools\\.ts:3: Tools\\.ping parameter "x" has type ${type}, ${WHAT_TO_DO(type)}`),
+      );
+    },
+    0, // a whole compiler run: no time limit (a loaded machine takes minutes)
+  );
+
+  it.each(["undefined", "never"])(
+    "an input class's required property typed %s is refused naming the parameter (was: left out of the schema)",
+    (type) => {
+      const extra = `export class Reply { text!: string; done!: ${type}; }\n`;
+      expect(() => generate("reply: Reply", extra)).toThrow(
+        new RegExp(`tools\\.ts:4: Tools\\.ping parameter "reply" has type ${type}, ${WHAT_TO_DO(type)}`),
+      );
+    },
+    0,
+  );
+
+  it("x?: string, string | undefined and an optional property typed never (a key never sent) generate as before", () => {
+    const extra = "export interface OneOf { a: string; b?: never; c?: undefined }\n";
+    const { tools } = generate("x?: string, y: string | undefined, pick?: OneOf", extra);
+    expect(tools["Tools.ping"]!.inputSchema).toEqual({
+      type: "object",
+      properties: {
+        x: { type: "string" },
+        y: { type: "string" },
+        pick: {
+          type: "object",
+          properties: { a: { type: "string" } },
+          additionalProperties: false,
+          required: ["a"],
+        },
+      },
+      additionalProperties: false,
+      required: ["y"],
+    });
+  }, 0);
+});
