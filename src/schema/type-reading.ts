@@ -225,7 +225,10 @@ export class TypeReading {
 
   /**
    * The types inside an object type that JSON carries: array elements, index signatures' values (a
-   * `Record<string, V>`'s too, whose symbol is the lib's) and property types.
+   * `Record<string, V>`'s too, whose symbol is the lib's) and property types. A built-in type's
+   * properties are its own (an `Error`'s `message`), but a mapped type's (`Omit<Order, "id">`,
+   * `Partial<T>`, `Readonly<T>`, `Pick<T, K>`, whose symbol is the lib's too) are the user's fields, as
+   * the checker resolves them: they are held to the same rules as the fields of `T`.
    *
    * @throws SchemaSourceError for a required property whose type holds no value (see {@link valuelessProblem}).
    */
@@ -234,7 +237,8 @@ export class TypeReading {
       return [...this.checker.getTypeArguments(type as TS.TypeReference)];
     if (!(type.flags & ts.TypeFlags.Object)) return [];
     const values = this.checker.getIndexInfosOfType(type).map((info) => info.type);
-    if (this.isGlobal(type.getSymbol())) return values;
+    const mapped = ((type as TS.ObjectType).objectFlags & ts.ObjectFlags.Mapped) !== 0;
+    if (this.isGlobal(type.getSymbol()) && !mapped) return values;
     const properties = this.propertiesOf(type).map((property) => {
       const propertyType = this.typeOfProperty(property);
       // An optional property typed `undefined` (or `never`) says the key is never there (`{ a: string;
@@ -246,16 +250,25 @@ export class TypeReading {
     return [...values, ...properties];
   }
 
-  /** An object type's properties that JSON carries (not its methods). */
+  /**
+   * An object type's properties that JSON carries: not its methods, nor the properties a mapped type makes
+   * of them (`Partial<Service>`'s, declared by the methods).
+   */
   private propertiesOf(type: TS.Type): TS.Symbol[] {
-    return this.checker.getPropertiesOfType(type).filter((p) => p.flags & ts.SymbolFlags.Property);
+    const method = (d: TS.Declaration) => ts.isMethodDeclaration(d) || ts.isMethodSignature(d);
+    return this.checker
+      .getPropertiesOfType(type)
+      .filter(
+        (p) => p.flags & ts.SymbolFlags.Property && !(p.declarations?.length && p.declarations.every(method)),
+      );
   }
 
+  /** A property's type; one a mapped type makes from keys alone (`Record<"a" | "b", V>`) has no declaration. */
   private typeOfProperty(property: TS.Symbol): TS.Type {
     const declaration = property.valueDeclaration ?? property.declarations?.[0];
     return declaration
       ? this.checker.getTypeOfSymbolAtLocation(property, declaration)
-      : this.checker.getDeclaredTypeOfSymbol(property);
+      : this.checker.getTypeOfSymbol(property);
   }
 
   /** Whether a symbol comes from TypeScript's own lib files (Date, Map...), not the user's code. */
