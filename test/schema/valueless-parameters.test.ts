@@ -2,7 +2,8 @@
 // required property of its type so typed, is refused by the schema CLI naming file:line, class, method and
 // parameter, as `void` is (G28): no value the model sends can be one. Before: the parameter got "could not
 // resolve: give the parameter a type annotation…" (it has one), and the property was left out of the schema
-// unseen. `undefined` beside other members is what makes a parameter optional: those still generate.
+// unseen (an output class's field too). `undefined` beside other members is what makes a parameter optional:
+// those still generate.
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { generateSchemas } from "../../src/schema/generate-schemas.js";
@@ -51,6 +52,16 @@ describe("G31 a parameter typed undefined or never", () => {
     },
     0,
   );
+
+  it("an output class's required field typed never is refused naming the class, as a parameter is", () => {
+    const extra =
+      "export class Summary { text!: string; done!: never; }\n" +
+      "declare const runner: { createObject(target: unknown, prompt: string): unknown };\n" +
+      'runner.createObject(Summary, "Sum up");\n';
+    expect(() => generate("text: string", extra)).toThrow(
+      /tools\.ts: output class Summary has type never, which is never: /,
+    );
+  }, 0);
 
   it("x?: string, string | undefined and an optional property typed never (a key never sent) generate as before", () => {
     const extra = "export interface OneOf { a: string; b?: never; c?: undefined }\n";
