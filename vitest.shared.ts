@@ -1,13 +1,17 @@
-// What both test lanes share: the one list of test files, split in two projects by what each file
-// imports, and the package's own names resolved for each.
+// What both test lanes share: the one list of test files, split in projects by what each file imports,
+// and the package's own names resolved for each.
 //
 // - "bundle": a test file that reaches our code only through the package's names (`entity-tools`,
 //   `entity-tools/testing`, …), itself and through the helpers and examples it imports, runs against
-//   dist/, the bundles that ship (the names resolve as package.json `exports` says for `import`).
+//   dist/, the bundles that ship (the names resolve as package.json `exports` says for `import`). Node
+//   itself loads the bundles, as it does in a user's project: through vitest's module runner they were
+//   transformed and run again in each test file, about a second of each file's start.
+// - "bundle (mocks)": such a file that replaces a module with `vi.mock` (a package the bundles import),
+//   where the module runner loads the bundles, since only it can hand them the mock.
 // - "source": a test file that imports an internal module (src/, decorators/, or a file of dist/) runs
 //   against the sources, its package names included, so that one process holds one copy of the library
 //   (two would mean two decorator registries and `instanceof` failing between them).
-// Before a run, either project makes the bundles again from the sources if a source changed
+// Before a run, each project makes the bundles again from the sources if a source changed
 // (scripts/bundle.mjs writes only what differs), so no test sees a stale build. Why the split is by file
 // and not by folder: docs/contributing.md, "What the tests run against".
 import { readdirSync, readFileSync, existsSync } from "node:fs";
@@ -72,17 +76,24 @@ function testFilesUnder(dir: string): string[] {
     .map((file) => path.posix.join(dir, file.split(path.sep).join("/")));
 }
 
+/** `vi.mock(` or `vi.doMock(`: a file that replaces a module for what it imports. */
+const MOCKS_A_MODULE = /\bvi\.(?:do)?[mM]ock\(/;
+/** The built package (dist/): loaded by Node in the "bundle" project, not by vitest's module runner. */
+const BUILT = new RegExp(`^${escape(path.join(root, "dist") + path.sep)}`);
+
 /** The test files of each project (repository-relative paths, usable as `include` patterns). */
-export function testFilesByProject(): { source: string[]; bundle: string[] } {
+export function testFilesByProject(): { source: string[]; bundle: string[]; bundleMocks: string[] } {
   const all = testFilesUnder("test").sort();
   const source = all.filter((file) => reachesInternals(path.join(root, file)));
-  return { source, bundle: all.filter((file) => !source.includes(file)) };
+  const built = all.filter((file) => !source.includes(file));
+  const mocks = (file: string) => MOCKS_A_MODULE.test(readFileSync(path.join(root, file), "utf8"));
+  return { source, bundle: built.filter((file) => !mocks(file)), bundleMocks: built.filter(mocks) };
 }
 
-/** The two projects, for `test.projects` of a lane's config (which they extend). */
+/** The three projects, for `test.projects` of a lane's config (which they extend). */
 export function testProjects(): TestProjectInlineConfiguration[] {
-  const { source, bundle } = testFilesByProject();
-  // Both: tests of the sources too start processes that import the built package.
+  const { source, bundle, bundleMocks } = testFilesByProject();
+  // Each: tests of the sources too start processes that import the built package.
   const globalSetup = [path.join(root, "test/support/fresh-bundle.ts")];
   return [
     {
@@ -93,7 +104,12 @@ export function testProjects(): TestProjectInlineConfiguration[] {
     {
       extends: true,
       resolve: { alias: bundleAliases },
-      test: { name: "bundle", include: bundle, globalSetup },
+      test: { name: "bundle", include: bundle, globalSetup, server: { deps: { external: [BUILT] } } },
+    },
+    {
+      extends: true,
+      resolve: { alias: bundleAliases },
+      test: { name: "bundle (mocks)", include: bundleMocks, globalSetup },
     },
   ];
 }

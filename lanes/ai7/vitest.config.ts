@@ -19,5 +19,12 @@ export default defineConfig({
       { find: /^@ai-sdk\/devtools$/, replacement: lane("@ai-sdk/devtools/dist/index.js") },
     ],
   },
-  test: { ...testTimeouts, ...testWorkers, env: { ENTITY_TOOLS_LANE: "ai7" }, projects: testProjects() },
+  test: {
+    ...testTimeouts,
+    ...testWorkers,
+    env: { ENTITY_TOOLS_LANE: "ai7" },
+    // What the aliases do for the modules vitest loads, for the built package that Node loads.
+    execArgv: ["--import", fileURLToPath(new URL("./built-package-imports.mjs", import.meta.url))],
+    projects: testProjects(),
+  },
 });
