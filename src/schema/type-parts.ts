@@ -11,8 +11,8 @@ export interface TypePart {
   /** The path to it from the parameter (or the output class), e.g. `o.lines[].extras`. */
   readonly path: string;
   /**
-   * Whether the JSON holds a value of it wherever it stands (a required field), so that `undefined` or
-   * `never` there is refused (valueless-types.ts).
+   * Whether the JSON holds a value of it wherever it stands (an array's element, a required field, an
+   * index signature's value), so that `undefined` or `never` there is refused (valueless-types.ts).
    */
   readonly holdsValue: boolean;
 }
@@ -34,16 +34,18 @@ function fieldPath(path: string, name: string): string {
 export function partsOf(checker: TS.TypeChecker, type: TS.Type, path: string): TypePart[] {
   if (checker.isArrayType(type)) {
     const element = checker.getTypeArguments(type as TS.TypeReference)[0]!;
-    return [{ type: element, path: `${path}[]`, holdsValue: false }];
+    return [{ type: element, path: `${path}[]`, holdsValue: true }];
   }
+  // Every element, an optional one too: typescript-json-schema has no schema for an element typed `never`
+  // (a property's it leaves out).
   if (checker.isTupleType(type))
     return checker
       .getTypeArguments(type as TS.TypeReference)
-      .map((element, i) => ({ type: element, path: `${path}[${i}]`, holdsValue: false }));
+      .map((element, i) => ({ type: element, path: `${path}[${i}]`, holdsValue: true }));
   if (!(type.flags & ts.TypeFlags.Object)) return [];
   const values = checker
     .getIndexInfosOfType(type)
-    .map((info) => ({ type: info.type, path: `${path}[key]`, holdsValue: false }));
+    .map((info) => ({ type: info.type, path: `${path}[key]`, holdsValue: true }));
   const mapped = ((type as TS.ObjectType).objectFlags & ts.ObjectFlags.Mapped) !== 0;
   if (isGlobal(type.getSymbol()) && !mapped) return values;
   const properties = propertiesOf(checker, type).map((property) => ({
