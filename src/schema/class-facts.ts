@@ -44,6 +44,7 @@ export function outputTypesOf(
       checker,
       classes,
       `${found.file}: output class ${name}`,
+      name,
       "pass createObject a JSON Schema object instead of the class",
     );
     const declared = checker.getDeclaredTypeOfSymbol(symbol);

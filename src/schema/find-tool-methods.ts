@@ -159,7 +159,7 @@ function describeParameter(
   let inputType: InputType | undefined;
   const context = `${where()}: ${method} parameter "${param.name.text}"`;
   if (classes) {
-    const reading = new TypeReading(checker, classes, context);
+    const reading = new TypeReading(checker, classes, context, param.name.text);
     reading.refuseUnsupported(type, typeText);
     inputType = reading.inputTypeOf(type);
   }

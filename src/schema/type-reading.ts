@@ -7,6 +7,7 @@ import { discriminatorOf } from "./class-unions.js";
 import { indexKeysProblem } from "./index-keys.js";
 import { brandedPrimitive, primitiveIntersectionProblem } from "./branded-primitives.js";
 import { holdsNoValue, valuelessProblem } from "./valueless-types.js";
+import { isGlobal, partsOf, propertiesOf, typeOfProperty } from "./type-parts.js";
 
 // What may stand beside the classes of a union that is converted: JSON's own values.
 const PRIMITIVES =
@@ -33,31 +34,44 @@ export class TypeReading {
     private readonly classes: SourceClasses,
     /** `file:line: Class.method parameter "name"`, the start of every message. */
     private readonly context: string,
+    /** The parameter's name (or the output class's): where the path to a refused part starts. */
+    private readonly root: string,
     /** Where to give an explicit schema instead: the end of a refusal. */
     private readonly explicitInstead = "give the method an explicit schema with @LlmTool({ parameters })",
   ) {}
 
-  /** @throws SchemaSourceError when the type (or a part of it) cannot be expressed as JSON Schema. */
+  /**
+   * @throws SchemaSourceError when the type (or a part of it) cannot be expressed as JSON Schema, naming
+   *   the path to the part from the parameter (`o.lines[].extras`, type-parts.ts) when it is not the whole type.
+   */
   refuseUnsupported(type: TS.Type, typeText: string): void {
-    this.refuseIf(valuelessProblem(type), typeText);
-    this.refuseWithin(type, typeText, new Set());
+    this.refuseIf(valuelessProblem(type), typeText, this.root);
+    this.refuseWithin(type, typeText, this.root, new Set());
   }
 
-  private refuseWithin(type: TS.Type, typeText: string, seen: Set<TS.Type>): void {
+  /** Walks `type` and the types JSON carries inside it; a type met again is not walked again (recursion). */
+  private refuseWithin(type: TS.Type, typeText: string, path: string, seen: Set<TS.Type>): void {
     if (seen.has(type)) return;
     seen.add(type);
-    this.refuseIf(this.problemOf(type), typeText);
+    this.refuseIf(this.problemOf(type), typeText, path);
     // A brand's object part exists only in types (branded-primitives.ts): JSON carries its primitive.
     const brand = brandedPrimitive(this.checker, type);
-    const parts = brand ? [brand] : type.isUnionOrIntersection() ? type.types : this.partsOf(type);
-    for (const part of parts) this.refuseWithin(part, this.text(part), seen);
+    const members = brand ? [brand] : type.isUnionOrIntersection() ? type.types : undefined;
+    const parts =
+      members?.map((t) => ({ type: t, path, holdsValue: false })) ?? partsOf(this.checker, type, path);
+    for (const part of parts) {
+      const text = this.text(part.type);
+      if (part.holdsValue) this.refuseIf(valuelessProblem(part.type), text, part.path);
+      this.refuseWithin(part.type, text, part.path, seen);
+    }
   }
 
-  /** @throws SchemaSourceError saying why JSON cannot carry `typeText`, when there is a `problem`. */
-  private refuseIf(problem: string | undefined, typeText: string): void {
+  /** @throws SchemaSourceError saying why JSON cannot carry `typeText` at `path`, when there is a `problem`. */
+  private refuseIf(problem: string | undefined, typeText: string, path: string): void {
     if (!problem) return;
+    const at = path === this.root ? "" : ` (at ${path})`;
     throw new SchemaSourceError(
-      `${this.context} has type ${typeText}, which ${problem}. Use a type JSON can carry (string, number, ` +
+      `${this.context}${at} has type ${typeText}, which ${problem}. Use a type JSON can carry (string, number, ` +
         `boolean, arrays, plain objects, classes, Date) or ${this.explicitInstead}.`,
     );
   }
@@ -70,7 +84,7 @@ export class TypeReading {
       return this.unionOf(type, parts, seen);
     }
     const symbol = type.getSymbol();
-    if (symbol?.name === "Date" && this.isGlobal(symbol)) return { kind: "date" };
+    if (symbol?.name === "Date" && isGlobal(symbol)) return { kind: "date" };
     if (this.checker.isArrayType(type)) {
       const items = this.inputTypeOf(this.checker.getTypeArguments(type as TS.TypeReference)[0]!, seen);
       return items ? { kind: "array", items } : undefined;
@@ -105,7 +119,7 @@ export class TypeReading {
     // V is, except the named properties', each converted as its own type.
     const values = this.indexValuesOf(type, inner);
     if (!values) return fields ? { kind: "object", fields } : undefined;
-    const properties = this.propertiesOf(type).map((p) => p.name);
+    const properties = propertiesOf(this.checker, type).map((p) => p.name);
     return {
       kind: "record",
       values,
@@ -197,8 +211,11 @@ export class TypeReading {
 
   private fieldsOf(type: TS.Type, seen: Set<TS.Type>): Record<string, InputType> | undefined {
     const fields: Record<string, InputType> = {};
-    for (const property of this.propertiesOf(type)) {
-      const field = this.inputTypeOf(this.checker.getNonNullableType(this.typeOfProperty(property)), seen);
+    for (const property of propertiesOf(this.checker, type)) {
+      const field = this.inputTypeOf(
+        this.checker.getNonNullableType(typeOfProperty(this.checker, property)),
+        seen,
+      );
       if (field) fields[property.name] = field;
     }
     return Object.keys(fields).length > 0 ? fields : undefined;
@@ -218,65 +235,9 @@ export class TypeReading {
     const keys = indexKeysProblem(this.checker, type, (t) => this.text(t));
     if (keys) return keys;
     const name = type.getSymbol()?.name;
-    if (name && name in UNSUPPORTED_BY_NAME && this.isGlobal(type.getSymbol()!))
+    if (name && name in UNSUPPORTED_BY_NAME && isGlobal(type.getSymbol()!))
       return `is a ${name}: send ${UNSUPPORTED_BY_NAME[name]} instead`;
     return undefined;
-  }
-
-  /**
-   * The types inside an object type that JSON carries: array elements, index signatures' values (a
-   * `Record<string, V>`'s too, whose symbol is the lib's) and property types. A built-in type's
-   * properties are its own (an `Error`'s `message`), but a mapped type's (`Omit<Order, "id">`,
-   * `Partial<T>`, `Readonly<T>`, `Pick<T, K>`, whose symbol is the lib's too) are the user's fields, as
-   * the checker resolves them: they are held to the same rules as the fields of `T`.
-   *
-   * @throws SchemaSourceError for a required property whose type holds no value (see {@link valuelessProblem}).
-   */
-  private partsOf(type: TS.Type): TS.Type[] {
-    if (this.checker.isArrayType(type) || this.checker.isTupleType(type))
-      return [...this.checker.getTypeArguments(type as TS.TypeReference)];
-    if (!(type.flags & ts.TypeFlags.Object)) return [];
-    const values = this.checker.getIndexInfosOfType(type).map((info) => info.type);
-    const mapped = ((type as TS.ObjectType).objectFlags & ts.ObjectFlags.Mapped) !== 0;
-    if (this.isGlobal(type.getSymbol()) && !mapped) return values;
-    const properties = this.propertiesOf(type).map((property) => {
-      const propertyType = this.typeOfProperty(property);
-      // An optional property typed `undefined` (or `never`) says the key is never there (`{ a: string;
-      // b?: never } | { a?: never; b: string }`), as its schema does: it has none, and no extra key is let in.
-      if (!(property.flags & ts.SymbolFlags.Optional))
-        this.refuseIf(valuelessProblem(propertyType), this.text(propertyType));
-      return propertyType;
-    });
-    return [...values, ...properties];
-  }
-
-  /**
-   * An object type's properties that JSON carries: not its methods, nor the properties a mapped type makes
-   * of them (`Partial<Service>`'s, declared by the methods).
-   */
-  private propertiesOf(type: TS.Type): TS.Symbol[] {
-    const method = (d: TS.Declaration) => ts.isMethodDeclaration(d) || ts.isMethodSignature(d);
-    return this.checker
-      .getPropertiesOfType(type)
-      .filter(
-        (p) => p.flags & ts.SymbolFlags.Property && !(p.declarations?.length && p.declarations.every(method)),
-      );
-  }
-
-  /** A property's type; one a mapped type makes from keys alone (`Record<"a" | "b", V>`) has no declaration. */
-  private typeOfProperty(property: TS.Symbol): TS.Type {
-    const declaration = property.valueDeclaration ?? property.declarations?.[0];
-    return declaration
-      ? this.checker.getTypeOfSymbolAtLocation(property, declaration)
-      : this.checker.getTypeOfSymbol(property);
-  }
-
-  /** Whether a symbol comes from TypeScript's own lib files (Date, Map...), not the user's code. */
-  private isGlobal(symbol: TS.Symbol | undefined): boolean {
-    const file = symbol?.declarations?.[0]?.getSourceFile().fileName ?? "";
-    return (
-      /[\\/]typescript[\\/]lib[\\/]lib\.[^\\/]*\.d\.ts$/.test(file) || /[\\/]@types[\\/]node[\\/]/.test(file)
-    );
   }
 
   private text(type: TS.Type): string {

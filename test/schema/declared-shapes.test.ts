@@ -23,12 +23,13 @@ const REFUSED: Record<
   recordOfBigint: {
     source: "totals: Record<string, bigint>",
     message:
-      'Tools.run parameter "totals" has type bigint, which is a bigint: JSON numbers cannot carry it exactly.',
+      'Tools.run parameter "totals" (at totals[key]) has type bigint, which is a bigint: JSON numbers cannot carry it exactly.',
   },
   indexOfMap: {
     source: "o: Opts",
     extra: "export interface Opts { byKey: { [key: string]: Map<string, number> } }\n",
-    message: 'parameter "o" has type Map<string, number>, which is a Map: send a plain object',
+    message:
+      'parameter "o" (at o.byKey[key]) has type Map<string, number>, which is a Map: send a plain object',
   },
   tupleDate: {
     source: "span: [Date, Date]",

@@ -33,11 +33,11 @@ const generate = (params: string, extra: string) =>
 
 const WITH_MAP = "export interface Stock extends Order { items: Map<string, number> }\n";
 const MAP_REFUSED =
-  /tools\.ts:6: Tools\.put parameter "o" has type Map<string, number>, which is a Map: send a plain object \(\{ \[key: string\]: V \}\) instead\./;
+  /tools\.ts:6: Tools\.put parameter "o" \(at o\.items\) has type Map<string, number>, which is a Map: send a plain object \(\{ \[key: string\]: V \}\) instead\./;
 
 describe("G32 a Map field inside a mapped type is refused as it is outside (was: an object with size)", () => {
   it.each(['Omit<Stock, "id">', "Partial<Stock>", "Readonly<Stock>", 'Pick<Stock, "items">'])(
-    "o: %s is refused naming the parameter and the field's type",
+    "o: %s is refused naming the parameter, the path to the field and its type",
     (type) => {
       expect(() => generate(`o: ${type}`, WITH_MAP)).toThrow(MAP_REFUSED);
     },
@@ -49,7 +49,7 @@ describe("G32 a Map field inside a mapped type is refused as it is outside (was:
       "export interface Line { sku: string; tags: Set<string> }\n" +
       "export interface Cart { lines: Readonly<Partial<Line>>[] }\n";
     expect(() => generate("o: Partial<Omit<Cart, never>>", extra)).toThrow(
-      /tools\.ts:7: Tools\.put parameter "o" has type Set<string>, which is a Set: send an array instead\./,
+      /tools\.ts:7: Tools\.put parameter "o" \(at o\.lines\[\]\.tags\) has type Set<string>, which is a Set: send an array instead\./,
     );
   }, 0);
 });
@@ -75,9 +75,9 @@ describe("G32 the fields a mapped type makes from keys, and from a class's metho
     });
   }, 0);
 
-  it("o: Record<'a' | 'b', Map<string, number>> is refused naming the parameter and the field's type", () => {
+  it("o: Record<'a' | 'b', Map<string, number>> is refused naming the parameter, the path to the field and its type", () => {
     expect(() => generate("o: Record<'a' | 'b', Map<string, number>>", "")).toThrow(
-      /tools\.ts:5: Tools\.put parameter "o" has type Map<string, number>, which is a Map/,
+      /tools\.ts:5: Tools\.put parameter "o" \(at o\.a\) has type Map<string, number>, which is a Map/,
     );
   }, 0);
 
@@ -119,14 +119,14 @@ describe("G32 a Record field and a branded id inside a mapped type", () => {
   it("without the Record completion, a Record field in Partial<Order> is refused (was: the schema only {} satisfies)", () => {
     mappedRecordHook.install = () => false;
     expect(() => generate("o: Partial<Order>", "")).toThrow(
-      /tools\.ts:5: Tools\.put parameter "o" has type Record<string, number>, which is a mapped type over string keys, whose schema the installed typescript-json-schema does not generate/,
+      /tools\.ts:5: Tools\.put parameter "o" \(at o\.counts\) has type Record<string, number>, which is a mapped type over string keys, whose schema the installed typescript-json-schema does not generate/,
     );
   }, 0);
 
   it("without the brand completion, a branded id in Pick<Order, 'customer'> is refused (was: an object requiring __brand)", () => {
     brandHook.install = () => false;
     expect(() => generate('o: Pick<Order, "customer">', "")).toThrow(
-      /tools\.ts:5: Tools\.put parameter "o" has type CustomerId, which is a branded string, whose schema the installed typescript-json-schema does not generate/,
+      /tools\.ts:5: Tools\.put parameter "o" \(at o\.customer\) has type CustomerId, which is a branded string, whose schema the installed typescript-json-schema does not generate/,
     );
   }, 0);
 });

@@ -32,7 +32,7 @@ export class Tools {
   tally(tally: Tally): string { return ""; }
 }\n`;
     expect(() => generateSchemas({ project: project({ "tools.ts": tools }) })).toThrow(
-      /tools\.ts:5: Tools\.tally parameter "tally" has type Record<string, number>, which is a mapped type over string keys, whose schema the installed typescript-json-schema does not generate \(it would accept only \{\}\): write it as an index signature, \{ \[key: string\]: number \}, or npm install --save-dev typescript-json-schema@0\.68\./,
+      /tools\.ts:5: Tools\.tally parameter "tally" \(at tally\.byStatus\) has type Record<string, number>, which is a mapped type over string keys, whose schema the installed typescript-json-schema does not generate \(it would accept only \{\}\): write it as an index signature, \{ \[key: string\]: number \}, or npm install --save-dev typescript-json-schema@0\.68\./,
     );
   }, 0); // a whole compiler run: no time limit (a loaded machine takes minutes)
 
@@ -42,7 +42,7 @@ export class Tools {
 declare const runner: { createObject(target: unknown, prompt: string): unknown };
 runner.createObject(Summary, "Sum up");\n`;
     expect(() => generateSchemas({ project: project({ "summary.ts": summary }) })).toThrow(
-      /summary\.ts: output class Summary has type Record<string, number>, which is a mapped type over string keys, .* or pass createObject a JSON Schema object instead of the class\.$/,
+      /summary\.ts: output class Summary \(at Summary\.counts\) has type Record<string, number>, which is a mapped type over string keys, .* or pass createObject a JSON Schema object instead of the class\.$/,
     );
     const tools = `${DECLARE}export class Tools {
   @LlmTool("t")

@@ -25,7 +25,7 @@ const REFUSED: Record<string, { readonly source: string; readonly message: RegEx
   bigint: { source: "b: bigint", message: /parameter "b" has type bigint, which is a bigint/ },
   nested: {
     source: "o: { when: Date; fn: () => void }",
-    message: /parameter "o" has type .*which is a function/,
+    message: /parameter "o" \(at o\.fn\) has type \(\) => void, which is a function/,
   },
   hiddenClass: {
     source: "h: Hidden",

@@ -47,7 +47,9 @@ describe("G31 a parameter typed undefined or never", () => {
     (type) => {
       const extra = `export class Reply { text!: string; done!: ${type}; }\n`;
       expect(() => generate("reply: Reply", extra)).toThrow(
-        new RegExp(`tools\\.ts:4: Tools\\.ping parameter "reply" has type ${type}, ${WHAT_TO_DO(type)}`),
+        new RegExp(
+          `tools\\.ts:4: Tools\\.ping parameter "reply" \\(at reply\\.done\\) has type ${type}, ${WHAT_TO_DO(type)}`,
+        ),
       );
     },
     0,
@@ -59,7 +61,7 @@ describe("G31 a parameter typed undefined or never", () => {
       "declare const runner: { createObject(target: unknown, prompt: string): unknown };\n" +
       'runner.createObject(Summary, "Sum up");\n';
     expect(() => generate("text: string", extra)).toThrow(
-      /tools\.ts: output class Summary has type never, which is never: /,
+      /tools\.ts: output class Summary \(at Summary\.done\) has type never, which is never: /,
     );
   }, 0);
 

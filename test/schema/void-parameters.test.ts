@@ -40,9 +40,9 @@ describe("G28 a parameter typed void", () => {
     );
   }, 0);
 
-  it("a void property inside a parameter's type is refused naming the parameter and the property's type", () => {
+  it("a void property inside a parameter's type is refused naming the parameter, the path to the property and its type", () => {
     expect(() => generate("reply: Reply", "export interface Reply { text: string; done: void }\n")).toThrow(
-      /tools\.ts:4: Tools\.ping parameter "reply" has type void, which is void: /,
+      /tools\.ts:4: Tools\.ping parameter "reply" \(at reply\.done\) has type void, which is void: /,
     );
   }, 0);
 
@@ -52,7 +52,7 @@ describe("G28 a parameter typed void", () => {
       "declare const runner: { createObject(target: unknown, prompt: string): unknown };\n" +
       'runner.createObject(Summary, "Sum up");\n';
     expect(() => generate("text: string", extra)).toThrow(
-      /tools\.ts: output class Summary has type void, which is void: /,
+      /tools\.ts: output class Summary \(at Summary\.done\) has type void, which is void: /,
     );
   }, 0);
 });
