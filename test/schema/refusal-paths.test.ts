@@ -4,25 +4,10 @@
 // signature's value `[key]`, a tuple's element `[1]` (type-parts.ts). Before, the message named the
 // parameter and the inner type only, and the user had to hunt for the field that holds it. A parameter
 // that is itself of such a type keeps its message, `parameter "o" has type Map<string, number>, …`.
-import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { generateSchemas } from "../../src/schema/generate-schemas.js";
-import { scratchProject } from "../support/scratch-project.js";
+import { oneToolSchemas, outputClass } from "../support/one-tool-project.js";
 
-const generate = (params: string, extra: string) =>
-  generateSchemas({
-    project: path.join(
-      scratchProject(
-        {
-          "tools.ts":
-            `declare function LlmTool(d: string): MethodDecorator;\n${extra}export class Tools {\n` +
-            `  @LlmTool("Place") place(${params}): string { return ""; }\n}\n`,
-        },
-        "*.ts",
-      ),
-      "tsconfig.json",
-    ),
-  });
+const generate = (params: string, extra: string) => oneToolSchemas(params, extra, "place");
 
 const MAP = "which is a Map: send a plain object ({ [key: string]: V }) instead.";
 
@@ -79,11 +64,10 @@ describe("G33 a refusal inside a parameter's type names the path to it from the 
   }, 0);
 
   it("an output class's field is named from the class: Summary.lines[].extras", () => {
-    const extra =
-      "export class Line { sku!: string; extras!: Map<string, number>; }\n" +
-      "export class Summary { lines!: Line[]; }\n" +
-      "declare const runner: { createObject(target: unknown, prompt: string): unknown };\n" +
-      'runner.createObject(Summary, "Sum up");\n';
+    const extra = outputClass(
+      "export class Line { sku!: string; extras!: Map<string, number>; }\nexport class Summary { lines!: Line[]; }",
+      "Summary",
+    );
     expect(() => generate("text: string", extra)).toThrow(
       `tools.ts: output class Summary (at Summary.lines[].extras) has type Map<string, number>, ${MAP}`,
     );

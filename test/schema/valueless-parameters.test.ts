@@ -4,28 +4,8 @@
 // resolve: give the parameter a type annotation…" (it has one), and the property was left out of the schema
 // unseen (an output class's field too). `undefined` beside other members is what makes a parameter optional:
 // those still generate.
-import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { generateSchemas } from "../../src/schema/generate-schemas.js";
-import { scratchProject } from "../support/scratch-project.js";
-
-const generate = (params: string, extra = "") =>
-  generateSchemas({
-    project: path.join(
-      scratchProject(
-        {
-          "tools.ts":
-            `declare function LlmTool(d: string): MethodDecorator;\n${extra}export class Tools {\n` +
-            `  @LlmTool("Ping") ping(${params}): string { return ""; }\n}\n`,
-        },
-        "*.ts",
-      ),
-      "tsconfig.json",
-    ),
-  });
-
-const WHAT_TO_DO = (type: string) =>
-  `which is ${type}: no value the model sends can be one; leave it out, or type it with what it takes. Use a type JSON can carry`;
+import { holdsNoValue, oneToolSchemas, outputClass } from "../support/one-tool-project.js";
 
 describe("G31 a parameter typed undefined or never", () => {
   it.each([
@@ -35,8 +15,8 @@ describe("G31 a parameter typed undefined or never", () => {
   ])(
     "ping(%s) is refused naming file:line, class, method and parameter (was: 'give the parameter a type annotation')",
     (params, type) => {
-      expect(() => generate(params)).toThrow(
-        new RegExp(`^\\S*tools\\.ts:3: Tools\\.ping parameter "x" has type ${type}, ${WHAT_TO_DO(type)}`),
+      expect(() => oneToolSchemas(params)).toThrow(
+        new RegExp(`^\\S*tools\\.ts:3: Tools\\.ping parameter "x" has type ${type}, ${holdsNoValue(type)}`),
       );
     },
     0, // a whole compiler run: no time limit (a loaded machine takes minutes)
@@ -46,9 +26,9 @@ describe("G31 a parameter typed undefined or never", () => {
     "an input class's required property typed %s is refused naming the parameter (was: left out of the schema)",
     (type) => {
       const extra = `export class Reply { text!: string; done!: ${type}; }\n`;
-      expect(() => generate("reply: Reply", extra)).toThrow(
+      expect(() => oneToolSchemas("reply: Reply", extra)).toThrow(
         new RegExp(
-          `tools\\.ts:4: Tools\\.ping parameter "reply" \\(at reply\\.done\\) has type ${type}, ${WHAT_TO_DO(type)}`,
+          `tools\\.ts:4: Tools\\.ping parameter "reply" \\(at reply\\.done\\) has type ${type}, ${holdsNoValue(type)}`,
         ),
       );
     },
@@ -56,18 +36,15 @@ describe("G31 a parameter typed undefined or never", () => {
   );
 
   it("an output class's required field typed never is refused naming the class, as a parameter is", () => {
-    const extra =
-      "export class Summary { text!: string; done!: never; }\n" +
-      "declare const runner: { createObject(target: unknown, prompt: string): unknown };\n" +
-      'runner.createObject(Summary, "Sum up");\n';
-    expect(() => generate("text: string", extra)).toThrow(
+    const extra = outputClass("export class Summary { text!: string; done!: never; }", "Summary");
+    expect(() => oneToolSchemas("text: string", extra)).toThrow(
       /tools\.ts: output class Summary \(at Summary\.done\) has type never, which is never: /,
     );
   }, 0);
 
   it("x?: string, string | undefined and an optional property typed never (a key never sent) generate as before", () => {
     const extra = "export interface OneOf { a: string; b?: never; c?: undefined }\n";
-    const { tools } = generate("x?: string, y: string | undefined, pick?: OneOf", extra);
+    const { tools } = oneToolSchemas("x?: string, y: string | undefined, pick?: OneOf", extra);
     expect(tools["Tools.ping"]!.inputSchema).toEqual({
       type: "object",
       properties: {
