@@ -9,9 +9,9 @@
 // that same window (which a loaded machine moves less).
 //
 // Beside it, without a goal (docs/performance.md, round 16, says why the goal is not set there): the same run
-// against the instant scripted model, whose step is the loop's own overhead alone (14–40 µs on the bench's
-// machines, of which the log's 2–9 µs are a fifth; writing no more than each call's input and result costs
-// about a tenth of it already);
+// against the instant scripted model, whose step is the loop's own overhead alone (14–55 µs on the bench's
+// machines, to which the log adds a fifth to a third; writing no more than each call's input and result
+// costs about a tenth of it already);
 // the CPU of those whole runs, with what a run pays once (its file, its end); and what a user would write
 // instead (an observer writing each event as a JSON line to a file stream, in the same rounds).
 import { createWriteStream, mkdirSync, mkdtempSync, rmSync } from "node:fs";
